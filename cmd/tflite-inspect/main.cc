@@ -1,0 +1,40 @@
+// tflite-inspect <tool> [flags]: one entry point for every tool.
+#include <cstring>
+#include <iostream>
+
+#include "inspect_ops/inspect_ops_main.h"
+
+namespace {
+
+struct Tool {
+  const char* name;
+  int (*main)(int, const char* const*);
+  const char* summary;
+};
+
+const Tool kTools[] = {
+    {"inspect_ops", tflite_inspect::InspectOpsMain,
+     "which ops and versions a model needs, and whether they resolve"},
+};
+
+int Usage(std::ostream& os) {
+  os << "usage: tflite-inspect <tool> [flags]   (tflite-inspect <tool> --help for its flags)\n"
+        "tools:\n";
+  for (const Tool& t : kTools) os << "  " << t.name << "  " << t.summary << "\n";
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) return Usage(std::cerr);
+  if (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+    Usage(std::cout);
+    return 0;
+  }
+  for (const Tool& t : kTools) {
+    if (std::strcmp(argv[1], t.name) == 0) return t.main(argc - 1, argv + 1);
+  }
+  std::cerr << "tflite-inspect: unknown tool '" << argv[1] << "'\n";
+  return Usage(std::cerr);
+}

@@ -1,0 +1,51 @@
+#include "cli/flags.h"
+
+#include <iostream>
+
+#include "util/strings.h"
+
+namespace tflite_inspect {
+
+std::string SuggestFlag(const CLI::App& app, const std::string& unknown) {
+  std::string name = unknown.substr(0, unknown.find('='));
+  while (!name.empty() && name[0] == '-') name.erase(0, 1);
+  std::vector<std::string> names;
+  for (const CLI::Option* opt : app.get_options()) {
+    for (const auto& n : opt->get_lnames()) names.push_back(n);
+  }
+  // A flag name is short; allow up to a third of it to differ.
+  std::string best;
+  int best_d = static_cast<int>(name.size()) / 3 + 1;
+  for (const auto& n : names) {
+    int d = EditDistance(ToLower(name), ToLower(n));
+    if (d < best_d || (d == best_d && best.empty() && d <= 2)) {
+      best = n;
+      best_d = d;
+    }
+  }
+  return best.empty() ? "" : "--" + best;
+}
+
+int ParseFlags(CLI::App& app, int argc, const char* const* argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    std::cerr << app.get_name() << ": " << e.what() << "\n";
+    for (const auto& extra : app.remaining()) {
+      if (extra.rfind("-", 0) != 0) continue;
+      std::string s = SuggestFlag(app, extra);
+      std::cerr << "  unknown flag '" << extra << "'"
+                << (s.empty() ? "" : "; did you mean '" + s + "'?") << "\n";
+    }
+    std::cerr << "Run with --help for the list of flags.\n";
+    return kExitUsage;
+  } catch (const CLI::ParseError& e) {
+    std::cerr << app.get_name() << ": " << e.what() << "\nRun with --help for the list of flags.\n";
+    return kExitUsage;
+  }
+  return -1;
+}
+
+}  // namespace tflite_inspect

@@ -1,0 +1,27 @@
+// Flag handling shared by every tool: TFLite-style `--flag=value` and `--flag value`,
+// `--graph` as the model flag, and unknown flags answered with a "did you mean".
+#ifndef TFLITE_INSPECT_LIB_CLI_FLAGS_H_
+#define TFLITE_INSPECT_LIB_CLI_FLAGS_H_
+
+#include <string>
+
+#include "CLI/CLI.hpp"
+
+namespace tflite_inspect {
+
+// Exit codes shared by the tools.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitInvalidModel = 1;
+inline constexpr int kExitUsage = 2;
+
+// Parses argv into `app`. Returns -1 when the tool should go on, otherwise the exit
+// code to return (0 after --help, kExitUsage after a usage error, which is printed to
+// stderr with a suggestion for a misspelt flag).
+int ParseFlags(CLI::App& app, int argc, const char* const* argv);
+
+// "--tensors" for an unknown "--tensor", or "" when nothing is close.
+std::string SuggestFlag(const CLI::App& app, const std::string& unknown);
+
+}  // namespace tflite_inspect
+
+#endif  // TFLITE_INSPECT_LIB_CLI_FLAGS_H_

@@ -1,0 +1,126 @@
+// JSON rendering of an inspect_ops report. Field meanings: docs/inspect_ops.md.
+#include "inspect/inspect_report.h"
+
+namespace tflite_inspect {
+namespace {
+
+using nlohmann::json;
+
+json NodesJson(const std::vector<NodeRef>& nodes) {
+  json arr = json::array();
+  for (const auto& n : nodes) arr.push_back({{"subgraph", n.subgraph}, {"node", n.node}});
+  return arr;
+}
+
+json TensorJson(const TensorInfo& t) {
+  json j = {{"id", t.id},
+            {"name", t.name},
+            {"shape", t.shape},
+            {"shape_signature", t.shape_signature ? json(*t.shape_signature) : json(nullptr)},
+            {"dtype", t.dtype},
+            {"buffer", t.buffer},
+            {"buffer_bytes", t.buffer_bytes},
+            {"is_variable", t.is_variable},
+            {"is_sparse", t.is_sparse},
+            {"has_rank", t.has_rank}};
+  json q = {{"kind", t.quant_kind}};
+  if (t.quant_kind != "none") {
+    q["scale"] = t.scales;
+    q["zero_point"] = t.zero_points;
+    q["quantized_dimension"] = t.quantized_dimension;
+  }
+  j["quantization"] = q;
+  return j;
+}
+
+}  // namespace
+
+json ReportToJson(const ModelReport& r, const TextOptions& options) {
+  json j;
+  j["model"] = {{"path", r.path},
+                {"file_size", r.file_size},
+                {"schema_version", r.schema_version},
+                {"description", r.description},
+                {"num_subgraphs", r.subgraphs.size()},
+                {"num_buffers", r.num_buffers},
+                {"metadata", r.metadata_names},
+                {"min_runtime_version",
+                 r.min_runtime_version ? json(*r.min_runtime_version) : json(nullptr)}};
+  json sigs = json::array();
+  for (const auto& s : r.signatures) {
+    json ins = json::object(), outs = json::object();
+    for (const auto& [name, t] : s.inputs) ins[name] = t;
+    for (const auto& [name, t] : s.outputs) outs[name] = t;
+    sigs.push_back({{"key", s.key}, {"subgraph", s.subgraph}, {"inputs", ins}, {"outputs", outs}});
+  }
+  j["model"]["signature_defs"] = sigs;
+  json codes = json::array();
+  for (const auto& u : r.op_codes) {
+    codes.push_back({{"index", u.index},
+                     {"op", u.code.name()},
+                     {"builtin_code", u.code.builtin},
+                     {"custom", u.code.is_custom()},
+                     {"version", u.code.version},
+                     {"uses", u.total_uses},
+                     {"uses_per_subgraph", u.uses_per_subgraph},
+                     {"nodes", NodesJson(u.nodes)}});
+  }
+  j["operator_codes"] = codes;
+  json sgs = json::array();
+  for (const auto& sg : r.subgraphs) {
+    json ops = json::array();
+    for (const auto& op : sg.operators) {
+      ops.push_back({{"index", op.index},
+                     {"opcode_index", op.opcode_index},
+                     {"op", op.op},
+                     {"version", op.version},
+                     {"custom", op.custom},
+                     {"inputs", op.inputs},
+                     {"outputs", op.outputs}});
+    }
+    json s = {{"index", sg.index},
+              {"name", sg.name},
+              {"inputs", sg.inputs},
+              {"outputs", sg.outputs},
+              {"num_tensors", sg.tensors.size()},
+              {"operators", ops}};
+    // Operators name tensors by id; shapes and dtypes of the tensors they touch are
+    // always included so that consumers need not ask for --tensors.
+    json tensors = json::array();
+    for (const auto& t : sg.tensors) {
+      if (options.tensors) {
+        tensors.push_back(TensorJson(t));
+      } else {
+        tensors.push_back({{"id", t.id}, {"shape", t.shape}, {"dtype", t.dtype}});
+      }
+    }
+    s["tensors"] = tensors;
+    sgs.push_back(s);
+  }
+  j["subgraphs"] = sgs;
+  j["refusals"] = r.refusals;
+  return j;
+}
+
+json ResolverCheckToJson(const ResolverCheckResult& check) {
+  json rows = json::array();
+  for (const auto& row : check.rows) {
+    rows.push_back({{"opcode_index", row.opcode_index},
+                    {"op", row.code.name()},
+                    {"version", row.code.version},
+                    {"custom", row.code.is_custom()},
+                    {"status", OpResolveStatusName(row.status)},
+                    {"registered", row.registered},
+                    {"tflite_message", row.tflite_message},
+                    {"suggestions", row.suggestions},
+                    {"hint", row.hint},
+                    {"nodes", NodesJson(row.nodes)}});
+  }
+  return {{"tflite_version", kTfLiteCompatibleVersion},
+          {"misses", check.misses},
+          {"ops", rows},
+          {"runtime_warning",
+           check.runtime_warning ? json(*check.runtime_warning) : json(nullptr)}};
+}
+
+}  // namespace tflite_inspect

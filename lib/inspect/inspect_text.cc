@@ -1,0 +1,154 @@
+// Plain-text rendering of an inspect_ops report, for terminals and logs.
+#include <algorithm>
+
+#include "fmt/format.h"
+#include "fmt/ranges.h"
+#include "inspect/inspect_report.h"
+
+namespace tflite_inspect {
+namespace {
+
+std::string TensorRef(const SubgraphInfo& sg, int32_t id) {
+  if (id < 0) return "-";  // optional input left out
+  const TensorInfo& t = sg.tensors[id];
+  return fmt::format("{}:{}{}", id, t.dtype, ShapeString(t.shape));
+}
+
+std::string TensorRefs(const SubgraphInfo& sg, const std::vector<int32_t>& ids) {
+  std::vector<std::string> parts;
+  for (int32_t id : ids) parts.push_back(TensorRef(sg, id));
+  return fmt::format("{}", fmt::join(parts, " "));
+}
+
+std::string NodeList(const OpCodeUsage& u, size_t num_subgraphs) {
+  if (num_subgraphs == 1) {
+    std::vector<int> ids;
+    for (const auto& n : u.nodes) ids.push_back(n.node);
+    return CompressIds(ids);
+  }
+  std::string out;
+  for (size_t s = 0; s < num_subgraphs; ++s) {
+    std::vector<int> ids;
+    for (const auto& n : u.nodes) {
+      if (n.subgraph == static_cast<int>(s)) ids.push_back(n.node);
+    }
+    if (ids.empty()) continue;
+    if (!out.empty()) out += "; ";
+    out += fmt::format("sg{}: {}", s, CompressIds(ids));
+  }
+  return out;
+}
+
+std::string Quantization(const TensorInfo& t) {
+  if (t.quant_kind == "per-tensor") {
+    return fmt::format("scale={:.6g} zp={}", t.scales[0],
+                       t.zero_points.empty() ? 0 : t.zero_points[0]);
+  }
+  if (t.quant_kind == "per-channel") {
+    auto [lo, hi] = std::minmax_element(t.scales.begin(), t.scales.end());
+    return fmt::format("{} scales on dim {} [{:.3g}..{:.3g}]", t.scales.size(),
+                       t.quantized_dimension, *lo, *hi);
+  }
+  return "-";
+}
+
+void AppendSummary(const ModelReport& r, std::string* out) {
+  auto line = [&](const char* key, const std::string& value) {
+    *out += fmt::format("  {:<18}{}\n", key, value);
+  };
+  *out += fmt::format("Model {}\n", r.path);
+  line("file size", fmt::format("{} bytes", r.file_size));
+  line("schema version", std::to_string(r.schema_version));
+  line("description", r.description.empty() ? "-" : r.description);
+  line("subgraphs", std::to_string(r.subgraphs.size()));
+  line("buffers", std::to_string(r.num_buffers));
+  if (r.signatures.empty()) line("signature defs", "-");
+  for (const auto& s : r.signatures) {
+    std::vector<std::string> ins, outs;
+    for (const auto& [name, t] : s.inputs) ins.push_back(fmt::format("{}={}", name, t));
+    for (const auto& [name, t] : s.outputs) outs.push_back(fmt::format("{}={}", name, t));
+    line("signature def", fmt::format("'{}' on subgraph {}: inputs {}; outputs {}", s.key,
+                                      s.subgraph, fmt::join(ins, ", "), fmt::join(outs, ", ")));
+  }
+  line("metadata", r.metadata_names.empty() ? "-" : fmt::format("{}", fmt::join(r.metadata_names, ", ")));
+  line("min runtime", r.min_runtime_version ? *r.min_runtime_version + " (metadata)" : "- (no metadata)");
+}
+
+void AppendOpCodes(const ModelReport& r, std::string* out) {
+  *out += fmt::format("\nOperator codes ({})\n", r.op_codes.size());
+  *out += fmt::format("  {:>4}  {:<32} {:>7} {:>6}  {}\n", "idx", "op", "version", "uses",
+                      r.subgraphs.size() > 1 ? "per subgraph / nodes" : "nodes");
+  for (const auto& u : r.op_codes) {
+    std::string name = u.code.name() + (u.code.is_custom() ? " (custom)" : "");
+    std::string per = r.subgraphs.size() > 1
+                          ? fmt::format("[{}] ", fmt::join(u.uses_per_subgraph, ","))
+                          : "";
+    *out += fmt::format("  {:>4}  {:<32} {:>7} {:>6}  {}{}\n", u.index, name, u.code.version,
+                        u.total_uses, per, NodeList(u, r.subgraphs.size()));
+  }
+}
+
+void AppendSubgraph(const SubgraphInfo& sg, const TextOptions& options, std::string* out) {
+  *out += fmt::format("\nSubgraph {}{}: {} tensors, {} operators; inputs [{}], outputs [{}]\n",
+                      sg.index, sg.name.empty() ? "" : " '" + sg.name + "'", sg.tensors.size(),
+                      sg.operators.size(), fmt::join(sg.inputs, ","), fmt::join(sg.outputs, ","));
+  for (const auto& op : sg.operators) {
+    *out += fmt::format("  {:>5}  {:<28} in: {}  out: {}\n", op.index,
+                        fmt::format("{} v{}", op.op, op.version), TensorRefs(sg, op.inputs),
+                        TensorRefs(sg, op.outputs));
+  }
+  if (!options.tensors) return;
+  *out += fmt::format("\n  Tensors of subgraph {}\n", sg.index);
+  *out += fmt::format("  {:>5}  {:<40} {:<18} {:<18} {:<8} {:<32} {:>10}  {}\n", "id", "name",
+                      "shape", "shape_signature", "dtype", "quantization", "bytes", "flags");
+  for (const auto& t : sg.tensors) {
+    std::string flags;
+    if (t.is_variable) flags += "variable ";
+    if (t.is_sparse) flags += "sparse ";
+    if (t.buffer_bytes > 0) flags += "constant";
+    *out += fmt::format("  {:>5}  {:<40} {:<18} {:<18} {:<8} {:<32} {:>10}  {}\n", t.id, t.name,
+                        ShapeString(t.shape),
+                        t.shape_signature ? ShapeString(*t.shape_signature) : "-", t.dtype,
+                        Quantization(t), t.buffer_bytes, flags);
+  }
+}
+
+}  // namespace
+
+std::string FormatReportText(const ModelReport& r, const TextOptions& options) {
+  std::string out;
+  AppendSummary(r, &out);
+  AppendOpCodes(r, &out);
+  for (const auto& sg : r.subgraphs) AppendSubgraph(sg, options, &out);
+  if (!r.refusals.empty()) {
+    out += fmt::format("\nTFLite would refuse to load this model ({} problem{}):\n",
+                       r.refusals.size(), r.refusals.size() == 1 ? "" : "s");
+    for (const auto& p : r.refusals) out += "  " + p + "\n";
+  }
+  return out;
+}
+
+std::string FormatResolverCheckText(const ResolverCheckResult& check) {
+  std::string out = fmt::format("\nResolver check (TFLite {} op versions): {} of {} operator "
+                                "codes resolve\n", kTfLiteCompatibleVersion,
+                                check.rows.size() - check.misses, check.rows.size());
+  out += fmt::format("  {:>4}  {:<32} {:>7}  {:<22} {:<12} {}\n", "idx", "op", "version",
+                     "status", "registered", "nodes");
+  for (const auto& row : check.rows) {
+    std::vector<int> ids;
+    for (const auto& n : row.nodes) ids.push_back(n.node);
+    out += fmt::format("  {:>4}  {:<32} {:>7}  {:<22} {:<12} {}\n", row.opcode_index,
+                       row.code.name(), row.code.version, OpResolveStatusName(row.status),
+                       row.registered.empty() ? "-" : row.registered, CompressIds(ids));
+  }
+  for (const auto& row : check.rows) {
+    if (row.status == OpResolveStatus::kOk) continue;
+    out += fmt::format("\n  [{}] {}: {}\n    TFLite: {}\n    hint: {}\n", row.opcode_index,
+                       row.code.display(), OpResolveStatusName(row.status), row.tflite_message,
+                       row.hint);
+  }
+  if (check.runtime_warning) out += "\n  warning: " + *check.runtime_warning + "\n";
+  return out;
+}
+
+}  // namespace tflite_inspect

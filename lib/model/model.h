@@ -1,0 +1,79 @@
+// A loaded, verified and validated TFLite model.
+//
+// Loading runs the flatbuffer verifier first and then checks every index, size and
+// shape that a runtime would trust (see validate.h). Once Load* succeeds, code that
+// walks the model may rely on those invariants; kernels never see unchecked bytes.
+//
+// Ownership: LoadFile maps the file read-only and owns the mapping; LoadBuffer borrows
+// the caller's bytes, which must outlive the Model. Constant buffers are used in place
+// (zero-copy) in both cases. A Model is immutable and safe to share between threads.
+#ifndef TFLITE_INSPECT_LIB_MODEL_MODEL_H_
+#define TFLITE_INSPECT_LIB_MODEL_MODEL_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/op_code.h"
+#include "model/tensor_type.h"
+#include "tensorflow/lite/schema/schema_generated.h"
+#include "util/mapped_file.h"
+#include "util/status.h"
+
+namespace tflite_inspect {
+
+// Bytes of one constant buffer, pointing into the model's memory.
+struct BufferView {
+  const uint8_t* data = nullptr;
+  size_t size = 0;
+  bool external = false;  // stored outside the flatbuffer (Buffer.offset/size)
+  bool empty() const { return size == 0; }
+};
+
+class Model {
+ public:
+  static Result<std::unique_ptr<Model>> LoadFile(const std::string& path);
+  // `data` must stay valid and unchanged for the life of the returned model.
+  static Result<std::unique_ptr<Model>> LoadBuffer(const void* data, size_t size);
+
+  const tflite::Model* fb() const { return model_; }
+  const uint8_t* bytes() const { return bytes_; }
+  size_t size() const { return size_; }
+  // The path given to LoadFile, or "<buffer>".
+  const std::string& source() const { return source_; }
+
+  // operator_codes resolved as TFLite resolves them (see op_code.h).
+  const std::vector<OpCode>& op_codes() const { return op_codes_; }
+  const OpCode& op_code_of(int subgraph, int op) const;
+
+  // Constant data of buffer `index`; empty when the buffer holds none.
+  BufferView buffer(uint32_t index) const;
+
+  // The "min_runtime_version" metadata entry written by the TFLite converter.
+  const std::optional<std::string>& min_runtime_version() const { return min_runtime_version_; }
+
+  // Problems that leave the model readable but make TFLite's InterpreterBuilder refuse
+  // it (for example a quantized_dimension out of range). Each is TFLite's own text
+  // followed by where it was found. Empty for a model TFLite accepts.
+  const std::vector<std::string>& refusals() const { return refusals_; }
+
+ private:
+  Model() = default;
+  static Result<std::unique_ptr<Model>> Finish(std::unique_ptr<Model> m);
+
+  std::unique_ptr<MappedFile> file_;
+  const uint8_t* bytes_ = nullptr;
+  size_t size_ = 0;
+  std::string source_;
+  const tflite::Model* model_ = nullptr;
+  std::vector<OpCode> op_codes_;
+  std::optional<std::string> min_runtime_version_;
+  std::vector<std::string> refusals_;
+};
+
+}  // namespace tflite_inspect
+
+#endif  // TFLITE_INSPECT_LIB_MODEL_MODEL_H_
