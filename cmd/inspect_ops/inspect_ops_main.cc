@@ -51,7 +51,7 @@ int InspectOpsMain(int argc, const char* const* argv) {
   if (json) {
     nlohmann::json j = ReportToJson(report, options);
     if (check) j["resolver_check"] = ResolverCheckToJson(*check);
-    std::cout << j.dump(2) << "\n";
+    std::cout << DumpJson(j) << "\n";
   } else {
     std::cout << FormatReportText(report, options);
     if (check) std::cout << FormatResolverCheckText(*check);

@@ -40,17 +40,19 @@ struct OpOptions {
   tflite::BuiltinOptions2Union options_2;
 };
 
-// Wraps a *OptionsT value (e.g. tflite::Conv2DOptionsT) for AddOperator.
+// Wraps a *OptionsT value (e.g. tflite::Conv2DOptionsT) for AddOperator. Takes a copy
+// and moves it in: flatc's generated Union::Set(T&&) does `new RT(...)` with RT deduced
+// from T, which does not compile for a const lvalue (RT would be const).
 template <typename T>
-OpOptions Options(const T& value) {
+OpOptions Options(T value) {
   OpOptions o;
-  o.options.Set(value);
+  o.options.Set(std::move(value));
   return o;
 }
 template <typename T>
-OpOptions Options2(const T& value) {
+OpOptions Options2(T value) {
   OpOptions o;
-  o.options_2.Set(value);
+  o.options_2.Set(std::move(value));
   return o;
 }
 

@@ -36,7 +36,7 @@ int ParseFlags(CLI::App& app, int argc, const char* const* argv) {
     for (const auto& extra : app.remaining()) {
       if (extra.rfind("-", 0) != 0) continue;
       std::string s = SuggestFlag(app, extra);
-      std::cerr << "  unknown flag '" << extra << "'"
+      std::cerr << "  unknown flag '" << extra.substr(0, extra.find('=')) << "'"
                 << (s.empty() ? "" : "; did you mean '" + s + "'?") << "\n";
     }
     std::cerr << "Run with --help for the list of flags.\n";

@@ -35,6 +35,12 @@ json TensorJson(const TensorInfo& t) {
 
 }  // namespace
 
+std::string DumpJson(const json& j) {
+  // Names in a model are arbitrary bytes; invalid UTF-8 becomes U+FFFD instead of
+  // making dump() throw.
+  return j.dump(2, ' ', false, json::error_handler_t::replace);
+}
+
 json ReportToJson(const ModelReport& r, const TextOptions& options) {
   json j;
   j["model"] = {{"path", r.path},

@@ -86,6 +86,9 @@ struct TextOptions {
 std::string FormatReportText(const ModelReport& report, const TextOptions& options);
 nlohmann::json ReportToJson(const ModelReport& report, const TextOptions& options);
 
+// Pretty-printed JSON; strings that are not valid UTF-8 get U+FFFD replacements.
+std::string DumpJson(const nlohmann::json& j);
+
 std::string FormatResolverCheckText(const ResolverCheckResult& check);
 nlohmann::json ResolverCheckToJson(const ResolverCheckResult& check);
 

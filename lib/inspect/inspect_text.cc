@@ -99,17 +99,19 @@ void AppendSubgraph(const SubgraphInfo& sg, const TextOptions& options, std::str
   }
   if (!options.tensors) return;
   *out += fmt::format("\n  Tensors of subgraph {}\n", sg.index);
-  *out += fmt::format("  {:>5}  {:<40} {:<18} {:<18} {:<8} {:<32} {:>10}  {}\n", "id", "name",
-                      "shape", "shape_signature", "dtype", "quantization", "bytes", "flags");
+  // The name goes last: converter names are long and would break the columns.
+  *out += fmt::format("  {:>5}  {:<18} {:<18} {:<8} {:<32} {:>10}  {:<18} {}\n", "id", "shape",
+                      "shape_signature", "dtype", "quantization", "bytes", "flags", "name");
   for (const auto& t : sg.tensors) {
     std::string flags;
     if (t.is_variable) flags += "variable ";
     if (t.is_sparse) flags += "sparse ";
     if (t.buffer_bytes > 0) flags += "constant";
-    *out += fmt::format("  {:>5}  {:<40} {:<18} {:<18} {:<8} {:<32} {:>10}  {}\n", t.id, t.name,
+    while (!flags.empty() && flags.back() == ' ') flags.pop_back();
+    *out += fmt::format("  {:>5}  {:<18} {:<18} {:<8} {:<32} {:>10}  {:<18} {}\n", t.id,
                         ShapeString(t.shape),
                         t.shape_signature ? ShapeString(*t.shape_signature) : "-", t.dtype,
-                        Quantization(t), t.buffer_bytes, flags);
+                        Quantization(t), t.buffer_bytes, flags.empty() ? "-" : flags, t.name);
   }
 }
 

@@ -110,8 +110,9 @@ class Validator {
     const size_t num_tensors = Size(sg->tensors());
     const std::string where = fmt::format("subgraph {}", s);
     for (size_t t = 0; t < num_tensors; ++t) TFI_RETURN_IF_ERROR(CheckTensor(s, t));
-    TFI_RETURN_IF_ERROR(CheckTensorList(where, "input", sg->inputs(), num_tensors, false));
-    TFI_RETURN_IF_ERROR(CheckTensorList(where, "output", sg->outputs(), num_tensors, false));
+    // TFLite accepts -1 (kTfLiteOptionalTensor) here as well.
+    TFI_RETURN_IF_ERROR(CheckTensorList(where, "input", sg->inputs(), num_tensors, true));
+    TFI_RETURN_IF_ERROR(CheckTensorList(where, "output", sg->outputs(), num_tensors, true));
     const auto* ops = sg->operators();
     for (size_t o = 0; o < Size(ops); ++o) TFI_RETURN_IF_ERROR(CheckOperator(s, o, num_tensors));
     return Status::Ok();
@@ -229,13 +230,15 @@ class Validator {
       return Status::Ok();  // sizes depend on contents, as in TFLite
     }
     uint64_t needed;
-    if (type == tflite::TensorType_INT4) {
-      // Accept unpacked (one byte per value) and packed (two per byte) layouts.
-      uint64_t packed = (static_cast<uint64_t>(elements) + 1) / 2;
+    if (type == tflite::TensorType_INT4 || type == tflite::TensorType_INT2) {
+      // Accept unpacked (one byte per value) and packed (two or four per byte) layouts.
+      const uint64_t per_byte = type == tflite::TensorType_INT4 ? 2 : 4;
+      uint64_t packed = (static_cast<uint64_t>(elements) + per_byte - 1) / per_byte;
       if (bytes == packed || bytes == static_cast<uint64_t>(elements)) return Status::Ok();
       needed = packed;
     } else {
       const uint64_t elem = TensorTypeSize(type);
+      if (elem == 0) return Status::Ok();  // no fixed element size: nothing to compare
       if (static_cast<uint64_t>(elements) > std::numeric_limits<uint64_t>::max() / elem) {
         return Error(where, "byte size of the shape overflows");
       }
@@ -259,7 +262,20 @@ class Validator {
 
   Status CheckQuantization(const std::string& where, const tflite::Tensor* tensor) {
     const auto* q = tensor->quantization();
-    if (q == nullptr || q->scale() == nullptr || q->zero_point() == nullptr) return Status::Ok();
+    // The verifier checks a vector's length field for 4-byte alignment only, so the
+    // int64 values of zero_point may sit at 4 mod 8, where reading them is undefined
+    // behaviour (and faults on strict-alignment CPUs). Converters never write that.
+    if (q != nullptr && q->zero_point() != nullptr && q->zero_point()->size() != 0 &&
+        reinterpret_cast<uintptr_t>(q->zero_point()->data()) % alignof(int64_t) != 0) {
+      return Error(where, "quantization zero_point values are not 8-byte aligned; the "
+                          "flatbuffer is corrupt");
+    }
+    if (q == nullptr || q->scale() == nullptr || q->scale()->size() == 0) return Status::Ok();
+    if (q->zero_point() == nullptr) {
+      refusals_->push_back("Quantization parameters has non-null scale but null zero_point. (" +
+                           where + ")");
+      return Status::Ok();
+    }
     const size_t num_scales = q->scale()->size();
     if (num_scales != q->zero_point()->size()) {
       return Error(where, fmt::format("quantization has {} scales but {} zero points",
