@@ -191,3 +191,31 @@ TEST_CASE("check_resolver names the MediaPipe custom ops TFLite cannot resolve")
   CHECK_THAT(r.out, Catch::Contains("Encountered unresolved custom op: Landmarks2TransformMatrix."));
   CHECK_THAT(r.out, Catch::Contains("TransformTensorBilinear"));
 }
+
+TEST_CASE("list_ops prints the resolver's table, with custom op libraries") {
+  RunResult r = Run(Bin() + " --list_ops");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("CONV_2D"));
+  CHECK_THAT(r.out, !Catch::Contains("Convolution2DTransposeBias"));
+  RunResult mp = Run(Bin() + " --list_ops --json --custom_ops=mediapipe");
+  CHECK(mp.exit_code == 0);
+  json j = json::parse(mp.out);
+  bool found = false;
+  for (const auto& c : j["custom"]) found = found || c["op"] == "Convolution2DTransposeBias";
+  CHECK(found);
+  RunResult bad = Run(Bin() + " --list_ops --custom_ops=opencv");
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("known: mediapipe"));
+}
+
+TEST_CASE("check_resolver with --custom_ops resolves the MediaPipe custom ops") {
+  fs::path model = fs::path(TFI_SHARED_DIR) / "models/mediapipe/face_landmark_with_attention.tflite";
+  if (!fs::exists(model)) {
+    WARN("skipped: " << model << " absent (run scripts/fetch_models.sh)");
+    return;
+  }
+  RunResult r = Run(Bin() + " --check_resolver --json --custom_ops=mediapipe " + model.string());
+  CHECK(r.exit_code == 0);
+  json j = json::parse(r.out);
+  CHECK(j["resolver_check"]["misses"] == 0);
+}

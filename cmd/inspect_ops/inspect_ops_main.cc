@@ -7,6 +7,8 @@
 #include "inspect/inspect_report.h"
 #include "model/model.h"
 #include "resolver/resolver_check.h"
+#include "tensorflow/lite/kernels/register.h"
+#include "tools/custom_ops.h"
 
 namespace tflite_inspect {
 
@@ -14,7 +16,8 @@ int InspectOpsMain(int argc, const char* const* argv) {
   CLI::App app{"inspect_ops: summary, operator codes, operators and tensors of a .tflite model",
                "inspect_ops"};
   std::string positional, graph;
-  bool tensors = false, json = false, check_resolver = false, emit_resolver = false;
+  bool tensors = false, json = false, check_resolver = false, emit_resolver = false,
+       list_ops = false;
   app.add_option("model", positional, "Model file (same as --graph)");
   app.add_option("--graph", graph, "Model file (.tflite)");
   app.add_flag("--tensors", tensors, "Also print every tensor");
@@ -23,7 +26,29 @@ int InspectOpsMain(int argc, const char* const* argv) {
                "Report, per operator code, whether this runtime's resolver resolves it");
   app.add_flag("--emit_resolver", emit_resolver,
                "Print C++ for a MutableOpResolver registering exactly the model's ops");
+  app.add_flag("--list_ops", list_ops,
+               "List the ops and versions this runtime's resolver registers (no model needed)");
+  CustomOpFlags custom_ops;
+  AddCustomOpFlags(app, &custom_ops);
   if (int rc = ParseFlags(app, argc, argv); rc >= 0) return rc;
+  // The resolver --check_resolver checks against: builtins plus any custom ops.
+  CustomOpLibraryHandles plugins;
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  if (Status st = AddCustomOpLibraries(custom_ops.custom_ops, custom_ops.custom_op_library,
+                                       &resolver, &plugins);
+      !st.ok()) {
+    std::cerr << "inspect_ops: error: " << st.message() << "\n";
+    return kExitUsage;
+  }
+  if (list_ops) {
+    const OpCatalog catalog = resolver.Catalog();
+    if (json) {
+      std::cout << DumpJson(OpCatalogToJson(catalog)) << "\n";
+    } else {
+      std::cout << FormatOpCatalogText(catalog);
+    }
+    return kExitOk;
+  }
   if (!positional.empty() && !graph.empty() && positional != graph) {
     std::cerr << "inspect_ops: give the model once, either as --graph or as an argument\n";
     return kExitUsage;
@@ -47,7 +72,7 @@ int InspectOpsMain(int argc, const char* const* argv) {
   ModelReport report = BuildReport(m);
   TextOptions options{tensors};
   std::optional<ResolverCheckResult> check;
-  if (check_resolver) check = CheckResolver(m, BuiltinOpCatalog());
+  if (check_resolver) check = CheckResolver(m, resolver.Catalog());
   if (json) {
     nlohmann::json j = ReportToJson(report, options);
     if (check) j["resolver_check"] = ResolverCheckToJson(*check);

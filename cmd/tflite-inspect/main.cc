@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "inspect_ops/inspect_ops_main.h"
+#include "run/run_main.h"
 
 namespace {
 
@@ -15,6 +16,7 @@ struct Tool {
 const Tool kTools[] = {
     {"inspect_ops", tflite_inspect::InspectOpsMain,
      "which ops and versions a model needs, and whether they resolve"},
+    {"run", tflite_inspect::RunMain, "one inference; outputs written as raw tensors + JSON"},
 };
 
 int Usage(std::ostream& os) {

@@ -129,4 +129,15 @@ json ResolverCheckToJson(const ResolverCheckResult& check) {
            check.runtime_warning ? json(*check.runtime_warning) : json(nullptr)}};
 }
 
+json OpCatalogToJson(const OpCatalog& catalog) {
+  json builtin = json::array(), custom = json::array();
+  for (const auto& [op, versions] : catalog.builtins()) {
+    builtin.push_back({{"op", BuiltinOpName(op)}, {"builtin_code", op}, {"versions", versions}});
+  }
+  for (const auto& name : catalog.CustomNames()) {
+    custom.push_back({{"op", name}, {"versions", catalog.CustomVersions(name)}});
+  }
+  return {{"tflite_version", kTfLiteCompatibleVersion}, {"builtin", builtin}, {"custom", custom}};
+}
+
 }  // namespace tflite_inspect

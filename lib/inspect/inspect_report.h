@@ -92,6 +92,10 @@ std::string DumpJson(const nlohmann::json& j);
 std::string FormatResolverCheckText(const ResolverCheckResult& check);
 nlohmann::json ResolverCheckToJson(const ResolverCheckResult& check);
 
+// The ops and versions a resolver registers (inspect_ops --list_ops).
+std::string FormatOpCatalogText(const OpCatalog& catalog);
+nlohmann::json OpCatalogToJson(const OpCatalog& catalog);
+
 // C++ source of a MutableOpResolver registering exactly the ops the model uses.
 std::string EmitResolverSource(const Model& model);
 

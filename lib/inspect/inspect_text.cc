@@ -1,5 +1,6 @@
 // Plain-text rendering of an inspect_ops report, for terminals and logs.
 #include <algorithm>
+#include <map>
 
 #include "fmt/format.h"
 #include "fmt/ranges.h"
@@ -150,6 +151,24 @@ std::string FormatResolverCheckText(const ResolverCheckResult& check) {
                        row.hint);
   }
   if (check.runtime_warning) out += "\n  warning: " + *check.runtime_warning + "\n";
+  return out;
+}
+
+std::string FormatOpCatalogText(const OpCatalog& catalog) {
+  std::string out = fmt::format("Builtin ops ({}), TFLite {} op versions\n",
+                                catalog.builtins().size(), kTfLiteCompatibleVersion);
+  std::map<std::string, std::string> by_name;  // alphabetical, for people
+  for (const auto& [op, versions] : catalog.builtins()) {
+    by_name[BuiltinOpName(op)] = VersionRangeString(versions);
+  }
+  for (const auto& [name, versions] : by_name) out += fmt::format("  {:<32} {}\n", name, versions);
+  const auto customs = catalog.CustomNames();
+  if (!customs.empty()) {
+    out += fmt::format("Custom ops ({})\n", customs.size());
+    for (const auto& name : customs) {
+      out += fmt::format("  {:<32} {}\n", name, VersionRangeString(catalog.CustomVersions(name)));
+    }
+  }
   return out;
 }
 

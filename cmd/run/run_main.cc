@@ -1,0 +1,56 @@
+// tflite-inspect run: runs a model once and writes every output tensor.
+#include "run/run_main.h"
+
+#include <iostream>
+#include <sstream>
+
+#include "cli/flags.h"
+#include "tensorflow/lite/kernels/register.h"
+#include "tools/custom_ops.h"
+#include "tools/run_model.h"
+
+namespace tflite_inspect {
+
+int RunMain(int argc, const char* const* argv) {
+  CLI::App app{"run: one inference; writes DIR/output_<i>.bin and DIR/outputs.json", "run"};
+  RunOptions options;
+  std::string input_files, output_dir;
+  app.add_option("--graph", options.graph, "Model file (.tflite)")->required();
+  app.add_option("--input_files", input_files,
+                 "Comma-separated raw input files, in the order of the model's inputs");
+  app.add_option("--seed", options.seed, "Seed of generated inputs (default 1)");
+  app.add_option("--num_threads", options.num_threads, "Threads for kernels (default 1)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--output_dir", output_dir, "Folder for the outputs")->required();
+  CustomOpFlags custom_ops;
+  AddCustomOpFlags(app, &custom_ops);
+  if (int rc = ParseFlags(app, argc, argv); rc >= 0) return rc;
+  std::stringstream ss(input_files);
+  for (std::string f; std::getline(ss, f, ',');) {
+    if (!f.empty()) options.input_files.push_back(f);
+  }
+  CustomOpLibraryHandles plugins;  // outlives the resolver and the run
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  if (Status st = AddCustomOpLibraries(custom_ops.custom_ops, custom_ops.custom_op_library,
+                                       &resolver, &plugins);
+      !st.ok()) {
+    std::cerr << "run: error: " << st.message() << "\n";
+    return kExitUsage;
+  }
+  auto result = RunModel(options, resolver);
+  if (!result.ok()) {
+    std::cerr << "run: error: " << result.status().message() << "\n";
+    return result.status().code() == StatusCode::kInvalidArgument ? kExitUsage : kExitInvalidModel;
+  }
+  if (Status st = WriteRunResult(result.value(), output_dir); !st.ok()) {
+    std::cerr << "run: error: " << st.message() << "\n";
+    return kExitInvalidModel;
+  }
+  for (const auto& o : result->outputs) {
+    std::cout << "output " << o.index << " '" << o.name << "': " << o.data.size() << " bytes -> "
+              << output_dir << "/output_" << o.index << ".bin\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace tflite_inspect

@@ -1,0 +1,163 @@
+// Subgraph: tensors, nodes and an execution plan, with the TfLiteContext its kernels
+// see. An Interpreter owns one per model subgraph; control-flow kernels (IF, WHILE,
+// CALL_ONCE) run the others.
+//
+// Memory: constant tensors point into the model (kTfLiteMmapRo). Activations
+// (kTfLiteArenaRw) share one arena planned by tensor lifetime over the execution plan,
+// so buffers whose lifetimes do not overlap reuse the same bytes. Variable tensors are
+// kTfLiteArenaRwPersistent and keep their values across invocations. Tensors whose
+// shape is only known at run time are kTfLiteDynamic and heap-allocated.
+//
+// Not thread-safe: one Invoke at a time.
+#ifndef TENSORFLOW_LITE_CORE_SUBGRAPH_H_
+#define TENSORFLOW_LITE_CORE_SUBGRAPH_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tensorflow/lite/core/api/error_reporter.h"
+#include "tensorflow/lite/core/api/profiler.h"
+#include "tensorflow/lite/core/c/common.h"
+
+struct pthreadpool;
+
+namespace tflite_inspect {
+class ArenaPlanner;
+}
+
+namespace tflite {
+
+class Subgraph {
+ public:
+  Subgraph(ErrorReporter* error_reporter, std::vector<std::unique_ptr<Subgraph>>* subgraphs,
+           int index);
+  ~Subgraph();
+  Subgraph(const Subgraph&) = delete;
+  Subgraph& operator=(const Subgraph&) = delete;
+
+  // --- Building (InterpreterBuilder) ---
+  TfLiteStatus AddTensors(int tensors_to_add, int* first_new_tensor_index = nullptr);
+  // A constant tensor over `buffer` (not copied; must outlive the subgraph).
+  TfLiteStatus SetTensorParametersReadOnly(int tensor_index, TfLiteType type, const char* name,
+                                           const std::vector<int>& dims,
+                                           TfLiteQuantization quantization, const char* buffer,
+                                           size_t bytes, const void* allocation = nullptr,
+                                           TfLiteSparsity* sparsity = nullptr);
+  TfLiteStatus SetTensorParametersReadWrite(int tensor_index, TfLiteType type, const char* name,
+                                            const std::vector<int>& dims,
+                                            TfLiteQuantization quantization,
+                                            bool is_variable = false,
+                                            const std::vector<int>& dims_signature = {});
+  // Takes ownership of `builtin_data` (released with free()).
+  TfLiteStatus AddNodeWithParameters(const std::vector<int>& inputs,
+                                     const std::vector<int>& outputs,
+                                     const std::vector<int>& intermediates,
+                                     const char* init_data, size_t init_data_size,
+                                     void* builtin_data, const TfLiteRegistration* registration,
+                                     int* node_index = nullptr);
+  TfLiteStatus SetInputs(std::vector<int> inputs);
+  TfLiteStatus SetOutputs(std::vector<int> outputs);
+  TfLiteStatus SetVariables(std::vector<int> variables);
+  void SetName(std::string name) { name_ = std::move(name); }
+
+  // --- Running ---
+  TfLiteStatus ResizeInputTensor(int tensor_index, const std::vector<int>& dims);
+  TfLiteStatus ResizeInputTensorStrict(int tensor_index, const std::vector<int>& dims);
+  TfLiteStatus AllocateTensors();
+  TfLiteStatus Invoke();
+  TfLiteStatus ResetVariableTensors();
+  // Kernels may call ResizeTensor from Invoke; after that, later nodes are re-prepared.
+  TfLiteStatus ResizeTensor(TfLiteTensor* tensor, TfLiteIntArray* new_size);
+  void ReportError(const char* format, ...);
+
+  // --- Introspection ---
+  TfLiteContext* context() { return &context_; }
+  const std::string& name() const { return name_; }
+  int index() const { return index_; }
+  size_t tensors_size() const { return tensors_.size(); }
+  TfLiteTensor* tensor(int index);
+  const TfLiteTensor* tensor(int index) const;
+  std::vector<TfLiteTensor>& tensors() { return tensors_; }
+  size_t nodes_size() const { return nodes_and_registration_.size(); }
+  const std::pair<TfLiteNode, TfLiteRegistration>* node_and_registration(int node_index) const;
+  std::pair<TfLiteNode, TfLiteRegistration>* node_and_registration(int node_index);
+  const std::vector<int>& execution_plan() const { return execution_plan_; }
+  const std::vector<int>& inputs() const { return inputs_; }
+  const std::vector<int>& outputs() const { return outputs_; }
+  const std::vector<int>& variables() const { return variables_; }
+  std::vector<std::unique_ptr<Subgraph>>* subgraphs() { return subgraphs_; }
+  bool IsInvokable() const { return state_ == State::kInvokable; }
+  // Bytes of the activation arena after the last AllocateTensors.
+  size_t arena_bytes() const;
+  // Bytes held by persistent buffers (variables, folded constants, kernel state).
+  size_t persistent_bytes() const { return persistent_bytes_; }
+  // Nodes whose inputs are all constant are run once in AllocateTensors, not per Invoke.
+  bool is_folded(int node_index) const { return folded_[node_index]; }
+
+  void SetProfiler(Profiler* profiler) { profiler_ = profiler; }
+  void SetThreadPool(pthreadpool* pool, int num_threads);
+  pthreadpool* thread_pool() const { return thread_pool_; }
+
+  // Name of the node's op for messages: "CONV_2D", a custom name, or "DELEGATE".
+  std::string OpName(int node_index) const;
+
+ private:
+  enum class State { kUninvokable, kInvokable };
+
+  TfLiteStatus PrepareNode(int node_index);
+  TfLiteStatus PrepareFrom(int plan_index);
+  TfLiteStatus FoldConstantNodes();
+  TfLiteStatus CheckTensorIndices(const char* label, const std::vector<int>& indices);
+  TfLiteStatus AllocatePersistent(TfLiteTensor* t);
+  bool IsConstant(int tensor_index) const;
+  void SetupContext();
+  void FreeNode(std::pair<TfLiteNode, TfLiteRegistration>* node);
+
+  // TfLiteContext callbacks.
+  static TfLiteStatus GetExecutionPlanCb(TfLiteContext* ctx, TfLiteIntArray** plan);
+  static TfLiteStatus ResizeTensorCb(TfLiteContext* ctx, TfLiteTensor* t, TfLiteIntArray* size);
+  static void ReportErrorCb(TfLiteContext* ctx, const char* format, ...);
+  static TfLiteStatus AddTensorsCb(TfLiteContext* ctx, int n, int* first);
+  static TfLiteStatus GetNodeAndRegistrationCb(TfLiteContext* ctx, int node_index,
+                                               TfLiteNode** node, TfLiteRegistration** reg);
+  static void* AllocatePersistentBufferCb(TfLiteContext* ctx, size_t bytes);
+  static TfLiteStatus RequestScratchBufferInArenaCb(TfLiteContext* ctx, size_t bytes, int* idx);
+  static void* GetScratchBufferCb(TfLiteContext* ctx, int idx);
+  static TfLiteTensor* GetTensorCb(const TfLiteContext* ctx, int tensor_index);
+  static TfLiteEvalTensor* GetEvalTensorCb(const TfLiteContext* ctx, int tensor_index);
+  static TfLiteExternalContext* GetExternalContextCb(TfLiteContext* ctx,
+                                                     TfLiteExternalContextType type);
+  static void SetExternalContextCb(TfLiteContext* ctx, TfLiteExternalContextType type,
+                                   TfLiteExternalContext* c);
+
+  ErrorReporter* error_reporter_;
+  std::vector<std::unique_ptr<Subgraph>>* subgraphs_;
+  int index_;
+  std::string name_;
+  TfLiteContext context_{};
+  std::vector<TfLiteTensor> tensors_;
+  std::vector<TfLiteEvalTensor> eval_tensors_;
+  std::vector<std::pair<TfLiteNode, TfLiteRegistration>> nodes_and_registration_;
+  std::vector<int> execution_plan_;
+  std::vector<bool> folded_;
+  std::vector<int> inputs_, outputs_, variables_;
+  TfLiteIntArray* plan_cache_ = nullptr;
+  std::unique_ptr<tflite_inspect::ArenaPlanner> planner_;
+  std::vector<void*> persistent_buffers_;
+  size_t persistent_bytes_ = 0;
+  std::vector<std::vector<char>> scratch_buffers_;
+  State state_ = State::kUninvokable;
+  bool in_invoke_ = false;
+  int next_plan_index_to_prepare_ = 0;
+  Profiler* profiler_ = nullptr;
+  pthreadpool* thread_pool_ = nullptr;
+  TfLiteExternalContext* external_contexts_[kTfLiteMaxExternalContexts] = {};
+};
+
+}  // namespace tflite
+
+#endif  // TENSORFLOW_LITE_CORE_SUBGRAPH_H_

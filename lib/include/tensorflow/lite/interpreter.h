@@ -1,0 +1,109 @@
+// Interpreter: runs a model's subgraphs (TFLite's C++ API). Built by
+// InterpreterBuilder; see core/subgraph.h for memory planning.
+#ifndef TENSORFLOW_LITE_INTERPRETER_H_
+#define TENSORFLOW_LITE_INTERPRETER_H_
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tensorflow/lite/core/api/error_reporter.h"
+#include "tensorflow/lite/core/api/profiler.h"
+#include "tensorflow/lite/core/c/common.h"
+#include "tensorflow/lite/core/subgraph.h"
+
+struct pthreadpool;
+
+namespace tflite {
+
+class InterpreterBuilder;
+
+class Interpreter {
+ public:
+  explicit Interpreter(ErrorReporter* error_reporter = DefaultErrorReporter());
+  ~Interpreter();
+  Interpreter(const Interpreter&) = delete;
+  Interpreter& operator=(const Interpreter&) = delete;
+
+  // Primary subgraph I/O.
+  TfLiteStatus SetInputs(std::vector<int> inputs) { return primary().SetInputs(inputs); }
+  TfLiteStatus SetOutputs(std::vector<int> outputs) { return primary().SetOutputs(outputs); }
+  const std::vector<int>& inputs() const { return primary().inputs(); }
+  const std::vector<int>& outputs() const { return primary().outputs(); }
+  const std::vector<int>& variables() const { return primary().variables(); }
+  const char* GetInputName(int index) const { return primary().tensor(inputs()[index])->name; }
+  const char* GetOutputName(int index) const { return primary().tensor(outputs()[index])->name; }
+
+  size_t tensors_size() const { return primary().tensors_size(); }
+  size_t nodes_size() const { return primary().nodes_size(); }
+  const std::vector<int>& execution_plan() const { return primary().execution_plan(); }
+  TfLiteTensor* tensor(int tensor_index) { return primary().tensor(tensor_index); }
+  const TfLiteTensor* tensor(int tensor_index) const { return primary().tensor(tensor_index); }
+  TfLiteTensor* input_tensor(size_t index) { return tensor(inputs()[index]); }
+  TfLiteTensor* output_tensor(size_t index) { return tensor(outputs()[index]); }
+  const std::pair<TfLiteNode, TfLiteRegistration>* node_and_registration(int node_index) const {
+    return primary().node_and_registration(node_index);
+  }
+
+  template <class T>
+  T* typed_tensor(int tensor_index) {
+    TfLiteTensor* t = tensor(tensor_index);
+    return t == nullptr ? nullptr : reinterpret_cast<T*>(t->data.raw);
+  }
+  template <class T>
+  const T* typed_tensor(int tensor_index) const {
+    const TfLiteTensor* t = tensor(tensor_index);
+    return t == nullptr ? nullptr : reinterpret_cast<const T*>(t->data.raw);
+  }
+  template <class T>
+  T* typed_input_tensor(int index) { return typed_tensor<T>(inputs()[index]); }
+  template <class T>
+  T* typed_output_tensor(int index) { return typed_tensor<T>(outputs()[index]); }
+
+  TfLiteStatus ResizeInputTensor(int tensor_index, const std::vector<int>& dims) {
+    return primary().ResizeInputTensor(tensor_index, dims);
+  }
+  TfLiteStatus ResizeInputTensorStrict(int tensor_index, const std::vector<int>& dims) {
+    return primary().ResizeInputTensorStrict(tensor_index, dims);
+  }
+  // Prepares every node and plans memory; needed after building and after resizing.
+  TfLiteStatus AllocateTensors();
+  TfLiteStatus Invoke();
+  TfLiteStatus ResetVariableTensors();
+
+  // Threads available to kernels (a pthreadpool); -1 means the default (1).
+  TfLiteStatus SetNumThreads(int num_threads);
+  int num_threads() const { return num_threads_; }
+  void SetProfiler(Profiler* profiler);
+  Profiler* GetProfiler() const { return profiler_; }
+
+  size_t subgraphs_size() const { return subgraphs_.size(); }
+  Subgraph* subgraph(int index) {
+    return index >= 0 && static_cast<size_t>(index) < subgraphs_.size() ? subgraphs_[index].get()
+                                                                         : nullptr;
+  }
+  Subgraph& primary_subgraph() { return primary(); }
+  ErrorReporter* error_reporter() const { return error_reporter_; }
+
+  // Bytes of the primary subgraph's activation arena (after AllocateTensors).
+  size_t arena_bytes() const { return primary().arena_bytes(); }
+
+  // Adds subgraphs (InterpreterBuilder); the first one exists from construction.
+  void AddSubgraphs(int subgraphs_to_add, int* first_new_subgraph_index = nullptr);
+
+ private:
+  Subgraph& primary() { return *subgraphs_.front(); }
+  const Subgraph& primary() const { return *subgraphs_.front(); }
+
+  ErrorReporter* error_reporter_;
+  std::vector<std::unique_ptr<Subgraph>> subgraphs_;
+  pthreadpool* thread_pool_ = nullptr;
+  int num_threads_ = 1;
+  Profiler* profiler_ = nullptr;
+};
+
+}  // namespace tflite
+
+#endif  // TENSORFLOW_LITE_INTERPRETER_H_

@@ -1,0 +1,456 @@
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "kernels/testing/conv_test_util.h"
+#include "kernels/testing/op_test_util.h"
+
+namespace tflite_inspect {
+namespace {
+
+using namespace conv_test;  // NOLINT
+
+struct ConvCase {
+  int batch = 1, ih = 1, iw = 1, ic = 1, fh = 1, fw = 1, oc = 1;
+  int sh = 1, sw = 1, dh = 1, dw = 1;
+  bool same = false;
+  tflite::ActivationFunctionType act = tflite::ActivationFunctionType_NONE;
+  int bias_mode = 2;  // 0: two inputs, 1: optional input -1, 2: bias tensor
+  int threads = 1;
+
+  int EffH() const { return (fh - 1) * dh + 1; }
+  int EffW() const { return (fw - 1) * dw + 1; }
+  int OutH() const { return same ? (ih + sh - 1) / sh : (ih - EffH()) / sh + 1; }
+  int OutW() const { return same ? (iw + sw - 1) / sw : (iw - EffW()) / sw + 1; }
+  int PadH() const { return same ? std::max((OutH() - 1) * sh + EffH() - ih, 0) / 2 : 0; }
+  int PadW() const { return same ? std::max((OutW() - 1) * sw + EffW() - iw, 0) / 2 : 0; }
+};
+
+tflite::Conv2DOptionsT Opts(const ConvCase& c) {
+  tflite::Conv2DOptionsT o;
+  o.padding = c.same ? tflite::Padding_SAME : tflite::Padding_VALID;
+  o.stride_h = c.sh;
+  o.stride_w = c.sw;
+  o.dilation_h_factor = c.dh;
+  o.dilation_w_factor = c.dw;
+  o.fused_activation_function = c.act;
+  return o;
+}
+
+// Calls fn(out_index, oc, input_index, filter_index) for each in-image tap.
+template <typename Fn>
+void ForEachTap(const ConvCase& c, Fn fn) {
+  const int oh = c.OutH(), ow = c.OutW();
+  for (int b = 0; b < c.batch; ++b)
+    for (int oy = 0; oy < oh; ++oy)
+      for (int ox = 0; ox < ow; ++ox)
+        for (int o = 0; o < c.oc; ++o) {
+          const size_t out_index = ((static_cast<size_t>(b) * oh + oy) * ow + ox) * c.oc + o;
+          for (int fy = 0; fy < c.fh; ++fy)
+            for (int fx = 0; fx < c.fw; ++fx) {
+              const int iy = oy * c.sh - c.PadH() + fy * c.dh;
+              const int ix = ox * c.sw - c.PadW() + fx * c.dw;
+              if (iy < 0 || iy >= c.ih || ix < 0 || ix >= c.iw) continue;
+              for (int i = 0; i < c.ic; ++i) {
+                fn(out_index, o, ((static_cast<size_t>(b) * c.ih + iy) * c.iw + ix) * c.ic + i,
+                   ((static_cast<size_t>(o) * c.fh + fy) * c.fw + fx) * c.ic + i);
+              }
+            }
+        }
+}
+
+size_t OutSize(const ConvCase& c) {
+  return static_cast<size_t>(c.batch) * c.OutH() * c.OutW() * c.oc;
+}
+
+std::vector<int32_t> Inputs(ModelBuilder& b, const ConvCase& c, int in, int w, int bias) {
+  std::vector<int32_t> ins = {in, w};
+  if (c.bias_mode == 1) ins.push_back(-1);
+  if (c.bias_mode == 2) ins.push_back(bias);
+  return ins;
+}
+
+void RunFloat(const ConvCase& c, uint32_t seed) {
+  CAPTURE(seed, c.batch, c.ih, c.iw, c.ic, c.fh, c.fw, c.oc, c.sh, c.sw, c.dh, c.dw, c.same,
+          static_cast<int>(c.act), c.bias_mode, c.threads);
+  std::mt19937 rng(seed);
+  const auto in_v = RandomFloats(rng, static_cast<size_t>(c.batch) * c.ih * c.iw * c.ic);
+  const auto w_v = RandomFloats(rng, static_cast<size_t>(c.oc) * c.fh * c.fw * c.ic);
+  const auto b_v = RandomFloats(rng, c.oc);
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_FLOAT32, {c.batch, c.ih, c.iw, c.ic}, "in");
+  const int w =
+      b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {c.oc, c.fh, c.fw, c.ic}, w_v, "w");
+  const int bias = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {c.oc}, b_v, "b");
+  const int out =
+      b.AddTensor(tflite::TensorType_FLOAT32, {c.batch, c.OutH(), c.OutW(), c.oc}, "out");
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, Inputs(b, c, in, w, bias), {out}, Options(Opts(c)),
+                1);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  OpTestModel m(b, c.threads);
+  REQUIRE(m.Prepare() == kTfLiteOk);
+  CHECK(m.OutputShape(0) == std::vector<int>{c.batch, c.OutH(), c.OutW(), c.oc});
+  m.SetInput<float>(0, in_v);
+  REQUIRE(m.Invoke() == kTfLiteOk);
+  const auto got = m.Output<float>(0);
+
+  std::vector<double> acc(OutSize(c), 0.0), mag(OutSize(c), 0.0);
+  ForEachTap(c, [&](size_t oi, int, size_t ii, size_t fi) {
+    acc[oi] += static_cast<double>(in_v[ii]) * w_v[fi];
+    mag[oi] += std::abs(static_cast<double>(in_v[ii]) * w_v[fi]);
+  });
+  REQUIRE(got.size() == acc.size());
+  for (size_t i = 0; i < acc.size(); ++i) {
+    const int o = static_cast<int>(i % c.oc);
+    double v = acc[i] + (c.bias_mode == 2 ? b_v[o] : 0.0);
+    RefFloatActivation(c.act, &v);
+    if (!CloseTo(got[i], v, mag[i] + std::abs(b_v[o]))) {
+      CAPTURE(i, got[i], v);
+      FAIL("float mismatch");
+    }
+  }
+}
+
+template <typename T>
+void RunQuantized(const ConvCase& c, bool per_channel, uint32_t seed) {
+  constexpr bool kInt8 = std::is_same_v<T, int8_t>;
+  const auto type = kInt8 ? tflite::TensorType_INT8 : tflite::TensorType_UINT8;
+  const int qmin = std::numeric_limits<T>::min(), qmax = std::numeric_limits<T>::max();
+  CAPTURE(seed, kInt8, per_channel, c.batch, c.ih, c.iw, c.ic, c.fh, c.fw, c.oc, c.sh, c.sw, c.dh,
+          c.dw, c.same, static_cast<int>(c.act), c.bias_mode, c.threads);
+  std::mt19937 rng(seed);
+  const float in_scale = 0.01f + RandomFloats(rng, 1, 0.f, 0.05f)[0];
+  const int32_t in_zp = RandInt(rng, qmin, qmax);
+  const float out_scale = 0.05f + RandomFloats(rng, 1, 0.f, 0.5f)[0];
+  const int32_t out_zp = RandInt(rng, qmin, qmax);
+  std::vector<float> f_scales(per_channel ? c.oc : 1);
+  for (auto& s : f_scales) s = 0.002f + RandomFloats(rng, 1, 0.f, 0.02f)[0];
+  const int32_t f_zp = kInt8 ? 0 : RandInt(rng, 100, 150);
+
+  const auto in_v =
+      RandomInts<T>(rng, static_cast<size_t>(c.batch) * c.ih * c.iw * c.ic, qmin, qmax);
+  const auto w_v = RandomInts<T>(rng, static_cast<size_t>(c.oc) * c.fh * c.fw * c.ic,
+                                 kInt8 ? -127 : 0, kInt8 ? 127 : 255);
+  const auto b_v = RandomInts<int32_t>(rng, c.oc, -3000, 3000);
+
+  QuantSpec in_q{{in_scale}, {in_zp}, 0}, out_q{{out_scale}, {out_zp}, 0};
+  QuantSpec w_q;
+  w_q.scale = f_scales;
+  w_q.zero_point.assign(f_scales.size(), f_zp);
+  w_q.quantized_dimension = 0;
+  QuantSpec b_q;
+  for (float s : f_scales) b_q.scale.push_back(in_scale * s);
+  b_q.zero_point.assign(f_scales.size(), 0);
+
+  ModelBuilder b;
+  const int in = b.AddTensor(type, {c.batch, c.ih, c.iw, c.ic}, "in", &in_q);
+  const int w = b.AddConstTensor<T>(type, {c.oc, c.fh, c.fw, c.ic}, w_v, "w", &w_q);
+  const int bias = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {c.oc}, b_v, "b", &b_q);
+  const int out = b.AddTensor(type, {c.batch, c.OutH(), c.OutW(), c.oc}, "out", &out_q);
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, Inputs(b, c, in, w, bias), {out}, Options(Opts(c)),
+                kInt8 ? 3 : 1);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  OpTestModel m(b, c.threads);
+  REQUIRE(m.Prepare() == kTfLiteOk);
+  m.SetInput<T>(0, in_v);
+  REQUIRE(m.Invoke() == kTfLiteOk);
+  const auto got = m.Output<T>(0);
+
+  // reference_integer_ops::ConvPerChannel (int8) / reference_ops::Conv (uint8).
+  std::vector<int32_t> mult(c.oc);
+  std::vector<int> shift(c.oc);
+  for (int o = 0; o < c.oc; ++o) {
+    const double real =
+        kInt8 ? static_cast<double>(in_scale) * static_cast<double>(f_scales[per_channel ? o : 0]) /
+                    static_cast<double>(out_scale)
+              : static_cast<double>(in_scale * f_scales[0]) / static_cast<double>(out_scale);
+    RefQuantizeMultiplier(real, &mult[o], &shift[o]);
+  }
+  int32_t act_min, act_max;
+  RefActivationRange<T>(c.act, out_scale, out_zp, &act_min, &act_max);
+  std::vector<int64_t> acc(OutSize(c), 0);  // int64: no overflow in the reference
+  ForEachTap(c, [&](size_t oi, int, size_t ii, size_t fi) {
+    acc[oi] += (static_cast<int32_t>(w_v[fi]) - f_zp) * (static_cast<int32_t>(in_v[ii]) - in_zp);
+  });
+  REQUIRE(got.size() == acc.size());
+  for (size_t i = 0; i < acc.size(); ++i) {
+    const int o = static_cast<int>(i % c.oc);
+    const int64_t sum = acc[i] + (c.bias_mode == 2 ? b_v[o] : 0);
+    REQUIRE(sum == static_cast<int32_t>(sum));  // the kernels accumulate in int32
+    int32_t v = static_cast<int32_t>(sum);
+    v = RefMultiplyByQuantizedMultiplier(v, mult[o], shift[o]) + out_zp;
+    v = std::min(std::max(v, act_min), act_max);
+    if (static_cast<int32_t>(got[i]) != v) {
+      CAPTURE(i, static_cast<int>(got[i]), v);
+      FAIL("quantized mismatch");
+    }
+  }
+}
+
+ConvCase RandomCase(std::mt19937& rng) {
+  ConvCase c;
+  c.batch = RandInt(rng, 1, 2);
+  c.ih = RandInt(rng, 1, 11);
+  c.iw = RandInt(rng, 1, 11);
+  c.ic = RandInt(rng, 1, 19);
+  c.oc = RandInt(rng, 1, 37);
+  c.fh = RandInt(rng, 1, 4);
+  c.fw = RandInt(rng, 1, 4);
+  c.sh = RandInt(rng, 1, 3);
+  c.sw = RandInt(rng, 1, 3);
+  c.dh = RandInt(rng, 1, 2);
+  c.dw = RandInt(rng, 1, 2);
+  c.same = RandInt(rng, 0, 1) == 1 || c.ih < c.EffH() || c.iw < c.EffW();
+  c.act = RandomActivation(rng);
+  c.bias_mode = RandInt(rng, 0, 2);
+  c.threads = RandInt(rng, 1, 2);
+  return c;
+}
+
+TEST_CASE("CONV_2D float golden: VALID 2x2 and SAME with bias and RELU") {
+  // 1x3x3x1 input, one 2x2 filter.
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 3, 3, 1}, "in");
+  const int w =
+      b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {1, 2, 2, 1}, {1, 2, 3, 4}, "w");
+  const int bias = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {1}, {-40}, "b");
+  const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 2, 2, 1}, "out");
+  tflite::Conv2DOptionsT o;
+  o.padding = tflite::Padding_VALID;
+  o.stride_h = o.stride_w = 1;
+  o.fused_activation_function = tflite::ActivationFunctionType_RELU;
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, w, bias}, {out}, Options(o));
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  OpTestModel m(b);
+  REQUIRE(m.Prepare() == kTfLiteOk);
+  m.SetInput<float>(0, {1, 2, 3, 4, 5, 6, 7, 8, 9});
+  REQUIRE(m.Invoke() == kTfLiteOk);
+  // Windows: 1*1+2*2+4*3+5*4=37, 47, 67, 77; minus 40, RELU.
+  CHECK(m.Output<float>(0) == std::vector<float>{0, 7, 27, 37});
+}
+
+TEST_CASE("CONV_2D v6 (grouped convolution) is not registered") {
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 3, 3, 1}, "in");
+  const int w = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {1, 1, 1, 1}, {1}, "w");
+  const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 3, 3, 1}, "out");
+  tflite::Conv2DOptionsT o;
+  o.padding = tflite::Padding_SAME;
+  o.stride_h = o.stride_w = 1;
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, w}, {out}, Options(o), 6);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  OpTestModel m(b);
+  CHECK(m.Prepare() == kTfLiteError);
+  CHECK(m.errors().find("CONV_2D") != std::string::npos);
+}
+
+TEST_CASE("CONV_2D float SAME stride 2, no bias") {
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 3, 3, 1}, "in");
+  const int w =
+      b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {2, 3, 3, 1},
+                              {0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1}, "w");
+  const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 2, 2, 2}, "out");
+  tflite::Conv2DOptionsT o;
+  o.padding = tflite::Padding_SAME;
+  o.stride_h = o.stride_w = 2;
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, w}, {out}, Options(o));
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  OpTestModel m(b);
+  REQUIRE(m.Prepare() == kTfLiteOk);
+  CHECK(m.OutputShape(0) == std::vector<int>{1, 2, 2, 2});
+  m.SetInput<float>(0, {1, 2, 3, 4, 5, 6, 7, 8, 9});
+  REQUIRE(m.Invoke() == kTfLiteOk);
+  // SAME, stride 2 on 3x3: out 2x2, total padding 2 -> 1 before. Centers at (0,0),(0,2),
+  // (2,0),(2,2); filter 0 picks the center, filter 1 sums the in-image window.
+  CHECK(m.Output<float>(0) == std::vector<float>{1, 12, 3, 16, 7, 24, 9, 28});
+}
+
+TEST_CASE("CONV_2D float matches a double reference (random shapes)") {
+  for (uint32_t seed = 1; seed <= 60; ++seed) {
+    std::mt19937 rng(seed);
+    RunFloat(RandomCase(rng), seed);
+  }
+}
+
+TEST_CASE("CONV_2D float: 1x1 direct path and large GEMM blocks") {
+  ConvCase c;
+  c.ih = 9;
+  c.iw = 13;
+  c.ic = 40;
+  c.oc = 70;
+  c.threads = 2;
+  RunFloat(c, 101);  // 1x1 stride 1: the input is the GEMM's A
+  c.fh = c.fw = 3;
+  c.ic = 50;  // depth 450 > one k block
+  c.same = true;
+  c.act = tflite::ActivationFunctionType_RELU6;
+  RunFloat(c, 102);
+}
+
+TEST_CASE("CONV_2D int8 per-channel is bit-exact with the reference (random shapes)") {
+  for (uint32_t seed = 1; seed <= 40; ++seed) {
+    std::mt19937 rng(seed + 1000);
+    RunQuantized<int8_t>(RandomCase(rng), seed % 4 != 0, seed);
+  }
+}
+
+TEST_CASE("CONV_2D uint8 is bit-exact with the reference (random shapes)") {
+  for (uint32_t seed = 1; seed <= 25; ++seed) {
+    std::mt19937 rng(seed + 2000);
+    RunQuantized<uint8_t>(RandomCase(rng), false, seed);
+  }
+}
+
+TEST_CASE("CONV_2D int8 / uint8 on two threads (GEMM split into several blocks)") {
+  ConvCase c;
+  c.ih = 16;
+  c.iw = 16;
+  c.ic = 32;
+  c.oc = 48;
+  c.fh = c.fw = 3;
+  c.same = true;
+  c.threads = 2;
+  c.act = tflite::ActivationFunctionType_RELU;
+  RunQuantized<int8_t>(c, true, 301);
+  RunQuantized<uint8_t>(c, false, 302);
+  // Large enough for im2col to be split over the threads too.
+  c.ih = c.iw = 48;
+  c.ic = 16;
+  c.oc = 20;
+  c.sh = 1;
+  RunQuantized<int8_t>(c, true, 303);
+  RunFloat(c, 304);
+}
+
+// The MediaPipe pattern: float16 constant weights -> DEQUANTIZE -> CONV_2D. The runtime
+// folds the DEQUANTIZE nodes, so the convolution sees persistent weights and keeps them
+// packed across invokes.
+TEST_CASE("CONV_2D with float16 weights through DEQUANTIZE") {
+  // float16 bits of 1, 2, 0.5, -1 (filter [1,2,2,1]) and 0.25 (bias).
+  const std::vector<uint16_t> w16 = {0x3C00, 0x4000, 0x3800, 0xBC00};
+  const std::vector<uint16_t> b16 = {0x3400};
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 2, 3, 1}, "in");
+  const int wh = b.AddConstTensor<uint16_t>(tflite::TensorType_FLOAT16, {1, 2, 2, 1}, w16, "wh");
+  const int bh = b.AddConstTensor<uint16_t>(tflite::TensorType_FLOAT16, {1}, b16, "bh");
+  const int w = b.AddTensor(tflite::TensorType_FLOAT32, {1, 2, 2, 1}, "w");
+  const int bias = b.AddTensor(tflite::TensorType_FLOAT32, {1}, "b");
+  const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 1, 2, 1}, "out");
+  b.AddOperator(tflite::BuiltinOperator_DEQUANTIZE, {wh}, {w}, {}, 2);
+  b.AddOperator(tflite::BuiltinOperator_DEQUANTIZE, {bh}, {bias}, {}, 2);
+  tflite::Conv2DOptionsT o;
+  o.padding = tflite::Padding_VALID;
+  o.stride_h = o.stride_w = 1;
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, w, bias}, {out}, Options(o));
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  OpTestModel m(b);
+  REQUIRE(m.Prepare() == kTfLiteOk);
+  for (int run = 0; run < 2; ++run) {
+    const float s = run == 0 ? 1.f : 2.f;
+    m.SetInput<float>(0, {1 * s, 2 * s, 3 * s, 4 * s, 5 * s, 6 * s});
+    REQUIRE(m.Invoke() == kTfLiteOk);
+    // Window (0,0): 1*1 + 2*2 + 4*0.5 - 5 = 2; window (0,1): 2 + 6 + 2.5 - 6 = 4.5.
+    CHECK(m.Output<float>(0) == std::vector<float>{2 * s + 0.25f, 4.5f * s + 0.25f});
+  }
+}
+
+TEST_CASE("CONV_2D float with a non-constant filter repacks it each invoke") {
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 1, 2, 2}, "in");
+  const int w = b.AddTensor(tflite::TensorType_FLOAT32, {1, 1, 1, 2}, "w");
+  const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 1, 2, 1}, "out");
+  tflite::Conv2DOptionsT o;
+  o.padding = tflite::Padding_VALID;
+  o.stride_h = o.stride_w = 1;
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, w}, {out}, Options(o));
+  b.SetInputs({in, w});
+  b.SetOutputs({out});
+  OpTestModel m(b);
+  REQUIRE(m.Prepare() == kTfLiteOk);
+  m.SetInput<float>(0, {1, 2, 3, 4});
+  m.SetInput<float>(1, {1, 1});
+  REQUIRE(m.Invoke() == kTfLiteOk);
+  CHECK(m.Output<float>(0) == std::vector<float>{3, 7});
+  m.SetInput<float>(1, {10, 0});
+  REQUIRE(m.Invoke() == kTfLiteOk);
+  CHECK(m.Output<float>(0) == std::vector<float>{10, 30});
+}
+
+TEST_CASE("CONV_2D rejects bad models in Prepare") {
+  tflite::Conv2DOptionsT o;
+  o.padding = tflite::Padding_VALID;
+  o.stride_h = o.stride_w = 1;
+  SECTION("one input") {
+    ModelBuilder b;
+    const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 2, 2, 1}, "in");
+    const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 2, 2, 1}, "out");
+    b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in}, {out}, Options(o));
+    b.SetInputs({in});
+    b.SetOutputs({out});
+    OpTestModel m(b);
+    CHECK(m.Prepare() == kTfLiteError);
+    CHECK(m.errors().find("failed to prepare") != std::string::npos);
+  }
+  SECTION("int32 input") {
+    ModelBuilder b;
+    const int in = b.AddTensor(tflite::TensorType_INT32, {1, 2, 2, 1}, "in");
+    const int w = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {1, 1, 1, 1}, {1}, "w");
+    const int out = b.AddTensor(tflite::TensorType_INT32, {1, 2, 2, 1}, "out");
+    b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, w}, {out}, Options(o));
+    b.SetInputs({in});
+    b.SetOutputs({out});
+    OpTestModel m(b);
+    CHECK(m.Prepare() == kTfLiteError);
+    CHECK(m.errors().find("Type INT32 (2) not supported.") != std::string::npos);
+  }
+  SECTION("grouped convolution") {
+    ModelBuilder b;
+    const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 2, 2, 4}, "in");
+    const int w =
+        b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {2, 1, 1, 2}, {1, 2, 3, 4}, "w");
+    const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 2, 2, 2}, "out");
+    b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, w}, {out}, Options(o));
+    b.SetInputs({in});
+    b.SetOutputs({out});
+    OpTestModel m(b);
+    CHECK(m.Prepare() == kTfLiteError);
+    CHECK(m.errors().find("Grouped convolution") != std::string::npos);
+  }
+  SECTION("VALID filter larger than the input") {
+    ModelBuilder b;
+    const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 2, 2, 1}, "in");
+    const int w = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {1, 3, 3, 1},
+                                          std::vector<float>(9, 1.f), "w");
+    const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 1, 1, 1}, "out");
+    b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, w}, {out}, Options(o));
+    b.SetInputs({in});
+    b.SetOutputs({out});
+    OpTestModel m(b);
+    CHECK(m.Prepare() == kTfLiteError);
+    CHECK(m.errors().find("output would be empty") != std::string::npos);
+  }
+  SECTION("hybrid float input with int8 filter") {
+    ModelBuilder b;
+    QuantSpec q{{0.1f}, {0}, 0};
+    const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 2, 2, 1}, "in");
+    const int w = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {1, 1, 1, 1}, {1}, "w", &q);
+    const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 2, 2, 1}, "out");
+    b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, w}, {out}, Options(o), 1);
+    b.SetInputs({in});
+    b.SetOutputs({out});
+    OpTestModel m(b);
+    CHECK(m.Prepare() == kTfLiteError);
+    CHECK(m.errors().find("Hybrid") != std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace tflite_inspect

@@ -1,0 +1,416 @@
+// DEPTHWISE_CONV_2D: float32 and uint8 (v1), dilation (v2), int8 per-channel (v3), any
+// depth multiplier. Direct convolution vectorized over the (contiguous) channels and split
+// over output rows on the interpreter's thread pool. Quantized results are bit-exact with
+// TFLite's reference kernels (taps outside the image are skipped, as there).
+//
+// The depth multiplier is taken from the shapes (filter channels / input channels), not
+// from the options field, which some converters leave 0.
+//
+// Not implemented: hybrid (float input, int8 filter; v4/v6), int16 activations (v5),
+// int4 filters (v7).
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "kernels/internal/conv_util.h"
+#include "kernels/internal/gemm.h"
+#include "kernels/internal/padding.h"
+#include "kernels/internal/parallel.h"
+#include "tensorflow/lite/core/c/builtin_op_data.h"
+#include "tensorflow/lite/core/c/common.h"
+#include "tensorflow/lite/kernels/builtin_op_kernels.h"
+#include "tensorflow/lite/kernels/internal/common.h"
+#include "tensorflow/lite/kernels/internal/tensor_ctypes.h"
+#include "tensorflow/lite/kernels/kernel_util.h"
+
+namespace tflite {
+namespace ops {
+namespace builtin {
+namespace depthwise_conv {
+namespace {
+
+struct OpData {
+  TfLitePaddingValues padding{};
+  int out_height = 0;
+  int out_width = 0;
+  conv_util::QuantParams quant;
+};
+
+struct Geometry {
+  int batches, in_h, in_w, in_c, f_h, f_w, out_h, out_w, out_c, depth_multiplier;
+  int stride_h, stride_w, dil_h, dil_w, pad_h, pad_w;
+};
+
+void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
+void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
+
+TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
+  auto* data = static_cast<OpData*>(node->user_data);
+  const auto* params = static_cast<const TfLiteDepthwiseConvParams*>(node->builtin_data);
+  TF_LITE_ENSURE(context, params != nullptr);
+  TF_LITE_ENSURE(context, NumInputs(node) == 2 || NumInputs(node) == 3);
+  TF_LITE_ENSURE_EQ(context, NumOutputs(node), 1);
+  const TfLiteTensor* input;
+  const TfLiteTensor* filter;
+  TfLiteTensor* output;
+  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, 0, &input));
+  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, 1, &filter));
+  TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, 0, &output));
+  const TfLiteTensor* bias = NumInputs(node) == 3 ? GetInput(context, node, 2) : nullptr;
+
+  TF_LITE_ENSURE_EQ(context, NumDimensions(input), 4);
+  TF_LITE_ENSURE_EQ(context, NumDimensions(filter), 4);
+  TF_LITE_ENSURE_EQ(context, SizeOfDimension(filter, 0), 1);
+  TF_LITE_ENSURE(context, params->stride_width > 0 && params->stride_height > 0);
+  TF_LITE_ENSURE(context, params->dilation_width_factor > 0 && params->dilation_height_factor > 0);
+  const int in_c = SizeOfDimension(input, 3);
+  const int channels_out = SizeOfDimension(filter, 3);
+  TF_LITE_ENSURE(context, in_c > 0 && channels_out % in_c == 0);
+  TF_LITE_ENSURE_STATUS(conv_util::CheckActivation(context, params->activation));
+
+  switch (input->type) {
+    case kTfLiteFloat32:
+      if (filter->type != kTfLiteFloat32) {
+        TF_LITE_KERNEL_LOG(context,
+                           "Hybrid DEPTHWISE_CONV_2D (float input, %s filter) not supported.",
+                           TfLiteTypeGetName(filter->type));
+        return kTfLiteError;
+      }
+      TF_LITE_ENSURE_STATUS(conv_util::CheckFloatBias(context, bias, channels_out));
+      break;
+    case kTfLiteInt8:
+    case kTfLiteUInt8:
+      TF_LITE_ENSURE_TYPES_EQ(context, filter->type, input->type);
+      TF_LITE_ENSURE_STATUS(conv_util::CheckQuantBias(context, bias, channels_out));
+      break;
+    default:
+      return conv_util::UnsupportedType(context, input->type);
+  }
+  TF_LITE_ENSURE_TYPES_EQ(context, output->type, input->type);
+
+  int out_h = 0, out_w = 0;
+  data->padding = ComputePaddingHeightWidth(
+      params->stride_height, params->stride_width, params->dilation_height_factor,
+      params->dilation_width_factor, SizeOfDimension(input, 1), SizeOfDimension(input, 2),
+      SizeOfDimension(filter, 1), SizeOfDimension(filter, 2), params->padding, &out_h, &out_w);
+  if (out_h <= 0 || out_w <= 0) {
+    TF_LITE_KERNEL_LOG(context, "DEPTHWISE_CONV_2D output would be empty (%dx%d).", out_h, out_w);
+    return kTfLiteError;
+  }
+  data->out_height = out_h;
+  data->out_width = out_w;
+  if (input->type != kTfLiteFloat32) {
+    TF_LITE_ENSURE_STATUS(conv_util::PrepareConvQuant(
+        context, input, filter, bias, output, params->activation, channels_out, &data->quant));
+  }
+  TfLiteIntArray* out_shape = TfLiteIntArrayCreate(4);
+  out_shape->data[0] = SizeOfDimension(input, 0);
+  out_shape->data[1] = out_h;
+  out_shape->data[2] = out_w;
+  out_shape->data[3] = channels_out;
+  return context->ResizeTensor(context, output, out_shape);
+}
+
+Geometry MakeGeometry(const OpData& data, const TfLiteDepthwiseConvParams& params,
+                      const TfLiteTensor* input, const TfLiteTensor* filter) {
+  Geometry g;
+  g.batches = SizeOfDimension(input, 0);
+  g.in_h = SizeOfDimension(input, 1);
+  g.in_w = SizeOfDimension(input, 2);
+  g.in_c = SizeOfDimension(input, 3);
+  g.f_h = SizeOfDimension(filter, 1);
+  g.f_w = SizeOfDimension(filter, 2);
+  g.out_c = SizeOfDimension(filter, 3);
+  g.depth_multiplier = g.out_c / g.in_c;
+  g.out_h = data.out_height;
+  g.out_w = data.out_width;
+  g.stride_h = params.stride_height;
+  g.stride_w = params.stride_width;
+  g.dil_h = params.dilation_height_factor;
+  g.dil_w = params.dilation_width_factor;
+  g.pad_h = data.padding.height;
+  g.pad_w = data.padding.width;
+  return g;
+}
+
+// Calls tap(input_pixel, filter_tap) for every filter tap of output (b, oy, ox) that falls
+// inside the image.
+template <typename In, typename F, typename Tap>
+inline void ForEachTap(const Geometry& g, const In* input, const F* filter, int b, int oy, int ox,
+                       const Tap& tap) {
+  for (int fy = 0; fy < g.f_h; ++fy) {
+    const int iy = oy * g.stride_h - g.pad_h + fy * g.dil_h;
+    if (iy < 0 || iy >= g.in_h) continue;
+    for (int fx = 0; fx < g.f_w; ++fx) {
+      const int ix = ox * g.stride_w - g.pad_w + fx * g.dil_w;
+      if (ix < 0 || ix >= g.in_w) continue;
+      tap(input + ((static_cast<size_t>(b) * g.in_h + iy) * g.in_w + ix) * g.in_c,
+          filter + static_cast<size_t>(fy * g.f_w + fx) * g.out_c);
+    }
+  }
+}
+
+// One output pixel with all bounds checks (image borders, depth multiplier > 1).
+inline void FloatPixel(const Geometry& g, const float* input, const float* filter,
+                       const float* bias, float act_min, float act_max, int b, int oy, int ox,
+                       float* acc) {
+  const int dm = g.depth_multiplier;
+  std::fill(acc, acc + g.out_c, 0.0f);
+  ForEachTap(g, input, filter, b, oy, ox, [&](const float* in, const float* f) {
+    if (dm == 1) {
+      for (int c = 0; c < g.out_c; ++c) acc[c] += in[c] * f[c];
+    } else {
+      for (int ic = 0; ic < g.in_c; ++ic) {
+        const float v = in[ic];
+        float* a = acc + ic * dm;
+        const float* w = f + ic * dm;
+        for (int m = 0; m < dm; ++m) a[m] += v * w[m];
+      }
+    }
+  });
+  for (int c = 0; c < g.out_c; ++c) {
+    const float v = bias != nullptr ? acc[c] + bias[c] : acc[c];
+    acc[c] = std::min(std::max(v, act_min), act_max);
+  }
+}
+
+// Interior pixels (every x tap inside the image), depth multiplier 1: N neighbouring
+// output pixels share each filter load and keep their sums for 8 channels in registers
+// over all taps. Same summation order as the reference (fy, fx, then bias), so the float
+// results are identical to FloatPixel's.
+typedef float V8 __attribute__((vector_size(32)));
+
+// (Vectors are only ever locals here: passing V8 by value would change the ABI between
+// the AVX2 and the baseline build of this code.)
+#define TFI_LOAD8(v, p) std::memcpy(&(v), (p), sizeof(V8))
+
+template <int N>
+inline __attribute__((always_inline)) void FloatInterior(const Geometry& g, const float* in_batch,
+                                                         const float* filter, const float* bias,
+                                                         float act_min, float act_max, int oy,
+                                                         int fy_lo, int fy_hi, int ox0,
+                                                         float* out) {
+  const int channels = g.out_c;
+  const size_t row_stride = static_cast<size_t>(g.in_w) * channels;
+  const size_t step = static_cast<size_t>(g.stride_w) * channels;
+  const int ix0 = ox0 * g.stride_w - g.pad_w;
+  const V8 vmin = V8{} + act_min, vmax = V8{} + act_max;
+  int c = 0;
+  for (; c + 8 <= channels; c += 8) {
+    V8 a0 = V8{}, a1 = V8{}, a2 = V8{}, a3 = V8{};
+    for (int fy = fy_lo; fy < fy_hi; ++fy) {
+      const int iy = oy * g.stride_h - g.pad_h + fy * g.dil_h;
+      const float* row = in_batch + iy * row_stride + c;
+      const float* frow = filter + static_cast<size_t>(fy) * g.f_w * channels + c;
+      for (int fx = 0; fx < g.f_w; ++fx) {
+        V8 f, x;
+        TFI_LOAD8(f, frow + static_cast<size_t>(fx) * channels);
+        const float* p = row + static_cast<size_t>(ix0 + fx * g.dil_w) * channels;
+        TFI_LOAD8(x, p);
+        a0 += x * f;
+        if constexpr (N > 1) {
+          TFI_LOAD8(x, p + step);
+          a1 += x * f;
+        }
+        if constexpr (N > 2) {
+          TFI_LOAD8(x, p + 2 * step);
+          a2 += x * f;
+        }
+        if constexpr (N > 3) {
+          TFI_LOAD8(x, p + 3 * step);
+          a3 += x * f;
+        }
+      }
+    }
+    V8 bv = V8{};
+    if (bias != nullptr) TFI_LOAD8(bv, bias + c);
+#define TFI_STORE(a, n)                                                     \
+  do {                                                                      \
+    V8 v = (a) + bv;                                                        \
+    v = v < vmin ? vmin : v;                                                \
+    v = v > vmax ? vmax : v;                                                \
+    std::memcpy(out + static_cast<size_t>(n) * channels + c, &v, sizeof v); \
+  } while (0)
+    TFI_STORE(a0, 0);
+    if constexpr (N > 1) TFI_STORE(a1, 1);
+    if constexpr (N > 2) TFI_STORE(a2, 2);
+    if constexpr (N > 3) TFI_STORE(a3, 3);
+#undef TFI_STORE
+  }
+  for (; c < channels; ++c) {
+    for (int n = 0; n < N; ++n) {
+      float acc = 0.0f;
+      for (int fy = fy_lo; fy < fy_hi; ++fy) {
+        const int iy = oy * g.stride_h - g.pad_h + fy * g.dil_h;
+        for (int fx = 0; fx < g.f_w; ++fx) {
+          const int ix = ix0 + n * g.stride_w + fx * g.dil_w;
+          acc += in_batch[iy * row_stride + static_cast<size_t>(ix) * channels + c] *
+                 filter[(static_cast<size_t>(fy) * g.f_w + fx) * channels + c];
+        }
+      }
+      const float v = bias != nullptr ? acc + bias[c] : acc;
+      out[static_cast<size_t>(n) * channels + c] = std::min(std::max(v, act_min), act_max);
+    }
+  }
+}
+
+// Output row (b, oy).
+inline __attribute__((always_inline)) void FloatRowImpl(const Geometry& g, const float* input,
+                                                        const float* filter, const float* bias,
+                                                        float act_min, float act_max, int b, int oy,
+                                                        float* out_row) {
+  int ox = 0;
+  if (g.depth_multiplier == 1) {
+    auto y_ok = [&](int fy) {
+      const int iy = oy * g.stride_h - g.pad_h + fy * g.dil_h;
+      return iy >= 0 && iy < g.in_h;
+    };
+    int fy_lo = 0, fy_hi = g.f_h;
+    while (fy_lo < fy_hi && !y_ok(fy_lo)) ++fy_lo;
+    while (fy_hi > fy_lo && !y_ok(fy_hi - 1)) --fy_hi;
+    int x_lo = 0, x_hi = g.out_w;
+    while (x_lo < x_hi && x_lo * g.stride_w - g.pad_w < 0) ++x_lo;
+    while (x_hi > x_lo && (x_hi - 1) * g.stride_w - g.pad_w + (g.f_w - 1) * g.dil_w >= g.in_w) {
+      --x_hi;
+    }
+    const float* in_batch = input + static_cast<size_t>(b) * g.in_h * g.in_w * g.in_c;
+    for (; ox < x_lo; ++ox) {
+      FloatPixel(g, input, filter, bias, act_min, act_max, b, oy, ox,
+                 out_row + static_cast<size_t>(ox) * g.out_c);
+    }
+    for (; ox + 4 <= x_hi; ox += 4) {
+      FloatInterior<4>(g, in_batch, filter, bias, act_min, act_max, oy, fy_lo, fy_hi, ox,
+                       out_row + static_cast<size_t>(ox) * g.out_c);
+    }
+    for (; ox < x_hi; ++ox) {
+      FloatInterior<1>(g, in_batch, filter, bias, act_min, act_max, oy, fy_lo, fy_hi, ox,
+                       out_row + static_cast<size_t>(ox) * g.out_c);
+    }
+  }
+  for (; ox < g.out_w; ++ox) {
+    FloatPixel(g, input, filter, bias, act_min, act_max, b, oy, ox,
+               out_row + static_cast<size_t>(ox) * g.out_c);
+  }
+}
+
+void FloatRowGeneric(const Geometry& g, const float* input, const float* filter, const float* bias,
+                     float act_min, float act_max, int b, int oy, float* out_row) {
+  FloatRowImpl(g, input, filter, bias, act_min, act_max, b, oy, out_row);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+// The same code with 8-wide AVX registers (no FMA: products are rounded as the reference's).
+__attribute__((target("avx2"))) void FloatRowAvx2(const Geometry& g, const float* input,
+                                                  const float* filter, const float* bias,
+                                                  float act_min, float act_max, int b, int oy,
+                                                  float* out_row) {
+  FloatRowImpl(g, input, filter, bias, act_min, act_max, b, oy, out_row);
+}
+#endif
+
+using FloatRowFn = void (*)(const Geometry&, const float*, const float*, const float*, float, float,
+                            int, int, float*);
+
+FloatRowFn SelectFloatRow() {
+#if defined(__x86_64__) || defined(__i386__)
+  if (gemm::CpuHasAvx2()) return FloatRowAvx2;
+#endif
+  return FloatRowGeneric;
+}
+
+void EvalFloat(const Geometry& g, const float* input, const float* filter, const float* bias,
+               float act_min, float act_max, float* output, pthreadpool* pool) {
+  const FloatRowFn row_fn = SelectFloatRow();
+  const size_t rows = static_cast<size_t>(g.batches) * g.out_h;
+  const double work = static_cast<double>(rows) * g.out_w * g.out_c * g.f_h * g.f_w;
+  parallel::ParallelFor(pool, rows, work, [&](size_t r) {
+    const int b = static_cast<int>(r) / g.out_h;
+    const int oy = static_cast<int>(r) % g.out_h;
+    row_fn(g, input, filter, bias, act_min, act_max, b, oy,
+           output + r * g.out_w * static_cast<size_t>(g.out_c));
+  });
+}
+
+template <typename T>
+void EvalQuantized(const Geometry& g, const conv_util::QuantParams& q, const T* input,
+                   const T* filter, const int32_t* bias, T* output, pthreadpool* pool) {
+  const int dm = g.depth_multiplier;
+  const int32_t in_off = q.input_offset;
+  const int32_t f_off = q.filter_offset;
+  const size_t rows = static_cast<size_t>(g.batches) * g.out_h;
+  const double work = static_cast<double>(rows) * g.out_w * g.out_c * g.f_h * g.f_w;
+  parallel::ParallelFor(pool, rows, work, [&](size_t r) {
+    const int b = static_cast<int>(r) / g.out_h;
+    const int oy = static_cast<int>(r) % g.out_h;
+    std::vector<int32_t> acc(g.out_c);
+    for (int ox = 0; ox < g.out_w; ++ox) {
+      std::fill(acc.begin(), acc.end(), 0);
+      int32_t* a = acc.data();
+      ForEachTap(g, input, filter, b, oy, ox, [&](const T* in, const T* f) {
+        if (dm == 1) {
+          for (int c = 0; c < g.out_c; ++c) {
+            a[c] += (static_cast<int32_t>(f[c]) + f_off) * (static_cast<int32_t>(in[c]) + in_off);
+          }
+        } else {
+          for (int ic = 0; ic < g.in_c; ++ic) {
+            const int32_t v = static_cast<int32_t>(in[ic]) + in_off;
+            for (int m = 0; m < dm; ++m) {
+              a[ic * dm + m] += (static_cast<int32_t>(f[ic * dm + m]) + f_off) * v;
+            }
+          }
+        }
+      });
+      T* out = output + (r * g.out_w + ox) * g.out_c;
+      for (int c = 0; c < g.out_c; ++c) {
+        int32_t v = a[c];
+        if (bias != nullptr) v += bias[c];
+        v = MultiplyByQuantizedMultiplier(v, q.multiplier[c], q.shift[c]);
+        v += q.output_offset;
+        out[c] = static_cast<T>(std::min(std::max(v, q.act_min), q.act_max));
+      }
+    }
+  });
+}
+
+TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
+  auto* data = static_cast<OpData*>(node->user_data);
+  const auto* params = static_cast<const TfLiteDepthwiseConvParams*>(node->builtin_data);
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  const TfLiteTensor* filter = GetInput(context, node, 1);
+  const TfLiteTensor* bias = NumInputs(node) == 3 ? GetInput(context, node, 2) : nullptr;
+  TfLiteTensor* output = GetOutput(context, node, 0);
+  pthreadpool* pool = parallel::ThreadPool(context);
+  const Geometry g = MakeGeometry(*data, *params, input, filter);
+  switch (input->type) {
+    case kTfLiteFloat32: {
+      float act_min, act_max;
+      CalculateActivationRange(params->activation, &act_min, &act_max);
+      EvalFloat(g, input->data.f, filter->data.f, bias != nullptr ? bias->data.f : nullptr, act_min,
+                act_max, output->data.f, pool);
+      return kTfLiteOk;
+    }
+    case kTfLiteInt8:
+      EvalQuantized(g, data->quant, input->data.int8, filter->data.int8,
+                    bias != nullptr ? bias->data.i32 : nullptr, output->data.int8, pool);
+      return kTfLiteOk;
+    case kTfLiteUInt8:
+      EvalQuantized(g, data->quant, input->data.uint8, filter->data.uint8,
+                    bias != nullptr ? bias->data.i32 : nullptr, output->data.uint8, pool);
+      return kTfLiteOk;
+    default:
+      return conv_util::UnsupportedType(context, input->type);
+  }
+}
+
+}  // namespace
+}  // namespace depthwise_conv
+
+TfLiteRegistration* Register_DEPTHWISE_CONV_2D() {
+  static TfLiteRegistration r = {depthwise_conv::Init, depthwise_conv::Free,
+                                 depthwise_conv::Prepare, depthwise_conv::Eval};
+  return &r;
+}
+
+}  // namespace builtin
+}  // namespace ops
+}  // namespace tflite

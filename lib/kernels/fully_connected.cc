@@ -1,0 +1,223 @@
+// FULLY_CONNECTED: float32 and uint8 (uint8 or int16 output) (v1), int8 with per-tensor or
+// per-channel weights (v4), keep_num_dims (v5), no bias (v6). out[b][u] = sum_i in[b][i] * w[u][i]
+// + bias[u] on the packed GEMM of kernels/internal/gemm.h; quantized results are bit-exact with
+// TFLite's reference FullyConnected / FullyConnectedPerChannel.
+//
+// Not implemented: shuffled 4x16 int8 weights (v2), hybrid float input with 8-bit weights
+// (v3, v9 and hybrid models at v5/v6), int16 (v7), sparse weights (v8), int4 (v10+).
+#include <algorithm>
+#include <vector>
+
+#include "kernels/internal/conv_util.h"
+#include "kernels/internal/gemm.h"
+#include "kernels/internal/parallel.h"
+#include "tensorflow/lite/core/c/builtin_op_data.h"
+#include "tensorflow/lite/core/c/common.h"
+#include "tensorflow/lite/kernels/builtin_op_kernels.h"
+#include "tensorflow/lite/kernels/internal/quantization_util.h"
+#include "tensorflow/lite/kernels/internal/tensor_ctypes.h"
+#include "tensorflow/lite/kernels/kernel_util.h"
+
+namespace tflite {
+namespace ops {
+namespace builtin {
+namespace fully_connected {
+namespace {
+
+struct OpData {
+  int batches = 0;
+  int input_size = 0;
+  int units = 0;
+  conv_util::QuantParams quant;
+  int32_t weights_zero_point = 0;  // subtracted while packing
+  conv_util::PackedWeights weights;
+  std::vector<int16_t> input_q;  // input + input_offset
+};
+
+void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
+void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
+
+// TFLite's multipliers: per-channel from double products, per-tensor via
+// GetQuantizedConvolutionMultipler (float product, bias scale check).
+TfLiteStatus PrepareQuant(TfLiteContext* context, const TfLiteTensor* input,
+                          const TfLiteTensor* filter, const TfLiteTensor* bias,
+                          TfLiteTensor* output, TfLiteFusedActivation activation, OpData* data) {
+  const TfLiteAffineQuantization* fq = conv_util::Affine(filter);
+  TF_LITE_ENSURE(context, fq != nullptr && fq->scale != nullptr && fq->scale->size > 0);
+  TF_LITE_ENSURE(context, input->params.scale > 0 && output->params.scale > 0);
+  conv_util::QuantParams& q = data->quant;
+  const int units = data->units;
+  if (fq->scale->size > 1) {
+    TF_LITE_ENSURE(context, input->type == kTfLiteInt8);
+    TF_LITE_ENSURE_EQ(context, fq->quantized_dimension, 0);
+    TF_LITE_ENSURE_EQ(context, fq->scale->size, units);
+    q.multiplier.resize(units);
+    q.shift.resize(units);
+    for (int u = 0; u < units; ++u) {
+      const double scale = static_cast<double>(input->params.scale) *
+                           static_cast<double>(fq->scale->data[u]) /
+                           static_cast<double>(output->params.scale);
+      int shift = 0;
+      QuantizeMultiplier(scale, &q.multiplier[u], &shift);
+      q.shift[u] = shift;
+    }
+    data->weights_zero_point = 0;  // the per-channel reference ignores it
+  } else {
+    double real_multiplier = 0.0;
+    TF_LITE_ENSURE_STATUS(
+        GetQuantizedConvolutionMultipler(context, input, filter, bias, output, &real_multiplier));
+    int32_t multiplier = 0;
+    int shift = 0;
+    QuantizeMultiplier(real_multiplier, &multiplier, &shift);
+    q.multiplier.assign(units, multiplier);
+    q.shift.assign(units, shift);
+    data->weights_zero_point = filter->params.zero_point;
+  }
+  q.input_offset = -input->params.zero_point;
+  q.output_offset = output->params.zero_point;
+  return CalculateActivationRangeQuantized(context, activation, output, &q.act_min, &q.act_max);
+}
+
+TfLiteStatus CheckTypes(TfLiteContext* context, const TfLiteTensor* input,
+                        const TfLiteTensor* filter, const TfLiteTensor* bias,
+                        const TfLiteTensor* output, int units) {
+  switch (input->type) {
+    case kTfLiteFloat32:
+      if (filter->type != kTfLiteFloat32) {
+        TF_LITE_KERNEL_LOG(context,
+                           "Hybrid FULLY_CONNECTED (float input, %s weights) not supported.",
+                           TfLiteTypeGetName(filter->type));
+        return kTfLiteError;
+      }
+      TF_LITE_ENSURE_STATUS(conv_util::CheckFloatBias(context, bias, units));
+      break;
+    case kTfLiteInt8:
+    case kTfLiteUInt8:
+      TF_LITE_ENSURE_TYPES_EQ(context, filter->type, input->type);
+      TF_LITE_ENSURE_STATUS(conv_util::CheckQuantBias(context, bias, units));
+      break;
+    default:
+      return conv_util::UnsupportedType(context, input->type);
+  }
+  if (input->type == kTfLiteUInt8 && output->type == kTfLiteInt16) {
+    // uint8 x uint8 -> int16 (reference_ops::FullyConnected's int16 output).
+    TF_LITE_ENSURE_EQ(context, output->params.zero_point, 0);
+    return kTfLiteOk;
+  }
+  if (output->type != input->type) return conv_util::UnsupportedType(context, output->type);
+  return kTfLiteOk;
+}
+
+TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
+  auto* data = static_cast<OpData*>(node->user_data);
+  const auto* params = static_cast<const TfLiteFullyConnectedParams*>(node->builtin_data);
+  TF_LITE_ENSURE(context, params != nullptr);
+  TF_LITE_ENSURE(context, NumInputs(node) == 2 || NumInputs(node) == 3);
+  TF_LITE_ENSURE_EQ(context, NumOutputs(node), 1);
+  const TfLiteTensor* input;
+  const TfLiteTensor* filter;
+  TfLiteTensor* output;
+  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, 0, &input));
+  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, 1, &filter));
+  TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, 0, &output));
+  const TfLiteTensor* bias = NumInputs(node) == 3 ? GetInput(context, node, 2) : nullptr;
+
+  if (params->weights_format != kTfLiteFullyConnectedWeightsFormatDefault) {
+    TF_LITE_KERNEL_LOG(context, "Shuffled FULLY_CONNECTED weights not supported.");
+    return kTfLiteError;
+  }
+  TF_LITE_ENSURE_STATUS(conv_util::CheckActivation(context, params->activation));
+  TF_LITE_ENSURE_EQ(context, NumDimensions(filter), 2);
+  TF_LITE_ENSURE(context, NumDimensions(input) >= 1);
+  if (filter->sparsity != nullptr) {
+    TF_LITE_KERNEL_LOG(context, "Sparse FULLY_CONNECTED weights not supported.");
+    return kTfLiteError;
+  }
+  data->units = SizeOfDimension(filter, 0);
+  data->input_size = SizeOfDimension(filter, 1);
+  TF_LITE_ENSURE(context, data->input_size > 0);
+  const int64_t total = NumElements(input);
+  TF_LITE_ENSURE_EQ(context, total % data->input_size, 0);
+  data->batches = static_cast<int>(total / data->input_size);
+  TF_LITE_ENSURE_STATUS(CheckTypes(context, input, filter, bias, output, data->units));
+  if (input->type != kTfLiteFloat32) {
+    TF_LITE_ENSURE_STATUS(
+        PrepareQuant(context, input, filter, bias, output, params->activation, data));
+    data->input_q.resize(static_cast<size_t>(total));
+  } else {
+    data->input_q.clear();
+  }
+  data->weights.Invalidate();
+
+  TfLiteIntArray* out_shape;
+  if (params->keep_num_dims) {
+    TF_LITE_ENSURE_EQ(context, SizeOfDimension(input, NumDimensions(input) - 1), data->input_size);
+    out_shape = TfLiteIntArrayCopy(input->dims);
+    out_shape->data[out_shape->size - 1] = data->units;
+  } else {
+    out_shape = TfLiteIntArrayCreate(2);
+    out_shape->data[0] = data->batches;
+    out_shape->data[1] = data->units;
+  }
+  return context->ResizeTensor(context, output, out_shape);
+}
+
+template <typename T, typename OutT = T>
+void EvalQuantized(OpData* data, const TfLiteTensor* input, const TfLiteTensor* filter,
+                   const TfLiteTensor* bias, TfLiteTensor* output, pthreadpool* pool) {
+  data->weights.Pack(filter, data->units, data->input_size, data->weights_zero_point);
+  const T* in = GetTensorData<T>(input);
+  const int32_t offset = data->quant.input_offset;
+  for (size_t i = 0; i < data->input_q.size(); ++i) {
+    data->input_q[i] = static_cast<int16_t>(in[i] + offset);
+  }
+  gemm::QuantizedGemm(data->batches, data->units, data->input_size, data->input_q.data(),
+                      data->input_size, data->weights.q.data(), GetTensorData<OutT>(output),
+                      data->units, data->quant.Stage(bias != nullptr ? bias->data.i32 : nullptr),
+                      pool);
+}
+
+TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
+  auto* data = static_cast<OpData*>(node->user_data);
+  const auto* params = static_cast<const TfLiteFullyConnectedParams*>(node->builtin_data);
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  const TfLiteTensor* filter = GetInput(context, node, 1);
+  const TfLiteTensor* bias = NumInputs(node) == 3 ? GetInput(context, node, 2) : nullptr;
+  TfLiteTensor* output = GetOutput(context, node, 0);
+  pthreadpool* pool = parallel::ThreadPool(context);
+  switch (input->type) {
+    case kTfLiteFloat32:
+      data->weights.Pack(filter, data->units, data->input_size, 0);
+      gemm::FloatGemm(
+          data->batches, data->units, data->input_size, input->data.f, data->input_size,
+          data->weights.f.data(), output->data.f, data->units,
+          conv_util::FloatStage(params->activation, bias != nullptr ? bias->data.f : nullptr),
+          pool);
+      return kTfLiteOk;
+    case kTfLiteInt8:
+      EvalQuantized<int8_t>(data, input, filter, bias, output, pool);
+      return kTfLiteOk;
+    case kTfLiteUInt8:
+      if (output->type == kTfLiteInt16) {
+        EvalQuantized<uint8_t, int16_t>(data, input, filter, bias, output, pool);
+      } else {
+        EvalQuantized<uint8_t>(data, input, filter, bias, output, pool);
+      }
+      return kTfLiteOk;
+    default:
+      return conv_util::UnsupportedType(context, input->type);
+  }
+}
+
+}  // namespace
+}  // namespace fully_connected
+
+TfLiteRegistration* Register_FULLY_CONNECTED() {
+  static TfLiteRegistration r = {fully_connected::Init, fully_connected::Free,
+                                 fully_connected::Prepare, fully_connected::Eval};
+  return &r;
+}
+
+}  // namespace builtin
+}  // namespace ops
+}  // namespace tflite

@@ -1,0 +1,314 @@
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "kernels/testing/conv_test_util.h"
+#include "kernels/testing/op_test_util.h"
+
+namespace tflite_inspect {
+namespace {
+
+using namespace conv_test;  // NOLINT
+
+struct FcCase {
+  std::vector<int> input_shape{1, 4};  // last dim = input size unless reshaped
+  int units = 1;
+  bool keep_num_dims = false;
+  tflite::ActivationFunctionType act = tflite::ActivationFunctionType_NONE;
+  int bias_mode = 2;  // 0: two inputs, 1: optional input -1, 2: bias tensor
+  int threads = 1;
+
+  int InputSize() const { return input_shape.back(); }
+  int Batches() const {
+    int n = 1;
+    for (int d : input_shape) n *= d;
+    return n / InputSize();
+  }
+  std::vector<int> OutShape() const {
+    if (!keep_num_dims) return {Batches(), units};
+    std::vector<int> s = input_shape;
+    s.back() = units;
+    return s;
+  }
+  int Version(bool int8) const {
+    if (bias_mode == 0) return 6;
+    if (keep_num_dims) return 5;
+    return int8 ? 4 : 1;
+  }
+};
+
+tflite::FullyConnectedOptionsT Opts(const FcCase& c) {
+  tflite::FullyConnectedOptionsT o;
+  o.fused_activation_function = c.act;
+  o.keep_num_dims = c.keep_num_dims;
+  return o;
+}
+
+std::vector<int32_t> Inputs(const FcCase& c, int in, int w, int bias) {
+  std::vector<int32_t> ins = {in, w};
+  if (c.bias_mode == 1) ins.push_back(-1);
+  if (c.bias_mode == 2) ins.push_back(bias);
+  return ins;
+}
+
+FcCase RandomCase(std::mt19937& rng) {
+  FcCase c;
+  const int size = RandInt(rng, 1, 70);
+  switch (RandInt(rng, 0, 2)) {
+    case 0:
+      c.input_shape = {RandInt(rng, 1, 9), size};
+      break;
+    case 1:
+      c.input_shape = {RandInt(rng, 1, 3), RandInt(rng, 1, 4), size};
+      break;
+    default:
+      c.input_shape = {size};
+      break;
+  }
+  c.units = RandInt(rng, 1, 50);
+  c.keep_num_dims = RandInt(rng, 0, 1) == 1;
+  c.act = RandomActivation(rng);
+  c.bias_mode = RandInt(rng, 0, 2);
+  c.threads = RandInt(rng, 1, 2);
+  return c;
+}
+
+void RunFloat(const FcCase& c, uint32_t seed) {
+  CAPTURE(seed, c.input_shape, c.units, c.keep_num_dims, static_cast<int>(c.act), c.bias_mode,
+          c.threads);
+  std::mt19937 rng(seed);
+  const int k = c.InputSize(), n = c.units, batches = c.Batches();
+  const auto in_v = RandomFloats(rng, static_cast<size_t>(batches) * k);
+  const auto w_v = RandomFloats(rng, static_cast<size_t>(n) * k);
+  const auto b_v = RandomFloats(rng, n);
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_FLOAT32, c.input_shape, "in");
+  const int w = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {n, k}, w_v, "w");
+  const int bias = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {n}, b_v, "b");
+  const int out = b.AddTensor(tflite::TensorType_FLOAT32, c.OutShape(), "out");
+  b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, Inputs(c, in, w, bias), {out},
+                Options(Opts(c)), c.Version(false));
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  OpTestModel m(b, c.threads);
+  REQUIRE(m.Prepare() == kTfLiteOk);
+  CHECK(m.OutputShape(0) == c.OutShape());
+  m.SetInput<float>(0, in_v);
+  REQUIRE(m.Invoke() == kTfLiteOk);
+  const auto got = m.Output<float>(0);
+  REQUIRE(got.size() == static_cast<size_t>(batches) * n);
+  for (int bi = 0; bi < batches; ++bi) {
+    for (int u = 0; u < n; ++u) {
+      double acc = 0, mag = 0;
+      for (int i = 0; i < k; ++i) {
+        const double p = static_cast<double>(in_v[bi * k + i]) * w_v[u * k + i];
+        acc += p;
+        mag += std::abs(p);
+      }
+      if (c.bias_mode == 2) acc += b_v[u];
+      RefFloatActivation(c.act, &acc);
+      if (!CloseTo(got[bi * n + u], acc, mag + std::abs(b_v[u]))) {
+        CAPTURE(bi, u, got[bi * n + u], acc);
+        FAIL("float mismatch");
+      }
+    }
+  }
+}
+
+template <typename T, typename OutT = T>
+void RunQuantized(const FcCase& c, bool per_channel, uint32_t seed) {
+  constexpr bool kInt8 = std::is_same_v<T, int8_t>;
+  constexpr bool kInt16Out = std::is_same_v<OutT, int16_t>;
+  const auto type = kInt8 ? tflite::TensorType_INT8 : tflite::TensorType_UINT8;
+  const auto out_type = kInt16Out ? tflite::TensorType_INT16 : type;
+  const int qmin = std::numeric_limits<T>::min(), qmax = std::numeric_limits<T>::max();
+  CAPTURE(seed, kInt8, kInt16Out, per_channel, c.input_shape, c.units, c.keep_num_dims,
+          static_cast<int>(c.act), c.bias_mode, c.threads);
+  std::mt19937 rng(seed);
+  const int k = c.InputSize(), n = c.units, batches = c.Batches();
+  const float in_scale = 0.01f + RandomFloats(rng, 1, 0.f, 0.05f)[0];
+  const int32_t in_zp = RandInt(rng, qmin, qmax);
+  const float out_scale = kInt16Out ? 0.0002f + RandomFloats(rng, 1, 0.f, 0.002f)[0]
+                                    : 0.02f + RandomFloats(rng, 1, 0.f, 0.2f)[0];
+  const int32_t out_zp = kInt16Out ? 0 : RandInt(rng, qmin, qmax);
+  std::vector<float> f_scales(per_channel ? n : 1);
+  for (auto& s : f_scales) s = 0.002f + RandomFloats(rng, 1, 0.f, 0.02f)[0];
+  // TFLite's per-tensor kernels apply the weights zero point; per-channel ones ignore it.
+  const int32_t f_zp = per_channel ? 0 : (kInt8 ? RandInt(rng, -5, 5) : RandInt(rng, 100, 150));
+  const auto in_v = RandomInts<T>(rng, static_cast<size_t>(batches) * k, qmin, qmax);
+  const auto w_v =
+      RandomInts<T>(rng, static_cast<size_t>(n) * k, kInt8 ? -127 : 0, kInt8 ? 127 : 255);
+  const auto b_v = RandomInts<int32_t>(rng, n, -3000, 3000);
+
+  QuantSpec in_q{{in_scale}, {in_zp}, 0}, out_q{{out_scale}, {out_zp}, 0};
+  QuantSpec w_q;
+  w_q.scale = f_scales;
+  w_q.zero_point.assign(f_scales.size(), f_zp);
+  QuantSpec b_q;
+  for (float s : f_scales) b_q.scale.push_back(in_scale * s);
+  b_q.zero_point.assign(f_scales.size(), 0);
+
+  ModelBuilder b;
+  const int in = b.AddTensor(type, c.input_shape, "in", &in_q);
+  const int w = b.AddConstTensor<T>(type, {n, k}, w_v, "w", &w_q);
+  const int bias = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {n}, b_v, "b", &b_q);
+  const int out = b.AddTensor(out_type, c.OutShape(), "out", &out_q);
+  b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, Inputs(c, in, w, bias), {out},
+                Options(Opts(c)), c.Version(kInt8));
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  OpTestModel m(b, c.threads);
+  REQUIRE(m.Prepare() == kTfLiteOk);
+  m.SetInput<T>(0, in_v);
+  REQUIRE(m.Invoke() == kTfLiteOk);
+  const auto got = m.Output<OutT>(0);
+
+  // reference_integer_ops::FullyConnected(PerChannel) / reference_ops::FullyConnected.
+  std::vector<int32_t> mult(n);
+  std::vector<int> shift(n);
+  for (int u = 0; u < n; ++u) {
+    const double real =
+        per_channel ? static_cast<double>(in_scale) * static_cast<double>(f_scales[u]) /
+                          static_cast<double>(out_scale)
+                    : static_cast<double>(in_scale * f_scales[0]) / static_cast<double>(out_scale);
+    RefQuantizeMultiplier(real, &mult[u], &shift[u]);
+  }
+  int32_t act_min, act_max;
+  RefActivationRange<OutT>(c.act, out_scale, out_zp, &act_min, &act_max);
+  REQUIRE(got.size() == static_cast<size_t>(batches) * n);
+  for (int bi = 0; bi < batches; ++bi) {
+    for (int u = 0; u < n; ++u) {
+      int64_t acc = 0;  // int64: no overflow in the reference
+      for (int i = 0; i < k; ++i) {
+        acc += (static_cast<int32_t>(w_v[u * k + i]) - f_zp) *
+               (static_cast<int32_t>(in_v[bi * k + i]) - in_zp);
+      }
+      if (c.bias_mode == 2) acc += b_v[u];
+      REQUIRE(acc == static_cast<int32_t>(acc));  // the kernels accumulate in int32
+      int32_t v = RefMultiplyByQuantizedMultiplier(static_cast<int32_t>(acc), mult[u], shift[u]) +
+                  out_zp;
+      v = std::min(std::max(v, act_min), act_max);
+      if (static_cast<int32_t>(got[bi * n + u]) != v) {
+        CAPTURE(bi, u, static_cast<int>(got[bi * n + u]), v);
+        FAIL("quantized mismatch");
+      }
+    }
+  }
+}
+
+TEST_CASE("FULLY_CONNECTED float golden") {
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_FLOAT32, {2, 3}, "in");
+  const int w =
+      b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {2, 3}, {1, 2, 3, -1, -1, -1}, "w");
+  const int bias = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {2}, {1, 2}, "b");
+  const int out = b.AddTensor(tflite::TensorType_FLOAT32, {2, 2}, "out");
+  tflite::FullyConnectedOptionsT o;
+  o.fused_activation_function = tflite::ActivationFunctionType_RELU;
+  b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {in, w, bias}, {out}, Options(o));
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  OpTestModel m(b);
+  REQUIRE(m.Prepare() == kTfLiteOk);
+  m.SetInput<float>(0, {1, 1, 1, 0, 1, -1});
+  REQUIRE(m.Invoke() == kTfLiteOk);
+  // Row 0: 6+1, -3+2 -> RELU 0. Row 1: 2-3+1 = 0, 0+2 = 2.
+  CHECK(m.Output<float>(0) == std::vector<float>{7, 0, 0, 2});
+}
+
+TEST_CASE("FULLY_CONNECTED float matches a double reference (random shapes)") {
+  for (uint32_t seed = 1; seed <= 60; ++seed) {
+    std::mt19937 rng(seed);
+    RunFloat(RandomCase(rng), seed);
+  }
+}
+
+TEST_CASE("FULLY_CONNECTED float: large layer over several GEMM blocks and threads") {
+  FcCase c;
+  c.input_shape = {13, 700};
+  c.units = 150;
+  c.threads = 2;
+  RunFloat(c, 7);
+  c.input_shape = {1, 1024};
+  c.units = 1000;
+  RunFloat(c, 8);
+}
+
+TEST_CASE("FULLY_CONNECTED int8 is bit-exact with the reference") {
+  for (uint32_t seed = 1; seed <= 40; ++seed) {
+    std::mt19937 rng(seed + 1000);
+    RunQuantized<int8_t>(RandomCase(rng), seed % 2 == 0, seed);
+  }
+}
+
+TEST_CASE("FULLY_CONNECTED uint8 is bit-exact with the reference") {
+  for (uint32_t seed = 1; seed <= 25; ++seed) {
+    std::mt19937 rng(seed + 2000);
+    RunQuantized<uint8_t>(RandomCase(rng), false, seed);
+  }
+}
+
+TEST_CASE("FULLY_CONNECTED uint8 input with int16 output is bit-exact") {
+  for (uint32_t seed = 1; seed <= 15; ++seed) {
+    std::mt19937 rng(seed + 3000);
+    RunQuantized<uint8_t, int16_t>(RandomCase(rng), false, seed);
+  }
+}
+
+TEST_CASE("FULLY_CONNECTED rejects bad models in Prepare") {
+  tflite::FullyConnectedOptionsT o;
+  SECTION("input size does not divide the input") {
+    ModelBuilder b;
+    const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 5}, "in");
+    const int w = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {1, 2}, {1, 2}, "w");
+    const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 1}, "out");
+    b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {in, w}, {out}, Options(o), 6);
+    b.SetInputs({in});
+    b.SetOutputs({out});
+    OpTestModel m(b);
+    CHECK(m.Prepare() == kTfLiteError);
+    CHECK(m.errors().find("failed to prepare") != std::string::npos);
+  }
+  SECTION("hybrid float input with int8 weights") {
+    ModelBuilder b;
+    QuantSpec q{{0.1f}, {0}, 0};
+    const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 2}, "in");
+    const int w = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {1, 2}, {1, 2}, "w", &q);
+    const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 1}, "out");
+    b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {in, w}, {out}, Options(o), 6);
+    b.SetInputs({in});
+    b.SetOutputs({out});
+    OpTestModel m(b);
+    CHECK(m.Prepare() == kTfLiteError);
+    CHECK(m.errors().find("Hybrid FULLY_CONNECTED") != std::string::npos);
+  }
+  SECTION("shuffled weights") {
+    ModelBuilder b;
+    const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 2}, "in");
+    const int w = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {1, 2}, {1, 2}, "w");
+    const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 1}, "out");
+    o.weights_format = tflite::FullyConnectedOptionsWeightsFormat_SHUFFLED4x16INT8;
+    b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {in, w}, {out}, Options(o), 6);
+    b.SetInputs({in});
+    b.SetOutputs({out});
+    OpTestModel m(b);
+    CHECK(m.Prepare() == kTfLiteError);
+    CHECK(m.errors().find("Shuffled") != std::string::npos);
+  }
+  SECTION("bool input") {
+    ModelBuilder b;
+    const int in = b.AddTensor(tflite::TensorType_BOOL, {1, 2}, "in");
+    const int w = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {1, 2}, {1, 2}, "w");
+    const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 1}, "out");
+    b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {in, w}, {out}, Options(o), 6);
+    b.SetInputs({in});
+    b.SetOutputs({out});
+    OpTestModel m(b);
+    CHECK(m.Prepare() == kTfLiteError);
+    CHECK(m.errors().find("Type BOOL (6) not supported.") != std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace tflite_inspect

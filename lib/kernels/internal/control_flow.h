@@ -1,0 +1,144 @@
+// Helpers of the control-flow kernels (IF, WHILE, CALL_ONCE): find the subgraphs a
+// node names, and move tensor values (shape and bytes) into a subgraph's inputs or out
+// of its outputs, resizing and re-allocating the target when shapes differ, as TFLite's
+// control_flow_common.h does.
+//
+// Values are staged through a copy (TensorValue), so a subgraph whose AllocateTensors
+// moves its arena cannot invalidate the source. Types are checked equal; string,
+// resource and variant tensors are not supported (their bytes are not a flat value).
+#ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_CONTROL_FLOW_H_
+#define TFLITE_INSPECT_LIB_KERNELS_INTERNAL_CONTROL_FLOW_H_
+
+#include <cstring>
+#include <vector>
+
+#include "tensorflow/lite/core/c/common.h"
+#include "tensorflow/lite/core/subgraph.h"
+#include "tensorflow/lite/kernels/kernel_util.h"
+
+namespace tflite {
+namespace control_flow {
+
+// The subgraph `index` of the interpreter, or an error naming `what` when it is out of
+// range or is the calling subgraph itself.
+inline TfLiteStatus GetSubgraph(TfLiteContext* context, int index, const char* what,
+                                Subgraph** out) {
+  Subgraph* self = static_cast<Subgraph*>(context->impl_);
+  auto* all = self->subgraphs();
+  if (all == nullptr || index < 0 || static_cast<size_t>(index) >= all->size() ||
+      index == self->index()) {
+    TF_LITE_KERNEL_LOG(context, "%s subgraph index %d is invalid (the model has %d subgraphs).",
+                       what, index, all == nullptr ? 0 : static_cast<int>(all->size()));
+    return kTfLiteError;
+  }
+  *out = (*all)[index].get();
+  return kTfLiteOk;
+}
+
+inline bool FlatType(TfLiteType t) {
+  return t != kTfLiteString && t != kTfLiteResource && t != kTfLiteVariant;
+}
+
+// A tensor's shape and bytes.
+struct TensorValue {
+  std::vector<int> dims;
+  std::vector<char> bytes;
+};
+
+inline TensorValue Snapshot(const TfLiteTensor* t) {
+  TensorValue v;
+  v.dims.assign(t->dims->data, t->dims->data + t->dims->size);
+  if (t->bytes > 0 && t->data.raw != nullptr) v.bytes.assign(t->data.raw, t->data.raw + t->bytes);
+  return v;
+}
+
+inline std::vector<TensorValue> SnapshotAll(Subgraph* sg, const std::vector<int>& indices) {
+  std::vector<TensorValue> v;
+  for (int i : indices) v.push_back(Snapshot(sg->tensor(i)));
+  return v;
+}
+
+inline bool SameDims(const TfLiteTensor* t, const std::vector<int>& dims) {
+  return t->dims != nullptr && static_cast<size_t>(t->dims->size) == dims.size() &&
+         std::equal(dims.begin(), dims.end(), t->dims->data);
+}
+
+// Resizes the inputs of `sg` to `values`' shapes and allocates its tensors, then copies
+// the bytes in (unless copy is false: Prepare knows shapes only).
+inline TfLiteStatus SetInputs(TfLiteContext* context, Subgraph* sg,
+                              const std::vector<TensorValue>& values, bool copy = true) {
+  TF_LITE_ENSURE_EQ(context, sg->inputs().size(), values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    const int index = sg->inputs()[i];
+    if (!SameDims(sg->tensor(index), values[i].dims)) {
+      TF_LITE_ENSURE_OK(context, sg->ResizeInputTensor(index, values[i].dims));
+    }
+  }
+  TF_LITE_ENSURE_OK(context, sg->AllocateTensors());
+  for (size_t i = 0; copy && i < values.size(); ++i) {
+    TfLiteTensor* t = sg->tensor(sg->inputs()[i]);
+    TF_LITE_ENSURE_EQ(context, t->bytes, values[i].bytes.size());
+    if (t->bytes > 0) std::memcpy(t->data.raw, values[i].bytes.data(), t->bytes);
+  }
+  return kTfLiteOk;
+}
+
+// Copies `values` into the node's tensors `outputs` (resizing those whose shape differs;
+// during Invoke that turns them dynamic).
+inline TfLiteStatus SetNodeTensors(TfLiteContext* context, const TfLiteIntArray* outputs,
+                                   const std::vector<TensorValue>& values) {
+  TF_LITE_ENSURE_EQ(context, static_cast<size_t>(outputs->size), values.size());
+  for (int i = 0; i < outputs->size; ++i) {
+    if (outputs->data[i] == kTfLiteOptionalTensor) continue;
+    TfLiteTensor* t = &context->tensors[outputs->data[i]];
+    if (!SameDims(t, values[i].dims) || (t->data.raw == nullptr && !values[i].bytes.empty())) {
+      TfLiteIntArray* dims = TfLiteIntArrayCreate(static_cast<int>(values[i].dims.size()));
+      std::copy(values[i].dims.begin(), values[i].dims.end(), dims->data);
+      TF_LITE_ENSURE_OK(context, context->ResizeTensor(context, t, dims));
+    }
+    TF_LITE_ENSURE_EQ(context, t->bytes, values[i].bytes.size());
+    if (t->bytes > 0) std::memcpy(t->data.raw, values[i].bytes.data(), t->bytes);
+  }
+  return kTfLiteOk;
+}
+
+// Values of the node's tensors `indices` (skipping none: optional entries are errors).
+inline TfLiteStatus SnapshotNode(TfLiteContext* context, const TfLiteIntArray* indices, int first,
+                                 std::vector<TensorValue>* out) {
+  out->clear();
+  for (int i = first; i < indices->size; ++i) {
+    TF_LITE_ENSURE(context, indices->data[i] >= 0);
+    out->push_back(Snapshot(&context->tensors[indices->data[i]]));
+  }
+  return kTfLiteOk;
+}
+
+// Checks that tensors `a` (of the node, from `first`) and the subgraph's `b` agree in count
+// and type, and that the types are flat values.
+inline TfLiteStatus CheckTypes(TfLiteContext* context, const TfLiteIntArray* a, int first,
+                               Subgraph* sg, const std::vector<int>& b, const char* what) {
+  if (static_cast<size_t>(a->size - first) != b.size()) {
+    TF_LITE_KERNEL_LOG(context, "%s: the subgraph has %d tensors, the node %d.", what,
+                       static_cast<int>(b.size()), a->size - first);
+    return kTfLiteError;
+  }
+  for (size_t i = 0; i < b.size(); ++i) {
+    const int ti = a->data[first + i];
+    TF_LITE_ENSURE(context, ti >= 0);
+    const TfLiteTensor* x = &context->tensors[ti];
+    const TfLiteTensor* y = sg->tensor(b[i]);
+    TF_LITE_ENSURE(context, y != nullptr);
+    if (x->type != y->type || !FlatType(x->type)) {
+      TF_LITE_KERNEL_LOG(context, "%s %d: type %s vs %s in the subgraph (flat types only).", what,
+                         static_cast<int>(i), TfLiteTypeGetName(x->type),
+                         TfLiteTypeGetName(y->type));
+      return kTfLiteError;
+    }
+  }
+  return kTfLiteOk;
+}
+
+}  // namespace control_flow
+}  // namespace tflite
+
+#endif  // TFLITE_INSPECT_LIB_KERNELS_INTERNAL_CONTROL_FLOW_H_

@@ -1,0 +1,142 @@
+// Prepare-time pieces shared by CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED: fused
+// activation checks, quantized output stages (TFLite's multiplier derivation per kernel),
+// and the weight-packing cache. Header-only; errors go through the context.
+#ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_CONV_UTIL_H_
+#define TFLITE_INSPECT_LIB_KERNELS_INTERNAL_CONV_UTIL_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "kernels/internal/gemm.h"
+#include "tensorflow/lite/core/c/builtin_op_data.h"
+#include "tensorflow/lite/core/c/common.h"
+#include "tensorflow/lite/kernels/kernel_util.h"
+
+namespace tflite {
+namespace conv_util {
+
+inline TfLiteStatus UnsupportedType(TfLiteContext* context, TfLiteType type) {
+  TF_LITE_KERNEL_LOG(context, "Type %s (%d) not supported.", TfLiteTypeGetName(type), type);
+  return kTfLiteError;
+}
+
+// The kernels fuse only clamping activations (as TFLite's convolution kernels do).
+inline TfLiteStatus CheckActivation(TfLiteContext* context, TfLiteFusedActivation a) {
+  if (a == kTfLiteActNone || a == kTfLiteActRelu || a == kTfLiteActReluN1To1 ||
+      a == kTfLiteActRelu6) {
+    return kTfLiteOk;
+  }
+  TF_LITE_KERNEL_LOG(context, "Fused activation %d not supported.", static_cast<int>(a));
+  return kTfLiteError;
+}
+
+inline gemm::FloatOutputStage FloatStage(TfLiteFusedActivation a, const float* bias) {
+  gemm::FloatOutputStage s;
+  CalculateActivationRange(a, &s.min, &s.max);
+  s.bias = bias;
+  return s;
+}
+
+// Per-output-channel requantization of a quantized convolution-like kernel.
+struct QuantParams {
+  std::vector<int32_t> multiplier;
+  std::vector<int32_t> shift;
+  int32_t input_offset = 0;   // -input zero point
+  int32_t filter_offset = 0;  // -filter zero point (used by uint8 and per-tensor FC only)
+  int32_t output_offset = 0;  // output zero point
+  int32_t act_min = 0;
+  int32_t act_max = 0;
+
+  gemm::QuantizedOutputStage Stage(const int32_t* bias) const {
+    gemm::QuantizedOutputStage s;
+    s.bias = bias;
+    s.multiplier = multiplier.data();
+    s.shift = shift.data();
+    s.output_offset = output_offset;
+    s.act_min = act_min;
+    s.act_max = act_max;
+    return s;
+  }
+};
+
+inline const TfLiteAffineQuantization* Affine(const TfLiteTensor* t) {
+  if (t->quantization.type != kTfLiteAffineQuantization) return nullptr;
+  return static_cast<const TfLiteAffineQuantization*>(t->quantization.params);
+}
+
+// CONV_2D / DEPTHWISE_CONV_2D: int8 uses the per-channel multipliers (double products),
+// uint8 the legacy per-tensor one (float product), as TFLite's conv kernels do.
+inline TfLiteStatus PrepareConvQuant(TfLiteContext* context, const TfLiteTensor* input,
+                                     const TfLiteTensor* filter, const TfLiteTensor* bias,
+                                     TfLiteTensor* output, TfLiteFusedActivation activation,
+                                     int channels_out, QuantParams* q) {
+  const TfLiteAffineQuantization* fq = Affine(filter);
+  TF_LITE_ENSURE(context, fq != nullptr && fq->scale != nullptr && fq->scale->size > 0);
+  TF_LITE_ENSURE(context, fq->scale->size == 1 || fq->scale->size == channels_out);
+  TF_LITE_ENSURE(context, input->params.scale > 0 && output->params.scale > 0);
+  q->multiplier.assign(channels_out, 0);
+  q->shift.assign(channels_out, 0);
+  int32_t legacy_multiplier = 0;
+  int legacy_shift = 0;
+  TF_LITE_ENSURE_STATUS(PopulateConvolutionQuantizationParams(
+      context, input, filter, bias, output, activation, &legacy_multiplier, &legacy_shift,
+      &q->act_min, &q->act_max, q->multiplier.data(), q->shift.data(), channels_out));
+  if (input->type == kTfLiteUInt8) {
+    q->multiplier.assign(channels_out, legacy_multiplier);
+    q->shift.assign(channels_out, -legacy_shift);
+    q->filter_offset = -filter->params.zero_point;
+  } else {
+    q->filter_offset = 0;  // TFLite's per-channel int8 kernels ignore filter zero points
+  }
+  q->input_offset = -input->params.zero_point;
+  q->output_offset = output->params.zero_point;
+  return kTfLiteOk;
+}
+
+// Checks the bias of a quantized kernel: int32 with channels_out values.
+inline TfLiteStatus CheckQuantBias(TfLiteContext* context, const TfLiteTensor* bias,
+                                   int channels_out) {
+  if (bias == nullptr) return kTfLiteOk;
+  if (bias->type != kTfLiteInt32) return UnsupportedType(context, bias->type);
+  TF_LITE_ENSURE_EQ(context, NumElements(bias), channels_out);
+  return kTfLiteOk;
+}
+
+inline TfLiteStatus CheckFloatBias(TfLiteContext* context, const TfLiteTensor* bias,
+                                   int channels_out) {
+  if (bias == nullptr) return kTfLiteOk;
+  if (bias->type != kTfLiteFloat32) return UnsupportedType(context, bias->type);
+  TF_LITE_ENSURE_EQ(context, NumElements(bias), channels_out);
+  return kTfLiteOk;
+}
+
+// Weights packed for gemm::*Gemm, kept across invocations while the weights are constant
+// (model data or folded constants); repacked on every Eval otherwise.
+struct PackedWeights {
+  std::vector<float> f;
+  std::vector<int16_t> q;
+  bool valid = false;
+
+  void Invalidate() { valid = false; }
+
+  // weights: [n][k]; zero_point subtracted for 8-bit weights.
+  void Pack(const TfLiteTensor* w, int n, int k, int32_t zero_point) {
+    if (valid) return;
+    if (w->type == kTfLiteFloat32) {
+      f.resize(gemm::PackedWeightsSize(n, k));
+      gemm::PackFloatWeights(w->data.f, n, k, f.data());
+    } else if (w->type == kTfLiteInt8) {
+      q.resize(gemm::PackedQuantizedWeightsSize(n, k));
+      gemm::PackInt8Weights(w->data.int8, n, k, zero_point, q.data());
+    } else {
+      q.resize(gemm::PackedQuantizedWeightsSize(n, k));
+      gemm::PackUint8Weights(w->data.uint8, n, k, zero_point, q.data());
+    }
+    valid = IsConstantOrPersistentTensor(w);
+  }
+};
+
+}  // namespace conv_util
+}  // namespace tflite
+
+#endif  // TFLITE_INSPECT_LIB_KERNELS_INTERNAL_CONV_UTIL_H_

@@ -1,0 +1,370 @@
+// Shared pieces of the elementwise kernels (ADD, SUB, MUL, DIV, MAXIMUM,
+// MINIMUM, SQUARED_DIFFERENCE and the unary activations):
+//  - Prepare helpers that validate input/output counts, types and ranks and
+//    size the output (NumPy broadcasting, rank <= kMaxBroadcastRank);
+//  - BroadcastBinary / UnaryMap loops;
+//  - the quantized arithmetic of ADD/SUB (general rescaling and the int16
+//    power-of-two path) and MUL, and 8-bit lookup tables (LOGISTIC, TANH,
+//    ELU, GELU), written to be bit-exact with TFLite's reference kernels
+//    (same multipliers, float/double derivation and rounding).
+// Everything here is header-only and stateless; errors are reported through
+// the TfLiteContext and returned as kTfLiteError, never thrown.
+#ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_ELEMENTWISE_H_
+#define TFLITE_INSPECT_LIB_KERNELS_INTERNAL_ELEMENTWISE_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "tensorflow/lite/core/c/builtin_op_data.h"
+#include "tensorflow/lite/core/c/common.h"
+#include "tensorflow/lite/kernels/internal/common.h"
+#include "tensorflow/lite/kernels/internal/quantization_util.h"
+#include "tensorflow/lite/kernels/internal/runtime_shape.h"
+#include "tensorflow/lite/kernels/internal/tensor_ctypes.h"
+#include "tensorflow/lite/kernels/internal/types.h"
+#include "tensorflow/lite/kernels/kernel_util.h"
+
+namespace tflite {
+namespace elementwise {
+
+// TFLite's binary elementwise kernels broadcast up to rank 6.
+constexpr int kMaxBroadcastRank = 6;
+
+inline TfLiteStatus UnsupportedType(TfLiteContext* context, TfLiteType type) {
+  TF_LITE_KERNEL_LOG(context, "Type %s (%d) not supported.", TfLiteTypeGetName(type), type);
+  return kTfLiteError;
+}
+
+inline bool TypeIn(TfLiteType type, std::initializer_list<TfLiteType> types) {
+  return std::find(types.begin(), types.end(), type) != types.end();
+}
+
+// Two inputs of one type, one output of the same type (unless
+// output_type_must_match is false: the caller then checks it), both inputs of
+// rank <= max_rank and broadcast-compatible; resizes the output to the
+// broadcast shape.
+inline TfLiteStatus PrepareBinary(TfLiteContext* context, TfLiteNode* node, int max_rank,
+                                  const TfLiteTensor** input1, const TfLiteTensor** input2,
+                                  TfLiteTensor** output, bool output_type_must_match = true) {
+  TF_LITE_ENSURE_EQ(context, NumInputs(node), 2);
+  TF_LITE_ENSURE_EQ(context, NumOutputs(node), 1);
+  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, 0, input1));
+  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, 1, input2));
+  TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, 0, output));
+  TF_LITE_ENSURE_TYPES_EQ(context, (*input1)->type, (*input2)->type);
+  if (output_type_must_match) {
+    TF_LITE_ENSURE_TYPES_EQ(context, (*output)->type, (*input1)->type);
+  }
+  TF_LITE_ENSURE_MSG(context,
+                     NumDimensions(*input1) <= max_rank && NumDimensions(*input2) <= max_rank,
+                     "input ranks %d and %d: at most %d supported", NumDimensions(*input1),
+                     NumDimensions(*input2), max_rank);
+  TfLiteIntArray* output_size = nullptr;
+  if (HaveSameShapes(*input1, *input2)) {
+    output_size = TfLiteIntArrayCopy((*input1)->dims);
+  } else {
+    TF_LITE_ENSURE_OK(context, CalculateShapeForBroadcast(context, *input1, *input2, &output_size));
+  }
+  return context->ResizeTensor(context, *output, output_size);
+}
+
+// One input, one output of the same type; the output takes the input's shape.
+inline TfLiteStatus PrepareUnary(TfLiteContext* context, TfLiteNode* node,
+                                 const TfLiteTensor** input, TfLiteTensor** output) {
+  TF_LITE_ENSURE_EQ(context, NumInputs(node), 1);
+  TF_LITE_ENSURE_EQ(context, NumOutputs(node), 1);
+  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, 0, input));
+  TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, 0, output));
+  TF_LITE_ENSURE_TYPES_EQ(context, (*output)->type, (*input)->type);
+  return context->ResizeTensor(context, *output, TfLiteIntArrayCopy((*input)->dims));
+}
+
+// Prepare of a unary op that supports float32 only.
+inline TfLiteStatus PrepareFloatUnary(TfLiteContext* context, TfLiteNode* node) {
+  const TfLiteTensor* input;
+  TfLiteTensor* output;
+  TF_LITE_ENSURE_OK(context, PrepareUnary(context, node, &input, &output));
+  if (input->type != kTfLiteFloat32) return UnsupportedType(context, input->type);
+  return kTfLiteOk;
+}
+
+// --- Loops ----------------------------------------------------------------------
+
+// out[i] = f(in[i]) for i in [0, n).
+template <typename In, typename Out, typename F>
+inline void UnaryMap(const In* in, Out* out, int64_t n, F f) {
+  for (int64_t i = 0; i < n; ++i) out[i] = f(in[i]);
+}
+
+// out = f(in1, in2) with NumPy broadcasting of shape1 and shape2 to
+// out_shape (validated in Prepare; rank <= kMaxBroadcastRank). Same-shape and
+// scalar operands take flat loops; the general case walks the output in
+// row-major order with an inner loop over the last dimension.
+template <typename In1, typename In2, typename Out, typename F>
+void BroadcastBinary(const RuntimeShape& shape1, const In1* in1, const RuntimeShape& shape2,
+                     const In2* in2, const RuntimeShape& out_shape, Out* out, F f) {
+  const int64_t n = out_shape.FlatSize();
+  if (n == 0) return;
+  const int64_t n1 = shape1.FlatSize();
+  const int64_t n2 = shape2.FlatSize();
+  if (n1 == n && n2 == n) {
+    for (int64_t i = 0; i < n; ++i) out[i] = f(in1[i], in2[i]);
+    return;
+  }
+  if (n1 == 1 && n2 == n) {
+    const In1 a = in1[0];
+    for (int64_t i = 0; i < n; ++i) out[i] = f(a, in2[i]);
+    return;
+  }
+  if (n2 == 1 && n1 == n) {
+    const In2 b = in2[0];
+    for (int64_t i = 0; i < n; ++i) out[i] = f(in1[i], b);
+    return;
+  }
+  constexpr int N = kMaxBroadcastRank;
+  NdArrayDesc<N> desc1;
+  NdArrayDesc<N> desc2;
+  NdArrayDescsForElementwiseBroadcast(shape1, shape2, &desc1, &desc2);
+  const RuntimeShape ext = RuntimeShape::ExtendedShape(N, out_shape);
+  const int inner = ext.Dims(N - 1);
+  const int s1 = desc1.strides[N - 1];
+  const int s2 = desc2.strides[N - 1];
+  int idx[N] = {0};
+  int64_t o = 0;
+  while (true) {
+    int64_t off1 = 0;
+    int64_t off2 = 0;
+    for (int d = 0; d < N - 1; ++d) {
+      off1 += static_cast<int64_t>(idx[d]) * desc1.strides[d];
+      off2 += static_cast<int64_t>(idx[d]) * desc2.strides[d];
+    }
+    const In1* p1 = in1 + off1;
+    const In2* p2 = in2 + off2;
+    for (int i = 0; i < inner; ++i) out[o + i] = f(p1[i * s1], p2[i * s2]);
+    o += inner;
+    int d = N - 2;
+    for (; d >= 0; --d) {
+      if (++idx[d] < ext.Dims(d)) break;
+      idx[d] = 0;
+    }
+    if (d < 0) break;
+  }
+}
+
+// Eval of a float32-only unary op: out[i] = F(in[i]).
+template <float (*F)(float)>
+TfLiteStatus EvalFloatUnary(TfLiteContext* context, TfLiteNode* node) {
+  const TfLiteTensor* input;
+  TfLiteTensor* output;
+  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, 0, &input));
+  TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, 0, &output));
+  if (input->type != kTfLiteFloat32) return UnsupportedType(context, input->type);
+  UnaryMap(GetTensorData<float>(input), GetTensorData<float>(output), NumElements(input), F);
+  return kTfLiteOk;
+}
+
+// --- 8-bit lookup tables (LOGISTIC, TANH) ---------------------------------------
+
+// 256 output bytes indexed by the raw input byte (an int8 value is reinterpreted
+// as uint8), filled by TFLite's LUTPopulate: dequantize, apply `f` in float,
+// requantize with rounding and clamp. int8 and uint8 share the layout.
+struct ByteLut {
+  uint8_t table[256];
+};
+
+inline void PopulateByteLut(const TfLiteTensor* input, const TfLiteTensor* output,
+                            float (*f)(float), ByteLut* lut) {
+  if (input->type == kTfLiteInt8) {
+    LUTPopulate<int8_t>(input->params.scale, input->params.zero_point, output->params.scale,
+                        output->params.zero_point, f, reinterpret_cast<int8_t*>(lut->table));
+  } else {
+    LUTPopulate<uint8_t>(input->params.scale, input->params.zero_point, output->params.scale,
+                         output->params.zero_point, f, lut->table);
+  }
+}
+
+inline void EvalByteLut(const ByteLut& lut, const TfLiteTensor* input, TfLiteTensor* output) {
+  UnaryMap(GetTensorData<uint8_t>(input), GetTensorData<uint8_t>(output), NumElements(input),
+           [&lut](uint8_t x) { return lut.table[x]; });
+}
+
+// --- Activation clamps ---------------------------------------------------------
+
+template <typename T>
+struct Clamp {
+  T min;
+  T max;
+  T operator()(T x) const { return std::min(std::max(x, min), max); }
+};
+
+// Relu / Relu6 / ReluN1To1 clamp for float or int32 outputs (others: none).
+template <typename T>
+inline Clamp<T> ActivationClamp(TfLiteFusedActivation activation) {
+  Clamp<T> c;
+  CalculateActivationRange(activation, &c.min, &c.max);
+  return c;
+}
+
+// --- Integer arithmetic without undefined behaviour on overflow ----------------
+
+template <typename T>
+inline T WrappingSub(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    using P = std::common_type_t<U, unsigned int>;
+    return static_cast<T>(
+        static_cast<U>(static_cast<P>(static_cast<U>(a)) - static_cast<P>(static_cast<U>(b))));
+  } else {
+    return a - b;
+  }
+}
+
+// --- 8-bit quantized ADD / SUB (reference_integer_ops::AddElementwise) ----------
+
+// ADD/SUB Prepare as upstream add.cc / sub.cc: both inputs are rescaled to
+// twice the larger input scale with `left_shift` bits of headroom (20 for
+// 8-bit), then to the output scale. Fills the offsets, multipliers and the
+// quantized activation range of `params`.
+inline TfLiteStatus PrepareQuantizedAddSub(TfLiteContext* context, const TfLiteTensor* input1,
+                                           const TfLiteTensor* input2, TfLiteTensor* output,
+                                           TfLiteFusedActivation activation, int left_shift,
+                                           ArithmeticParams* params) {
+  TF_LITE_ENSURE_MSG(
+      context, input1->params.scale > 0 && input2->params.scale > 0 && output->params.scale > 0,
+      "quantized inputs and output need a positive scale");
+  params->input1_offset = -input1->params.zero_point;
+  params->input2_offset = -input2->params.zero_point;
+  params->output_offset = output->params.zero_point;
+  params->left_shift = left_shift;
+  // Mixed float/double arithmetic exactly as upstream, for identical results.
+  const double twice_max_input_scale = 2 * std::max(input1->params.scale, input2->params.scale);
+  const double real_input1_multiplier = input1->params.scale / twice_max_input_scale;
+  const double real_input2_multiplier = input2->params.scale / twice_max_input_scale;
+  const double real_output_multiplier =
+      twice_max_input_scale / ((1 << left_shift) * output->params.scale);
+  TF_LITE_ENSURE_MSG(context, real_output_multiplier < 1.0,
+                     "ADD/SUB output scale too small for the input scales");
+  QuantizeMultiplierSmallerThanOneExp(real_input1_multiplier, &params->input1_multiplier,
+                                      &params->input1_shift);
+  QuantizeMultiplierSmallerThanOneExp(real_input2_multiplier, &params->input2_multiplier,
+                                      &params->input2_shift);
+  QuantizeMultiplierSmallerThanOneExp(real_output_multiplier, &params->output_multiplier,
+                                      &params->output_shift);
+  return CalculateActivationRangeQuantized(context, activation, output,
+                                           &params->quantized_activation_min,
+                                           &params->quantized_activation_max);
+}
+
+// One output element of quantized ADD (subtract = false) or SUB.
+template <typename T>
+inline T QuantizedAddSub(const ArithmeticParams& p, T a, T b, bool subtract) {
+  const int32_t input1_val = p.input1_offset + a;
+  const int32_t input2_val = p.input2_offset + b;
+  const int32_t shifted_input1_val = input1_val * (1 << p.left_shift);
+  const int32_t shifted_input2_val = input2_val * (1 << p.left_shift);
+  const int32_t scaled_input1_val = MultiplyByQuantizedMultiplierSmallerThanOneExp(
+      shifted_input1_val, p.input1_multiplier, p.input1_shift);
+  const int32_t scaled_input2_val = MultiplyByQuantizedMultiplierSmallerThanOneExp(
+      shifted_input2_val, p.input2_multiplier, p.input2_shift);
+  const int32_t raw =
+      subtract ? scaled_input1_val - scaled_input2_val : scaled_input1_val + scaled_input2_val;
+  const int32_t raw_output =
+      MultiplyByQuantizedMultiplierSmallerThanOneExp(raw, p.output_multiplier, p.output_shift) +
+      p.output_offset;
+  return static_cast<T>(
+      std::min(p.quantized_activation_max, std::max(p.quantized_activation_min, raw_output)));
+}
+
+// --- int16 ADD / SUB with power-of-two scales (pot_scale_int16) -------------------
+
+// The LSTM-style int16 path of upstream add.cc / sub.cc: zero points 0,
+// power-of-two scales, and at most one input rescaled (right-shifted) to the
+// output scale. Fills input1_shift / input2_shift (<= 0) and the clamp.
+inline TfLiteStatus PrepareInt16PotAddSub(TfLiteContext* context, const TfLiteTensor* input1,
+                                          const TfLiteTensor* input2, TfLiteTensor* output,
+                                          TfLiteFusedActivation activation,
+                                          ArithmeticParams* params) {
+  TF_LITE_ENSURE_EQ(context, input1->params.zero_point, 0);
+  TF_LITE_ENSURE_EQ(context, input2->params.zero_point, 0);
+  TF_LITE_ENSURE_EQ(context, output->params.zero_point, 0);
+  int log2_in1 = 0;
+  int log2_in2 = 0;
+  int log2_out = 0;
+  TF_LITE_ENSURE(context, CheckedLog2(input1->params.scale, &log2_in1));
+  TF_LITE_ENSURE(context, CheckedLog2(input2->params.scale, &log2_in2));
+  TF_LITE_ENSURE(context, CheckedLog2(output->params.scale, &log2_out));
+  params->input1_shift = log2_in1 - log2_out;
+  params->input2_shift = log2_in2 - log2_out;
+  TF_LITE_ENSURE(context, params->input1_shift == 0 || params->input2_shift == 0);
+  TF_LITE_ENSURE(context, params->input1_shift <= 0);
+  TF_LITE_ENSURE(context, params->input2_shift <= 0);
+  return CalculateActivationRangeQuantized(context, activation, output,
+                                           &params->quantized_activation_min,
+                                           &params->quantized_activation_max);
+}
+
+// True when all three scales are powers of two (CheckedLog2's tolerance).
+inline bool AllScalesPowerOfTwo(const TfLiteTensor* input1, const TfLiteTensor* input2,
+                                const TfLiteTensor* output) {
+  int unused = 0;
+  return CheckedLog2(input1->params.scale, &unused) && CheckedLog2(input2->params.scale, &unused) &&
+         CheckedLog2(output->params.scale, &unused);
+}
+
+// One output element of the pot int16 path. Upstream saturates the sum to
+// int16 and then clamps to the activation range (a sub-range of int16), which
+// equals clamping the exact int32 sum.
+inline int16_t Int16PotAddSub(const ArithmeticParams& p, int16_t a, int16_t b, bool subtract) {
+  const int32_t x = gemmlowp::RoundingDivideByPOT(static_cast<int32_t>(a), -p.input1_shift);
+  const int32_t y = gemmlowp::RoundingDivideByPOT(static_cast<int32_t>(b), -p.input2_shift);
+  const int32_t raw = subtract ? x - y : x + y;
+  return static_cast<int16_t>(
+      std::min(p.quantized_activation_max, std::max(p.quantized_activation_min, raw)));
+}
+
+// --- 8-bit quantized MUL (reference_integer_ops::MulElementwise) ----------------
+
+// MUL Prepare as upstream mul.cc: one multiplier in1_scale * in2_scale /
+// out_scale, computed in float as upstream does, then QuantizeMultiplier.
+inline TfLiteStatus PrepareQuantizedMul(TfLiteContext* context, const TfLiteTensor* input1,
+                                        const TfLiteTensor* input2, TfLiteTensor* output,
+                                        TfLiteFusedActivation activation,
+                                        ArithmeticParams* params) {
+  TF_LITE_ENSURE_MSG(
+      context, input1->params.scale > 0 && input2->params.scale > 0 && output->params.scale > 0,
+      "quantized inputs and output need a positive scale");
+  params->input1_offset = -input1->params.zero_point;
+  params->input2_offset = -input2->params.zero_point;
+  params->output_offset = output->params.zero_point;
+  const double real_multiplier = input1->params.scale * input2->params.scale / output->params.scale;
+  QuantizeMultiplier(real_multiplier, &params->output_multiplier, &params->output_shift);
+  TF_LITE_ENSURE_MSG(context, params->output_shift >= -31 && params->output_shift <= 30,
+                     "MUL rescale factor %g out of range", real_multiplier);
+  return CalculateActivationRangeQuantized(context, activation, output,
+                                           &params->quantized_activation_min,
+                                           &params->quantized_activation_max);
+}
+
+template <typename T>
+inline T QuantizedMul(const ArithmeticParams& p, T a, T b) {
+  const int32_t input1_val = p.input1_offset + a;
+  const int32_t input2_val = p.input2_offset + b;
+  const int32_t raw_output =
+      p.output_offset +
+      MultiplyByQuantizedMultiplier(input1_val * input2_val, p.output_multiplier, p.output_shift);
+  return static_cast<T>(
+      std::min(p.quantized_activation_max, std::max(p.quantized_activation_min, raw_output)));
+}
+
+// Per-node state of the binary kernels: ArithmeticParams filled in Prepare.
+inline void* InitArithmetic(TfLiteContext*, const char*, size_t) { return new ArithmeticParams{}; }
+inline void FreeArithmetic(TfLiteContext*, void* buffer) {
+  delete static_cast<ArithmeticParams*>(buffer);
+}
+
+}  // namespace elementwise
+}  // namespace tflite
+
+#endif  // TFLITE_INSPECT_LIB_KERNELS_INTERNAL_ELEMENTWISE_H_

@@ -1,0 +1,551 @@
+#include "kernels/internal/gemm.h"
+
+#include <pthreadpool.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "tensorflow/lite/kernels/internal/common.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define TFI_GEMM_X86 1
+#endif
+
+namespace tflite {
+namespace gemm {
+namespace {
+
+constexpr int kNr = kGemmNr;
+
+// --- Work splitting -----------------------------------------------------------------
+
+// Calls fn(m0, m1, p0, p1) over row blocks of `mc` rows and column-panel blocks; splits
+// the columns too when there are too few row blocks to keep the threads busy. Problems
+// under kMinParallelMacs run inline: waking the workers costs more than they save.
+constexpr double kMinParallelMacs = 1 << 20;
+
+template <typename Fn>
+void RunBlocks(pthreadpool* pool, int m, int panels, int k, int mc, const Fn& fn) {
+  const double macs = static_cast<double>(m) * panels * kNr * k;
+  const int threads = pool == nullptr || macs < kMinParallelMacs
+                          ? 1
+                          : static_cast<int>(pthreadpool_get_threads_count(pool));
+  const int m_blocks = (m + mc - 1) / mc;
+  int panels_per_task = panels;
+  if (threads > 1 && m_blocks < 4 * threads) {
+    const int want_n_blocks = (4 * threads + m_blocks - 1) / m_blocks;
+    panels_per_task = std::max(1, (panels + want_n_blocks - 1) / want_n_blocks);
+  }
+  const int n_blocks = (panels + panels_per_task - 1) / panels_per_task;
+  auto task = [&](size_t index) {
+    const int mb = static_cast<int>(index) / n_blocks;
+    const int nb = static_cast<int>(index) % n_blocks;
+    const int m0 = mb * mc;
+    const int p0 = nb * panels_per_task;
+    fn(m0, std::min(m, m0 + mc), p0, std::min(panels, p0 + panels_per_task));
+  };
+  const size_t tasks = static_cast<size_t>(m_blocks) * n_blocks;
+  if (threads <= 1 || tasks <= 1) {
+    for (size_t i = 0; i < tasks; ++i) task(i);
+    return;
+  }
+  using Task = decltype(task);
+  pthreadpool_parallelize_1d(
+      pool, [](void* ctx, size_t i) { (*static_cast<Task*>(ctx))(i); }, &task, tasks,
+      /*flags=*/0);
+}
+
+// Up to this many columns, FloatGemm uses dot products over the unpacked weights instead
+// of 16-column panels (which would be mostly zero padding), e.g. a conv to 1 channel.
+constexpr int kSmallN = 4;
+
+void PackFloat(const float* weights, int n, int k, float* packed) {
+  if (n <= kSmallN) {
+    std::memcpy(packed, weights, sizeof(float) * static_cast<size_t>(n) * k);
+    return;
+  }
+  const int panels = (n + kNr - 1) / kNr;
+  for (int p = 0; p < panels; ++p) {
+    float* dst = packed + static_cast<size_t>(p) * k * kNr;
+    for (int kk = 0; kk < k; ++kk) {
+      for (int j = 0; j < kNr; ++j) {
+        const int col = p * kNr + j;
+        dst[kk * kNr + j] = col < n ? weights[static_cast<size_t>(col) * k + kk] : 0.0f;
+      }
+    }
+  }
+}
+
+// --- Float micro-kernels ------------------------------------------------------------
+
+struct FloatTile {
+  int kc;
+  const float* a;  // row 0, column pc
+  int lda;
+  const float* b;  // panel, row pc
+  float* c;        // row 0, first column of the panel
+  int ldc;
+  int cols;           // valid columns of the panel (<= kNr)
+  bool first;         // first k block: overwrite C
+  bool last;          // last k block: add bias, clamp
+  const float* bias;  // at the panel's first column, or nullptr
+  float min, max;
+};
+
+template <int R>
+inline void StoreFloatTile(const float (&acc)[R][kNr], const FloatTile& t) {
+  for (int i = 0; i < R; ++i) {
+    float* crow = t.c + static_cast<size_t>(i) * t.ldc;
+    for (int j = 0; j < t.cols; ++j) {
+      float v = t.first ? acc[i][j] : crow[j] + acc[i][j];
+      if (t.last) {
+        if (t.bias != nullptr) v += t.bias[j];
+        v = std::min(std::max(v, t.min), t.max);
+      }
+      crow[j] = v;
+    }
+  }
+}
+
+// The micro-kernels keep their 2*R accumulators in named variables (one ROW step per
+// row, compiled out with `if constexpr` above R): with arrays, GCC keeps storing the
+// accumulators to the stack on every k step, which halves the throughput.
+#define TFI_GEMM_ROWS(ROW) ROW(0) ROW(1) ROW(2) ROW(3) ROW(4) ROW(5)
+
+// Portable kernel: GCC vector extensions (SSE, NEON, or scalar code as the target has).
+typedef float V8 __attribute__((vector_size(32)));
+
+template <int R>
+void GenericFloatTile(const FloatTile& t) {
+  static_assert(R >= 1 && R <= 6, "");
+#define TFI_DECL(i)                      \
+  V8 acc##i##0 = V8{}, acc##i##1 = V8{}; \
+  const float* a##i = t.a + static_cast<size_t>(i < R ? i : 0) * t.lda;
+  TFI_GEMM_ROWS(TFI_DECL)
+#undef TFI_DECL
+  const float* b = t.b;
+  for (int kk = 0; kk < t.kc; ++kk, b += kNr) {
+    V8 b0, b1;
+    std::memcpy(&b0, b, sizeof b0);
+    std::memcpy(&b1, b + 8, sizeof b1);
+#define TFI_STEP(i)            \
+  if constexpr (i < R) {       \
+    const float av = a##i[kk]; \
+    acc##i##0 += av * b0;      \
+    acc##i##1 += av * b1;      \
+  }
+    TFI_GEMM_ROWS(TFI_STEP)
+#undef TFI_STEP
+  }
+  float out[R][kNr];
+#define TFI_OUT(i)                                   \
+  if constexpr (i < R) {                             \
+    std::memcpy(&out[i][0], &acc##i##0, sizeof(V8)); \
+    std::memcpy(&out[i][8], &acc##i##1, sizeof(V8)); \
+  }
+  TFI_GEMM_ROWS(TFI_OUT)
+#undef TFI_OUT
+  StoreFloatTile<R>(out, t);
+}
+
+#ifdef TFI_GEMM_X86
+// 6 x 16 with 12 ymm accumulators, FMA; selected only when the CPU has AVX2 and FMA.
+template <int R>
+__attribute__((target("avx2,fma"))) void Avx2FloatTile(const FloatTile& t) {
+  static_assert(R >= 1 && R <= 6, "");
+#define TFI_DECL(i)                                                        \
+  __m256 acc##i##0 = _mm256_setzero_ps(), acc##i##1 = _mm256_setzero_ps(); \
+  const float* a##i = t.a + static_cast<size_t>(i < R ? i : 0) * t.lda;
+  TFI_GEMM_ROWS(TFI_DECL)
+#undef TFI_DECL
+  const float* b = t.b;
+  for (int kk = 0; kk < t.kc; ++kk, b += kNr) {
+    const __m256 b0 = _mm256_loadu_ps(b);
+    const __m256 b1 = _mm256_loadu_ps(b + 8);
+#define TFI_STEP(i)                                   \
+  if constexpr (i < R) {                              \
+    const __m256 av = _mm256_broadcast_ss(a##i + kk); \
+    acc##i##0 = _mm256_fmadd_ps(av, b0, acc##i##0);   \
+    acc##i##1 = _mm256_fmadd_ps(av, b1, acc##i##1);   \
+  }
+    TFI_GEMM_ROWS(TFI_STEP)
+#undef TFI_STEP
+  }
+  float out[R][kNr];
+#define TFI_OUT(i)                           \
+  if constexpr (i < R) {                     \
+    _mm256_storeu_ps(&out[i][0], acc##i##0); \
+    _mm256_storeu_ps(&out[i][8], acc##i##1); \
+  }
+  TFI_GEMM_ROWS(TFI_OUT)
+#undef TFI_OUT
+  StoreFloatTile<R>(out, t);
+}
+#endif
+
+using FloatTileFn = void (*)(const FloatTile&);
+
+struct FloatKernel {
+  int mr;
+  FloatTileFn tiles[7];  // tiles[r] handles r rows, 1 <= r <= mr
+  const char* name;
+};
+
+// --- Narrow outputs (n <= kSmallN): 4 rows at a time share each weight load -----------
+
+inline __attribute__((always_inline)) void SmallNRowsImpl(int m0, int m1, int n, int k,
+                                                          const float* a, int lda, const float* w,
+                                                          float* c, int ldc,
+                                                          const FloatOutputStage& stage) {
+  for (int i = m0; i < m1; i += 4) {
+    const int rows = std::min(4, m1 - i);
+    const float* ar[4];
+    for (int r = 0; r < 4; ++r) ar[r] = a + static_cast<size_t>(i + std::min(r, rows - 1)) * lda;
+    for (int j = 0; j < n; ++j) {
+      const float* wj = w + static_cast<size_t>(j) * k;
+      V8 acc0 = V8{}, acc1 = V8{}, acc2 = V8{}, acc3 = V8{};
+      int kk = 0;
+      for (; kk + 8 <= k; kk += 8) {
+        V8 wv, x;
+        std::memcpy(&wv, wj + kk, sizeof wv);
+        std::memcpy(&x, ar[0] + kk, sizeof x);
+        acc0 += x * wv;
+        std::memcpy(&x, ar[1] + kk, sizeof x);
+        acc1 += x * wv;
+        std::memcpy(&x, ar[2] + kk, sizeof x);
+        acc2 += x * wv;
+        std::memcpy(&x, ar[3] + kk, sizeof x);
+        acc3 += x * wv;
+      }
+      float sums[4] = {0, 0, 0, 0};
+      for (int l = 0; l < 8; ++l) {
+        sums[0] += acc0[l];
+        sums[1] += acc1[l];
+        sums[2] += acc2[l];
+        sums[3] += acc3[l];
+      }
+      for (int r = 0; r < rows; ++r) {
+        float v = sums[r];
+        for (int t = kk; t < k; ++t) v += ar[r][t] * wj[t];
+        if (stage.bias != nullptr) v += stage.bias[j];
+        c[static_cast<size_t>(i + r) * ldc + j] = std::min(std::max(v, stage.min), stage.max);
+      }
+    }
+  }
+}
+
+void SmallNRowsGeneric(int m0, int m1, int n, int k, const float* a, int lda, const float* w,
+                       float* c, int ldc, const FloatOutputStage& stage) {
+  SmallNRowsImpl(m0, m1, n, k, a, lda, w, c, ldc, stage);
+}
+
+#ifdef TFI_GEMM_X86
+__attribute__((target("avx2"))) void SmallNRowsAvx2(int m0, int m1, int n, int k, const float* a,
+                                                    int lda, const float* w, float* c, int ldc,
+                                                    const FloatOutputStage& stage) {
+  SmallNRowsImpl(m0, m1, n, k, a, lda, w, c, ldc, stage);
+}
+#endif
+
+void SmallNGemm(int m, int n, int k, const float* a, int lda, const float* w, float* c, int ldc,
+                const FloatOutputStage& stage, pthreadpool* pool, bool portable) {
+  auto rows_fn = SmallNRowsGeneric;
+#ifdef TFI_GEMM_X86
+  if (CpuHasAvx2() && !portable) rows_fn = SmallNRowsAvx2;
+#else
+  (void)portable;
+#endif
+  RunBlocks(pool, m, 1, k, 256,
+            [&](int m0, int m1, int, int) { rows_fn(m0, m1, n, k, a, lda, w, c, ldc, stage); });
+}
+
+const FloatKernel& PortableFloatKernel() {
+  static const FloatKernel kernel{3,
+                                  {nullptr, GenericFloatTile<1>, GenericFloatTile<2>,
+                                   GenericFloatTile<3>, nullptr, nullptr, nullptr},
+                                  "generic_3x16"};
+  return kernel;
+}
+
+const FloatKernel& SelectFloatKernel() {
+  // Decided once per process from the CPU; immutable afterwards.
+  static const FloatKernel& kernel = []() -> const FloatKernel& {
+#ifdef TFI_GEMM_X86
+    static const FloatKernel avx2{6,
+                                  {nullptr, Avx2FloatTile<1>, Avx2FloatTile<2>, Avx2FloatTile<3>,
+                                   Avx2FloatTile<4>, Avx2FloatTile<5>, Avx2FloatTile<6>},
+                                  "avx2_fma_6x16"};
+    if (CpuHasAvx2Fma()) return avx2;
+#endif
+    return PortableFloatKernel();
+  }();
+  return kernel;
+}
+
+// --- Quantized micro-kernels --------------------------------------------------------
+//
+// Packed int16 weights interleave pairs of k: panel[(kk / 2) * 32 + j * 2 + (kk & 1)] (k
+// rounded up to even, zero-filled), so that one AVX2 vpmaddwd multiplies a broadcast pair
+// (a[kk], a[kk + 1]) with 8 columns and adds the two products in int32. The int16 values
+// are 8-bit values minus their zero point (|v| <= 255), so nothing saturates and the
+// int32 sums are the same as the reference kernels' (up to wrap-around order).
+
+constexpr int kQuantMr = 4;
+
+inline int KPairs(int k) { return (k + 1) / 2; }
+
+template <typename W>
+void PackQuantizedWeights(const W* weights, int n, int k, int32_t zero_point, int16_t* packed) {
+  const int panels = (n + kNr - 1) / kNr;
+  const int pairs = KPairs(k);
+  for (int p = 0; p < panels; ++p) {
+    int16_t* dst = packed + static_cast<size_t>(p) * pairs * 2 * kNr;
+    for (int kp = 0; kp < pairs; ++kp) {
+      for (int j = 0; j < kNr; ++j) {
+        const int col = p * kNr + j;
+        for (int h = 0; h < 2; ++h) {
+          const int kk = kp * 2 + h;
+          dst[(kp * kNr + j) * 2 + h] =
+              col < n && kk < k
+                  ? static_cast<int16_t>(weights[static_cast<size_t>(col) * k + kk] - zero_point)
+                  : int16_t{0};
+        }
+      }
+    }
+  }
+}
+
+// Portable: acc[i][j] = sum_k a[i][k] * b[k][j].
+template <int R>
+void GenericQuantTile(int k, const int16_t* a, int lda, const int16_t* b, int32_t (&acc)[R][kNr]) {
+  for (int i = 0; i < R; ++i)
+    for (int j = 0; j < kNr; ++j) acc[i][j] = 0;
+  for (int kk = 0; kk < k; ++kk) {
+    const int16_t* bk = b + (kk / 2) * 2 * kNr + (kk & 1);
+    for (int i = 0; i < R; ++i) {
+      const int32_t av = a[static_cast<size_t>(i) * lda + kk];
+      for (int j = 0; j < kNr; ++j) acc[i][j] += av * static_cast<int32_t>(bk[j * 2]);
+    }
+  }
+}
+
+#ifdef TFI_GEMM_X86
+#define TFI_QGEMM_ROWS(ROW) ROW(0) ROW(1) ROW(2) ROW(3)
+
+template <int R>
+__attribute__((target("avx2"))) void Avx2QuantTile(int k, const int16_t* a, int lda,
+                                                   const int16_t* b, int32_t (&acc)[R][kNr]) {
+  static_assert(R >= 1 && R <= 4, "");
+#define TFI_DECL(i)                                                               \
+  __m256i acc##i##0 = _mm256_setzero_si256(), acc##i##1 = _mm256_setzero_si256(); \
+  const int16_t* a##i = a + static_cast<size_t>(i < R ? i : 0) * lda;
+  TFI_QGEMM_ROWS(TFI_DECL)
+#undef TFI_DECL
+  const int full_pairs = k / 2;
+  for (int kp = 0; kp < full_pairs; ++kp, b += 2 * kNr) {
+    const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
+    const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + kNr));
+#define TFI_STEP(i)                                                     \
+  if constexpr (i < R) {                                                \
+    int32_t pair;                                                       \
+    std::memcpy(&pair, a##i + 2 * kp, sizeof pair);                     \
+    const __m256i av = _mm256_set1_epi32(pair);                         \
+    acc##i##0 = _mm256_add_epi32(acc##i##0, _mm256_madd_epi16(av, b0)); \
+    acc##i##1 = _mm256_add_epi32(acc##i##1, _mm256_madd_epi16(av, b1)); \
+  }
+    TFI_QGEMM_ROWS(TFI_STEP)
+#undef TFI_STEP
+  }
+  if (k & 1) {  // last k alone; its pair partner in b is zero
+    const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
+    const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + kNr));
+#define TFI_TAIL(i)                                                           \
+  if constexpr (i < R) {                                                      \
+    const __m256i av = _mm256_set1_epi32(static_cast<uint16_t>(a##i[k - 1])); \
+    acc##i##0 = _mm256_add_epi32(acc##i##0, _mm256_madd_epi16(av, b0));       \
+    acc##i##1 = _mm256_add_epi32(acc##i##1, _mm256_madd_epi16(av, b1));       \
+  }
+    TFI_QGEMM_ROWS(TFI_TAIL)
+#undef TFI_TAIL
+  }
+#define TFI_OUT(i)                                                          \
+  if constexpr (i < R) {                                                    \
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(&acc[i][0]), acc##i##0); \
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(&acc[i][8]), acc##i##1); \
+  }
+  TFI_QGEMM_ROWS(TFI_OUT)
+#undef TFI_OUT
+}
+#endif
+
+template <int R, typename OutT>
+void QuantizedTile(bool avx2, int k, const int16_t* a, int lda, const int16_t* b, OutT* c, int ldc,
+                   int cols, const QuantizedOutputStage& s, int col0) {
+  int32_t acc[R][kNr];
+#ifdef TFI_GEMM_X86
+  if (avx2) {
+    Avx2QuantTile<R>(k, a, lda, b, acc);
+  } else {
+    GenericQuantTile<R>(k, a, lda, b, acc);
+  }
+#else
+  (void)avx2;
+  GenericQuantTile<R>(k, a, lda, b, acc);
+#endif
+  for (int i = 0; i < R; ++i) {
+    OutT* crow = c + static_cast<size_t>(i) * ldc;
+    for (int j = 0; j < cols; ++j) {
+      const int col = col0 + j;
+      int32_t v = acc[i][j];
+      if (s.bias != nullptr) v += s.bias[col];
+      v = MultiplyByQuantizedMultiplier(v, s.multiplier[col], s.shift[col]);
+      v += s.output_offset;
+      v = std::min(std::max(v, s.act_min), s.act_max);
+      crow[j] = static_cast<OutT>(v);
+    }
+  }
+}
+
+template <typename OutT>
+void QuantizedGemmImpl(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b,
+                       OutT* c, int ldc, const QuantizedOutputStage& s, pthreadpool* pool,
+                       GemmKernel kernel) {
+  if (m <= 0 || n <= 0) return;
+  const int panels = (n + kNr - 1) / kNr;
+  const bool avx2 = kernel == GemmKernel::kAuto && CpuHasAvx2();
+  const size_t panel_size = static_cast<size_t>(KPairs(k)) * 2 * kNr;
+  RunBlocks(pool, m, panels, k, kQuantMr * 16, [&](int m0, int m1, int p0, int p1) {
+    for (int p = p0; p < p1; ++p) {
+      const int16_t* bp = packed_b + p * panel_size;
+      const int cols = std::min(kNr, n - p * kNr);
+      const int col0 = p * kNr;
+      for (int i = m0; i < m1; i += kQuantMr) {
+        const int16_t* ai = a + static_cast<size_t>(i) * lda;
+        OutT* ci = c + static_cast<size_t>(i) * ldc + col0;
+        switch (std::min(kQuantMr, m1 - i)) {
+          case 1:
+            QuantizedTile<1>(avx2, k, ai, lda, bp, ci, ldc, cols, s, col0);
+            break;
+          case 2:
+            QuantizedTile<2>(avx2, k, ai, lda, bp, ci, ldc, cols, s, col0);
+            break;
+          case 3:
+            QuantizedTile<3>(avx2, k, ai, lda, bp, ci, ldc, cols, s, col0);
+            break;
+          default:
+            QuantizedTile<4>(avx2, k, ai, lda, bp, ci, ldc, cols, s, col0);
+            break;
+        }
+      }
+    }
+  });
+}
+
+}  // namespace
+
+void PackFloatWeights(const float* weights, int n, int k, float* packed) {
+  PackFloat(weights, n, k, packed);
+}
+void PackInt8Weights(const int8_t* weights, int n, int k, int32_t zero_point, int16_t* packed) {
+  PackQuantizedWeights(weights, n, k, zero_point, packed);
+}
+void PackUint8Weights(const uint8_t* weights, int n, int k, int32_t zero_point, int16_t* packed) {
+  PackQuantizedWeights(weights, n, k, zero_point, packed);
+}
+
+const char* FloatKernelName() { return SelectFloatKernel().name; }
+
+bool CpuHasAvx2() {
+#ifdef TFI_GEMM_X86
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0;
+  }();
+  return has;
+#else
+  return false;
+#endif
+}
+
+bool CpuHasAvx2Fma() {
+#ifdef TFI_GEMM_X86
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0 && __builtin_cpu_supports("fma") != 0;
+  }();
+  return has;
+#else
+  return false;
+#endif
+}
+
+void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed_b, float* c,
+               int ldc, const FloatOutputStage& stage, pthreadpool* pool, GemmKernel which) {
+  if (m <= 0 || n <= 0) return;
+  if (k <= 0) {
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < n; ++j) {
+        const float v = stage.bias != nullptr ? stage.bias[j] : 0.0f;
+        c[static_cast<size_t>(i) * ldc + j] = std::min(std::max(v, stage.min), stage.max);
+      }
+    }
+    return;
+  }
+  if (n <= kSmallN) {
+    SmallNGemm(m, n, k, a, lda, packed_b, c, ldc, stage, pool, which == GemmKernel::kPortable);
+    return;
+  }
+  const FloatKernel& kernel =
+      which == GemmKernel::kPortable ? PortableFloatKernel() : SelectFloatKernel();
+  const int mr = kernel.mr;
+  const int panels = (n + kNr - 1) / kNr;
+  // A k block of B's panel (kc x 16 floats) stays in L1 while mc rows of A stream by.
+  const int kc_blocks = k <= 320 ? 1 : (k + 255) / 256;
+  const int kc_max = (k + kc_blocks - 1) / kc_blocks;
+  const int mc = mr * 16;
+  RunBlocks(pool, m, panels, k, mc, [&](int m0, int m1, int p0, int p1) {
+    for (int pc = 0; pc < k; pc += kc_max) {
+      const int kc = std::min(kc_max, k - pc);
+      for (int p = p0; p < p1; ++p) {
+        FloatTile t;
+        t.kc = kc;
+        t.lda = lda;
+        t.b = packed_b + static_cast<size_t>(p) * k * kNr + static_cast<size_t>(pc) * kNr;
+        t.ldc = ldc;
+        t.cols = std::min(kNr, n - p * kNr);
+        t.first = pc == 0;
+        t.last = pc + kc >= k;
+        t.bias = stage.bias != nullptr ? stage.bias + p * kNr : nullptr;
+        t.min = stage.min;
+        t.max = stage.max;
+        for (int i = m0; i < m1; i += mr) {
+          t.a = a + static_cast<size_t>(i) * lda + pc;
+          t.c = c + static_cast<size_t>(i) * ldc + p * kNr;
+          kernel.tiles[std::min(mr, m1 - i)](t);
+        }
+      }
+    }
+  });
+}
+
+void QuantizedGemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b,
+                   int8_t* c, int ldc, const QuantizedOutputStage& stage, pthreadpool* pool,
+                   GemmKernel kernel) {
+  QuantizedGemmImpl(m, n, k, a, lda, packed_b, c, ldc, stage, pool, kernel);
+}
+
+void QuantizedGemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b,
+                   uint8_t* c, int ldc, const QuantizedOutputStage& stage, pthreadpool* pool,
+                   GemmKernel kernel) {
+  QuantizedGemmImpl(m, n, k, a, lda, packed_b, c, ldc, stage, pool, kernel);
+}
+
+void QuantizedGemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b,
+                   int16_t* c, int ldc, const QuantizedOutputStage& stage, pthreadpool* pool,
+                   GemmKernel kernel) {
+  QuantizedGemmImpl(m, n, k, a, lda, packed_b, c, ldc, stage, pool, kernel);
+}
+
+}  // namespace gemm
+}  // namespace tflite

@@ -1,0 +1,100 @@
+// Packed, cache-blocked GEMM for the convolution family (CONV_2D, FULLY_CONNECTED).
+//
+//   C[m][n] = output_stage(sum_k A[m][k] * B[k][n])
+//
+// A is row-major (lda >= k) and is read in place (im2col rows, FC input rows). B is the
+// weights matrix given as weights[n][k] (TFLite's filter layout: output channel major),
+// packed once with Pack*Weights into panels of kGemmNr columns so the micro-kernel
+// streams it contiguously; zero-padded to a multiple of kGemmNr columns. (Float B with
+// n <= 4 columns is kept unpacked, and FloatGemm uses row dot products for it.)
+//
+// Float: a register-blocked micro-kernel (up to 6 x 16 with AVX2+FMA, chosen at run time
+// with __builtin_cpu_supports; a portable GCC vector-extension kernel otherwise),
+// blocked over k (kc) and over m (row blocks shared by threads). Quantized: int16
+// operands (8-bit values with their zero points already folded in), int32 accumulators
+// (AVX2 vpmaddwd when the CPU has it) and TFLite's per-channel requantization, so results
+// are bit-exact with TFLite's reference kernels.
+//
+// Threading: work is split over blocks of rows and columns on `pool` (nullptr, a
+// one-thread pool or under ~1M multiply-adds runs inline). The functions only read A and packed B and write
+// disjoint parts of C; they never fail and allocate nothing.
+#ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_GEMM_H_
+#define TFLITE_INSPECT_LIB_KERNELS_INTERNAL_GEMM_H_
+
+#include <cstddef>
+#include <cstdint>
+
+struct pthreadpool;
+
+namespace tflite {
+namespace gemm {
+
+// Columns per packed panel of B.
+constexpr int kGemmNr = 16;
+
+// Elements a packed B of n columns and depth k needs.
+inline size_t PackedWeightsSize(int n, int k) {
+  return static_cast<size_t>((n + kGemmNr - 1) / kGemmNr) * kGemmNr * static_cast<size_t>(k);
+}
+
+// Elements a packed int16 B needs (k rounded up to even: pairs of k are interleaved).
+inline size_t PackedQuantizedWeightsSize(int n, int k) {
+  return static_cast<size_t>((n + kGemmNr - 1) / kGemmNr) * kGemmNr *
+         static_cast<size_t>(k + (k & 1));
+}
+
+// Packs weights[n][k] (row stride k) into `packed` (PackedWeightsSize(n, k) elements).
+void PackFloatWeights(const float* weights, int n, int k, float* packed);
+// Packs 8-bit weights with `zero_point` subtracted (w - zero_point fits int16) into
+// PackedQuantizedWeightsSize(n, k) elements.
+void PackInt8Weights(const int8_t* weights, int n, int k, int32_t zero_point, int16_t* packed);
+void PackUint8Weights(const uint8_t* weights, int n, int k, int32_t zero_point, int16_t* packed);
+
+// kAuto: the fastest micro-kernel the CPU supports; kPortable: the generic one (tests).
+enum class GemmKernel { kAuto, kPortable };
+
+struct FloatOutputStage {
+  const float* bias = nullptr;   // n values or nullptr
+  float min = -3.40282347e+38f;  // fused activation clamp
+  float max = 3.40282347e+38f;
+};
+
+void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed_b, float* c,
+               int ldc, const FloatOutputStage& stage, pthreadpool* pool,
+               GemmKernel kernel = GemmKernel::kAuto);
+
+// acc = sum_k a*b (+ bias[n]); out = clamp(MultiplyByQuantizedMultiplier(acc,
+// multiplier[n], shift[n]) + output_offset, act_min, act_max), as TFLite's reference
+// integer kernels compute it.
+struct QuantizedOutputStage {
+  const int32_t* bias = nullptr;        // n values or nullptr
+  const int32_t* multiplier = nullptr;  // n values
+  const int32_t* shift = nullptr;       // n values (TFLite sign: > 0 is a left shift)
+  int32_t output_offset = 0;
+  int32_t act_min = -128;
+  int32_t act_max = 127;
+};
+
+void QuantizedGemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b,
+                   int8_t* c, int ldc, const QuantizedOutputStage& stage, pthreadpool* pool,
+                   GemmKernel kernel = GemmKernel::kAuto);
+void QuantizedGemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b,
+                   uint8_t* c, int ldc, const QuantizedOutputStage& stage, pthreadpool* pool,
+                   GemmKernel kernel = GemmKernel::kAuto);
+// int16 output: FULLY_CONNECTED's uint8 x uint8 -> int16 variant (output_offset 0).
+void QuantizedGemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b,
+                   int16_t* c, int ldc, const QuantizedOutputStage& stage, pthreadpool* pool,
+                   GemmKernel kernel = GemmKernel::kAuto);
+
+// Name of the float micro-kernel in use ("avx2_fma_6x16" or "generic_3x16").
+const char* FloatKernelName();
+
+// Whether this x86 CPU has AVX2 (and FMA), checked once with __builtin_cpu_supports;
+// false elsewhere. For kernels that pick an AVX2 build of their loops at run time.
+bool CpuHasAvx2();
+bool CpuHasAvx2Fma();
+
+}  // namespace gemm
+}  // namespace tflite
+
+#endif  // TFLITE_INSPECT_LIB_KERNELS_INTERNAL_GEMM_H_

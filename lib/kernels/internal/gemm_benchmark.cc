@@ -1,0 +1,125 @@
+// Microbenchmark of the float GEMM behind CONV_2D / FULLY_CONNECTED (not a test).
+//   build/lib/gemm_benchmark [--benchmark_filter=...]
+// Shapes: a 1x112x112x32 -> 64 3x3 SAME convolution as im2col GEMM (m=12544, n=64,
+// k=288), the same as a 1x1 convolution (k=32), and a 1x1024 -> 1000 FULLY_CONNECTED.
+// The argument is the number of pthreadpool threads. "naive" is a plain triple loop over
+// the same data, for comparison.
+#include <benchmark/benchmark.h>
+#include <pthreadpool.h>
+
+#include <random>
+#include <vector>
+
+#include "kernels/internal/gemm.h"
+
+namespace {
+
+struct Problem {
+  int m, n, k;
+  std::vector<float> a, w, packed, bias, c;
+  Problem(int m_, int n_, int k_) : m(m_), n(n_), k(k_) {
+    std::mt19937 rng(1);
+    std::uniform_real_distribution<float> d(-1.f, 1.f);
+    a.resize(static_cast<size_t>(m) * k);
+    w.resize(static_cast<size_t>(n) * k);
+    bias.resize(n);
+    for (auto& x : a) x = d(rng);
+    for (auto& x : w) x = d(rng);
+    for (auto& x : bias) x = d(rng);
+    packed.resize(tflite::gemm::PackedWeightsSize(n, k));
+    tflite::gemm::PackFloatWeights(w.data(), n, k, packed.data());
+    c.resize(static_cast<size_t>(m) * n);
+  }
+};
+
+void SetFlops(benchmark::State& state, const Problem& p) {
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(2e-9 * p.m * p.n * p.k, benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(tflite::gemm::FloatKernelName());
+}
+
+void BM_FloatGemm(benchmark::State& state, int m, int n, int k) {
+  Problem p(m, n, k);
+  const int threads = static_cast<int>(state.range(0));
+  pthreadpool_t pool = threads > 1 ? pthreadpool_create(threads) : nullptr;
+  tflite::gemm::FloatOutputStage stage;
+  stage.bias = p.bias.data();
+  for (auto _ : state) {
+    tflite::gemm::FloatGemm(m, n, k, p.a.data(), k, p.packed.data(), p.c.data(), n, stage, pool);
+    benchmark::DoNotOptimize(p.c.data());
+    benchmark::ClobberMemory();
+  }
+  SetFlops(state, p);
+  if (pool != nullptr) pthreadpool_destroy(pool);
+}
+
+void BM_NaiveGemm(benchmark::State& state, int m, int n, int k) {
+  Problem p(m, n, k);
+  for (auto _ : state) {
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < n; ++j) {
+        float acc = 0.f;
+        for (int kk = 0; kk < k; ++kk) {
+          acc += p.a[static_cast<size_t>(i) * k + kk] * p.w[static_cast<size_t>(j) * k + kk];
+        }
+        p.c[static_cast<size_t>(i) * n + j] = acc + p.bias[j];
+      }
+    }
+    benchmark::DoNotOptimize(p.c.data());
+    benchmark::ClobberMemory();
+  }
+  SetFlops(state, p);
+}
+
+// The int8 path (int16 operands, int32 accumulators, per-channel requantization).
+void BM_QuantizedGemm(benchmark::State& state, int m, int n, int k) {
+  std::mt19937 rng(1);
+  std::uniform_int_distribution<int> d(-128, 127);
+  std::vector<int16_t> a(static_cast<size_t>(m) * k);
+  std::vector<int8_t> w(static_cast<size_t>(n) * k);
+  for (auto& x : a) x = static_cast<int16_t>(d(rng) + 3);
+  for (auto& x : w) x = static_cast<int8_t>(d(rng));
+  std::vector<int16_t> packed(tflite::gemm::PackedQuantizedWeightsSize(n, k));
+  tflite::gemm::PackInt8Weights(w.data(), n, k, 0, packed.data());
+  std::vector<int32_t> bias(n, 100), mult(n, 1 << 30), shift(n, -10);
+  tflite::gemm::QuantizedOutputStage stage;
+  stage.bias = bias.data();
+  stage.multiplier = mult.data();
+  stage.shift = shift.data();
+  std::vector<int8_t> c(static_cast<size_t>(m) * n);
+  const int threads = static_cast<int>(state.range(0));
+  pthreadpool_t pool = threads > 1 ? pthreadpool_create(threads) : nullptr;
+  for (auto _ : state) {
+    tflite::gemm::QuantizedGemm(m, n, k, a.data(), k, packed.data(), c.data(), n, stage, pool);
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["GOP/s"] =
+      benchmark::Counter(2e-9 * m * n * k, benchmark::Counter::kIsIterationInvariantRate);
+  if (pool != nullptr) pthreadpool_destroy(pool);
+}
+
+BENCHMARK_CAPTURE(BM_FloatGemm, conv3x3_112x112x32_to_64, 112 * 112, 64, 3 * 3 * 32)
+    ->Arg(1)
+    ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_FloatGemm, conv1x1_112x112x32_to_64, 112 * 112, 64, 32)
+    ->Arg(1)
+    ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_FloatGemm, fc_1x1024_to_1000, 1, 1000, 1024)
+    ->Arg(1)
+    ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_QuantizedGemm, conv3x3_112x112x32_to_64, 112 * 112, 64, 3 * 3 * 32)
+    ->Arg(1)
+    ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_NaiveGemm, conv3x3_112x112x32_to_64, 112 * 112, 64, 3 * 3 * 32)
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace

@@ -1,0 +1,113 @@
+#include "kernels/internal/gemm.h"
+
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "kernels/testing/conv_test_util.h"
+
+namespace tflite_inspect {
+namespace {
+
+using namespace conv_test;  // NOLINT
+using tflite::gemm::GemmKernel;
+
+const GemmKernel kKernels[] = {GemmKernel::kAuto, GemmKernel::kPortable};
+
+TEST_CASE("FloatGemm (both micro-kernels) matches a double reference") {
+  const int shapes[][3] = {{1, 1, 1},    {1, 1000, 37}, {7, 16, 5},    {13, 33, 321},
+                           {6, 17, 700}, {100, 5, 3},   {97, 64, 288}, {5, 3, 0},
+                           {37, 1, 72},  {9, 4, 13},    {2, 2, 8},     {70, 3, 500}};
+  uint32_t seed = 0;
+  for (const auto& s : shapes) {
+    for (GemmKernel kernel : kKernels) {
+      for (int with_bias = 0; with_bias < 2; ++with_bias) {
+        ++seed;
+        const int m = s[0], n = s[1], k = s[2];
+        CAPTURE(seed, m, n, k, static_cast<int>(kernel), with_bias);
+        std::mt19937 rng(seed);
+        const int lda = k + (seed % 3);  // A may be a strided view
+        const auto a = RandomFloats(rng, static_cast<size_t>(m) * lda);
+        const auto w = RandomFloats(rng, static_cast<size_t>(n) * k);
+        const auto bias = RandomFloats(rng, n);
+        std::vector<float> packed(tflite::gemm::PackedWeightsSize(n, k));
+        tflite::gemm::PackFloatWeights(w.data(), n, k, packed.data());
+        tflite::gemm::FloatOutputStage stage;
+        stage.bias = with_bias ? bias.data() : nullptr;
+        stage.min = -2.5f;
+        stage.max = 3.0f;
+        std::vector<float> c(static_cast<size_t>(m) * n, 99.f);
+        tflite::gemm::FloatGemm(m, n, k, a.data(), lda, packed.data(), c.data(), n, stage, nullptr,
+                                kernel);
+        for (int i = 0; i < m; ++i) {
+          for (int j = 0; j < n; ++j) {
+            double acc = with_bias ? bias[j] : 0.0, mag = std::abs(acc);
+            for (int kk = 0; kk < k; ++kk) {
+              const double p = static_cast<double>(a[i * lda + kk]) * w[j * k + kk];
+              acc += p;
+              mag += std::abs(p);
+            }
+            acc = std::min(std::max(acc, -2.5), 3.0);
+            if (!CloseTo(c[i * n + j], acc, mag)) {
+              CAPTURE(i, j, c[i * n + j], acc);
+              FAIL("mismatch");
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("QuantizedGemm (both micro-kernels) is exact, odd and even depths") {
+  const int shapes[][3] = {{1, 1, 1}, {3, 20, 7}, {9, 33, 64}, {5, 16, 301}, {4, 3, 0}};
+  uint32_t seed = 100;
+  for (const auto& s : shapes) {
+    for (GemmKernel kernel : kKernels) {
+      ++seed;
+      const int m = s[0], n = s[1], k = s[2];
+      CAPTURE(seed, m, n, k, static_cast<int>(kernel));
+      std::mt19937 rng(seed);
+      // int8 input with input_offset folded in: values in [-255, 255].
+      const auto a = RandomInts<int16_t>(rng, static_cast<size_t>(m) * k, -255, 255);
+      const auto w = RandomInts<uint8_t>(rng, static_cast<size_t>(n) * k, 0, 255);
+      const int32_t w_zp = 128;
+      const auto bias = RandomInts<int32_t>(rng, n, -50000, 50000);
+      std::vector<int32_t> mult(n);
+      std::vector<int32_t> shift(n);
+      for (int j = 0; j < n; ++j) {
+        int sh = 0;
+        RefQuantizeMultiplier(0.0001 * (j + 1), &mult[j], &sh);
+        shift[j] = sh;
+      }
+      std::vector<int16_t> packed(tflite::gemm::PackedQuantizedWeightsSize(n, k));
+      tflite::gemm::PackUint8Weights(w.data(), n, k, w_zp, packed.data());
+      tflite::gemm::QuantizedOutputStage stage;
+      stage.bias = bias.data();
+      stage.multiplier = mult.data();
+      stage.shift = shift.data();
+      stage.output_offset = -3;
+      stage.act_min = -100;
+      stage.act_max = 120;
+      std::vector<int8_t> c(static_cast<size_t>(m) * n);
+      tflite::gemm::QuantizedGemm(m, n, k, a.data(), k, packed.data(), c.data(), n, stage, nullptr,
+                                  kernel);
+      for (int i = 0; i < m; ++i) {
+        for (int j = 0; j < n; ++j) {
+          int32_t acc = bias[j];
+          for (int kk = 0; kk < k; ++kk) acc += a[i * k + kk] * (w[j * k + kk] - w_zp);
+          int32_t v = RefMultiplyByQuantizedMultiplier(acc, mult[j], shift[j]) - 3;
+          v = std::min(std::max(v, -100), 120);
+          if (c[i * n + j] != v) {
+            CAPTURE(i, j, static_cast<int>(c[i * n + j]), v);
+            FAIL("mismatch");
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tflite_inspect

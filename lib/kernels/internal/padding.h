@@ -1,0 +1,67 @@
+// Output size and implicit padding of windowed ops (convolutions, pooling), with TFLite's
+// rounding (source-compatible with upstream tensorflow/lite/kernels/padding.h).
+//
+// SAME: out = ceil(in / stride); the total padding is split with the odd pixel at the
+// far side (*_offset). VALID: out = floor((in - effective_filter) / stride) + 1, which
+// is <= 0 when the (dilated) filter is larger than the input: callers must reject that.
+#ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_PADDING_H_
+#define TFLITE_INSPECT_LIB_KERNELS_INTERNAL_PADDING_H_
+
+#include "tensorflow/lite/core/c/builtin_op_data.h"
+
+namespace tflite {
+
+inline int ComputePadding(int stride, int dilation_rate, int in_size, int filter_size,
+                          int out_size) {
+  const int effective_filter_size = (filter_size - 1) * dilation_rate + 1;
+  const int padding = ((out_size - 1) * stride + effective_filter_size - in_size) / 2;
+  return padding > 0 ? padding : 0;
+}
+
+inline int ComputePaddingWithOffset(int stride, int dilation_rate, int in_size, int filter_size,
+                                    int out_size, int* offset) {
+  const int effective_filter_size = (filter_size - 1) * dilation_rate + 1;
+  int total_padding = (out_size - 1) * stride + effective_filter_size - in_size;
+  total_padding = total_padding > 0 ? total_padding : 0;
+  *offset = total_padding % 2;
+  return total_padding / 2;
+}
+
+// 0 for a zero stride or an unknown padding.
+inline int ComputeOutSize(TfLitePadding padding, int image_size, int filter_size, int stride,
+                          int dilation_rate = 1) {
+  const int effective_filter_size = (filter_size - 1) * dilation_rate + 1;
+  if (stride == 0) return 0;
+  switch (padding) {
+    case kTfLitePaddingSame:
+      return (image_size + stride - 1) / stride;
+    case kTfLitePaddingValid:
+      return (image_size + stride - effective_filter_size) / stride;
+    default:
+      return 0;
+  }
+}
+
+inline TfLitePaddingValues ComputePaddingHeightWidth(int stride_height, int stride_width,
+                                                     int dilation_rate_height,
+                                                     int dilation_rate_width, int in_height,
+                                                     int in_width, int filter_height,
+                                                     int filter_width, TfLitePadding padding,
+                                                     int* out_height, int* out_width) {
+  *out_width = ComputeOutSize(padding, in_width, filter_width, stride_width, dilation_rate_width);
+  *out_height =
+      ComputeOutSize(padding, in_height, filter_height, stride_height, dilation_rate_height);
+  TfLitePaddingValues values;
+  int offset = 0;
+  values.height = ComputePaddingWithOffset(stride_height, dilation_rate_height, in_height,
+                                           filter_height, *out_height, &offset);
+  values.height_offset = offset;
+  values.width = ComputePaddingWithOffset(stride_width, dilation_rate_width, in_width, filter_width,
+                                          *out_width, &offset);
+  values.width_offset = offset;
+  return values;
+}
+
+}  // namespace tflite
+
+#endif  // TFLITE_INSPECT_LIB_KERNELS_INTERNAL_PADDING_H_

@@ -1,0 +1,49 @@
+// Splitting kernel work over the interpreter's pthreadpool.
+//
+// ParallelFor(pool, n, work, fn) calls fn(i) for i in [0, n), on the pool's threads when
+// there is one with more than one thread and `work` (the total multiply-adds or elements
+// touched) is worth it, else inline in order. fn must be safe to call concurrently for
+// different i (write disjoint outputs) and must not throw.
+#ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_PARALLEL_H_
+#define TFLITE_INSPECT_LIB_KERNELS_INTERNAL_PARALLEL_H_
+
+#include <pthreadpool.h>
+
+#include <cstddef>
+
+#include "tensorflow/lite/core/c/common.h"
+#include "tensorflow/lite/core/subgraph.h"
+
+namespace tflite {
+namespace parallel {
+
+// The pool the interpreter runs this context's kernels on (nullptr: single-threaded).
+inline pthreadpool* ThreadPool(TfLiteContext* context) {
+  if (context == nullptr || context->impl_ == nullptr) return nullptr;
+  return static_cast<tflite::Subgraph*>(context->impl_)->thread_pool();
+}
+
+inline size_t NumThreads(pthreadpool* pool) {
+  return pool == nullptr ? 1 : pthreadpool_get_threads_count(pool);
+}
+
+// Below this much work, waking the workers costs more than they save (and on a busy
+// machine a descheduled worker stalls the whole call).
+constexpr double kMinParallelWork = 1 << 18;
+
+template <typename Fn>
+void ParallelFor(pthreadpool* pool, size_t n, double work, const Fn& fn) {
+  if (n == 0) return;
+  if (n == 1 || work < kMinParallelWork || NumThreads(pool) <= 1) {
+    for (size_t i = 0; i < n; ++i) fn(i);
+    return;
+  }
+  pthreadpool_parallelize_1d(
+      pool, [](void* ctx, size_t i) { (*static_cast<const Fn*>(ctx))(i); },
+      const_cast<void*>(static_cast<const void*>(&fn)), n, /*flags=*/0);
+}
+
+}  // namespace parallel
+}  // namespace tflite
+
+#endif  // TFLITE_INSPECT_LIB_KERNELS_INTERNAL_PARALLEL_H_

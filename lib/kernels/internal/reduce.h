@@ -1,0 +1,136 @@
+// Shared implementation of SUM, REDUCE_PROD, REDUCE_MAX and REDUCE_MIN (TFLite's
+// reduce.cc, reference_ops::ReduceGeneric): `axis` is an int32 tensor of dimensions to
+// reduce (negative counts from the end, repeats ignored); keep_dims keeps them as 1.
+// The output starts at the reducer's identity and takes every input element in row-major
+// order, so float results follow TFLite's reference accumulation order. With a
+// non-constant axis the output is dynamic and sized in Eval.
+#ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_REDUCE_H_
+#define TFLITE_INSPECT_LIB_KERNELS_INTERNAL_REDUCE_H_
+
+#include <cstdint>
+#include <initializer_list>
+#include <vector>
+
+#include "kernels/internal/shape_util.h"
+#include "tensorflow/lite/core/c/builtin_op_data.h"
+#include "tensorflow/lite/core/c/common.h"
+#include "tensorflow/lite/kernels/internal/tensor_ctypes.h"
+#include "tensorflow/lite/kernels/kernel_util.h"
+
+namespace tflite {
+namespace reduce {
+
+// Which input dimensions are reduced.
+inline TfLiteStatus ReducedDims(TfLiteContext* context, const TfLiteTensor* input,
+                                const TfLiteTensor* axis, std::vector<bool>* reduced) {
+  const int rank = NumDimensions(input);
+  reduced->assign(rank, false);
+  for (int64_t i = 0; i < NumElements(axis); ++i) {
+    int a = 0;
+    TF_LITE_ENSURE_OK(context, shape_util::NormalizeAxis(context, axis->data.i32[i], rank, &a));
+    (*reduced)[a] = true;
+  }
+  return kTfLiteOk;
+}
+
+inline TfLiteStatus ResizeOutput(TfLiteContext* context, TfLiteNode* node) {
+  const auto* params = static_cast<const TfLiteReducerParams*>(node->builtin_data);
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  const TfLiteTensor* axis = GetInput(context, node, 1);
+  std::vector<bool> reduced;
+  TF_LITE_ENSURE_OK(context, ReducedDims(context, input, axis, &reduced));
+  std::vector<int> dims;
+  for (int d = 0; d < NumDimensions(input); ++d) {
+    if (!reduced[d]) {
+      dims.push_back(input->dims->data[d]);
+    } else if (params->keep_dims) {
+      dims.push_back(1);
+    }
+  }
+  TfLiteIntArray* shape = TfLiteIntArrayCreate(static_cast<int>(dims.size()));
+  for (size_t i = 0; i < dims.size(); ++i) shape->data[i] = dims[i];
+  return context->ResizeTensor(context, GetOutput(context, node, 0), shape);
+}
+
+// Input of one of `types`; unless `rescales`, uint8/int8/int16 inputs must share scale and
+// zero point with the output (those are reduced on raw values).
+inline TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node,
+                            std::initializer_list<TfLiteType> types, bool rescales = false) {
+  TF_LITE_ENSURE(context, node->builtin_data != nullptr);
+  TF_LITE_ENSURE_EQ(context, NumInputs(node), 2);
+  TF_LITE_ENSURE_EQ(context, NumOutputs(node), 1);
+  const TfLiteTensor* input;
+  const TfLiteTensor* axis;
+  TfLiteTensor* output;
+  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, 0, &input));
+  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, 1, &axis));
+  TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, 0, &output));
+  TF_LITE_ENSURE_OK(context, shape_util::CheckType(context, input->type, types));
+  TF_LITE_ENSURE_TYPES_EQ(context, output->type, input->type);
+  TF_LITE_ENSURE_TYPES_EQ(context, axis->type, kTfLiteInt32);
+  TF_LITE_ENSURE(context, NumDimensions(axis) <= 1);
+  if (!rescales &&
+      (input->type == kTfLiteUInt8 || input->type == kTfLiteInt8 || input->type == kTfLiteInt16)) {
+    TF_LITE_ENSURE_MSG(context,
+                       input->params.scale == output->params.scale &&
+                           input->params.zero_point == output->params.zero_point,
+                       "quantized input and output must share scale and zero point");
+  }
+  if (!IsConstantOrPersistentTensor(axis)) {
+    SetTensorToDynamic(output);
+    return kTfLiteOk;
+  }
+  return ResizeOutput(context, node);
+}
+
+// out[j] = reducer(out[j], in[i]) over the input in row-major order, out (the output's
+// element count, Acc typed) starting at init. Resizes a dynamic output first.
+template <typename In, typename Acc, typename Reducer>
+TfLiteStatus ReduceInto(TfLiteContext* context, TfLiteNode* node, Acc* out, Acc init,
+                        Reducer reducer) {
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  const TfLiteTensor* axis = GetInput(context, node, 1);
+  std::vector<bool> reduced;
+  TF_LITE_ENSURE_OK(context, ReducedDims(context, input, axis, &reduced));
+  const int rank = NumDimensions(input);
+  // Output stride of each input dimension (0 for reduced ones).
+  std::vector<int64_t> out_stride(rank, 0);
+  int64_t stride = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    if (!reduced[d]) {
+      out_stride[d] = stride;
+      stride *= input->dims->data[d];
+    }
+  }
+  const int64_t out_count = NumElements(GetOutput(context, node, 0));
+  for (int64_t j = 0; j < out_count; ++j) out[j] = init;
+  const In* in = GetTensorData<In>(input);
+  const int64_t in_count = NumElements(input);
+  std::vector<int> idx(rank, 0);
+  int64_t o = 0;
+  for (int64_t i = 0; i < in_count; ++i) {
+    out[o] = reducer(out[o], in[i]);
+    for (int d = rank - 1; d >= 0; --d) {
+      if (++idx[d] < input->dims->data[d]) {
+        o += out_stride[d];
+        break;
+      }
+      o -= out_stride[d] * (input->dims->data[d] - 1);
+      idx[d] = 0;
+    }
+  }
+  return kTfLiteOk;
+}
+
+// Reduction straight into the output tensor, in the element type T.
+template <typename T, typename Reducer>
+TfLiteStatus Reduce(TfLiteContext* context, TfLiteNode* node, T init, Reducer reducer) {
+  TfLiteTensor* output = GetOutput(context, node, 0);
+  if (IsDynamicTensor(output)) TF_LITE_ENSURE_OK(context, ResizeOutput(context, node));
+  return ReduceInto<T, T>(context, node, GetTensorData<T>(output), init, reducer);
+}
+
+}  // namespace reduce
+}  // namespace tflite
+
+#endif  // TFLITE_INSPECT_LIB_KERNELS_INTERNAL_REDUCE_H_

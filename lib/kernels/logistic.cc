@@ -1,0 +1,75 @@
+// LOGISTIC: 1 / (1 + exp(-x)). float32 is evaluated so that the relative
+// error stays small for large |x|; int8 / uint8 use TFLite's 256-entry lookup
+// table (activations.cc SigmoidPrepare: output scale must be 1/256), which is
+// what both its reference and default kernels run.
+// Not implemented: int16 (version 3).
+#include <cmath>
+
+#include "kernels/internal/elementwise.h"
+#include "tensorflow/lite/kernels/builtin_op_kernels.h"
+
+namespace tflite {
+namespace ops {
+namespace builtin {
+namespace logistic {
+
+float Sigmoid(float x) {
+  if (x >= 0) return 1.0f / (1.0f + std::exp(-x));
+  const float e = std::exp(x);
+  return e / (1.0f + e);
+}
+
+// The table's transform: upstream's exact float expression.
+float SigmoidForLut(float x) { return 1.0f / (1.0f + std::exp(-x)); }
+
+void* Init(TfLiteContext*, const char*, size_t) { return new elementwise::ByteLut; }
+void Free(TfLiteContext*, void* buffer) { delete static_cast<elementwise::ByteLut*>(buffer); }
+
+TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
+  const TfLiteTensor* input;
+  TfLiteTensor* output;
+  TF_LITE_ENSURE_OK(context, elementwise::PrepareUnary(context, node, &input, &output));
+  switch (input->type) {
+    case kTfLiteFloat32:
+      return kTfLiteOk;
+    case kTfLiteInt8:
+    case kTfLiteUInt8:
+      TF_LITE_ENSURE(context, output->params.scale == 1. / 256);
+      elementwise::PopulateByteLut(input, output, SigmoidForLut,
+                                   static_cast<elementwise::ByteLut*>(node->user_data));
+      return kTfLiteOk;
+    default:
+      return elementwise::UnsupportedType(context, input->type);
+  }
+}
+
+TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
+  const TfLiteTensor* input;
+  TfLiteTensor* output;
+  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, 0, &input));
+  TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, 0, &output));
+  switch (input->type) {
+    case kTfLiteFloat32:
+      elementwise::UnaryMap(GetTensorData<float>(input), GetTensorData<float>(output),
+                            NumElements(input), Sigmoid);
+      return kTfLiteOk;
+    case kTfLiteInt8:
+    case kTfLiteUInt8:
+      elementwise::EvalByteLut(*static_cast<const elementwise::ByteLut*>(node->user_data), input,
+                               output);
+      return kTfLiteOk;
+    default:
+      return elementwise::UnsupportedType(context, input->type);
+  }
+}
+
+}  // namespace logistic
+
+TfLiteRegistration* Register_LOGISTIC() {
+  static TfLiteRegistration r = {logistic::Init, logistic::Free, logistic::Prepare, logistic::Eval};
+  return &r;
+}
+
+}  // namespace builtin
+}  // namespace ops
+}  // namespace tflite

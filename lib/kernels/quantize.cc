@@ -1,0 +1,192 @@
+// QUANTIZE: float32 -> uint8/int8/int16 (per-tensor affine), and requantization
+// between uint8/int8, int16 -> int8/int16/int32 and int32 -> int8/int16 (the cases
+// upstream's Prepare accepts). Bit-exact with TFLite's reference:
+// AffineQuantize rounds val / scale (in float) half away from zero, adds the zero
+// point and clamps; Requantize uses MultiplyByQuantizedMultiplier with the
+// QuantizeMultiplier(input_scale / output_scale) multiplier.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "tensorflow/lite/core/c/common.h"
+#include "tensorflow/lite/kernels/builtin_op_kernels.h"
+#include "tensorflow/lite/kernels/internal/common.h"
+#include "tensorflow/lite/kernels/internal/cppmath.h"
+#include "tensorflow/lite/kernels/internal/quantization_util.h"
+#include "tensorflow/lite/kernels/kernel_util.h"
+
+namespace tflite {
+namespace ops {
+namespace builtin {
+namespace quantize {
+namespace {
+
+struct OpData {
+  int32_t output_multiplier = 0;
+  int output_shift = 0;
+};
+
+void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
+void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
+
+bool PerTensor(const TfLiteTensor* t) {
+  if (t->quantization.type != kTfLiteAffineQuantization) return false;
+  const auto* q = static_cast<const TfLiteAffineQuantization*>(t->quantization.params);
+  return q == nullptr || q->scale == nullptr || q->scale->size <= 1;
+}
+
+TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
+  TF_LITE_ENSURE_EQ(context, NumInputs(node), 1);
+  TF_LITE_ENSURE_EQ(context, NumOutputs(node), 1);
+  auto* data = static_cast<OpData*>(node->user_data);
+  const TfLiteTensor* input;
+  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, 0, &input));
+  TfLiteTensor* output;
+  TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, 0, &output));
+  TF_LITE_ENSURE_MSG(context, output->quantization.type == kTfLiteAffineQuantization,
+                     "QUANTIZE: the output needs affine quantization parameters.");
+  TF_LITE_ENSURE_MSG(context, PerTensor(output),
+                     "QUANTIZE: per-channel quantization (version 3) is not supported.");
+  TF_LITE_ENSURE_MSG(context, output->params.scale > 0.f,
+                     "QUANTIZE: the output scale must be positive.");
+  const TfLiteType in = input->type;
+  const TfLiteType out = output->type;
+  bool ok;
+  if (in == kTfLiteFloat32) {
+    ok = out == kTfLiteUInt8 || out == kTfLiteInt8 || out == kTfLiteInt16;
+  } else if (in == kTfLiteInt16) {
+    ok = out == kTfLiteInt8 || out == kTfLiteInt16 || out == kTfLiteInt32;
+  } else if (in == kTfLiteInt32) {
+    ok = out == kTfLiteInt8 || out == kTfLiteInt16;
+  } else if (in == kTfLiteInt8 || in == kTfLiteUInt8) {
+    ok = out == kTfLiteInt8 || out == kTfLiteUInt8;
+  } else {
+    TF_LITE_KERNEL_LOG(context, "Type %s (%d) not supported.", TfLiteTypeGetName(in), in);
+    return kTfLiteError;
+  }
+  if (!ok) {
+    TF_LITE_KERNEL_LOG(context, "QUANTIZE: output type %s not supported for input type %s.",
+                       TfLiteTypeGetName(out), TfLiteTypeGetName(in));
+    return kTfLiteError;
+  }
+  if (in != kTfLiteFloat32) {
+    TF_LITE_ENSURE_MSG(context, PerTensor(input),
+                       "QUANTIZE: per-channel quantized inputs are not supported.");
+    const double effective_scale =
+        static_cast<double>(input->params.scale) / static_cast<double>(output->params.scale);
+    QuantizeMultiplier(effective_scale, &data->output_multiplier, &data->output_shift);
+    // MultiplyByQuantizedMultiplier's range (a ratio of at most 2^30 either way).
+    TF_LITE_ENSURE_MSG(context, data->output_shift >= -31 && data->output_shift <= 30,
+                       "QUANTIZE: input/output scale ratio out of range.");
+  }
+  if (in == kTfLiteInt16 && out == kTfLiteInt16) {
+    TF_LITE_ENSURE_EQ(context, input->params.zero_point, 0);
+    TF_LITE_ENSURE_EQ(context, output->params.zero_point, 0);
+  }
+  return context->ResizeTensor(context, output, TfLiteIntArrayCopy(input->dims));
+}
+
+template <typename Out>
+void AffineQuantize(const float* in, int64_t n, float scale, int32_t zero_point, Out* out) {
+  constexpr int32_t kMin = std::numeric_limits<Out>::min();
+  constexpr int32_t kMax = std::numeric_limits<Out>::max();
+  for (int64_t i = 0; i < n; ++i) {
+    const float r = TfLiteRound(in[i] / scale);
+    // The float -> int32 conversion is only defined in range; out of range (and NaN)
+    // saturates, which is where upstream's clamp ends up for any sane zero point.
+    int32_t unclamped;
+    if (r >= 2147483648.f) {
+      unclamped = kMax;
+    } else if (!(r >= -2147483648.f)) {
+      unclamped = kMin;
+    } else {
+      unclamped = static_cast<int32_t>(
+          std::max<int64_t>(std::min<int64_t>(static_cast<int64_t>(r) + zero_point, kMax), kMin));
+    }
+    out[i] = static_cast<Out>(std::min(std::max(unclamped, kMin), kMax));
+  }
+}
+
+template <typename In, typename Out>
+void Requantize(const In* in, int64_t n, int32_t multiplier, int shift, int32_t in_zp,
+                int32_t out_zp, Out* out) {
+  constexpr int32_t kMin = std::numeric_limits<Out>::min();
+  constexpr int32_t kMax = std::numeric_limits<Out>::max();
+  for (int64_t i = 0; i < n; ++i) {
+    // Wrapping arithmetic: only the int32 cases can overflow, as upstream's would.
+    const int32_t x = static_cast<int32_t>(static_cast<uint32_t>(static_cast<int32_t>(in[i])) -
+                                           static_cast<uint32_t>(in_zp));
+    const int32_t v = WrappingAdd(MultiplyByQuantizedMultiplier(x, multiplier, shift), out_zp);
+    out[i] = static_cast<Out>(std::max(std::min(v, kMax), kMin));
+  }
+}
+
+template <typename In>
+void RequantizeTo(const TfLiteTensor* input, const OpData& d, TfLiteTensor* output) {
+  const int64_t n = NumElements(input);
+  const In* in = reinterpret_cast<const In*>(input->data.raw);
+  const int32_t izp = input->params.zero_point, ozp = output->params.zero_point;
+  switch (output->type) {
+    case kTfLiteUInt8:
+      Requantize(in, n, d.output_multiplier, d.output_shift, izp, ozp, output->data.uint8);
+      break;
+    case kTfLiteInt8:
+      Requantize(in, n, d.output_multiplier, d.output_shift, izp, ozp, output->data.int8);
+      break;
+    case kTfLiteInt16:
+      Requantize(in, n, d.output_multiplier, d.output_shift, izp, ozp, output->data.i16);
+      break;
+    default:  // int32 (from int16), checked in Prepare
+      Requantize(in, n, d.output_multiplier, d.output_shift, izp, ozp, output->data.i32);
+      break;
+  }
+}
+
+TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
+  const auto& data = *static_cast<const OpData*>(node->user_data);
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  TfLiteTensor* output = GetOutput(context, node, 0);
+  const int64_t n = NumElements(input);
+  switch (input->type) {
+    case kTfLiteFloat32: {
+      const float scale = output->params.scale;
+      const int32_t zp = output->params.zero_point;
+      if (output->type == kTfLiteUInt8) {
+        AffineQuantize(input->data.f, n, scale, zp, output->data.uint8);
+      } else if (output->type == kTfLiteInt8) {
+        AffineQuantize(input->data.f, n, scale, zp, output->data.int8);
+      } else {
+        AffineQuantize(input->data.f, n, scale, zp, output->data.i16);
+      }
+      return kTfLiteOk;
+    }
+    case kTfLiteUInt8:
+      RequantizeTo<uint8_t>(input, data, output);
+      return kTfLiteOk;
+    case kTfLiteInt8:
+      RequantizeTo<int8_t>(input, data, output);
+      return kTfLiteOk;
+    case kTfLiteInt16:
+      RequantizeTo<int16_t>(input, data, output);
+      return kTfLiteOk;
+    case kTfLiteInt32:
+      RequantizeTo<int32_t>(input, data, output);
+      return kTfLiteOk;
+    default:
+      TF_LITE_KERNEL_LOG(context, "Type %s (%d) not supported.", TfLiteTypeGetName(input->type),
+                         input->type);
+      return kTfLiteError;
+  }
+}
+
+}  // namespace
+}  // namespace quantize
+
+TfLiteRegistration* Register_QUANTIZE() {
+  static TfLiteRegistration r = {quantize::Init, quantize::Free, quantize::Prepare, quantize::Eval};
+  return &r;
+}
+
+}  // namespace builtin
+}  // namespace ops
+}  // namespace tflite

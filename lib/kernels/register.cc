@@ -1,0 +1,124 @@
+// The one list of builtin kernels and the versions each supports. A version is listed
+// only when the kernel implements everything TFLite's kernel does at that version.
+#include "tensorflow/lite/kernels/register.h"
+
+#include "tensorflow/lite/kernels/builtin_op_kernels.h"
+
+namespace tflite {
+namespace ops {
+namespace builtin {
+
+BuiltinOpResolver::BuiltinOpResolver() {
+  // (kernels: one AddBuiltin line per op, sorted by op name)
+  AddBuiltin(BuiltinOperator_ABS, Register_ABS(), 1, 5);
+  AddBuiltin(BuiltinOperator_ADD, Register_ADD(), 1, 5);
+  AddBuiltin(BuiltinOperator_ARG_MAX, Register_ARG_MAX(), 1, 3);
+  AddBuiltin(BuiltinOperator_ARG_MIN, Register_ARG_MIN(), 1, 3);
+  AddBuiltin(BuiltinOperator_AVERAGE_POOL_2D, Register_AVERAGE_POOL_2D(), 1, 3);
+  // BROADCAST_TO: v2-3 (v1 was withdrawn upstream).
+  AddBuiltin(BuiltinOperator_BROADCAST_TO, Register_BROADCAST_TO(), 2, 3);
+  AddBuiltin(BuiltinOperator_CALL_ONCE, Register_CALL_ONCE(), 1, 1);
+  // CAST: v1-5 without complex64 (not v6 int4, v7 bfloat16).
+  AddBuiltin(BuiltinOperator_CAST, Register_CAST(), 1, 5);
+  AddBuiltin(BuiltinOperator_CEIL, Register_CEIL(), 1, 1);
+  AddBuiltin(BuiltinOperator_CONCATENATION, Register_CONCATENATION(), 1, 4);
+  // CONV_2D: v1 float/uint8, v3 int8 per-channel (not v2/v5 hybrid, v4/v7 int16, v6 grouped).
+  AddBuiltin(BuiltinOperator_CONV_2D, Register_CONV_2D(), 1, 1);
+  AddBuiltin(BuiltinOperator_CONV_2D, Register_CONV_2D(), 3, 3);
+  AddBuiltin(BuiltinOperator_COS, Register_COS(), 1, 1);
+  AddBuiltin(BuiltinOperator_CUMSUM, Register_CUMSUM(), 1, 1);
+  AddBuiltin(BuiltinOperator_DENSIFY, Register_DENSIFY(), 1, 1);
+  AddBuiltin(BuiltinOperator_DEPTHWISE_CONV_2D, Register_DEPTHWISE_CONV_2D(), 1, 3);
+  AddBuiltin(BuiltinOperator_DEPTH_TO_SPACE, Register_DEPTH_TO_SPACE(), 1, 2);
+  // DEQUANTIZE: v1-3 (uint8, int8, int16, float16), v5 per-channel int8 (not v4 sparse).
+  AddBuiltin(BuiltinOperator_DEQUANTIZE, Register_DEQUANTIZE(), 1, 3);
+  AddBuiltin(BuiltinOperator_DEQUANTIZE, Register_DEQUANTIZE(), 5, 5);
+  AddBuiltin(BuiltinOperator_DIV, Register_DIV(), 1, 2);
+  AddBuiltin(BuiltinOperator_ELU, Register_ELU(), 1, 1);
+  AddBuiltin(BuiltinOperator_EQUAL, Register_EQUAL(), 1, 4);
+  AddBuiltin(BuiltinOperator_EXP, Register_EXP(), 1, 1);
+  AddBuiltin(BuiltinOperator_EXPAND_DIMS, Register_EXPAND_DIMS(), 1, 1);
+  AddBuiltin(BuiltinOperator_FILL, Register_FILL(), 1, 4);
+  AddBuiltin(BuiltinOperator_FLOOR, Register_FLOOR(), 1, 1);
+  AddBuiltin(BuiltinOperator_FLOOR_DIV, Register_FLOOR_DIV(), 1, 2);
+  AddBuiltin(BuiltinOperator_FLOOR_MOD, Register_FLOOR_MOD(), 1, 1);
+  // FULLY_CONNECTED: v1, v4-6 (not v2 shuffled, v3 hybrid, v7 int16).
+  AddBuiltin(BuiltinOperator_FULLY_CONNECTED, Register_FULLY_CONNECTED(), 1, 1);
+  AddBuiltin(BuiltinOperator_FULLY_CONNECTED, Register_FULLY_CONNECTED(), 4, 6);
+  // GATHER: v1-6 (not v7 int4).
+  AddBuiltin(BuiltinOperator_GATHER, Register_GATHER(), 1, 6);
+  AddBuiltin(BuiltinOperator_GATHER_ND, Register_GATHER_ND(), 1, 5);
+  AddBuiltin(BuiltinOperator_GELU, Register_GELU(), 1, 1);
+  AddBuiltin(BuiltinOperator_GREATER, Register_GREATER(), 1, 2);
+  AddBuiltin(BuiltinOperator_GREATER_EQUAL, Register_GREATER_EQUAL(), 1, 3);
+  AddBuiltin(BuiltinOperator_HARD_SWISH, Register_HARD_SWISH(), 1, 1);
+  AddBuiltin(BuiltinOperator_IF, Register_IF(), 1, 1);
+  AddBuiltin(BuiltinOperator_LEAKY_RELU, Register_LEAKY_RELU(), 1, 2);
+  AddBuiltin(BuiltinOperator_LESS, Register_LESS(), 1, 3);
+  AddBuiltin(BuiltinOperator_LESS_EQUAL, Register_LESS_EQUAL(), 1, 2);
+  AddBuiltin(BuiltinOperator_LOG, Register_LOG(), 1, 1);
+  AddBuiltin(BuiltinOperator_LOGICAL_AND, Register_LOGICAL_AND(), 1, 1);
+  AddBuiltin(BuiltinOperator_LOGICAL_NOT, Register_LOGICAL_NOT(), 1, 1);
+  AddBuiltin(BuiltinOperator_LOGICAL_OR, Register_LOGICAL_OR(), 1, 1);
+  AddBuiltin(BuiltinOperator_LOGISTIC, Register_LOGISTIC(), 1, 2);
+  AddBuiltin(BuiltinOperator_MAXIMUM, Register_MAXIMUM(), 1, 4);
+  AddBuiltin(BuiltinOperator_MAX_POOL_2D, Register_MAX_POOL_2D(), 1, 3);
+  AddBuiltin(BuiltinOperator_MEAN, Register_MEAN(), 1, 3);
+  AddBuiltin(BuiltinOperator_MINIMUM, Register_MINIMUM(), 1, 4);
+  AddBuiltin(BuiltinOperator_MUL, Register_MUL(), 1, 5);
+  AddBuiltin(BuiltinOperator_NEG, Register_NEG(), 1, 1);
+  AddBuiltin(BuiltinOperator_NOT_EQUAL, Register_NOT_EQUAL(), 1, 3);
+  AddBuiltin(BuiltinOperator_PACK, Register_PACK(), 1, 4);
+  AddBuiltin(BuiltinOperator_PAD, Register_PAD(), 1, 4);
+  AddBuiltin(BuiltinOperator_PADV2, Register_PADV2(), 1, 4);
+  AddBuiltin(BuiltinOperator_POW, Register_POW(), 1, 1);
+  AddBuiltin(BuiltinOperator_PRELU, Register_PRELU(), 1, 1);
+  // QUANTIZE: v1-2 (not v3 per-channel, v4 int4).
+  AddBuiltin(BuiltinOperator_QUANTIZE, Register_QUANTIZE(), 1, 2);
+  AddBuiltin(BuiltinOperator_RANGE, Register_RANGE(), 1, 2);
+  AddBuiltin(BuiltinOperator_REDUCE_MAX, Register_REDUCE_MAX(), 1, 3);
+  AddBuiltin(BuiltinOperator_REDUCE_MIN, Register_REDUCE_MIN(), 1, 3);
+  // REDUCE_PROD: v1 (not v2 quantized).
+  AddBuiltin(BuiltinOperator_REDUCE_PROD, Register_REDUCE_PROD(), 1, 1);
+  AddBuiltin(BuiltinOperator_RELU, Register_RELU(), 1, 3);
+  AddBuiltin(BuiltinOperator_RELU6, Register_RELU6(), 1, 3);
+  AddBuiltin(BuiltinOperator_RELU_0_TO_1, Register_RELU_0_TO_1(), 1, 1);
+  AddBuiltin(BuiltinOperator_RELU_N1_TO_1, Register_RELU_N1_TO_1(), 1, 1);
+  AddBuiltin(BuiltinOperator_RESHAPE, Register_RESHAPE(), 1, 1);
+  AddBuiltin(BuiltinOperator_RESIZE_BILINEAR, Register_RESIZE_BILINEAR(), 1, 4);
+  AddBuiltin(BuiltinOperator_ROUND, Register_ROUND(), 1, 1);
+  AddBuiltin(BuiltinOperator_RSQRT, Register_RSQRT(), 1, 2);
+  AddBuiltin(BuiltinOperator_SELECT, Register_SELECT(), 1, 4);
+  AddBuiltin(BuiltinOperator_SELECT_V2, Register_SELECT_V2(), 1, 2);
+  AddBuiltin(BuiltinOperator_SHAPE, Register_SHAPE(), 1, 1);
+  AddBuiltin(BuiltinOperator_SIN, Register_SIN(), 1, 1);
+  AddBuiltin(BuiltinOperator_SLICE, Register_SLICE(), 1, 6);
+  // SOFTMAX: v1-2 (float, uint8, int8 -> int8/int16; not v3 int16 input).
+  AddBuiltin(BuiltinOperator_SOFTMAX, Register_SOFTMAX(), 1, 2);
+  AddBuiltin(BuiltinOperator_SPACE_TO_DEPTH, Register_SPACE_TO_DEPTH(), 1, 2);
+  AddBuiltin(BuiltinOperator_SPLIT, Register_SPLIT(), 1, 4);
+  AddBuiltin(BuiltinOperator_SPLIT_V, Register_SPLIT_V(), 1, 2);
+  AddBuiltin(BuiltinOperator_SQRT, Register_SQRT(), 1, 1);
+  AddBuiltin(BuiltinOperator_SQUARE, Register_SQUARE(), 1, 1);
+  AddBuiltin(BuiltinOperator_SQUARED_DIFFERENCE, Register_SQUARED_DIFFERENCE(), 1, 2);
+  AddBuiltin(BuiltinOperator_SQUEEZE, Register_SQUEEZE(), 1, 2);
+  AddBuiltin(BuiltinOperator_STRIDED_SLICE, Register_STRIDED_SLICE(), 1, 8);
+  AddBuiltin(BuiltinOperator_SUB, Register_SUB(), 1, 5);
+  AddBuiltin(BuiltinOperator_SUM, Register_SUM(), 1, 2);
+  // SVDF: v1 float, v3 full integer int8 (not v2/v4 hybrid).
+  AddBuiltin(BuiltinOperator_SVDF, Register_SVDF(), 1, 1);
+  AddBuiltin(BuiltinOperator_SVDF, Register_SVDF(), 3, 3);
+  AddBuiltin(BuiltinOperator_TANH, Register_TANH(), 1, 2);
+  AddBuiltin(BuiltinOperator_TILE, Register_TILE(), 1, 3);
+  AddBuiltin(BuiltinOperator_TRANSPOSE, Register_TRANSPOSE(), 1, 6);
+  // UNIDIRECTIONAL_SEQUENCE_LSTM: v1 float and int8 8x8_16 (not v2/v3 hybrid, v4 diagonal).
+  AddBuiltin(BuiltinOperator_UNIDIRECTIONAL_SEQUENCE_LSTM, Register_UNIDIRECTIONAL_SEQUENCE_LSTM(), 1,
+             1);
+  AddBuiltin(BuiltinOperator_UNPACK, Register_UNPACK(), 1, 4);
+  AddBuiltin(BuiltinOperator_WHILE, Register_WHILE(), 1, 1);
+  AddBuiltin(BuiltinOperator_ZEROS_LIKE, Register_ZEROS_LIKE(), 1, 1);
+}
+
+}  // namespace builtin
+}  // namespace ops
+}  // namespace tflite

@@ -1,0 +1,197 @@
+// SOFTMAX over the last dimension with `beta`: float32, and quantized uint8 -> uint8,
+// int8 -> int8 and int8 -> int16, bit-exact with TFLite's reference kernel
+// (reference_ops::Softmax: input differences scaled to Q5.26, gemmlowp fixed-point
+// exp, sum in Q12.19, fixed-point reciprocal). Output quantization must be the
+// fixed one TFLite requires: scale 1/256 (1/65536 for int16), zero point at the type's
+// minimum (0 for uint8). Rows are split over the interpreter's thread pool.
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+
+#include "kernels/internal/parallel.h"
+#include "kernels/internal/softmax_fixedpoint.h"
+#include "tensorflow/lite/core/c/builtin_op_data.h"
+#include "tensorflow/lite/core/c/common.h"
+#include "tensorflow/lite/kernels/builtin_op_kernels.h"
+#include "tensorflow/lite/kernels/internal/common.h"
+#include "tensorflow/lite/kernels/internal/quantization_util.h"
+#include "tensorflow/lite/kernels/kernel_util.h"
+
+namespace tflite {
+namespace ops {
+namespace builtin {
+namespace softmax {
+namespace {
+
+constexpr int kScaledDiffIntegerBits = 5;
+constexpr int kAccumulationIntegerBits = 12;
+
+struct OpData {
+  int32_t input_multiplier = 0;
+  int input_left_shift = 0;
+  int diff_min = 0;
+};
+
+void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
+void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
+
+TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
+  TF_LITE_ENSURE_EQ(context, NumInputs(node), 1);
+  TF_LITE_ENSURE_EQ(context, NumOutputs(node), 1);
+  const auto* params = static_cast<const TfLiteSoftmaxParams*>(node->builtin_data);
+  TF_LITE_ENSURE(context, params != nullptr);
+  auto* data = static_cast<OpData*>(node->user_data);
+  const TfLiteTensor* input;
+  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, 0, &input));
+  TfLiteTensor* output;
+  TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, 0, &output));
+  const TfLiteType in = input->type;
+  if (in != kTfLiteFloat32 && in != kTfLiteUInt8 && in != kTfLiteInt8) {
+    TF_LITE_KERNEL_LOG(context, "Type %s (%d) not supported.", TfLiteTypeGetName(in), in);
+    return kTfLiteError;
+  }
+  if (in == kTfLiteInt8 && output->type == kTfLiteInt16) {
+    TF_LITE_ENSURE_EQ(context, output->params.zero_point, -32768);
+    TF_LITE_ENSURE_NEAR(context, output->params.scale, 1.f / 65536, 0.001f * 1.f / 65536);
+  } else {
+    TF_LITE_ENSURE_TYPES_EQ(context, output->type, in);
+    if (in == kTfLiteInt8) {
+      TF_LITE_ENSURE_EQ(context, output->params.zero_point, -128);
+      TF_LITE_ENSURE_NEAR(context, output->params.scale, 1.f / 256, 0.001f * 1.f / 256);
+    } else if (in == kTfLiteUInt8) {
+      TF_LITE_ENSURE_EQ(context, output->params.zero_point, 0);
+      TF_LITE_ENSURE_NEAR(context, output->params.scale, 1.f / 256, 0.001f * 1.f / 256);
+    }
+  }
+  TF_LITE_ENSURE(context, NumDimensions(input) >= 1);
+  if (in != kTfLiteFloat32) {
+    TF_LITE_ENSURE(context, input->params.scale > 0.f && params->beta > 0.f);
+    PreprocessSoftmaxScaling(params->beta, input->params.scale, kScaledDiffIntegerBits,
+                             &data->input_multiplier, &data->input_left_shift);
+    // beta * input_scale must reach 2^-26 (upstream CHECKs this in
+    // QuantizeMultiplierGreaterThanOne).
+    TF_LITE_ENSURE_MSG(context, data->input_left_shift >= 0,
+                       "SOFTMAX: beta * input scale is too small.");
+    data->diff_min = -1 * CalculateInputRadius(kScaledDiffIntegerBits, data->input_left_shift);
+  }
+  return context->ResizeTensor(context, output, TfLiteIntArrayCopy(input->dims));
+}
+
+void SoftmaxFloat(pthreadpool* pool, const float* input, int64_t outer, int depth, float beta,
+                  float* output) {
+  const double work = static_cast<double>(outer) * depth * 16;
+  parallel::ParallelFor(pool, static_cast<size_t>(outer), work, [&](size_t i) {
+    const float* in = input + i * depth;
+    float* out = output + i * depth;
+    float max = std::numeric_limits<float>::lowest();
+    for (int c = 0; c < depth; ++c) max = std::max(max, in[c]);
+    float sum = 0.f;
+    for (int c = 0; c < depth; ++c) {
+      out[c] = std::exp((in[c] - max) * beta);
+      sum += out[c];
+    }
+    for (int c = 0; c < depth; ++c) out[c] = out[c] / sum;
+  });
+}
+
+// exp(input - max) in Q0.31, or 0 below diff_min (where it does not count).
+inline int32_t ExpOfDiff(int32_t diff, const OpData& d) {
+  const int32_t rescaled =
+      MultiplyByQuantizedMultiplierGreaterThanOne(diff, d.input_multiplier, d.input_left_shift);
+  return fixed_point::ExpOnNegativeValues<kScaledDiffIntegerBits>(rescaled);
+}
+
+// One row; false if the row overflows the Q12.19 sum (upstream TFLITE_CHECKs the
+// resulting exponent; only rows of more than 4095 elements can break it).
+template <typename In, typename Out>
+bool SoftmaxQuantizedRow(const In* in, int depth, const OpData& d, Out* out) {
+  constexpr int32_t kOutMin = std::numeric_limits<Out>::min();
+  constexpr int32_t kOutMax = std::numeric_limits<Out>::max();
+  In max_in_row = std::numeric_limits<In>::min();
+  for (int c = 0; c < depth; ++c) max_in_row = std::max(max_in_row, in[c]);
+  int32_t sum_of_exps = 0;  // Q12.19
+  for (int c = 0; c < depth; ++c) {
+    const int32_t diff = static_cast<int32_t>(in[c]) - max_in_row;
+    if (diff >= d.diff_min) {
+      sum_of_exps = fixed_point::Add(
+          sum_of_exps, fixed_point::Pot<-kAccumulationIntegerBits>(ExpOfDiff(diff, d)));
+    }
+  }
+  int num_bits_over_unit;
+  const int32_t shifted_scale =
+      fixed_point::GetReciprocal(sum_of_exps, kAccumulationIntegerBits, &num_bits_over_unit);
+  const int exponent = num_bits_over_unit + 31 - static_cast<int>(sizeof(Out) * 8);
+  if (exponent < 0 || exponent > 31) return false;
+  for (int c = 0; c < depth; ++c) {
+    const int32_t diff = static_cast<int32_t>(in[c]) - max_in_row;
+    if (diff >= d.diff_min) {
+      const int32_t unsat = gemmlowp::RoundingDivideByPOT(
+          fixed_point::Mul(shifted_scale, ExpOfDiff(diff, d)), exponent);
+      const int32_t shifted = unsat + kOutMin;
+      out[c] = static_cast<Out>(std::max(std::min(shifted, kOutMax), kOutMin));
+    } else {
+      out[c] = static_cast<Out>(kOutMin);
+    }
+  }
+  return true;
+}
+
+template <typename In, typename Out>
+bool SoftmaxQuantized(pthreadpool* pool, const In* in, int64_t outer, int depth, const OpData& d,
+                      Out* out) {
+  std::atomic<bool> ok{true};
+  const double work = static_cast<double>(outer) * depth * 32;
+  parallel::ParallelFor(pool, static_cast<size_t>(outer), work, [&](size_t i) {
+    if (!SoftmaxQuantizedRow(in + i * depth, depth, d, out + i * depth)) ok = false;
+  });
+  return ok;
+}
+
+TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
+  const auto* params = static_cast<const TfLiteSoftmaxParams*>(node->builtin_data);
+  const auto& data = *static_cast<const OpData*>(node->user_data);
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  TfLiteTensor* output = GetOutput(context, node, 0);
+  const int depth = input->dims->data[input->dims->size - 1];
+  if (NumElements(input) == 0 || depth == 0) return kTfLiteOk;
+  const int64_t outer = NumElements(input) / depth;
+  pthreadpool* pool = parallel::ThreadPool(context);
+  bool ok = true;
+  switch (input->type) {
+    case kTfLiteFloat32:
+      SoftmaxFloat(pool, input->data.f, outer, depth, params->beta, output->data.f);
+      break;
+    case kTfLiteUInt8:
+      ok = SoftmaxQuantized(pool, input->data.uint8, outer, depth, data, output->data.uint8);
+      break;
+    case kTfLiteInt8:
+      if (output->type == kTfLiteInt16) {
+        ok = SoftmaxQuantized(pool, input->data.int8, outer, depth, data, output->data.i16);
+      } else {
+        ok = SoftmaxQuantized(pool, input->data.int8, outer, depth, data, output->data.int8);
+      }
+      break;
+    default:
+      TF_LITE_KERNEL_LOG(context, "Type %s (%d) not supported.", TfLiteTypeGetName(input->type),
+                         input->type);
+      return kTfLiteError;
+  }
+  if (!ok) {
+    TF_LITE_KERNEL_LOG(context, "SOFTMAX: quantized rows of %d elements overflow the sum.", depth);
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
+}  // namespace
+}  // namespace softmax
+
+TfLiteRegistration* Register_SOFTMAX() {
+  static TfLiteRegistration r = {softmax::Init, softmax::Free, softmax::Prepare, softmax::Eval};
+  return &r;
+}
+
+}  // namespace builtin
+}  // namespace ops
+}  // namespace tflite

@@ -1,0 +1,247 @@
+// SVDF (v1 float32, v3 full integer): a fully connected layer factored into a feature
+// matrix [num_filters, input] and a time matrix [num_filters, memory] over a variable
+// state tensor [batch, num_filters * memory] that holds the last `memory` feature
+// activations of every filter. Each invocation pushes one new activation per filter,
+// dots each filter's memory with its time weights, sums `rank` filters per unit, adds
+// the bias and applies the activation.
+//   - float32: TFLite's reference EvalFloatSVDF.
+//   - int8 input/output, int8 feature weights, int16 time weights and state, int32
+//     bias: bit-exact with TFLite's reference EvalIntegerSVDF (state kept at the
+//     state's scale, output rescaled and clamped to int8; no fused activation, as
+//     upstream).
+// Not implemented: hybrid float input with int8 weights (v2, v4).
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "kernels/internal/lstm_eval.h"
+#include "tensorflow/lite/core/c/builtin_op_data.h"
+#include "tensorflow/lite/core/c/common.h"
+#include "tensorflow/lite/kernels/builtin_op_kernels.h"
+#include "tensorflow/lite/kernels/internal/common.h"
+#include "tensorflow/lite/kernels/internal/quantization_util.h"
+#include "tensorflow/lite/kernels/kernel_util.h"
+
+namespace tflite {
+namespace ops {
+namespace builtin {
+namespace svdf {
+namespace {
+
+constexpr int kInput = 0;
+constexpr int kWeightsFeature = 1;
+constexpr int kWeightsTime = 2;
+constexpr int kBias = 3;
+constexpr int kState = 4;
+
+struct OpData {
+  int batch = 0, input_size = 0, num_filters = 0, num_units = 0, memory = 0;
+  int32_t scale_1_a = 0, scale_2_a = 0;
+  int scale_1_b = 0, scale_2_b = 0;
+  std::vector<float> scratch_f;    // [batch, num_filters]
+  std::vector<int32_t> scratch_i;  // [batch, num_filters]
+  std::vector<int32_t> output_temp;
+};
+
+void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
+void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
+
+TfLiteStatus PrepareInteger(TfLiteContext* context, const TfLiteTensor* input,
+                            const TfLiteTensor* weights_feature, const TfLiteTensor* weights_time,
+                            const TfLiteTensor* bias, const TfLiteTensor* state,
+                            const TfLiteTensor* output, OpData* d) {
+  TF_LITE_ENSURE_TYPES_EQ(context, weights_feature->type, kTfLiteInt8);
+  TF_LITE_ENSURE_TYPES_EQ(context, weights_time->type, kTfLiteInt16);
+  TF_LITE_ENSURE_TYPES_EQ(context, state->type, kTfLiteInt16);
+  TF_LITE_ENSURE_TYPES_EQ(context, output->type, kTfLiteInt8);
+  if (bias != nullptr) TF_LITE_ENSURE_TYPES_EQ(context, bias->type, kTfLiteInt32);
+  for (const TfLiteTensor* t : {input, weights_feature, weights_time, state, output}) {
+    TF_LITE_ENSURE(context, t->quantization.type == kTfLiteAffineQuantization);
+    TF_LITE_ENSURE(context, t->params.scale > 0.0f);
+  }
+  // Products in float, as TFLite's Prepare computes them.
+  const float scale_1 = input->params.scale * weights_feature->params.scale / state->params.scale;
+  const float scale_2 = state->params.scale * weights_time->params.scale / output->params.scale;
+  QuantizeMultiplier(static_cast<double>(scale_1), &d->scale_1_a, &d->scale_1_b);
+  QuantizeMultiplier(static_cast<double>(scale_2), &d->scale_2_a, &d->scale_2_b);
+  d->scratch_i.assign(static_cast<size_t>(d->batch) * d->num_filters, 0);
+  d->output_temp.assign(static_cast<size_t>(d->batch) * d->num_units, 0);
+  return kTfLiteOk;
+}
+
+TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
+  OpData* d = static_cast<OpData*>(node->user_data);
+  const auto* params = static_cast<const TfLiteSVDFParams*>(node->builtin_data);
+  TF_LITE_ENSURE(context, params != nullptr);
+  TF_LITE_ENSURE_EQ(context, node->outputs->size, 1);
+  TF_LITE_ENSURE_EQ(context, node->inputs->size, 5);
+  const TfLiteTensor *input, *weights_feature, *weights_time;
+  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, kInput, &input));
+  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, kWeightsFeature, &weights_feature));
+  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, kWeightsTime, &weights_time));
+  if (input->type != kTfLiteFloat32 && input->type != kTfLiteInt8) {
+    TF_LITE_KERNEL_LOG(context, "Type %s (%d) not supported.", TfLiteTypeGetName(input->type),
+                       input->type);
+    return kTfLiteError;
+  }
+  if (input->type == kTfLiteFloat32 && weights_feature->type != kTfLiteFloat32) {
+    TF_LITE_KERNEL_LOG(context, "Hybrid SVDF (float input, %s weights) is not supported.",
+                       TfLiteTypeGetName(weights_feature->type));
+    return kTfLiteError;
+  }
+  TF_LITE_ENSURE_EQ(context, NumDimensions(input), 2);
+  TF_LITE_ENSURE_EQ(context, NumDimensions(weights_feature), 2);
+  TF_LITE_ENSURE_EQ(context, NumDimensions(weights_time), 2);
+  const int rank = params->rank;
+  d->batch = input->dims->data[0];
+  d->input_size = input->dims->data[1];
+  d->num_filters = weights_feature->dims->data[0];
+  TF_LITE_ENSURE(context, rank > 0);
+  TF_LITE_ENSURE_EQ(context, d->num_filters % rank, 0);
+  d->num_units = d->num_filters / rank;
+  d->memory = weights_time->dims->data[1];
+  TF_LITE_ENSURE(context, d->memory > 0);
+  TF_LITE_ENSURE_EQ(context, weights_feature->dims->data[1], d->input_size);
+  TF_LITE_ENSURE_EQ(context, weights_time->dims->data[0], d->num_filters);
+  const TfLiteTensor* bias = GetOptionalInputTensor(context, node, kBias);
+  if (bias != nullptr) {
+    TF_LITE_ENSURE_EQ(context, NumDimensions(bias), 1);
+    TF_LITE_ENSURE_EQ(context, bias->dims->data[0], d->num_units);
+  }
+  TfLiteTensor* state = GetVariableInput(context, node, kState);
+  if (state == nullptr) {
+    TF_LITE_KERNEL_LOG(context, "SVDF state (input %d) must be a variable tensor.", kState);
+    return kTfLiteError;
+  }
+  TF_LITE_ENSURE_EQ(context, NumDimensions(state), 2);
+  TF_LITE_ENSURE_EQ(context, SizeOfDimension(state, 0), d->batch);
+  TF_LITE_ENSURE_EQ(context, SizeOfDimension(state, 1), d->memory * d->num_filters);
+  TfLiteTensor* output;
+  TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, 0, &output));
+  TfLiteIntArray* output_size = TfLiteIntArrayCreate(2);
+  output_size->data[0] = d->batch;
+  output_size->data[1] = d->num_units;
+  TF_LITE_ENSURE_OK(context, context->ResizeTensor(context, output, output_size));
+  if (input->type == kTfLiteInt8) {
+    return PrepareInteger(context, input, weights_feature, weights_time, bias, state, output, d);
+  }
+  TF_LITE_ENSURE_TYPES_EQ(context, weights_time->type, kTfLiteFloat32);
+  TF_LITE_ENSURE_TYPES_EQ(context, state->type, kTfLiteFloat32);
+  TF_LITE_ENSURE_TYPES_EQ(context, output->type, kTfLiteFloat32);
+  if (bias != nullptr) TF_LITE_ENSURE_TYPES_EQ(context, bias->type, kTfLiteFloat32);
+  d->scratch_f.assign(static_cast<size_t>(d->batch) * d->num_filters, 0.0f);
+  return kTfLiteOk;
+}
+
+// Moves every filter's memory one step to the left, the newest slot becoming zero.
+template <typename T>
+void ShiftState(T* state, int batch, int num_filters, int memory) {
+  for (int row = 0; row < batch * num_filters; ++row) {
+    T* s = state + row * memory;
+    std::copy(s + 1, s + memory, s);
+    s[memory - 1] = 0;
+  }
+}
+
+void EvalFloat(const OpData& d, TfLiteFusedActivation activation, const float* input,
+               const float* weights_feature, const float* weights_time, const float* bias,
+               float* state, float* scratch, float* output) {
+  const int nf = d.num_filters, mem = d.memory;
+  for (int b = 0; b < d.batch; ++b) {
+    for (int f = 0; f < nf; ++f) {
+      float dot = 0.0f;
+      for (int i = 0; i < d.input_size; ++i) {
+        dot += weights_feature[f * d.input_size + i] * input[b * d.input_size + i];
+      }
+      state[(b * nf + f) * mem + mem - 1] = dot;
+    }
+  }
+  for (int b = 0; b < d.batch; ++b) {
+    for (int f = 0; f < nf; ++f) {
+      const float* s = state + (b * nf + f) * mem;
+      float dot = 0.0f;
+      for (int m = 0; m < mem; ++m) dot += weights_time[f * mem + m] * s[m];
+      scratch[b * nf + f] = dot;
+    }
+  }
+  const int rank = nf / d.num_units;
+  for (int b = 0; b < d.batch; ++b) {
+    for (int u = 0; u < d.num_units; ++u) {
+      float sum = bias != nullptr ? bias[u] : 0.0f;
+      for (int r = 0; r < rank; ++r) sum += scratch[b * nf + u * rank + r];
+      output[b * d.num_units + u] = lstm_eval::ApplyActivation(sum, activation);
+    }
+  }
+  ShiftState(state, d.batch, nf, mem);
+}
+
+void EvalInteger(OpData& d, const TfLiteTensor* input, const int8_t* weights_feature,
+                 const int16_t* weights_time, const int32_t* bias, int16_t* state,
+                 const TfLiteTensor* output) {
+  const int nf = d.num_filters, mem = d.memory;
+  const int32_t input_zp = input->params.zero_point;
+  const int32_t output_zp = output->params.zero_point;
+  for (int b = 0; b < d.batch; ++b) {
+    const int8_t* x = input->data.int8 + b * d.input_size;
+    for (int f = 0; f < nf; ++f) {
+      int32_t dot = 0;
+      const int8_t* w = weights_feature + f * d.input_size;
+      for (int i = 0; i < d.input_size; ++i) dot += w[i] * (x[i] - input_zp);
+      dot = MultiplyByQuantizedMultiplier(dot, d.scale_1_a, d.scale_1_b);
+      state[(b * nf + f) * mem + mem - 1] =
+          static_cast<int16_t>(lstm_eval::Clamp(dot, -32768, 32767));
+    }
+  }
+  for (int b = 0; b < d.batch; ++b) {
+    for (int f = 0; f < nf; ++f) {
+      const int16_t* s = state + (b * nf + f) * mem;
+      int32_t dot = 0;
+      for (int m = 0; m < mem; ++m) dot += weights_time[f * mem + m] * s[m];
+      d.scratch_i[b * nf + f] = dot;
+    }
+  }
+  const int rank = nf / d.num_units;
+  for (int b = 0; b < d.batch; ++b) {
+    for (int u = 0; u < d.num_units; ++u) {
+      int32_t sum = bias != nullptr ? bias[u] : 0;
+      for (int r = 0; r < rank; ++r) sum += d.scratch_i[b * nf + u * rank + r];
+      const int32_t scaled =
+          MultiplyByQuantizedMultiplier(sum, d.scale_2_a, d.scale_2_b) + output_zp;
+      output->data.int8[b * d.num_units + u] =
+          static_cast<int8_t>(lstm_eval::Clamp(scaled, -128, 127));
+    }
+  }
+  ShiftState(state, d.batch, nf, mem);
+}
+
+TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
+  OpData* d = static_cast<OpData*>(node->user_data);
+  const auto* params = static_cast<const TfLiteSVDFParams*>(node->builtin_data);
+  const TfLiteTensor* input = GetInput(context, node, kInput);
+  const TfLiteTensor* weights_feature = GetInput(context, node, kWeightsFeature);
+  const TfLiteTensor* weights_time = GetInput(context, node, kWeightsTime);
+  const TfLiteTensor* bias = GetOptionalInputTensor(context, node, kBias);
+  TfLiteTensor* state = GetVariableInput(context, node, kState);
+  TfLiteTensor* output = GetOutput(context, node, 0);
+  if (input->type == kTfLiteFloat32) {
+    EvalFloat(*d, params->activation, input->data.f, weights_feature->data.f, weights_time->data.f,
+              bias != nullptr ? bias->data.f : nullptr, state->data.f, d->scratch_f.data(),
+              output->data.f);
+  } else {
+    EvalInteger(*d, input, weights_feature->data.int8, weights_time->data.i16,
+                bias != nullptr ? bias->data.i32 : nullptr, state->data.i16, output);
+  }
+  return kTfLiteOk;
+}
+
+}  // namespace
+}  // namespace svdf
+
+TfLiteRegistration* Register_SVDF() {
+  static TfLiteRegistration r = {svdf::Init, svdf::Free, svdf::Prepare, svdf::Eval};
+  return &r;
+}
+
+}  // namespace builtin
+}  // namespace ops
+}  // namespace tflite

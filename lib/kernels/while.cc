@@ -1,0 +1,99 @@
+// WHILE (v1): loop variables (the node's inputs) go through the cond subgraph (one bool
+// scalar output) and, while it is true, through the body subgraph, whose outputs become
+// the next values; the final values are the node's outputs. As TFLite's kernels/while.cc,
+// values are copied between subgraphs, which are resized and re-allocated when the body
+// changes shapes; the node's outputs are then dynamic.
+// Not supported: string, resource and variant loop variables.
+#include <vector>
+
+#include "kernels/internal/control_flow.h"
+#include "tensorflow/lite/core/c/builtin_op_data.h"
+#include "tensorflow/lite/core/c/common.h"
+#include "tensorflow/lite/kernels/builtin_op_kernels.h"
+#include "tensorflow/lite/kernels/kernel_util.h"
+
+namespace tflite {
+namespace ops {
+namespace builtin {
+namespace while_kernel {
+namespace {
+
+TfLiteStatus Subgraphs(TfLiteContext* context, TfLiteNode* node, Subgraph** cond, Subgraph** body) {
+  const auto* params = static_cast<const TfLiteWhileParams*>(node->builtin_data);
+  TF_LITE_ENSURE(context, params != nullptr);
+  TF_LITE_ENSURE_OK(
+      context, control_flow::GetSubgraph(context, params->cond_subgraph_index, "WHILE cond", cond));
+  return control_flow::GetSubgraph(context, params->body_subgraph_index, "WHILE body", body);
+}
+
+TfLiteStatus CheckCondOutput(TfLiteContext* context, Subgraph* cond) {
+  TF_LITE_ENSURE_EQ(context, cond->outputs().size(), 1);
+  const TfLiteTensor* t = cond->tensor(cond->outputs()[0]);
+  TF_LITE_ENSURE(context, t != nullptr);
+  TF_LITE_ENSURE_TYPES_EQ(context, t->type, kTfLiteBool);
+  if (!IsDynamicTensor(t)) TF_LITE_ENSURE_EQ(context, NumElements(t), 1);
+  return kTfLiteOk;
+}
+
+TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
+  TF_LITE_ENSURE_EQ(context, node->inputs->size, node->outputs->size);
+  Subgraph *cond, *body;
+  TF_LITE_ENSURE_OK(context, Subgraphs(context, node, &cond, &body));
+  TF_LITE_ENSURE_OK(context, control_flow::CheckTypes(context, node->inputs, 0, cond,
+                                                      cond->inputs(), "WHILE cond input"));
+  TF_LITE_ENSURE_OK(context, control_flow::CheckTypes(context, node->inputs, 0, body,
+                                                      body->inputs(), "WHILE body input"));
+  TF_LITE_ENSURE_OK(context, control_flow::CheckTypes(context, node->outputs, 0, body,
+                                                      body->outputs(), "WHILE body output"));
+  std::vector<control_flow::TensorValue> shapes;
+  TF_LITE_ENSURE_OK(context, control_flow::SnapshotNode(context, node->inputs, 0, &shapes));
+  TF_LITE_ENSURE_OK(context, control_flow::SetInputs(context, cond, shapes, /*copy=*/false));
+  TF_LITE_ENSURE_OK(context, control_flow::SetInputs(context, body, shapes, /*copy=*/false));
+  TF_LITE_ENSURE_OK(context, CheckCondOutput(context, cond));
+  bool dynamic = false;
+  for (size_t i = 0; i < body->outputs().size(); ++i) {
+    const TfLiteTensor* out = body->tensor(body->outputs()[i]);
+    dynamic = dynamic || IsDynamicTensor(out) || !control_flow::SameDims(out, shapes[i].dims);
+  }
+  for (int i = 0; i < node->outputs->size; ++i) {
+    TfLiteTensor* output;
+    TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, i, &output));
+    if (dynamic) {
+      SetTensorToDynamic(output);
+    } else {
+      TF_LITE_ENSURE_OK(
+          context, context->ResizeTensor(context, output,
+                                         TfLiteIntArrayCopy(GetInput(context, node, i)->dims)));
+    }
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
+  Subgraph *cond, *body;
+  TF_LITE_ENSURE_OK(context, Subgraphs(context, node, &cond, &body));
+  std::vector<control_flow::TensorValue> values;
+  TF_LITE_ENSURE_OK(context, control_flow::SnapshotNode(context, node->inputs, 0, &values));
+  while (true) {
+    TF_LITE_ENSURE_OK(context, control_flow::SetInputs(context, cond, values));
+    TF_LITE_ENSURE_OK(context, cond->Invoke());
+    TF_LITE_ENSURE_OK(context, CheckCondOutput(context, cond));
+    if (!cond->tensor(cond->outputs()[0])->data.b[0]) break;
+    TF_LITE_ENSURE_OK(context, control_flow::SetInputs(context, body, values));
+    TF_LITE_ENSURE_OK(context, body->Invoke());
+    values = control_flow::SnapshotAll(body, body->outputs());
+  }
+  return control_flow::SetNodeTensors(context, node->outputs, values);
+}
+
+}  // namespace
+}  // namespace while_kernel
+
+TfLiteRegistration* Register_WHILE() {
+  static TfLiteRegistration r = {nullptr, nullptr, while_kernel::Prepare, while_kernel::Eval};
+  return &r;
+}
+
+}  // namespace builtin
+}  // namespace ops
+}  // namespace tflite

@@ -1,0 +1,61 @@
+#include "tensorflow/lite/interpreter.h"
+
+#include <pthreadpool.h>
+
+namespace tflite {
+
+Interpreter::Interpreter(ErrorReporter* error_reporter)
+    : error_reporter_(error_reporter ? error_reporter : DefaultErrorReporter()) {
+  AddSubgraphs(1);
+}
+
+Interpreter::~Interpreter() {
+  subgraphs_.clear();  // kernels may still use the pool while freeing
+  if (thread_pool_ != nullptr) pthreadpool_destroy(thread_pool_);
+}
+
+void Interpreter::AddSubgraphs(int subgraphs_to_add, int* first_new_subgraph_index) {
+  if (first_new_subgraph_index != nullptr) {
+    *first_new_subgraph_index = static_cast<int>(subgraphs_.size());
+  }
+  for (int i = 0; i < subgraphs_to_add; ++i) {
+    const int index = static_cast<int>(subgraphs_.size());
+    subgraphs_.push_back(std::make_unique<Subgraph>(error_reporter_, &subgraphs_, index));
+    subgraphs_.back()->SetThreadPool(thread_pool_, num_threads_);
+    subgraphs_.back()->SetProfiler(profiler_);
+  }
+}
+
+TfLiteStatus Interpreter::AllocateTensors() { return primary().AllocateTensors(); }
+
+TfLiteStatus Interpreter::Invoke() { return primary().Invoke(); }
+
+TfLiteStatus Interpreter::ResetVariableTensors() {
+  for (auto& sg : subgraphs_) TF_LITE_ENSURE_STATUS(sg->ResetVariableTensors());
+  return kTfLiteOk;
+}
+
+TfLiteStatus Interpreter::SetNumThreads(int num_threads) {
+  if (num_threads < -1 || num_threads == 0) {
+    error_reporter_->Report(
+        "num_threads should be >= 0 or just -1 to let TFLite runtime set the value.");
+    return kTfLiteError;
+  }
+  const int n = num_threads == -1 ? 1 : num_threads;
+  if (thread_pool_ != nullptr) {
+    pthreadpool_destroy(thread_pool_);
+    thread_pool_ = nullptr;
+  }
+  // One thread runs inline: no pool at all keeps single-threaded runs free of overhead.
+  if (n > 1) thread_pool_ = pthreadpool_create(static_cast<size_t>(n));
+  num_threads_ = n;
+  for (auto& s : subgraphs_) s->SetThreadPool(thread_pool_, n);
+  return kTfLiteOk;
+}
+
+void Interpreter::SetProfiler(Profiler* profiler) {
+  profiler_ = profiler;
+  for (auto& s : subgraphs_) s->SetProfiler(profiler);
+}
+
+}  // namespace tflite

@@ -1,0 +1,341 @@
+// Interpreter mechanics, tested with small custom kernels defined here: resolution and
+// its errors, arena planning, constant folding, resizing, dynamic tensors, variables,
+// profiling. Builtin kernels have their own tests beside them.
+#include <cstdarg>
+#include <cstdio>
+#include <string>
+
+#include "builder/model_builder.h"
+#include "catch2/catch.hpp"
+#include "tensorflow/lite/interpreter.h"
+#include "tensorflow/lite/interpreter_builder.h"
+#include "tensorflow/lite/kernels/kernel_util.h"
+#include "tensorflow/lite/model_builder.h"
+#include "tensorflow/lite/mutable_op_resolver.h"
+
+namespace {
+
+using tflite_inspect::ModelBuilder;
+
+class CapturingReporter : public tflite::ErrorReporter {
+ public:
+  using tflite::ErrorReporter::Report;
+  int Report(const char* format, va_list args) override {
+    char buf[4096];
+    int n = std::vsnprintf(buf, sizeof buf, format, args);
+    text += buf;
+    text += "\n";
+    return n;
+  }
+  std::string text;
+};
+
+int g_twice_invocations = 0;
+
+// out = 2 * in (float), output shaped like the input.
+TfLiteStatus TwicePrepare(TfLiteContext* context, TfLiteNode* node) {
+  const TfLiteTensor* in = tflite::GetInput(context, node, 0);
+  TfLiteTensor* out = tflite::GetOutput(context, node, 0);
+  TF_LITE_ENSURE_TYPES_EQ(context, in->type, kTfLiteFloat32);
+  return context->ResizeTensor(context, out, TfLiteIntArrayCopy(in->dims));
+}
+TfLiteStatus TwiceInvoke(TfLiteContext* context, TfLiteNode* node) {
+  ++g_twice_invocations;
+  const TfLiteTensor* in = tflite::GetInput(context, node, 0);
+  TfLiteTensor* out = tflite::GetOutput(context, node, 0);
+  for (size_t i = 0; i < in->bytes / sizeof(float); ++i) out->data.f[i] = 2 * in->data.f[i];
+  return kTfLiteOk;
+}
+TfLiteRegistration* RegisterTwice() {
+  static TfLiteRegistration r = {nullptr, nullptr, TwicePrepare, TwiceInvoke};
+  return &r;
+}
+
+// Output 0 gets as many elements as the value of input 0 says: a shape known only at
+// run time, so the output is dynamic.
+TfLiteStatus IotaPrepare(TfLiteContext* context, TfLiteNode* node) {
+  tflite::SetTensorToDynamic(tflite::GetOutput(context, node, 0));
+  return kTfLiteOk;
+}
+TfLiteStatus IotaInvoke(TfLiteContext* context, TfLiteNode* node) {
+  const int n = static_cast<int>(tflite::GetInput(context, node, 0)->data.f[0]);
+  TfLiteTensor* out = tflite::GetOutput(context, node, 0);
+  TfLiteIntArray* dims = TfLiteIntArrayCreate(1);
+  dims->data[0] = n;
+  TF_LITE_ENSURE_STATUS(context->ResizeTensor(context, out, dims));
+  for (int i = 0; i < n; ++i) out->data.f[i] = static_cast<float>(i);
+  return kTfLiteOk;
+}
+TfLiteRegistration* RegisterIota() {
+  static TfLiteRegistration r = {nullptr, nullptr, IotaPrepare, IotaInvoke};
+  return &r;
+}
+
+// A chain in -> Twice -> t1 -> Twice -> ... -> out of `length` nodes.
+std::vector<uint8_t> TwiceChain(int length, std::vector<int32_t> shape) {
+  ModelBuilder b;
+  int prev = b.AddTensor(tflite::TensorType_FLOAT32, shape, "in");
+  b.SetInputs({prev});
+  for (int i = 0; i < length; ++i) {
+    int next = b.AddTensor(tflite::TensorType_FLOAT32, shape, "t" + std::to_string(i));
+    b.AddCustomOperator("Twice", {prev}, {next});
+    prev = next;
+  }
+  b.SetOutputs({prev});
+  return b.Build();
+}
+
+struct Built {
+  std::vector<uint8_t> bytes;
+  std::unique_ptr<tflite::FlatBufferModel> model;
+  std::unique_ptr<tflite::Interpreter> interpreter;
+  TfLiteStatus status;
+};
+
+Built Build(std::vector<uint8_t> bytes, const tflite::OpResolver& resolver,
+            tflite::ErrorReporter* reporter) {
+  Built b;
+  b.bytes = std::move(bytes);
+  b.model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(b.bytes.data()),
+                                                     b.bytes.size(), reporter);
+  REQUIRE(b.model != nullptr);
+  b.status = tflite::InterpreterBuilder(*b.model, resolver, reporter)(&b.interpreter);
+  return b;
+}
+
+tflite::MutableOpResolver TestResolver() {
+  tflite::MutableOpResolver r;
+  r.AddCustom("Twice", RegisterTwice());
+  r.AddCustom("Iota", RegisterIota());
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("a chain of custom kernels runs") {
+  CapturingReporter reporter;
+  auto resolver = TestResolver();
+  Built b = Build(TwiceChain(3, {1, 4}), resolver, &reporter);
+  REQUIRE(b.status == kTfLiteOk);
+  tflite::Interpreter& interp = *b.interpreter;
+  CHECK(interp.nodes_size() == 3);
+  CHECK(interp.execution_plan() == std::vector<int>{0, 1, 2});
+  REQUIRE(interp.AllocateTensors() == kTfLiteOk);
+  float* in = interp.typed_input_tensor<float>(0);
+  for (int i = 0; i < 4; ++i) in[i] = static_cast<float>(i + 1);
+  REQUIRE(interp.Invoke() == kTfLiteOk);
+  const float* out = interp.typed_output_tensor<float>(0);
+  for (int i = 0; i < 4; ++i) CHECK(out[i] == 8.0f * (i + 1));
+  CHECK(std::string(interp.GetInputName(0)) == "in");
+}
+
+TEST_CASE("the arena reuses memory of tensors whose lifetimes do not overlap") {
+  CapturingReporter reporter;
+  auto resolver = TestResolver();
+  Built b = Build(TwiceChain(8, {1, 1000}), resolver, &reporter);
+  REQUIRE(b.status == kTfLiteOk);
+  REQUIRE(b.interpreter->AllocateTensors() == kTfLiteOk);
+  // 9 tensors of 4000 bytes; input and output live throughout, and each intermediate
+  // only across two nodes, so three or four buffers suffice.
+  CHECK(b.interpreter->arena_bytes() <= 4 * 4032);
+  CHECK(b.interpreter->arena_bytes() >= 3 * 4000);
+  float* in = b.interpreter->typed_input_tensor<float>(0);
+  for (int i = 0; i < 1000; ++i) in[i] = 1.0f;
+  REQUIRE(b.interpreter->Invoke() == kTfLiteOk);
+  CHECK(b.interpreter->typed_output_tensor<float>(0)[999] == 256.0f);
+}
+
+TEST_CASE("a missing builtin fails the build with TFLite's message and lists every miss") {
+  ModelBuilder mb;
+  int a = mb.AddTensor(tflite::TensorType_FLOAT32, {2}, "a");
+  int c = mb.AddTensor(tflite::TensorType_FLOAT32, {2}, "c");
+  mb.AddOperator(tflite::BuiltinOperator_ADD, {a, a}, {c}, {}, 2);
+  mb.AddOperator(tflite::BuiltinOperator_MUL, {c, c}, {a});
+  mb.AddCustomOperator("Twice", {a}, {c});
+  mb.SetInputs({a});
+  mb.SetOutputs({c});
+  CapturingReporter reporter;
+  tflite::MutableOpResolver resolver = TestResolver();
+  resolver.AddBuiltin(tflite::BuiltinOperator_ADD, RegisterTwice(), 1, 1);
+  Built b = Build(mb.Build(), resolver, &reporter);
+  CHECK(b.status == kTfLiteError);
+  CHECK(b.interpreter == nullptr);
+  CHECK_THAT(reporter.text, Catch::Contains("Didn't find op for builtin opcode 'ADD' version '2'. "
+                                            "An older version of this builtin might be supported."));
+  CHECK_THAT(reporter.text, Catch::Contains("ADD v2: version not supported (registered v1)"));
+  CHECK_THAT(reporter.text, Catch::Contains("MUL v1: op not implemented"));
+}
+
+TEST_CASE("an unresolved custom op fails at prepare, naming the op and the node") {
+  ModelBuilder mb;
+  int a = mb.AddTensor(tflite::TensorType_FLOAT32, {2}, "a");
+  int c = mb.AddTensor(tflite::TensorType_FLOAT32, {2}, "c");
+  mb.AddCustomOperator("Twice", {a}, {c});
+  mb.AddCustomOperator("MyMissingOp", {c}, {a});
+  mb.SetInputs({a});
+  mb.SetOutputs({a});
+  CapturingReporter reporter;
+  auto resolver = TestResolver();
+  Built b = Build(mb.Build(), resolver, &reporter);
+  REQUIRE(b.status == kTfLiteOk);
+  CHECK(b.interpreter->AllocateTensors() == kTfLiteError);
+  CHECK_THAT(reporter.text, Catch::Contains("Encountered unresolved custom op: MyMissingOp."));
+  CHECK_THAT(reporter.text, Catch::Contains("Node number 1 (MyMissingOp) failed to prepare."));
+  CHECK(b.interpreter->Invoke() == kTfLiteError);
+  CHECK_THAT(reporter.text, Catch::Contains("Invoke called on model that is not ready."));
+}
+
+TEST_CASE("nodes whose inputs are all constant run once, at AllocateTensors") {
+  ModelBuilder mb;
+  int w = mb.AddConstTensor<float>(tflite::TensorType_FLOAT32, {3}, {1, 2, 3}, "w");
+  int w2 = mb.AddTensor(tflite::TensorType_FLOAT32, {3}, "w2");
+  int in = mb.AddTensor(tflite::TensorType_FLOAT32, {3}, "in");
+  int out = mb.AddTensor(tflite::TensorType_FLOAT32, {3}, "out");
+  mb.AddCustomOperator("Twice", {w}, {w2});
+  mb.AddCustomOperator("Twice", {in}, {out});
+  mb.SetInputs({in});
+  mb.SetOutputs({out, w2});
+  CapturingReporter reporter;
+  auto resolver = TestResolver();
+  // A custom op and a node feeding a graph output: neither is folded.
+  Built b = Build(mb.Build(), resolver, &reporter);
+  REQUIRE(b.status == kTfLiteOk);
+  REQUIRE(b.interpreter->AllocateTensors() == kTfLiteOk);
+  CHECK_FALSE(b.interpreter->primary_subgraph().is_folded(0));
+
+  // Folding applies to builtin ops only (a custom op may be stateful), so the test
+  // kernel stands in for a builtin here.
+  resolver.AddBuiltin(tflite::BuiltinOperator_NEG, RegisterTwice());
+  ModelBuilder mb2;
+  int cw = mb2.AddConstTensor<float>(tflite::TensorType_FLOAT32, {3}, {1, 2, 3}, "w");
+  int cw2 = mb2.AddTensor(tflite::TensorType_FLOAT32, {3}, "w2");
+  int cout = mb2.AddTensor(tflite::TensorType_FLOAT32, {3}, "out");
+  mb2.AddOperator(tflite::BuiltinOperator_NEG, {cw}, {cw2});
+  mb2.AddOperator(tflite::BuiltinOperator_NEG, {cw2}, {cout});
+  mb2.SetInputs({});
+  mb2.SetOutputs({cout});
+  Built b2 = Build(mb2.Build(), resolver, &reporter);
+  REQUIRE(b2.status == kTfLiteOk);
+  g_twice_invocations = 0;
+  REQUIRE(b2.interpreter->AllocateTensors() == kTfLiteOk);
+  CHECK(b2.interpreter->primary_subgraph().is_folded(0));
+  CHECK_FALSE(b2.interpreter->primary_subgraph().is_folded(1));  // feeds a graph output
+  CHECK(g_twice_invocations == 1);
+  REQUIRE(b2.interpreter->Invoke() == kTfLiteOk);
+  REQUIRE(b2.interpreter->Invoke() == kTfLiteOk);
+  CHECK(g_twice_invocations == 3);
+  CHECK(b2.interpreter->typed_output_tensor<float>(0)[2] == 12.0f);
+  CHECK(b2.interpreter->tensor(cw2)->allocation_type == kTfLitePersistentRo);
+}
+
+TEST_CASE("ResizeInputTensor re-plans shapes and memory") {
+  CapturingReporter reporter;
+  auto resolver = TestResolver();
+  Built b = Build(TwiceChain(2, {1, 2}), resolver, &reporter);
+  REQUIRE(b.status == kTfLiteOk);
+  tflite::Interpreter& interp = *b.interpreter;
+  REQUIRE(interp.AllocateTensors() == kTfLiteOk);
+  REQUIRE(interp.ResizeInputTensor(interp.inputs()[0], {3, 2}) == kTfLiteOk);
+  CHECK(interp.Invoke() == kTfLiteError);  // must allocate first
+  REQUIRE(interp.AllocateTensors() == kTfLiteOk);
+  const TfLiteTensor* out = interp.output_tensor(0);
+  REQUIRE(out->dims->size == 2);
+  CHECK(out->dims->data[0] == 3);
+  float* in = interp.typed_input_tensor<float>(0);
+  for (int i = 0; i < 6; ++i) in[i] = static_cast<float>(i);
+  REQUIRE(interp.Invoke() == kTfLiteOk);
+  CHECK(interp.typed_output_tensor<float>(0)[5] == 20.0f);
+  CHECK(interp.ResizeInputTensor(interp.outputs()[0], {1}) == kTfLiteError);
+  CHECK_THAT(reporter.text, Catch::Contains("is not an input"));
+}
+
+TEST_CASE("a dynamic output is sized at run time and later nodes are re-prepared") {
+  ModelBuilder mb;
+  int n = mb.AddTensor(tflite::TensorType_FLOAT32, {1}, "n");
+  int seq = mb.AddTensor(tflite::TensorType_FLOAT32, {0}, "seq");
+  int out = mb.AddTensor(tflite::TensorType_FLOAT32, {0}, "out");
+  mb.AddCustomOperator("Iota", {n}, {seq});
+  mb.AddCustomOperator("Twice", {seq}, {out});
+  mb.SetInputs({n});
+  mb.SetOutputs({out});
+  CapturingReporter reporter;
+  auto resolver = TestResolver();
+  Built b = Build(mb.Build(), resolver, &reporter);
+  REQUIRE(b.status == kTfLiteOk);
+  REQUIRE(b.interpreter->AllocateTensors() == kTfLiteOk);
+  for (int len : {5, 2, 7}) {
+    b.interpreter->typed_input_tensor<float>(0)[0] = static_cast<float>(len);
+    REQUIRE(b.interpreter->Invoke() == kTfLiteOk);
+    const TfLiteTensor* o = b.interpreter->output_tensor(0);
+    REQUIRE(o->dims->data[0] == len);
+    CHECK(o->data.f[len - 1] == 2.0f * (len - 1));
+  }
+}
+
+TEST_CASE("variable tensors persist and reset to zero") {
+  ModelBuilder mb;
+  int v = mb.AddVariableTensor(tflite::TensorType_FLOAT32, {2}, "state");
+  int out = mb.AddTensor(tflite::TensorType_FLOAT32, {2}, "out");
+  mb.AddCustomOperator("Twice", {v}, {out});
+  mb.SetInputs({});
+  mb.SetOutputs({out});
+  CapturingReporter reporter;
+  auto resolver = TestResolver();
+  Built b = Build(mb.Build(), resolver, &reporter);
+  REQUIRE(b.status == kTfLiteOk);
+  REQUIRE(b.interpreter->AllocateTensors() == kTfLiteOk);
+  CHECK(b.interpreter->variables() == std::vector<int>{v});
+  TfLiteTensor* state = b.interpreter->tensor(v);
+  CHECK(state->allocation_type == kTfLiteArenaRwPersistent);
+  state->data.f[1] = 3.0f;
+  REQUIRE(b.interpreter->Invoke() == kTfLiteOk);
+  CHECK(b.interpreter->typed_output_tensor<float>(0)[1] == 6.0f);
+  REQUIRE(b.interpreter->ResetVariableTensors() == kTfLiteOk);
+  CHECK(state->data.f[1] == 0.0f);
+}
+
+TEST_CASE("the profiler sees one event per invoked node") {
+  struct CountingProfiler : tflite::Profiler {
+    uint32_t BeginEvent(const char* tag, EventType type, int64_t node, int64_t) override {
+      tags += std::string(tag) + "#" + std::to_string(node) + " ";
+      CHECK(type == EventType::OPERATOR_INVOKE_EVENT);
+      return 7;
+    }
+    void EndEvent(uint32_t handle) override { ends += handle == 7; }
+    std::string tags;
+    int ends = 0;
+  } profiler;
+  CapturingReporter reporter;
+  auto resolver = TestResolver();
+  Built b = Build(TwiceChain(2, {1}), resolver, &reporter);
+  REQUIRE(b.status == kTfLiteOk);
+  b.interpreter->SetProfiler(&profiler);
+  REQUIRE(b.interpreter->AllocateTensors() == kTfLiteOk);
+  REQUIRE(b.interpreter->Invoke() == kTfLiteOk);
+  CHECK(profiler.tags == "Twice#0 Twice#1 ");
+  CHECK(profiler.ends == 2);
+}
+
+TEST_CASE("threads: SetNumThreads validates and reaches the context") {
+  CapturingReporter reporter;
+  auto resolver = TestResolver();
+  Built b = Build(TwiceChain(1, {1}), resolver, &reporter);
+  REQUIRE(b.status == kTfLiteOk);
+  CHECK(b.interpreter->SetNumThreads(0) == kTfLiteError);
+  REQUIRE(b.interpreter->SetNumThreads(2) == kTfLiteOk);
+  CHECK(b.interpreter->primary_subgraph().context()->recommended_num_threads == 2);
+  CHECK(b.interpreter->primary_subgraph().thread_pool() != nullptr);
+}
+
+TEST_CASE("models TFLite refuses are refused with TFLite's reason") {
+  ModelBuilder mb;
+  tflite_inspect::QuantSpec q{{0.5f}, {0}, 3};  // quantized_dimension beyond rank 1
+  int a = mb.AddTensor(tflite::TensorType_INT8, {4}, "a", &q);
+  mb.SetInputs({a});
+  mb.SetOutputs({a});
+  CapturingReporter reporter;
+  auto resolver = TestResolver();
+  Built b = Build(mb.Build(), resolver, &reporter);
+  CHECK(b.status == kTfLiteError);
+  CHECK_THAT(reporter.text, Catch::Contains("quantized_dimension must be in range [0, 1). Was 3."));
+}

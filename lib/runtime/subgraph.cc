@@ -1,0 +1,712 @@
+#include "tensorflow/lite/core/subgraph.h"
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "runtime/arena_planner.h"
+#include "tensorflow/lite/kernels/kernel_util.h"
+#include "tensorflow/lite/schema/schema_generated.h"
+
+namespace tflite {
+namespace {
+
+TfLiteIntArray* ToIntArray(const std::vector<int>& v) {
+  TfLiteIntArray* a = TfLiteIntArrayCreate(static_cast<int>(v.size()));
+  for (size_t i = 0; i < v.size(); ++i) a->data[i] = v[i];
+  return a;
+}
+
+std::vector<int> ToVector(const TfLiteIntArray* a) {
+  return a == nullptr ? std::vector<int>() : std::vector<int>(a->data, a->data + a->size);
+}
+
+// Bytes of a tensor of `type` and `dims`; false on overflow or a type without a size.
+bool BytesRequired(TfLiteType type, const int* dims, int ndims, size_t* bytes) {
+  size_t count = 1;
+  for (int i = 0; i < ndims; ++i) {
+    if (dims[i] < 0) return false;
+    if (dims[i] != 0 && count > SIZE_MAX / static_cast<size_t>(dims[i])) return false;
+    count *= static_cast<size_t>(dims[i]);
+  }
+  if (type == kTfLiteString || type == kTfLiteResource || type == kTfLiteVariant) {
+    *bytes = 0;  // sized by their contents
+    return true;
+  }
+  size_t elem = TfLiteTypeGetSize(type);
+  if (elem == 0) return false;
+  if (count > SIZE_MAX / elem) return false;
+  *bytes = count * elem;
+  return true;
+}
+
+Subgraph* Self(const TfLiteContext* ctx) { return static_cast<Subgraph*>(ctx->impl_); }
+
+// The byte a variable tensor starts from: TFLite's ResetVariableTensor fills int8
+// variables with their zero point (the quantized 0.0) and everything else with 0.
+int VariableFill(const TfLiteTensor& t) {
+  return t.is_variable && t.type == kTfLiteInt8 ? static_cast<int>(t.params.zero_point) : 0;
+}
+
+}  // namespace
+
+Subgraph::Subgraph(ErrorReporter* error_reporter,
+                   std::vector<std::unique_ptr<Subgraph>>* subgraphs, int index)
+    : error_reporter_(error_reporter),
+      subgraphs_(subgraphs),
+      index_(index),
+      planner_(new tflite_inspect::ArenaPlanner()) {
+  SetupContext();
+}
+
+Subgraph::~Subgraph() {
+  for (auto& nr : nodes_and_registration_) FreeNode(&nr);
+  for (auto& t : tensors_) {
+    // Constant data belongs to the model and arena data to the planner.
+    if (t.allocation_type == kTfLiteArenaRw || t.allocation_type == kTfLiteArenaRwPersistent ||
+        t.allocation_type == kTfLiteMmapRo) {
+      t.data.raw = nullptr;
+    }
+    if (t.buffer_handle != kTfLiteNullBufferHandle && t.delegate != nullptr &&
+        t.delegate->FreeBufferHandle != nullptr) {
+      t.delegate->FreeBufferHandle(&context_, t.delegate, &t.buffer_handle);
+    }
+    TfLiteTensorFree(&t);
+  }
+  for (void* p : persistent_buffers_) std::free(p);
+  TfLiteIntArrayFree(plan_cache_);
+}
+
+void Subgraph::FreeNode(std::pair<TfLiteNode, TfLiteRegistration>* nr) {
+  TfLiteNode& node = nr->first;
+  if (nr->second.free != nullptr && node.user_data != nullptr) {
+    nr->second.free(&context_, node.user_data);
+  }
+  TfLiteIntArrayFree(node.inputs);
+  TfLiteIntArrayFree(node.outputs);
+  TfLiteIntArrayFree(node.intermediates);
+  TfLiteIntArrayFree(node.temporaries);
+  std::free(node.builtin_data);
+  node = TfLiteNode{};
+}
+
+void Subgraph::SetupContext() {
+  context_.impl_ = this;
+  context_.GetExecutionPlan = GetExecutionPlanCb;
+  context_.ResizeTensor = ResizeTensorCb;
+  context_.ReportError = ReportErrorCb;
+  context_.AddTensors = AddTensorsCb;
+  context_.GetNodeAndRegistration = GetNodeAndRegistrationCb;
+  context_.AllocatePersistentBuffer = AllocatePersistentBufferCb;
+  context_.RequestScratchBufferInArena = RequestScratchBufferInArenaCb;
+  context_.GetScratchBuffer = GetScratchBufferCb;
+  context_.GetTensor = GetTensorCb;
+  context_.GetEvalTensor = GetEvalTensorCb;
+  context_.GetExternalContext = GetExternalContextCb;
+  context_.SetExternalContext = SetExternalContextCb;
+  context_.recommended_num_threads = 1;
+  context_.tensors = nullptr;
+  context_.tensors_size = 0;
+}
+
+void Subgraph::SetThreadPool(pthreadpool* pool, int num_threads) {
+  thread_pool_ = pool;
+  context_.recommended_num_threads = num_threads;
+}
+
+// --- Building ------------------------------------------------------------------------
+
+TfLiteStatus Subgraph::AddTensors(int tensors_to_add, int* first_new_tensor_index) {
+  if (tensors_to_add < 0) return kTfLiteError;
+  const size_t base = tensors_.size();
+  if (first_new_tensor_index != nullptr) *first_new_tensor_index = static_cast<int>(base);
+  tensors_.resize(base + tensors_to_add);
+  for (size_t i = base; i < tensors_.size(); ++i) {
+    tensors_[i] = TfLiteTensor{};
+    tensors_[i].buffer_handle = kTfLiteNullBufferHandle;
+  }
+  eval_tensors_.resize(tensors_.size());
+  context_.tensors = tensors_.data();
+  context_.tensors_size = tensors_.size();
+  return kTfLiteOk;
+}
+
+TfLiteStatus Subgraph::SetTensorParametersReadOnly(int tensor_index, TfLiteType type,
+                                                   const char* name,
+                                                   const std::vector<int>& dims,
+                                                   TfLiteQuantization quantization,
+                                                   const char* buffer, size_t bytes,
+                                                   const void* allocation,
+                                                   TfLiteSparsity* sparsity) {
+  if (tensor_index < 0 || static_cast<size_t>(tensor_index) >= tensors_.size()) {
+    ReportError("SetTensorParametersReadOnly: tensor index %d out of range", tensor_index);
+    return kTfLiteError;
+  }
+  // Sizes of sparse and string tensors depend on their contents; the loader already
+  // checked the rest against shape x type.
+  size_t required = 0;
+  if (sparsity == nullptr &&
+      BytesRequired(type, dims.data(), static_cast<int>(dims.size()), &required) &&
+      required != 0 && required != bytes && type != kTfLiteInt4) {
+    ReportError("tensor %d ('%s'): constant buffer holds %zu bytes, its shape needs %zu",
+                tensor_index, name ? name : "", bytes, required);
+    return kTfLiteError;
+  }
+  TfLiteTensor& t = tensors_[tensor_index];
+  TfLiteTensorReset(type, name, ToIntArray(dims), TfLiteQuantizationParams{},
+                    const_cast<char*>(buffer), bytes, kTfLiteMmapRo, allocation, false, &t);
+  t.quantization = quantization;
+  if (quantization.type == kTfLiteAffineQuantization && quantization.params != nullptr) {
+    auto* q = static_cast<TfLiteAffineQuantization*>(quantization.params);
+    if (q->scale != nullptr && q->scale->size > 0) t.params.scale = q->scale->data[0];
+    if (q->zero_point != nullptr && q->zero_point->size > 0) {
+      t.params.zero_point = q->zero_point->data[0];
+    }
+  }
+  t.sparsity = sparsity;
+  state_ = State::kUninvokable;
+  return kTfLiteOk;
+}
+
+TfLiteStatus Subgraph::SetTensorParametersReadWrite(int tensor_index, TfLiteType type,
+                                                    const char* name,
+                                                    const std::vector<int>& dims,
+                                                    TfLiteQuantization quantization,
+                                                    bool is_variable,
+                                                    const std::vector<int>& dims_signature) {
+  if (tensor_index < 0 || static_cast<size_t>(tensor_index) >= tensors_.size()) {
+    ReportError("SetTensorParametersReadWrite: tensor index %d out of range", tensor_index);
+    return kTfLiteError;
+  }
+  size_t bytes = 0;
+  if (!BytesRequired(type, dims.data(), static_cast<int>(dims.size()), &bytes)) {
+    ReportError("tensor %d ('%s'): cannot compute the byte size of its shape", tensor_index,
+                name ? name : "");
+    return kTfLiteError;
+  }
+  TfLiteAllocationType alloc = is_variable ? kTfLiteArenaRwPersistent : kTfLiteArenaRw;
+  // Strings and resources are sized by content: they live on the heap.
+  if (type == kTfLiteString || type == kTfLiteResource || type == kTfLiteVariant) {
+    alloc = kTfLiteDynamic;
+  }
+  TfLiteTensor& t = tensors_[tensor_index];
+  TfLiteTensorReset(type, name, ToIntArray(dims), TfLiteQuantizationParams{}, nullptr, bytes,
+                    alloc, nullptr, is_variable, &t);
+  t.quantization = quantization;
+  if (quantization.type == kTfLiteAffineQuantization && quantization.params != nullptr) {
+    auto* q = static_cast<TfLiteAffineQuantization*>(quantization.params);
+    if (q->scale != nullptr && q->scale->size > 0) t.params.scale = q->scale->data[0];
+    if (q->zero_point != nullptr && q->zero_point->size > 0) {
+      t.params.zero_point = q->zero_point->data[0];
+    }
+  }
+  if (!dims_signature.empty()) t.dims_signature = ToIntArray(dims_signature);
+  state_ = State::kUninvokable;
+  return kTfLiteOk;
+}
+
+TfLiteStatus Subgraph::CheckTensorIndices(const char* label, const std::vector<int>& indices) {
+  for (int index : indices) {
+    if (index == kTfLiteOptionalTensor) continue;
+    if (index < 0 || static_cast<size_t>(index) >= tensors_.size()) {
+      ReportError("Invalid tensor index %d in %s. The subgraph has %zu tensors", index, label,
+                  tensors_.size());
+      return kTfLiteError;
+    }
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus Subgraph::AddNodeWithParameters(const std::vector<int>& inputs,
+                                             const std::vector<int>& outputs,
+                                             const std::vector<int>& intermediates,
+                                             const char* init_data, size_t init_data_size,
+                                             void* builtin_data,
+                                             const TfLiteRegistration* registration,
+                                             int* node_index) {
+  std::unique_ptr<void, decltype(&std::free)> owned(builtin_data, &std::free);
+  if (registration == nullptr) {
+    ReportError("AddNodeWithParameters: no registration");
+    return kTfLiteError;
+  }
+  if (CheckTensorIndices("node input tensors", inputs) != kTfLiteOk ||
+      CheckTensorIndices("node output tensors", outputs) != kTfLiteOk ||
+      CheckTensorIndices("node intermediate tensors", intermediates) != kTfLiteOk) {
+    return kTfLiteError;
+  }
+  const int index = static_cast<int>(nodes_and_registration_.size());
+  if (node_index != nullptr) *node_index = index;
+  nodes_and_registration_.emplace_back();
+  auto& [node, reg] = nodes_and_registration_.back();
+  reg = *registration;
+  node.inputs = ToIntArray(inputs);
+  node.outputs = ToIntArray(outputs);
+  node.intermediates = ToIntArray(intermediates);
+  node.temporaries = TfLiteIntArrayCreate(0);
+  node.builtin_data = owned.release();
+  node.custom_initial_data = init_data;
+  node.custom_initial_data_size = static_cast<int>(init_data_size);
+  node.delegate = nullptr;
+  // Builtins receive their params struct through init's buffer, as in TFLite.
+  if (reg.init != nullptr) {
+    node.user_data = init_data != nullptr
+                         ? reg.init(&context_, init_data, init_data_size)
+                         : reg.init(&context_, static_cast<const char*>(node.builtin_data), 0);
+  }
+  execution_plan_.push_back(index);
+  folded_.push_back(false);
+  state_ = State::kUninvokable;
+  return kTfLiteOk;
+}
+
+TfLiteStatus Subgraph::SetInputs(std::vector<int> inputs) {
+  TF_LITE_ENSURE_OK(&context_, CheckTensorIndices("inputs", inputs));
+  inputs_ = std::move(inputs);
+  return kTfLiteOk;
+}
+
+TfLiteStatus Subgraph::SetOutputs(std::vector<int> outputs) {
+  TF_LITE_ENSURE_OK(&context_, CheckTensorIndices("outputs", outputs));
+  outputs_ = std::move(outputs);
+  return kTfLiteOk;
+}
+
+TfLiteStatus Subgraph::SetVariables(std::vector<int> variables) {
+  TF_LITE_ENSURE_OK(&context_, CheckTensorIndices("variables", variables));
+  variables_ = std::move(variables);
+  return kTfLiteOk;
+}
+
+// --- Introspection -------------------------------------------------------------------
+
+TfLiteTensor* Subgraph::tensor(int index) {
+  if (index < 0 || static_cast<size_t>(index) >= tensors_.size()) return nullptr;
+  return &tensors_[index];
+}
+
+const TfLiteTensor* Subgraph::tensor(int index) const {
+  if (index < 0 || static_cast<size_t>(index) >= tensors_.size()) return nullptr;
+  return &tensors_[index];
+}
+
+const std::pair<TfLiteNode, TfLiteRegistration>* Subgraph::node_and_registration(
+    int node_index) const {
+  if (node_index < 0 || static_cast<size_t>(node_index) >= nodes_and_registration_.size()) {
+    return nullptr;
+  }
+  return &nodes_and_registration_[node_index];
+}
+
+std::pair<TfLiteNode, TfLiteRegistration>* Subgraph::node_and_registration(int node_index) {
+  if (node_index < 0 || static_cast<size_t>(node_index) >= nodes_and_registration_.size()) {
+    return nullptr;
+  }
+  return &nodes_and_registration_[node_index];
+}
+
+std::string Subgraph::OpName(int node_index) const {
+  const auto* nr = node_and_registration(node_index);
+  if (nr == nullptr) return "?";
+  const TfLiteRegistration& r = nr->second;
+  if (r.builtin_code == BuiltinOperator_CUSTOM) return r.custom_name ? r.custom_name : "CUSTOM";
+  if (r.builtin_code == BuiltinOperator_DELEGATE) return "DELEGATE";
+  const char* n = EnumNameBuiltinOperator(static_cast<BuiltinOperator>(r.builtin_code));
+  return n != nullptr && n[0] != '\0' ? n : "UNKNOWN";
+}
+
+size_t Subgraph::arena_bytes() const { return planner_->arena_bytes(); }
+
+void Subgraph::ReportError(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  error_reporter_->Report(format, args);
+  va_end(args);
+}
+
+// --- Preparing and allocating --------------------------------------------------------
+
+bool Subgraph::IsConstant(int tensor_index) const {
+  const TfLiteTensor& t = tensors_[tensor_index];
+  return t.allocation_type == kTfLiteMmapRo || t.allocation_type == kTfLitePersistentRo;
+}
+
+TfLiteStatus Subgraph::PrepareNode(int node_index) {
+  auto& [node, reg] = nodes_and_registration_[node_index];
+  if (reg.prepare == nullptr) return kTfLiteOk;
+  if (reg.prepare(&context_, &node) != kTfLiteOk) {
+    ReportError("Node number %d (%s) failed to prepare.", node_index,
+                OpName(node_index).c_str());
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus Subgraph::PrepareFrom(int plan_index) {
+  for (size_t i = plan_index; i < execution_plan_.size(); ++i) {
+    TF_LITE_ENSURE_STATUS(PrepareNode(execution_plan_[i]));
+  }
+  next_plan_index_to_prepare_ = static_cast<int>(execution_plan_.size());
+  return kTfLiteOk;
+}
+
+// Buffers of variable (kTfLiteArenaRwPersistent) tensors, kept until destruction.
+TfLiteStatus Subgraph::AllocatePersistent(TfLiteTensor* t) {
+  void* p = std::aligned_alloc(tflite_inspect::ArenaPlanner::kAlignment,
+                               (t->bytes + tflite_inspect::ArenaPlanner::kTailPadding + 63) / 64 * 64);
+  if (p == nullptr) {
+    ReportError("Failed to allocate %zu bytes for tensor '%s'", t->bytes, t->name ? t->name : "");
+    return kTfLiteError;
+  }
+  std::memset(p, VariableFill(*t), t->bytes);
+  persistent_buffers_.push_back(p);
+  persistent_bytes_ += t->bytes;
+  t->data.raw = static_cast<char*>(p);
+  return kTfLiteOk;
+}
+
+TfLiteStatus Subgraph::AllocateTensors() {
+  if (in_invoke_) {
+    ReportError("AllocateTensors called from within Invoke");
+    return kTfLiteError;
+  }
+  if (state_ == State::kInvokable) return kTfLiteOk;
+  // Variables keep their buffer (and state) across re-allocations.
+  for (int v : variables_) {
+    TfLiteTensor& t = tensors_[v];
+    if (t.allocation_type == kTfLiteArenaRwPersistent && t.data.raw == nullptr) {
+      TF_LITE_ENSURE_STATUS(AllocatePersistent(&t));
+    }
+  }
+  std::fill(folded_.begin(), folded_.end(), false);
+  TF_LITE_ENSURE_STATUS(PrepareFrom(0));
+
+  // Lifetimes over the execution plan; graph inputs and outputs live throughout.
+  const int steps = static_cast<int>(execution_plan_.size());
+  std::vector<int> first(tensors_.size(), -1), last(tensors_.size(), -1);
+  auto touch = [&](int t, int step) {
+    if (t < 0) return;
+    if (first[t] < 0 || step < first[t]) first[t] = step;
+    last[t] = std::max(last[t], step);
+  };
+  for (int t : inputs_) {
+    touch(t, 0);
+    touch(t, steps);
+  }
+  for (int t : outputs_) {
+    touch(t, 0 < steps ? steps : 0);
+    if (t >= 0) first[t] = std::min(first[t], steps);
+  }
+  for (int step = 0; step < steps; ++step) {
+    const TfLiteNode& node = nodes_and_registration_[execution_plan_[step]].first;
+    for (const TfLiteIntArray* list : {node.inputs, node.outputs, node.intermediates,
+                                       node.temporaries}) {
+      for (int i = 0; list != nullptr && i < list->size; ++i) touch(list->data[i], step);
+    }
+  }
+  // A graph output produced by a node lives from that node on.
+  for (int t : outputs_) {
+    if (t >= 0) last[t] = steps;
+  }
+  std::vector<tflite_inspect::ArenaPlanner::Request> requests;
+  for (size_t t = 0; t < tensors_.size(); ++t) {
+    if (tensors_[t].allocation_type != kTfLiteArenaRw || first[t] < 0) continue;
+    requests.push_back({static_cast<int>(t), tensors_[t].bytes, first[t], last[t]});
+  }
+  if (!planner_->Plan(requests)) {
+    ReportError("Failed to allocate the tensor arena");
+    return kTfLiteError;
+  }
+  for (size_t i = 0; i < requests.size(); ++i) {
+    tensors_[requests[i].tensor].data.raw =
+        reinterpret_cast<char*>(planner_->base() + planner_->offset(i));
+  }
+  for (auto& t : tensors_) {
+    if (t.allocation_type == kTfLiteArenaRwPersistent && t.data.raw == nullptr) {
+      TF_LITE_ENSURE_STATUS(AllocatePersistent(&t));
+    }
+  }
+  state_ = State::kInvokable;
+  return FoldConstantNodes();
+}
+
+// Runs, once, every node whose inputs are all constant (for example DEQUANTIZE of fp16
+// weights) and turns its outputs into persistent constants, so Invoke skips it.
+TfLiteStatus Subgraph::FoldConstantNodes() {
+  for (int step = 0; step < static_cast<int>(execution_plan_.size()); ++step) {
+    const int n = execution_plan_[step];
+    auto& [node, reg] = nodes_and_registration_[n];
+    if (reg.builtin_code == BuiltinOperator_CUSTOM || reg.builtin_code == BuiltinOperator_DELEGATE ||
+        reg.builtin_code == BuiltinOperator_WHILE || reg.builtin_code == BuiltinOperator_IF ||
+        reg.builtin_code == BuiltinOperator_CALL_ONCE || node.might_have_side_effect ||
+        reg.invoke == nullptr || node.inputs->size == 0) {
+      continue;
+    }
+    bool all_const = true;
+    for (int i = 0; i < node.inputs->size && all_const; ++i) {
+      const int t = node.inputs->data[i];
+      all_const = t == kTfLiteOptionalTensor || IsConstant(t);
+    }
+    for (int i = 0; i < node.outputs->size && all_const; ++i) {
+      const int t = node.outputs->data[i];
+      all_const = t >= 0 && tensors_[t].allocation_type == kTfLiteArenaRw &&
+                  std::find(outputs_.begin(), outputs_.end(), t) == outputs_.end();
+    }
+    if (!all_const) continue;
+    // Give the outputs their own buffers, compute them, and mark them constant.
+    // (kTfLitePersistentRo buffers belong to their tensor, as in TFLite.)
+    for (int i = 0; i < node.outputs->size; ++i) {
+      TfLiteTensor& t = tensors_[node.outputs->data[i]];
+      t.data.raw = nullptr;
+      t.allocation_type = kTfLitePersistentRo;
+      TF_LITE_ENSURE_STATUS(TfLiteTensorRealloc(t.bytes, &t));
+    }
+    if (reg.invoke(&context_, &node) != kTfLiteOk) {
+      ReportError("Node number %d (%s) failed to invoke.", n, OpName(n).c_str());
+      return kTfLiteError;
+    }
+    folded_[n] = true;
+  }
+  return kTfLiteOk;
+}
+
+// --- Running -------------------------------------------------------------------------
+
+TfLiteStatus Subgraph::ResizeInputTensor(int tensor_index, const std::vector<int>& dims) {
+  if (std::find(inputs_.begin(), inputs_.end(), tensor_index) == inputs_.end() &&
+      std::find(variables_.begin(), variables_.end(), tensor_index) == variables_.end()) {
+    ReportError("ResizeInputTensor: tensor %d is not an input of subgraph %d", tensor_index,
+                index_);
+    return kTfLiteError;
+  }
+  TfLiteTensor* t = tensor(tensor_index);
+  for (int d : dims) {
+    if (d < 0) {
+      ReportError("ResizeInputTensor: dimension %d is negative", d);
+      return kTfLiteError;
+    }
+  }
+  if (t->dims != nullptr && ToVector(t->dims) == dims) return kTfLiteOk;
+  // Outputs of folded constant nodes must be recomputed after a re-prepare.
+  for (auto& t2 : tensors_) {
+    if (t2.allocation_type == kTfLitePersistentRo) {
+      TfLiteTensorDataFree(&t2);
+      t2.allocation_type = kTfLiteArenaRw;
+    }
+  }
+  state_ = State::kUninvokable;
+  return ResizeTensor(t, ToIntArray(dims));
+}
+
+TfLiteStatus Subgraph::ResizeInputTensorStrict(int tensor_index, const std::vector<int>& dims) {
+  TfLiteTensor* t = tensor(tensor_index);
+  if (t == nullptr) return kTfLiteError;
+  const TfLiteIntArray* sig = t->dims_signature;
+  if (sig != nullptr && sig->size > 0) {
+    if (static_cast<size_t>(sig->size) != dims.size()) {
+      ReportError("ResizeInputTensorStrict: rank %zu differs from the signature rank %d",
+                  dims.size(), sig->size);
+      return kTfLiteError;
+    }
+    for (int i = 0; i < sig->size; ++i) {
+      if (sig->data[i] != -1 && sig->data[i] != dims[i]) {
+        ReportError("ResizeInputTensorStrict: dimension %d is fixed at %d, got %d", i,
+                    sig->data[i], dims[i]);
+        return kTfLiteError;
+      }
+    }
+  } else if (ToVector(t->dims) != dims) {
+    ReportError("ResizeInputTensorStrict: tensor %d has a fixed shape", tensor_index);
+    return kTfLiteError;
+  }
+  return ResizeInputTensor(tensor_index, dims);
+}
+
+TfLiteStatus Subgraph::ResizeTensor(TfLiteTensor* t, TfLiteIntArray* new_size) {
+  std::unique_ptr<TfLiteIntArray, decltype(&TfLiteIntArrayFree)> owned(new_size,
+                                                                       &TfLiteIntArrayFree);
+  if (t->allocation_type != kTfLiteArenaRw && t->allocation_type != kTfLiteDynamic &&
+      t->allocation_type != kTfLiteArenaRwPersistent &&
+      t->allocation_type != kTfLitePersistentRo && t->allocation_type != kTfLiteCustom) {
+    ReportError("Attempting to resize a fixed-size tensor.");
+    return kTfLiteError;
+  }
+  size_t bytes = 0;
+  if (!BytesRequired(t->type, new_size->data, new_size->size, &bytes)) {
+    ReportError("ResizeTensor: invalid shape for tensor '%s'", t->name ? t->name : "");
+    return kTfLiteError;
+  }
+  const size_t old_bytes = t->bytes;
+  TfLiteIntArrayFree(t->dims);
+  t->dims = owned.release();
+  t->bytes = bytes;
+  if (t->allocation_type == kTfLiteDynamic) {
+    if (t->type != kTfLiteString && t->type != kTfLiteResource && t->type != kTfLiteVariant) {
+      TF_LITE_ENSURE_STATUS(TfLiteTensorRealloc(bytes, t));
+    }
+  } else if (t->allocation_type == kTfLitePersistentRo) {
+    TF_LITE_ENSURE_STATUS(TfLiteTensorRealloc(bytes, t));
+  } else if (bytes != old_bytes || t->data.raw == nullptr) {
+    if (in_invoke_) {
+      // An arena tensor resized while running: from now on it lives on the heap.
+      t->allocation_type = kTfLiteDynamic;
+      t->data.raw = nullptr;
+      TF_LITE_ENSURE_STATUS(TfLiteTensorRealloc(bytes, t));
+    } else {
+      state_ = State::kUninvokable;
+    }
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus Subgraph::Invoke() {
+  if (state_ != State::kInvokable) {
+    ReportError("Invoke called on model that is not ready.");
+    return kTfLiteError;
+  }
+  in_invoke_ = true;
+  struct Reset {
+    bool* flag;
+    ~Reset() { *flag = false; }
+  } reset{&in_invoke_};
+  // Once a node has produced a tensor whose shape is only known now (kTfLiteDynamic),
+  // the nodes after it are prepared again right before they run, as TFLite does.
+  bool reprepare = false;
+  for (size_t step = 0; step < execution_plan_.size(); ++step) {
+    const int n = execution_plan_[step];
+    if (folded_[n]) continue;
+    auto& [node, reg] = nodes_and_registration_[n];
+    if (reprepare) TF_LITE_ENSURE_STATUS(PrepareNode(n));
+    for (int i = 0; i < node.inputs->size; ++i) {
+      const int t = node.inputs->data[i];
+      if (t == kTfLiteOptionalTensor) continue;
+      TfLiteTensor& in = tensors_[t];
+      if (in.data_is_stale && in.delegate != nullptr &&
+          in.delegate != node.delegate && in.delegate->CopyFromBufferHandle != nullptr) {
+        TF_LITE_ENSURE_STATUS(
+            in.delegate->CopyFromBufferHandle(&context_, in.delegate, in.buffer_handle, &in));
+        in.data_is_stale = false;
+      }
+      if (in.data.raw == nullptr && in.bytes > 0 && node.delegate == nullptr) {
+        ReportError("Node number %d (%s): input tensor %d lacks data", n, OpName(n).c_str(), t);
+        return kTfLiteError;
+      }
+    }
+    uint32_t event = 0;
+    if (profiler_ != nullptr) {
+      event = profiler_->BeginEvent(OpName(n).c_str(), Profiler::EventType::OPERATOR_INVOKE_EVENT,
+                                    n, index_);
+    }
+    const TfLiteStatus status = reg.invoke != nullptr ? reg.invoke(&context_, &node) : kTfLiteOk;
+    if (profiler_ != nullptr) profiler_->EndEvent(event);
+    if (status != kTfLiteOk) {
+      ReportError("Node number %d (%s) failed to invoke.", n, OpName(n).c_str());
+      return status;
+    }
+    for (int i = 0; i < node.outputs->size && !reprepare; ++i) {
+      const int t = node.outputs->data[i];
+      reprepare = t >= 0 && tensors_[t].allocation_type == kTfLiteDynamic;
+    }
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus Subgraph::ResetVariableTensors() {
+  for (auto& t : tensors_) {
+    if (t.is_variable && t.allocation_type == kTfLiteArenaRwPersistent && t.data.raw != nullptr) {
+      std::memset(t.data.raw, VariableFill(t), t.bytes);
+    }
+  }
+  return kTfLiteOk;
+}
+
+// --- Context callbacks ---------------------------------------------------------------
+
+TfLiteStatus Subgraph::GetExecutionPlanCb(TfLiteContext* ctx, TfLiteIntArray** plan) {
+  Subgraph* s = Self(ctx);
+  TfLiteIntArrayFree(s->plan_cache_);
+  s->plan_cache_ = ToIntArray(s->execution_plan_);
+  *plan = s->plan_cache_;
+  return kTfLiteOk;
+}
+
+TfLiteStatus Subgraph::ResizeTensorCb(TfLiteContext* ctx, TfLiteTensor* t, TfLiteIntArray* size) {
+  return Self(ctx)->ResizeTensor(t, size);
+}
+
+void Subgraph::ReportErrorCb(TfLiteContext* ctx, const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  Self(ctx)->error_reporter_->Report(format, args);
+  va_end(args);
+}
+
+TfLiteStatus Subgraph::AddTensorsCb(TfLiteContext* ctx, int n, int* first) {
+  return Self(ctx)->AddTensors(n, first);
+}
+
+TfLiteStatus Subgraph::GetNodeAndRegistrationCb(TfLiteContext* ctx, int node_index,
+                                                TfLiteNode** node, TfLiteRegistration** reg) {
+  auto* nr = Self(ctx)->node_and_registration(node_index);
+  if (nr == nullptr) {
+    Self(ctx)->ReportError("GetNodeAndRegistration: node %d out of range", node_index);
+    return kTfLiteError;
+  }
+  *node = &nr->first;
+  *reg = &nr->second;
+  return kTfLiteOk;
+}
+
+void* Subgraph::AllocatePersistentBufferCb(TfLiteContext* ctx, size_t bytes) {
+  Subgraph* s = Self(ctx);
+  void* p = std::aligned_alloc(tflite_inspect::ArenaPlanner::kAlignment, (bytes + 63) / 64 * 64);
+  if (p != nullptr) {
+    s->persistent_buffers_.push_back(p);
+    s->persistent_bytes_ += bytes;
+  }
+  return p;
+}
+
+TfLiteStatus Subgraph::RequestScratchBufferInArenaCb(TfLiteContext* ctx, size_t bytes, int* idx) {
+  Subgraph* s = Self(ctx);
+  s->scratch_buffers_.emplace_back(bytes);
+  *idx = static_cast<int>(s->scratch_buffers_.size()) - 1;
+  return kTfLiteOk;
+}
+
+void* Subgraph::GetScratchBufferCb(TfLiteContext* ctx, int idx) {
+  Subgraph* s = Self(ctx);
+  if (idx < 0 || static_cast<size_t>(idx) >= s->scratch_buffers_.size()) return nullptr;
+  return s->scratch_buffers_[idx].data();
+}
+
+TfLiteTensor* Subgraph::GetTensorCb(const TfLiteContext* ctx, int tensor_index) {
+  return Self(ctx)->tensor(tensor_index);
+}
+
+TfLiteEvalTensor* Subgraph::GetEvalTensorCb(const TfLiteContext* ctx, int tensor_index) {
+  Subgraph* s = Self(ctx);
+  TfLiteTensor* t = s->tensor(tensor_index);
+  if (t == nullptr) return nullptr;
+  TfLiteEvalTensor& e = s->eval_tensors_[tensor_index];
+  e.data = t->data;
+  e.dims = t->dims;
+  e.type = t->type;
+  return &e;
+}
+
+TfLiteExternalContext* Subgraph::GetExternalContextCb(TfLiteContext* ctx,
+                                                      TfLiteExternalContextType type) {
+  const int i = static_cast<int>(type);
+  if (i < 0 || i >= kTfLiteMaxExternalContexts) return nullptr;
+  return Self(ctx)->external_contexts_[i];
+}
+
+void Subgraph::SetExternalContextCb(TfLiteContext* ctx, TfLiteExternalContextType type,
+                                    TfLiteExternalContext* c) {
+  const int i = static_cast<int>(type);
+  if (i >= 0 && i < kTfLiteMaxExternalContexts) Self(ctx)->external_contexts_[i] = c;
+}
+
+}  // namespace tflite
