@@ -16,6 +16,7 @@
 #include "model/model.h"
 #include "resolver/op_catalog.h"
 #include "resolver/resolver_check.h"
+#include "tensorflow/lite/kernels/register.h"
 
 namespace {
 
@@ -52,7 +53,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text = FormatReportText(report, options);
   nlohmann::json j = ReportToJson(report, options);
 
-  ResolverCheckResult check = CheckResolver(model, BuiltinOpCatalog());
+  static const OpCatalog catalog = tflite::ops::builtin::BuiltinOpResolver().Catalog();
+  ResolverCheckResult check = CheckResolver(model, catalog);
   text += FormatResolverCheckText(check);
   j["resolver_check"] = ResolverCheckToJson(check);
   // What inspect_ops --json prints; must not throw on any model bytes.

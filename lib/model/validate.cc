@@ -215,7 +215,7 @@ class Validator {
       return Error(where, fmt::format("refers to buffer {}, but the model has {} buffers",
                                       tensor->buffer(), num_buffers_));
     }
-    TFI_RETURN_IF_ERROR(CheckQuantization(where, tensor));
+    TFI_RETURN_IF_ERROR(CheckQuantization(where, tensor, t));
     if (tensor->sparsity() != nullptr) return CheckSparsity(where, tensor);
     return CheckBufferSize(where, tensor, elements);
   }
@@ -260,8 +260,13 @@ class Validator {
     return Size(b->data());
   }
 
-  Status CheckQuantization(const std::string& where, const tflite::Tensor* tensor) {
+  Status CheckQuantization(const std::string& where, const tflite::Tensor* tensor, size_t t) {
     const auto* q = tensor->quantization();
+    // TFLite prints its reason, then "Tensor N has invalid quantization parameters.".
+    auto refuse = [&](const std::string& reason) {
+      refusals_->push_back(fmt::format("{} Tensor {} has invalid quantization parameters. ({})",
+                                       reason, t, where));
+    };
     // The verifier checks a vector's length field for 4-byte alignment only, so the
     // int64 values of zero_point may sit at 4 mod 8, where reading them is undefined
     // behaviour (and faults on strict-alignment CPUs). Converters never write that.
@@ -272,8 +277,7 @@ class Validator {
     }
     if (q == nullptr || q->scale() == nullptr || q->scale()->size() == 0) return Status::Ok();
     if (q->zero_point() == nullptr) {
-      refusals_->push_back("Quantization parameters has non-null scale but null zero_point. (" +
-                           where + ")");
+      refuse("Quantization parameters has non-null scale but null zero_point.");
       return Status::Ok();
     }
     const size_t num_scales = q->scale()->size();
@@ -287,15 +291,13 @@ class Validator {
     const size_t rank = Size(tensor->shape());
     const int32_t qdim = q->quantized_dimension();
     if (qdim < 0 || (rank != 0 && static_cast<size_t>(qdim) >= rank)) {
-      refusals_->push_back(fmt::format("quantized_dimension must be in range [0, {}). Was {}. "
-                                       "({})", rank, qdim, where));
+      refuse(fmt::format("quantized_dimension must be in range [0, {}). Was {}.", rank, qdim));
       return Status::Ok();
     }
     if (num_scales != 1 && rank != 0 &&
         num_scales != static_cast<size_t>(tensor->shape()->Get(qdim))) {
-      refusals_->push_back(fmt::format(
-          "num_scales must be 1 for per-layer quantization, or {} for per-axis quantization, "
-          "but got {}. ({})", tensor->shape()->Get(qdim), num_scales, where));
+      refuse(fmt::format("num_scales must be 1 for per-layer quantization, or {} for per-axis "
+                         "quantization, but got {}.", tensor->shape()->Get(qdim), num_scales));
     }
     return Status::Ok();
   }

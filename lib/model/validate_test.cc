@@ -399,8 +399,8 @@ TEST_CASE("validate: quantization", "[validate]") {
     std::vector<uint8_t> bytes = b.Build();
     auto m = ExpectValid(bytes);
     REQUIRE(m->refusals().size() == 1);
-    CHECK(m->refusals()[0] == "quantized_dimension must be in range [0, 2). Was 2. "
-                              "(subgraph 0, tensor 0 ('q'))");
+    CHECK(m->refusals()[0] == "quantized_dimension must be in range [0, 2). Was 2. Tensor 0 has "
+                              "invalid quantization parameters. (subgraph 0, tensor 0 ('q'))");
   }
   SECTION("scale count differs from the quantized dimension: a refusal") {
     ModelBuilder b;

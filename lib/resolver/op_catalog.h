@@ -1,6 +1,6 @@
 // OpCatalog: which (builtin op, version) and (custom name, version) pairs a resolver
-// offers. Reports (`inspect_ops --check_resolver`, --emit_resolver) read it; the
-// runtime's op resolvers will fill it from their registrations.
+// offers (MutableOpResolver::Catalog()). Reports such as `inspect_ops --check_resolver`
+// and the InterpreterBuilder's list of misses read it.
 #ifndef TFLITE_INSPECT_LIB_RESOLVER_OP_CATALOG_H_
 #define TFLITE_INSPECT_LIB_RESOLVER_OP_CATALOG_H_
 
@@ -35,10 +35,6 @@ class OpCatalog {
 
 // "v1-3", "v1, v3-4"; "" for an empty set.
 std::string VersionRangeString(const std::set<int>& versions);
-
-// The builtin ops and version ranges that this runtime's BuiltinOpResolver registers.
-// The one table to extend when a kernel lands (lib/resolver/builtin_op_table.cc).
-OpCatalog BuiltinOpCatalog();
 
 }  // namespace tflite_inspect
 
