@@ -16,6 +16,8 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_ARG_MIN, Register_ARG_MIN(), 1, 3);
   AddBuiltin(BuiltinOperator_AVERAGE_POOL_2D, Register_AVERAGE_POOL_2D(), 1, 3);
   // BROADCAST_TO: v2-3 (v1 was withdrawn upstream).
+  AddBuiltin(BuiltinOperator_BATCH_MATMUL, Register_BATCH_MATMUL(), 1, 2);
+  AddBuiltin(BuiltinOperator_BATCH_TO_SPACE_ND, Register_BATCH_TO_SPACE_ND(), 1, 4);
   AddBuiltin(BuiltinOperator_BROADCAST_TO, Register_BROADCAST_TO(), 2, 3);
   AddBuiltin(BuiltinOperator_CALL_ONCE, Register_CALL_ONCE(), 1, 1);
   // CAST: v1-5 without complex64 (not v6 int4, v7 bfloat16).
@@ -53,6 +55,7 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_GREATER_EQUAL, Register_GREATER_EQUAL(), 1, 3);
   AddBuiltin(BuiltinOperator_HARD_SWISH, Register_HARD_SWISH(), 1, 1);
   AddBuiltin(BuiltinOperator_IF, Register_IF(), 1, 1);
+  AddBuiltin(BuiltinOperator_L2_NORMALIZATION, Register_L2_NORMALIZATION(), 1, 2);
   AddBuiltin(BuiltinOperator_LEAKY_RELU, Register_LEAKY_RELU(), 1, 2);
   AddBuiltin(BuiltinOperator_LESS, Register_LESS(), 1, 3);
   AddBuiltin(BuiltinOperator_LESS_EQUAL, Register_LESS_EQUAL(), 1, 2);
@@ -61,10 +64,12 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_LOGICAL_NOT, Register_LOGICAL_NOT(), 1, 1);
   AddBuiltin(BuiltinOperator_LOGICAL_OR, Register_LOGICAL_OR(), 1, 1);
   AddBuiltin(BuiltinOperator_LOGISTIC, Register_LOGISTIC(), 1, 2);
+  AddBuiltin(BuiltinOperator_LOG_SOFTMAX, Register_LOG_SOFTMAX(), 1, 1);
   AddBuiltin(BuiltinOperator_MAXIMUM, Register_MAXIMUM(), 1, 4);
   AddBuiltin(BuiltinOperator_MAX_POOL_2D, Register_MAX_POOL_2D(), 1, 3);
   AddBuiltin(BuiltinOperator_MEAN, Register_MEAN(), 1, 3);
   AddBuiltin(BuiltinOperator_MINIMUM, Register_MINIMUM(), 1, 4);
+  AddBuiltin(BuiltinOperator_MIRROR_PAD, Register_MIRROR_PAD(), 1, 3);
   AddBuiltin(BuiltinOperator_MUL, Register_MUL(), 1, 5);
   AddBuiltin(BuiltinOperator_NEG, Register_NEG(), 1, 1);
   AddBuiltin(BuiltinOperator_NOT_EQUAL, Register_NOT_EQUAL(), 1, 3);
@@ -86,6 +91,7 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_RELU_N1_TO_1, Register_RELU_N1_TO_1(), 1, 1);
   AddBuiltin(BuiltinOperator_RESHAPE, Register_RESHAPE(), 1, 1);
   AddBuiltin(BuiltinOperator_RESIZE_BILINEAR, Register_RESIZE_BILINEAR(), 1, 4);
+  AddBuiltin(BuiltinOperator_RESIZE_NEAREST_NEIGHBOR, Register_RESIZE_NEAREST_NEIGHBOR(), 1, 4);
   AddBuiltin(BuiltinOperator_ROUND, Register_ROUND(), 1, 1);
   AddBuiltin(BuiltinOperator_RSQRT, Register_RSQRT(), 1, 2);
   AddBuiltin(BuiltinOperator_SELECT, Register_SELECT(), 1, 4);
@@ -95,6 +101,7 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_SLICE, Register_SLICE(), 1, 6);
   // SOFTMAX: v1-2 (float, uint8, int8 -> int8/int16; not v3 int16 input).
   AddBuiltin(BuiltinOperator_SOFTMAX, Register_SOFTMAX(), 1, 2);
+  AddBuiltin(BuiltinOperator_SPACE_TO_BATCH_ND, Register_SPACE_TO_BATCH_ND(), 1, 4);
   AddBuiltin(BuiltinOperator_SPACE_TO_DEPTH, Register_SPACE_TO_DEPTH(), 1, 2);
   AddBuiltin(BuiltinOperator_SPLIT, Register_SPLIT(), 1, 4);
   AddBuiltin(BuiltinOperator_SPLIT_V, Register_SPLIT_V(), 1, 2);
@@ -110,8 +117,10 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_SVDF, Register_SVDF(), 3, 3);
   AddBuiltin(BuiltinOperator_TANH, Register_TANH(), 1, 2);
   AddBuiltin(BuiltinOperator_TILE, Register_TILE(), 1, 3);
+  AddBuiltin(BuiltinOperator_TOPK_V2, Register_TOPK_V2(), 1, 3);
   AddBuiltin(BuiltinOperator_TRANSPOSE, Register_TRANSPOSE(), 1, 6);
   // UNIDIRECTIONAL_SEQUENCE_LSTM: v1 float and int8 8x8_16 (not v2/v3 hybrid, v4 diagonal).
+  AddBuiltin(BuiltinOperator_TRANSPOSE_CONV, Register_TRANSPOSE_CONV(), 1, 4);
   AddBuiltin(BuiltinOperator_UNIDIRECTIONAL_SEQUENCE_LSTM, Register_UNIDIRECTIONAL_SEQUENCE_LSTM(), 1,
              1);
   AddBuiltin(BuiltinOperator_UNPACK, Register_UNPACK(), 1, 4);

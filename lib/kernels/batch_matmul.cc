@@ -1,0 +1,267 @@
+// BATCH_MATMUL, float32: out[..., m, n] = sum_k x'[..., m, k] * y'[..., k, n], where x'
+// is x ([..., M, K], or [..., K, M] transposed with adj_x) and y' is y ([..., K, N], or
+// [..., N, K] transposed with adj_y). Batch dims broadcast NumPy-style (ranks 2-5,
+// as TFLite). Runs on the shared packed GEMM (kernels/internal/gemm.h): y' is packed as
+// gemm weights [N][K] once per distinct rhs batch, cached while y is constant.
+// v1: float32; v2: int8 (per-tensor; bit-exact with TFLite's reference: exact int32
+// accumulation of (x - zp_x) * (y - zp_y), multiplier s_x * s_y / s_out from
+// QuantizeMultiplier). int16 (v3) and hybrid float x int8 models fail Prepare.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "kernels/internal/gemm.h"
+#include "kernels/internal/parallel.h"
+#include "tensorflow/lite/core/c/builtin_op_data.h"
+#include "tensorflow/lite/core/c/common.h"
+#include "tensorflow/lite/kernels/builtin_op_kernels.h"
+#include "tensorflow/lite/kernels/internal/quantization_util.h"
+#include "tensorflow/lite/kernels/kernel_util.h"
+
+namespace tflite {
+namespace ops {
+namespace builtin {
+namespace batch_matmul {
+namespace {
+
+constexpr int kMaxRank = 5;
+
+struct OpData {
+  std::vector<float> packed;      // one gemm-packed [N][K] panel set per rhs batch
+  std::vector<int16_t> packed_q;  // the same for int8
+  bool packed_valid = false;
+  // int8: requantization (same for every column) and the int16 lhs scratch.
+  std::vector<int32_t> multiplier, shift;
+  std::vector<int16_t> lhs_q;
+  std::vector<int8_t> rhs_q;
+  std::vector<float> lhs_t;  // scratch: one lhs batch as [M][K] when adj_x
+  std::vector<float> rhs_t;  // scratch: one rhs batch as [N][K] when !adj_y
+};
+
+void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
+void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
+
+struct Geometry {
+  int rank;                                            // output rank
+  int out_dims[kMaxRank];                              // output shape
+  int64_t lhs_stride[kMaxRank], rhs_stride[kMaxRank];  // batch strides in matrices, 0 if bcast
+  int64_t out_batches, rhs_batches;
+  int m, k, n;
+};
+
+// Batch dims of `t` right-aligned to `rank - 2` output batch dims: strides counted in
+// whole matrices, 0 where t has size 1 (broadcast).
+void BatchStrides(const TfLiteTensor* t, int rank, int64_t* strides) {
+  const int trank = NumDimensions(t);
+  int64_t acc = 1;
+  for (int d = rank - 3; d >= 0; --d) {
+    const int td = d - (rank - trank);
+    const int size = td >= 0 ? t->dims->data[td] : 1;
+    strides[d] = size == 1 ? 0 : acc;
+    acc *= size;
+  }
+}
+
+TfLiteStatus ComputeGeometry(TfLiteContext* context, const TfLiteBatchMatMulParams& p,
+                             const TfLiteTensor* lhs, const TfLiteTensor* rhs, Geometry* g) {
+  const int lr = NumDimensions(lhs), rr = NumDimensions(rhs);
+  if (lr < 2 || rr < 2 || lr > kMaxRank || rr > kMaxRank) {
+    TF_LITE_KERNEL_LOG(context, "BATCH_MATMUL: input ranks must be in [2, %d], got %d and %d.",
+                       kMaxRank, lr, rr);
+    return kTfLiteError;
+  }
+  g->rank = std::max(lr, rr);
+  for (int d = 0; d < g->rank - 2; ++d) {
+    const int ld = d - (g->rank - lr), rd = d - (g->rank - rr);
+    const int ls = ld >= 0 ? lhs->dims->data[ld] : 1;
+    const int rs = rd >= 0 ? rhs->dims->data[rd] : 1;
+    if (ls != rs && ls != 1 && rs != 1) {
+      TF_LITE_KERNEL_LOG(context, "BATCH_MATMUL: batch dimension %d does not broadcast (%d vs %d).",
+                         d, ls, rs);
+      return kTfLiteError;
+    }
+    g->out_dims[d] = ls == 1 ? rs : ls;
+  }
+  const int lrows = lhs->dims->data[lr - 2], lcols = lhs->dims->data[lr - 1];
+  const int rrows = rhs->dims->data[rr - 2], rcols = rhs->dims->data[rr - 1];
+  g->m = p.adj_x ? lcols : lrows;
+  g->k = p.adj_x ? lrows : lcols;
+  const int rk = p.adj_y ? rcols : rrows;
+  g->n = p.adj_y ? rrows : rcols;
+  if (rk != g->k) {
+    TF_LITE_KERNEL_LOG(context, "BATCH_MATMUL: contraction sizes differ (%d vs %d).", g->k, rk);
+    return kTfLiteError;
+  }
+  g->out_dims[g->rank - 2] = g->m;
+  g->out_dims[g->rank - 1] = g->n;
+  BatchStrides(lhs, g->rank, g->lhs_stride);
+  BatchStrides(rhs, g->rank, g->rhs_stride);
+  g->out_batches = 1;
+  for (int d = 0; d < g->rank - 2; ++d) g->out_batches *= g->out_dims[d];
+  g->rhs_batches = 1;
+  for (int d = 0; d < rr - 2; ++d) g->rhs_batches *= rhs->dims->data[d];
+  return kTfLiteOk;
+}
+
+TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
+  TF_LITE_ENSURE_EQ(context, NumInputs(node), 2);
+  TF_LITE_ENSURE_EQ(context, NumOutputs(node), 1);
+  auto* data = static_cast<OpData*>(node->user_data);
+  data->packed_valid = false;
+  const auto* params = static_cast<const TfLiteBatchMatMulParams*>(node->builtin_data);
+  TF_LITE_ENSURE(context, params != nullptr);
+  const TfLiteTensor* lhs;
+  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, 0, &lhs));
+  const TfLiteTensor* rhs;
+  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, 1, &rhs));
+  TfLiteTensor* output;
+  TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, 0, &output));
+  const TfLiteType type = lhs->type;
+  for (const TfLiteTensor* t : {lhs, rhs, static_cast<const TfLiteTensor*>(output)}) {
+    if (t->type != type || (type != kTfLiteFloat32 && type != kTfLiteInt8)) {
+      TF_LITE_KERNEL_LOG(context, "Type %s (%d) not supported.", TfLiteTypeGetName(t->type),
+                         t->type);
+      return kTfLiteError;
+    }
+  }
+  Geometry g;
+  TF_LITE_ENSURE_OK(context, ComputeGeometry(context, *params, lhs, rhs, &g));
+  if (type == kTfLiteInt8) {
+    TF_LITE_ENSURE(context,
+                   lhs->params.scale > 0 && rhs->params.scale > 0 && output->params.scale > 0);
+    double real_multiplier = 0;  // (s_x * s_y formed in float, as upstream)
+    TF_LITE_ENSURE_OK(
+        context, GetQuantizedConvolutionMultipler(context, lhs, rhs, output, &real_multiplier));
+    int32_t multiplier;
+    int shift;
+    QuantizeMultiplier(real_multiplier, &multiplier, &shift);
+    data->multiplier.assign(g.n, multiplier);
+    data->shift.assign(g.n, shift);
+  }
+  TfLiteIntArray* dims = TfLiteIntArrayCreate(g.rank);
+  for (int d = 0; d < g.rank; ++d) dims->data[d] = g.out_dims[d];
+  return context->ResizeTensor(context, output, dims);
+}
+
+// Packs every rhs batch as gemm weights [N][K].
+void PackRhs(OpData* data, const TfLiteBatchMatMulParams& p, const TfLiteTensor* rhs,
+             const Geometry& g) {
+  if (data->packed_valid) return;
+  const size_t matrix = static_cast<size_t>(g.k) * g.n;
+  if (rhs->type == kTfLiteInt8) {
+    const size_t panel_q = gemm::PackedQuantizedWeightsSize(g.n, g.k);
+    data->packed_q.resize(panel_q * g.rhs_batches);
+    for (int64_t b = 0; b < g.rhs_batches; ++b) {
+      const int8_t* src = rhs->data.int8 + b * matrix;
+      if (!p.adj_y) {  // [K][N] -> [N][K]
+        data->rhs_q.resize(matrix);
+        for (int kk = 0; kk < g.k; ++kk)
+          for (int nn = 0; nn < g.n; ++nn) data->rhs_q[nn * g.k + kk] = src[kk * g.n + nn];
+        src = data->rhs_q.data();
+      }
+      gemm::PackInt8Weights(src, g.n, g.k, rhs->params.zero_point,
+                            data->packed_q.data() + b * panel_q);
+    }
+    data->packed_valid = IsConstantOrPersistentTensor(rhs);
+    return;
+  }
+  const size_t panel = gemm::PackedWeightsSize(g.n, g.k);
+  data->packed.resize(panel * g.rhs_batches);
+  for (int64_t b = 0; b < g.rhs_batches; ++b) {
+    const float* src = rhs->data.f + b * matrix;
+    if (!p.adj_y) {  // [K][N] -> [N][K]
+      data->rhs_t.resize(matrix);
+      for (int kk = 0; kk < g.k; ++kk)
+        for (int nn = 0; nn < g.n; ++nn) data->rhs_t[nn * g.k + kk] = src[kk * g.n + nn];
+      src = data->rhs_t.data();
+    }
+    gemm::PackFloatWeights(src, g.n, g.k, data->packed.data() + b * panel);
+  }
+  data->packed_valid = IsConstantOrPersistentTensor(rhs);
+}
+
+// One int8 output matrix: lhs (adj_x-transposed) with its zero point folded into int16.
+void EvalInt8Batch(OpData* data, const TfLiteBatchMatMulParams& p, const int8_t* a,
+                   int32_t a_zero_point, const int16_t* packed, TfLiteTensor* output,
+                   int64_t out_offset, const Geometry& g, pthreadpool* pool) {
+  data->lhs_q.resize(static_cast<size_t>(g.m) * g.k);
+  for (int mm = 0; mm < g.m; ++mm)
+    for (int kk = 0; kk < g.k; ++kk) {
+      const int8_t v = p.adj_x ? a[kk * g.m + mm] : a[mm * g.k + kk];
+      data->lhs_q[mm * g.k + kk] = static_cast<int16_t>(v - a_zero_point);
+    }
+  gemm::QuantizedOutputStage stage;
+  stage.multiplier = data->multiplier.data();
+  stage.shift = data->shift.data();
+  stage.output_offset = output->params.zero_point;
+  stage.act_min = -128;
+  stage.act_max = 127;
+  gemm::QuantizedGemm(g.m, g.n, g.k, data->lhs_q.data(), g.k, packed,
+                      output->data.int8 + out_offset, g.n, stage, pool);
+}
+
+TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
+  auto* data = static_cast<OpData*>(node->user_data);
+  const auto& params = *static_cast<const TfLiteBatchMatMulParams*>(node->builtin_data);
+  const TfLiteTensor* lhs = GetInput(context, node, 0);
+  const TfLiteTensor* rhs = GetInput(context, node, 1);
+  TfLiteTensor* output = GetOutput(context, node, 0);
+  Geometry g;
+  TF_LITE_ENSURE_OK(context, ComputeGeometry(context, params, lhs, rhs, &g));
+  if (NumElements(output) == 0) return kTfLiteOk;
+  if (g.k == 0) {
+    if (output->type == kTfLiteInt8) {
+      // acc = 0 requantizes to the output zero point (int8 activation range).
+      std::fill(output->data.int8, output->data.int8 + NumElements(output),
+                static_cast<int8_t>(std::min(127, std::max(-128, output->params.zero_point))));
+    } else {
+      std::fill(output->data.f, output->data.f + NumElements(output), 0.0f);
+    }
+    return kTfLiteOk;
+  }
+  PackRhs(data, params, rhs, g);
+  pthreadpool* pool = parallel::ThreadPool(context);
+  const size_t panel = output->type == kTfLiteInt8 ? gemm::PackedQuantizedWeightsSize(g.n, g.k)
+                                                   : gemm::PackedWeightsSize(g.n, g.k);
+  const int64_t lhs_matrix = static_cast<int64_t>(g.m) * g.k;
+  const int64_t out_matrix = static_cast<int64_t>(g.m) * g.n;
+  const int batch_rank = g.rank - 2;
+  for (int64_t ob = 0; ob < g.out_batches; ++ob) {
+    int64_t rem = ob, li = 0, ri = 0;
+    for (int d = batch_rank - 1; d >= 0; --d) {
+      const int64_t c = rem % g.out_dims[d];
+      rem /= g.out_dims[d];
+      li += c * g.lhs_stride[d];
+      ri += c * g.rhs_stride[d];
+    }
+    if (output->type == kTfLiteInt8) {
+      EvalInt8Batch(data, params, lhs->data.int8 + li * lhs_matrix, lhs->params.zero_point,
+                    data->packed_q.data() + ri * panel, output, ob * out_matrix, g, pool);
+      continue;
+    }
+    const float* a = lhs->data.f + li * lhs_matrix;
+    if (params.adj_x) {  // [K][M] -> [M][K]
+      data->lhs_t.resize(lhs_matrix);
+      for (int kk = 0; kk < g.k; ++kk)
+        for (int mm = 0; mm < g.m; ++mm) data->lhs_t[mm * g.k + kk] = a[kk * g.m + mm];
+      a = data->lhs_t.data();
+    }
+    gemm::FloatGemm(g.m, g.n, g.k, a, g.k, data->packed.data() + ri * panel,
+                    output->data.f + ob * out_matrix, g.n, gemm::FloatOutputStage(), pool);
+  }
+  return kTfLiteOk;
+}
+
+}  // namespace
+}  // namespace batch_matmul
+
+TfLiteRegistration* Register_BATCH_MATMUL() {
+  static TfLiteRegistration r = {batch_matmul::Init, batch_matmul::Free, batch_matmul::Prepare,
+                                 batch_matmul::Eval};
+  return &r;
+}
+
+}  // namespace builtin
+}  // namespace ops
+}  // namespace tflite

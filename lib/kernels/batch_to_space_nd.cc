@@ -1,0 +1,106 @@
+// BATCH_TO_SPACE_ND (3-D or 4-D NHWC), as TFLite's reference_ops::BatchToSpaceND, the
+// inverse of SPACE_TO_BATCH_ND: input batch ib = (sh * block_w + sw) * out_batch + b
+// goes to out[b, y * block_h + sh - crop_top, x * block_w + sw - crop_left, :], cropped
+// elements dropped. v1: float32, uint8, int32, int64; v2: int8; v3: 3-D input; v4:
+// int16. Non-constant block_shape/crops make the output dynamic.
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/internal/space_batch.h"
+#include "tensorflow/lite/core/c/common.h"
+#include "tensorflow/lite/kernels/builtin_op_kernels.h"
+#include "tensorflow/lite/kernels/kernel_util.h"
+
+namespace tflite {
+namespace ops {
+namespace builtin {
+namespace batch_to_space_nd {
+namespace {
+
+constexpr char kOp[] = "BATCH_TO_SPACE_ND";
+
+TfLiteStatus ResizeOutput(TfLiteContext* context, const TfLiteTensor* input,
+                          const TfLiteTensor* block, const TfLiteTensor* crops,
+                          TfLiteTensor* output) {
+  space_batch::Spatial sp;
+  TF_LITE_ENSURE_OK(context, space_batch::Read(context, kOp, input, block, crops, &sp));
+  const int64_t area = static_cast<int64_t>(sp.block_h) * sp.block_w;
+  if (sp.batch % area != 0) {
+    TF_LITE_KERNEL_LOG(context, "%s: batch %d is not a multiple of the block area %lld.", kOp,
+                       sp.batch, static_cast<long long>(area));
+    return kTfLiteError;
+  }
+  const int64_t h = static_cast<int64_t>(sp.height) * sp.block_h - sp.top - sp.bottom;
+  const int64_t w = static_cast<int64_t>(sp.width) * sp.block_w - sp.left - sp.right;
+  if (h < 0 || w < 0 || h > INT32_MAX || w > INT32_MAX) {
+    TF_LITE_KERNEL_LOG(context, "%s: crops are larger than the output.", kOp);
+    return kTfLiteError;
+  }
+  return context->ResizeTensor(
+      context, output,
+      space_batch::OutputDims(NumDimensions(input), sp.batch / area, h, w, sp.depth));
+}
+
+TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
+  const TfLiteTensor *input, *block, *crops;
+  TfLiteTensor* output;
+  TF_LITE_ENSURE_OK(context,
+                    space_batch::CheckInputs(context, node, kOp, &input, &block, &crops, &output));
+  if (input->type == kTfLiteUInt8 || input->type == kTfLiteInt8) {
+    TF_LITE_ENSURE_EQ(context, input->params.scale, output->params.scale);
+    TF_LITE_ENSURE_EQ(context, input->params.zero_point, output->params.zero_point);
+  }
+  if (!IsConstantOrPersistentTensor(block) || !IsConstantOrPersistentTensor(crops)) {
+    SetTensorToDynamic(output);
+    return kTfLiteOk;
+  }
+  return ResizeOutput(context, input, block, crops, output);
+}
+
+TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  const TfLiteTensor* block = GetInput(context, node, 1);
+  const TfLiteTensor* crops = GetInput(context, node, 2);
+  TfLiteTensor* output = GetOutput(context, node, 0);
+  if (IsDynamicTensor(output)) {
+    TF_LITE_ENSURE_OK(context, ResizeOutput(context, input, block, crops, output));
+  }
+  space_batch::Spatial sp;
+  TF_LITE_ENSURE_OK(context, space_batch::Read(context, kOp, input, block, crops, &sp));
+  if (NumElements(output) == 0) return kTfLiteOk;
+  const int rank = NumDimensions(output);
+  const int out_batch = output->dims->data[0];
+  const int out_h = output->dims->data[1];
+  const int out_w = rank == 4 ? output->dims->data[2] : 1;
+  const size_t pixel = TfLiteTypeGetSize(input->type) * static_cast<size_t>(sp.depth);
+  const char* in = input->data.raw_const;
+  char* out = output->data.raw;
+  for (int ib = 0; ib < sp.batch; ++ib) {
+    const int b = ib % out_batch;
+    const int offset = ib / out_batch;
+    for (int y = 0; y < sp.height; ++y) {
+      const int oy = y * sp.block_h + offset / sp.block_w - sp.top;
+      if (oy < 0 || oy >= out_h) continue;
+      for (int x = 0; x < sp.width; ++x) {
+        const int ox = x * sp.block_w + offset % sp.block_w - sp.left;
+        if (ox < 0 || ox >= out_w) continue;
+        std::memcpy(out + ((static_cast<size_t>(b) * out_h + oy) * out_w + ox) * pixel,
+                    in + ((static_cast<size_t>(ib) * sp.height + y) * sp.width + x) * pixel, pixel);
+      }
+    }
+  }
+  return kTfLiteOk;
+}
+
+}  // namespace
+}  // namespace batch_to_space_nd
+
+TfLiteRegistration* Register_BATCH_TO_SPACE_ND() {
+  static TfLiteRegistration r = {nullptr, nullptr, batch_to_space_nd::Prepare,
+                                 batch_to_space_nd::Eval};
+  return &r;
+}
+
+}  // namespace builtin
+}  // namespace ops
+}  // namespace tflite

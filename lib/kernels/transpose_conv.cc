@@ -1,0 +1,272 @@
+// TRANSPOSE_CONV (NHWC), float32: the gradient of CONV_2D, as TFLite's
+// reference_ops::TransposeConv. Inputs: output_shape (int32 [4]), weights [out_c, kh,
+// kw, in_c], input [n, h, w, in_c] and an optional float bias [out_c] (v3); fused
+// clamping activation (v4). Padding is the one of a CONV_2D from the output size to
+// the input. A non-constant output_shape makes the output dynamic.
+//
+// Computed with the shared packed GEMM: col[pixel][(oc, fy, fx)] = input[pixel] . w,
+// then each col row is scattered (col2im) into the output, then bias and clamp. The
+// packed weights are cached while they are constant.
+//
+// int8 (v2; per-channel or per-tensor filter, int32 bias): bit-exact with TFLite's
+// reference_integer_ops::TransposeConv: int32 sums of (x - zp_x) * w scattered into the
+// output, + bias, then each channel requantized with the convolution multipliers
+// (PopulateConvolutionQuantizationParams) and clamped to the activation range. int16
+// and hybrid (float input, int8 filter) models fail Prepare.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/internal/conv_util.h"
+#include "kernels/internal/gemm.h"
+#include "kernels/internal/padding.h"
+#include "kernels/internal/parallel.h"
+#include "tensorflow/lite/core/c/builtin_op_data.h"
+#include "tensorflow/lite/core/c/common.h"
+#include "tensorflow/lite/kernels/builtin_op_kernels.h"
+#include "tensorflow/lite/kernels/internal/common.h"
+#include "tensorflow/lite/kernels/kernel_util.h"
+
+namespace tflite {
+namespace ops {
+namespace builtin {
+namespace transpose_conv {
+namespace {
+
+constexpr int kOutputShape = 0, kWeights = 1, kInput = 2, kBias = 3;
+// Floats of col scratch per chunk of input rows (4 MiB).
+constexpr int64_t kColBudget = int64_t{1} << 20;
+
+struct OpData {
+  conv_util::PackedWeights weights;
+  std::vector<float> col;
+  conv_util::QuantParams quant;  // int8
+  std::vector<int32_t> acc;      // int8 scratch: one output batch of sums
+};
+
+void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
+void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
+
+TfLiteStatus ResizeOutput(TfLiteContext* context, const TfLiteTensor* shape,
+                          const TfLiteTensor* weights, const TfLiteTensor* input,
+                          TfLiteTensor* output) {
+  TF_LITE_ENSURE_EQ(context, NumElements(shape), 4);
+  const int32_t* s = shape->data.i32;
+  if (s[0] != SizeOfDimension(input, 0) || s[3] != SizeOfDimension(weights, 0) || s[1] <= 0 ||
+      s[2] <= 0) {
+    TF_LITE_KERNEL_LOG(context,
+                       "TRANSPOSE_CONV: output_shape [%d, %d, %d, %d] does not fit batch %d and "
+                       "%d output channels.",
+                       s[0], s[1], s[2], s[3], SizeOfDimension(input, 0),
+                       SizeOfDimension(weights, 0));
+    return kTfLiteError;
+  }
+  TfLiteIntArray* dims = TfLiteIntArrayCreate(4);
+  for (int i = 0; i < 4; ++i) dims->data[i] = s[i];
+  return context->ResizeTensor(context, output, dims);
+}
+
+TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
+  TF_LITE_ENSURE(context, NumInputs(node) == 3 || NumInputs(node) == 4);
+  TF_LITE_ENSURE_EQ(context, NumOutputs(node), 1);
+  auto* data = static_cast<OpData*>(node->user_data);
+  data->weights.Invalidate();
+  const auto* params = static_cast<const TfLiteTransposeConvParams*>(node->builtin_data);
+  TF_LITE_ENSURE(context, params != nullptr);
+  const TfLiteTensor *shape, *weights, *input;
+  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, kOutputShape, &shape));
+  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, kWeights, &weights));
+  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, kInput, &input));
+  const TfLiteTensor* bias =
+      NumInputs(node) == 4 ? GetOptionalInputTensor(context, node, kBias) : nullptr;
+  TfLiteTensor* output;
+  TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, 0, &output));
+  const TfLiteType type = input->type;
+  for (const TfLiteTensor* t : {input, weights, static_cast<const TfLiteTensor*>(output)}) {
+    if (t->type != type || (type != kTfLiteFloat32 && type != kTfLiteInt8)) {
+      return conv_util::UnsupportedType(context, t->type);
+    }
+  }
+  TF_LITE_ENSURE_TYPES_EQ(context, shape->type, kTfLiteInt32);
+  TF_LITE_ENSURE_EQ(context, NumDimensions(shape), 1);
+  TF_LITE_ENSURE_EQ(context, NumDimensions(input), 4);
+  TF_LITE_ENSURE_EQ(context, NumDimensions(weights), 4);
+  TF_LITE_ENSURE_EQ(context, SizeOfDimension(input, 3), SizeOfDimension(weights, 3));
+  TF_LITE_ENSURE_OK(context, conv_util::CheckActivation(context, params->activation));
+  if (type == kTfLiteInt8) {
+    TF_LITE_ENSURE_OK(context,
+                      conv_util::CheckQuantBias(context, bias, SizeOfDimension(weights, 0)));
+    TF_LITE_ENSURE_OK(context, conv_util::PrepareConvQuant(
+                                   context, input, weights, bias, output, params->activation,
+                                   SizeOfDimension(weights, 0), &data->quant));
+  } else {
+    TF_LITE_ENSURE_OK(context,
+                      conv_util::CheckFloatBias(context, bias, SizeOfDimension(weights, 0)));
+  }
+  if (params->stride_height <= 0 || params->stride_width <= 0) {
+    TF_LITE_KERNEL_LOG(context, "TRANSPOSE_CONV: strides must be positive, got %d x %d.",
+                       params->stride_height, params->stride_width);
+    return kTfLiteError;
+  }
+  if (params->padding != kTfLitePaddingSame && params->padding != kTfLitePaddingValid) {
+    TF_LITE_KERNEL_LOG(context, "TRANSPOSE_CONV: unknown padding %d.", params->padding);
+    return kTfLiteError;
+  }
+  const int64_t n = static_cast<int64_t>(SizeOfDimension(weights, 0)) *
+                    SizeOfDimension(weights, 1) * SizeOfDimension(weights, 2);
+  TF_LITE_ENSURE(context, n <= INT32_MAX / 2);
+  if (!IsConstantOrPersistentTensor(shape)) {
+    SetTensorToDynamic(output);
+    return kTfLiteOk;
+  }
+  return ResizeOutput(context, shape, weights, input, output);
+}
+
+struct Geometry {
+  int batches, in_h, in_w, in_c, out_h, out_w, out_c, kh, kw;
+  int stride_h, stride_w, pad_h, pad_w;
+};
+
+// Adds col (rows * in_w pixels starting at input row y0, each kh*kw*out_c values in
+// (oc, fy, fx) order) into out (one batch).
+void Col2Im(const Geometry& g, const float* col, int y0, int rows, float* out) {
+  const int taps = g.kh * g.kw;
+  const int n = g.out_c * taps;
+  for (int r = 0; r < rows; ++r) {
+    const int oy0 = (y0 + r) * g.stride_h - g.pad_h;
+    for (int x = 0; x < g.in_w; ++x) {
+      const int ox0 = x * g.stride_w - g.pad_w;
+      const float* c = col + (static_cast<int64_t>(r) * g.in_w + x) * n;
+      for (int fy = 0; fy < g.kh; ++fy) {
+        const int oy = oy0 + fy;
+        if (oy < 0 || oy >= g.out_h) continue;
+        for (int fx = 0; fx < g.kw; ++fx) {
+          const int ox = ox0 + fx;
+          if (ox < 0 || ox >= g.out_w) continue;
+          float* o = out + (static_cast<int64_t>(oy) * g.out_w + ox) * g.out_c;
+          const float* src = c + fy * g.kw + fx;
+          for (int oc = 0; oc < g.out_c; ++oc) o[oc] += src[oc * taps];
+        }
+      }
+    }
+  }
+}
+
+// int8, as the reference: per output batch, int32 scatter of (x + input_offset) * w,
+// then bias and per-channel requantization.
+void EvalInt8(OpData* data, const Geometry& g, const TfLiteTensor* input,
+              const TfLiteTensor* weights, const TfLiteTensor* bias, TfLiteTensor* output) {
+  const conv_util::QuantParams& q = data->quant;
+  const int64_t out_batch = static_cast<int64_t>(g.out_h) * g.out_w * g.out_c;
+  data->acc.resize(out_batch);
+  const int8_t* w = weights->data.int8;
+  for (int b = 0; b < g.batches; ++b) {
+    std::fill(data->acc.begin(), data->acc.end(), 0);
+    for (int y = 0; y < g.in_h; ++y) {
+      for (int x = 0; x < g.in_w; ++x) {
+        const int8_t* in =
+            input->data.int8 + ((static_cast<int64_t>(b) * g.in_h + y) * g.in_w + x) * g.in_c;
+        for (int fy = 0; fy < g.kh; ++fy) {
+          const int oy = y * g.stride_h - g.pad_h + fy;
+          if (oy < 0 || oy >= g.out_h) continue;
+          for (int fx = 0; fx < g.kw; ++fx) {
+            const int ox = x * g.stride_w - g.pad_w + fx;
+            if (ox < 0 || ox >= g.out_w) continue;
+            int32_t* acc = data->acc.data() + (static_cast<int64_t>(oy) * g.out_w + ox) * g.out_c;
+            for (int oc = 0; oc < g.out_c; ++oc) {
+              const int8_t* wr = w + ((static_cast<int64_t>(oc) * g.kh + fy) * g.kw + fx) * g.in_c;
+              int32_t sum = 0;
+              for (int ic = 0; ic < g.in_c; ++ic) sum += (in[ic] + q.input_offset) * wr[ic];
+              acc[oc] += sum;
+            }
+          }
+        }
+      }
+    }
+    int8_t* out = output->data.int8 + b * out_batch;
+    for (int64_t i = 0; i < out_batch; ++i) {
+      const int oc = static_cast<int>(i % g.out_c);
+      int32_t a = data->acc[i] + (bias != nullptr ? bias->data.i32[oc] : 0);
+      a = MultiplyByQuantizedMultiplier(a, q.multiplier[oc], q.shift[oc]) + q.output_offset;
+      out[i] = static_cast<int8_t>(std::min(q.act_max, std::max(q.act_min, a)));
+    }
+  }
+}
+
+TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
+  auto* data = static_cast<OpData*>(node->user_data);
+  const auto& params = *static_cast<const TfLiteTransposeConvParams*>(node->builtin_data);
+  const TfLiteTensor* shape = GetInput(context, node, kOutputShape);
+  const TfLiteTensor* weights = GetInput(context, node, kWeights);
+  const TfLiteTensor* input = GetInput(context, node, kInput);
+  const TfLiteTensor* bias =
+      NumInputs(node) == 4 ? GetOptionalInputTensor(context, node, kBias) : nullptr;
+  TfLiteTensor* output = GetOutput(context, node, 0);
+  if (IsDynamicTensor(output)) {
+    TF_LITE_ENSURE_OK(context, ResizeOutput(context, shape, weights, input, output));
+  }
+  Geometry g;
+  g.batches = SizeOfDimension(input, 0);
+  g.in_h = SizeOfDimension(input, 1);
+  g.in_w = SizeOfDimension(input, 2);
+  g.in_c = SizeOfDimension(input, 3);
+  g.out_h = SizeOfDimension(output, 1);
+  g.out_w = SizeOfDimension(output, 2);
+  g.out_c = SizeOfDimension(output, 3);
+  g.kh = SizeOfDimension(weights, 1);
+  g.kw = SizeOfDimension(weights, 2);
+  g.stride_h = params.stride_height;
+  g.stride_w = params.stride_width;
+  int unused_h, unused_w;
+  const TfLitePaddingValues pad =
+      ComputePaddingHeightWidth(g.stride_h, g.stride_w, 1, 1, g.out_h, g.out_w, g.kh, g.kw,
+                                params.padding, &unused_h, &unused_w);
+  g.pad_h = pad.height;
+  g.pad_w = pad.width;
+  if (output->type == kTfLiteInt8) {
+    EvalInt8(data, g, input, weights, bias, output);
+    return kTfLiteOk;
+  }
+  float* out = output->data.f;
+  const int64_t out_size = NumElements(output);
+  std::fill(out, out + out_size, 0.0f);
+  const int n = g.out_c * g.kh * g.kw;
+  if (out_size > 0 && n > 0 && g.in_c > 0 && NumElements(input) > 0) {
+    data->weights.Pack(weights, n, g.in_c, 0);
+    const int64_t per_row = static_cast<int64_t>(g.in_w) * n;
+    const int chunk =
+        static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(g.in_h, kColBudget / per_row)));
+    data->col.resize(static_cast<size_t>(chunk) * per_row);
+    pthreadpool* pool = parallel::ThreadPool(context);
+    const int64_t out_batch = static_cast<int64_t>(g.out_h) * g.out_w * g.out_c;
+    for (int b = 0; b < g.batches; ++b) {
+      for (int y0 = 0; y0 < g.in_h; y0 += chunk) {
+        const int rows = std::min(chunk, g.in_h - y0);
+        const float* a = input->data.f + (static_cast<int64_t>(b) * g.in_h + y0) * g.in_w * g.in_c;
+        gemm::FloatGemm(rows * g.in_w, n, g.in_c, a, g.in_c, data->weights.f.data(),
+                        data->col.data(), n, gemm::FloatOutputStage(), pool);
+        Col2Im(g, data->col.data(), y0, rows, out + b * out_batch);
+      }
+    }
+  }
+  float act_min, act_max;
+  CalculateActivationRange(params.activation, &act_min, &act_max);
+  for (int64_t i = 0; i < out_size; ++i) {
+    float v = out[i] + (bias != nullptr ? bias->data.f[i % g.out_c] : 0.0f);
+    out[i] = std::min(std::max(v, act_min), act_max);
+  }
+  return kTfLiteOk;
+}
+
+}  // namespace
+}  // namespace transpose_conv
+
+TfLiteRegistration* Register_TRANSPOSE_CONV() {
+  static TfLiteRegistration r = {transpose_conv::Init, transpose_conv::Free,
+                                 transpose_conv::Prepare, transpose_conv::Eval};
+  return &r;
+}
+
+}  // namespace builtin
+}  // namespace ops
+}  // namespace tflite
