@@ -190,6 +190,8 @@ TEST_CASE("check_resolver names the MediaPipe custom ops TFLite cannot resolve")
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("Encountered unresolved custom op: Landmarks2TransformMatrix."));
   CHECK_THAT(r.out, Catch::Contains("TransformTensorBilinear"));
+  CHECK_THAT(r.out, Catch::Contains("provided by the bundled 'mediapipe' custom ops: add "
+                                    "--custom_ops=mediapipe"));
 }
 
 TEST_CASE("list_ops prints the resolver's table, with custom op libraries") {

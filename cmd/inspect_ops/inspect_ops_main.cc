@@ -72,7 +72,10 @@ int InspectOpsMain(int argc, const char* const* argv) {
   ModelReport report = BuildReport(m);
   TextOptions options{tensors};
   std::optional<ResolverCheckResult> check;
-  if (check_resolver) check = CheckResolver(m, resolver.Catalog());
+  if (check_resolver) {
+    check = CheckResolver(m, resolver.Catalog());
+    AddBundledCustomOpHints(&*check);
+  }
   if (json) {
     nlohmann::json j = ReportToJson(report, options);
     if (check) j["resolver_check"] = ResolverCheckToJson(*check);

@@ -82,6 +82,21 @@ void CustomOpLibraryHandles::Close() {
   handles_.clear();
 }
 
+void AddBundledCustomOpHints(ResolverCheckResult* check) {
+  for (const auto& b : kBundled) {
+    tflite::MutableOpResolver resolver;
+    b.add(&resolver);
+    const OpCatalog catalog = resolver.Catalog();
+    for (auto& row : check->rows) {
+      if (row.status != OpResolveStatus::kCustomUnresolved) continue;
+      if (catalog.HasCustom(row.code.custom_name, row.code.version)) {
+        row.hint = "provided by the bundled '" + std::string(b.name) +
+                   "' custom ops: add --custom_ops=" + b.name;
+      }
+    }
+  }
+}
+
 std::vector<std::string> BundledCustomOpLibraries() {
   std::vector<std::string> names;
   for (const auto& b : kBundled) names.push_back(b.name);

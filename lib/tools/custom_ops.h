@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "resolver/resolver_check.h"
 #include "tensorflow/lite/mutable_op_resolver.h"
 #include "util/status.h"
 
@@ -44,6 +45,10 @@ class CustomOpLibraryHandles {
 
 // Names accepted by --custom_ops ("mediapipe").
 std::vector<std::string> BundledCustomOpLibraries();
+
+// For each unresolved custom op in `check` that a bundled library provides, points the
+// hint at the flag that adds it ("--custom_ops=mediapipe").
+void AddBundledCustomOpHints(ResolverCheckResult* check);
 
 // Adds each bundled library in `bundled` and then each plugin in `so_paths` to
 // `resolver` (later registrations of the same op and version replace earlier ones).
