@@ -73,34 +73,12 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   }
   TF_LITE_ENSURE_STATUS(conv_util::CheckActivation(context, params->activation));
 
-  switch (input->type) {
-    case kTfLiteFloat32:
-      if (filter->type != kTfLiteFloat32) {
-        TF_LITE_KERNEL_LOG(context, "Hybrid CONV_2D (float input, %s filter) not supported.",
-                           TfLiteTypeGetName(filter->type));
-        return kTfLiteError;
-      }
-      TF_LITE_ENSURE_STATUS(conv_util::CheckFloatBias(context, bias, channels_out));
-      break;
-    case kTfLiteInt8:
-    case kTfLiteUInt8:
-      TF_LITE_ENSURE_TYPES_EQ(context, filter->type, input->type);
-      TF_LITE_ENSURE_STATUS(conv_util::CheckQuantBias(context, bias, channels_out));
-      break;
-    default:
-      return conv_util::UnsupportedType(context, input->type);
-  }
-  TF_LITE_ENSURE_TYPES_EQ(context, output->type, input->type);
+  TF_LITE_ENSURE_STATUS(
+      conv_util::CheckConvTypes(context, "CONV_2D", input, filter, bias, output, channels_out));
 
   int out_h = 0, out_w = 0;
-  data->padding = ComputePaddingHeightWidth(
-      params->stride_height, params->stride_width, params->dilation_height_factor,
-      params->dilation_width_factor, SizeOfDimension(input, 1), SizeOfDimension(input, 2),
-      SizeOfDimension(filter, 1), SizeOfDimension(filter, 2), params->padding, &out_h, &out_w);
-  if (out_h <= 0 || out_w <= 0) {
-    TF_LITE_KERNEL_LOG(context, "CONV_2D output would be empty (%dx%d).", out_h, out_w);
-    return kTfLiteError;
-  }
+  TF_LITE_ENSURE_STATUS(conv_util::ComputeConvGeometry(context, "CONV_2D", params, input, filter,
+                                                       &data->padding, &out_h, &out_w));
   data->out_height = out_h;
   data->out_width = out_w;
   if (input->type != kTfLiteFloat32) {

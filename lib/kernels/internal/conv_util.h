@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/internal/gemm.h"
+#include "kernels/internal/padding.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
@@ -107,6 +108,52 @@ inline TfLiteStatus CheckFloatBias(TfLiteContext* context, const TfLiteTensor* b
   if (bias == nullptr) return kTfLiteOk;
   if (bias->type != kTfLiteFloat32) return UnsupportedType(context, bias->type);
   TF_LITE_ENSURE_EQ(context, NumElements(bias), channels_out);
+  return kTfLiteOk;
+}
+
+// Type rules shared by CONV_2D and DEPTHWISE_CONV_2D: float input needs float weights
+// (hybrid is not implemented), 8-bit input needs weights of the same type, the output
+// has the input's type, and the bias matches the output channels.
+inline TfLiteStatus CheckConvTypes(TfLiteContext* context, const char* op,
+                                   const TfLiteTensor* input, const TfLiteTensor* filter,
+                                   const TfLiteTensor* bias, const TfLiteTensor* output,
+                                   int channels_out) {
+  switch (input->type) {
+    case kTfLiteFloat32:
+      if (filter->type != kTfLiteFloat32) {
+        TF_LITE_KERNEL_LOG(context, "Hybrid %s (float input, %s filter) not supported.", op,
+                           TfLiteTypeGetName(filter->type));
+        return kTfLiteError;
+      }
+      TF_LITE_ENSURE_STATUS(CheckFloatBias(context, bias, channels_out));
+      break;
+    case kTfLiteInt8:
+    case kTfLiteUInt8:
+      TF_LITE_ENSURE_TYPES_EQ(context, filter->type, input->type);
+      TF_LITE_ENSURE_STATUS(CheckQuantBias(context, bias, channels_out));
+      break;
+    default:
+      return UnsupportedType(context, input->type);
+  }
+  TF_LITE_ENSURE_TYPES_EQ(context, output->type, input->type);
+  return kTfLiteOk;
+}
+
+// Output height/width and padding of a 2-D convolution over NHWC `input` with an
+// [*, kh, kw, *] `filter`; an empty output is an error. `Params` is TfLiteConvParams or
+// TfLiteDepthwiseConvParams (same field names).
+template <typename Params>
+TfLiteStatus ComputeConvGeometry(TfLiteContext* context, const char* op, const Params* params,
+                                 const TfLiteTensor* input, const TfLiteTensor* filter,
+                                 TfLitePaddingValues* padding, int* out_h, int* out_w) {
+  *padding = ComputePaddingHeightWidth(
+      params->stride_height, params->stride_width, params->dilation_height_factor,
+      params->dilation_width_factor, SizeOfDimension(input, 1), SizeOfDimension(input, 2),
+      SizeOfDimension(filter, 1), SizeOfDimension(filter, 2), params->padding, out_h, out_w);
+  if (*out_h <= 0 || *out_w <= 0) {
+    TF_LITE_KERNEL_LOG(context, "%s output would be empty (%dx%d).", op, *out_h, *out_w);
+    return kTfLiteError;
+  }
   return kTfLiteOk;
 }
 
