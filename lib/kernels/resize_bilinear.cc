@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "kernels/internal/parallel.h"
+#include "kernels/internal/resize.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
@@ -19,43 +20,13 @@ namespace builtin {
 namespace resize_bilinear {
 namespace {
 
-TfLiteStatus ResizeOutput(TfLiteContext* context, const TfLiteTensor* input,
-                          const TfLiteTensor* size, TfLiteTensor* output) {
-  TF_LITE_ENSURE_EQ(context, NumElements(size), 2);
-  const int32_t* size_data = size->data.i32;
-  if (size_data[0] <= 0 || size_data[1] <= 0) {
-    TF_LITE_KERNEL_LOG(context, "RESIZE_BILINEAR: output size [%d, %d] must be positive.",
-                       size_data[0], size_data[1]);
-    return kTfLiteError;
-  }
-  TfLiteIntArray* out = TfLiteIntArrayCreate(4);
-  out->data[0] = input->dims->data[0];
-  out->data[1] = size_data[0];
-  out->data[2] = size_data[1];
-  out->data[3] = input->dims->data[3];
-  return context->ResizeTensor(context, output, out);
-}
-
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
-  TF_LITE_ENSURE_EQ(context, NumInputs(node), 2);
-  TF_LITE_ENSURE_EQ(context, NumOutputs(node), 1);
   const auto* params = static_cast<const TfLiteResizeBilinearParams*>(node->builtin_data);
   TF_LITE_ENSURE(context, params != nullptr);
   const TfLiteTensor* input;
-  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, 0, &input));
   const TfLiteTensor* size;
-  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, 1, &size));
   TfLiteTensor* output;
-  TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, 0, &output));
-  const TfLiteType t = input->type;
-  if (t != kTfLiteFloat32 && t != kTfLiteUInt8 && t != kTfLiteInt8 && t != kTfLiteInt16) {
-    TF_LITE_KERNEL_LOG(context, "Type %s (%d) not supported.", TfLiteTypeGetName(t), t);
-    return kTfLiteError;
-  }
-  TF_LITE_ENSURE_TYPES_EQ(context, output->type, t);
-  TF_LITE_ENSURE_EQ(context, NumDimensions(input), 4);
-  TF_LITE_ENSURE_EQ(context, NumDimensions(size), 1);
-  TF_LITE_ENSURE_TYPES_EQ(context, size->type, kTfLiteInt32);
+  TF_LITE_ENSURE_STATUS(resize::GetResizeTensors(context, node, &input, &size, &output));
   if (params->half_pixel_centers && params->align_corners) {
     TF_LITE_KERNEL_LOG(context, "If half_pixel_centers is True, align_corners must be False.");
     return kTfLiteError;
@@ -64,7 +35,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     SetTensorToDynamic(output);
     return kTfLiteOk;
   }
-  return ResizeOutput(context, input, size, output);
+  return resize::ResizeOutput(context, "RESIZE_BILINEAR", input, size, output);
 }
 
 void InterpolationFloat(int value, float scale, bool half_pixel_centers, int input_size,
@@ -167,7 +138,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* size = GetInput(context, node, 1);
   TfLiteTensor* output = GetOutput(context, node, 0);
   if (IsDynamicTensor(output)) {
-    TF_LITE_ENSURE_OK(context, ResizeOutput(context, input, size, output));
+    TF_LITE_ENSURE_OK(context,
+                      resize::ResizeOutput(context, "RESIZE_BILINEAR", input, size, output));
   }
   Dims d{input->dims->data[0], input->dims->data[1],  input->dims->data[2],
          input->dims->data[3], output->dims->data[1], output->dims->data[2]};
