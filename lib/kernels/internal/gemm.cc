@@ -287,9 +287,10 @@ const FloatKernel& SelectFloatKernel() {
 //
 // Packed int16 weights interleave pairs of k: panel[(kk / 2) * 32 + j * 2 + (kk & 1)] (k
 // rounded up to even, zero-filled), so that one AVX2 vpmaddwd multiplies a broadcast pair
-// (a[kk], a[kk + 1]) with 8 columns and adds the two products in int32. The int16 values
-// are 8-bit values minus their zero point (|v| <= 255), so nothing saturates and the
-// int32 sums are the same as the reference kernels' (up to wrap-around order).
+// (a[kk], a[kk + 1]) with 8 columns and adds the two products in int32. The weights are
+// 8-bit values minus their zero point (|b| <= 255) and A holds either such values or int16
+// activations, so vpmaddwd never saturates (that needs two -32768 * -32768 products) and
+// the int32 sums are the same as the reference kernels' (up to wrap-around order).
 
 constexpr int kQuantMr = 4;
 
@@ -379,20 +380,26 @@ __attribute__((target("avx2"))) void Avx2QuantTile(int k, const int16_t* a, int 
 }
 #endif
 
+// acc = a (R rows) x b (one packed panel) over k, in int32.
+template <int R>
+inline void QuantAccumulate(bool avx2, int k, const int16_t* a, int lda, const int16_t* b,
+                            int32_t (&acc)[R][kNr]) {
+#ifdef TFI_GEMM_X86
+  if (avx2) {
+    Avx2QuantTile<R>(k, a, lda, b, acc);
+    return;
+  }
+#else
+  (void)avx2;
+#endif
+  GenericQuantTile<R>(k, a, lda, b, acc);
+}
+
 template <int R, typename OutT>
 void QuantizedTile(bool avx2, int k, const int16_t* a, int lda, const int16_t* b, OutT* c, int ldc,
                    int cols, const QuantizedOutputStage& s, int col0) {
   int32_t acc[R][kNr];
-#ifdef TFI_GEMM_X86
-  if (avx2) {
-    Avx2QuantTile<R>(k, a, lda, b, acc);
-  } else {
-    GenericQuantTile<R>(k, a, lda, b, acc);
-  }
-#else
-  (void)avx2;
-  GenericQuantTile<R>(k, a, lda, b, acc);
-#endif
+  QuantAccumulate<R>(avx2, k, a, lda, b, acc);
   for (int i = 0; i < R; ++i) {
     OutT* crow = c + static_cast<size_t>(i) * ldc;
     for (int j = 0; j < cols; ++j) {
@@ -407,10 +414,39 @@ void QuantizedTile(bool avx2, int k, const int16_t* a, int lda, const int16_t* b
   }
 }
 
-template <typename OutT>
+// int16 activations: |a * b| <= 32768 * 255 < 2^23, so the int32 micro-kernels sum blocks
+// of kWideBlockK products exactly (256 * 2^23 = 2^31, and the bound is not reached);
+// the blocks are added in int64, which is then exactly the reference's int64 sum.
+constexpr int kWideBlockK = 256;
+
+template <int R, typename OutT>
+void QuantizedTile(bool avx2, int k, const int16_t* a, int lda, const int16_t* b, OutT* c, int ldc,
+                   int cols, const Quantized16x8OutputStage& s, int col0) {
+  int64_t acc[R][kNr] = {};
+  for (int k0 = 0; k0 < k; k0 += kWideBlockK) {
+    int32_t part[R][kNr];
+    // k0 is even, so the block starts at a pair boundary of the packed panel.
+    QuantAccumulate<R>(avx2, std::min(kWideBlockK, k - k0), a + k0, lda,
+                       b + static_cast<size_t>(k0) * kNr, part);
+    for (int i = 0; i < R; ++i)
+      for (int j = 0; j < kNr; ++j) acc[i][j] += part[i][j];
+  }
+  for (int i = 0; i < R; ++i) {
+    OutT* crow = c + static_cast<size_t>(i) * ldc;
+    for (int j = 0; j < cols; ++j) {
+      const int col = col0 + j;
+      int64_t v = acc[i][j];
+      if (s.bias != nullptr) v += s.bias[col];
+      int32_t r = MultiplyByQuantizedMultiplier(v, s.multiplier[col], s.shift[col]);
+      r = std::min(std::max(r, s.act_min), s.act_max);
+      crow[j] = static_cast<OutT>(r);
+    }
+  }
+}
+
+template <typename OutT, typename Stage>
 void QuantizedGemmImpl(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b,
-                       OutT* c, int ldc, const QuantizedOutputStage& s, pthreadpool* pool,
-                       GemmKernel kernel) {
+                       OutT* c, int ldc, const Stage& s, pthreadpool* pool, GemmKernel kernel) {
   if (m <= 0 || n <= 0) return;
   const int panels = (n + kNr - 1) / kNr;
   const bool avx2 = kernel == GemmKernel::kAuto && CpuHasAvx2();
@@ -544,6 +580,12 @@ void QuantizedGemm(int m, int n, int k, const int16_t* a, int lda, const int16_t
 void QuantizedGemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b,
                    int16_t* c, int ldc, const QuantizedOutputStage& stage, pthreadpool* pool,
                    GemmKernel kernel) {
+  QuantizedGemmImpl(m, n, k, a, lda, packed_b, c, ldc, stage, pool, kernel);
+}
+
+void QuantizedGemm16x8(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b,
+                       int16_t* c, int ldc, const Quantized16x8OutputStage& stage,
+                       pthreadpool* pool, GemmKernel kernel) {
   QuantizedGemmImpl(m, n, k, a, lda, packed_b, c, ldc, stage, pool, kernel);
 }
 

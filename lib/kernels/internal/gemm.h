@@ -13,7 +13,8 @@
 // blocked over k (kc) and over m (row blocks shared by threads). Quantized: int16
 // operands (8-bit values with their zero points already folded in), int32 accumulators
 // (AVX2 vpmaddwd when the CPU has it) and TFLite's per-channel requantization, so results
-// are bit-exact with TFLite's reference kernels.
+// are bit-exact with TFLite's reference kernels; int16 activations with int64
+// accumulation use the same micro-kernels (QuantizedGemm16x8).
 //
 // Threading: work is split over blocks of rows and columns on `pool` (nullptr, a
 // one-thread pool or under ~1M multiply-adds runs inline). The functions only read A and packed B and write
@@ -81,10 +82,30 @@ void QuantizedGemm(int m, int n, int k, const int16_t* a, int lda, const int16_t
 void QuantizedGemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b,
                    uint8_t* c, int ldc, const QuantizedOutputStage& stage, pthreadpool* pool,
                    GemmKernel kernel = GemmKernel::kAuto);
-// int16 output: FULLY_CONNECTED's uint8 x uint8 -> int16 variant (output_offset 0).
+// int16 output: FULLY_CONNECTED's uint8 x uint8 -> int16 variant (output_offset 0), and
+// 16x8 kernels with an int32 bias (int16 A as it is, int32 sums as the reference's
+// AccumScalar = int32_t templates).
 void QuantizedGemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b,
                    int16_t* c, int ldc, const QuantizedOutputStage& stage, pthreadpool* pool,
                    GemmKernel kernel = GemmKernel::kAuto);
+
+// 16x8 (int16 activations, 8-bit weights): A holds int16 activations as they are, B the
+// packed weights minus their zero point. acc = sum_k a*b (+ bias[n]) is exact in int64
+// (int32 partial sums over blocks of k that cannot overflow), and out =
+// clamp(MultiplyByQuantizedMultiplier(int64 acc, multiplier[n], shift[n]), act_min,
+// act_max) with no output offset: TFLite's reference ConvPerChannel / FullyConnected for
+// int16 activations with int64 bias.
+struct Quantized16x8OutputStage {
+  const int64_t* bias = nullptr;        // n values or nullptr
+  const int32_t* multiplier = nullptr;  // n values
+  const int32_t* shift = nullptr;       // n values (TFLite sign: > 0 is a left shift)
+  int32_t act_min = -32768;
+  int32_t act_max = 32767;
+};
+
+void QuantizedGemm16x8(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b,
+                       int16_t* c, int ldc, const Quantized16x8OutputStage& stage,
+                       pthreadpool* pool, GemmKernel kernel = GemmKernel::kAuto);
 
 // Name of the float micro-kernel in use ("avx2_fma_6x16" or "generic_3x16").
 const char* FloatKernelName();

@@ -109,5 +109,69 @@ TEST_CASE("QuantizedGemm (both micro-kernels) is exact, odd and even depths") {
   }
 }
 
+// 16x8: int16 activations times 8-bit weights, summed exactly in int64. Extreme values
+// (every product -32768 * 255 or 32767 * 255) over long depths would overflow an int32
+// sum; the reference's int64 sum and its 64-bit requantization must come out.
+TEST_CASE("QuantizedGemm16x8 (both micro-kernels) sums exactly in int64") {
+  const int shapes[][3] = {{1, 1, 1}, {3, 20, 7}, {5, 17, 256}, {6, 33, 257}, {2, 16, 1201},
+                           {4, 3, 0}};
+  uint32_t seed = 200;
+  for (const auto& s : shapes) {
+    for (GemmKernel kernel : kKernels) {
+      for (int extreme = 0; extreme < 2; ++extreme) {
+        ++seed;
+        const int m = s[0], n = s[1], k = s[2];
+        CAPTURE(seed, m, n, k, static_cast<int>(kernel), extreme);
+        std::mt19937 rng(seed);
+        std::vector<int16_t> a =
+            RandomInts<int16_t>(rng, static_cast<size_t>(m) * k, -32768, 32767);
+        std::vector<uint8_t> w = RandomInts<uint8_t>(rng, static_cast<size_t>(n) * k, 0, 255);
+        if (extreme) {  // row 0 all -32768, row 1 all 32767; weights all 255
+          for (int kk = 0; kk < k; ++kk) {
+            a[kk] = -32768;
+            if (m > 1) a[k + kk] = 32767;
+          }
+          std::fill(w.begin(), w.end(), uint8_t{255});
+        }
+        const auto bias = RandomInts<int64_t>(rng, n, -1000000, 1000000);
+        std::vector<int32_t> mult(n), shift(n);
+        for (int j = 0; j < n; ++j) {
+          int sh = 0;
+          RefQuantizeMultiplier(0.00001 * (j + 1) / std::max(1, k / 64), &mult[j], &sh);
+          shift[j] = sh;
+        }
+        std::vector<int16_t> packed(tflite::gemm::PackedQuantizedWeightsSize(n, k));
+        tflite::gemm::PackUint8Weights(w.data(), n, k, 0, packed.data());
+        tflite::gemm::Quantized16x8OutputStage stage;
+        stage.bias = bias.data();
+        stage.multiplier = mult.data();
+        stage.shift = shift.data();
+        stage.act_min = -30000;
+        stage.act_max = 32000;
+        std::vector<int16_t> c(static_cast<size_t>(m) * n);
+        tflite::gemm::QuantizedGemm16x8(m, n, k, a.data(), k, packed.data(), c.data(), n, stage,
+                                        nullptr, kernel);
+        bool beyond_int32 = false;
+        for (int i = 0; i < m; ++i) {
+          for (int j = 0; j < n; ++j) {
+            int64_t acc = bias[j];
+            for (int kk = 0; kk < k; ++kk) {
+              acc += static_cast<int64_t>(a[i * k + kk]) * w[j * k + kk];
+            }
+            beyond_int32 |= acc != static_cast<int32_t>(acc);
+            int32_t v = RefMultiplyByQuantizedMultiplier64(acc, mult[j], shift[j]);
+            v = std::min(std::max(v, -30000), 32000);
+            if (c[i * n + j] != v) {
+              CAPTURE(i, j, c[i * n + j], v, acc);
+              FAIL("mismatch");
+            }
+          }
+        }
+        if (extreme && k > 1000) CHECK(beyond_int32);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tflite_inspect

@@ -62,6 +62,19 @@ inline int32_t RefMultiplyByQuantizedMultiplier(int32_t x, int32_t multiplier, i
   return RefRoundingDivideByPOT(RefDoublingHighMul(shifted, multiplier), right);
 }
 
+// Upstream's int64 overload (16x8 kernels with int64 accumulators): the Q0.31 multiplier
+// rounded to 15 bits (0x7FFF when that would overflow), then a single rounding shift that
+// rounds halves up (towards +infinity), unlike the int32 overload's away-from-zero.
+inline int32_t RefMultiplyByQuantizedMultiplier64(int64_t x, int32_t multiplier, int shift) {
+  const int64_t reduced =
+      multiplier < 0x7FFF0000 ? (static_cast<int64_t>(multiplier) + (1 << 15)) / (1 << 16) : 0x7FFF;
+  const int64_t divisor = int64_t{1} << (15 - shift);
+  const int64_t num = x * reduced + divisor / 2;
+  // floor(num / divisor) for either sign.
+  const int64_t q = num / divisor;
+  return static_cast<int32_t>(num % divisor != 0 && num < 0 ? q - 1 : q);
+}
+
 // Upstream QuantizeMultiplier: Q0.31 significand and exponent of `m`.
 inline void RefQuantizeMultiplier(double m, int32_t* q, int* shift) {
   if (m == 0.0) {
