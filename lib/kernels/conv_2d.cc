@@ -1,12 +1,20 @@
-// CONV_2D: float32 (v1), uint8 (v1, per-tensor) and int8 (v3, per-channel) via im2col +
-// the packed GEMM in kernels/internal/gemm.h, in blocks of output pixels (each block's
-// im2col rows stay in cache; the full im2col matrix is never built). A 1x1 stride-1 float
-// convolution multiplies the input in place. Quantized results are bit-exact with TFLite's
-// reference kernels: the im2col rows hold input + input_offset (so padding is 0, as the
-// reference skips it) and the packed filter holds filter + filter_offset, both as int16.
+// CONV_2D: float32 (v1), uint8 (v1, per-tensor), int8 (v3, per-channel) and int16
+// activations with int8 filters (16x8, v4) via im2col + the packed GEMM in
+// kernels/internal/gemm.h, in blocks of output pixels (each block's im2col rows stay in
+// cache; the full im2col matrix is never built). A 1x1 stride-1 float convolution
+// multiplies the input in place. Quantized results are bit-exact with TFLite's reference
+// kernels: the im2col rows hold input + input_offset (so padding is 0, as the reference
+// skips it) and the packed filter holds filter + filter_offset, both as int16.
 //
-// Not implemented: hybrid (float input, int8 filter; v2/v5), int16 activations (v4/v7),
-// grouped convolution (v6), int4 filters (v8).
+// int16 (zero points 0) dispatches on the bias type as TFLite Micro does: an int64 bias
+// takes ConvPerChannel<int64_t> (exact int64 sums, the 64-bit MultiplyByQuantizedMultiplier),
+// an int32 bias or none ConvPerChannel<int32_t> (int32 sums and requantization; without
+// bias the quantized_bias_type option may ask for int64, as in TFLite). Like
+// TFLite's kernel it dispatches on types, not on the version the model declares (TFLite's
+// converter writes v3 for some 16x8 convolutions).
+//
+// Not implemented: hybrid (float input, int8 filter; v2/v5), grouped convolution (v6),
+// int4 filters (v7), the quantized_bias_type option (v8).
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -74,7 +82,12 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_STATUS(conv_util::CheckActivation(context, params->activation));
 
   TF_LITE_ENSURE_STATUS(
-      conv_util::CheckConvTypes(context, "CONV_2D", input, filter, bias, output, channels_out));
+      conv_util::CheckConvTypes(context, "CONV_2D", input, filter, bias, output, channels_out,
+                                /*int16_int32_bias=*/true));
+  if (input->type == kTfLiteInt16) {
+    TF_LITE_ENSURE_STATUS(conv_util::CheckQuantizedBiasType(context, "CONV_2D",
+                                                            params->quantized_bias_type, bias));
+  }
 
   int out_h = 0, out_w = 0;
   TF_LITE_ENSURE_STATUS(conv_util::ComputeConvGeometry(context, "CONV_2D", params, input, filter,
@@ -202,6 +215,39 @@ void EvalQuantized(const Geometry& g, OpData* data, const TfLiteTensor* input,
       });
 }
 
+// int16 activations: the im2col rows hold the input as it is (zero point 0; padding 0).
+void EvalInt16(const Geometry& g, OpData* data, const TfLiteConvParams& params,
+               const TfLiteTensor* input, const TfLiteTensor* filter, const TfLiteTensor* bias,
+               TfLiteTensor* output, pthreadpool* pool) {
+  const int depth = g.f_h * g.f_w * g.in_c;
+  data->weights.Pack(filter, g.out_c, depth, 0);
+  const int16_t* in = input->data.i16;
+  int16_t* out = output->data.i16;
+  const int16_t* packed = data->weights.q.data();
+  const bool wide = conv_util::Int16WideAccumulator(bias, params.quantized_bias_type);
+  const gemm::Quantized16x8OutputStage stage64 =
+      data->quant.Stage16x8(wide && bias != nullptr ? bias->data.i64 : nullptr);
+  const gemm::QuantizedOutputStage stage32 =
+      data->quant.Stage(!wide && bias != nullptr ? bias->data.i32 : nullptr);
+  const size_t rows = static_cast<size_t>(g.batches) * g.out_h * g.out_w;
+  ChunkedIm2ColGemm(
+      rows, depth, g.out_c, &data->im2col_q, pool,
+      [&](size_t r0, size_t r1, int16_t* buf) {
+        Im2ColRows(
+            g, in, r0, r1, int16_t{0}, [](int16_t v) { return v; }, buf);
+      },
+      [&](size_t r0, size_t r1, const int16_t* buf) {
+        const int m = static_cast<int>(r1 - r0);
+        if (wide) {
+          gemm::QuantizedGemm16x8(m, g.out_c, depth, buf, depth, packed, out + r0 * g.out_c,
+                                  g.out_c, stage64, nullptr);
+        } else {
+          gemm::QuantizedGemm(m, g.out_c, depth, buf, depth, packed, out + r0 * g.out_c, g.out_c,
+                              stage32, nullptr);
+        }
+      });
+}
+
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   auto* data = static_cast<OpData*>(node->user_data);
   const auto* params = static_cast<const TfLiteConvParams*>(node->builtin_data);
@@ -243,6 +289,9 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
       return kTfLiteOk;
     case kTfLiteUInt8:
       EvalQuantized<uint8_t>(g, data, input, filter, bias, output, pool);
+      return kTfLiteOk;
+    case kTfLiteInt16:
+      EvalInt16(g, data, *params, input, filter, bias, output, pool);
       return kTfLiteOk;
     default:
       return conv_util::UnsupportedType(context, input->type);

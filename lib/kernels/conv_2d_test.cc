@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "kernels/testing/conv_test_util.h"
+#include "kernels/testing/elementwise_test_util.h"
 #include "kernels/testing/op_test_util.h"
 
 namespace tflite_inspect {
@@ -190,6 +191,98 @@ void RunQuantized(const ConvCase& c, bool per_channel, uint32_t seed) {
   }
 }
 
+// 16x8: int16 input and output (zero points 0), int8 filter, an int64 or int32 bias (or
+// none). reference_integer_ops::ConvPerChannel<int64_t> / <int32_t>: the int64 template
+// requantizes with the 64-bit MultiplyByQuantizedMultiplier, the int32 one (int32 bias or
+// none) with the 32-bit one. `extreme`: inputs -32768 or 32767 and weights -128 or 127
+// of one sign per filter, so long filters overflow an int32 sum.
+void RunInt16(const ConvCase& c, bool per_channel, bool int64_bias, uint32_t seed,
+              int version = 4, bool extreme = false) {
+  CAPTURE(seed, per_channel, int64_bias, version, extreme, c.batch, c.ih, c.iw, c.ic, c.fh, c.fw,
+          c.oc, c.sh, c.sw, c.dh, c.dw, c.same, static_cast<int>(c.act), c.bias_mode, c.threads);
+  std::mt19937 rng(seed);
+  const float in_scale = 0.0001f + RandomFloats(rng, 1, 0.f, 0.001f)[0];
+  const float out_scale = 0.004f + RandomFloats(rng, 1, 0.f, 0.02f)[0];
+  std::vector<float> f_scales(per_channel ? c.oc : 1);
+  for (auto& sc : f_scales) sc = 0.002f + RandomFloats(rng, 1, 0.f, 0.02f)[0];
+  auto in_v = RandomInts<int16_t>(rng, static_cast<size_t>(c.batch) * c.ih * c.iw * c.ic, -32768,
+                                  32767);
+  auto w_v = RandomInts<int8_t>(rng, static_cast<size_t>(c.oc) * c.fh * c.fw * c.ic, -127, 127);
+  if (extreme) {  // mostly -32768; filter o all -128 (even o) or all 127 (odd o)
+    for (auto& v : in_v) v = v < 24000 ? int16_t{-32768} : int16_t{32767};
+    const size_t per_filter = static_cast<size_t>(c.fh) * c.fw * c.ic;
+    for (size_t i = 0; i < w_v.size(); ++i) {
+      w_v[i] = (i / per_filter) % 2 == 0 ? int8_t{-128} : int8_t{127};
+    }
+  }
+  const auto b64 = RandomInts<int64_t>(rng, c.oc, -2000000, 2000000);
+  const std::vector<int32_t> b32(b64.begin(), b64.end());
+
+  QuantSpec in_q{{in_scale}, {0}, 0}, out_q{{out_scale}, {0}, 0};
+  QuantSpec w_q;
+  w_q.scale = f_scales;
+  w_q.zero_point.assign(f_scales.size(), 0);
+  QuantSpec b_q;
+  for (float sc : f_scales) b_q.scale.push_back(in_scale * sc);
+  b_q.zero_point.assign(f_scales.size(), 0);
+
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_INT16, {c.batch, c.ih, c.iw, c.ic}, "in", &in_q);
+  const int w =
+      b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {c.oc, c.fh, c.fw, c.ic}, w_v, "w", &w_q);
+  const int bias =
+      int64_bias ? b.AddConstTensor<int64_t>(tflite::TensorType_INT64, {c.oc}, b64, "b", &b_q)
+                 : b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {c.oc}, b32, "b", &b_q);
+  const int out =
+      b.AddTensor(tflite::TensorType_INT16, {c.batch, c.OutH(), c.OutW(), c.oc}, "out", &out_q);
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, Inputs(b, c, in, w, bias), {out}, Options(Opts(c)),
+                version);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  OpTestModel m(b, c.threads);
+  REQUIRE(m.Prepare() == kTfLiteOk);
+  m.SetInput<int16_t>(0, in_v);
+  REQUIRE(m.Invoke() == kTfLiteOk);
+  const auto got = m.Output<int16_t>(0);
+
+  std::vector<int32_t> mult(c.oc);
+  std::vector<int> shift(c.oc);
+  for (int o = 0; o < c.oc; ++o) {
+    const double real = static_cast<double>(in_scale) *
+                        static_cast<double>(f_scales[per_channel ? o : 0]) /
+                        static_cast<double>(out_scale);
+    RefQuantizeMultiplier(real, &mult[o], &shift[o]);
+  }
+  int32_t act_min, act_max;
+  RefActivationRange<int16_t>(c.act, out_scale, 0, &act_min, &act_max);
+  std::vector<int64_t> acc(OutSize(c), 0);
+  ForEachTap(c, [&](size_t oi, int, size_t ii, size_t fi) {
+    acc[oi] += static_cast<int64_t>(w_v[fi]) * in_v[ii];
+  });
+  const bool has_bias = c.bias_mode == 2;
+  const bool wide = has_bias && int64_bias;
+  REQUIRE(got.size() == acc.size());
+  bool beyond_int32 = false;
+  for (size_t i = 0; i < acc.size(); ++i) {
+    const int o = static_cast<int>(i % c.oc);
+    const int64_t sum = acc[i] + (has_bias ? b64[o] : 0);
+    beyond_int32 |= sum != static_cast<int32_t>(sum);
+    int32_t v;
+    if (wide) {
+      v = RefMultiplyByQuantizedMultiplier64(sum, mult[o], shift[o]);
+    } else {
+      REQUIRE(sum == static_cast<int32_t>(sum));  // the int32 template's sum
+      v = RefMultiplyByQuantizedMultiplier(static_cast<int32_t>(sum), mult[o], shift[o]);
+    }
+    v = std::min(std::max(v, act_min), act_max);
+    if (static_cast<int32_t>(got[i]) != v) {
+      CAPTURE(i, got[i], v, sum);
+      FAIL("int16 mismatch");
+    }
+  }
+  if (extreme && c.ic * c.fh * c.fw > 600) CHECK(beyond_int32);
+}
+
 ConvCase RandomCase(std::mt19937& rng) {
   ConvCase c;
   c.batch = RandInt(rng, 1, 2);
@@ -208,6 +301,107 @@ ConvCase RandomCase(std::mt19937& rng) {
   c.bias_mode = RandInt(rng, 0, 2);
   c.threads = RandInt(rng, 1, 2);
   return c;
+}
+
+// Hand-checked 16x8 golden. Input scale 0.5, filter scales 0.25 / 0.5, output scale 1:
+// multipliers 1/8 and 1/4. Channel 0 = 2 * x + 100, channel 1 = -3 * x - 200.
+TEST_CASE("CONV_2D int16 (16x8) golden: int64 bias rounds halves up, int32 bias away from 0") {
+  for (const bool int64_bias : {true, false}) {
+    CAPTURE(int64_bias);
+    ModelBuilder b;
+    QuantSpec in_q{{0.5f}, {0}, 0}, out_q{{1.0f}, {0}, 0};
+    QuantSpec w_q{{0.25f, 0.5f}, {0, 0}, 0};
+    QuantSpec b_q{{0.125f, 0.25f}, {0, 0}, 0};
+    const int in = b.AddTensor(tflite::TensorType_INT16, {1, 2, 2, 1}, "in", &in_q);
+    const int w = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {2, 1, 1, 1}, {2, -3}, "w",
+                                           &w_q);
+    const int bias =
+        int64_bias
+            ? b.AddConstTensor<int64_t>(tflite::TensorType_INT64, {2}, {100, -200}, "b", &b_q)
+            : b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {2}, {100, -200}, "b", &b_q);
+    const int out = b.AddTensor(tflite::TensorType_INT16, {1, 2, 2, 2}, "out", &out_q);
+    tflite::Conv2DOptionsT o;
+    o.padding = tflite::Padding_VALID;
+    o.stride_h = o.stride_w = 1;
+    b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, w, bias}, {out}, Options(o), 4);
+    b.SetInputs({in});
+    b.SetOutputs({out});
+    OpTestModel m(b);
+    REQUIRE(m.Prepare() == kTfLiteOk);
+    m.SetInput<int16_t>(0, {1000, -2000, 3000, 4000});
+    REQUIRE(m.Invoke() == kTfLiteOk);
+    // Channel 0: 2100, -3900, 6100, 8100 / 8 = 262.5, -487.5, 762.5, 1012.5; channel 1:
+    // -3200, 5800, -9200, -12200 / 4 (exact). -487.5 is -487 with the 64-bit
+    // requantization (halves up) and -488 with the 32-bit one (halves away from zero).
+    const int16_t half = int64_bias ? -487 : -488;
+    CHECK(m.Output<int16_t>(0) ==
+          std::vector<int16_t>{263, -800, half, 1450, 763, -2300, 1013, -3050});
+  }
+}
+
+TEST_CASE("CONV_2D int16 is bit-exact with the reference (random shapes, int64 / int32 bias)") {
+  for (uint32_t seed = 1; seed <= 40; ++seed) {
+    std::mt19937 rng(seed + 4000);
+    // The kernel dispatches on types: the version the model declares does not matter.
+    RunInt16(RandomCase(rng), seed % 4 != 0, seed % 3 != 0, seed, seed % 5 == 0 ? 3 : 4);
+  }
+}
+
+TEST_CASE("CONV_2D int16: long filters past int32, GEMM blocks and threads") {
+  ConvCase c;
+  c.ih = c.iw = 12;
+  c.ic = 80;
+  c.oc = 40;
+  c.fh = c.fw = 3;  // depth 720: three int32 partial-sum blocks
+  c.same = true;
+  c.threads = 2;
+  RunInt16(c, true, true, 501, 4, /*extreme=*/true);
+  c.act = tflite::ActivationFunctionType_RELU;
+  RunInt16(c, true, true, 502);
+  RunInt16(c, false, false, 503);
+  c.ih = c.iw = 40;  // im2col split over the threads
+  c.ic = 8;
+  c.oc = 20;
+  RunInt16(c, true, true, 504);
+}
+
+TEST_CASE("CONV_2D int16 refuses non-zero zero points and wrong bias types") {
+  const auto run = [](int32_t in_zp, int32_t out_zp, tflite::TensorType bias_type,
+                      tflite::TensorType option = tflite::TensorType_FLOAT32) {
+    ModelBuilder b;
+    QuantSpec in_q{{0.5f}, {in_zp}, 0}, out_q{{1.0f}, {out_zp}, 0};
+    QuantSpec w_q{{0.25f}, {0}, 0};
+    const int in = b.AddTensor(tflite::TensorType_INT16, {1, 2, 2, 1}, "in", &in_q);
+    const int w = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {1, 1, 1, 1}, {2}, "w", &w_q);
+    const int bias = bias_type == tflite::TensorType_INT64
+                         ? b.AddConstTensor<int64_t>(bias_type, {1}, {0}, "b")
+                         : b.AddConstTensor<int16_t>(bias_type, {1}, {0}, "b");
+    const int out = b.AddTensor(tflite::TensorType_INT16, {1, 2, 2, 1}, "out", &out_q);
+    tflite::Conv2DOptionsT o;
+    o.padding = tflite::Padding_VALID;
+    o.stride_h = o.stride_w = 1;
+    o.quantized_bias_type = option;
+    b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, w, bias}, {out}, Options(o), 4);
+    b.SetInputs({in});
+    b.SetOutputs({out});
+    OpTestModel m(b);
+    CHECK(m.Prepare() == kTfLiteError);
+    return m.errors();
+  };
+  CHECK_THAT(run(3, 0, tflite::TensorType_INT64),
+             Catch::Contains("CONV_2D with int16 activations needs zero point 0 on input and "
+                             "output (symmetric 16x8 quantization; got input zero_point 3, "
+                             "output zero_point 0)."));
+  CHECK_THAT(run(0, -1, tflite::TensorType_INT64), Catch::Contains("output zero_point -1"));
+  CHECK_THAT(run(0, 0, tflite::TensorType_INT16),
+             Catch::Contains("CONV_2D with int16 activations needs an int64 or int32 bias (got "
+                             "INT16)."));
+  CHECK_THAT(run(0, 0, tflite::TensorType_INT64, tflite::TensorType_INT32),
+             Catch::Contains("CONV_2D quantized_bias_type INT32 does not fit the bias (INT64)."));
+}
+
+TEST_CASE("CONV_2D int16 seanet models match TFLite's reference goldens exactly", "[real]") {
+  ew_test::CheckSeanetModels("conv", "conv", 1);
 }
 
 TEST_CASE("CONV_2D float golden: VALID 2x2 and SAME with bias and RELU") {

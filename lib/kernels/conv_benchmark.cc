@@ -7,6 +7,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -17,7 +18,9 @@
 namespace {
 
 using tflite::TensorType_FLOAT32;
+using tflite::TensorType_INT16;
 using tflite::TensorType_INT32;
+using tflite::TensorType_INT64;
 using tflite::TensorType_INT8;
 using tflite_inspect::ModelBuilder;
 using tflite_inspect::OpTestModel;
@@ -61,6 +64,11 @@ void RunModel(benchmark::State& state, const ModelBuilder& b, double macs) {
       m.SetInput<float>(static_cast<int>(i), RandomFloats(t->bytes / sizeof(float), 7 + i));
     } else if (t->type == kTfLiteInt8) {
       m.SetInput<int8_t>(static_cast<int>(i), RandomInt8(t->bytes, 7 + i, -128, 127));
+    } else if (t->type == kTfLiteInt16) {
+      const auto bytes = RandomInt8(t->bytes, 7 + i, -128, 127);
+      std::vector<int16_t> v(t->bytes / sizeof(int16_t));
+      std::memcpy(v.data(), bytes.data(), v.size() * sizeof(int16_t));
+      m.SetInput<int16_t>(static_cast<int>(i), v);
     }
   }
   if (m.Invoke() != kTfLiteOk) {  // Warm-up (and a check that the op runs at all).
@@ -122,6 +130,38 @@ void BM_Conv2DInt8(benchmark::State& state, int h, int w, int ic, int oc, int k)
   o.stride_h = o.stride_w = 1;
   o.dilation_h_factor = o.dilation_w_factor = 1;
   b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, wt, bias}, {out}, Options(o), 3);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  RunModel(state, b, 1.0 * h * w * oc * k * k * ic);
+}
+
+// 16x8 CONV_2D (version 4): int16 input/output (zero points 0), int8 per-channel filter,
+// int64 bias, SAME padding, stride 1.
+void BM_Conv2DInt16(benchmark::State& state, int h, int w, int ic, int oc, int k) {
+  const float in_scale = 0.0005f;
+  QuantSpec in_q{{in_scale}, {0}, 0}, out_q{{0.01f}, {0}, 0}, w_q, b_q;
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> sd(0.002f, 0.02f);
+  for (int c = 0; c < oc; ++c) {
+    w_q.scale.push_back(sd(rng));
+    b_q.scale.push_back(in_scale * w_q.scale.back());
+  }
+  w_q.zero_point.assign(oc, 0);
+  b_q.zero_point.assign(oc, 0);
+  std::vector<int64_t> bias_v(oc);
+  for (auto& x : bias_v) x = static_cast<int64_t>(rng() % 600001) - 300000;
+  ModelBuilder b;
+  const int in = b.AddTensor(TensorType_INT16, {1, h, w, ic}, "in", &in_q);
+  const int wt = b.AddConstTensor<int8_t>(TensorType_INT8, {oc, k, k, ic},
+                                          RandomInt8(Count({oc, k, k, ic}), 4, -127, 127), "w",
+                                          &w_q);
+  const int bias = b.AddConstTensor<int64_t>(TensorType_INT64, {oc}, bias_v, "b", &b_q);
+  const int out = b.AddTensor(TensorType_INT16, {1, h, w, oc}, "out", &out_q);
+  tflite::Conv2DOptionsT o;
+  o.padding = tflite::Padding_SAME;
+  o.stride_h = o.stride_w = 1;
+  o.dilation_h_factor = o.dilation_w_factor = 1;
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, wt, bias}, {out}, Options(o), 4);
   b.SetInputs({in});
   b.SetOutputs({out});
   RunModel(state, b, 1.0 * h * w * oc * k * k * ic);
@@ -210,6 +250,8 @@ BENCHMARK_CAPTURE(BM_TransposeConvFloat, f32_32x32x32_to_64x64x16_3x3_s2, 32, 32
                   3, 2)
     ->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Conv2DInt8, i8_56x56x64_to_64_3x3, 56, 56, 64, 64, 3)
+    ->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Conv2DInt16, i16x8_56x56x64_to_64_3x3, 56, 56, 64, 64, 3)
     ->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace

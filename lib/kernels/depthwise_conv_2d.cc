@@ -1,13 +1,15 @@
-// DEPTHWISE_CONV_2D: float32 and uint8 (v1), dilation (v2), int8 per-channel (v3), any
-// depth multiplier. Direct convolution vectorized over the (contiguous) channels and split
-// over output rows on the interpreter's thread pool. Quantized results are bit-exact with
-// TFLite's reference kernels (taps outside the image are skipped, as there).
+// DEPTHWISE_CONV_2D: float32 and uint8 (v1), dilation (v2), int8 per-channel (v3), int16
+// activations with int8 filters and int64 bias (16x8, v5; zero points 0), any depth
+// multiplier. Direct convolution vectorized over the (contiguous) channels and split over
+// output rows on the interpreter's thread pool. Quantized results are bit-exact with
+// TFLite's reference kernels (taps outside the image are skipped, as there; int16 sums in
+// int64 and requantizes with the 64-bit MultiplyByQuantizedMultiplier, as
+// DepthwiseConvPerChannel for int16 does).
 //
 // The depth multiplier is taken from the shapes (filter channels / input channels), not
 // from the options field, which some converters leave 0.
 //
-// Not implemented: hybrid (float input, int8 filter; v4/v6), int16 activations (v5),
-// int4 filters (v7).
+// Not implemented: hybrid (float input, int8 filter; v4/v6), int4 filters (v7).
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -69,7 +71,8 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_STATUS(conv_util::CheckActivation(context, params->activation));
 
   TF_LITE_ENSURE_STATUS(
-      conv_util::CheckConvTypes(context, "DEPTHWISE_CONV_2D", input, filter, bias, output, channels_out));
+      conv_util::CheckConvTypes(context, "DEPTHWISE_CONV_2D", input, filter, bias, output,
+                                channels_out, /*int16_int32_bias=*/false));
 
   int out_h = 0, out_w = 0;
   TF_LITE_ENSURE_STATUS(conv_util::ComputeConvGeometry(context, "DEPTHWISE_CONV_2D", params, input, filter,
@@ -308,42 +311,44 @@ void EvalFloat(const Geometry& g, const float* input, const float* filter, const
   });
 }
 
-template <typename T>
-void EvalQuantized(const Geometry& g, const conv_util::QuantParams& q, const T* input,
-                   const T* filter, const int32_t* bias, T* output, pthreadpool* pool) {
+// Quantized: In/F are the input and filter types, Acc the accumulator (int32 for 8-bit,
+// int64 for int16 activations, as TFLite's reference kernels), B the bias type.
+template <typename Acc, typename In, typename F, typename B, typename Out>
+void EvalQuantized(const Geometry& g, const conv_util::QuantParams& q, const In* input,
+                   const F* filter, const B* bias, Out* output, pthreadpool* pool) {
   const int dm = g.depth_multiplier;
-  const int32_t in_off = q.input_offset;
-  const int32_t f_off = q.filter_offset;
+  const Acc in_off = q.input_offset;
+  const Acc f_off = q.filter_offset;
   const size_t rows = static_cast<size_t>(g.batches) * g.out_h;
   const double work = static_cast<double>(rows) * g.out_w * g.out_c * g.f_h * g.f_w;
   parallel::ParallelFor(pool, rows, work, [&](size_t r) {
     const int b = static_cast<int>(r) / g.out_h;
     const int oy = static_cast<int>(r) % g.out_h;
-    std::vector<int32_t> acc(g.out_c);
+    std::vector<Acc> acc(g.out_c);
     for (int ox = 0; ox < g.out_w; ++ox) {
-      std::fill(acc.begin(), acc.end(), 0);
-      int32_t* a = acc.data();
-      ForEachTap(g, input, filter, b, oy, ox, [&](const T* in, const T* f) {
+      std::fill(acc.begin(), acc.end(), Acc{0});
+      Acc* a = acc.data();
+      ForEachTap(g, input, filter, b, oy, ox, [&](const In* in, const F* f) {
         if (dm == 1) {
           for (int c = 0; c < g.out_c; ++c) {
-            a[c] += (static_cast<int32_t>(f[c]) + f_off) * (static_cast<int32_t>(in[c]) + in_off);
+            a[c] += (static_cast<Acc>(f[c]) + f_off) * (static_cast<Acc>(in[c]) + in_off);
           }
         } else {
           for (int ic = 0; ic < g.in_c; ++ic) {
-            const int32_t v = static_cast<int32_t>(in[ic]) + in_off;
+            const Acc v = static_cast<Acc>(in[ic]) + in_off;
             for (int m = 0; m < dm; ++m) {
-              a[ic * dm + m] += (static_cast<int32_t>(f[ic * dm + m]) + f_off) * v;
+              a[ic * dm + m] += (static_cast<Acc>(f[ic * dm + m]) + f_off) * v;
             }
           }
         }
       });
-      T* out = output + (r * g.out_w + ox) * g.out_c;
+      Out* out = output + (r * g.out_w + ox) * g.out_c;
       for (int c = 0; c < g.out_c; ++c) {
-        int32_t v = a[c];
+        Acc v = a[c];
         if (bias != nullptr) v += bias[c];
-        v = MultiplyByQuantizedMultiplier(v, q.multiplier[c], q.shift[c]);
-        v += q.output_offset;
-        out[c] = static_cast<T>(std::min(std::max(v, q.act_min), q.act_max));
+        int32_t scaled = MultiplyByQuantizedMultiplier(v, q.multiplier[c], q.shift[c]);
+        scaled += q.output_offset;
+        out[c] = static_cast<Out>(std::min(std::max(scaled, q.act_min), q.act_max));
       }
     }
   });
@@ -367,12 +372,16 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
       return kTfLiteOk;
     }
     case kTfLiteInt8:
-      EvalQuantized(g, data->quant, input->data.int8, filter->data.int8,
-                    bias != nullptr ? bias->data.i32 : nullptr, output->data.int8, pool);
+      EvalQuantized<int32_t>(g, data->quant, input->data.int8, filter->data.int8,
+                             bias != nullptr ? bias->data.i32 : nullptr, output->data.int8, pool);
       return kTfLiteOk;
     case kTfLiteUInt8:
-      EvalQuantized(g, data->quant, input->data.uint8, filter->data.uint8,
-                    bias != nullptr ? bias->data.i32 : nullptr, output->data.uint8, pool);
+      EvalQuantized<int32_t>(g, data->quant, input->data.uint8, filter->data.uint8,
+                             bias != nullptr ? bias->data.i32 : nullptr, output->data.uint8, pool);
+      return kTfLiteOk;
+    case kTfLiteInt16:
+      EvalQuantized<int64_t>(g, data->quant, input->data.i16, filter->data.int8,
+                             bias != nullptr ? bias->data.i64 : nullptr, output->data.i16, pool);
       return kTfLiteOk;
     default:
       return conv_util::UnsupportedType(context, input->type);

@@ -190,6 +190,75 @@ void RunQuantized(const DwCase& c, bool per_channel, uint32_t seed) {
   }
 }
 
+// 16x8: int16 input and output (zero points 0), int8 filter, int64 bias (or none):
+// reference_integer_ops::DepthwiseConvPerChannel for int16 (int64 sums, the 64-bit
+// MultiplyByQuantizedMultiplier).
+void RunInt16(const DwCase& c, bool per_channel, uint32_t seed) {
+  CAPTURE(seed, per_channel, c.batch, c.ih, c.iw, c.ic, c.dm, c.fh, c.fw, c.sh, c.sw, c.dh, c.dw,
+          c.same, static_cast<int>(c.act), c.bias_mode, c.threads);
+  std::mt19937 rng(seed);
+  const float in_scale = 0.0001f + RandomFloats(rng, 1, 0.f, 0.001f)[0];
+  const float out_scale = 0.0005f + RandomFloats(rng, 1, 0.f, 0.005f)[0];
+  std::vector<float> f_scales(per_channel ? c.Oc() : 1);
+  for (auto& s : f_scales) s = 0.002f + RandomFloats(rng, 1, 0.f, 0.02f)[0];
+  const auto in_v = RandomInts<int16_t>(rng, static_cast<size_t>(c.batch) * c.ih * c.iw * c.ic,
+                                        -32768, 32767);
+  const auto w_v = RandomInts<int8_t>(rng, static_cast<size_t>(c.fh) * c.fw * c.Oc(), -128, 127);
+  const auto b_v = RandomInts<int64_t>(rng, c.Oc(), -2000000, 2000000);
+
+  QuantSpec in_q{{in_scale}, {0}, 0}, out_q{{out_scale}, {0}, 0};
+  QuantSpec w_q;
+  w_q.scale = f_scales;
+  w_q.zero_point.assign(f_scales.size(), 0);
+  w_q.quantized_dimension = 3;
+  QuantSpec b_q;
+  for (float s : f_scales) b_q.scale.push_back(in_scale * s);
+  b_q.zero_point.assign(f_scales.size(), 0);
+
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_INT16, {c.batch, c.ih, c.iw, c.ic}, "in", &in_q);
+  const int w =
+      b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {1, c.fh, c.fw, c.Oc()}, w_v, "w", &w_q);
+  const int bias = b.AddConstTensor<int64_t>(tflite::TensorType_INT64, {c.Oc()}, b_v, "b", &b_q);
+  const int out =
+      b.AddTensor(tflite::TensorType_INT16, {c.batch, c.OutH(), c.OutW(), c.Oc()}, "out", &out_q);
+  b.AddOperator(tflite::BuiltinOperator_DEPTHWISE_CONV_2D, Inputs(c, in, w, bias), {out},
+                Options(Opts(c)), 5);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  OpTestModel m(b, c.threads);
+  REQUIRE(m.Prepare() == kTfLiteOk);
+  m.SetInput<int16_t>(0, in_v);
+  REQUIRE(m.Invoke() == kTfLiteOk);
+  const auto got = m.Output<int16_t>(0);
+
+  std::vector<int32_t> mult(c.Oc());
+  std::vector<int> shift(c.Oc());
+  for (int o = 0; o < c.Oc(); ++o) {
+    const double real = static_cast<double>(in_scale) *
+                        static_cast<double>(f_scales[per_channel ? o : 0]) /
+                        static_cast<double>(out_scale);
+    RefQuantizeMultiplier(real, &mult[o], &shift[o]);
+  }
+  int32_t act_min, act_max;
+  RefActivationRange<int16_t>(c.act, out_scale, 0, &act_min, &act_max);
+  std::vector<int64_t> acc(c.OutSize(), 0);
+  ForEachTap(c, [&](size_t oi, int, size_t ii, size_t fi) {
+    acc[oi] += static_cast<int64_t>(w_v[fi]) * in_v[ii];
+  });
+  REQUIRE(got.size() == acc.size());
+  for (size_t i = 0; i < acc.size(); ++i) {
+    const int o = static_cast<int>(i % c.Oc());
+    const int64_t sum = acc[i] + (c.bias_mode == 2 ? b_v[o] : 0);
+    int32_t v = RefMultiplyByQuantizedMultiplier64(sum, mult[o], shift[o]);
+    v = std::min(std::max(v, act_min), act_max);
+    if (static_cast<int32_t>(got[i]) != v) {
+      CAPTURE(i, got[i], v, sum);
+      FAIL("int16 mismatch");
+    }
+  }
+}
+
 DwCase RandomCase(std::mt19937& rng) {
   DwCase c;
   c.batch = RandInt(rng, 1, 2);
@@ -269,6 +338,79 @@ TEST_CASE("DEPTHWISE_CONV_2D on two threads (rows split over the pool)") {
   RunQuantized<uint8_t>(c, false, 403);
 }
 
+// Hand-checked 16x8 golden: 1x1x2x2 input, 1x2 filter taps {2, -3} and {1, 1}, VALID.
+// Input scale 0.5, filter scales 0.25 / 0.5, output scale 1: multipliers 1/8 and 1/4.
+TEST_CASE("DEPTHWISE_CONV_2D int16 (16x8) golden, int64 bias") {
+  ModelBuilder b;
+  QuantSpec in_q{{0.5f}, {0}, 0}, out_q{{1.0f}, {0}, 0};
+  QuantSpec w_q{{0.25f, 0.5f}, {0, 0}, 3};
+  QuantSpec b_q{{0.125f, 0.25f}, {0, 0}, 0};
+  const int in = b.AddTensor(tflite::TensorType_INT16, {1, 1, 2, 2}, "in", &in_q);
+  const int w = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {1, 1, 2, 2}, {2, -3, 1, 1},
+                                         "w", &w_q);
+  const int bias =
+      b.AddConstTensor<int64_t>(tflite::TensorType_INT64, {2}, {100, -202}, "b", &b_q);
+  const int out = b.AddTensor(tflite::TensorType_INT16, {1, 1, 1, 2}, "out", &out_q);
+  tflite::DepthwiseConv2DOptionsT o;
+  o.padding = tflite::Padding_VALID;
+  o.stride_h = o.stride_w = 1;
+  o.depth_multiplier = 1;
+  b.AddOperator(tflite::BuiltinOperator_DEPTHWISE_CONV_2D, {in, w, bias}, {out}, Options(o), 5);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  OpTestModel m(b);
+  REQUIRE(m.Prepare() == kTfLiteOk);
+  m.SetInput<int16_t>(0, {1000, -2000, 3000, 4000});
+  REQUIRE(m.Invoke() == kTfLiteOk);
+  // Channel 0: 1000*2 + 3000*1 + 100 = 5100 / 8 = 637.5 -> 638; channel 1: -2000*-3 +
+  // 4000*1 - 202 = 9798 / 4 = 2449.5 -> 2450 (halves round up).
+  CHECK(m.Output<int16_t>(0) == std::vector<int16_t>{638, 2450});
+}
+
+TEST_CASE("DEPTHWISE_CONV_2D int16 is bit-exact with the reference") {
+  for (uint32_t seed = 1; seed <= 40; ++seed) {
+    std::mt19937 rng(seed + 3000);
+    RunInt16(RandomCase(rng), seed % 4 != 0, seed);
+  }
+  DwCase c;  // rows over two threads
+  c.ih = c.iw = 30;
+  c.ic = 24;
+  c.fh = c.fw = 3;
+  c.same = true;
+  c.threads = 2;
+  RunInt16(c, true, 3101);
+}
+
+TEST_CASE("DEPTHWISE_CONV_2D int16 refuses non-zero zero points and an int32 bias") {
+  const auto run = [](int32_t in_zp, bool int32_bias) {
+    ModelBuilder b;
+    QuantSpec in_q{{0.5f}, {in_zp}, 0}, out_q{{1.0f}, {0}, 0};
+    QuantSpec w_q{{0.25f}, {0}, 3};
+    const int in = b.AddTensor(tflite::TensorType_INT16, {1, 2, 2, 1}, "in", &in_q);
+    const int w = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {1, 1, 1, 1}, {2}, "w", &w_q);
+    const int bias = int32_bias
+                         ? b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {1}, {0}, "b")
+                         : b.AddConstTensor<int64_t>(tflite::TensorType_INT64, {1}, {0}, "b");
+    const int out = b.AddTensor(tflite::TensorType_INT16, {1, 2, 2, 1}, "out", &out_q);
+    tflite::DepthwiseConv2DOptionsT o;
+    o.padding = tflite::Padding_VALID;
+    o.stride_h = o.stride_w = 1;
+    o.depth_multiplier = 1;
+    b.AddOperator(tflite::BuiltinOperator_DEPTHWISE_CONV_2D, {in, w, bias}, {out}, Options(o), 5);
+    b.SetInputs({in});
+    b.SetOutputs({out});
+    OpTestModel m(b);
+    CHECK(m.Prepare() == kTfLiteError);
+    return m.errors();
+  };
+  CHECK_THAT(run(-7, false),
+             Catch::Contains("DEPTHWISE_CONV_2D with int16 activations needs zero point 0 on "
+                             "input and output (symmetric 16x8 quantization; got input "
+                             "zero_point -7, output zero_point 0)."));
+  CHECK_THAT(run(0, true), Catch::Contains("DEPTHWISE_CONV_2D with int16 activations needs an "
+                                           "int64 bias (got INT32)."));
+}
+
 TEST_CASE("DEPTHWISE_CONV_2D rejects bad models in Prepare") {
   tflite::DepthwiseConv2DOptionsT o;
   o.padding = tflite::Padding_VALID;
@@ -286,7 +428,7 @@ TEST_CASE("DEPTHWISE_CONV_2D rejects bad models in Prepare") {
     CHECK(m.Prepare() == kTfLiteError);
     CHECK(m.errors().find("failed to prepare") != std::string::npos);
   }
-  SECTION("int16 input") {
+  SECTION("int16 input with int16 weights") {
     ModelBuilder b;
     QuantSpec q{{0.1f}, {0}, 0};
     const int in = b.AddTensor(tflite::TensorType_INT16, {1, 2, 2, 1}, "in", &q);
@@ -297,7 +439,8 @@ TEST_CASE("DEPTHWISE_CONV_2D rejects bad models in Prepare") {
     b.SetOutputs({out});
     OpTestModel m(b);
     CHECK(m.Prepare() == kTfLiteError);
-    CHECK(m.errors().find("Type INT16 (7) not supported.") != std::string::npos);
+    CHECK(m.errors().find("DEPTHWISE_CONV_2D with int16 activations needs int8 weights (got "
+                          "INT16).") != std::string::npos);
   }
   SECTION("rank-3 input") {
     ModelBuilder b;

@@ -1,10 +1,14 @@
 // FULLY_CONNECTED: float32 and uint8 (uint8 or int16 output) (v1), int8 with per-tensor or
-// per-channel weights (v4), keep_num_dims (v5), no bias (v6). out[b][u] = sum_i in[b][i] * w[u][i]
-// + bias[u] on the packed GEMM of kernels/internal/gemm.h; quantized results are bit-exact with
-// TFLite's reference FullyConnected / FullyConnectedPerChannel.
+// per-channel weights (v4), keep_num_dims (v5), no bias (v6), int16 activations with int8
+// weights, per-tensor or per-channel (16x8, v7; zero points 0). out[b][u] = sum_i in[b][i] *
+// w[u][i] + bias[u] on the packed GEMM of kernels/internal/gemm.h; quantized results are
+// bit-exact with TFLite's reference FullyConnected / FullyConnectedPerChannel. int16
+// dispatches on the bias type as TFLite Micro does: int64 bias -> the int64 template (exact
+// int64 sums, 64-bit MultiplyByQuantizedMultiplier), int32 bias or none -> the int32 one.
 //
 // Not implemented: shuffled 4x16 int8 weights (v2), hybrid float input with 8-bit weights
-// (v3, v9 and hybrid models at v5/v6), int16 (v7), sparse weights (v8), int4 (v10+).
+// (v3, v9 and hybrid models at v5/v6), sparse weights (v8), int4 (v10+), the
+// quantized_bias_type option (v11; the kernel honours it, the version is not registered).
 #include <algorithm>
 #include <vector>
 
@@ -48,7 +52,7 @@ TfLiteStatus PrepareQuant(TfLiteContext* context, const TfLiteTensor* input,
   conv_util::QuantParams& q = data->quant;
   const int units = data->units;
   if (fq->scale->size > 1) {
-    TF_LITE_ENSURE(context, input->type == kTfLiteInt8);
+    TF_LITE_ENSURE(context, input->type == kTfLiteInt8 || input->type == kTfLiteInt16);
     TF_LITE_ENSURE_EQ(context, fq->quantized_dimension, 0);
     TF_LITE_ENSURE_EQ(context, fq->scale->size, units);
     q.multiplier.resize(units);
@@ -96,6 +100,13 @@ TfLiteStatus CheckTypes(TfLiteContext* context, const TfLiteTensor* input,
       TF_LITE_ENSURE_TYPES_EQ(context, filter->type, input->type);
       TF_LITE_ENSURE_STATUS(conv_util::CheckQuantBias(context, bias, units));
       break;
+    case kTfLiteInt16:
+      TF_LITE_ENSURE_STATUS(conv_util::CheckInt16Weights(context, "FULLY_CONNECTED", filter));
+      TF_LITE_ENSURE_STATUS(conv_util::CheckInt16Bias(context, "FULLY_CONNECTED", bias, units,
+                                                      /*allow_int32=*/true));
+      TF_LITE_ENSURE_STATUS(conv_util::CheckInt16ZeroPoints(context, "FULLY_CONNECTED", input,
+                                                            output));
+      break;
     default:
       return conv_util::UnsupportedType(context, input->type);
   }
@@ -140,10 +151,19 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_EQ(context, total % data->input_size, 0);
   data->batches = static_cast<int>(total / data->input_size);
   TF_LITE_ENSURE_STATUS(CheckTypes(context, input, filter, bias, output, data->units));
+  if (input->type == kTfLiteInt16) {
+    TF_LITE_ENSURE_STATUS(conv_util::CheckQuantizedBiasType(context, "FULLY_CONNECTED",
+                                                            params->quantized_bias_type, bias));
+  }
   if (input->type != kTfLiteFloat32) {
     TF_LITE_ENSURE_STATUS(
         PrepareQuant(context, input, filter, bias, output, params->activation, data));
-    data->input_q.resize(static_cast<size_t>(total));
+    // int16 input is the GEMM's A as it is; 8-bit input gets its offset folded in.
+    if (input->type == kTfLiteInt16) {
+      data->input_q.clear();
+    } else {
+      data->input_q.resize(static_cast<size_t>(total));
+    }
   } else {
     data->input_q.clear();
   }
@@ -177,6 +197,26 @@ void EvalQuantized(OpData* data, const TfLiteTensor* input, const TfLiteTensor* 
                       pool);
 }
 
+// int16 activations: the input is A as it is (zero point 0); the packed weights hold
+// w - zero_point (per-tensor; TFLite's int16 FullyConnected applies it, the per-channel one
+// ignores it).
+void EvalInt16(OpData* data, const TfLiteFullyConnectedParams& params, const TfLiteTensor* input,
+               const TfLiteTensor* filter, const TfLiteTensor* bias, TfLiteTensor* output,
+               pthreadpool* pool) {
+  data->weights.Pack(filter, data->units, data->input_size, data->weights_zero_point);
+  const int16_t* packed = data->weights.q.data();
+  if (conv_util::Int16WideAccumulator(bias, params.quantized_bias_type)) {
+    gemm::QuantizedGemm16x8(data->batches, data->units, data->input_size, input->data.i16,
+                            data->input_size, packed, output->data.i16, data->units,
+                            data->quant.Stage16x8(bias != nullptr ? bias->data.i64 : nullptr),
+                            pool);
+  } else {
+    gemm::QuantizedGemm(data->batches, data->units, data->input_size, input->data.i16,
+                        data->input_size, packed, output->data.i16, data->units,
+                        data->quant.Stage(bias != nullptr ? bias->data.i32 : nullptr), pool);
+  }
+}
+
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   auto* data = static_cast<OpData*>(node->user_data);
   const auto* params = static_cast<const TfLiteFullyConnectedParams*>(node->builtin_data);
@@ -203,6 +243,9 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
       } else {
         EvalQuantized<uint8_t>(data, input, filter, bias, output, pool);
       }
+      return kTfLiteOk;
+    case kTfLiteInt16:
+      EvalInt16(data, *params, input, filter, bias, output, pool);
       return kTfLiteOk;
     default:
       return conv_util::UnsupportedType(context, input->type);

@@ -197,6 +197,86 @@ void RunQuantized(const FcCase& c, bool per_channel, uint32_t seed) {
   }
 }
 
+// 16x8: int16 input and output (zero points 0), int8 weights (per-tensor with a zero
+// point, which TFLite's int16 FullyConnected applies, or per-channel), an int64 or int32
+// bias or none: the int64 template for an int64 bias, the int32 one otherwise.
+void RunInt16(const FcCase& c, bool per_channel, bool int64_bias, uint32_t seed) {
+  CAPTURE(seed, per_channel, int64_bias, c.input_shape, c.units, c.keep_num_dims,
+          static_cast<int>(c.act), c.bias_mode, c.threads);
+  std::mt19937 rng(seed);
+  const int k = c.InputSize(), n = c.units, batches = c.Batches();
+  const float in_scale = 0.0001f + RandomFloats(rng, 1, 0.f, 0.001f)[0];
+  const float out_scale = 0.002f + RandomFloats(rng, 1, 0.f, 0.01f)[0];
+  std::vector<float> f_scales(per_channel ? n : 1);
+  for (auto& s : f_scales) s = 0.002f + RandomFloats(rng, 1, 0.f, 0.02f)[0];
+  const int32_t f_zp = per_channel ? 0 : RandInt(rng, -5, 5);
+  const auto in_v = RandomInts<int16_t>(rng, static_cast<size_t>(batches) * k, -32768, 32767);
+  const auto w_v = RandomInts<int8_t>(rng, static_cast<size_t>(n) * k, -127, 127);
+  const auto b64 = RandomInts<int64_t>(rng, n, -2000000, 2000000);
+  const std::vector<int32_t> b32(b64.begin(), b64.end());
+
+  QuantSpec in_q{{in_scale}, {0}, 0}, out_q{{out_scale}, {0}, 0};
+  QuantSpec w_q;
+  w_q.scale = f_scales;
+  w_q.zero_point.assign(f_scales.size(), f_zp);
+  QuantSpec b_q;
+  for (float s : f_scales) b_q.scale.push_back(in_scale * s);
+  b_q.zero_point.assign(f_scales.size(), 0);
+
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_INT16, c.input_shape, "in", &in_q);
+  const int w = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {n, k}, w_v, "w", &w_q);
+  const int bias =
+      int64_bias ? b.AddConstTensor<int64_t>(tflite::TensorType_INT64, {n}, b64, "b", &b_q)
+                 : b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {n}, b32, "b", &b_q);
+  const int out = b.AddTensor(tflite::TensorType_INT16, c.OutShape(), "out", &out_q);
+  b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, Inputs(c, in, w, bias), {out},
+                Options(Opts(c)), 7);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  OpTestModel m(b, c.threads);
+  REQUIRE(m.Prepare() == kTfLiteOk);
+  CHECK(m.OutputShape(0) == c.OutShape());
+  m.SetInput<int16_t>(0, in_v);
+  REQUIRE(m.Invoke() == kTfLiteOk);
+  const auto got = m.Output<int16_t>(0);
+
+  std::vector<int32_t> mult(n);
+  std::vector<int> shift(n);
+  for (int u = 0; u < n; ++u) {
+    const double real =
+        per_channel ? static_cast<double>(in_scale) * static_cast<double>(f_scales[u]) /
+                          static_cast<double>(out_scale)
+                    : static_cast<double>(in_scale * f_scales[0]) / static_cast<double>(out_scale);
+    RefQuantizeMultiplier(real, &mult[u], &shift[u]);
+  }
+  int32_t act_min, act_max;
+  RefActivationRange<int16_t>(c.act, out_scale, 0, &act_min, &act_max);
+  const bool has_bias = c.bias_mode == 2;
+  const bool wide = has_bias && int64_bias;
+  REQUIRE(got.size() == static_cast<size_t>(batches) * n);
+  for (int bi = 0; bi < batches; ++bi) {
+    for (int u = 0; u < n; ++u) {
+      int64_t acc = has_bias ? b64[u] : 0;
+      for (int i = 0; i < k; ++i) {
+        acc += (static_cast<int64_t>(w_v[u * k + i]) - f_zp) * in_v[bi * k + i];
+      }
+      int32_t v;
+      if (wide) {
+        v = RefMultiplyByQuantizedMultiplier64(acc, mult[u], shift[u]);
+      } else {
+        REQUIRE(acc == static_cast<int32_t>(acc));  // the int32 template's sum
+        v = RefMultiplyByQuantizedMultiplier(static_cast<int32_t>(acc), mult[u], shift[u]);
+      }
+      v = std::min(std::max(v, act_min), act_max);
+      if (static_cast<int32_t>(got[bi * n + u]) != v) {
+        CAPTURE(bi, u, got[bi * n + u], v, acc);
+        FAIL("int16 mismatch");
+      }
+    }
+  }
+}
+
 TEST_CASE("FULLY_CONNECTED float golden") {
   ModelBuilder b;
   const int in = b.AddTensor(tflite::TensorType_FLOAT32, {2, 3}, "in");
@@ -254,6 +334,60 @@ TEST_CASE("FULLY_CONNECTED uint8 input with int16 output is bit-exact") {
     std::mt19937 rng(seed + 3000);
     RunQuantized<uint8_t, int16_t>(RandomCase(rng), false, seed);
   }
+}
+
+// Hand-checked 16x8 golden: input scale 0.5, weights scale 0.25, output scale 1, so the
+// multiplier is 1/8; int64 bias {4, -4}.
+TEST_CASE("FULLY_CONNECTED int16 (16x8) golden, int64 bias") {
+  ModelBuilder b;
+  QuantSpec in_q{{0.5f}, {0}, 0}, w_q{{0.25f}, {0}, 0}, b_q{{0.125f}, {0}, 0},
+      out_q{{1.0f}, {0}, 0};
+  const int in = b.AddTensor(tflite::TensorType_INT16, {2, 3}, "in", &in_q);
+  const int w = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {2, 3}, {1, 2, 3, -1, 0, 1},
+                                         "w", &w_q);
+  const int bias = b.AddConstTensor<int64_t>(tflite::TensorType_INT64, {2}, {4, -4}, "b", &b_q);
+  const int out = b.AddTensor(tflite::TensorType_INT16, {2, 2}, "out", &out_q);
+  b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {in, w, bias}, {out},
+                Options(tflite::FullyConnectedOptionsT{}), 7);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  OpTestModel m(b);
+  REQUIRE(m.Prepare() == kTfLiteOk);
+  m.SetInput<int16_t>(0, {1000, -2000, 3000, -16, 0, 0});
+  REQUIRE(m.Invoke() == kTfLiteOk);
+  // Row 0: 1000 - 4000 + 9000 + 4 = 6004 / 8 = 750.5 -> 751; -1000 + 3000 - 4 = 1996 / 8 =
+  // 249.5 -> 250. Row 1: -16 + 4 = -12 / 8 = -1.5 -> -1 (halves up); 16 - 4 = 12 -> 2.
+  CHECK(m.Output<int16_t>(0) == std::vector<int16_t>{751, 250, -1, 2});
+}
+
+TEST_CASE("FULLY_CONNECTED int16 is bit-exact with the reference") {
+  for (uint32_t seed = 1; seed <= 40; ++seed) {
+    std::mt19937 rng(seed + 4000);
+    RunInt16(RandomCase(rng), seed % 2 == 0, seed % 3 != 0, seed);
+  }
+  FcCase c;  // several GEMM blocks, threads, depth past one int32 block
+  c.input_shape = {9, 1100};
+  c.units = 70;
+  c.threads = 2;
+  RunInt16(c, true, true, 4101);
+  RunInt16(c, false, true, 4102);
+}
+
+TEST_CASE("FULLY_CONNECTED int16 refuses non-zero zero points") {
+  ModelBuilder b;
+  QuantSpec in_q{{0.5f}, {0}, 0}, w_q{{0.25f}, {0}, 0}, out_q{{1.0f}, {5}, 0};
+  const int in = b.AddTensor(tflite::TensorType_INT16, {1, 2}, "in", &in_q);
+  const int w = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {1, 2}, {1, 2}, "w", &w_q);
+  const int out = b.AddTensor(tflite::TensorType_INT16, {1, 1}, "out", &out_q);
+  b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {in, w}, {out},
+                Options(tflite::FullyConnectedOptionsT{}), 7);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  OpTestModel m(b);
+  CHECK(m.Prepare() == kTfLiteError);
+  CHECK_THAT(m.errors(), Catch::Contains("FULLY_CONNECTED with int16 activations needs zero point "
+                                         "0 on input and output (symmetric 16x8 quantization; "
+                                         "got input zero_point 0, output zero_point 5)."));
 }
 
 TEST_CASE("FULLY_CONNECTED rejects bad models in Prepare") {

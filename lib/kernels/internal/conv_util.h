@@ -58,6 +58,17 @@ struct QuantParams {
     s.act_max = act_max;
     return s;
   }
+
+  // int16 activations with int64 bias (no offsets: 16x8 quantization is symmetric).
+  gemm::Quantized16x8OutputStage Stage16x8(const int64_t* bias) const {
+    gemm::Quantized16x8OutputStage s;
+    s.bias = bias;
+    s.multiplier = multiplier.data();
+    s.shift = shift.data();
+    s.act_min = act_min;
+    s.act_max = act_max;
+    return s;
+  }
 };
 
 inline const TfLiteAffineQuantization* Affine(const TfLiteTensor* t) {
@@ -65,8 +76,8 @@ inline const TfLiteAffineQuantization* Affine(const TfLiteTensor* t) {
   return static_cast<const TfLiteAffineQuantization*>(t->quantization.params);
 }
 
-// CONV_2D / DEPTHWISE_CONV_2D: int8 uses the per-channel multipliers (double products),
-// uint8 the legacy per-tensor one (float product), as TFLite's conv kernels do.
+// CONV_2D / DEPTHWISE_CONV_2D: int8 and int16 use the per-channel multipliers (double
+// products), uint8 the legacy per-tensor one (float product), as TFLite's conv kernels do.
 inline TfLiteStatus PrepareConvQuant(TfLiteContext* context, const TfLiteTensor* input,
                                      const TfLiteTensor* filter, const TfLiteTensor* bias,
                                      TfLiteTensor* output, TfLiteFusedActivation activation,
@@ -87,7 +98,7 @@ inline TfLiteStatus PrepareConvQuant(TfLiteContext* context, const TfLiteTensor*
     q->shift.assign(channels_out, -legacy_shift);
     q->filter_offset = -filter->params.zero_point;
   } else {
-    q->filter_offset = 0;  // TFLite's per-channel int8 kernels ignore filter zero points
+    q->filter_offset = 0;  // TFLite's per-channel int8 / int16 kernels ignore filter zero points
   }
   q->input_offset = -input->params.zero_point;
   q->output_offset = output->params.zero_point;
@@ -103,6 +114,65 @@ inline TfLiteStatus CheckQuantBias(TfLiteContext* context, const TfLiteTensor* b
   return kTfLiteOk;
 }
 
+// int16 activations (TFLite's 16x8 quantization) are symmetric: TFLite's kernels refuse
+// a non-zero input or output zero point (their int16 arithmetic has no offsets), and so
+// do ours, naming the op and the values.
+inline TfLiteStatus CheckInt16ZeroPoints(TfLiteContext* context, const char* op,
+                                         const TfLiteTensor* input, const TfLiteTensor* output) {
+  if (input->params.zero_point == 0 && output->params.zero_point == 0) return kTfLiteOk;
+  TF_LITE_KERNEL_LOG(context,
+                     "%s with int16 activations needs zero point 0 on input and output "
+                     "(symmetric 16x8 quantization; got input zero_point %d, output zero_point "
+                     "%d).",
+                     op, static_cast<int>(input->params.zero_point),
+                     static_cast<int>(output->params.zero_point));
+  return kTfLiteError;
+}
+
+// 16x8 kernels take int8 weights only (TFLite has no int16 x int16 convolution).
+inline TfLiteStatus CheckInt16Weights(TfLiteContext* context, const char* op,
+                                      const TfLiteTensor* filter) {
+  if (filter->type == kTfLiteInt8) return kTfLiteOk;
+  TF_LITE_KERNEL_LOG(context, "%s with int16 activations needs int8 weights (got %s).", op,
+                     TfLiteTypeGetName(filter->type));
+  return kTfLiteError;
+}
+
+// Bias of a 16x8 kernel: int64 with channels_out values; int32 too where
+// `allow_int32` (TFLite's CONV_2D and FULLY_CONNECTED take it, DEPTHWISE_CONV_2D does not).
+inline TfLiteStatus CheckInt16Bias(TfLiteContext* context, const char* op,
+                                   const TfLiteTensor* bias, int channels_out, bool allow_int32) {
+  if (bias == nullptr) return kTfLiteOk;
+  if (bias->type != kTfLiteInt64 && !(allow_int32 && bias->type == kTfLiteInt32)) {
+    TF_LITE_KERNEL_LOG(context, "%s with int16 activations needs an %s bias (got %s).", op,
+                       allow_int32 ? "int64 or int32" : "int64", TfLiteTypeGetName(bias->type));
+    return kTfLiteError;
+  }
+  TF_LITE_ENSURE_EQ(context, NumElements(bias), channels_out);
+  return kTfLiteOk;
+}
+
+// The quantized_bias_type option of a 16x8 CONV_2D / FULLY_CONNECTED (unset reads as
+// kTfLiteFloat32): int32 or int64, matching the bias tensor if there is one.
+inline TfLiteStatus CheckQuantizedBiasType(TfLiteContext* context, const char* op,
+                                           TfLiteType type, const TfLiteTensor* bias) {
+  if (type == kTfLiteFloat32 || type == kTfLiteNoType) return kTfLiteOk;
+  if ((type == kTfLiteInt32 || type == kTfLiteInt64) && (bias == nullptr || bias->type == type)) {
+    return kTfLiteOk;
+  }
+  TF_LITE_KERNEL_LOG(context, "%s quantized_bias_type %s does not fit the bias (%s).", op,
+                     TfLiteTypeGetName(type),
+                     bias != nullptr ? TfLiteTypeGetName(bias->type) : "none");
+  return kTfLiteError;
+}
+
+// Whether a 16x8 CONV_2D / FULLY_CONNECTED sums in int64 (reference template
+// AccumScalar = int64_t): with an int64 bias, or without bias when quantized_bias_type says
+// int64. An int32 bias, or none, takes the int32 template, as in TFLite Micro.
+inline bool Int16WideAccumulator(const TfLiteTensor* bias, TfLiteType quantized_bias_type) {
+  return bias != nullptr ? bias->type == kTfLiteInt64 : quantized_bias_type == kTfLiteInt64;
+}
+
 inline TfLiteStatus CheckFloatBias(TfLiteContext* context, const TfLiteTensor* bias,
                                    int channels_out) {
   if (bias == nullptr) return kTfLiteOk;
@@ -112,12 +182,14 @@ inline TfLiteStatus CheckFloatBias(TfLiteContext* context, const TfLiteTensor* b
 }
 
 // Type rules shared by CONV_2D and DEPTHWISE_CONV_2D: float input needs float weights
-// (hybrid is not implemented), 8-bit input needs weights of the same type, the output
-// has the input's type, and the bias matches the output channels.
+// (hybrid is not implemented), 8-bit input needs weights of the same type, int16 input
+// (16x8) int8 weights, zero points 0 and an int64 bias (or int32 where
+// `int16_int32_bias`), the output has the input's type, and the bias matches the output
+// channels.
 inline TfLiteStatus CheckConvTypes(TfLiteContext* context, const char* op,
                                    const TfLiteTensor* input, const TfLiteTensor* filter,
                                    const TfLiteTensor* bias, const TfLiteTensor* output,
-                                   int channels_out) {
+                                   int channels_out, bool int16_int32_bias) {
   switch (input->type) {
     case kTfLiteFloat32:
       if (filter->type != kTfLiteFloat32) {
@@ -131,6 +203,11 @@ inline TfLiteStatus CheckConvTypes(TfLiteContext* context, const char* op,
     case kTfLiteUInt8:
       TF_LITE_ENSURE_TYPES_EQ(context, filter->type, input->type);
       TF_LITE_ENSURE_STATUS(CheckQuantBias(context, bias, channels_out));
+      break;
+    case kTfLiteInt16:
+      TF_LITE_ENSURE_STATUS(CheckInt16Weights(context, op, filter));
+      TF_LITE_ENSURE_STATUS(CheckInt16Bias(context, op, bias, channels_out, int16_int32_bias));
+      TF_LITE_ENSURE_STATUS(CheckInt16ZeroPoints(context, op, input, output));
       break;
     default:
       return UnsupportedType(context, input->type);
