@@ -28,7 +28,29 @@ void Interpreter::AddSubgraphs(int subgraphs_to_add, int* first_new_subgraph_ind
 
 TfLiteStatus Interpreter::AllocateTensors() { return primary().AllocateTensors(); }
 
-TfLiteStatus Interpreter::Invoke() { return primary().Invoke(); }
+TfLiteStatus Interpreter::Invoke() {
+  TF_LITE_ENSURE_STATUS(primary().Invoke());
+  if (!allow_buffer_handle_output_) {
+    for (int t : outputs()) TF_LITE_ENSURE_STATUS(primary().EnsureTensorDataIsReadable(t));
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus Interpreter::ModifyGraphWithDelegate(TfLiteDelegate* delegate) {
+  TfLiteStatus status = kTfLiteOk;
+  for (auto& sg : subgraphs_) {
+    status = sg->ModifyGraphWithDelegate(delegate);
+    if (status != kTfLiteOk) break;
+  }
+  // A delegate failure on one subgraph leaves none delegated: back to the CPU plan.
+  if (status == kTfLiteDelegateError) TF_LITE_ENSURE_STATUS(RemoveAllDelegates());
+  return status;
+}
+
+TfLiteStatus Interpreter::RemoveAllDelegates() {
+  for (auto& sg : subgraphs_) TF_LITE_ENSURE_STATUS(sg->RemoveAllDelegates());
+  return kTfLiteOk;
+}
 
 TfLiteStatus Interpreter::ResetVariableTensors() {
   for (auto& sg : subgraphs_) TF_LITE_ENSURE_STATUS(sg->ResetVariableTensors());

@@ -288,6 +288,14 @@ TfLiteStatus InterpreterBuilder::BuildSubgraph(int index,
   return subgraph->SetVariables(std::move(variables));
 }
 
+void InterpreterBuilder::AddDelegate(TfLiteDelegate* delegate) {
+  if (delegate == nullptr) {
+    error_reporter_->Report("Null delegate.");
+    return;
+  }
+  delegates_.push_back(delegate);
+}
+
 TfLiteStatus InterpreterBuilder::operator()(std::unique_ptr<Interpreter>* interpreter) {
   if (interpreter == nullptr) return kTfLiteError;
   interpreter->reset();
@@ -305,6 +313,13 @@ TfLiteStatus InterpreterBuilder::operator()(std::unique_ptr<Interpreter>* interp
   // (Not `s`: TF_LITE_ENSURE_STATUS declares its own `s`, as TFLite's does.)
   for (int index = 0; index < num_subgraphs; ++index) {
     TF_LITE_ENSURE_STATUS(BuildSubgraph(index, regs, result->subgraph(index)));
+  }
+  for (size_t i = 0; i < delegates_.size(); ++i) {
+    if (result->ModifyGraphWithDelegate(delegates_[i]) != kTfLiteOk) {
+      error_reporter_->Report("Failed to apply delegate %zu of %zu added to the "
+                              "InterpreterBuilder.", i + 1, delegates_.size());
+      return kTfLiteError;
+    }
   }
   *interpreter = std::move(result);
   return kTfLiteOk;

@@ -7,6 +7,8 @@
 #include <cstring>
 
 #include "runtime/arena_planner.h"
+#include "runtime/delegation_record.h"
+#include "runtime/graph_partition.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
 #include "tensorflow/lite/schema/schema_generated.h"
 
@@ -77,6 +79,7 @@ Subgraph::~Subgraph() {
   }
   for (void* p : persistent_buffers_) std::free(p);
   TfLiteIntArrayFree(plan_cache_);
+  FreePreviewCache();
 }
 
 void Subgraph::FreeNode(std::pair<TfLiteNode, TfLiteRegistration>* nr) {
@@ -105,6 +108,8 @@ void Subgraph::SetupContext() {
   context_.GetTensor = GetTensorCb;
   context_.GetEvalTensor = GetEvalTensorCb;
   context_.GetExternalContext = GetExternalContextCb;
+  context_.ReplaceNodeSubsetsWithDelegateKernels = ForbiddenReplaceCb;
+  context_.PreviewDelegatePartitioning = ForbiddenPreviewCb;
   context_.SetExternalContext = SetExternalContextCb;
   context_.recommended_num_threads = 1;
   context_.tensors = nullptr;
@@ -311,7 +316,9 @@ std::string Subgraph::OpName(int node_index) const {
   if (nr == nullptr) return "?";
   const TfLiteRegistration& r = nr->second;
   if (r.builtin_code == BuiltinOperator_CUSTOM) return r.custom_name ? r.custom_name : "CUSTOM";
-  if (r.builtin_code == BuiltinOperator_DELEGATE) return "DELEGATE";
+  if (r.builtin_code == BuiltinOperator_DELEGATE) {
+    return r.custom_name != nullptr ? r.custom_name : "DELEGATE";
+  }
   const char* n = EnumNameBuiltinOperator(static_cast<BuiltinOperator>(r.builtin_code));
   return n != nullptr && n[0] != '\0' ? n : "UNKNOWN";
 }
@@ -321,8 +328,21 @@ size_t Subgraph::arena_bytes() const { return planner_->arena_bytes(); }
 void Subgraph::ReportError(const char* format, ...) {
   va_list args;
   va_start(args, format);
-  error_reporter_->Report(format, args);
+  ReportErrorV(format, args);
   va_end(args);
+}
+
+void Subgraph::ReportErrorV(const char* format, va_list args) {
+  if (error_capture_ != nullptr) {
+    va_list copy;
+    va_copy(copy, args);
+    char buf[2048];
+    std::vsnprintf(buf, sizeof(buf), format, copy);
+    va_end(copy);
+    if (!error_capture_->empty()) error_capture_->push_back('\n');
+    error_capture_->append(buf);
+  }
+  error_reporter_->Report(format, args);
 }
 
 // --- Preparing and allocating --------------------------------------------------------
@@ -371,7 +391,10 @@ TfLiteStatus Subgraph::AllocateTensors() {
     ReportError("AllocateTensors called from within Invoke");
     return kTfLiteError;
   }
-  if (state_ == State::kInvokable) return kTfLiteOk;
+  if (state_ != State::kUninvokable) return kTfLiteOk;
+  // Delegates undone by a resize are applied again to the resized graph.
+  TF_LITE_ENSURE_STATUS(RedoAllDelegates());
+  if (state_ != State::kUninvokable) return kTfLiteOk;
   // Variables keep their buffer (and state) across re-allocations.
   for (int v : variables_) {
     TfLiteTensor& t = tensors_[v];
@@ -380,6 +403,11 @@ TfLiteStatus Subgraph::AllocateTensors() {
     }
   }
   std::fill(folded_.begin(), folded_.end(), false);
+  // Arena pointers from an earlier plan must not survive into this one (a tensor that
+  // moved inside a delegated partition would otherwise point into reused bytes).
+  for (auto& t : tensors_) {
+    if (t.allocation_type == kTfLiteArenaRw) t.data.raw = nullptr;
+  }
   TF_LITE_ENSURE_STATUS(PrepareFrom(0));
 
   // Lifetimes over the execution plan; graph inputs and outputs live throughout.
@@ -411,7 +439,10 @@ TfLiteStatus Subgraph::AllocateTensors() {
   }
   std::vector<tflite_inspect::ArenaPlanner::Request> requests;
   for (size_t t = 0; t < tensors_.size(); ++t) {
-    if (tensors_[t].allocation_type != kTfLiteArenaRw || first[t] < 0) continue;
+    if (tensors_[t].allocation_type != kTfLiteArenaRw) continue;
+    // Tensors no node in the plan touches (inside a delegated partition) get no arena
+    // bytes; a delegate kernel may have given them memory of its own in its prepare.
+    if (first[t] < 0) continue;
     requests.push_back({static_cast<int>(t), tensors_[t].bytes, first[t], last[t]});
   }
   if (!planner_->Plan(requests)) {
@@ -448,12 +479,23 @@ TfLiteStatus Subgraph::FoldConstantNodes() {
       const int t = node.inputs->data[i];
       all_const = t == kTfLiteOptionalTensor || IsConstant(t);
     }
+    bool already_folded = node.outputs->size > 0;
     for (int i = 0; i < node.outputs->size && all_const; ++i) {
       const int t = node.outputs->data[i];
-      all_const = t >= 0 && tensors_[t].allocation_type == kTfLiteArenaRw &&
+      all_const = t >= 0 &&
+                  (tensors_[t].allocation_type == kTfLiteArenaRw ||
+                   tensors_[t].allocation_type == kTfLitePersistentRo) &&
                   std::find(outputs_.begin(), outputs_.end(), t) == outputs_.end();
+      already_folded = already_folded && all_const &&
+                       tensors_[t].allocation_type == kTfLitePersistentRo &&
+                       tensors_[t].data.raw != nullptr;
     }
     if (!all_const) continue;
+    // Computed by an earlier AllocateTensors (before a delegate was applied): keep it.
+    if (already_folded) {
+      folded_[n] = true;
+      continue;
+    }
     // Give the outputs their own buffers, compute them, and mark them constant.
     // (kTfLitePersistentRo buffers belong to their tensor, as in TFLite.)
     for (int i = 0; i < node.outputs->size; ++i) {
@@ -488,6 +530,9 @@ TfLiteStatus Subgraph::ResizeInputTensor(int tensor_index, const std::vector<int
     }
   }
   if (t->dims != nullptr && ToVector(t->dims) == dims) return kTfLiteOk;
+  // A delegate that cannot handle dynamic shapes made the graph immutable: undo the
+  // delegates now; the next AllocateTensors applies them again to the new shapes.
+  if (state_ == State::kInvokableAndImmutable) TF_LITE_ENSURE_STATUS(UndoAllDelegates());
   // Outputs of folded constant nodes must be recomputed after a re-prepare.
   for (auto& t2 : tensors_) {
     if (t2.allocation_type == kTfLitePersistentRo) {
@@ -561,7 +606,7 @@ TfLiteStatus Subgraph::ResizeTensor(TfLiteTensor* t, TfLiteIntArray* new_size) {
 }
 
 TfLiteStatus Subgraph::Invoke() {
-  if (state_ != State::kInvokable) {
+  if (state_ == State::kUninvokable) {
     ReportError("Invoke called on model that is not ready.");
     return kTfLiteError;
   }
@@ -582,13 +627,16 @@ TfLiteStatus Subgraph::Invoke() {
       const int t = node.inputs->data[i];
       if (t == kTfLiteOptionalTensor) continue;
       TfLiteTensor& in = tensors_[t];
-      if (in.data_is_stale && in.delegate != nullptr &&
-          in.delegate != node.delegate && in.delegate->CopyFromBufferHandle != nullptr) {
-        TF_LITE_ENSURE_STATUS(
-            in.delegate->CopyFromBufferHandle(&context_, in.delegate, in.buffer_handle, &in));
-        in.data_is_stale = false;
+      // A CPU kernel (or another delegate) reading a tensor whose newest data is in a
+      // delegate's buffer gets it copied out first.
+      if (in.data_is_stale && in.delegate != nullptr && in.delegate != node.delegate) {
+        TF_LITE_ENSURE_STATUS(EnsureTensorDataIsReadable(t));
       }
       if (in.data.raw == nullptr && in.bytes > 0 && node.delegate == nullptr) {
+        // RESHAPE may take its shape from a tensor it never reads (TFLite allows it).
+        if (reg.builtin_code == BuiltinOperator_RESHAPE && i == 1 && in.dims->size != 1) {
+          continue;
+        }
         ReportError("Node number %d (%s): input tensor %d lacks data", n, OpName(n).c_str(), t);
         return kTfLiteError;
       }
@@ -638,7 +686,7 @@ TfLiteStatus Subgraph::ResizeTensorCb(TfLiteContext* ctx, TfLiteTensor* t, TfLit
 void Subgraph::ReportErrorCb(TfLiteContext* ctx, const char* format, ...) {
   va_list args;
   va_start(args, format);
-  Self(ctx)->error_reporter_->Report(format, args);
+  Self(ctx)->ReportErrorV(format, args);
   va_end(args);
 }
 

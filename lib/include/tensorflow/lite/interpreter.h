@@ -4,6 +4,7 @@
 #define TENSORFLOW_LITE_INTERPRETER_H_
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -93,6 +94,39 @@ class Interpreter {
   // Adds subgraphs (InterpreterBuilder); the first one exists from construction.
   void AddSubgraphs(int subgraphs_to_add, int* first_new_subgraph_index = nullptr);
 
+  // --- Delegates (TFLite's API; mechanics in core/subgraph.h) ---
+  // Applies `delegate` to every subgraph. kTfLiteDelegateError: the delegate failed and
+  // every delegate was removed, the graph runs on the CPU (TFLite's behaviour);
+  // kTfLiteApplicationError: not applicable (e.g. dynamic tensors), nothing changed.
+  // The delegate must outlive the interpreter.
+  TfLiteStatus ModifyGraphWithDelegate(TfLiteDelegate* delegate);
+  // Same, taking ownership (kept even if applying fails, as TFLite does).
+  template <typename Delegate, typename Deleter>
+  TfLiteStatus ModifyGraphWithDelegate(std::unique_ptr<Delegate, Deleter> delegate) {
+    Deleter deleter = std::move(delegate.get_deleter());
+    owned_delegates_.emplace_back(delegate.release(), [deleter](TfLiteDelegate* d) {
+      deleter(static_cast<typename std::unique_ptr<Delegate, Deleter>::pointer>(d));
+    });
+    return ModifyGraphWithDelegate(owned_delegates_.back().get());
+  }
+  // Removes every delegate from every subgraph: the original plan runs on the CPU.
+  TfLiteStatus RemoveAllDelegates();
+  bool HasDelegates() const { return primary().HasDelegates(); }
+  TfLiteStatus SetBufferHandle(int tensor_index, TfLiteBufferHandle buffer_handle,
+                               TfLiteDelegate* delegate) {
+    return primary().SetBufferHandle(tensor_index, buffer_handle, delegate);
+  }
+  TfLiteStatus GetBufferHandle(int tensor_index, TfLiteBufferHandle* buffer_handle,
+                               TfLiteDelegate** delegate) {
+    return primary().GetBufferHandle(tensor_index, buffer_handle, delegate);
+  }
+  // When allowed, outputs may stay in delegate buffers after Invoke (data_is_stale);
+  // by default Invoke copies them out so output tensors are always readable.
+  void SetAllowBufferHandleOutput(bool allow) { allow_buffer_handle_output_ = allow; }
+  TfLiteStatus EnsureTensorDataIsReadable(int tensor_index) {
+    return primary().EnsureTensorDataIsReadable(tensor_index);
+  }
+
  private:
   Subgraph& primary() { return *subgraphs_.front(); }
   const Subgraph& primary() const { return *subgraphs_.front(); }
@@ -102,6 +136,10 @@ class Interpreter {
   pthreadpool* thread_pool_ = nullptr;
   int num_threads_ = 1;
   Profiler* profiler_ = nullptr;
+  bool allow_buffer_handle_output_ = false;
+  // Destroyed after the subgraphs (~Interpreter clears those first).
+  std::vector<std::unique_ptr<TfLiteDelegate, std::function<void(TfLiteDelegate*)>>>
+      owned_delegates_;
 };
 
 }  // namespace tflite

@@ -28,6 +28,9 @@ class InterpreterBuilder {
   TfLiteStatus operator()(std::unique_ptr<Interpreter>* interpreter);
   TfLiteStatus operator()(std::unique_ptr<Interpreter>* interpreter, int num_threads);
   TfLiteStatus SetNumThreads(int num_threads);
+  // Delegates applied, in this order, once the interpreter is built; one that fails
+  // fails the build. Not owned: must outlive the interpreter.
+  void AddDelegate(TfLiteDelegate* delegate);
 
  private:
   TfLiteStatus ResolveOps(std::vector<const TfLiteRegistration*>* registrations);
@@ -38,6 +41,7 @@ class InterpreterBuilder {
   const OpResolver& op_resolver_;
   ErrorReporter* error_reporter_;
   int num_threads_ = -1;
+  std::vector<TfLiteDelegate*> delegates_;
   // Placeholder kernels for custom ops the resolver lacks: they fail at prepare with
   // TFLite's "Encountered unresolved custom op" (a delegate may still claim them).
   std::vector<std::unique_ptr<TfLiteRegistration>> unresolved_;

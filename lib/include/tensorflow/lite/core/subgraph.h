@@ -12,6 +12,7 @@
 #ifndef TENSORFLOW_LITE_CORE_SUBGRAPH_H_
 #define TENSORFLOW_LITE_CORE_SUBGRAPH_H_
 
+#include <cstdarg>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -27,6 +28,8 @@ struct pthreadpool;
 
 namespace tflite_inspect {
 class ArenaPlanner;
+struct DelegationRecord;
+struct NodeSubset;
 }
 
 namespace tflite {
@@ -73,6 +76,7 @@ class Subgraph {
   // Kernels may call ResizeTensor from Invoke; after that, later nodes are re-prepared.
   TfLiteStatus ResizeTensor(TfLiteTensor* tensor, TfLiteIntArray* new_size);
   void ReportError(const char* format, ...);
+  void ReportErrorV(const char* format, va_list args);
 
   // --- Introspection ---
   TfLiteContext* context() { return &context_; }
@@ -90,7 +94,7 @@ class Subgraph {
   const std::vector<int>& outputs() const { return outputs_; }
   const std::vector<int>& variables() const { return variables_; }
   std::vector<std::unique_ptr<Subgraph>>* subgraphs() { return subgraphs_; }
-  bool IsInvokable() const { return state_ == State::kInvokable; }
+  bool IsInvokable() const { return state_ != State::kUninvokable; }
   // Bytes of the activation arena after the last AllocateTensors.
   size_t arena_bytes() const;
   // Bytes held by persistent buffers (variables, folded constants, kernel state).
@@ -102,11 +106,58 @@ class Subgraph {
   void SetThreadPool(pthreadpool* pool, int num_threads);
   pthreadpool* thread_pool() const { return thread_pool_; }
 
-  // Name of the node's op for messages: "CONV_2D", a custom name, or "DELEGATE".
+  // Name of the node's op for messages: "CONV_2D", a custom name, or for a delegate
+  // kernel its registration's custom_name ("DELEGATE" without one), as TFLite prints.
   std::string OpName(int node_index) const;
 
+  // --- Delegates (TfLiteDelegate in c/common.h) ---
+  // Runs delegate->Prepare, which may call ReplaceNodeSubsetsWithDelegateKernels. On
+  // failure every delegate is undone, the original plan restored and
+  // kTfLiteDelegateError returned (the graph stays usable on the CPU); a delegate
+  // without kTfLiteDelegateFlagsAllowDynamicTensors on a graph with dynamic tensors
+  // gets kTfLiteApplicationError and changes nothing.
+  TfLiteStatus ModifyGraphWithDelegate(TfLiteDelegate* delegate);
+  // Partitions `nodes_to_replace` (any order; duplicates ignored) as TFLite does and
+  // replaces each delegated subset with one DELEGATE node run by `registration`.
+  // Only valid from a delegate's Prepare.
+  TfLiteStatus ReplaceNodeSubsetsWithDelegateKernels(TfLiteRegistration registration,
+                                                     const TfLiteIntArray* nodes_to_replace,
+                                                     TfLiteDelegate* delegate);
+  // The partitions ReplaceNodeSubsetsWithDelegateKernels would make; the array lives
+  // until the next call or the end of the delegate's Prepare.
+  TfLiteStatus PreviewDelegatePartitioning(const TfLiteIntArray* nodes_to_replace,
+                                           TfLiteDelegateParams** partition_params_array,
+                                           int* num_partitions);
+  // Undo: back to the plan before the first delegate (delegates are remembered and
+  // re-applied by the next AllocateTensors: ResizeInputTensor does this). Remove: undo
+  // and forget them.
+  TfLiteStatus UndoAllDelegates();
+  TfLiteStatus RedoAllDelegates();
+  TfLiteStatus RemoveAllDelegates();
+  bool HasDelegates() const { return !delegates_applied_.empty(); }
+  const std::vector<TfLiteDelegate*>& delegates_applied() const { return delegates_applied_; }
+  // The execution plan before the first delegate (empty without delegates).
+  const std::vector<int>& pre_delegation_execution_plan() const {
+    return pre_delegation_execution_plan_;
+  }
+  // Copies a tensor's delegate buffer into tensor->data when data_is_stale.
+  TfLiteStatus EnsureTensorDataIsReadable(int tensor_index);
+  TfLiteStatus SetBufferHandle(int tensor_index, TfLiteBufferHandle buffer_handle,
+                               TfLiteDelegate* delegate);
+  TfLiteStatus GetBufferHandle(int tensor_index, TfLiteBufferHandle* buffer_handle,
+                               TfLiteDelegate** delegate);
+  // One record per delegate application, in order (runtime/delegation_record.h).
+  const std::vector<std::unique_ptr<tflite_inspect::DelegationRecord>>& delegation_records()
+      const {
+    return delegation_records_;
+  }
+  // The record of the delegate being applied now (inside its Prepare), else nullptr.
+  tflite_inspect::DelegationRecord* current_delegation() { return current_delegation_; }
+
  private:
-  enum class State { kUninvokable, kInvokable };
+  // kInvokableAndImmutable: a delegate without dynamic-tensor support was applied;
+  // resizing an input then undoes the delegates until the next AllocateTensors.
+  enum class State { kUninvokable, kInvokable, kInvokableAndImmutable };
 
   TfLiteStatus PrepareNode(int node_index);
   TfLiteStatus PrepareFrom(int plan_index);
@@ -116,8 +167,24 @@ class Subgraph {
   bool IsConstant(int tensor_index) const;
   void SetupContext();
   void FreeNode(std::pair<TfLiteNode, TfLiteRegistration>* node);
+  TfLiteStatus PartitionGraph(const TfLiteIntArray* nodes_to_replace, const char* caller,
+                              std::vector<tflite_inspect::NodeSubset>* subsets);
+  TfLiteStatus ApplyDelegate(TfLiteDelegate* delegate, tflite_inspect::DelegationRecord* record);
+  void SwitchToDelegateContext();
+  void SwitchToKernelContext();
+  void FreePreviewCache();
+  bool HasDynamicTensors(int* first_dynamic) const;
 
   // TfLiteContext callbacks.
+  static TfLiteStatus ReplaceNodeSubsetsCb(TfLiteContext* ctx, TfLiteRegistration reg,
+                                           const TfLiteIntArray* nodes, TfLiteDelegate* d);
+  static TfLiteStatus PreviewDelegatePartitioningCb(TfLiteContext* ctx,
+                                                    const TfLiteIntArray* nodes,
+                                                    TfLiteDelegateParams** params, int* n);
+  static TfLiteStatus ForbiddenReplaceCb(TfLiteContext* ctx, TfLiteRegistration reg,
+                                         const TfLiteIntArray* nodes, TfLiteDelegate* d);
+  static TfLiteStatus ForbiddenPreviewCb(TfLiteContext* ctx, const TfLiteIntArray* nodes,
+                                         TfLiteDelegateParams** params, int* n);
   static TfLiteStatus GetExecutionPlanCb(TfLiteContext* ctx, TfLiteIntArray** plan);
   static TfLiteStatus ResizeTensorCb(TfLiteContext* ctx, TfLiteTensor* t, TfLiteIntArray* size);
   static void ReportErrorCb(TfLiteContext* ctx, const char* format, ...);
@@ -156,6 +223,15 @@ class Subgraph {
   Profiler* profiler_ = nullptr;
   pthreadpool* thread_pool_ = nullptr;
   TfLiteExternalContext* external_contexts_[kTfLiteMaxExternalContexts] = {};
+
+  // Delegation state.
+  std::vector<int> pre_delegation_execution_plan_;
+  std::vector<TfLiteDelegate*> delegates_applied_;
+  bool delegates_undone_ = false;
+  std::vector<TfLiteDelegateParams> preview_array_;  // its int arrays are ours
+  std::vector<std::unique_ptr<tflite_inspect::DelegationRecord>> delegation_records_;
+  tflite_inspect::DelegationRecord* current_delegation_ = nullptr;
+  std::string* error_capture_ = nullptr;  // also receives reported errors when set
 };
 
 }  // namespace tflite

@@ -1,0 +1,29 @@
+// The test delegate: claims every node whose op is in a given list (builtin names such
+// as "ADD" or custom op names) and runs the claimed nodes with the CPU kernels it
+// replaced, so results stay right while partitions take any shape a test or a report
+// needs. Tools enable it with --test_delegate_ops=ADD,CONV_2D,MyCustomOp.
+#ifndef TFLITE_INSPECT_DELEGATES_SAMPLE_TEST_DELEGATE_H_
+#define TFLITE_INSPECT_DELEGATES_SAMPLE_TEST_DELEGATE_H_
+
+#include <string>
+#include <vector>
+
+#include "tensorflow/lite/delegates/utils/simple_delegate.h"
+
+namespace tflite_inspect {
+
+struct TestDelegateOptions {
+  std::vector<std::string> ops;  // builtin op names or custom op names
+  int max_delegated_partitions = 0;
+  int min_nodes_per_partition = 0;
+  std::string name = "TestDelegate";
+};
+
+// Splits "ADD, CONV_2D,MyOp" into names; empty items are dropped.
+std::vector<std::string> ParseOpList(const std::string& list);
+
+tflite::TfLiteDelegateUniquePtr CreateTestDelegate(const TestDelegateOptions& options);
+
+}  // namespace tflite_inspect
+
+#endif  // TFLITE_INSPECT_DELEGATES_SAMPLE_TEST_DELEGATE_H_
