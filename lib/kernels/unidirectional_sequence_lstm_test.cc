@@ -212,7 +212,13 @@ TEST_CASE("UNIDIRECTIONAL_SEQUENCE_LSTM float: randomized against double precisi
       const std::vector<double> want = ref.Run(x);
       const std::vector<float> got = m.Output<float>(0);
       REQUIRE(got.size() == want.size());
-      for (size_t i = 0; i < got.size(); ++i) CHECK(got[i] == Approx(want[i]).margin(2e-6));
+      // Layer norm over a few nearly equal cells divides by a tiny spread, which
+      // magnifies float rounding (seen: 4e-4 relative with 2 cells); elsewhere float
+      // stays within a few ulps of the double evaluation.
+      const double rel = c.layer_norm ? 1e-3 : 1.2e-5;
+      for (size_t i = 0; i < got.size(); ++i) {
+        CHECK(got[i] == Approx(want[i]).epsilon(rel).margin(2e-6));
+      }
     }
   }
 }
