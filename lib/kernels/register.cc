@@ -103,8 +103,8 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_SHAPE, Register_SHAPE(), 1, 1);
   AddBuiltin(BuiltinOperator_SIN, Register_SIN(), 1, 1);
   AddBuiltin(BuiltinOperator_SLICE, Register_SLICE(), 1, 6);
-  // SOFTMAX: v1-2 (float, uint8, int8 -> int8/int16; not v3 int16 input).
-  AddBuiltin(BuiltinOperator_SOFTMAX, Register_SOFTMAX(), 1, 2);
+  // SOFTMAX: v1-2 (float, uint8, int8 -> int8/int16), v3 int16 -> int16.
+  AddBuiltin(BuiltinOperator_SOFTMAX, Register_SOFTMAX(), 1, 3);
   AddBuiltin(BuiltinOperator_SPACE_TO_BATCH_ND, Register_SPACE_TO_BATCH_ND(), 1, 4);
   AddBuiltin(BuiltinOperator_SPACE_TO_DEPTH, Register_SPACE_TO_DEPTH(), 1, 2);
   AddBuiltin(BuiltinOperator_SPLIT, Register_SPLIT(), 1, 4);

@@ -3,7 +3,10 @@
 // (reference_ops::Softmax: input differences scaled to Q5.26, gemmlowp fixed-point
 // exp, sum in Q12.19, fixed-point reciprocal). Output quantization must be the
 // fixed one TFLite requires: scale 1/256 (1/65536 for int16), zero point at the type's
-// minimum (0 for uint8). Rows are split over the interpreter's thread pool.
+// minimum (0 for uint8). int16 -> int16 (v3, ranks 1-4, zero points 0, output scale
+// 1/32768) is reference_ops::SoftmaxInt16: differences scaled so that [-65535, 0] is
+// [-10, 0], exp and 1/(1+x) from 513-entry interpolated tables (LUTPopulate in double, as
+// TFLite builds them), sum in Q16.15. Rows are split over the interpreter's thread pool.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -31,7 +34,44 @@ struct OpData {
   int32_t input_multiplier = 0;
   int input_left_shift = 0;
   int diff_min = 0;
+  // int16: exp on [-10, 0] and 1 / (1 + x) on [0, 1], both to [-1, 1] (TFLite's tables).
+  int16_t exp_lut[513] = {};
+  int16_t one_over_one_plus_x_lut[513] = {};
 };
+
+// int16 -> int16: TFLite's tables and input multiplier. The multiplier comes from the
+// float product scale * beta, rescaled in double, exactly as TFLite computes it.
+TfLiteStatus PrepareInt16(TfLiteContext* context, const TfLiteSoftmaxParams& params,
+                          const TfLiteTensor* input, const TfLiteTensor* output, OpData* data) {
+  TF_LITE_ENSURE_TYPES_EQ(context, output->type, kTfLiteInt16);
+  if (input->params.zero_point != 0 || output->params.zero_point != 0) {
+    TF_LITE_KERNEL_LOG(context,
+                       "SOFTMAX with int16 activations needs zero point 0 on input and output "
+                       "(got input zero_point %d, output zero_point %d).",
+                       static_cast<int>(input->params.zero_point),
+                       static_cast<int>(output->params.zero_point));
+    return kTfLiteError;
+  }
+  TF_LITE_ENSURE_NEAR(context, output->params.scale, 1.f / 32768, 0.001f * 1.f / 32768);
+  if (NumDimensions(input) > 4) {
+    TF_LITE_KERNEL_LOG(context,
+                       "Only 1D, 2D, 3D and 4D tensors supported for int16 input with int16 "
+                       "output, got %dD.",
+                       NumDimensions(input));
+    return kTfLiteError;
+  }
+  const int32_t range = std::numeric_limits<int16_t>::max() - std::numeric_limits<int16_t>::min();
+  LUTPopulate<int16_t>(
+      10.0 / range, std::numeric_limits<int16_t>::max(), 2.0 / range, 0,
+      [](double value) { return std::exp(value); }, data->exp_lut);
+  LUTPopulate<int16_t>(
+      1.0 / range, std::numeric_limits<int16_t>::min(), 2.0 / range, 0,
+      [](double value) { return 1.0 / (1.0 + value); }, data->one_over_one_plus_x_lut);
+  const double input_scale_beta_rescale =
+      static_cast<double>(input->params.scale * params.beta) / (10.0 / 65535.0);
+  QuantizeMultiplier(input_scale_beta_rescale, &data->input_multiplier, &data->input_left_shift);
+  return kTfLiteOk;
+}
 
 void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
 void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
@@ -47,9 +87,14 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TfLiteTensor* output;
   TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, 0, &output));
   const TfLiteType in = input->type;
-  if (in != kTfLiteFloat32 && in != kTfLiteUInt8 && in != kTfLiteInt8) {
+  if (in != kTfLiteFloat32 && in != kTfLiteUInt8 && in != kTfLiteInt8 && in != kTfLiteInt16) {
     TF_LITE_KERNEL_LOG(context, "Type %s (%d) not supported.", TfLiteTypeGetName(in), in);
     return kTfLiteError;
+  }
+  TF_LITE_ENSURE(context, NumDimensions(input) >= 1);
+  if (in == kTfLiteInt16) {
+    TF_LITE_ENSURE_STATUS(PrepareInt16(context, *params, input, output, data));
+    return context->ResizeTensor(context, output, TfLiteIntArrayCopy(input->dims));
   }
   if (in == kTfLiteInt8 && output->type == kTfLiteInt16) {
     TF_LITE_ENSURE_EQ(context, output->params.zero_point, -32768);
@@ -64,7 +109,6 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
       TF_LITE_ENSURE_NEAR(context, output->params.scale, 1.f / 256, 0.001f * 1.f / 256);
     }
   }
-  TF_LITE_ENSURE(context, NumDimensions(input) >= 1);
   if (in != kTfLiteFloat32) {
     TF_LITE_ENSURE(context, input->params.scale > 0.f && params->beta > 0.f);
     PreprocessSoftmaxScaling(params->beta, input->params.scale, kScaledDiffIntegerBits,
@@ -137,6 +181,38 @@ bool SoftmaxQuantizedRow(const In* in, int depth, const OpData& d, Out* out) {
   return true;
 }
 
+// One int16 row (reference_ops::SoftmaxInt16); the exps are kept in `out` meanwhile.
+void SoftmaxInt16Row(const int16_t* in, int depth, const OpData& d, int16_t* out) {
+  int16_t max_in_row = std::numeric_limits<int16_t>::min();
+  for (int c = 0; c < depth; ++c) max_in_row = std::max(max_in_row, in[c]);
+  int32_t sum_of_exps = 0;  // Q16.15
+  for (int c = 0; c < depth; ++c) {
+    const int32_t diff = static_cast<int32_t>(in[c]) - max_in_row;
+    // [-65535, 0] is [-10, 0]; recentered to [-32768, 32767] for the table.
+    const int32_t scaled = MultiplyByQuantizedMultiplier(diff, d.input_multiplier,
+                                                         d.input_left_shift);
+    const int32_t sym = std::min(std::max(scaled + 32767, int32_t{-32768}), int32_t{32767});
+    out[c] = LUTLookup(static_cast<int16_t>(sym), d.exp_lut);
+    sum_of_exps += out[c];
+  }
+  // 1 / sum: normalize the sum to [1, 2) in Q1.14 (x = sum - 1 in [0, 1), recentered),
+  // then the 1 / (1 + x) table.
+  const int headroom_plus_one = CountLeadingZeros(static_cast<uint32_t>(sum_of_exps));
+  const int32_t shifted_sum = static_cast<int32_t>(
+      ((static_cast<int64_t>(sum_of_exps) << (headroom_plus_one - 1)) + (1 << 13)) >> 14);
+  const int32_t sym_shifted_sum = shifted_sum + (-((1 << 15) + (1 << 16)));
+  const int16_t reciprocal_q015 = LUTLookup(
+      static_cast<int16_t>(std::min(std::max(sym_shifted_sum, int32_t{-32768}), int32_t{32767})),
+      d.one_over_one_plus_x_lut);
+  const int right_shift = 31 - headroom_plus_one;
+  const int64_t round = int64_t{1} << (right_shift - 1);
+  for (int c = 0; c < depth; ++c) {
+    const int32_t result = static_cast<int32_t>(
+        (static_cast<int64_t>(out[c]) * reciprocal_q015 + round) >> right_shift);
+    out[c] = static_cast<int16_t>(std::min(std::max(result, int32_t{0}), int32_t{32767}));
+  }
+}
+
 template <typename In, typename Out>
 bool SoftmaxQuantized(pthreadpool* pool, const In* in, int64_t outer, int depth, const OpData& d,
                       Out* out) {
@@ -172,6 +248,15 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
         ok = SoftmaxQuantized(pool, input->data.int8, outer, depth, data, output->data.int8);
       }
       break;
+    case kTfLiteInt16: {
+      const int16_t* in = input->data.i16;
+      int16_t* out = output->data.i16;
+      parallel::ParallelFor(pool, static_cast<size_t>(outer),
+                            static_cast<double>(outer) * depth * 8, [&](size_t i) {
+                              SoftmaxInt16Row(in + i * depth, depth, data, out + i * depth);
+                            });
+      break;
+    }
     default:
       TF_LITE_KERNEL_LOG(context, "Type %s (%d) not supported.", TfLiteTypeGetName(input->type),
                          input->type);

@@ -1,6 +1,7 @@
 // SOFTMAX: float goldens and random rows against double (with beta); quantized
 // uint8/int8 (and int8 -> int16) bit-exact against an independent model of TFLite's
-// reference fixed-point path, within one step of the real softmax; errors.
+// reference fixed-point path, within one step of the real softmax; int16 -> int16
+// against a model of TFLite's table-based path; errors.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -192,6 +193,117 @@ TEST_CASE("SOFTMAX quantized random bit-exact") {
   RandomQuantizedSoftmax<int8_t, int16_t>(TensorType_INT8, tflite::TensorType_INT16, 143);
 }
 
+// --- Independent model of TFLite's int16 softmax (reference_ops::SoftmaxInt16) --------
+// 513-entry table of f on [lo, hi] to [-1, 1] in Q0.15 steps of 2/65535: 512 samples,
+// each lowered by half the interpolation error at its segment's midpoint, plus the end.
+std::vector<int16_t> ModelLut(double (*f)(double), double in_scale, int in_zp) {
+  const double lo = in_scale * (-32768 - in_zp), hi = in_scale * (32767 - in_zp);
+  const double out_scale = 2.0 / 65535;
+  const double step = (hi - lo) / 512;
+  const double inv = 65536.0 / (out_scale * 32767 - out_scale * -32768);
+  std::vector<int16_t> lut(513);
+  auto clamp = [](double v) {
+    return static_cast<int16_t>(std::min(std::max(v, -32768.0), 32767.0));
+  };
+  for (int i = 0; i < 512; ++i) {
+    const double v = f(lo + i * step), mid = f(lo + i * step + step / 2);
+    const double next = f(lo + (i + 1) * step);
+    const double interp = std::round((next * inv + std::round(v * inv)) / 2);
+    const double bias = std::round((interp - std::round(mid * inv)) / 2);
+    lut[i] = clamp(std::round(v * inv) - bias);
+  }
+  lut[512] = clamp(std::round(f(hi) * inv));
+  return lut;
+}
+int16_t ModelLookup(int v, const std::vector<int16_t>& lut) {
+  const int index = 256 + (v >> 7), frac = v & 127;
+  const int slope = lut[index + 1] - lut[index];
+  return static_cast<int16_t>(lut[index] + ((slope * frac + 64) >> 7));
+}
+std::vector<int16_t> ModelSoftmaxInt16(const std::vector<int16_t>& in, int depth, float scale,
+                                       float beta) {
+  static const auto exp_lut = ModelLut([](double x) { return std::exp(x); }, 10.0 / 65535, 32767);
+  static const auto recip_lut =
+      ModelLut([](double x) { return 1.0 / (1.0 + x); }, 1.0 / 65535, -32768);
+  int32_t q;
+  int shift;
+  RefQuantizeMultiplier(static_cast<double>(scale * beta) / (10.0 / 65535), &q, &shift);
+  std::vector<int16_t> out(in.size());
+  for (size_t row = 0; row < in.size() / depth; ++row) {
+    const int16_t* x = &in[row * depth];
+    const int max = *std::max_element(x, x + depth);
+    std::vector<int> e(depth);
+    int64_t sum = 0;
+    for (int c = 0; c < depth; ++c) {
+      const int scaled = RefMultiply(x[c] - max, q, shift) + 32767;
+      e[c] = ModelLookup(std::min(std::max(scaled, -32768), 32767), exp_lut);
+      sum += e[c];
+    }
+    int lz = 0;  // leading zeros of the 32-bit sum
+    while (!(static_cast<uint32_t>(sum) & (0x80000000u >> lz))) ++lz;
+    const int64_t normalized = ((sum << (lz - 1)) + (1 << 13)) >> 14;  // [1, 2) in Q1.14
+    const int x1 = static_cast<int>(std::min<int64_t>(
+        std::max<int64_t>(normalized - (1 << 15) - (1 << 16), -32768), 32767));
+    const int recip = ModelLookup(x1, recip_lut);
+    const int rs = 31 - lz;
+    for (int c = 0; c < depth; ++c) {
+      const int64_t v = (static_cast<int64_t>(e[c]) * recip + (int64_t{1} << (rs - 1))) >> rs;
+      out[row * depth + c] =
+          static_cast<int16_t>(std::min<int64_t>(std::max<int64_t>(v, 0), 32767));
+    }
+  }
+  return out;
+}
+
+OpRun RunSoftmaxInt16(const std::vector<int32_t>& shape, const std::vector<int16_t>& in,
+                      float scale, float beta, int threads = 1) {
+  return Run(tflite::BuiltinOperator_SOFTMAX,
+             {Input(tflite::TensorType_INT16, shape, in, scale, 0)},
+             {tflite::TensorType_INT16, shape, 1.f / 32768, 0}, SoftmaxOptions(beta), 3, threads);
+}
+
+TEST_CASE("SOFTMAX int16 (v3) golden: equal inputs share the mass") {
+  // exp(0) is table entry 32767 (1.0); the sums 2 and 4 are powers of two, so the
+  // reciprocal is the table's 1/(1+0) and the shares are exact.
+  const auto r2 = RunSoftmaxInt16({1, 2}, {1000, 1000}, 0.001f, 1.f);
+  REQUIRE(r2.invoke == kTfLiteOk);
+  CHECK(r2.As<int16_t>() == std::vector<int16_t>{16384, 16384});
+  const auto r4 = RunSoftmaxInt16({2, 4}, {-5, -5, -5, -5, 3, 3, 3, 3}, 0.01f, 1.f);
+  REQUIRE(r4.invoke == kTfLiteOk);
+  CHECK(r4.As<int16_t>() == std::vector<int16_t>(8, 8192));
+}
+
+TEST_CASE("SOFTMAX int16 random bit-exact, close to the real softmax") {
+  std::mt19937 rng(151);
+  for (int iter = 0; iter < 60; ++iter) {
+    const int rows = 1 + static_cast<int>(rng() % 3);
+    const int depth = 1 + static_cast<int>(rng() % 50);
+    const float scale = std::exp(std::uniform_real_distribution<float>(-9, -4)(rng));
+    const float beta = iter % 3 == 0 ? 1.f : std::uniform_real_distribution<float>(0.2f, 2.f)(rng);
+    std::vector<int16_t> in(rows * depth);
+    for (auto& v : in) {
+      v = static_cast<int16_t>(std::uniform_int_distribution<int>(-32768, 32767)(rng));
+    }
+    CAPTURE(iter, rows, depth, scale, beta);
+    const auto r = RunSoftmaxInt16({rows, depth}, in, scale, beta, 1 + iter % 2);
+    REQUIRE(r.invoke == kTfLiteOk);
+    const auto out = r.As<int16_t>();
+    REQUIRE(out == ModelSoftmaxInt16(in, depth, scale, beta));
+    for (int row = 0; row < rows; ++row) {
+      double max = -1e300, sum = 0;
+      for (int c = 0; c < depth; ++c) max = std::max<double>(max, in[row * depth + c]);
+      for (int c = 0; c < depth; ++c) sum += std::exp((in[row * depth + c] - max) * scale * beta);
+      for (int c = 0; c < depth; ++c) {
+        const double p = std::exp((in[row * depth + c] - max) * scale * beta) / sum;
+        // Table interpolation and steps, the Q16.15 sum, and the exp table's floor: every
+        // element below -10 still adds about exp(-10) (1.5 steps) to the sum.
+        CHECK(std::abs(out[row * depth + c] - p * 32768) <=
+              8 + p * 32768 * (0.003 + depth * 7e-5));
+      }
+    }
+  }
+}
+
 TEST_CASE("SOFTMAX int8 golden: equal inputs share the mass") {
   const auto r = Run(tflite::BuiltinOperator_SOFTMAX,
                      {Input<int8_t>(TensorType_INT8, {1, 4}, {7, 7, 7, 7}, 0.1f, 0)},
@@ -232,12 +344,29 @@ TEST_CASE("SOFTMAX errors") {
                        {TensorType_INT8, {1, 2}, 0.1f, -128}, SoftmaxOptions(1.f));
     CHECK(r.prepare == kTfLiteError);
   }
-  SECTION("int16 input (version 3) is not supported") {
+  SECTION("int16 with a non-zero input zero point") {
+    const auto r = Run(tflite::BuiltinOperator_SOFTMAX,
+                       {Input<int16_t>(tflite::TensorType_INT16, {1, 2}, {1, 2}, 0.1f, 4)},
+                       {tflite::TensorType_INT16, {1, 2}, 1.f / 32768, 0}, SoftmaxOptions(1.f), 3);
+    CHECK(r.prepare == kTfLiteError);
+    CHECK_THAT(r.errors, Catch::Contains("SOFTMAX with int16 activations needs zero point 0 on "
+                                         "input and output (got input zero_point 4, output "
+                                         "zero_point 0)."));
+  }
+  SECTION("int16 output with a wrong scale") {
     const auto r = Run(tflite::BuiltinOperator_SOFTMAX,
                        {Input<int16_t>(tflite::TensorType_INT16, {1, 2}, {1, 2}, 0.1f, 0)},
-                       {tflite::TensorType_INT16, {1, 2}, 1.f / 32768, 0}, SoftmaxOptions(1.f));
+                       {tflite::TensorType_INT16, {1, 2}, 1.f / 65536, 0}, SoftmaxOptions(1.f), 3);
     CHECK(r.prepare == kTfLiteError);
-    CHECK_THAT(r.errors, Catch::Contains("not supported"));
+  }
+  SECTION("int16 of rank 5") {
+    const auto r = Run(tflite::BuiltinOperator_SOFTMAX,
+                       {Input<int16_t>(tflite::TensorType_INT16, {1, 1, 1, 1, 2}, {1, 2}, 0.1f,
+                                       0)},
+                       {tflite::TensorType_INT16, {1, 1, 1, 1, 2}, 1.f / 32768, 0},
+                       SoftmaxOptions(1.f), 3);
+    CHECK(r.prepare == kTfLiteError);
+    CHECK_THAT(r.errors, Catch::Contains("got 5D"));
   }
   SECTION("scalar input") {
     const auto r = Run(tflite::BuiltinOperator_SOFTMAX, {Input<float>(TensorType_FLOAT32, {}, {1})},
