@@ -24,7 +24,20 @@ int RunMain(int argc, const char* const* argv) {
   app.add_option("--output_dir", output_dir, "Folder for the outputs")->required();
   CustomOpFlags custom_ops;
   AddCustomOpFlags(app, &custom_ops);
+  DelegateRegistry delegate_registry = DelegateRegistry::Default();
+  delegate_registry.AddFlags(app);
+  bool verbose = false;
+  app.add_flag("--verbose", verbose, "Print delegate parameters and TFLite's replacement log");
   if (int rc = ParseFlags(app, argc, argv); rc >= 0) return rc;
+  delegate_registry.common().num_threads = options.num_threads;
+  auto delegates = delegate_registry.CreateDelegates(argc, argv);
+  if (!delegates.ok()) {
+    std::cerr << "run: error: " << delegates.status().message() << "\n";
+    return kExitUsage;
+  }
+  options.delegates = &delegates.value();
+  options.delegate_strict = delegate_registry.common().strict;
+  for (const auto& line : delegate_registry.LogParams(verbose)) std::cerr << line << "\n";
   std::stringstream ss(input_files);
   for (std::string f; std::getline(ss, f, ',');) {
     if (!f.empty()) options.input_files.push_back(f);
@@ -45,6 +58,15 @@ int RunMain(int argc, const char* const* argv) {
   if (Status st = WriteRunResult(result.value(), output_dir); !st.ok()) {
     std::cerr << "run: error: " << st.message() << "\n";
     return kExitInvalidModel;
+  }
+  for (const auto& d : result->delegates) {
+    if (d.status != kTfLiteOk) {
+      std::cerr << "run: warning: delegate " << d.label << " not applied, running without it: "
+                << d.message << "\n";
+    }
+  }
+  if (verbose) {
+    for (const auto& line : result->delegate_log) std::cerr << line << "\n";
   }
   for (const auto& o : result->outputs) {
     std::cout << "output " << o.index << " '" << o.name << "': " << o.data.size() << " bytes -> "

@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "fmt/format.h"
+#include "runtime/delegation_record.h"
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/interpreter_builder.h"
 #include "tensorflow/lite/model_builder.h"
@@ -74,13 +75,23 @@ Result<RunResult> RunModel(const RunOptions& options, const tflite::OpResolver& 
       kTfLiteOk) {
     return fail("cannot build an interpreter for " + options.graph);
   }
+  RunResult result;
+  if (options.delegates != nullptr) {
+    auto applied = ApplyDelegates(interpreter.get(), *options.delegates, options.delegate_strict);
+    if (!applied.ok()) return applied.status();
+    result.delegates = std::move(applied.value());
+    for (size_t s = 0; s < interpreter->subgraphs_size(); ++s) {
+      for (const auto& r : interpreter->subgraph(static_cast<int>(s))->delegation_records()) {
+        result.delegate_log.insert(result.delegate_log.end(), r->log.begin(), r->log.end());
+      }
+    }
+  }
   if (interpreter->AllocateTensors() != kTfLiteOk) return fail("AllocateTensors failed");
   const auto& inputs = interpreter->inputs();
   if (!options.input_files.empty() && options.input_files.size() != inputs.size()) {
     return InvalidArgument(fmt::format("{} input files given, the model has {} inputs",
                                        options.input_files.size(), inputs.size()));
   }
-  RunResult result;
   for (size_t i = 0; i < inputs.size(); ++i) {
     TfLiteTensor* t = interpreter->tensor(inputs[i]);
     TensorDump d = Describe(*t, static_cast<int>(i), inputs[i]);

@@ -11,6 +11,7 @@
 #include "nlohmann/json.hpp"
 #include "tensorflow/lite/core/api/op_resolver.h"
 #include "tensorflow/lite/core/c/common.h"
+#include "tools/delegate_provider.h"
 #include "util/status.h"
 
 namespace tflite_inspect {
@@ -22,6 +23,9 @@ struct RunOptions {
   std::vector<std::string> input_files;
   uint64_t seed = 1;
   int num_threads = 1;
+  // Applied in order after building (ApplyDelegates); must outlive the call.
+  std::vector<DelegateInstance>* delegates = nullptr;
+  bool delegate_strict = false;
 };
 
 struct TensorDump {
@@ -40,6 +44,8 @@ struct TensorDump {
 struct RunResult {
   std::vector<TensorDump> inputs, outputs;
   size_t arena_bytes = 0;
+  std::vector<AppliedDelegate> delegates;
+  std::vector<std::string> delegate_log;  // TFLite's "Replacing N out of M node(s) ..." lines
 };
 
 // Loads, builds (with `resolver`), allocates, fills inputs, invokes. Errors carry the

@@ -1,0 +1,96 @@
+// Delegate registrar for the tools: each delegate contributes a DelegateProvider (its
+// flags, how it logs them, how it makes the delegate), and DelegateRegistry holds the
+// explicit list of built-in providers (delegate_registry.cc; no static
+// self-registration). Every tool gets the same delegate flags from the registry, plus
+// --max_delegated_partitions, --min_nodes_per_partition and --delegate_strict.
+//
+// Delegates apply in the order their flags first appear on the command line, as in
+// TFLite's tools. A delegate that fails is removed, the delegates applied before it are
+// applied again, and the model runs on without it (a warning), unless --delegate_strict.
+#ifndef TFLITE_INSPECT_LIB_TOOLS_DELEGATE_PROVIDER_H_
+#define TFLITE_INSPECT_LIB_TOOLS_DELEGATE_PROVIDER_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "tensorflow/lite/core/c/common.h"
+#include "tensorflow/lite/interpreter.h"
+#include "util/status.h"
+
+namespace tflite_inspect {
+
+// Flags every provider may use.
+struct DelegateCommonParams {
+  int max_delegated_partitions = 0;  // <= 0: no limit (the GPU delegate maps it to 1)
+  int min_nodes_per_partition = 0;   // <= 0: no minimum
+  int num_threads = 1;               // the tool's --num_threads
+  bool strict = false;               // --delegate_strict: a failing delegate is an error
+};
+
+// A delegate made by a provider, with whatever must outlive the interpreter.
+struct DelegateInstance {
+  std::string provider;  // "sample", "external", ...
+  std::string label;     // for logs: "sample", "external(/path/libfoo.so)"
+  std::unique_ptr<TfLiteDelegate, std::function<void(TfLiteDelegate*)>> delegate;
+  std::shared_ptr<void> keepalive;  // e.g. the plugin's dlopen handle (released last)
+  int rank = 0;                     // position of its flag on the command line
+};
+
+class DelegateProvider {
+ public:
+  virtual ~DelegateProvider() = default;
+  virtual std::string name() const = 0;
+  // Adds this provider's flags; parsed values land in the provider.
+  virtual void AddFlags(CLI::App& app) = 0;
+  // The flags (without "--") whose first appearance sets this delegate's rank.
+  virtual std::vector<std::string> flag_names() const = 0;
+  // "Use sample delegate: [1]" lines, as TFLite's LogParams (all of them when verbose).
+  virtual void LogParams(bool verbose, std::vector<std::string>* lines) const = 0;
+  // The delegates the parsed flags ask for (none when not enabled), or why not.
+  virtual Result<std::vector<DelegateInstance>> CreateDelegates(
+      const DelegateCommonParams& common) = 0;
+};
+
+// What happened to one delegate when it was applied.
+struct AppliedDelegate {
+  std::string label;
+  TfLiteStatus status = kTfLiteOk;  // kTfLiteOk, or why it is not in the graph
+  std::string message;              // the failure, or "" when applied
+};
+
+class DelegateRegistry {
+ public:
+  // The built-in providers, in a fixed order (delegate_registry.cc).
+  static DelegateRegistry Default();
+  void Add(std::unique_ptr<DelegateProvider> provider) { providers_.push_back(std::move(provider)); }
+  const std::vector<std::unique_ptr<DelegateProvider>>& providers() const { return providers_; }
+
+  // Adds the common delegate flags and every provider's flags to `app`.
+  void AddFlags(CLI::App& app);
+  const DelegateCommonParams& common() const { return common_; }
+  DelegateCommonParams& common() { return common_; }
+  // The parameter echo lines of every provider plus the common flags.
+  std::vector<std::string> LogParams(bool verbose) const;
+
+  // After parsing: the requested delegates sorted by their flags' position in argv.
+  Result<std::vector<DelegateInstance>> CreateDelegates(int argc, const char* const* argv);
+
+ private:
+  std::vector<std::unique_ptr<DelegateProvider>> providers_;
+  DelegateCommonParams common_;
+};
+
+// Applies `delegates` in order. A delegate that fails (kTfLiteDelegateError) makes the
+// runtime drop every delegate; the ones before it are applied again and the failure is
+// reported in its AppliedDelegate (an error Status instead when `strict`). A delegate
+// that does not apply (kTfLiteApplicationError, e.g. dynamic tensors) is skipped.
+Result<std::vector<AppliedDelegate>> ApplyDelegates(tflite::Interpreter* interpreter,
+                                                    std::vector<DelegateInstance>& delegates,
+                                                    bool strict);
+
+}  // namespace tflite_inspect
+
+#endif  // TFLITE_INSPECT_LIB_TOOLS_DELEGATE_PROVIDER_H_

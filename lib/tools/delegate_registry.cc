@@ -1,0 +1,15 @@
+// The one list of built-in delegate providers. Order here is only the order of the
+// flags in --help; delegates apply in command-line order.
+#include "sample/sample_provider.h"
+#include "tools/delegate_provider.h"
+
+namespace tflite_inspect {
+
+DelegateRegistry DelegateRegistry::Default() {
+  DelegateRegistry r;
+  r.Add(CreateSampleDelegateProvider());
+  r.Add(CreateTestDelegateProvider());
+  return r;
+}
+
+}  // namespace tflite_inspect
