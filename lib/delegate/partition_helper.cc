@@ -12,10 +12,9 @@
 namespace tflite_inspect {
 namespace {
 
-// The record of the delegate being applied; our runtime is the only one that makes
-// contexts, so impl_ is a Subgraph.
+// The record of the delegate being applied, when the context is our runtime's.
 DelegationRecord* CurrentRecord(TfLiteContext* context) {
-  auto* subgraph = static_cast<tflite::Subgraph*>(context->impl_);
+  tflite::Subgraph* subgraph = tflite::Subgraph::FromContext(context);
   return subgraph != nullptr ? subgraph->current_delegation() : nullptr;
 }
 

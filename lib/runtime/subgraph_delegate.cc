@@ -59,6 +59,13 @@ const char* DelegateName(const TfLiteRegistration& reg) {
 
 // --- Context plumbing ----------------------------------------------------------------
 
+Subgraph* Subgraph::FromContext(const TfLiteContext* context) {
+  if (context == nullptr) return nullptr;
+  const auto replace = context->ReplaceNodeSubsetsWithDelegateKernels;
+  const bool ours = replace == &Subgraph::ReplaceNodeSubsetsCb || replace == &Subgraph::ForbiddenReplaceCb;
+  return ours ? static_cast<Subgraph*>(context->impl_) : nullptr;
+}
+
 void Subgraph::SwitchToDelegateContext() {
   context_.ReplaceNodeSubsetsWithDelegateKernels = ReplaceNodeSubsetsCb;
   context_.PreviewDelegatePartitioning = PreviewDelegatePartitioningCb;

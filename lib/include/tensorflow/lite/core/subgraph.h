@@ -151,6 +151,9 @@ class Subgraph {
       const {
     return delegation_records_;
   }
+  // The Subgraph behind `context` when it is one of ours, else nullptr (a delegate
+  // plugin built with our helpers may be loaded into the real TFLite runtime).
+  static Subgraph* FromContext(const TfLiteContext* context);
   // The record of the delegate being applied now (inside its Prepare), else nullptr.
   tflite_inspect::DelegationRecord* current_delegation() { return current_delegation_; }
 
