@@ -2,6 +2,7 @@
 // the delegated graph computes what the CPU computes.
 #include "sample/sample_delegate.h"
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -131,6 +132,64 @@ TEST_CASE("sample delegate refuses non-float inputs with the dtype") {
   const auto& r = *interpreter->primary_subgraph().delegation_records().at(0);
   CHECK(r.unsupported.at(0) == "input 0 is INT8, only FLOAT32 is supported");
   CHECK(r.partitions.empty());
+}
+
+}  // namespace
+}  // namespace tflite_inspect
+
+namespace tflite_inspect {
+namespace {
+
+TEST_CASE("sample delegate gives the CPU's outputs on real float models", "[real]") {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(TFI_SHARED_DIR) / "models" / "mediapipe";
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) {
+    WARN("skipped: no models at " << root.string());
+    return;
+  }
+  int checked = 0;
+  for (const char* name : {"face_detection_short_range.tflite", "pose_detection.tflite",
+                           "palm_detection_lite.tflite"}) {
+    const std::string path = (root / name).string();
+    if (!fs::exists(path)) continue;
+    CAPTURE(path);
+    auto run = [&](TfLiteDelegate* delegate, int* partitions) {
+      auto model = tflite::FlatBufferModel::BuildFromFile(path.c_str());
+      REQUIRE(model != nullptr);
+      tflite::ops::builtin::BuiltinOpResolver resolver;
+      std::unique_ptr<tflite::Interpreter> interpreter;
+      tflite::InterpreterBuilder builder(*model, resolver);
+      if (delegate != nullptr) builder.AddDelegate(delegate);
+      REQUIRE(builder(&interpreter) == kTfLiteOk);
+      REQUIRE(interpreter->AllocateTensors() == kTfLiteOk);
+      TfLiteTensor* in = interpreter->input_tensor(0);
+      for (size_t i = 0; i < in->bytes / sizeof(float); ++i) {
+        in->data.f[i] = static_cast<float>((i * 7919) % 255) / 127.5f - 1.0f;
+      }
+      REQUIRE(interpreter->Invoke() == kTfLiteOk);
+      std::vector<std::vector<char>> outs;
+      for (size_t o = 0; o < interpreter->outputs().size(); ++o) {
+        const TfLiteTensor* t = interpreter->output_tensor(o);
+        outs.emplace_back(t->data.raw, t->data.raw + t->bytes);
+      }
+      if (partitions != nullptr) {
+        *partitions = 0;
+        for (const auto& r : interpreter->primary_subgraph().delegation_records()) {
+          *partitions += static_cast<int>(r->partitions.size());
+        }
+      }
+      return outs;
+    };
+    const auto cpu = run(nullptr, nullptr);
+    auto delegate = CreateSampleDelegate({});
+    int partitions = 0;
+    const auto delegated = run(delegate.get(), &partitions);
+    CHECK(delegated == cpu);
+    CHECK(partitions > 0);
+    ++checked;
+  }
+  CHECK(checked > 0);
 }
 
 }  // namespace
