@@ -67,7 +67,7 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_LOGICAL_AND, Register_LOGICAL_AND(), 1, 1);
   AddBuiltin(BuiltinOperator_LOGICAL_NOT, Register_LOGICAL_NOT(), 1, 1);
   AddBuiltin(BuiltinOperator_LOGICAL_OR, Register_LOGICAL_OR(), 1, 1);
-  AddBuiltin(BuiltinOperator_LOGISTIC, Register_LOGISTIC(), 1, 2);
+  AddBuiltin(BuiltinOperator_LOGISTIC, Register_LOGISTIC(), 1, 3);
   AddBuiltin(BuiltinOperator_LOG_SOFTMAX, Register_LOG_SOFTMAX(), 1, 1);
   AddBuiltin(BuiltinOperator_MAXIMUM, Register_MAXIMUM(), 1, 4);
   AddBuiltin(BuiltinOperator_MAX_POOL_2D, Register_MAX_POOL_2D(), 1, 3);
@@ -119,7 +119,7 @@ BuiltinOpResolver::BuiltinOpResolver() {
   // SVDF: v1 float, v3 full integer int8 (not v2/v4 hybrid).
   AddBuiltin(BuiltinOperator_SVDF, Register_SVDF(), 1, 1);
   AddBuiltin(BuiltinOperator_SVDF, Register_SVDF(), 3, 3);
-  AddBuiltin(BuiltinOperator_TANH, Register_TANH(), 1, 2);
+  AddBuiltin(BuiltinOperator_TANH, Register_TANH(), 1, 3);
   AddBuiltin(BuiltinOperator_TILE, Register_TILE(), 1, 3);
   AddBuiltin(BuiltinOperator_TOPK_V2, Register_TOPK_V2(), 1, 3);
   AddBuiltin(BuiltinOperator_TRANSPOSE, Register_TRANSPOSE(), 1, 6);

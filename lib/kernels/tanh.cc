@@ -1,10 +1,11 @@
 // TANH. float32; int8 / uint8 through TFLite's 256-entry lookup table of
 // std::tanh (activations.cc TanhPrepare), which is what both its reference
 // and default kernels run.
-// Not implemented: int16 (version 3).
+// int16 (version 3): kernels/internal/sigmoid_int16.h, bit-exact with the reference.
 #include <cmath>
 
 #include "kernels/internal/elementwise.h"
+#include "kernels/internal/sigmoid_int16.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
 
 namespace tflite {
@@ -14,8 +15,13 @@ namespace tanh_kernel {
 
 float Tanh(float x) { return std::tanh(x); }
 
-void* Init(TfLiteContext*, const char*, size_t) { return new elementwise::ByteLut; }
-void Free(TfLiteContext*, void* buffer) { delete static_cast<elementwise::ByteLut*>(buffer); }
+struct OpData {
+  elementwise::ByteLut lut;     // int8 / uint8
+  sigmoid_int16::Params int16;  // int16
+};
+
+void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
+void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
 
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* input;
@@ -28,8 +34,11 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     case kTfLiteUInt8:
       TF_LITE_ENSURE(context, output->params.scale > 0);
       elementwise::PopulateByteLut(input, output, Tanh,
-                                   static_cast<elementwise::ByteLut*>(node->user_data));
+                                   &static_cast<OpData*>(node->user_data)->lut);
       return kTfLiteOk;
+    case kTfLiteInt16:
+      return sigmoid_int16::Prepare(context, "TANH", /*tanh=*/true, input, output,
+                                    &static_cast<OpData*>(node->user_data)->int16);
     default:
       return elementwise::UnsupportedType(context, input->type);
   }
@@ -47,8 +56,12 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
       return kTfLiteOk;
     case kTfLiteInt8:
     case kTfLiteUInt8:
-      elementwise::EvalByteLut(*static_cast<const elementwise::ByteLut*>(node->user_data), input,
-                               output);
+      elementwise::EvalByteLut(static_cast<const OpData*>(node->user_data)->lut, input, output);
+      return kTfLiteOk;
+    case kTfLiteInt16:
+      sigmoid_int16::Tanh(static_cast<const OpData*>(node->user_data)->int16,
+                          NumElements(input), GetTensorData<int16_t>(input),
+                          GetTensorData<int16_t>(output));
       return kTfLiteOk;
     default:
       return elementwise::UnsupportedType(context, input->type);
