@@ -1,12 +1,15 @@
-// QUANTIZE: float32 -> uint8/int8/int16 (per-tensor affine), and requantization
-// between uint8/int8, int16 -> int8/int16/int32 and int32 -> int8/int16 (the cases
-// upstream's Prepare accepts). Bit-exact with TFLite's reference:
+// QUANTIZE: float32 -> uint8/int8/int16, per-tensor or per-channel (v3: one scale and
+// zero point per index of the output's quantized_dimension, as reference_ops::
+// PerChannelQuantize), and requantization between uint8/int8, int16 -> int8/int16/int32
+// and int32 -> int8/int16 (the cases upstream's Prepare accepts). Bit-exact with
+// TFLite's reference:
 // AffineQuantize rounds val / scale (in float) half away from zero, adds the zero
 // point and clamps; Requantize uses MultiplyByQuantizedMultiplier with the
 // QuantizeMultiplier(input_scale / output_scale) multiplier.
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "tensorflow/lite/core/c/common.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
@@ -24,6 +27,11 @@ namespace {
 struct OpData {
   int32_t output_multiplier = 0;
   int output_shift = 0;
+  // Per-channel output (float input only): the channel of flat index i is
+  // (i / channel_stride) % scales.size().
+  std::vector<float> scales;
+  std::vector<int32_t> zero_points;
+  int64_t channel_stride = 1;
 };
 
 void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
@@ -33,6 +41,41 @@ bool PerTensor(const TfLiteTensor* t) {
   if (t->quantization.type != kTfLiteAffineQuantization) return false;
   const auto* q = static_cast<const TfLiteAffineQuantization*>(t->quantization.params);
   return q == nullptr || q->scale == nullptr || q->scale->size <= 1;
+}
+
+// A per-channel output of a float input: TFLite's per-channel parameters (a single zero
+// point serves every channel), checked against the output's shape.
+TfLiteStatus PreparePerChannel(TfLiteContext* context, const TfLiteTensor* input,
+                               const TfLiteTensor* output, OpData* data) {
+  const auto* q = static_cast<const TfLiteAffineQuantization*>(output->quantization.params);
+  if (input->type != kTfLiteFloat32) {
+    TF_LITE_KERNEL_LOG(context,
+                       "QUANTIZE: a per-channel quantized output needs a float32 input (got %s).",
+                       TfLiteTypeGetName(input->type));
+    return kTfLiteError;
+  }
+  const int rank = NumDimensions(input);
+  const int dim = q->quantized_dimension;
+  if (dim < 0 || dim >= rank || SizeOfDimension(input, dim) != q->scale->size) {
+    TF_LITE_KERNEL_LOG(context,
+                       "QUANTIZE: %d per-channel scales do not fit quantized_dimension %d of a "
+                       "rank-%d output.",
+                       q->scale->size, dim, rank);
+    return kTfLiteError;
+  }
+  const int zps = q->zero_point != nullptr ? q->zero_point->size : 0;
+  TF_LITE_ENSURE_MSG(context, zps == q->scale->size || zps == 1,
+                     "QUANTIZE: per-channel zero points must number one or one per scale.");
+  data->scales.assign(q->scale->data, q->scale->data + q->scale->size);
+  data->zero_points.resize(q->scale->size);
+  for (int c = 0; c < q->scale->size; ++c) {
+    TF_LITE_ENSURE_MSG(context, data->scales[c] > 0.f,
+                       "QUANTIZE: the output scales must be positive.");
+    data->zero_points[c] = q->zero_point->data[zps == 1 ? 0 : c];
+  }
+  data->channel_stride = 1;
+  for (int d = dim + 1; d < rank; ++d) data->channel_stride *= SizeOfDimension(input, d);
+  return kTfLiteOk;
 }
 
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
@@ -45,10 +88,13 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, 0, &output));
   TF_LITE_ENSURE_MSG(context, output->quantization.type == kTfLiteAffineQuantization,
                      "QUANTIZE: the output needs affine quantization parameters.");
-  TF_LITE_ENSURE_MSG(context, PerTensor(output),
-                     "QUANTIZE: per-channel quantization (version 3) is not supported.");
-  TF_LITE_ENSURE_MSG(context, output->params.scale > 0.f,
-                     "QUANTIZE: the output scale must be positive.");
+  data->scales.clear();
+  if (!PerTensor(output)) {
+    TF_LITE_ENSURE_STATUS(PreparePerChannel(context, input, output, data));
+  } else {
+    TF_LITE_ENSURE_MSG(context, output->params.scale > 0.f,
+                       "QUANTIZE: the output scale must be positive.");
+  }
   const TfLiteType in = input->type;
   const TfLiteType out = output->type;
   bool ok;
@@ -87,23 +133,29 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
 }
 
 template <typename Out>
-void AffineQuantize(const float* in, int64_t n, float scale, int32_t zero_point, Out* out) {
+Out QuantizeValue(float value, float scale, int32_t zero_point) {
   constexpr int32_t kMin = std::numeric_limits<Out>::min();
   constexpr int32_t kMax = std::numeric_limits<Out>::max();
+  const float r = TfLiteRound(value / scale);
+  // The float -> int32 conversion is only defined in range; out of range (and NaN)
+  // saturates, which is where upstream's clamp ends up for any sane zero point.
+  if (r >= 2147483648.f) return static_cast<Out>(kMax);
+  if (!(r >= -2147483648.f)) return static_cast<Out>(kMin);
+  return static_cast<Out>(
+      std::max<int64_t>(std::min<int64_t>(static_cast<int64_t>(r) + zero_point, kMax), kMin));
+}
+
+template <typename Out>
+void AffineQuantize(const float* in, int64_t n, float scale, int32_t zero_point, Out* out) {
+  for (int64_t i = 0; i < n; ++i) out[i] = QuantizeValue<Out>(in[i], scale, zero_point);
+}
+
+template <typename Out>
+void PerChannelQuantize(const float* in, int64_t n, const OpData& d, Out* out) {
+  const int64_t channels = static_cast<int64_t>(d.scales.size());
   for (int64_t i = 0; i < n; ++i) {
-    const float r = TfLiteRound(in[i] / scale);
-    // The float -> int32 conversion is only defined in range; out of range (and NaN)
-    // saturates, which is where upstream's clamp ends up for any sane zero point.
-    int32_t unclamped;
-    if (r >= 2147483648.f) {
-      unclamped = kMax;
-    } else if (!(r >= -2147483648.f)) {
-      unclamped = kMin;
-    } else {
-      unclamped = static_cast<int32_t>(
-          std::max<int64_t>(std::min<int64_t>(static_cast<int64_t>(r) + zero_point, kMax), kMin));
-    }
-    out[i] = static_cast<Out>(std::min(std::max(unclamped, kMin), kMax));
+    const int64_t c = (i / d.channel_stride) % channels;
+    out[i] = QuantizeValue<Out>(in[i], d.scales[c], d.zero_points[c]);
   }
 }
 
@@ -149,6 +201,16 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   const int64_t n = NumElements(input);
   switch (input->type) {
     case kTfLiteFloat32: {
+      if (!data.scales.empty()) {
+        if (output->type == kTfLiteUInt8) {
+          PerChannelQuantize(input->data.f, n, data, output->data.uint8);
+        } else if (output->type == kTfLiteInt8) {
+          PerChannelQuantize(input->data.f, n, data, output->data.int8);
+        } else {
+          PerChannelQuantize(input->data.f, n, data, output->data.i16);
+        }
+        return kTfLiteOk;
+      }
       const float scale = output->params.scale;
       const int32_t zp = output->params.zero_point;
       if (output->type == kTfLiteUInt8) {

@@ -1,6 +1,7 @@
 // QUANTIZE: float -> uint8/int8/int16 goldens (round half away from zero, clamp),
-// random float inputs against the definition, int8/uint8/int16/int32 requantization
-// bit-exact against an independent integer model, and errors.
+// random float inputs against the definition, per-channel outputs (version 3),
+// int8/uint8/int16/int32 requantization bit-exact against an independent integer model,
+// and errors.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -118,6 +119,98 @@ TEST_CASE("QUANTIZE uint8 <-> int8 with zero points 128 apart is a sign flip") {
                      {TensorType_INT8, {4}, 0.1f, 0});
   REQUIRE(r.invoke == kTfLiteOk);
   CHECK(r.As<int8_t>() == std::vector<int8_t>{-128, -1, 0, 127});
+}
+
+// Float input, per-channel output along `dim` (version 3).
+template <typename Out>
+OpRun RunPerChannel(tflite::TensorType type, const std::vector<int32_t>& shape,
+                    const std::vector<float>& in, const QuantSpec& q,
+                    tflite::TensorType in_type = TensorType_FLOAT32) {
+  ModelBuilder b;
+  QuantSpec in_q{{0.5f}, {0}, 0};
+  const int x =
+      b.AddTensor(in_type, shape, "in", in_type == TensorType_FLOAT32 ? nullptr : &in_q);
+  const int y = b.AddTensor(type, shape, "out", &q);
+  b.AddOperator(tflite::BuiltinOperator_QUANTIZE, {x}, {y}, {}, 3);
+  b.SetInputs({x});
+  b.SetOutputs({y});
+  OpTestModel m(b);
+  OpRun r;
+  r.prepare = m.Prepare();
+  r.errors = m.errors();
+  if (r.prepare != kTfLiteOk) return r;
+  if (in_type == TensorType_FLOAT32) m.SetInput<float>(0, in);
+  r.invoke = m.Invoke();
+  if (r.invoke == kTfLiteOk) r.bytes = m.Output<uint8_t>(0);
+  return r;
+}
+
+TEST_CASE("QUANTIZE per-channel (version 3) golden") {
+  // [2, 3] quantized along dimension 1: scales 0.5, 1, 2 and zero points 0, 10, -10.
+  const QuantSpec q{{0.5f, 1.f, 2.f}, {0, 10, -10}, 1};
+  const auto r =
+      RunPerChannel<int8_t>(TensorType_INT8, {2, 3}, {1.25f, 1.5f, 3.f, -100.f, 200.f, -3.f}, q);
+  REQUIRE(r.invoke == kTfLiteOk);
+  // 1.25 / 0.5 = 2.5 -> 3 (half away from zero); 1.5 + 10 -> 12 (rounded 2); 3 / 2 = 1.5 -> 2,
+  // -10 + 2 = -8; -200 clamps to -128; 200 + 10 clamps to 127; -1.5 -> -2, -12.
+  CHECK(r.As<int8_t>() == std::vector<int8_t>{3, 12, -8, -128, 127, -12});
+  // Along dimension 0.
+  const QuantSpec q0{{0.1f, 10.f}, {5, 5}, 0};
+  const auto r0 = RunPerChannel<uint8_t>(TensorType_UINT8, {2, 2}, {1.f, 2.f, 100.f, 26.f}, q0);
+  REQUIRE(r0.invoke == kTfLiteOk);
+  CHECK(r0.As<uint8_t>() == std::vector<uint8_t>{15, 25, 15, 8});
+}
+
+TEST_CASE("QUANTIZE per-channel random against the definition (uint8, int8, int16)") {
+  std::mt19937 rng(171);
+  for (int iter = 0; iter < 30; ++iter) {
+    const int rank = 1 + static_cast<int>(rng() % 4);
+    std::vector<int32_t> shape(rank);
+    for (auto& d : shape) d = 1 + static_cast<int>(rng() % 5);
+    const int dim = static_cast<int>(rng() % rank);
+    QuantSpec q;
+    q.quantized_dimension = dim;
+    for (int c = 0; c < shape[dim]; ++c) {
+      q.scale.push_back(std::exp(std::uniform_real_distribution<float>(-6, 1)(rng)));
+      q.zero_point.push_back(static_cast<int>(rng() % 21) - 10);
+    }
+    std::vector<float> in(Count(shape));
+    for (auto& v : in) v = std::uniform_real_distribution<float>(-30, 30)(rng);
+    const int type = iter % 3;
+    CAPTURE(iter, shape, dim, type);
+    OpRun r = type == 0   ? RunPerChannel<uint8_t>(TensorType_UINT8, shape, in, q)
+              : type == 1 ? RunPerChannel<int8_t>(TensorType_INT8, shape, in, q)
+                          : RunPerChannel<int16_t>(tflite::TensorType_INT16, shape, in, q);
+    REQUIRE(r.invoke == kTfLiteOk);
+    const auto strides = Strides(shape);
+    for (size_t i = 0; i < in.size(); ++i) {
+      const int c = static_cast<int>(i / strides[dim]) % shape[dim];
+      const double lo = type == 0 ? 0 : type == 1 ? -128 : -32768;
+      const double hi = type == 0 ? 255 : type == 1 ? 127 : 32767;
+      const double want = std::min(
+          std::max(std::round(in[i] / q.scale[c]) + static_cast<double>(q.zero_point[c]), lo), hi);
+      const double got = type == 0   ? r.As<uint8_t>()[i]
+                         : type == 1 ? r.As<int8_t>()[i]
+                                     : r.As<int16_t>()[i];
+      REQUIRE(got == want);
+    }
+  }
+}
+
+TEST_CASE("QUANTIZE per-channel errors") {
+  SECTION("scales do not fit the quantized dimension (the loader refuses the model)") {
+    const auto r = RunPerChannel<int8_t>(TensorType_INT8, {2, 3}, {0, 0, 0, 0, 0, 0},
+                                         QuantSpec{{1.f, 2.f}, {0, 0}, 1});
+    CHECK(r.prepare == kTfLiteError);
+    CHECK_THAT(r.errors, Catch::Contains("num_scales must be 1 for per-layer quantization, or 3"));
+  }
+  SECTION("requantizing to a per-channel output") {
+    const auto r = RunPerChannel<int8_t>(TensorType_INT8, {2}, {},
+                                         QuantSpec{{1.f, 2.f}, {0, 0}, 0}, TensorType_INT8);
+    CHECK(r.prepare == kTfLiteError);
+    CHECK_THAT(r.errors, Catch::Contains("QUANTIZE: a per-channel quantized output needs a "
+                                         "float32 input (got INT8)."));
+  }
 }
 
 TEST_CASE("QUANTIZE errors") {

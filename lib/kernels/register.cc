@@ -82,8 +82,8 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_PADV2, Register_PADV2(), 1, 4);
   AddBuiltin(BuiltinOperator_POW, Register_POW(), 1, 1);
   AddBuiltin(BuiltinOperator_PRELU, Register_PRELU(), 1, 1);
-  // QUANTIZE: v1-2 (not v3 per-channel, v4 int4).
-  AddBuiltin(BuiltinOperator_QUANTIZE, Register_QUANTIZE(), 1, 2);
+  // QUANTIZE: v1-2, v3 per-channel (not v4 int4).
+  AddBuiltin(BuiltinOperator_QUANTIZE, Register_QUANTIZE(), 1, 3);
   AddBuiltin(BuiltinOperator_RANGE, Register_RANGE(), 1, 2);
   AddBuiltin(BuiltinOperator_REDUCE_MAX, Register_REDUCE_MAX(), 1, 3);
   AddBuiltin(BuiltinOperator_REDUCE_MIN, Register_REDUCE_MIN(), 1, 3);
