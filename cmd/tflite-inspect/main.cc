@@ -2,6 +2,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "benchmark_model/benchmark_model_main.h"
 #include "inspect_ops/inspect_ops_main.h"
 #include "run/run_main.h"
 
@@ -17,6 +18,8 @@ const Tool kTools[] = {
     {"inspect_ops", tflite_inspect::InspectOpsMain,
      "which ops and versions a model needs, and whether they resolve"},
     {"run", tflite_inspect::RunMain, "one inference; outputs written as raw tensors + JSON"},
+    {"benchmark_model", tflite_inspect::BenchmarkModelMain,
+     "latency, memory and op profile (TFLite's flags and log lines), JSON, CI gate"},
 };
 
 int Usage(std::ostream& os) {

@@ -26,6 +26,12 @@ std::string SuggestFlag(const CLI::App& app, const std::string& unknown) {
   return best.empty() ? "" : "--" + best;
 }
 
+CLI::Option* AddBoolFlag(CLI::App& app, const std::string& name, bool* value,
+                         const std::string& description) {
+  // A flag that may take one value: bare means true, and the value may follow a space.
+  return app.add_flag(name, *value, description)->expected(0, 1)->take_last();
+}
+
 int ParseFlags(CLI::App& app, int argc, const char* const* argv) {
   try {
     app.parse(argc, argv);

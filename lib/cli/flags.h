@@ -19,6 +19,10 @@ inline constexpr int kExitUsage = 2;
 // stderr with a suggestion for a misspelt flag).
 int ParseFlags(CLI::App& app, int argc, const char* const* argv);
 
+// A boolean flag TFLite-style: `--name`, `--name=true|false|1|0`, or `--name true`.
+CLI::Option* AddBoolFlag(CLI::App& app, const std::string& name, bool* value,
+                         const std::string& description);
+
 // "--tensors" for an unknown "--tensor", or "" when nothing is close.
 std::string SuggestFlag(const CLI::App& app, const std::string& unknown);
 

@@ -1,6 +1,7 @@
 #include "tools/delegate_provider.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -76,7 +77,11 @@ Result<std::vector<AppliedDelegate>> ApplyDelegates(tflite::Interpreter* interpr
   for (auto& d : delegates) {
     AppliedDelegate r;
     r.label = d.label;
+    const auto start = std::chrono::steady_clock::now();
     r.status = interpreter->ModifyGraphWithDelegate(d.delegate.get());
+    r.apply_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                     std::chrono::steady_clock::now() - start)
+                     .count();
     if (r.status != kTfLiteOk) {
       // The runtime's record holds what the delegate and the runtime reported.
       const auto& records = interpreter->primary_subgraph().delegation_records();

@@ -59,6 +59,7 @@ struct AppliedDelegate {
   std::string label;
   TfLiteStatus status = kTfLiteOk;  // kTfLiteOk, or why it is not in the graph
   std::string message;              // the failure, or "" when applied
+  int64_t apply_us = 0;             // time spent in ModifyGraphWithDelegate
 };
 
 class DelegateRegistry {

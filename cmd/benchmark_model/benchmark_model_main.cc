@@ -1,0 +1,132 @@
+// benchmark_model: parses flags, runs lib/benchmark, prints TFLite's log lines, writes
+// JSON and applies the CI gate. Exit codes: 0 ok, 1 model / run failure, 2 usage,
+// 3 the CI gate failed (regression, or too few runs to tell).
+#include "benchmark_model/benchmark_model_main.h"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "benchmark/benchmark.h"
+#include "benchmark/benchmark_flags.h"
+#include "benchmark/benchmark_json.h"
+#include "benchmark/regression_gate.h"
+#include "cli/flags.h"
+#include "tensorflow/lite/kernels/register.h"
+#include "tools/custom_ops.h"
+#include "tools/delegate_provider.h"
+
+namespace tflite_inspect {
+namespace {
+
+constexpr int kExitGateFailed = 3;
+
+void Info(const std::string& line) { std::cout << "INFO: " << line << std::endl; }
+void Error(const std::string& line) { std::cerr << "ERROR: " << line << std::endl; }
+
+bool WriteText(const std::string& path, const std::string& text) {
+  std::ofstream f(path);
+  f << text;
+  return static_cast<bool>(f);
+}
+
+}  // namespace
+
+int BenchmarkModelMain(int argc, const char* const* argv) {
+  CLI::App app{"benchmark_model: latency, memory and op profile of a .tflite model",
+               "benchmark_model"};
+  BenchmarkOptions options;
+  BenchmarkToolOptions tool;
+  AddBenchmarkFlags(app, &options, &tool);
+  CustomOpFlags custom_ops;
+  AddCustomOpFlags(app, &custom_ops);
+  DelegateRegistry registry = DelegateRegistry::Default();
+  registry.AddFlags(app);
+  if (int rc = ParseFlags(app, argc, argv); rc >= 0) return rc;
+  CollectGivenFlags(app, &options);
+  options.show_progress = isatty(STDERR_FILENO) && isatty(STDOUT_FILENO);
+
+  Info("STARTING!");
+  for (const auto& line : BenchmarkParamLines(options)) Info(line);
+  for (const auto& line : registry.LogParams(options.verbose)) Info(line);
+
+  CustomOpLibraryHandles plugins;  // outlives the resolver and the interpreter
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  if (Status st = AddCustomOpLibraries(custom_ops.custom_ops, custom_ops.custom_op_library,
+                                       &resolver, &plugins);
+      !st.ok()) {
+    Error(st.message());
+    return kExitUsage;
+  }
+  BenchmarkLog log;
+  log.info = Info;
+  log.error = Error;
+  log.progress = [](const std::string& line) {
+    std::cerr << "\r\033[K" << line << std::flush;
+  };
+  auto result = RunBenchmark(options, resolver, registry, argc, argv, log);
+  if (!result.ok()) {
+    Error(result.status().message());
+    Error("Benchmarking failed.");
+    return result.status().code() == StatusCode::kInvalidArgument ? kExitUsage
+                                                                    : kExitInvalidModel;
+  }
+  const BenchmarkResult& r = result.value();
+  for (const auto& line : EndOfRunLines(r)) Info(line);
+  if (!r.inference_us.empty()) {
+    Info(fmt::format("Inference percentiles in us: p50={} p90={} p99={}, coefficient of "
+                     "variation {:.1f}%", r.inference_us.Percentile(50),
+                     r.inference_us.Percentile(90), r.inference_us.Percentile(99),
+                     100.0 * r.inference_us.coefficient_of_variation()));
+  }
+  for (const auto& d : r.delegates) {
+    if (d.status == kTfLiteOk) {
+      Info(fmt::format("Delegate {}: {} of {} nodes in {} partitions; {} nodes on the CPU",
+                       d.label, d.nodes, r.total_nodes, d.partitions, r.cpu_nodes));
+    } else {
+      Info(fmt::format("Delegate {}: not applied ({})", d.label, d.message));
+    }
+  }
+  if (!r.op_profile.empty()) {
+    const std::string& file = !options.op_profiling_output_file.empty()
+                                  ? options.op_profiling_output_file
+                                  : options.profiling_output_csv_file;
+    const std::string text = "Operator-wise Profiling Info for Regular Benchmark Runs:\n" +
+                             r.op_profile;
+    if (file.empty()) {
+      std::cout << text;
+    } else if (!WriteText(file, text)) {
+      Error("cannot write the op profile to '" + file + "'");
+      return kExitInvalidModel;
+    }
+  }
+  nlohmann::json json = BenchmarkResultToJson(options, r);
+  int rc = kExitOk;
+  if (!tool.baseline.empty()) {
+    std::ifstream f(tool.baseline);
+    nlohmann::json baseline;
+    try {
+      baseline = nlohmann::json::parse(f);
+    } catch (const nlohmann::json::exception& e) {
+      Error(fmt::format("cannot read the baseline '{}': {}", tool.baseline, e.what()));
+      return kExitUsage;
+    }
+    const GateVerdict v = CheckRegression(baseline, json, tool.max_regression_pct);
+    json["gate"] = {{"baseline", tool.baseline}, {"verdict", v.line},
+                    {"failed", v.failed()}, {"change_pct", v.change_pct},
+                    {"noise_pct", v.noise_pct}};
+    (v.failed() ? std::cerr : std::cout) << v.line << std::endl;
+    if (v.kind == GateVerdict::kInvalid) return kExitUsage;
+    if (v.failed()) rc = kExitGateFailed;
+  }
+  if (!tool.output_json.empty() && !WriteText(tool.output_json, json.dump(2) + "\n")) {
+    Error("cannot write '" + tool.output_json + "'");
+    return kExitInvalidModel;
+  }
+  return rc;
+}
+
+}  // namespace tflite_inspect

@@ -1,0 +1,105 @@
+// benchmark_model's engine: loads a model, applies delegates, fills inputs, runs warm-up
+// and timed invocations as TFLite's benchmark_model does (same flags, same defaults,
+// same log lines), and returns every figure for the text log, --output_json and the
+// CI regression gate. The tool (cmd/benchmark_model) only parses flags and prints.
+#ifndef TFLITE_INSPECT_LIB_BENCHMARK_BENCHMARK_H_
+#define TFLITE_INSPECT_LIB_BENCHMARK_BENCHMARK_H_
+
+#include <cstdint>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "benchmark/memory_usage.h"
+#include "benchmark/stat.h"
+#include "tensorflow/lite/core/api/op_resolver.h"
+#include "tools/delegate_provider.h"
+#include "util/status.h"
+
+namespace tflite_inspect {
+
+// TFLite's benchmark_model flags, with TFLite's defaults.
+struct BenchmarkOptions {
+  std::string graph;
+  int num_threads = -1;  // -1: the runtime's default (1)
+  int num_runs = 50;
+  float min_secs = 1.0f;
+  float max_secs = 150.0f;
+  float run_delay = -1.0f;
+  float run_frequency = -1.0f;
+  int warmup_runs = 1;
+  float warmup_min_secs = 0.5f;
+  std::string input_layer;              // "in1,in2"
+  std::string input_layer_shape;        // "1,224,224,3:1,10"
+  std::string input_layer_value_range;  // "in1,0,254:in2,1,2"
+  std::string input_layer_value_files;  // "in1:path1,in2:path2"
+  bool enable_op_profiling = false;
+  std::string op_profiling_output_mode = "stdout";  // stdout | csv
+  std::string op_profiling_output_file;
+  std::string profiling_output_csv_file;  // TFLite's older name: CSV to this file
+  int max_profiling_buffer_entries = 1024;
+  bool report_peak_memory_footprint = false;
+  int memory_footprint_check_interval_ms = 50;
+  bool print_preinvoke_state = false;
+  bool print_postinvoke_state = false;
+  bool require_full_delegation = false;
+  bool dry_run = false;
+  bool verbose = false;
+  std::string benchmark_name;
+  std::string output_prefix;
+  uint64_t seed = 1;        // random inputs (TFLite seeds from random_device)
+  bool show_progress = false;  // the tool turns it on for a terminal
+  // Flags given on the command line: their values are echoed (all are with --verbose).
+  std::set<std::string> given;
+};
+
+struct DelegateSummary {
+  std::string label;
+  TfLiteStatus status = kTfLiteOk;
+  std::string message;  // why it failed, if it did
+  int64_t apply_us = 0;
+  int nodes = 0;       // original nodes it took
+  int partitions = 0;  // delegate kernels
+};
+
+struct BenchmarkResult {
+  double model_size_mb = 0;
+  std::string model_sha256;
+  int64_t init_us = 0;  // load + build + delegates + AllocateTensors
+  int64_t load_us = 0, build_us = 0, allocate_us = 0;
+  std::vector<DelegateSummary> delegates;
+  int total_nodes = 0;  // execution plan of subgraph 0 before delegation
+  int cpu_nodes = 0;    // after delegation
+  int num_threads = 1;
+  uint64_t input_bytes = 0;
+  size_t arena_bytes = 0;
+  size_t persistent_bytes = 0;
+  Stat<int64_t> warmup_us;
+  Stat<int64_t> inference_us;
+  MemoryUsage start_mem, init_mem, end_mem;
+  double peak_mem_mb = -1;  // -1: not measured
+  std::string op_profile;   // TFLite's tables (text or CSV), when op profiling was on
+  TfLiteStatus invoke_status = kTfLiteOk;
+};
+
+// INFO / WARN lines go to `info`, ERROR lines to `error` (each without the newline).
+struct BenchmarkLog {
+  std::function<void(const std::string&)> info;
+  std::function<void(const std::string&)> error;
+  std::function<void(const std::string&)> progress;  // "\r..." updates; may be empty
+};
+
+// Runs the benchmark. Errors carry TFLite's wording where TFLite has one.
+Result<BenchmarkResult> RunBenchmark(const BenchmarkOptions& options,
+                                     const tflite::OpResolver& resolver,
+                                     DelegateRegistry& delegates, int argc,
+                                     const char* const* argv, const BenchmarkLog& log);
+
+// "Inference timings in us: Init: ..., First inference: ..., Warmup (avg): ...,
+// Inference (avg): ..." and the memory lines, as TFLite prints them at the end.
+std::vector<std::string> EndOfRunLines(const BenchmarkResult& r);
+
+}  // namespace tflite_inspect
+
+#endif  // TFLITE_INSPECT_LIB_BENCHMARK_BENCHMARK_H_

@@ -1,0 +1,106 @@
+#include "benchmark/benchmark_json.h"
+
+#include <flatbuffers/base.h>
+
+#include <fstream>
+#include <string>
+#include <thread>
+
+#ifndef TFI_BUILD_TYPE
+#define TFI_BUILD_TYPE "unknown"
+#endif
+#ifndef TFI_VERSION
+#define TFI_VERSION "unknown"
+#endif
+
+namespace tflite_inspect {
+namespace {
+
+std::string CpuModel() {
+  std::ifstream f("/proc/cpuinfo");
+  for (std::string line; std::getline(f, line);) {
+    if (line.rfind("model name", 0) == 0 || line.rfind("Hardware", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
+    }
+  }
+  return "unknown";
+}
+
+}  // namespace
+
+nlohmann::json StatToJson(const Stat<int64_t>& s) {
+  nlohmann::json j;
+  j["count"] = s.count();
+  if (s.empty()) return j;
+  j["first"] = s.first();
+  j["curr"] = s.newest();
+  j["min"] = s.min();
+  j["max"] = s.max();
+  j["avg"] = s.avg();
+  j["std"] = s.std_deviation();
+  j["p50"] = s.Percentile(50);
+  j["p90"] = s.Percentile(90);
+  j["p99"] = s.Percentile(99);
+  j["cv"] = s.coefficient_of_variation();
+  j["runs_us"] = s.samples();
+  return j;
+}
+
+nlohmann::json BenchmarkResultToJson(const BenchmarkOptions& o, const BenchmarkResult& r) {
+  nlohmann::json j;
+  j["schema"] = kBenchmarkJsonSchema;
+  j["model"] = {{"path", o.graph}, {"size_mb", r.model_size_mb}, {"sha256", r.model_sha256}};
+  j["params"] = {{"num_threads", o.num_threads},
+                 {"num_runs", o.num_runs},
+                 {"min_secs", o.min_secs},
+                 {"max_secs", o.max_secs},
+                 {"run_delay", o.run_delay},
+                 {"run_frequency", o.run_frequency},
+                 {"warmup_runs", o.warmup_runs},
+                 {"warmup_min_secs", o.warmup_min_secs},
+                 {"input_layer", o.input_layer},
+                 {"input_layer_shape", o.input_layer_shape},
+                 {"input_layer_value_range", o.input_layer_value_range},
+                 {"input_layer_value_files", o.input_layer_value_files},
+                 {"enable_op_profiling", o.enable_op_profiling},
+                 {"dry_run", o.dry_run},
+                 {"benchmark_name", o.benchmark_name}};
+  j["init_us"] = {{"total", r.init_us},
+                  {"model_load", r.load_us},
+                  {"interpreter_build", r.build_us},
+                  {"allocate_tensors", r.allocate_us}};
+  nlohmann::json delegates = nlohmann::json::array();
+  for (const auto& d : r.delegates) {
+    delegates.push_back({{"label", d.label},
+                         {"applied", d.status == kTfLiteOk},
+                         {"error", d.message},
+                         {"modify_graph_us", d.apply_us},
+                         {"nodes", d.nodes},
+                         {"partitions", d.partitions}});
+    j["init_us"]["delegates"].push_back({{"label", d.label}, {"modify_graph_us", d.apply_us}});
+  }
+  j["delegates"] = delegates;
+  j["nodes"] = {{"total", r.total_nodes}, {"cpu_after_delegation", r.cpu_nodes}};
+  j["warmup"] = StatToJson(r.warmup_us);
+  j["inference"] = StatToJson(r.inference_us);
+  j["memory"] = {{"supported", r.init_mem.supported},
+                 {"init_footprint_mb", (r.init_mem.max_rss_kb - r.start_mem.max_rss_kb) / 1024.0},
+                 {"overall_footprint_mb", (r.end_mem.max_rss_kb - r.start_mem.max_rss_kb) / 1024.0},
+                 {"peak_mb", r.peak_mem_mb > 0 ? nlohmann::json(r.peak_mem_mb) : nlohmann::json()},
+                 {"arena_bytes", r.arena_bytes},
+                 {"persistent_bytes", r.persistent_bytes},
+                 {"input_bytes", r.input_bytes}};
+  j["machine"] = {{"cpu", CpuModel()},
+                  {"hardware_threads", std::thread::hardware_concurrency()},
+                  {"threads_used", r.num_threads}};
+  j["build"] = {{"tflite_inspect", TFI_VERSION},
+                {"build_type", TFI_BUILD_TYPE},
+                {"compiler", __VERSION__},
+                {"flatbuffers", std::to_string(FLATBUFFERS_VERSION_MAJOR) + "." +
+                                    std::to_string(FLATBUFFERS_VERSION_MINOR) + "." +
+                                    std::to_string(FLATBUFFERS_VERSION_REVISION)}};
+  return j;
+}
+
+}  // namespace tflite_inspect
