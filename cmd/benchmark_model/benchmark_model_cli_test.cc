@@ -1,0 +1,145 @@
+// End-to-end tests of the benchmark_model executable: TFLite's log lines (regexes that
+// TFLite's own output matches), --output_json, exit codes, and the CI gate against
+// synthetic baselines.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+
+#include "catch2/catch.hpp"
+#include "fmt/format.h"
+#include "nlohmann/json.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct RunResult {
+  int exit_code;
+  std::string out, err;
+};
+
+fs::path TempDir() {
+  fs::path d = fs::temp_directory_path() / fmt::format("benchmark_model_cli_test_{}", getpid());
+  fs::create_directories(d);
+  return d;
+}
+
+std::string ReadFile(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+RunResult Run(const std::string& args) {
+  const fs::path err = TempDir() / "stderr.txt";
+  const std::string cmd = fmt::format("{} {} 2>{}", BENCHMARK_MODEL_BIN, args, err.string());
+  RunResult r{-1, "", ""};
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.err = ReadFile(err);
+  return r;
+}
+
+std::string Model() { return std::string(TFI_SOURCE_DIR) + "/testdata/models/tiny_cnn_float.tflite"; }
+
+bool HasLine(const std::string& text, const std::regex& re) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (std::regex_match(line, re)) return true;
+  }
+  return false;
+}
+
+TEST_CASE("benchmark_model prints TFLite's lines and writes JSON") {
+  const fs::path json_path = TempDir() / "out.json";
+  const RunResult r = Run(fmt::format("--graph={} --num_runs=6 --min_secs=0 --warmup_runs=1 "
+                                      "--warmup_min_secs=0 --num_threads 1 --output_json={}",
+                                      Model(), json_path.string()));
+  CAPTURE(r.out, r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(HasLine(r.out, std::regex("INFO: STARTING!")));
+  CHECK(HasLine(r.out, std::regex(R"(INFO: Num threads: \[1\])")));
+  CHECK(HasLine(r.out, std::regex(R"(INFO: Graph: \[.*tiny_cnn_float.tflite\])")));
+  CHECK(HasLine(r.out, std::regex(R"(INFO: Initialized session in [\d.]+ms\.)")));
+  CHECK(HasLine(r.out, std::regex(R"(INFO: Running benchmark for at least 6 iterations and at least 0 seconds but terminate if exceeding 150 seconds\.)")));
+  CHECK(HasLine(r.out, std::regex(R"(INFO: count=6 (first=\d+ curr=\d+ min=\d+ max=\d+ avg=[\d.e+]+ std=\d+|curr=\d+\(all same\)))")));
+  CHECK(HasLine(r.out, std::regex(R"(INFO: Inference timings in us: Init: \d+, First inference: \d+, Warmup \(avg\): [\d.e+]+, Inference \(avg\): [\d.e+]+)")));
+  CHECK(HasLine(r.out, std::regex(R"(INFO: Memory footprint delta from the start of the tool \(MB\): init=[\d.e+-]+ overall=[\d.e+-]+)")));
+  CHECK(HasLine(r.out, std::regex(R"(INFO: Inference percentiles in us: p50=\d+ p90=\d+ p99=\d+, coefficient of variation [\d.]+%)")));
+  const auto j = nlohmann::json::parse(ReadFile(json_path));
+  CHECK(j["schema"] == "tflite-inspect.benchmark/1");
+  CHECK(j["inference"]["count"] == 6);
+  CHECK(j["inference"]["runs_us"].size() == 6);
+  for (const char* key : {"model", "params", "init_us", "delegates", "warmup", "memory", "machine", "build"}) {
+    CHECK(j.contains(key));
+  }
+}
+
+TEST_CASE("benchmark_model: op profiling tables, delegates and CSV") {
+  const fs::path csv = TempDir() / "ops.csv";
+  const RunResult r = Run(fmt::format("--graph {} --num_runs=3 --min_secs=0 --warmup_min_secs=0 "
+                                      "--enable_op_profiling=true --test_delegate_ops=CONV_2D",
+                                      Model()));
+  CAPTURE(r.out, r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("Operator-wise Profiling Info for Regular Benchmark Runs:"));
+  CHECK_THAT(r.out, Catch::Contains("\t             [node type]\t          [start]\t  [first]\t [avg ms]"));
+  CHECK_THAT(r.out, Catch::Contains("TestDelegate partition of nodes"));
+  CHECK_THAT(r.out, Catch::Contains("Number of nodes executed:"));
+  CHECK(HasLine(r.out, std::regex(R"(INFO: Explicitly applied TestDelegate delegate, and the model graph will be (partially|completely) executed by the delegate.*)")));
+  const RunResult c = Run(fmt::format("--graph {} --num_runs=2 --min_secs=0 --warmup_min_secs=0 "
+                                      "--enable_op_profiling --op_profiling_output_mode=csv "
+                                      "--op_profiling_output_file={}", Model(), csv.string()));
+  REQUIRE(c.exit_code == 0);
+  CHECK_THAT(ReadFile(csv), Catch::Contains("node type, start, first, avg_ms, %, cdf%, mem KB, times called, name"));
+}
+
+TEST_CASE("benchmark_model exit codes") {
+  const RunResult typo = Run(fmt::format("--graph={} --num_thread=2", Model()));
+  CHECK(typo.exit_code == 2);
+  CHECK_THAT(typo.err, Catch::Contains("did you mean '--num_threads'?"));
+  const RunResult no_graph = Run("--num_runs=1");
+  CHECK(no_graph.exit_code == 2);
+  CHECK_THAT(no_graph.err, Catch::Contains("Please specify the name of your TF Lite input file with --graph"));
+  const RunResult missing = Run("--graph=/nonexistent/model.tflite");
+  CHECK(missing.exit_code == 1);
+  const RunResult shape = Run(fmt::format("--graph={} --input_layer=a,b --input_layer_shape=1", Model()));
+  CHECK(shape.exit_code == 2);
+  CHECK_THAT(shape.err, Catch::Contains("must match the number of items in --input_layer"));
+}
+
+TEST_CASE("benchmark_model CI gate: pass, regression, inconclusive") {
+  auto baseline = [&](double p50, int count) {
+    const fs::path p = TempDir() / fmt::format("baseline_{}_{}.json", p50, count);
+    std::ofstream(p) << nlohmann::json{{"inference", {{"p50", p50}, {"std", 1.0}, {"count", count}}}}.dump();
+    return p.string();
+  };
+  const std::string common = fmt::format("--graph={} --num_runs=8 --min_secs=0 --warmup_min_secs=0", Model());
+  const RunResult pass = Run(common + " --baseline=" + baseline(1e9, 50));
+  CAPTURE(pass.out, pass.err);
+  CHECK(pass.exit_code == 0);
+  CHECK_THAT(pass.out, Catch::Contains("PASS: median"));
+  const RunResult slow = Run(common + " --baseline=" + baseline(1, 50) + " --max_regression_pct=10");
+  CHECK(slow.exit_code == 3);
+  CHECK_THAT(slow.err, Catch::Contains("REGRESSION: median"));
+  const RunResult few = Run(common + " --baseline=" + baseline(1e9, 2));
+  CHECK(few.exit_code == 3);
+  CHECK_THAT(few.err, Catch::Contains("INCONCLUSIVE"));
+  const fs::path junk = TempDir() / "junk.json";
+  std::ofstream(junk) << "not json";
+  CHECK(Run(common + " --baseline=" + junk.string()).exit_code == 2);
+}
+
+}  // namespace
