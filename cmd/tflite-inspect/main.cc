@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "benchmark_model/benchmark_model_main.h"
+#include "inference_diff/inference_diff_main.h"
 #include "inspect_ops/inspect_ops_main.h"
 #include "run/run_main.h"
 
@@ -20,6 +21,8 @@ const Tool kTools[] = {
     {"run", tflite_inspect::RunMain, "one inference; outputs written as raw tensors + JSON"},
     {"benchmark_model", tflite_inspect::BenchmarkModelMain,
      "latency, memory and op profile (TFLite's flags and log lines), JSON, CI gate"},
+    {"inference_diff", tflite_inspect::InferenceDiffMain,
+     "errors of delegates / threads / another model against a CPU reference, per node"},
 };
 
 int Usage(std::ostream& os) {

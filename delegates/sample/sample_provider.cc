@@ -49,10 +49,14 @@ class TestProvider : public DelegateProvider {
     app.add_option("--test_delegate_ops", ops_,
                    "Apply the test delegate, claiming these ops (comma-separated builtin or "
                    "custom op names); it runs the CPU kernels it replaced");
+    app.add_option("--test_delegate_error", error_,
+                   "Add this to every float output of the test delegate's partitions: a "
+                   "deliberately wrong delegate, to try inference_diff (default 0)");
   }
   std::vector<std::string> flag_names() const override { return {"test_delegate_ops"}; }
   void LogParams(bool verbose, std::vector<std::string>* lines) const override {
     if (verbose || !ops_.empty()) lines->push_back(fmt::format("Test delegate ops: [{}]", ops_));
+    if (verbose || error_ != 0.0f) lines->push_back(fmt::format("Test delegate error: [{}]", error_));
   }
   Result<std::vector<DelegateInstance>> CreateDelegates(
       const DelegateCommonParams& common) override {
@@ -65,12 +69,14 @@ class TestProvider : public DelegateProvider {
     }
     options.max_delegated_partitions = common.max_delegated_partitions;
     options.min_nodes_per_partition = common.min_nodes_per_partition;
+    options.output_error = error_;
     out.push_back(Wrap("test", "TestDelegate", CreateTestDelegate(options)));
     return out;
   }
 
  private:
   std::string ops_;
+  float error_ = 0.0f;
 };
 
 }  // namespace

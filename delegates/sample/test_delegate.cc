@@ -13,11 +13,14 @@ namespace {
 // Runs the replaced nodes, in order, with their own registrations.
 class ReplayKernel : public tflite::SimpleDelegateKernelInterface {
  public:
-  explicit ReplayKernel(const std::string& name) : name_(name) {}
+  ReplayKernel(const std::string& name, float output_error)
+      : name_(name), output_error_(output_error) {}
 
   TfLiteStatus Init(TfLiteContext*, const TfLiteDelegateParams* params) override {
     nodes_.assign(params->nodes_to_replace->data,
                   params->nodes_to_replace->data + params->nodes_to_replace->size);
+    outputs_.assign(params->output_tensors->data,
+                    params->output_tensors->data + params->output_tensors->size);
     tensors_ = std::make_unique<PartitionTensors>(params);
     return kTfLiteOk;
   }
@@ -48,12 +51,21 @@ class ReplayKernel : public tflite::SimpleDelegateKernelInterface {
         return kTfLiteError;
       }
     }
+    if (output_error_ != 0.0f) {
+      for (int t : outputs_) {
+        TfLiteTensor& tensor = context->tensors[t];
+        if (tensor.type != kTfLiteFloat32 || tensor.data.f == nullptr) continue;
+        for (size_t i = 0; i < tensor.bytes / sizeof(float); ++i) tensor.data.f[i] += output_error_;
+      }
+    }
     return kTfLiteOk;
   }
 
  private:
   std::string name_;
+  float output_error_;
   std::vector<int> nodes_;
+  std::vector<int> outputs_;
   std::unique_ptr<PartitionTensors> tensors_;
 };
 
@@ -78,7 +90,7 @@ class TestDelegate : public tflite::SimpleDelegateInterface {
   const char* Name() const override { return options_.name.c_str(); }
   std::unique_ptr<tflite::SimpleDelegateKernelInterface> CreateDelegateKernelInterface()
       override {
-    return std::make_unique<ReplayKernel>(options_.name);
+    return std::make_unique<ReplayKernel>(options_.name, options_.output_error);
   }
   Options DelegateOptions() const override {
     Options o;

@@ -17,6 +17,9 @@ struct TestDelegateOptions {
   int max_delegated_partitions = 0;
   int min_nodes_per_partition = 0;
   std::string name = "TestDelegate";
+  // Added to every float32 value the delegate's partitions output: a deliberately wrong
+  // delegate, for testing inference_diff. 0 keeps results exact.
+  float output_error = 0.0f;
 };
 
 // Splits "ADD, CONV_2D,MyOp" into names; empty items are dropped.

@@ -1,0 +1,378 @@
+#include "diff/inference_diff.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "kernels/internal/fp16.h"
+#include "runtime/delegation_record.h"
+#include "tensorflow/lite/core/api/profiler.h"
+#include "tensorflow/lite/interpreter.h"
+#include "tensorflow/lite/interpreter_builder.h"
+#include "tensorflow/lite/kernels/kernel_util.h"
+#include "tensorflow/lite/model_builder.h"
+#include "tools/input_gen.h"
+
+namespace tflite_inspect {
+namespace {
+
+class StringReporter : public tflite::ErrorReporter {
+ public:
+  using tflite::ErrorReporter::Report;
+  int Report(const char* format, va_list args) override {
+    char buf[2048];
+    const int n = std::vsnprintf(buf, sizeof(buf), format, args);
+    if (!text.empty()) text += "\n";
+    text += buf;
+    return n;
+  }
+  std::string text;
+};
+
+// A copy of a tensor's values as doubles (dequantized) plus the raw integers.
+struct Values {
+  TfLiteType type = kTfLiteNoType;
+  std::vector<int> shape;
+  std::vector<double> value;   // real values
+  std::vector<int64_t> raw;    // quantized integers (quantized tensors only)
+  bool quantized = false;
+  bool supported = true;
+};
+
+Values Read(const TfLiteTensor& t) {
+  Values v;
+  v.type = t.type;
+  if (t.dims != nullptr) v.shape.assign(t.dims->data, t.dims->data + t.dims->size);
+  const size_t n = t.dims == nullptr ? 0 : static_cast<size_t>(tflite::NumElements(t.dims));
+  if (t.data.raw == nullptr && n > 0) {
+    v.supported = false;
+    return v;
+  }
+  const auto* q = t.quantization.type == kTfLiteAffineQuantization
+                      ? static_cast<const TfLiteAffineQuantization*>(t.quantization.params)
+                      : nullptr;
+  v.quantized = q != nullptr && q->scale != nullptr && q->scale->size >= 1 &&
+                (t.type == kTfLiteInt8 || t.type == kTfLiteUInt8 || t.type == kTfLiteInt16);
+  v.value.resize(n);
+  if (v.quantized) v.raw.resize(n);
+  // Per-channel outputs: the channel of element i along quantized_dimension.
+  int64_t inner = 1;
+  int channels = 1;
+  if (v.quantized && q->scale->size > 1 && t.dims != nullptr &&
+      q->quantized_dimension < t.dims->size) {
+    channels = t.dims->data[q->quantized_dimension];
+    for (int d = q->quantized_dimension + 1; d < t.dims->size; ++d) inner *= t.dims->data[d];
+  }
+  for (size_t i = 0; i < n; ++i) {
+    double x = 0;
+    switch (t.type) {
+      case kTfLiteFloat32: x = t.data.f[i]; break;
+      case kTfLiteFloat64: x = reinterpret_cast<const double*>(t.data.raw)[i]; break;
+      case kTfLiteFloat16: x = tflite::fp16::HalfToFloat(reinterpret_cast<const uint16_t*>(t.data.raw)[i]); break;
+      case kTfLiteInt8: x = t.data.int8[i]; break;
+      case kTfLiteUInt8: x = t.data.uint8[i]; break;
+      case kTfLiteInt16: x = t.data.i16[i]; break;
+      case kTfLiteUInt16: x = reinterpret_cast<const uint16_t*>(t.data.raw)[i]; break;
+      case kTfLiteInt32: x = t.data.i32[i]; break;
+      case kTfLiteUInt32: x = reinterpret_cast<const uint32_t*>(t.data.raw)[i]; break;
+      case kTfLiteInt64: x = static_cast<double>(t.data.i64[i]); break;
+      case kTfLiteBool: x = t.data.b[i] ? 1 : 0; break;
+      default: v.supported = false; return v;
+    }
+    if (v.quantized) {
+      v.raw[i] = static_cast<int64_t>(x);
+      const int c = channels > 1 ? static_cast<int>((static_cast<int64_t>(i) / inner) % channels) : 0;
+      x = q->scale->data[c] * (x - q->zero_point->data[c]);
+    }
+    v.value[i] = x;
+  }
+  return v;
+}
+
+ErrorStats Compare(const Values& ref, const Values& test, int run) {
+  ErrorStats e;
+  if (!ref.supported || !test.supported) {
+    e.note = "tensor type not compared";
+    return e;
+  }
+  if (ref.shape != test.shape || ref.value.size() != test.value.size()) {
+    e.shape_mismatch = true;
+    auto dims = [](const std::vector<int>& s) {
+      std::string r;
+      for (size_t i = 0; i < s.size(); ++i) r += (i ? "," : "") + std::to_string(s[i]);
+      return "[" + r + "]";
+    };
+    e.note = "shapes differ: " + dims(ref.shape) + " vs " + dims(test.shape);
+    return e;
+  }
+  e.quantized = ref.quantized && test.quantized;
+  for (double r : ref.value) e.max_abs_ref = std::max(e.max_abs_ref, std::fabs(r));
+  // Relative error only where the reference is not negligible, so that values near 0
+  // do not dominate it.
+  const double rel_floor = 1e-3 * std::max(1.0, e.max_abs_ref);
+  for (size_t i = 0; i < ref.value.size(); ++i) {
+    const double d = std::fabs(test.value[i] - ref.value[i]);
+    e.sum_abs += d;
+    e.sum_sq += d * d;
+    if (d > e.max_abs || e.worst_index < 0) {
+      e.max_abs = d;
+      e.worst_index = static_cast<int64_t>(i);
+      e.worst_run = run;
+      e.worst_ref = ref.value[i];
+      e.worst_test = test.value[i];
+    }
+    if (std::fabs(ref.value[i]) >= rel_floor) e.max_rel = std::max(e.max_rel, d / std::fabs(ref.value[i]));
+    if (e.quantized) {
+      e.max_abs_quantized =
+          std::max(e.max_abs_quantized, static_cast<double>(std::llabs(test.raw[i] - ref.raw[i])));
+    }
+  }
+  e.count = static_cast<int64_t>(ref.value.size());
+  return e;
+}
+
+// Copies every tensor a node (or delegate kernel) of subgraph 0 writes, in run order.
+class Capture : public tflite::Profiler {
+ public:
+  explicit Capture(tflite::Interpreter* interpreter) : interpreter_(interpreter) {}
+  uint32_t BeginEvent(const char*, EventType type, int64_t node, int64_t subgraph) override {
+    if (!enabled_ || type != EventType::OPERATOR_INVOKE_EVENT || subgraph != 0) return 0;
+    open_.push_back(static_cast<int>(node));
+    return static_cast<uint32_t>(open_.size());
+  }
+  void EndEvent(uint32_t handle) override {
+    if (handle == 0 || handle > open_.size()) return;
+    const int node = open_[handle - 1];
+    open_.resize(handle - 1);
+    const auto* nr = interpreter_->node_and_registration(node);
+    for (int i = 0; nr != nullptr && i < nr->first.outputs->size; ++i) {
+      const int t = nr->first.outputs->data[i];
+      if (t < 0) continue;
+      // Stale delegate buffers: read what a CPU consumer would read.
+      if (interpreter_->EnsureTensorDataIsReadable(t) != kTfLiteOk) continue;
+      captured.push_back({node, t, Read(*interpreter_->tensor(t))});
+    }
+  }
+  void set_enabled(bool e) { enabled_ = e; }
+  struct Item {
+    int node, tensor;
+    Values values;
+  };
+  std::vector<Item> captured;
+
+ private:
+  tflite::Interpreter* interpreter_;
+  std::vector<int> open_;
+  bool enabled_ = false;
+};
+
+struct Side {
+  std::unique_ptr<tflite::FlatBufferModel> model;
+  std::unique_ptr<tflite::Interpreter> interpreter;
+  std::unique_ptr<Capture> capture;
+  StringReporter reporter;
+};
+
+Status Build(const std::string& path, const tflite::OpResolver& resolver, int threads,
+             Side* side) {
+  side->model = tflite::FlatBufferModel::BuildFromFile(path.c_str(), &side->reporter);
+  if (side->model == nullptr) {
+    return Status(StatusCode::kInvalidModel, "cannot load " + path + ": " + side->reporter.text);
+  }
+  tflite::InterpreterBuilder(*side->model, resolver, &side->reporter)(&side->interpreter, threads);
+  if (side->interpreter == nullptr) {
+    return Status(StatusCode::kInvalidModel,
+                  "cannot build an interpreter for " + path + ": " + side->reporter.text);
+  }
+  return Status::Ok();
+}
+
+int64_t Invoke(tflite::Interpreter* interpreter) {
+  const auto start = std::chrono::steady_clock::now();
+  const TfLiteStatus st = interpreter->Invoke();
+  const auto end = std::chrono::steady_clock::now();
+  if (st != kTfLiteOk) return -1;
+  return std::chrono::duration_cast<std::chrono::microseconds>(end - start).count();
+}
+
+}  // namespace
+
+double ErrorStats::rmse() const {
+  return count ? std::sqrt(sum_sq / static_cast<double>(count)) : 0.0;
+}
+
+void ErrorStats::Add(const ErrorStats& o) {
+  if (o.shape_mismatch || !o.note.empty()) {
+    shape_mismatch = shape_mismatch || o.shape_mismatch;
+    if (note.empty()) note = o.note;
+  }
+  if (o.count == 0) return;
+  if (o.max_abs > max_abs || worst_index < 0) {
+    max_abs = o.max_abs;
+    worst_index = o.worst_index;
+    worst_run = o.worst_run;
+    worst_ref = o.worst_ref;
+    worst_test = o.worst_test;
+  }
+  count += o.count;
+  sum_abs += o.sum_abs;
+  sum_sq += o.sum_sq;
+  max_rel = std::max(max_rel, o.max_rel);
+  max_abs_ref = std::max(max_abs_ref, o.max_abs_ref);
+  quantized = quantized || o.quantized;
+  max_abs_quantized = std::max(max_abs_quantized, o.max_abs_quantized);
+}
+
+Result<DiffResult> RunInferenceDiff(const DiffOptions& options, const tflite::OpResolver& resolver,
+                                    std::vector<DelegateInstance>& delegates, bool strict) {
+  if (options.model_file.empty()) return InvalidArgument("--model_file (or --graph) is required");
+  if (options.num_runs < 1) return InvalidArgument("--num_runs must be at least 1");
+  if (options.per_node && !options.reference_model_file.empty()) {
+    return InvalidArgument("--per_node compares the tensors of one model; it cannot be combined "
+                           "with --reference_model_file");
+  }
+  // The test side owns the delegates' interpreter; it must go before `delegates`.
+  Side ref, test;
+  const std::string ref_path =
+      options.reference_model_file.empty() ? options.model_file : options.reference_model_file;
+  TFI_RETURN_IF_ERROR(Build(ref_path, resolver, 1, &ref));
+  TFI_RETURN_IF_ERROR(Build(options.model_file, resolver, options.num_interpreter_threads, &test));
+  DiffResult result;
+  auto applied = ApplyDelegates(test.interpreter.get(), delegates, strict);
+  if (!applied.ok()) return applied.status();
+  result.delegates = std::move(applied.value());
+  for (Side* s : {&ref, &test}) {
+    if (s->interpreter->AllocateTensors() != kTfLiteOk) {
+      return Status(StatusCode::kInvalidModel, "AllocateTensors failed: " + s->reporter.text);
+    }
+  }
+  const auto& ref_inputs = ref.interpreter->inputs();
+  const auto& test_inputs = test.interpreter->inputs();
+  const auto& ref_outputs = ref.interpreter->outputs();
+  const auto& test_outputs = test.interpreter->outputs();
+  if (ref_inputs.size() != test_inputs.size() || ref_outputs.size() != test_outputs.size()) {
+    return InvalidArgument(fmt::format(
+        "the models differ in signature: {} inputs / {} outputs vs {} / {}", test_inputs.size(),
+        test_outputs.size(), ref_inputs.size(), ref_outputs.size()));
+  }
+  if (!options.input_files.empty() && options.input_files.size() != ref_inputs.size()) {
+    return InvalidArgument(fmt::format("{} input files given, the model has {} inputs",
+                                       options.input_files.size(), ref_inputs.size()));
+  }
+  std::vector<std::vector<uint8_t>> file_inputs;
+  for (const auto& path : options.input_files) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) return IoError("cannot open input file '" + path + "'");
+    file_inputs.emplace_back((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  }
+  for (size_t i = 0; i < ref_outputs.size(); ++i) {
+    OutputDiff o;
+    o.index = static_cast<int>(i);
+    const TfLiteTensor* t = test.interpreter->tensor(test_outputs[i]);
+    o.name = t->name ? t->name : "";
+    o.type = TfLiteTypeGetName(t->type);
+    if (t->dims) o.shape.assign(t->dims->data, t->dims->data + t->dims->size);
+    result.outputs.push_back(o);
+  }
+  if (options.per_node) {
+    for (Side* s : {&ref, &test}) {
+      s->capture = std::make_unique<Capture>(s->interpreter.get());
+      s->interpreter->SetProfiler(s->capture.get());
+    }
+  }
+  for (int run = 0; run < options.num_runs; ++run) {
+    for (size_t i = 0; i < ref_inputs.size(); ++i) {
+      TfLiteTensor* rt = ref.interpreter->tensor(ref_inputs[i]);
+      TfLiteTensor* tt = test.interpreter->tensor(test_inputs[i]);
+      if (rt->type != tt->type || rt->bytes != tt->bytes) {
+        return InvalidArgument(fmt::format("input {} differs between the models ({} {} bytes vs "
+                                           "{} {} bytes)", i, TfLiteTypeGetName(tt->type),
+                                           tt->bytes, TfLiteTypeGetName(rt->type), rt->bytes));
+      }
+      std::vector<uint8_t> bytes;
+      if (!file_inputs.empty()) {
+        bytes = file_inputs[i];
+        if (bytes.size() != rt->bytes) {
+          return InvalidArgument(fmt::format("input file {} has {} bytes, input {} needs {}",
+                                             options.input_files[i], bytes.size(), i, rt->bytes));
+        }
+      } else {
+        TFI_RETURN_IF_ERROR(GenerateInput(*rt, options.seed + static_cast<uint64_t>(run),
+                                          static_cast<int>(i), &bytes));
+      }
+      if (rt->bytes > 0) {
+        std::memcpy(rt->data.raw, bytes.data(), rt->bytes);
+        std::memcpy(tt->data.raw, bytes.data(), tt->bytes);
+      }
+    }
+    const bool capture = options.per_node && run == 0;
+    if (ref.capture) ref.capture->set_enabled(capture);
+    if (test.capture) test.capture->set_enabled(capture);
+    const int64_t ref_us = Invoke(ref.interpreter.get());
+    if (ref_us < 0) return Status(StatusCode::kInvalidModel, "reference Invoke failed: " + ref.reporter.text);
+    const int64_t test_us = Invoke(test.interpreter.get());
+    if (test_us < 0) return Status(StatusCode::kInvalidModel, "test Invoke failed: " + test.reporter.text);
+    result.reference_us.UpdateStat(ref_us);
+    result.test_us.UpdateStat(test_us);
+    for (size_t i = 0; i < ref_outputs.size(); ++i) {
+      result.outputs[i].error.Add(Compare(Read(*ref.interpreter->tensor(ref_outputs[i])),
+                                          Read(*test.interpreter->tensor(test_outputs[i])), run));
+    }
+  }
+  auto beyond = [&](const ErrorStats& e, double abs_limit, std::optional<double> rel_limit) {
+    if (e.shape_mismatch) return true;
+    if (e.max_abs > abs_limit) return true;
+    return rel_limit.has_value() && e.max_rel > *rel_limit;
+  };
+  for (auto& o : result.outputs) {
+    o.exceeded = o.error.shape_mismatch ||
+                 (options.max_abs_error && o.error.max_abs > *options.max_abs_error) ||
+                 (options.max_rel_error && o.error.max_rel > *options.max_rel_error);
+    result.exceeded = result.exceeded || o.exceeded;
+  }
+  if (options.per_node) {
+    std::map<int, const Values*> ref_values;
+    for (const auto& item : ref.capture->captured) ref_values[item.tensor] = &item.values;
+    const auto& records = test.interpreter->primary_subgraph().delegation_records();
+    for (const auto& item : test.capture->captured) {
+      auto it = ref_values.find(item.tensor);
+      if (it == ref_values.end()) continue;
+      NodeDiff d;
+      d.node = item.node;
+      d.op = test.interpreter->primary_subgraph().OpName(item.node);
+      for (const auto& rec : records) {
+        for (const auto& p : rec->partitions) {
+          if (p.kernel_node == item.node) d.replaced = p.nodes;
+        }
+      }
+      d.tensor = item.tensor;
+      const TfLiteTensor* t = test.interpreter->tensor(item.tensor);
+      d.tensor_name = t->name ? t->name : "";
+      d.error = Compare(*it->second, item.values, 0);
+      const double limit = options.max_abs_error
+                               ? *options.max_abs_error
+                               : 1e-4 * std::max(1.0, d.error.max_abs_ref);
+      d.exceeded = beyond(d.error, limit, options.max_rel_error);
+      if (d.exceeded && result.first_bad_node < 0) {
+        result.first_bad_node = static_cast<int>(result.nodes.size());
+      }
+      result.nodes.push_back(std::move(d));
+    }
+    result.node_threshold_text = options.max_abs_error
+        ? fmt::format("max abs error {}", *options.max_abs_error)
+        : "max abs error 1e-4 * max(1, max|reference|) per tensor (no --max_abs_error given)";
+    if (options.max_rel_error) {
+      result.node_threshold_text += fmt::format(", max rel error {}", *options.max_rel_error);
+    }
+    ref.interpreter->SetProfiler(nullptr);
+    test.interpreter->SetProfiler(nullptr);
+  }
+  return result;
+}
+
+}  // namespace tflite_inspect
