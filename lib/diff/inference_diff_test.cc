@@ -141,3 +141,36 @@ TEST_CASE("usage errors") {
 
 }  // namespace
 }  // namespace tflite_inspect
+
+namespace tflite_inspect {
+namespace {
+
+TEST_CASE("the sample delegate on real models: zero error", "[real]") {
+  const fs::path root = fs::path(TFI_SHARED_DIR) / "models" / "mediapipe";
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) {
+    WARN("skipped: no models at " << root.string());
+    return;
+  }
+  int checked = 0;
+  for (const char* name : {"face_detection_short_range.tflite", "palm_detection_lite.tflite"}) {
+    const fs::path path = root / name;
+    if (!fs::exists(path)) continue;
+    CAPTURE(path.string());
+    DiffOptions o;
+    o.model_file = path.string();
+    o.num_runs = 2;
+    o.max_abs_error = 0.0;
+    tflite::ops::builtin::BuiltinOpResolver resolver;
+    auto delegates = One(CreateSampleDelegate({}));
+    auto r = RunInferenceDiff(o, resolver, delegates, false);
+    REQUIRE(r.ok());
+    for (const auto& out : r->outputs) CHECK(out.error.max_abs == 0.0);
+    CHECK_FALSE(r->exceeded);
+    ++checked;
+  }
+  CHECK(checked > 0);
+}
+
+}  // namespace
+}  // namespace tflite_inspect
