@@ -26,6 +26,19 @@ int FlagPosition(int argc, const char* const* argv, const std::vector<std::strin
   return std::numeric_limits<int>::max();
 }
 
+// Position of the n-th (0-based) argv entry that is --name or --name=...; INT_MAX when absent.
+int NthFlagPosition(int argc, const char* const* argv, const std::string& name, int n) {
+  for (int i = 1; i < argc; ++i) {
+    const char* arg = argv[i];
+    while (*arg == '-') ++arg;
+    if (std::strncmp(arg, name.c_str(), name.size()) == 0 &&
+        (arg[name.size()] == '\0' || arg[name.size()] == '=') && n-- == 0) {
+      return i;
+    }
+  }
+  return std::numeric_limits<int>::max();
+}
+
 }  // namespace
 
 void DelegateRegistry::AddFlags(CLI::App& app) {
@@ -61,6 +74,9 @@ Result<std::vector<DelegateInstance>> DelegateRegistry::CreateDelegates(int argc
     const int rank = FlagPosition(argc, argv, p->flag_names());
     for (auto& d : made.value()) {
       d.rank = rank;
+      if (d.flag_occurrence >= 0 && !p->flag_names().empty()) {
+        d.rank = NthFlagPosition(argc, argv, p->flag_names()[0], d.flag_occurrence);
+      }
       all.push_back(std::move(d));
     }
   }

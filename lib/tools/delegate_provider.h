@@ -37,6 +37,9 @@ struct DelegateInstance {
   std::unique_ptr<TfLiteDelegate, std::function<void(TfLiteDelegate*)>> delegate;
   std::shared_ptr<void> keepalive;  // e.g. the plugin's dlopen handle (released last)
   int rank = 0;                     // position of its flag on the command line
+  // >= 0: a provider that makes one delegate per occurrence of its first flag (e.g.
+  // repeated --external_delegate_path) ranks this one by that occurrence, not the first.
+  int flag_occurrence = -1;
 };
 
 class DelegateProvider {

@@ -1,5 +1,6 @@
 // The one list of built-in delegate providers. Order here is only the order of the
 // flags in --help; delegates apply in command-line order.
+#include "external/external_provider.h"
 #include "sample/sample_provider.h"
 #include "tools/delegate_provider.h"
 
@@ -9,6 +10,7 @@ DelegateRegistry DelegateRegistry::Default() {
   DelegateRegistry r;
   r.Add(CreateSampleDelegateProvider());
   r.Add(CreateTestDelegateProvider());
+  r.Add(CreateExternalDelegateProvider());
   return r;
 }
 
