@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "benchmark/benchmark.h"
+#include "benchmark/benchmark_model.h"
 #include "benchmark/benchmark_flags.h"
 #include "benchmark/benchmark_json.h"
 #include "benchmark/regression_gate.h"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
-#include "benchmark/benchmark.h"
+#include "benchmark/benchmark_model.h"
 
 namespace tflite_inspect {
 

@@ -4,7 +4,7 @@
 #ifndef TFLITE_INSPECT_LIB_BENCHMARK_BENCHMARK_JSON_H_
 #define TFLITE_INSPECT_LIB_BENCHMARK_BENCHMARK_JSON_H_
 
-#include "benchmark/benchmark.h"
+#include "benchmark/benchmark_model.h"
 #include "nlohmann/json.hpp"
 
 namespace tflite_inspect {

@@ -4,7 +4,7 @@
 #include <regex>
 #include <string>
 
-#include "benchmark/benchmark.h"
+#include "benchmark/benchmark_model.h"
 #include "benchmark/benchmark_flags.h"
 #include "benchmark/benchmark_json.h"
 #include "benchmark/input_layers.h"

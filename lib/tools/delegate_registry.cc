@@ -3,11 +3,13 @@
 #include "external/external_provider.h"
 #include "sample/sample_provider.h"
 #include "tools/delegate_provider.h"
+#include "xnnpack/xnnpack_provider.h"
 
 namespace tflite_inspect {
 
 DelegateRegistry DelegateRegistry::Default() {
   DelegateRegistry r;
+  r.Add(CreateXnnpackDelegateProvider());
   r.Add(CreateSampleDelegateProvider());
   r.Add(CreateTestDelegateProvider());
   r.Add(CreateExternalDelegateProvider());

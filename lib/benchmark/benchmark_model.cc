@@ -1,4 +1,4 @@
-#include "benchmark/benchmark.h"
+#include "benchmark/benchmark_model.h"
 
 #include <chrono>
 #include <cstring>

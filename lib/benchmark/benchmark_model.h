@@ -2,8 +2,8 @@
 // and timed invocations as TFLite's benchmark_model does (same flags, same defaults,
 // same log lines), and returns every figure for the text log, --output_json and the
 // CI regression gate. The tool (cmd/benchmark_model) only parses flags and prints.
-#ifndef TFLITE_INSPECT_LIB_BENCHMARK_BENCHMARK_H_
-#define TFLITE_INSPECT_LIB_BENCHMARK_BENCHMARK_H_
+#ifndef TFLITE_INSPECT_LIB_BENCHMARK_BENCHMARK_MODEL_H_
+#define TFLITE_INSPECT_LIB_BENCHMARK_BENCHMARK_MODEL_H_
 
 #include <cstdint>
 #include <functional>
@@ -102,4 +102,4 @@ std::vector<std::string> EndOfRunLines(const BenchmarkResult& r);
 
 }  // namespace tflite_inspect
 
-#endif  // TFLITE_INSPECT_LIB_BENCHMARK_BENCHMARK_H_
+#endif  // TFLITE_INSPECT_LIB_BENCHMARK_BENCHMARK_MODEL_H_

@@ -1,0 +1,138 @@
+#include "xnnpack/node_visitor.h"
+
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "tensorflow/lite/builtin_ops.h"
+
+namespace tflite_inspect {
+namespace xnnpack {
+
+const TfLiteTensor& Tensor(const VisitContext& v, int index) { return v.context->tensors[index]; }
+
+bool IsStatic(const VisitContext& v, int index) {
+  if (v.static_data != nullptr && (*v.static_data)[index] != nullptr) return true;
+  const TfLiteTensor& t = Tensor(v, index);
+  return (t.allocation_type == kTfLiteMmapRo || t.allocation_type == kTfLitePersistentRo) &&
+         t.data.raw != nullptr;
+}
+
+const void* StaticData(const VisitContext& v, int index) {
+  if (v.static_data != nullptr && (*v.static_data)[index] != nullptr) return (*v.static_data)[index];
+  return Tensor(v, index).data.raw;
+}
+
+bool CheckFloat(VisitContext& v, int index, const char* what) {
+  if (index < 0) return v.Refuse(fmt::format("{} is missing", what));
+  const TfLiteTensor& t = Tensor(v, index);
+  if (t.type != kTfLiteFloat32 && !(v.static_data && (*v.static_data)[index])) {
+    return v.Refuse(fmt::format("{} is {}; this XNNPACK delegate runs FLOAT32 only", what,
+                                TfLiteTypeGetName(t.type)));
+  }
+  if (t.allocation_type == kTfLiteDynamic) {
+    return v.Refuse(fmt::format("{} has a shape known only at run time", what));
+  }
+  if (t.dims == nullptr) return v.Refuse(fmt::format("{} has no shape", what));
+  for (int i = 0; i < t.dims->size; ++i) {
+    if (t.dims->data[i] <= 0) {
+      return v.Refuse(fmt::format("{} has an empty or unknown dimension", what));
+    }
+  }
+  if (t.sparsity != nullptr) return v.Refuse(fmt::format("{} is sparse", what));
+  return true;
+}
+
+bool CheckRank(VisitContext& v, int index, int min_rank, int max_rank, const char* what) {
+  const int rank = Tensor(v, index).dims->size;
+  if (rank < min_rank || rank > max_rank) {
+    return v.Refuse(min_rank == max_rank
+                        ? fmt::format("{} has rank {}, expected {}", what, rank, min_rank)
+                        : fmt::format("{} has rank {}, expected {} to {}", what, rank, min_rank,
+                                      max_rank));
+  }
+  return true;
+}
+
+bool ActivationRange(VisitContext& v, TfLiteFusedActivation act, float* min, float* max) {
+  const float inf = std::numeric_limits<float>::infinity();
+  switch (act) {
+    case kTfLiteActNone: *min = -inf; *max = inf; return true;
+    case kTfLiteActRelu: *min = 0.0f; *max = inf; return true;
+    case kTfLiteActReluN1To1: *min = -1.0f; *max = 1.0f; return true;
+    case kTfLiteActRelu6: *min = 0.0f; *max = 6.0f; return true;
+    default:
+      return v.Refuse(fmt::format("fused activation {} is not supported",
+                                  act == kTfLiteActTanh ? "TANH"
+                                  : act == kTfLiteActSignBit ? "SIGN_BIT"
+                                  : act == kTfLiteActSigmoid ? "SIGMOID" : "?"));
+  }
+}
+
+bool Defined(VisitContext& v, xnn_status status, const char* what) {
+  if (status == xnn_status_success) return true;
+  return v.Refuse(fmt::format("XNNPACK refused to define {} (xnn_status {})", what,
+                              static_cast<int>(status)));
+}
+
+bool VisitNode(VisitContext& v, int /*node_index*/, const TfLiteNode& node,
+               const TfLiteRegistration& reg) {
+  switch (reg.builtin_code) {
+    case kTfLiteBuiltinConv2d: return VisitConv2D(v, node, reg);
+    case kTfLiteBuiltinDepthwiseConv2d: return VisitDepthwiseConv2D(v, node, reg);
+    case kTfLiteBuiltinTransposeConv: return VisitTransposeConv(v, node, reg);
+    case kTfLiteBuiltinFullyConnected: return VisitFullyConnected(v, node, reg);
+    case kTfLiteBuiltinAdd:
+    case kTfLiteBuiltinSub:
+    case kTfLiteBuiltinMul:
+    case kTfLiteBuiltinDiv:
+    case kTfLiteBuiltinMinimum:
+    case kTfLiteBuiltinMaximum:
+    case kTfLiteBuiltinSquaredDifference:
+      return VisitBinary(v, node, reg);
+    case kTfLiteBuiltinAbs:
+    case kTfLiteBuiltinNeg:
+    case kTfLiteBuiltinSquare:
+    case kTfLiteBuiltinSqrt:
+    case kTfLiteBuiltinFloor:
+    case kTfLiteBuiltinCeil:
+    case kTfLiteBuiltinRound:
+    case kTfLiteBuiltinRelu:
+    case kTfLiteBuiltinRelu6:
+    case kTfLiteBuiltinReluN1To1:
+    case kTfLiteBuiltinRelu0To1:
+    case kTfLiteBuiltinLogistic:
+    case kTfLiteBuiltinHardSwish:
+    case kTfLiteBuiltinElu:
+    case kTfLiteBuiltinLeakyRelu:
+    case kTfLiteBuiltinPrelu:
+    case kTfLiteBuiltinSoftmax:
+      return VisitUnary(v, node, reg);
+    case kTfLiteBuiltinMaxPool2d:
+    case kTfLiteBuiltinAveragePool2d:
+      return VisitPooling(v, node, reg);
+    case kTfLiteBuiltinMean: return VisitMean(v, node, reg);
+    case kTfLiteBuiltinReshape:
+    case kTfLiteBuiltinSqueeze:
+    case kTfLiteBuiltinPad:
+    case kTfLiteBuiltinPadv2:
+    case kTfLiteBuiltinResizeBilinear:
+    case kTfLiteBuiltinDepthToSpace:
+      return VisitShape(v, node, reg);
+    case kTfLiteBuiltinDequantize: return VisitDequantize(v, node, reg);
+    case kTfLiteBuiltinConcatenation:
+    case kTfLiteBuiltinSlice:
+    case kTfLiteBuiltinStridedSlice:
+    case kTfLiteBuiltinSplit:
+    case kTfLiteBuiltinTranspose:
+    case kTfLiteBuiltinTanh:
+    case kTfLiteBuiltinSpaceToDepth:
+      return v.Refuse("this XNNPACK version (2022-02) has no such operator");
+    default:
+      return v.Refuse("op not supported by the XNNPACK delegate");
+  }
+}
+
+}  // namespace xnnpack
+}  // namespace tflite_inspect

@@ -1,0 +1,68 @@
+// One function per op both answers "can XNNPACK run this node (and if not, why)" and
+// defines the node in an XNNPACK subgraph: called with subgraph == nullptr it only
+// checks, so the check cannot drift from what is built (STYLE.md, habit 6).
+#ifndef TFLITE_INSPECT_DELEGATES_XNNPACK_NODE_VISITOR_H_
+#define TFLITE_INSPECT_DELEGATES_XNNPACK_NODE_VISITOR_H_
+
+#include <xnnpack.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tensorflow/lite/c/builtin_op_data.h"
+#include "tensorflow/lite/core/c/common.h"
+
+namespace tflite_inspect {
+namespace xnnpack {
+
+struct VisitContext {
+  TfLiteContext* context = nullptr;
+  xnn_subgraph_t subgraph = nullptr;  // null: check only
+  // TFLite tensor index -> XNNPACK value id (defined before the nodes are visited).
+  const std::vector<uint32_t>* ids = nullptr;
+  // Static float data of tensors the delegate computed itself (fp16 weights dequantized
+  // at prepare), by tensor index; null entries mean "use the tensor's own data".
+  const std::vector<const float*>* static_data = nullptr;
+  std::string reason;  // why the node is not supported, or why defining it failed
+
+  bool Refuse(std::string why) {
+    reason = std::move(why);
+    return false;
+  }
+  uint32_t id(int tensor) const { return (*ids)[tensor]; }
+};
+
+// Whether the node is supported (check mode) or was defined (define mode).
+bool VisitNode(VisitContext& v, int node_index, const TfLiteNode& node,
+               const TfLiteRegistration& reg);
+
+// --- Helpers shared by the op files ---
+const TfLiteTensor& Tensor(const VisitContext& v, int index);
+// A tensor whose data is fixed before inference: a model constant, a folded constant,
+// or one the delegate dequantizes itself (fp16 weights).
+bool IsStatic(const VisitContext& v, int index);
+const void* StaticData(const VisitContext& v, int index);
+// FLOAT32 with a known, non-dynamic shape (or a static fp16 weight folded to FLOAT32).
+bool CheckFloat(VisitContext& v, int index, const char* what);
+bool CheckRank(VisitContext& v, int index, int min_rank, int max_rank, const char* what);
+// The [min, max] an activation clamps to; false (with a reason) for unsupported ones.
+bool ActivationRange(VisitContext& v, TfLiteFusedActivation act, float* min, float* max);
+bool Defined(VisitContext& v, xnn_status status, const char* what);
+
+// Op families (ops_*.cc).
+bool VisitConv2D(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+bool VisitDepthwiseConv2D(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+bool VisitTransposeConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+bool VisitFullyConnected(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+bool VisitBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+bool VisitUnary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+bool VisitPooling(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+bool VisitMean(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+bool VisitShape(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+bool VisitDequantize(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+
+}  // namespace xnnpack
+}  // namespace tflite_inspect
+
+#endif  // TFLITE_INSPECT_DELEGATES_XNNPACK_NODE_VISITOR_H_

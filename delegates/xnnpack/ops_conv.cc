@@ -1,0 +1,152 @@
+// CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV: float32, static weights and bias (model
+// constants or fp16 weights the delegate dequantized), fused activations.
+#include <fmt/format.h>
+
+#include "tensorflow/lite/c/builtin_op_data.h"
+#include "xnnpack/node_visitor.h"
+
+namespace tflite_inspect {
+namespace xnnpack {
+namespace {
+
+int Dim(const VisitContext& v, int t, int i) { return Tensor(v, t).dims->data[i]; }
+
+// Input, static filter, optional static bias, output: all float, 4-D except the bias.
+bool CheckConvTensors(VisitContext& v, int input, int filter, int bias, int output) {
+  if (!CheckFloat(v, input, "input") || !CheckRank(v, input, 4, 4, "input")) return false;
+  if (!CheckFloat(v, filter, "filter") || !CheckRank(v, filter, 4, 4, "filter")) return false;
+  if (!IsStatic(v, filter)) return v.Refuse("the filter is not a constant");
+  if (bias >= 0) {
+    if (!CheckFloat(v, bias, "bias")) return false;
+    if (!IsStatic(v, bias)) return v.Refuse("the bias is not a constant");
+  }
+  return CheckFloat(v, output, "output") && CheckRank(v, output, 4, 4, "output");
+}
+
+int OptionalInput(const TfLiteNode& node, int i) {
+  return node.inputs->size > i ? node.inputs->data[i] : -1;
+}
+
+}  // namespace
+
+bool VisitConv2D(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&) {
+  if (node.inputs->size < 2 || node.outputs->size != 1) return v.Refuse("expects 2-3 inputs, 1 output");
+  const int input = node.inputs->data[0], filter = node.inputs->data[1];
+  const int bias = OptionalInput(node, 2), output = node.outputs->data[0];
+  if (!CheckConvTensors(v, input, filter, bias, output)) return false;
+  const auto* p = static_cast<const TfLiteConvParams*>(node.builtin_data);
+  float min, max;
+  if (!ActivationRange(v, p->activation, &min, &max)) return false;
+  const int in_c = Dim(v, input, 3), out_c = Dim(v, filter, 0), filter_c = Dim(v, filter, 3);
+  if (filter_c <= 0 || in_c % filter_c != 0) {
+    return v.Refuse(fmt::format("input channels {} are not a multiple of the filter's {}", in_c, filter_c));
+  }
+  const int groups = in_c / filter_c;
+  if (out_c % groups != 0) return v.Refuse("output channels are not a multiple of the groups");
+  if (v.subgraph == nullptr) return true;
+  const uint32_t flags = p->padding == kTfLitePaddingSame ? XNN_FLAG_TENSORFLOW_SAME_PADDING : 0;
+  return Defined(v, xnn_define_convolution_2d(
+                        v.subgraph, 0, 0, 0, 0, Dim(v, filter, 1), Dim(v, filter, 2),
+                        p->stride_height, p->stride_width, p->dilation_height_factor,
+                        p->dilation_width_factor, groups, filter_c, out_c / groups, min, max,
+                        v.id(input), v.id(filter), bias >= 0 ? v.id(bias) : XNN_INVALID_VALUE_ID,
+                        v.id(output), flags),
+                 "CONV_2D");
+}
+
+bool VisitDepthwiseConv2D(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&) {
+  if (node.inputs->size < 2 || node.outputs->size != 1) return v.Refuse("expects 2-3 inputs, 1 output");
+  const int input = node.inputs->data[0], filter = node.inputs->data[1];
+  const int bias = OptionalInput(node, 2), output = node.outputs->data[0];
+  if (!CheckConvTensors(v, input, filter, bias, output)) return false;
+  const auto* p = static_cast<const TfLiteDepthwiseConvParams*>(node.builtin_data);
+  float min, max;
+  if (!ActivationRange(v, p->activation, &min, &max)) return false;
+  const int in_c = Dim(v, input, 3), out_c = Dim(v, filter, 3);
+  if (Dim(v, filter, 0) != 1) return v.Refuse("the filter's first dimension is not 1");
+  if (in_c <= 0 || out_c % in_c != 0) return v.Refuse("output channels are not a multiple of the input's");
+  if (v.subgraph == nullptr) return true;
+  const uint32_t flags = p->padding == kTfLitePaddingSame ? XNN_FLAG_TENSORFLOW_SAME_PADDING : 0;
+  return Defined(v, xnn_define_depthwise_convolution_2d(
+                        v.subgraph, 0, 0, 0, 0, Dim(v, filter, 1), Dim(v, filter, 2),
+                        p->stride_height, p->stride_width, p->dilation_height_factor,
+                        p->dilation_width_factor, out_c / in_c, in_c, min, max, v.id(input),
+                        v.id(filter), bias >= 0 ? v.id(bias) : XNN_INVALID_VALUE_ID,
+                        v.id(output), flags),
+                 "DEPTHWISE_CONV_2D");
+}
+
+bool VisitTransposeConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&) {
+  if (node.inputs->size < 3 || node.outputs->size != 1) return v.Refuse("expects 3-4 inputs, 1 output");
+  const int shape = node.inputs->data[0], filter = node.inputs->data[1];
+  const int input = node.inputs->data[2], bias = OptionalInput(node, 3);
+  const int output = node.outputs->data[0];
+  if (!IsStatic(v, shape)) return v.Refuse("the output shape is not a constant");
+  if (!CheckConvTensors(v, input, filter, bias, output)) return false;
+  const auto* p = static_cast<const TfLiteTransposeConvParams*>(node.builtin_data);
+  float min, max;
+  if (!ActivationRange(v, p->activation, &min, &max)) return false;
+  const int kh = Dim(v, filter, 1), kw = Dim(v, filter, 2);
+  const int out_h = Dim(v, output, 1), out_w = Dim(v, output, 2);
+  const int in_h = Dim(v, input, 1), in_w = Dim(v, input, 2);
+  // TFLite pads as a convolution from the output to the input would (transpose_conv.cc);
+  // XNNPACK's output is stride*(in-1) + adjustment + K - padding.
+  auto pads = [&](int out, int in, int k, int stride, int* before, int* after, int* adjust) {
+    int total = 0;
+    if (p->padding == kTfLitePaddingSame) {
+      const int conv_out = (out + stride - 1) / stride;
+      total = std::max((conv_out - 1) * stride + k - out, 0);
+    }
+    *before = total / 2;
+    *after = total - total / 2;
+    *adjust = out - (stride * (in - 1) + k - total);
+    return *adjust >= 0 && *adjust < stride;
+  };
+  int top, bottom, adj_h, left, right, adj_w;
+  if (!pads(out_h, in_h, kh, p->stride_height, &top, &bottom, &adj_h) ||
+      !pads(out_w, in_w, kw, p->stride_width, &left, &right, &adj_w)) {
+    return v.Refuse("the output size needs an adjustment XNNPACK cannot express");
+  }
+  if (v.subgraph == nullptr) return true;
+  return Defined(v, xnn_define_deconvolution_2d(
+                        v.subgraph, top, right, bottom, left, adj_h, adj_w, kh, kw,
+                        p->stride_height, p->stride_width, 1, 1, 1, Dim(v, input, 3),
+                        Dim(v, filter, 0), min, max, v.id(input), v.id(filter),
+                        bias >= 0 ? v.id(bias) : XNN_INVALID_VALUE_ID, v.id(output), 0),
+                 "TRANSPOSE_CONV");
+}
+
+bool VisitFullyConnected(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&) {
+  if (node.inputs->size < 2 || node.outputs->size != 1) return v.Refuse("expects 2-3 inputs, 1 output");
+  const int input = node.inputs->data[0], filter = node.inputs->data[1];
+  const int bias = OptionalInput(node, 2), output = node.outputs->data[0];
+  const auto* p = static_cast<const TfLiteFullyConnectedParams*>(node.builtin_data);
+  if (p->weights_format != kTfLiteFullyConnectedWeightsFormatDefault) {
+    return v.Refuse("shuffled weights are not supported");
+  }
+  if (!CheckFloat(v, input, "input") || !CheckFloat(v, filter, "weights") ||
+      !CheckRank(v, filter, 2, 2, "weights") || !CheckFloat(v, output, "output")) {
+    return false;
+  }
+  if (!IsStatic(v, filter)) return v.Refuse("the weights are not a constant");
+  if (bias >= 0 && (!CheckFloat(v, bias, "bias") || !IsStatic(v, bias))) {
+    return v.reason.empty() ? v.Refuse("the bias is not a constant") : false;
+  }
+  float min, max;
+  if (!ActivationRange(v, p->activation, &min, &max)) return false;
+  const TfLiteTensor& in = Tensor(v, input);
+  if (in.dims->data[in.dims->size - 1] != Tensor(v, filter).dims->data[1] && !p->keep_num_dims) {
+    // TFLite reshapes the input to [-1, input_channels]; XNNPACK does the same with the flag.
+  } else if (in.dims->data[in.dims->size - 1] != Tensor(v, filter).dims->data[1]) {
+    return v.Refuse("the input's last dimension differs from the weights'");
+  }
+  if (v.subgraph == nullptr) return true;
+  return Defined(v, xnn_define_fully_connected(
+                        v.subgraph, min, max, v.id(input), v.id(filter),
+                        bias >= 0 ? v.id(bias) : XNN_INVALID_VALUE_ID, v.id(output),
+                        p->keep_num_dims ? 0 : XNN_FLAG_TENSORFLOW_RESHAPE_2D),
+                 "FULLY_CONNECTED");
+}
+
+}  // namespace xnnpack
+}  // namespace tflite_inspect

@@ -1,0 +1,107 @@
+// Elementwise ops: ADD SUB MUL DIV MINIMUM MAXIMUM SQUARED_DIFFERENCE (broadcasting up
+// to 6-D, fused activations where TFLite has them) and the unary ops and activations.
+#include <fmt/format.h>
+
+#include <limits>
+
+#include "tensorflow/lite/builtin_ops.h"
+#include "tensorflow/lite/c/builtin_op_data.h"
+#include "xnnpack/node_visitor.h"
+
+namespace tflite_inspect {
+namespace xnnpack {
+
+bool VisitBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg) {
+  if (node.inputs->size != 2 || node.outputs->size != 1) return v.Refuse("expects 2 inputs, 1 output");
+  const int a = node.inputs->data[0], b = node.inputs->data[1], out = node.outputs->data[0];
+  if (!CheckFloat(v, a, "input 0") || !CheckFloat(v, b, "input 1") || !CheckFloat(v, out, "output")) {
+    return false;
+  }
+  for (int t : {a, b, out}) {
+    if (!CheckRank(v, t, 0, XNN_MAX_TENSOR_DIMS, "a tensor")) return false;
+  }
+  TfLiteFusedActivation act = kTfLiteActNone;
+  switch (reg.builtin_code) {
+    case kTfLiteBuiltinAdd: act = static_cast<const TfLiteAddParams*>(node.builtin_data)->activation; break;
+    case kTfLiteBuiltinSub: act = static_cast<const TfLiteSubParams*>(node.builtin_data)->activation; break;
+    case kTfLiteBuiltinMul: act = static_cast<const TfLiteMulParams*>(node.builtin_data)->activation; break;
+    case kTfLiteBuiltinDiv: act = static_cast<const TfLiteDivParams*>(node.builtin_data)->activation; break;
+    default: break;
+  }
+  float min, max;
+  if (!ActivationRange(v, act, &min, &max)) return false;
+  if (v.subgraph == nullptr) return true;
+  const uint32_t ia = v.id(a), ib = v.id(b), io = v.id(out);
+  switch (reg.builtin_code) {
+    case kTfLiteBuiltinAdd: return Defined(v, xnn_define_add2(v.subgraph, min, max, ia, ib, io, 0), "ADD");
+    case kTfLiteBuiltinSub: return Defined(v, xnn_define_subtract(v.subgraph, min, max, ia, ib, io, 0), "SUB");
+    case kTfLiteBuiltinMul: return Defined(v, xnn_define_multiply2(v.subgraph, min, max, ia, ib, io, 0), "MUL");
+    case kTfLiteBuiltinDiv: return Defined(v, xnn_define_divide(v.subgraph, min, max, ia, ib, io, 0), "DIV");
+    case kTfLiteBuiltinMinimum: return Defined(v, xnn_define_minimum2(v.subgraph, ia, ib, io, 0), "MINIMUM");
+    case kTfLiteBuiltinMaximum: return Defined(v, xnn_define_maximum2(v.subgraph, ia, ib, io, 0), "MAXIMUM");
+    default:
+      return Defined(v, xnn_define_squared_difference(v.subgraph, ia, ib, io, 0), "SQUARED_DIFFERENCE");
+  }
+}
+
+bool VisitUnary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg) {
+  const bool prelu = reg.builtin_code == kTfLiteBuiltinPrelu;
+  if (node.inputs->size != (prelu ? 2 : 1) || node.outputs->size != 1) {
+    return v.Refuse("unexpected number of inputs or outputs");
+  }
+  const int in = node.inputs->data[0], out = node.outputs->data[0];
+  if (!CheckFloat(v, in, "input") || !CheckFloat(v, out, "output")) return false;
+  if (!CheckRank(v, in, 0, XNN_MAX_TENSOR_DIMS, "input")) return false;
+  const float inf = std::numeric_limits<float>::infinity();
+  if (reg.builtin_code == kTfLiteBuiltinSoftmax) {
+    const auto* p = static_cast<const TfLiteSoftmaxParams*>(node.builtin_data);
+    if (p->beta != 1.0f) return v.Refuse(fmt::format("beta {} (XNNPACK's softmax has beta 1)", p->beta));
+    if (Tensor(v, in).dims->size < 1) return v.Refuse("a scalar input");
+  }
+  if (prelu) {
+    const int slope = node.inputs->data[1];
+    if (!CheckFloat(v, slope, "slope")) return false;
+    if (!IsStatic(v, slope)) return v.Refuse("the slope is not a constant");
+    // XNNPACK's PReLU takes one slope per channel (the last dimension).
+    const TfLiteTensor& s = Tensor(v, slope);
+    const TfLiteTensor& x = Tensor(v, in);
+    const int channels = x.dims->data[x.dims->size - 1];
+    for (int i = 0; i + 1 < s.dims->size; ++i) {
+      if (s.dims->data[i] != 1) return v.Refuse("the slope varies along more than the channels");
+    }
+    if (s.dims->size == 0 || s.dims->data[s.dims->size - 1] != channels) {
+      return v.Refuse("the slope is not one value per channel");
+    }
+  }
+  if (v.subgraph == nullptr) return true;
+  const uint32_t i = v.id(in), o = v.id(out);
+  switch (reg.builtin_code) {
+    case kTfLiteBuiltinAbs: return Defined(v, xnn_define_abs(v.subgraph, i, o, 0), "ABS");
+    case kTfLiteBuiltinNeg: return Defined(v, xnn_define_negate(v.subgraph, i, o, 0), "NEG");
+    case kTfLiteBuiltinSquare: return Defined(v, xnn_define_square(v.subgraph, i, o, 0), "SQUARE");
+    case kTfLiteBuiltinSqrt: return Defined(v, xnn_define_square_root(v.subgraph, i, o, 0), "SQRT");
+    case kTfLiteBuiltinFloor: return Defined(v, xnn_define_floor(v.subgraph, i, o, 0), "FLOOR");
+    case kTfLiteBuiltinCeil: return Defined(v, xnn_define_ceiling(v.subgraph, i, o, 0), "CEIL");
+    // TFLite's ROUND rounds half to even, as XNNPACK's bankers rounding.
+    case kTfLiteBuiltinRound: return Defined(v, xnn_define_bankers_rounding(v.subgraph, i, o, 0), "ROUND");
+    case kTfLiteBuiltinRelu: return Defined(v, xnn_define_clamp(v.subgraph, 0.0f, inf, i, o, 0), "RELU");
+    case kTfLiteBuiltinRelu6: return Defined(v, xnn_define_clamp(v.subgraph, 0.0f, 6.0f, i, o, 0), "RELU6");
+    case kTfLiteBuiltinReluN1To1:
+      return Defined(v, xnn_define_clamp(v.subgraph, -1.0f, 1.0f, i, o, 0), "RELU_N1_TO_1");
+    case kTfLiteBuiltinRelu0To1:
+      return Defined(v, xnn_define_clamp(v.subgraph, 0.0f, 1.0f, i, o, 0), "RELU_0_TO_1");
+    case kTfLiteBuiltinLogistic: return Defined(v, xnn_define_sigmoid(v.subgraph, i, o, 0), "LOGISTIC");
+    case kTfLiteBuiltinHardSwish: return Defined(v, xnn_define_hardswish(v.subgraph, i, o, 0), "HARD_SWISH");
+    case kTfLiteBuiltinElu: return Defined(v, xnn_define_elu(v.subgraph, 1.0f, i, o, 0), "ELU");
+    case kTfLiteBuiltinLeakyRelu: {
+      const auto* p = static_cast<const TfLiteLeakyReluParams*>(node.builtin_data);
+      return Defined(v, xnn_define_leaky_relu(v.subgraph, p->alpha, i, o, 0), "LEAKY_RELU");
+    }
+    case kTfLiteBuiltinPrelu:
+      return Defined(v, xnn_define_prelu(v.subgraph, i, v.id(node.inputs->data[1]), o, 0), "PRELU");
+    default: return Defined(v, xnn_define_softmax(v.subgraph, i, o, 0), "SOFTMAX");
+  }
+}
+
+}  // namespace xnnpack
+}  // namespace tflite_inspect

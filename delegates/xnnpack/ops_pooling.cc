@@ -1,0 +1,70 @@
+// MAX_POOL_2D, AVERAGE_POOL_2D (a 1x1 stride-1 pool is a clamp, which XNNPACK needs) and
+// MEAN over the spatial axes of a 4-D tensor (global average pooling).
+#include <fmt/format.h>
+
+#include "tensorflow/lite/builtin_ops.h"
+#include "tensorflow/lite/c/builtin_op_data.h"
+#include "xnnpack/node_visitor.h"
+
+namespace tflite_inspect {
+namespace xnnpack {
+
+bool VisitPooling(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg) {
+  if (node.inputs->size != 1 || node.outputs->size != 1) return v.Refuse("expects 1 input, 1 output");
+  const int in = node.inputs->data[0], out = node.outputs->data[0];
+  if (!CheckFloat(v, in, "input") || !CheckRank(v, in, 4, 4, "input") ||
+      !CheckFloat(v, out, "output")) {
+    return false;
+  }
+  const auto* p = static_cast<const TfLitePoolParams*>(node.builtin_data);
+  float min, max;
+  if (!ActivationRange(v, p->activation, &min, &max)) return false;
+  if (p->filter_height < 1 || p->filter_width < 1 || p->stride_height < 1 || p->stride_width < 1) {
+    return v.Refuse("invalid pool size or stride");
+  }
+  if (v.subgraph == nullptr) return true;
+  const bool identity = p->filter_height == 1 && p->filter_width == 1 && p->stride_height == 1 &&
+                        p->stride_width == 1;
+  if (identity) return Defined(v, xnn_define_clamp(v.subgraph, min, max, v.id(in), v.id(out), 0), "pool 1x1");
+  const uint32_t flags = p->padding == kTfLitePaddingSame ? XNN_FLAG_TENSORFLOW_SAME_PADDING : 0;
+  if (reg.builtin_code == kTfLiteBuiltinMaxPool2d) {
+    return Defined(v, xnn_define_max_pooling_2d(v.subgraph, 0, 0, 0, 0, p->filter_height,
+                                                p->filter_width, p->stride_height, p->stride_width,
+                                                1, 1, min, max, v.id(in), v.id(out), flags),
+                   "MAX_POOL_2D");
+  }
+  return Defined(v, xnn_define_average_pooling_2d(v.subgraph, 0, 0, 0, 0, p->filter_height,
+                                                  p->filter_width, p->stride_height,
+                                                  p->stride_width, min, max, v.id(in), v.id(out),
+                                                  flags),
+                 "AVERAGE_POOL_2D");
+}
+
+bool VisitMean(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&) {
+  if (node.inputs->size != 2 || node.outputs->size != 1) return v.Refuse("expects 2 inputs, 1 output");
+  const int in = node.inputs->data[0], axes = node.inputs->data[1], out = node.outputs->data[0];
+  if (!CheckFloat(v, in, "input") || !CheckRank(v, in, 4, 4, "input") ||
+      !CheckFloat(v, out, "output")) {
+    return false;
+  }
+  if (!IsStatic(v, axes) || Tensor(v, axes).type != kTfLiteInt32) return v.Refuse("the axes are not an int32 constant");
+  const TfLiteTensor& a = Tensor(v, axes);
+  const auto* data = static_cast<const int32_t*>(StaticData(v, axes));
+  bool h = false, w = false;
+  for (size_t i = 0; i < a.bytes / sizeof(int32_t); ++i) {
+    const int axis = data[i] < 0 ? data[i] + 4 : data[i];
+    if (axis == 1) h = true;
+    else if (axis == 2) w = true;
+    else return v.Refuse(fmt::format("axis {}: only the mean over height and width is supported", data[i]));
+  }
+  if (!h || !w) return v.Refuse("only the mean over both height and width is supported");
+  const auto* p = static_cast<const TfLiteReducerParams*>(node.builtin_data);
+  if (!p->keep_dims) return v.Refuse("keep_dims=false is not supported by this XNNPACK version");
+  if (v.subgraph == nullptr) return true;
+  const float inf = std::numeric_limits<float>::infinity();
+  return Defined(v, xnn_define_global_average_pooling_2d(v.subgraph, -inf, inf, v.id(in), v.id(out), 0),
+                 "MEAN");
+}
+
+}  // namespace xnnpack
+}  // namespace tflite_inspect

@@ -1,0 +1,101 @@
+// RESHAPE, SQUEEZE (static reshapes), PAD / PADV2 (constant paddings), RESIZE_BILINEAR
+// (static size), DEPTH_TO_SPACE; and DEQUANTIZE of fp16 constants, which the delegate
+// turns into float32 weights at prepare, as TFLite's XNNPACK delegate does.
+#include <fmt/format.h>
+
+#include "tensorflow/lite/builtin_ops.h"
+#include "tensorflow/lite/c/builtin_op_data.h"
+#include "xnnpack/node_visitor.h"
+
+namespace tflite_inspect {
+namespace xnnpack {
+
+bool VisitShape(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg) {
+  if (node.inputs->size < 1 || node.outputs->size != 1) return v.Refuse("expects an input and an output");
+  const int in = node.inputs->data[0], out = node.outputs->data[0];
+  if (!CheckFloat(v, in, "input") || !CheckFloat(v, out, "output")) return false;
+  if (!CheckRank(v, in, 0, XNN_MAX_TENSOR_DIMS, "input") ||
+      !CheckRank(v, out, 0, XNN_MAX_TENSOR_DIMS, "output")) {
+    return false;
+  }
+  const TfLiteTensor& o = Tensor(v, out);
+  switch (reg.builtin_code) {
+    case kTfLiteBuiltinReshape:
+    case kTfLiteBuiltinSqueeze: {
+      if (v.subgraph == nullptr) return true;
+      size_t dims[XNN_MAX_TENSOR_DIMS];
+      for (int i = 0; i < o.dims->size; ++i) dims[i] = static_cast<size_t>(o.dims->data[i]);
+      return Defined(v, xnn_define_static_reshape(v.subgraph, o.dims->size, dims, v.id(in), v.id(out), 0),
+                     reg.builtin_code == kTfLiteBuiltinReshape ? "RESHAPE" : "SQUEEZE");
+    }
+    case kTfLiteBuiltinPad:
+    case kTfLiteBuiltinPadv2: {
+      if (node.inputs->size < 2) return v.Refuse("no paddings");
+      const int pads = node.inputs->data[1];
+      if (!IsStatic(v, pads)) return v.Refuse("the paddings are not a constant");
+      const TfLiteTensor& pt = Tensor(v, pads);
+      const int rank = Tensor(v, in).dims->size;
+      if (pt.dims->size != 2 || pt.dims->data[0] != rank || pt.dims->data[1] != 2) {
+        return v.Refuse("the paddings are not [rank, 2]");
+      }
+      float value = 0.0f;
+      if (reg.builtin_code == kTfLiteBuiltinPadv2 && node.inputs->size > 2 && node.inputs->data[2] >= 0) {
+        const int c = node.inputs->data[2];
+        if (!IsStatic(v, c) || Tensor(v, c).type != kTfLiteFloat32) return v.Refuse("the pad value is not a float constant");
+        value = *static_cast<const float*>(StaticData(v, c));
+      }
+      size_t pre[XNN_MAX_TENSOR_DIMS], post[XNN_MAX_TENSOR_DIMS];
+      for (int i = 0; i < rank; ++i) {
+        int64_t b, a;
+        if (pt.type == kTfLiteInt32) {
+          b = static_cast<const int32_t*>(StaticData(v, pads))[2 * i];
+          a = static_cast<const int32_t*>(StaticData(v, pads))[2 * i + 1];
+        } else if (pt.type == kTfLiteInt64) {
+          b = static_cast<const int64_t*>(StaticData(v, pads))[2 * i];
+          a = static_cast<const int64_t*>(StaticData(v, pads))[2 * i + 1];
+        } else {
+          return v.Refuse("the paddings are not int32 or int64");
+        }
+        if (b < 0 || a < 0) return v.Refuse("negative paddings");
+        pre[i] = static_cast<size_t>(b);
+        post[i] = static_cast<size_t>(a);
+      }
+      if (v.subgraph == nullptr) return true;
+      return Defined(v, xnn_define_static_constant_pad(v.subgraph, pre, post, value, v.id(in), v.id(out), 0), "PAD");
+    }
+    case kTfLiteBuiltinResizeBilinear: {
+      if (!CheckRank(v, in, 4, 4, "input")) return false;
+      const auto* p = static_cast<const TfLiteResizeBilinearParams*>(node.builtin_data);
+      if (p->align_corners && p->half_pixel_centers) return v.Refuse("align_corners with half_pixel_centers");
+      if (v.subgraph == nullptr) return true;
+      uint32_t flags = 0;
+      if (p->align_corners) flags = XNN_FLAG_ALIGN_CORNERS;
+      else if (!p->half_pixel_centers) flags = XNN_FLAG_TENSORFLOW_LEGACY_MODE;
+      return Defined(v, xnn_define_static_resize_bilinear_2d(v.subgraph, o.dims->data[1], o.dims->data[2],
+                                                              v.id(in), v.id(out), flags),
+                     "RESIZE_BILINEAR");
+    }
+    default: {  // DEPTH_TO_SPACE
+      if (!CheckRank(v, in, 4, 4, "input")) return false;
+      const auto* p = static_cast<const TfLiteDepthToSpaceParams*>(node.builtin_data);
+      if (p->block_size < 2) return v.Refuse("block size below 2");
+      if (v.subgraph == nullptr) return true;
+      return Defined(v, xnn_define_depth_to_space(v.subgraph, v.id(in), v.id(out), p->block_size, 0),
+                     "DEPTH_TO_SPACE");
+    }
+  }
+}
+
+bool VisitDequantize(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&) {
+  if (node.inputs->size != 1 || node.outputs->size != 1) return v.Refuse("expects 1 input, 1 output");
+  const TfLiteTensor& in = Tensor(v, node.inputs->data[0]);
+  if (in.type != kTfLiteFloat16 || in.allocation_type != kTfLiteMmapRo || in.data.raw == nullptr) {
+    return v.Refuse("only DEQUANTIZE of constant FLOAT16 weights is supported (folded at prepare)");
+  }
+  if (Tensor(v, node.outputs->data[0]).type != kTfLiteFloat32) return v.Refuse("output is not FLOAT32");
+  // Nothing to define: the output is a static value of the subgraph.
+  return true;
+}
+
+}  // namespace xnnpack
+}  // namespace tflite_inspect

@@ -1,0 +1,23 @@
+// The XNNPACK delegate: float32 partitions compiled into XNNPACK subgraphs (Debian's
+// 2022-02 snapshot; which ops that allows is in docs/xnnpack.md), static weights packed
+// once when the partition is created, run on the interpreter's thread pool.
+#ifndef TFLITE_INSPECT_DELEGATES_XNNPACK_XNNPACK_DELEGATE_H_
+#define TFLITE_INSPECT_DELEGATES_XNNPACK_XNNPACK_DELEGATE_H_
+
+#include "tensorflow/lite/delegates/utils/simple_delegate.h"
+#include "util/status.h"
+
+namespace tflite_inspect {
+
+struct XnnpackDelegateOptions {
+  int max_delegated_partitions = 0;
+  int min_nodes_per_partition = 0;
+  bool force_fp16 = false;  // XNN_FLAG_FORCE_FP16_INFERENCE; refused where unsupported
+};
+
+// Fails when XNNPACK cannot initialize on this CPU.
+Result<tflite::TfLiteDelegateUniquePtr> CreateXnnpackDelegate(const XnnpackDelegateOptions& options);
+
+}  // namespace tflite_inspect
+
+#endif  // TFLITE_INSPECT_DELEGATES_XNNPACK_XNNPACK_DELEGATE_H_
