@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""Times the real TFLite runtime (ai-edge-litert, XNNPACK by default) on a model, the
+way benchmark_model times ours: warm-up, then N timed invocations on fixed random
+inputs; prints the median, p90 and mean in microseconds. Used to compare our CPU path
+with TFLite's on the same machine and thread count (docs/xnnpack.md).
+
+  scripts/setup_python.sh        # once: venv with ai-edge-litert
+  python scripts/time_tflite.py --graph M.tflite --num_threads 1 --num_runs 100
+"""
+import argparse
+import statistics
+import time
+
+import numpy as np
+from ai_edge_litert.interpreter import Interpreter
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--graph", required=True)
+    p.add_argument("--num_threads", type=int, default=1)
+    p.add_argument("--num_runs", type=int, default=100)
+    p.add_argument("--warmup_runs", type=int, default=10)
+    a = p.parse_args()
+    it = Interpreter(model_path=a.graph, num_threads=a.num_threads)
+    it.allocate_tensors()
+    rng = np.random.default_rng(1)
+    for d in it.get_input_details():
+        if np.issubdtype(d["dtype"], np.floating):
+            x = rng.uniform(-0.5, 0.5, d["shape"]).astype(d["dtype"])
+        else:
+            info = np.iinfo(d["dtype"])
+            x = rng.integers(max(info.min, -127), min(info.max, 127), d["shape"]).astype(d["dtype"])
+        it.set_tensor(d["index"], x)
+    for _ in range(a.warmup_runs):
+        it.invoke()
+    runs = []
+    for _ in range(a.num_runs):
+        t0 = time.perf_counter_ns()
+        it.invoke()
+        runs.append((time.perf_counter_ns() - t0) / 1000.0)
+    runs.sort()
+    p90 = runs[min(len(runs) - 1, int(0.9 * len(runs)))]
+    print(f"tflite {a.graph} threads={a.num_threads} runs={len(runs)} "
+          f"p50={statistics.median(runs):.0f} p90={p90:.0f} avg={statistics.mean(runs):.0f} us")
+
+
+if __name__ == "__main__":
+    main()
