@@ -55,6 +55,50 @@ bool CheckRank(VisitContext& v, int index, int min_rank, int max_rank, const cha
   return true;
 }
 
+bool IsQuantized8(const TfLiteTensor& t) {
+  return (t.type == kTfLiteInt8 || t.type == kTfLiteUInt8) &&
+         t.quantization.type == kTfLiteAffineQuantization && t.quantization.params != nullptr;
+}
+
+bool IsPerChannel(const TfLiteTensor& t) {
+  const auto* q = static_cast<const TfLiteAffineQuantization*>(t.quantization.params);
+  return q != nullptr && q->scale != nullptr && q->scale->size > 1;
+}
+
+float ScaleOf(const TfLiteTensor& t) {
+  const auto* q = static_cast<const TfLiteAffineQuantization*>(t.quantization.params);
+  return q != nullptr && q->scale != nullptr && q->scale->size > 0 ? q->scale->data[0] : t.params.scale;
+}
+
+int ZeroPointOf(const TfLiteTensor& t) {
+  const auto* q = static_cast<const TfLiteAffineQuantization*>(t.quantization.params);
+  return q != nullptr && q->zero_point != nullptr && q->zero_point->size > 0 ? q->zero_point->data[0]
+                                                                             : t.params.zero_point;
+}
+
+bool CheckQuantized(VisitContext& v, int index, const char* what, int channel_dim) {
+  if (index < 0) return v.Refuse(fmt::format("{} is missing", what));
+  const TfLiteTensor& t = Tensor(v, index);
+  if (!IsQuantized8(t)) {
+    return v.Refuse(fmt::format("{} is {} without affine quantization", what, TfLiteTypeGetName(t.type)));
+  }
+  if (t.allocation_type == kTfLiteDynamic || t.dims == nullptr) {
+    return v.Refuse(fmt::format("{} has a shape known only at run time", what));
+  }
+  if (IsPerChannel(t)) {
+    const auto* q = static_cast<const TfLiteAffineQuantization*>(t.quantization.params);
+    if (channel_dim < 0) return v.Refuse(fmt::format("{} is quantized per channel", what));
+    if (t.type != kTfLiteInt8 || q->quantized_dimension != channel_dim) {
+      return v.Refuse(fmt::format("{} is quantized per channel along dimension {}, expected {}",
+                                  what, q->quantized_dimension, channel_dim));
+    }
+    for (int i = 0; i < q->zero_point->size; ++i) {
+      if (q->zero_point->data[i] != 0) return v.Refuse(fmt::format("{} has non-zero per-channel zero points", what));
+    }
+  }
+  return true;
+}
+
 bool ActivationRange(VisitContext& v, TfLiteFusedActivation act, float* min, float* max) {
   const float inf = std::numeric_limits<float>::infinity();
   switch (act) {
@@ -79,11 +123,24 @@ bool Defined(VisitContext& v, xnn_status status, const char* what) {
 bool VisitNode(VisitContext& v, int /*node_index*/, const TfLiteNode& node,
                const TfLiteRegistration& reg) {
   switch (reg.builtin_code) {
-    case kTfLiteBuiltinConv2d: return VisitConv2D(v, node, reg);
-    case kTfLiteBuiltinDepthwiseConv2d: return VisitDepthwiseConv2D(v, node, reg);
+    case kTfLiteBuiltinConv2d:
+    case kTfLiteBuiltinDepthwiseConv2d:
+      if (node.inputs->size > 0 && IsQuantized8(Tensor(v, node.inputs->data[0]))) {
+        return VisitQuantizedConv(v, node, reg);
+      }
+      return reg.builtin_code == kTfLiteBuiltinConv2d ? VisitConv2D(v, node, reg)
+                                                      : VisitDepthwiseConv2D(v, node, reg);
     case kTfLiteBuiltinTransposeConv: return VisitTransposeConv(v, node, reg);
-    case kTfLiteBuiltinFullyConnected: return VisitFullyConnected(v, node, reg);
+    case kTfLiteBuiltinFullyConnected:
+      if (node.inputs->size > 0 && IsQuantized8(Tensor(v, node.inputs->data[0]))) {
+        return VisitQuantizedFullyConnected(v, node, reg);
+      }
+      return VisitFullyConnected(v, node, reg);
     case kTfLiteBuiltinAdd:
+      if (node.inputs->size > 0 && IsQuantized8(Tensor(v, node.inputs->data[0]))) {
+        return VisitQuantizedAdd(v, node, reg);
+      }
+      return VisitBinary(v, node, reg);
     case kTfLiteBuiltinSub:
     case kTfLiteBuiltinMul:
     case kTfLiteBuiltinDiv:

@@ -46,9 +46,23 @@ const void* StaticData(const VisitContext& v, int index);
 // FLOAT32 with a known, non-dynamic shape (or a static fp16 weight folded to FLOAT32).
 bool CheckFloat(VisitContext& v, int index, const char* what);
 bool CheckRank(VisitContext& v, int index, int min_rank, int max_rank, const char* what);
+// INT8 or UINT8 with affine quantization, a known shape; per-tensor unless
+// `channel_dim` >= 0, where per-channel scales along that dimension are allowed (INT8
+// only, zero points 0).
+bool CheckQuantized(VisitContext& v, int index, const char* what, int channel_dim = -1);
+bool IsQuantized8(const TfLiteTensor& t);
+// Per-tensor scale / zero point (the first entry for per-channel tensors).
+float ScaleOf(const TfLiteTensor& t);
+int ZeroPointOf(const TfLiteTensor& t);
+bool IsPerChannel(const TfLiteTensor& t);
 // The [min, max] an activation clamps to; false (with a reason) for unsupported ones.
 bool ActivationRange(VisitContext& v, TfLiteFusedActivation act, float* min, float* max);
 bool Defined(VisitContext& v, xnn_status status, const char* what);
+
+// Quantized (qs8 / qu8) CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD (ops_quantized.cc).
+bool VisitQuantizedConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+bool VisitQuantizedFullyConnected(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+bool VisitQuantizedAdd(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 
 // Op families (ops_*.cc).
 bool VisitConv2D(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);

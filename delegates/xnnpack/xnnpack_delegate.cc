@@ -196,9 +196,30 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
       flags = XNN_VALUE_FLAG_EXTERNAL_OUTPUT;
       external = static_cast<uint32_t>(t);
     }
-    const xnn_status st = xnn_define_tensor_value(
-        subgraph, xnn_datatype_fp32, tensor.dims->size, dims,
-        is_static ? xnnpack::StaticData(v, t) : nullptr, external, flags, &ids_[t]);
+    const void* data = is_static ? xnnpack::StaticData(v, t) : nullptr;
+    const auto* q = tensor.quantization.type == kTfLiteAffineQuantization
+                        ? static_cast<const TfLiteAffineQuantization*>(tensor.quantization.params)
+                        : nullptr;
+    xnn_status st;
+    if (static_data_[t] == nullptr && q != nullptr && q->scale != nullptr &&
+        (tensor.type == kTfLiteInt8 || tensor.type == kTfLiteUInt8 || tensor.type == kTfLiteInt32)) {
+      if (q->scale->size > 1) {
+        st = xnn_define_channelwise_quantized_tensor_value(
+            subgraph, tensor.type == kTfLiteInt32 ? xnn_datatype_qcint32 : xnn_datatype_qcint8,
+            q->scale->data, tensor.dims->size, static_cast<size_t>(q->quantized_dimension), dims,
+            data, external, flags, &ids_[t]);
+      } else {
+        const xnn_datatype type = tensor.type == kTfLiteInt8    ? xnn_datatype_qint8
+                                  : tensor.type == kTfLiteUInt8 ? xnn_datatype_quint8
+                                                                : xnn_datatype_qint32;
+        st = xnn_define_quantized_tensor_value(subgraph, type, xnnpack::ZeroPointOf(tensor),
+                                               xnnpack::ScaleOf(tensor), tensor.dims->size, dims,
+                                               data, external, flags, &ids_[t]);
+      }
+    } else {
+      st = xnn_define_tensor_value(subgraph, xnn_datatype_fp32, tensor.dims->size, dims, data,
+                                   external, flags, &ids_[t]);
+    }
     if (st != xnn_status_success) {
       TF_LITE_KERNEL_LOG(context, "%s: cannot define tensor %d (xnn_status %d)", kName, t,
                          static_cast<int>(st));

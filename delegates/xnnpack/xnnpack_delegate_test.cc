@@ -382,7 +382,7 @@ TEST_CASE("XNNPACK refuses what it cannot run, with the reason") {
   const int x = b.AddTensor(tflite::TensorType_INT8, {4}, "x", &q);
   const int y = b.AddTensor(tflite::TensorType_INT8, {4}, "y", &q);
   const int z = b.AddTensor(tflite::TensorType_INT8, {4}, "z", &q);
-  b.AddOperator(tflite::BuiltinOperator_ADD, {x, y}, {z}, Options(tflite::AddOptionsT{}));
+  b.AddOperator(tflite::BuiltinOperator_MUL, {x, y}, {z}, Options(tflite::MulOptionsT{}));
   const int f = b.AddTensor(TensorType_FLOAT32, {2, 2}, "f");
   const int g = b.AddTensor(TensorType_FLOAT32, {2, 4}, "g");
   tflite::ConcatenationOptionsT c;
@@ -401,6 +401,137 @@ TEST_CASE("XNNPACK refuses what it cannot run, with the reason") {
   CHECK(r.unsupported.at(0) == "input 0 is INT8; this XNNPACK delegate runs FLOAT32 only");
   CHECK(r.unsupported.at(1) == "this XNNPACK version (2022-02) has no such operator");
   CHECK(r.partitions.empty());
+}
+
+// Quantized graphs: run both ways on seeded integer inputs; XNNPACK requantizes its own
+// way, so outputs may differ from our (TFLite-reference-exact) CPU by one step.
+struct QOutcome {
+  std::vector<int> values;
+  int delegate_nodes = 0;
+  std::string refused;
+};
+
+QOutcome RunQuantized(const std::vector<uint8_t>& bytes, bool xnnpack) {
+  auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  REQUIRE(model != nullptr);
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  std::unique_ptr<tflite::Interpreter> interpreter;
+  REQUIRE(tflite::InterpreterBuilder(*model, resolver)(&interpreter) == kTfLiteOk);
+  auto delegate = CreateXnnpackDelegate({});
+  if (xnnpack) REQUIRE(interpreter->ModifyGraphWithDelegate(delegate.value().get()) == kTfLiteOk);
+  REQUIRE(interpreter->AllocateTensors() == kTfLiteOk);
+  std::mt19937 rng(5);
+  for (size_t i = 0; i < interpreter->inputs().size(); ++i) {
+    TfLiteTensor* t = interpreter->input_tensor(i);
+    for (size_t k = 0; k < t->bytes; ++k) t->data.raw[k] = static_cast<char>(rng() & 0xff);
+  }
+  REQUIRE(interpreter->Invoke() == kTfLiteOk);
+  QOutcome o;
+  const TfLiteTensor* t = interpreter->output_tensor(0);
+  for (size_t k = 0; k < t->bytes; ++k) {
+    o.values.push_back(t->type == kTfLiteInt8 ? t->data.int8[k] : t->data.uint8[k]);
+  }
+  for (int n : interpreter->execution_plan()) {
+    if (interpreter->node_and_registration(n)->first.delegate) ++o.delegate_nodes;
+  }
+  for (const auto& r : interpreter->primary_subgraph().delegation_records()) {
+    if (!r->unsupported.empty()) o.refused = r->unsupported.begin()->second;
+  }
+  interpreter.reset();
+  return o;
+}
+
+void CheckQuantizedDelegated(const std::vector<uint8_t>& bytes) {
+  const QOutcome cpu = RunQuantized(bytes, false);
+  const QOutcome x = RunQuantized(bytes, true);
+  CAPTURE(x.refused);
+  CHECK(x.delegate_nodes == 1);
+  REQUIRE(cpu.values.size() == x.values.size());
+  int worst = 0;
+  for (size_t i = 0; i < cpu.values.size(); ++i) worst = std::max(worst, std::abs(cpu.values[i] - x.values[i]));
+  CHECK(worst <= 1);
+}
+
+std::vector<uint8_t> QuantizedConvModel(tflite::BuiltinOperator op, tflite::TensorType type, bool per_channel) {
+  ModelBuilder b;
+  const bool s8 = type == tflite::TensorType_INT8;
+  QuantSpec in_q{{0.05f}, {s8 ? 3 : 128}}, out_q{{0.4f}, {s8 ? -5 : 120}};
+  const bool dw = op == tflite::BuiltinOperator_DEPTHWISE_CONV_2D;
+  const int channels = dw ? 6 : 5;
+  QuantSpec f_q;
+  if (per_channel) {
+    for (int c = 0; c < channels; ++c) {
+      f_q.scale.push_back(0.02f + 0.01f * c);
+      f_q.zero_point.push_back(0);
+    }
+    f_q.quantized_dimension = dw ? 3 : 0;
+  } else {
+    f_q = QuantSpec{{0.03f}, {s8 ? 0 : 130}};
+  }
+  QuantSpec b_q;
+  for (int c = 0; c < (per_channel ? channels : 1); ++c) {
+    b_q.scale.push_back(0.05f * f_q.scale[c]);
+    b_q.zero_point.push_back(0);
+  }
+  b_q.quantized_dimension = 0;
+  const int in = b.AddTensor(type, {1, 6, 7, 3}, "in", &in_q);
+  const std::vector<int32_t> fshape = dw ? std::vector<int32_t>{1, 3, 3, 6} : std::vector<int32_t>{5, 3, 3, 3};
+  std::vector<uint8_t> fbytes(Count(fshape));
+  for (size_t i = 0; i < fbytes.size(); ++i) fbytes[i] = static_cast<uint8_t>(s8 ? (i * 37 % 255) - 127 : i * 37 % 256);
+  const int f = b.AddConstTensorBytes(type, fshape, fbytes, "f", &f_q);
+  std::vector<int32_t> bias(channels);
+  for (int c = 0; c < channels; ++c) bias[c] = 100 * c - 250;
+  const int bi = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {channels}, bias, "b", &b_q);
+  const int out = b.AddTensor(type, {1, 6, 7, channels}, "out", &out_q);
+  if (dw) {
+    tflite::DepthwiseConv2DOptionsT o;
+    o.padding = tflite::Padding_SAME;
+    o.stride_w = o.stride_h = 1;
+    o.depth_multiplier = 2;
+    o.fused_activation_function = tflite::ActivationFunctionType_RELU6;
+    b.AddOperator(op, {in, f, bi}, {out}, Options(o), 3);
+  } else {
+    b.AddOperator(op, {in, f, bi}, {out}, Conv(tflite::Padding_SAME, 1, 1, tflite::ActivationFunctionType_RELU), 3);
+  }
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  return b.Build();
+}
+
+TEST_CASE("XNNPACK quantized CONV_2D and DEPTHWISE_CONV_2D, INT8 per-channel and UINT8") {
+  CheckQuantizedDelegated(QuantizedConvModel(tflite::BuiltinOperator_CONV_2D, tflite::TensorType_INT8, true));
+  CheckQuantizedDelegated(QuantizedConvModel(tflite::BuiltinOperator_CONV_2D, tflite::TensorType_INT8, false));
+  CheckQuantizedDelegated(QuantizedConvModel(tflite::BuiltinOperator_DEPTHWISE_CONV_2D, tflite::TensorType_INT8, true));
+  CheckQuantizedDelegated(QuantizedConvModel(tflite::BuiltinOperator_CONV_2D, tflite::TensorType_UINT8, false));
+}
+
+TEST_CASE("XNNPACK quantized FULLY_CONNECTED and ADD") {
+  {
+    ModelBuilder b;
+    QuantSpec in_q{{0.1f}, {-2}}, w_q{{0.02f}, {0}}, b_q{{0.002f}, {0}}, out_q{{0.3f}, {4}};
+    const int in = b.AddTensor(tflite::TensorType_INT8, {3, 10}, "in", &in_q);
+    std::vector<uint8_t> w(70);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<uint8_t>((i * 53 % 255) - 127);
+    const int wt = b.AddConstTensorBytes(tflite::TensorType_INT8, {7, 10}, w, "w", &w_q);
+    const int bi = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {7}, {1, -2, 30, 400, -500, 6, 0}, "b", &b_q);
+    const int out = b.AddTensor(tflite::TensorType_INT8, {3, 7}, "out", &out_q);
+    b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {in, wt, bi}, {out},
+                  Options(tflite::FullyConnectedOptionsT{}), 4);
+    b.SetInputs({in});
+    b.SetOutputs({out});
+    CheckQuantizedDelegated(b.Build());
+  }
+  {
+    ModelBuilder b;
+    QuantSpec a_q{{0.1f}, {3}}, c_q{{0.07f}, {-4}}, out_q{{0.15f}, {1}};
+    const int a = b.AddTensor(tflite::TensorType_INT8, {2, 3, 5}, "a", &a_q);
+    const int c = b.AddTensor(tflite::TensorType_INT8, {2, 3, 5}, "c", &c_q);
+    const int out = b.AddTensor(tflite::TensorType_INT8, {2, 3, 5}, "out", &out_q);
+    b.AddOperator(tflite::BuiltinOperator_ADD, {a, c}, {out}, Options(tflite::AddOptionsT{}), 2);
+    b.SetInputs({a, c});
+    b.SetOutputs({out});
+    CheckQuantizedDelegated(b.Build());
+  }
 }
 
 TEST_CASE("XNNPACK on the real float models: outputs within tolerance of the CPU", "[real]") {

@@ -1,0 +1,160 @@
+// Quantized partitions: INT8 (qs8, per-tensor or per-channel weights) and UINT8 (qu8)
+// CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED (per-tensor weights only: this XNNPACK has
+// no per-channel fully connected) and ADD. XNNPACK requantizes in its own way, so results
+// may differ from TFLite's reference kernels by one quantization step, as TFLite's own
+// XNNPACK delegate does.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "tensorflow/lite/builtin_ops.h"
+#include "tensorflow/lite/c/builtin_op_data.h"
+#include "xnnpack/node_visitor.h"
+
+namespace tflite_inspect {
+namespace xnnpack {
+namespace {
+
+int Dim(const VisitContext& v, int t, int i) { return Tensor(v, t).dims->data[i]; }
+
+// Input and output of one quantized type, per tensor, with XNNPACK's zero-point range.
+bool CheckActivations(VisitContext& v, int input, int output) {
+  if (!CheckQuantized(v, input, "input") || !CheckQuantized(v, output, "output")) return false;
+  if (Tensor(v, input).type != Tensor(v, output).type) return v.Refuse("input and output types differ");
+  return true;
+}
+
+// XNNPACK accepts a requantization scale input*filter/output in [2^-32, 256).
+bool CheckRequantization(VisitContext& v, int input, int filter, int output) {
+  const TfLiteTensor& f = Tensor(v, filter);
+  const auto* q = static_cast<const TfLiteAffineQuantization*>(f.quantization.params);
+  const float in_scale = ScaleOf(Tensor(v, input)), out_scale = ScaleOf(Tensor(v, output));
+  for (int c = 0; c < q->scale->size; ++c) {
+    const double s = static_cast<double>(in_scale) * q->scale->data[c] / out_scale;
+    if (!(s >= std::ldexp(1.0, -32) && s < 256.0)) {
+      return v.Refuse(fmt::format("requantization scale {} is outside XNNPACK's [2^-32, 256)", s));
+    }
+  }
+  return true;
+}
+
+// A static filter matching the input type; per-channel allowed along channel_dim (INT8).
+bool CheckFilter(VisitContext& v, int input, int filter, int channel_dim) {
+  if (!CheckQuantized(v, filter, "filter", channel_dim)) return false;
+  if (!IsStatic(v, filter)) return v.Refuse("the filter is not a constant");
+  const TfLiteTensor& in = Tensor(v, input);
+  const TfLiteTensor& f = Tensor(v, filter);
+  if (f.type != in.type) {
+    return v.Refuse(fmt::format("{} filter with {} input", TfLiteTypeGetName(f.type), TfLiteTypeGetName(in.type)));
+  }
+  if (f.type == kTfLiteInt8 && !IsPerChannel(f) && ZeroPointOf(f) != 0) {
+    return v.Refuse("INT8 filter with a non-zero zero point");
+  }
+  return true;
+}
+
+bool CheckBias(VisitContext& v, int bias) {
+  if (bias < 0) return true;
+  const TfLiteTensor& b = Tensor(v, bias);
+  if (b.type != kTfLiteInt32) return v.Refuse(fmt::format("bias is {}, expected INT32", TfLiteTypeGetName(b.type)));
+  if (!IsStatic(v, bias)) return v.Refuse("the bias is not a constant");
+  if (b.quantization.type != kTfLiteAffineQuantization || b.quantization.params == nullptr) {
+    return v.Refuse("the bias has no quantization");
+  }
+  return true;
+}
+
+}  // namespace
+
+bool VisitQuantizedConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg) {
+  const bool depthwise = reg.builtin_code == kTfLiteBuiltinDepthwiseConv2d;
+  if (node.inputs->size < 2 || node.outputs->size != 1) return v.Refuse("expects 2-3 inputs, 1 output");
+  const int input = node.inputs->data[0], filter = node.inputs->data[1];
+  const int bias = node.inputs->size > 2 ? node.inputs->data[2] : -1;
+  const int output = node.outputs->data[0];
+  if (!CheckActivations(v, input, output) || !CheckRank(v, input, 4, 4, "input") ||
+      !CheckFilter(v, input, filter, depthwise ? 3 : 0) || !CheckRank(v, filter, 4, 4, "filter") ||
+      !CheckBias(v, bias) || !CheckRequantization(v, input, filter, output)) {
+    return false;
+  }
+  float min, max;
+  TfLitePadding padding;
+  int stride_h, stride_w, dil_h, dil_w;
+  if (depthwise) {
+    const auto* p = static_cast<const TfLiteDepthwiseConvParams*>(node.builtin_data);
+    if (!ActivationRange(v, p->activation, &min, &max)) return false;
+    padding = p->padding;
+    stride_h = p->stride_height, stride_w = p->stride_width;
+    dil_h = p->dilation_height_factor, dil_w = p->dilation_width_factor;
+  } else {
+    const auto* p = static_cast<const TfLiteConvParams*>(node.builtin_data);
+    if (!ActivationRange(v, p->activation, &min, &max)) return false;
+    padding = p->padding;
+    stride_h = p->stride_height, stride_w = p->stride_width;
+    dil_h = p->dilation_height_factor, dil_w = p->dilation_width_factor;
+  }
+  const int in_c = Dim(v, input, 3);
+  if (depthwise) {
+    if (Dim(v, filter, 0) != 1 || Dim(v, filter, 3) % in_c != 0) return v.Refuse("unexpected filter shape");
+  } else if (Dim(v, filter, 3) != in_c) {
+    return v.Refuse("grouped quantized convolution is not supported");
+  }
+  if (v.subgraph == nullptr) return true;
+  const uint32_t flags = padding == kTfLitePaddingSame ? XNN_FLAG_TENSORFLOW_SAME_PADDING : 0;
+  const uint32_t b = bias >= 0 ? v.id(bias) : XNN_INVALID_VALUE_ID;
+  if (depthwise) {
+    return Defined(v, xnn_define_depthwise_convolution_2d(
+                          v.subgraph, 0, 0, 0, 0, Dim(v, filter, 1), Dim(v, filter, 2), stride_h,
+                          stride_w, dil_h, dil_w, Dim(v, filter, 3) / in_c, in_c, min, max,
+                          v.id(input), v.id(filter), b, v.id(output), flags),
+                   "quantized DEPTHWISE_CONV_2D");
+  }
+  return Defined(v, xnn_define_convolution_2d(v.subgraph, 0, 0, 0, 0, Dim(v, filter, 1),
+                                              Dim(v, filter, 2), stride_h, stride_w, dil_h, dil_w,
+                                              1, in_c, Dim(v, filter, 0), min, max, v.id(input),
+                                              v.id(filter), b, v.id(output), flags),
+                 "quantized CONV_2D");
+}
+
+bool VisitQuantizedFullyConnected(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&) {
+  if (node.inputs->size < 2 || node.outputs->size != 1) return v.Refuse("expects 2-3 inputs, 1 output");
+  const int input = node.inputs->data[0], filter = node.inputs->data[1];
+  const int bias = node.inputs->size > 2 ? node.inputs->data[2] : -1;
+  const int output = node.outputs->data[0];
+  const auto* p = static_cast<const TfLiteFullyConnectedParams*>(node.builtin_data);
+  if (p->weights_format != kTfLiteFullyConnectedWeightsFormatDefault) return v.Refuse("shuffled weights");
+  if (!CheckActivations(v, input, output) || !CheckFilter(v, input, filter, -1) ||
+      !CheckRank(v, filter, 2, 2, "weights") || !CheckBias(v, bias) ||
+      !CheckRequantization(v, input, filter, output)) {
+    return false;
+  }
+  float min, max;
+  if (!ActivationRange(v, p->activation, &min, &max)) return false;
+  if (v.subgraph == nullptr) return true;
+  return Defined(v, xnn_define_fully_connected(v.subgraph, min, max, v.id(input), v.id(filter),
+                                               bias >= 0 ? v.id(bias) : XNN_INVALID_VALUE_ID,
+                                               v.id(output),
+                                               p->keep_num_dims ? 0 : XNN_FLAG_TENSORFLOW_RESHAPE_2D),
+                 "quantized FULLY_CONNECTED");
+}
+
+bool VisitQuantizedAdd(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&) {
+  if (node.inputs->size != 2 || node.outputs->size != 1) return v.Refuse("expects 2 inputs, 1 output");
+  const int a = node.inputs->data[0], b = node.inputs->data[1], out = node.outputs->data[0];
+  if (!CheckActivations(v, a, out) || !CheckQuantized(v, b, "input 1")) return false;
+  if (Tensor(v, b).type != Tensor(v, a).type) return v.Refuse("inputs of different types");
+  for (int t : {a, b}) {
+    const double ratio = static_cast<double>(ScaleOf(Tensor(v, t))) / ScaleOf(Tensor(v, out));
+    if (!(ratio >= std::ldexp(1.0, -10) && ratio < 256.0)) {
+      return v.Refuse(fmt::format("input/output scale ratio {} is outside XNNPACK's [2^-10, 256)", ratio));
+    }
+  }
+  const auto* p = static_cast<const TfLiteAddParams*>(node.builtin_data);
+  float min, max;
+  if (!ActivationRange(v, p->activation, &min, &max)) return false;
+  if (v.subgraph == nullptr) return true;
+  return Defined(v, xnn_define_add2(v.subgraph, min, max, v.id(a), v.id(b), v.id(out), 0), "quantized ADD");
+}
+
+}  // namespace xnnpack
+}  // namespace tflite_inspect
