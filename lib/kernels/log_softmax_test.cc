@@ -1,6 +1,9 @@
-// LOG_SOFTMAX (float32): TFLite's golden, random shapes against a double-precision
-// reference (also with a thread pool), and errors.
+// LOG_SOFTMAX: float32 golden and random shapes against a double-precision reference
+// (also with a thread pool); uint8/int8 TFLite goldens (bit-exact with the reference
+// kernel), random rows within one output step of double, and errors.
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -63,12 +66,121 @@ TEST_CASE("LOG_SOFTMAX random shapes match a double reference") {
   }
 }
 
+// TFLite's test quantization of [-10, 10] (SingleOpModel::QuantizationParams and
+// Quantize): scale 20/255, zero point round(qmin + 10 / scale).
+template <typename T>
+std::vector<T> QuantizeLikeTflite(const std::vector<float>& x, float* scale, int* zero_point) {
+  const double qmin = std::numeric_limits<T>::min(), qmax = std::numeric_limits<T>::max();
+  *scale = static_cast<float>(20.0 / (qmax - qmin));
+  *zero_point = static_cast<int>(std::round(qmin + 10.0 / *scale));
+  std::vector<T> q;
+  for (float f : x) {
+    q.push_back(static_cast<T>(std::max<float>(
+        qmin, std::min<float>(qmax, std::round(*zero_point + (f / *scale))))));
+  }
+  return q;
+}
+
+TEST_CASE("LOG_SOFTMAX uint8 (v1) and int8 (v2) TFLite goldens, bit-exact") {
+  // TFLite's activations_test LogSoftmaxUint8 / LogSoftmaxInt8 (reference kernel).
+  const std::vector<float> x{0, -6, 2, 4, 3, -2, 10, 1};
+  float scale;
+  int zp;
+  {
+    const auto q = QuantizeLikeTflite<uint8_t>(x, &scale, &zp);
+    const auto r = Run(tflite::BuiltinOperator_LOG_SOFTMAX,
+                       {Input<uint8_t>(tflite::TensorType_UINT8, {2, 4}, q, scale, zp)},
+                       {tflite::TensorType_UINT8, {2, 4}, 16.0f / 256, 255});
+    REQUIRE(r.invoke == kTfLiteOk);
+    CHECK(r.As<uint8_t>() == std::vector<uint8_t>{189, 93, 221, 253, 142, 63, 255, 111});
+  }
+  {
+    const auto q = QuantizeLikeTflite<int8_t>(x, &scale, &zp);
+    const auto r = Run(tflite::BuiltinOperator_LOG_SOFTMAX,
+                       {Input<int8_t>(tflite::TensorType_INT8, {2, 4}, q, scale, zp)},
+                       {tflite::TensorType_INT8, {2, 4}, 16.0f / 256, 127}, {}, 2);
+    REQUIRE(r.invoke == kTfLiteOk);
+    CHECK(r.As<int8_t>() == std::vector<int8_t>{61, -36, 93, 125, 15, -65, 127, -16});
+  }
+}
+
+TEST_CASE("LOG_SOFTMAX quantized: equal inputs give -log(depth)") {
+  // 4 equal values: log(1/4) = -1.386 -> round(-22.18) + 127 = 105.
+  const auto r = Run(tflite::BuiltinOperator_LOG_SOFTMAX,
+                     {Input<int8_t>(tflite::TensorType_INT8, {1, 4}, {7, 7, 7, 7}, 0.05f, 3)},
+                     {tflite::TensorType_INT8, {1, 4}, 16.0f / 256, 127}, {}, 2);
+  REQUIRE(r.invoke == kTfLiteOk);
+  CHECK(r.As<int8_t>() == std::vector<int8_t>{105, 105, 105, 105});
+}
+
+// Random rows: within one output step (1/16) of round(16 * log_softmax) + zero point
+// evaluated in double on the dequantized inputs.
+template <typename T>
+void RandomQuantized(tflite::TensorType type, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const int zp_out = std::numeric_limits<T>::max();
+  int worst = 0;
+  for (int iter = 0; iter < 60; ++iter) {
+    const int rows = 1 + rng() % 4, depth = 1 + rng() % 200;
+    const float scale = std::exp(std::uniform_real_distribution<float>(-6, 0.5f)(rng));
+    const int zp = std::numeric_limits<T>::min() + static_cast<int>(rng() % 256);
+    std::vector<T> in(rows * depth);
+    for (auto& v : in) {
+      v = static_cast<T>(std::uniform_int_distribution<int>(std::numeric_limits<T>::min(),
+                                                           std::numeric_limits<T>::max())(rng));
+    }
+    CAPTURE(seed, iter, rows, depth, scale, zp);
+    const auto r = Run(tflite::BuiltinOperator_LOG_SOFTMAX, {Input<T>(type, {rows, depth}, in, scale, zp)},
+                       {type, {rows, depth}, 16.0f / 256, zp_out}, {},
+                       type == tflite::TensorType_INT8 ? 2 : 1, 1 + iter % 2);
+    REQUIRE(r.invoke == kTfLiteOk);
+    const auto out = r.template As<T>();
+    for (int row = 0; row < rows; ++row) {
+      const T* x = &in[row * depth];
+      double max = *std::max_element(x, x + depth), sum = 0;
+      for (int c = 0; c < depth; ++c) sum += std::exp((x[c] - max) * scale);
+      for (int c = 0; c < depth; ++c) {
+        const double v = (x[c] - max) * scale - std::log(sum);
+        const double want = std::max<double>(std::numeric_limits<T>::min(),
+                                              std::min<double>(zp_out, std::round(v * 16) + zp_out));
+        CAPTURE(row, c, v, want, static_cast<int>(out[row * depth + c]));
+        const int err = static_cast<int>(std::abs(out[row * depth + c] - want));
+        REQUIRE(err <= 1);
+        worst = std::max(worst, err);
+      }
+    }
+  }
+  CHECK(worst <= 1);
+}
+
+TEST_CASE("LOG_SOFTMAX quantized random rows against double") {
+  RandomQuantized<int8_t>(tflite::TensorType_INT8, 21);
+  RandomQuantized<uint8_t>(tflite::TensorType_UINT8, 22);
+}
+
 TEST_CASE("LOG_SOFTMAX rejects bad models") {
+  // TFLite requires output scale 16/256 and zero point 127 (int8) / 255 (uint8).
   auto r = Run(tflite::BuiltinOperator_LOG_SOFTMAX,
                {Input<int8_t>(tflite::TensorType_INT8, {1, 2}, {1, 2}, 0.1f, 0)},
-               {tflite::TensorType_INT8, {1, 2}, 16.0f / 256, 127});
+               {tflite::TensorType_INT8, {1, 2}, 0.1f, 127}, {}, 2);
   CHECK(r.prepare == kTfLiteError);
-  CHECK(r.errors.find("Type INT8 (9) not supported.") != std::string::npos);
+  CHECK(r.errors.find("output->params.scale != 16.0 / 256") != std::string::npos);
+  r = Run(tflite::BuiltinOperator_LOG_SOFTMAX,
+          {Input<int8_t>(tflite::TensorType_INT8, {1, 2}, {1, 2}, 0.1f, 0)},
+          {tflite::TensorType_INT8, {1, 2}, 16.0f / 256, 255}, {}, 2);
+  CHECK(r.prepare == kTfLiteError);
+  CHECK(r.errors.find("output->params.zero_point != 127") != std::string::npos);
+  r = Run(tflite::BuiltinOperator_LOG_SOFTMAX,
+          {Input<uint8_t>(tflite::TensorType_UINT8, {1, 2}, {1, 2}, 0.1f, 0)},
+          {tflite::TensorType_UINT8, {1, 2}, 16.0f / 256, 127});
+  CHECK(r.prepare == kTfLiteError);
+  CHECK(r.errors.find("output->params.zero_point != 255") != std::string::npos);
+  r = Run(tflite::BuiltinOperator_LOG_SOFTMAX,
+          {Input<int16_t>(tflite::TensorType_INT16, {1, 2}, {1, 2}, 0.1f, 0)},
+          {tflite::TensorType_INT16, {1, 2}, 16.0f / 256, 0});
+  CHECK(r.prepare == kTfLiteError);
+  CHECK(r.errors.find("Only float32, uint8 and int8 are supported currently, got INT16.") !=
+        std::string::npos);
   r = Run(tflite::BuiltinOperator_LOG_SOFTMAX, {}, {tflite::TensorType_FLOAT32, {1, 2}});
   CHECK(r.prepare == kTfLiteError);
 }

@@ -68,7 +68,8 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_LOGICAL_NOT, Register_LOGICAL_NOT(), 1, 1);
   AddBuiltin(BuiltinOperator_LOGICAL_OR, Register_LOGICAL_OR(), 1, 1);
   AddBuiltin(BuiltinOperator_LOGISTIC, Register_LOGISTIC(), 1, 3);
-  AddBuiltin(BuiltinOperator_LOG_SOFTMAX, Register_LOG_SOFTMAX(), 1, 1);
+  // LOG_SOFTMAX: v1 float32 and uint8, v2 int8.
+  AddBuiltin(BuiltinOperator_LOG_SOFTMAX, Register_LOG_SOFTMAX(), 1, 2);
   AddBuiltin(BuiltinOperator_MAXIMUM, Register_MAXIMUM(), 1, 4);
   AddBuiltin(BuiltinOperator_MAX_POOL_2D, Register_MAX_POOL_2D(), 1, 3);
   AddBuiltin(BuiltinOperator_MEAN, Register_MEAN(), 1, 3);

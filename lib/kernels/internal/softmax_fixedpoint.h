@@ -1,10 +1,12 @@
 // gemmlowp's fixed-point exp and reciprocal, on raw int32 values, as TFLite's
 // quantized reference softmax uses them (gemmlowp::exp_on_negative_values,
-// one_over_one_plus_x_for_x_in_0_1 and tflite::GetReciprocal). A value with N
+// one_over_one_plus_x_for_x_in_0_1, tflite::GetReciprocal and
+// log_x_for_x_greater_than_or_equal_to_1). A value with N
 // integer bits is raw * 2^-(31 - N). Bit-exact with gemmlowp's scalar path.
 #ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_SOFTMAX_FIXEDPOINT_H_
 #define TFLITE_INSPECT_LIB_KERNELS_INTERNAL_SOFTMAX_FIXEDPOINT_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 
@@ -100,6 +102,56 @@ inline int32_t GetReciprocal(int32_t x, int x_integer_digits, int* num_bits_over
   const int32_t shifted_sum_minus_one = static_cast<int32_t>(
       (static_cast<uint32_t>(x) << headroom_plus_one) - (static_cast<uint32_t>(1) << 31));
   return OneOverOnePlusXForXIn01(shifted_sum_minus_one);
+}
+
+// log(x) for x >= 1 given with InputIntegerBits integer bits (in practice down to
+// 1/x_max), result with OutputIntegerBits: tflite::log_x_for_x_greater_than_or_equal_to_1
+// (a Pade-style approximation after range reduction by powers of sqrt(2)), raw int32
+// in and out. Sums carry one more integer bit than the output, as upstream's.
+template <int OutputIntegerBits, int InputIntegerBits>
+int32_t LogXForXGreaterThanOrEqualTo1(int32_t input_raw) {
+  constexpr int kAccumIntegerBits = OutputIntegerBits + 1;
+  constexpr int32_t kLog2 = 1488522236;            // log(2), Q0.31
+  constexpr int32_t kSqrtSqrtHalf = 1805811301;    // 0.5^(1/4)
+  constexpr int32_t kSqrtHalf = 1518500250;        // 0.5^(1/2)
+  constexpr int32_t kOneQuarter = 536870912;       // 1/4
+  constexpr int32_t kAlphaN = 117049297;           // 11/240 * 2^(1/4)
+  constexpr int32_t kAlphaD = 127690142;           // 1/20 * 2^(1/4)
+  constexpr int32_t kAlphaI = 1057819769;          // 2 / 2^(1/4) - 2^(1/4)
+  constexpr int32_t kAlphaF = 638450708;           // 1/4 * 2^(1/4)
+  const int32_t shifted_quarter = Pot<-kAccumIntegerBits>(kOneQuarter);
+
+  // The input read as Q0.31; the power of two is tracked separately.
+  const int32_t z_a = input_raw;
+  const int z_a_headroom_plus_1 = CountLeadingZeros(static_cast<uint32_t>(z_a));
+  const int32_t r_a_tmp = SaturatingRoundingMultiplyByPOTParam(z_a, z_a_headroom_plus_1 - 1);
+  const int32_t r_a_raw = SaturatingRoundingMultiplyByPOTParam(Mul(r_a_tmp, kSqrtHalf), 1);
+  const int32_t z_a_pow_2_adj = SaturatingAddNonGemmlowp(
+      SaturatingRoundingMultiplyByPOTParam(InputIntegerBits - z_a_headroom_plus_1,
+                                           31 - kAccumIntegerBits),
+      shifted_quarter);
+  // z_b: as z_a, premultiplied by sqrt(1/2).
+  const int32_t z_b = Mul(z_a, kSqrtHalf);
+  const int z_b_headroom = CountLeadingZeros(static_cast<uint32_t>(z_b)) - 1;
+  const int32_t r_b_raw = SaturatingRoundingMultiplyByPOTParam(z_a, z_b_headroom);
+  const int32_t z_b_pow_2_adj =
+      SaturatingSub(SaturatingRoundingMultiplyByPOTParam(InputIntegerBits - z_b_headroom,
+                                                         31 - kAccumIntegerBits),
+                    shifted_quarter);
+
+  const int32_t r = std::min(r_a_raw, r_b_raw);
+  const int32_t z_pow_2_adj = std::max(z_a_pow_2_adj, z_b_pow_2_adj);
+  const int32_t p = gemmlowp::RoundingHalfSum(r, kSqrtSqrtHalf);
+  int32_t q = Sub(r, kSqrtSqrtHalf);
+  q = Add(q, q);
+  const int32_t common_sq = Mul(q, q);
+  const int32_t num = Add(Mul(q, r), Mul(Mul(q, common_sq), kAlphaN));
+  const int32_t denom_minus_one_0 =
+      Add(Mul(p, Add(Add(kAlphaI, q), Mul(kAlphaD, common_sq))), Mul(kAlphaF, q));
+  const int32_t recip_denom = OneOverOnePlusXForXIn01(denom_minus_one_0);
+  const int32_t num_scaled = Pot<-kAccumIntegerBits>(num);
+  return Pot<kAccumIntegerBits - OutputIntegerBits>(
+      Add(Mul(z_pow_2_adj, kLog2), Mul(num_scaled, recip_denom)));
 }
 
 }  // namespace fixed_point
