@@ -16,6 +16,7 @@
 #include "tensorflow/lite/interpreter_builder.h"
 #include "tensorflow/lite/model_builder.h"
 #include "util/sha256.h"
+#include "tools/string_reporter.h"
 
 namespace tflite_inspect {
 namespace {
@@ -25,20 +26,6 @@ int64_t NowMicros() {
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
-
-// Collects the runtime's error messages for our own error texts.
-class StringReporter : public tflite::ErrorReporter {
- public:
-  using tflite::ErrorReporter::Report;
-  int Report(const char* format, va_list args) override {
-    char buf[2048];
-    const int n = std::vsnprintf(buf, sizeof(buf), format, args);
-    if (!text.empty()) text += "\n";
-    text += buf;
-    return n;
-  }
-  std::string text;
-};
 
 template <typename T>
 std::string Str(const T& v) {
@@ -146,11 +133,11 @@ Result<BenchmarkResult> RunBenchmark(const BenchmarkOptions& options,
   // --- Init: load, build, delegates, allocate ---
   r.start_mem = GetMemoryUsage();
   const int64_t init_start = NowMicros();
-  StringReporter reporter;
+  StringErrorReporter reporter;
   auto model = tflite::FlatBufferModel::BuildFromFile(options.graph.c_str(), &reporter);
   if (model == nullptr) {
     return Status(StatusCode::kInvalidModel,
-                  "Failed to mmap model " + options.graph + ": " + reporter.text);
+                  "Failed to mmap model " + options.graph + ": " + reporter.text());
   }
   log.info("Loaded model " + options.graph);
   const int64_t loaded = NowMicros();
@@ -161,7 +148,7 @@ Result<BenchmarkResult> RunBenchmark(const BenchmarkOptions& options,
   tflite::InterpreterBuilder(*model, resolver, &reporter)(&interpreter, options.num_threads);
   if (interpreter == nullptr) {
     return Status(StatusCode::kInvalidModel,
-                  "Failed to initialize the interpreter: " + reporter.text);
+                  "Failed to initialize the interpreter: " + reporter.text());
   }
   r.num_threads = interpreter->num_threads();
   r.total_nodes = static_cast<int>(interpreter->execution_plan().size());
@@ -251,13 +238,13 @@ Result<BenchmarkResult> RunBenchmark(const BenchmarkOptions& options,
       if (t->type != kTfLiteString &&
           interpreter->ResizeInputTensor(inputs[j], layer.shape) != kTfLiteOk) {
         return InvalidArgument(fmt::format("cannot resize input '{}': {}", layer.name,
-                                           reporter.text));
+                                           reporter.text()));
       }
     }
   }
   const int64_t alloc_start = NowMicros();
   if (interpreter->AllocateTensors() != kTfLiteOk) {
-    return Status(StatusCode::kInvalidModel, "Failed to allocate tensors!\n" + reporter.text);
+    return Status(StatusCode::kInvalidModel, "Failed to allocate tensors!\n" + reporter.text());
   }
   r.allocate_us = NowMicros() - alloc_start;
   r.init_us = NowMicros() - init_start;
@@ -343,11 +330,11 @@ Result<BenchmarkResult> RunBenchmark(const BenchmarkOptions& options,
   };
   run(warmup_runs, warmup_min_secs, options.max_secs, false, &r.warmup_us);
   if (r.invoke_status != kTfLiteOk) {
-    return Status(StatusCode::kInvalidModel, "Invoke failed during warm-up:\n" + reporter.text);
+    return Status(StatusCode::kInvalidModel, "Invoke failed during warm-up:\n" + reporter.text());
   }
   run(num_runs, min_secs, options.max_secs, true, &r.inference_us);
   if (r.invoke_status != kTfLiteOk) {
-    return Status(StatusCode::kInvalidModel, "Invoke failed:\n" + reporter.text);
+    return Status(StatusCode::kInvalidModel, "Invoke failed:\n" + reporter.text());
   }
   r.end_mem = GetMemoryUsage();
   if (monitor) {

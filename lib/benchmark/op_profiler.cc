@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "inspect/inspect_report.h"
+
 #include "runtime/delegation_record.h"
 
 namespace tflite_inspect {
@@ -14,20 +16,6 @@ namespace {
 std::ostream& Field(std::ostream& s, int width) {
   s << "\t" << std::right << std::setw(width) << std::fixed << std::setprecision(3);
   return s;
-}
-
-// "2-5,7": a sorted node list in ranges.
-std::string Ranges(std::vector<int> nodes) {
-  std::sort(nodes.begin(), nodes.end());
-  std::string out;
-  for (size_t i = 0; i < nodes.size();) {
-    size_t j = i;
-    while (j + 1 < nodes.size() && nodes[j + 1] == nodes[j] + 1) ++j;
-    if (!out.empty()) out += ",";
-    out += j == i ? std::to_string(nodes[i]) : fmt::format("{}-{}", nodes[i], nodes[j]);
-    i = j + 1;
-  }
-  return out;
 }
 
 }  // namespace
@@ -102,7 +90,7 @@ std::string OpProfiler::NodeName(int subgraph, int node) const {
     for (const auto& r : sg->delegation_records()) {
       for (const auto& p : r->partitions) {
         if (p.kernel_node == node) {
-          name += fmt::format(" ({} partition of nodes {})", r->name, Ranges(p.nodes));
+          name += fmt::format(" ({} partition of nodes {})", r->name, CompressIds(p.nodes));
         }
       }
     }

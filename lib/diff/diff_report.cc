@@ -1,6 +1,8 @@
 // inference_diff's text and JSON reports.
 #include <fmt/format.h>
 
+#include "inspect/inspect_report.h"
+
 #include "diff/inference_diff.h"
 
 namespace tflite_inspect {
@@ -12,22 +14,9 @@ std::string Shape(const std::vector<int>& s) {
   return "[" + r + "]";
 }
 
-std::string Ranges(std::vector<int> nodes) {
-  std::sort(nodes.begin(), nodes.end());
-  std::string out;
-  for (size_t i = 0; i < nodes.size();) {
-    size_t j = i;
-    while (j + 1 < nodes.size() && nodes[j + 1] == nodes[j] + 1) ++j;
-    if (!out.empty()) out += ",";
-    out += j == i ? std::to_string(nodes[i]) : fmt::format("{}-{}", nodes[i], nodes[j]);
-    i = j + 1;
-  }
-  return out;
-}
-
 std::string Where(const NodeDiff& d) {
   if (d.replaced.empty()) return fmt::format("node {} ({})", d.node, d.op);
-  return fmt::format("{} partition (node {}, replacing nodes {})", d.op, d.node, Ranges(d.replaced));
+  return fmt::format("{} partition (node {}, replacing nodes {})", d.op, d.node, CompressIds(d.replaced));
 }
 
 nlohmann::json ErrorJson(const ErrorStats& e) {

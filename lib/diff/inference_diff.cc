@@ -17,22 +17,10 @@
 #include "tensorflow/lite/kernels/kernel_util.h"
 #include "tensorflow/lite/model_builder.h"
 #include "tools/input_gen.h"
+#include "tools/string_reporter.h"
 
 namespace tflite_inspect {
 namespace {
-
-class StringReporter : public tflite::ErrorReporter {
- public:
-  using tflite::ErrorReporter::Report;
-  int Report(const char* format, va_list args) override {
-    char buf[2048];
-    const int n = std::vsnprintf(buf, sizeof(buf), format, args);
-    if (!text.empty()) text += "\n";
-    text += buf;
-    return n;
-  }
-  std::string text;
-};
 
 // A copy of a tensor's values as doubles (dequantized) plus the raw integers.
 struct Values {
@@ -175,19 +163,19 @@ struct Side {
   std::unique_ptr<tflite::FlatBufferModel> model;
   std::unique_ptr<tflite::Interpreter> interpreter;
   std::unique_ptr<Capture> capture;
-  StringReporter reporter;
+  StringErrorReporter reporter;
 };
 
 Status Build(const std::string& path, const tflite::OpResolver& resolver, int threads,
              Side* side) {
   side->model = tflite::FlatBufferModel::BuildFromFile(path.c_str(), &side->reporter);
   if (side->model == nullptr) {
-    return Status(StatusCode::kInvalidModel, "cannot load " + path + ": " + side->reporter.text);
+    return Status(StatusCode::kInvalidModel, "cannot load " + path + ": " + side->reporter.text());
   }
   tflite::InterpreterBuilder(*side->model, resolver, &side->reporter)(&side->interpreter, threads);
   if (side->interpreter == nullptr) {
     return Status(StatusCode::kInvalidModel,
-                  "cannot build an interpreter for " + path + ": " + side->reporter.text);
+                  "cannot build an interpreter for " + path + ": " + side->reporter.text());
   }
   return Status::Ok();
 }
@@ -248,7 +236,7 @@ Result<DiffResult> RunInferenceDiff(const DiffOptions& options, const tflite::Op
   result.delegates = std::move(applied.value());
   for (Side* s : {&ref, &test}) {
     if (s->interpreter->AllocateTensors() != kTfLiteOk) {
-      return Status(StatusCode::kInvalidModel, "AllocateTensors failed: " + s->reporter.text);
+      return Status(StatusCode::kInvalidModel, "AllocateTensors failed: " + s->reporter.text());
     }
   }
   const auto& ref_inputs = ref.interpreter->inputs();
@@ -314,9 +302,9 @@ Result<DiffResult> RunInferenceDiff(const DiffOptions& options, const tflite::Op
     if (ref.capture) ref.capture->set_enabled(capture);
     if (test.capture) test.capture->set_enabled(capture);
     const int64_t ref_us = Invoke(ref.interpreter.get());
-    if (ref_us < 0) return Status(StatusCode::kInvalidModel, "reference Invoke failed: " + ref.reporter.text);
+    if (ref_us < 0) return Status(StatusCode::kInvalidModel, "reference Invoke failed: " + ref.reporter.text());
     const int64_t test_us = Invoke(test.interpreter.get());
-    if (test_us < 0) return Status(StatusCode::kInvalidModel, "test Invoke failed: " + test.reporter.text);
+    if (test_us < 0) return Status(StatusCode::kInvalidModel, "test Invoke failed: " + test.reporter.text());
     result.reference_us.UpdateStat(ref_us);
     result.test_us.UpdateStat(test_us);
     for (size_t i = 0; i < ref_outputs.size(); ++i) {

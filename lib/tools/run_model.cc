@@ -13,22 +13,10 @@
 #include "tensorflow/lite/interpreter_builder.h"
 #include "tensorflow/lite/model_builder.h"
 #include "tools/input_gen.h"
+#include "tools/string_reporter.h"
 
 namespace tflite_inspect {
 namespace {
-
-class StringReporter : public tflite::ErrorReporter {
- public:
-  using tflite::ErrorReporter::Report;
-  int Report(const char* format, va_list args) override {
-    char buf[4096];
-    int n = std::vsnprintf(buf, sizeof buf, format, args);
-    if (!text.empty()) text += "\n";
-    text += buf;
-    return n;
-  }
-  std::string text;
-};
 
 TensorDump Describe(const TfLiteTensor& t, int index, int tensor_id) {
   TensorDump d;
@@ -63,10 +51,10 @@ Status WriteFile(const std::filesystem::path& path, const void* data, size_t siz
 }  // namespace
 
 Result<RunResult> RunModel(const RunOptions& options, const tflite::OpResolver& resolver) {
-  StringReporter reporter;
+  StringErrorReporter reporter;
   auto fail = [&](const std::string& what) {
     return Status(StatusCode::kInvalidModel,
-                  what + (reporter.text.empty() ? "" : ":\n" + reporter.text));
+                  what + (reporter.text().empty() ? "" : ":\n" + reporter.text()));
   };
   auto model = tflite::FlatBufferModel::BuildFromFile(options.graph.c_str(), &reporter);
   if (model == nullptr) return fail("cannot load the model");
