@@ -124,8 +124,10 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_TILE, Register_TILE(), 1, 3);
   AddBuiltin(BuiltinOperator_TOPK_V2, Register_TOPK_V2(), 1, 3);
   AddBuiltin(BuiltinOperator_TRANSPOSE, Register_TRANSPOSE(), 1, 6);
-  // UNIDIRECTIONAL_SEQUENCE_LSTM: v1 float and int8 8x8_16 (not v2/v3 hybrid, v4 diagonal).
+  // TRANSPOSE_CONV: v1 float32 / uint8, v2 int8 weights (int8 and 16x8 activations; TFLite
+  // has no hybrid TRANSPOSE_CONV), v3 bias, v4 fused activation.
   AddBuiltin(BuiltinOperator_TRANSPOSE_CONV, Register_TRANSPOSE_CONV(), 1, 4);
+  // UNIDIRECTIONAL_SEQUENCE_LSTM: v1 float and int8 8x8_16 (not v2/v3 hybrid, v4 diagonal).
   AddBuiltin(BuiltinOperator_UNIDIRECTIONAL_SEQUENCE_LSTM, Register_UNIDIRECTIONAL_SEQUENCE_LSTM(), 1,
              1);
   AddBuiltin(BuiltinOperator_UNPACK, Register_UNPACK(), 1, 4);

@@ -8,11 +8,14 @@
 // then each col row is scattered (col2im) into the output, then bias and clamp. The
 // packed weights are cached while they are constant.
 //
-// int8 (v2; per-channel or per-tensor filter, int32 bias): bit-exact with TFLite's
-// reference_integer_ops::TransposeConv: int32 sums of (x - zp_x) * w scattered into the
-// output, + bias, then each channel requantized with the convolution multipliers
-// (PopulateConvolutionQuantizationParams) and clamped to the activation range. int16
-// and hybrid (float input, int8 filter) models fail Prepare.
+// Quantized, bit-exact with TFLite's reference kernels (sums of (x - zp_x) * (w - zp_w)
+// scattered into the output, + bias, each channel requantized with the convolution
+// multipliers of PopulateConvolutionQuantizationParams, clamped to the activation range):
+//   uint8 (v1; per-tensor, int32 bias): reference_ops::TransposeConv;
+//   int8 (v2; per-channel or per-tensor filter, int32 bias) and int16 activations with
+//   int8 weights ("16x8", v2 too as TFLite versions it by the weights; zero points 0,
+//   int64 bias, int64 sums): reference_integer_ops::TransposeConv.
+// Hybrid (float input, int8 weights) fails Prepare, as in TFLite.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -40,8 +43,7 @@ constexpr int64_t kColBudget = int64_t{1} << 20;
 struct OpData {
   conv_util::PackedWeights weights;
   std::vector<float> col;
-  conv_util::QuantParams quant;  // int8
-  std::vector<int32_t> acc;      // int8 scratch: one output batch of sums
+  conv_util::QuantParams quant;  // quantized types
 };
 
 void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
@@ -82,20 +84,39 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TfLiteTensor* output;
   TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, 0, &output));
   const TfLiteType type = input->type;
-  for (const TfLiteTensor* t : {input, weights, static_cast<const TfLiteTensor*>(output)}) {
-    if (t->type != type || (type != kTfLiteFloat32 && type != kTfLiteInt8)) {
-      return conv_util::UnsupportedType(context, t->type);
-    }
+  if (type != kTfLiteFloat32 && type != kTfLiteUInt8 && type != kTfLiteInt8 &&
+      type != kTfLiteInt16) {
+    return conv_util::UnsupportedType(context, type);
   }
+  if (type == kTfLiteInt16) {
+    TF_LITE_ENSURE_OK(context, conv_util::CheckInt16Weights(context, "TRANSPOSE_CONV", weights));
+  } else if (weights->type != type) {
+    if (type == kTfLiteFloat32 && weights->type == kTfLiteInt8) {
+      // TFLite's TRANSPOSE_CONV has no hybrid path either (weights must match the input).
+      TF_LITE_KERNEL_LOG(context,
+                         "Hybrid TRANSPOSE_CONV (float input, int8 weights) not supported.");
+      return kTfLiteError;
+    }
+    return conv_util::UnsupportedType(context, weights->type);
+  }
+  if (output->type != type) return conv_util::UnsupportedType(context, output->type);
   TF_LITE_ENSURE_TYPES_EQ(context, shape->type, kTfLiteInt32);
   TF_LITE_ENSURE_EQ(context, NumDimensions(shape), 1);
   TF_LITE_ENSURE_EQ(context, NumDimensions(input), 4);
   TF_LITE_ENSURE_EQ(context, NumDimensions(weights), 4);
   TF_LITE_ENSURE_EQ(context, SizeOfDimension(input, 3), SizeOfDimension(weights, 3));
   TF_LITE_ENSURE_OK(context, conv_util::CheckActivation(context, params->activation));
-  if (type == kTfLiteInt8) {
-    TF_LITE_ENSURE_OK(context,
-                      conv_util::CheckQuantBias(context, bias, SizeOfDimension(weights, 0)));
+  if (type != kTfLiteFloat32) {
+    if (type == kTfLiteInt16) {
+      TF_LITE_ENSURE_OK(context, conv_util::CheckInt16Bias(context, "TRANSPOSE_CONV", bias,
+                                                           SizeOfDimension(weights, 0),
+                                                           /*allow_int32=*/false));
+      TF_LITE_ENSURE_OK(context,
+                        conv_util::CheckInt16ZeroPoints(context, "TRANSPOSE_CONV", input, output));
+    } else {
+      TF_LITE_ENSURE_OK(context,
+                        conv_util::CheckQuantBias(context, bias, SizeOfDimension(weights, 0)));
+    }
     TF_LITE_ENSURE_OK(context, conv_util::PrepareConvQuant(
                                    context, input, weights, bias, output, params->activation,
                                    SizeOfDimension(weights, 0), &data->quant));
@@ -152,43 +173,54 @@ void Col2Im(const Geometry& g, const float* col, int y0, int rows, float* out) {
   }
 }
 
-// int8, as the reference: per output batch, int32 scatter of (x + input_offset) * w,
-// then bias and per-channel requantization.
-void EvalInt8(OpData* data, const Geometry& g, const TfLiteTensor* input,
-              const TfLiteTensor* weights, const TfLiteTensor* bias, TfLiteTensor* output) {
+// Quantized, as the reference kernels: per output batch, a scatter of
+// (x + input_offset) * (w + filter_offset) sums into Acc, then bias, requantization
+// (per channel; uint8's one multiplier is repeated per channel), output offset and clamp.
+// uint8 / int8: Acc int32, int32 bias; int16 (16x8): Acc int64, int64 bias, offsets 0.
+template <typename T, typename Acc, typename Bias>
+void EvalQuantized(OpData* data, const Geometry& g, const T* input, const T* weights_u8,
+                   const int8_t* weights_s8, const Bias* bias, T* output) {
   const conv_util::QuantParams& q = data->quant;
   const int64_t out_batch = static_cast<int64_t>(g.out_h) * g.out_w * g.out_c;
-  data->acc.resize(out_batch);
-  const int8_t* w = weights->data.int8;
+  std::vector<Acc> acc_buf(out_batch);
   for (int b = 0; b < g.batches; ++b) {
-    std::fill(data->acc.begin(), data->acc.end(), 0);
+    std::fill(acc_buf.begin(), acc_buf.end(), 0);
     for (int y = 0; y < g.in_h; ++y) {
       for (int x = 0; x < g.in_w; ++x) {
-        const int8_t* in =
-            input->data.int8 + ((static_cast<int64_t>(b) * g.in_h + y) * g.in_w + x) * g.in_c;
+        const T* in = input + ((static_cast<int64_t>(b) * g.in_h + y) * g.in_w + x) * g.in_c;
         for (int fy = 0; fy < g.kh; ++fy) {
           const int oy = y * g.stride_h - g.pad_h + fy;
           if (oy < 0 || oy >= g.out_h) continue;
           for (int fx = 0; fx < g.kw; ++fx) {
             const int ox = x * g.stride_w - g.pad_w + fx;
             if (ox < 0 || ox >= g.out_w) continue;
-            int32_t* acc = data->acc.data() + (static_cast<int64_t>(oy) * g.out_w + ox) * g.out_c;
+            Acc* acc = acc_buf.data() + (static_cast<int64_t>(oy) * g.out_w + ox) * g.out_c;
             for (int oc = 0; oc < g.out_c; ++oc) {
-              const int8_t* wr = w + ((static_cast<int64_t>(oc) * g.kh + fy) * g.kw + fx) * g.in_c;
-              int32_t sum = 0;
-              for (int ic = 0; ic < g.in_c; ++ic) sum += (in[ic] + q.input_offset) * wr[ic];
+              const int64_t w_at = ((static_cast<int64_t>(oc) * g.kh + fy) * g.kw + fx) * g.in_c;
+              Acc sum = 0;
+              if (weights_s8 != nullptr) {
+                const int8_t* wr = weights_s8 + w_at;
+                for (int ic = 0; ic < g.in_c; ++ic) {
+                  sum += static_cast<Acc>((in[ic] + q.input_offset) * (wr[ic] + q.filter_offset));
+                }
+              } else {
+                const T* wr = weights_u8 + w_at;
+                for (int ic = 0; ic < g.in_c; ++ic) {
+                  sum += static_cast<Acc>((in[ic] + q.input_offset) * (wr[ic] + q.filter_offset));
+                }
+              }
               acc[oc] += sum;
             }
           }
         }
       }
     }
-    int8_t* out = output->data.int8 + b * out_batch;
+    T* out = output + b * out_batch;
     for (int64_t i = 0; i < out_batch; ++i) {
       const int oc = static_cast<int>(i % g.out_c);
-      int32_t a = data->acc[i] + (bias != nullptr ? bias->data.i32[oc] : 0);
-      a = MultiplyByQuantizedMultiplier(a, q.multiplier[oc], q.shift[oc]) + q.output_offset;
-      out[i] = static_cast<int8_t>(std::min(q.act_max, std::max(q.act_min, a)));
+      const Acc a = acc_buf[i] + (bias != nullptr ? static_cast<Acc>(bias[oc]) : 0);
+      int32_t v = MultiplyByQuantizedMultiplier(a, q.multiplier[oc], q.shift[oc]) + q.output_offset;
+      out[i] = static_cast<T>(std::min(q.act_max, std::max(q.act_min, v)));
     }
   }
 }
@@ -223,9 +255,26 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
                                 params.padding, &unused_h, &unused_w);
   g.pad_h = pad.height;
   g.pad_w = pad.width;
-  if (output->type == kTfLiteInt8) {
-    EvalInt8(data, g, input, weights, bias, output);
-    return kTfLiteOk;
+  switch (output->type) {
+    case kTfLiteUInt8:
+      EvalQuantized<uint8_t, int32_t, int32_t>(data, g, input->data.uint8, weights->data.uint8,
+                                               nullptr, bias != nullptr ? bias->data.i32 : nullptr,
+                                               output->data.uint8);
+      return kTfLiteOk;
+    case kTfLiteInt8:
+      EvalQuantized<int8_t, int32_t, int32_t>(data, g, input->data.int8, nullptr,
+                                              weights->data.int8,
+                                              bias != nullptr ? bias->data.i32 : nullptr,
+                                              output->data.int8);
+      return kTfLiteOk;
+    case kTfLiteInt16:
+      EvalQuantized<int16_t, int64_t, int64_t>(data, g, input->data.i16, nullptr,
+                                               weights->data.int8,
+                                               bias != nullptr ? bias->data.i64 : nullptr,
+                                               output->data.i16);
+      return kTfLiteOk;
+    default:
+      break;
   }
   float* out = output->data.f;
   const int64_t out_size = NumElements(output);

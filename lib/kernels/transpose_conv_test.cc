@@ -1,12 +1,17 @@
-// TRANSPOSE_CONV (float32, int8 per-channel): TFLite's golden, random shapes / strides / SAME and
-// VALID / bias / fused activations against a double-precision scatter reference (constant and
-// run-time output_shape, thread pool), and errors.
+// TRANSPOSE_CONV: float32 TFLite golden, random shapes / strides / SAME and VALID / bias /
+// fused activations against a double-precision scatter reference (constant and run-time
+// output_shape, thread pool); uint8, int8 per-channel and int16 (16x8, int64 bias) bit for bit
+// against an integer scatter reference, a 16x8 rounding golden; errors.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "catch2/catch.hpp"
+#include "kernels/testing/conv_test_util.h"
 #include "kernels/testing/tensor_test_util.h"
 
 namespace tflite_inspect {
@@ -110,8 +115,18 @@ TEST_CASE("TRANSPOSE_CONV random shapes match a double reference") {
   }
 }
 
-TEST_CASE("TRANSPOSE_CONV int8 per-channel matches an integer reference bit for bit") {
-  for (uint32_t seed = 1; seed <= 16; ++seed) {
+// Quantized random cases against an integer scatter reference (bit for bit):
+//   int8: per-channel int8 weights, int32 bias, random zero points;
+//   uint8: per-tensor uint8 weights with a zero point, int32 bias, legacy float-product
+//          multiplier;
+//   int16 (16x8): per-channel int8 weights, int64 bias, zero points 0, int64 sums and
+//          upstream's int64 requantization.
+template <typename T>
+void RandomQuantized(tflite::TensorType type, uint32_t first_seed) {
+  constexpr bool kU8 = std::is_same<T, uint8_t>::value;
+  constexpr bool k16 = std::is_same<T, int16_t>::value;
+  using W = typename std::conditional<kU8, uint8_t, int8_t>::type;
+  for (uint32_t seed = first_seed; seed < first_seed + 16; ++seed) {
     CAPTURE(seed);
     std::mt19937 rng(seed);
     const bool same = rng() % 2, with_bias = rng() % 2;
@@ -120,29 +135,55 @@ TEST_CASE("TRANSPOSE_CONV int8 per-channel matches an integer reference bit for 
     const int oc = 1 + rng() % 6, kh = 1 + rng() % 3, kw = 1 + rng() % 3;
     const int sh = 1 + rng() % 2, sw = 1 + rng() % 3;
     const int oh = same ? h * sh : (h - 1) * sh + kh, ow = same ? w * sw : (w - 1) * sw + kw;
-    const float si = 0.02f + (rng() % 50) / 1000.0f, so = 0.05f + (rng() % 50) / 100.0f;
-    const int zi = static_cast<int>(rng() % 30) - 15, zo = static_cast<int>(rng() % 30) - 15;
-    std::vector<float> sf(oc);
+    float si = 0.02f + (rng() % 50) / 1000.0f, so = 0.05f + (rng() % 50) / 100.0f;
+    if (k16) {
+      si /= 256;
+      so /= 256;
+    }
+    int zi = static_cast<int>(rng() % 30) - 15, zo = static_cast<int>(rng() % 30) - 15;
+    int zw = 0;
+    if (kU8) {
+      zi += 128;
+      zo += 128;
+      zw = 100 + static_cast<int>(rng() % 56);
+    }
+    if (k16) zi = zo = 0;
+    std::vector<float> sf(kU8 ? 1 : oc);
     for (auto& v : sf) v = 0.005f + (rng() % 100) / 2000.0f;
-    std::vector<int8_t> x(b * h * w * ic), wt(oc * kh * kw * ic);
-    std::vector<int32_t> bias(oc);
-    for (auto& v : x) v = static_cast<int8_t>(static_cast<int>(rng() % 256) - 128);
-    for (auto& v : wt) v = static_cast<int8_t>(static_cast<int>(rng() % 255) - 127);
-    for (auto& v : bias) v = static_cast<int32_t>(rng() % 20001) - 10000;
+    std::vector<T> x(b * h * w * ic);
+    std::vector<W> wt(oc * kh * kw * ic);
+    std::vector<int64_t> bias(oc);
+    for (auto& v : x) {
+      v = static_cast<T>(std::uniform_int_distribution<int>(std::numeric_limits<T>::min(),
+                                                           std::numeric_limits<T>::max())(rng));
+    }
+    for (auto& v : wt) {
+      v = static_cast<W>(kU8 ? rng() % 256 : static_cast<int>(rng() % 255) - 127);
+    }
+    for (auto& v : bias) v = static_cast<int64_t>(rng() % 20001) - 10000;
+    if (k16) {
+      for (auto& v : bias) v *= 300;
+    }
     ModelBuilder mb;
     QuantSpec qi{{si}, {zi}, 0}, qo{{so}, {zo}, 0}, qw, qb;
     qw.scale = sf;
-    qw.zero_point.assign(oc, 0);
-    for (int c = 0; c < oc; ++c) qb.scale.push_back(si * sf[c]);
-    qb.zero_point.assign(oc, 0);
+    qw.zero_point.assign(sf.size(), zw);
+    for (float f : sf) qb.scale.push_back(si * f);
+    qb.zero_point.assign(sf.size(), 0);
     const int t_shape = mb.AddConstTensor<int32_t>(TensorType_INT32, {4}, {b, oh, ow, oc}, "shape");
-    const int t_w =
-        mb.AddConstTensor<int8_t>(tflite::TensorType_INT8, {oc, kh, kw, ic}, wt, "w", &qw);
-    const int t_x = mb.AddTensor(tflite::TensorType_INT8, {b, h, w, ic}, "x", &qi);
+    const int t_w = mb.AddConstTensor<W>(kU8 ? tflite::TensorType_UINT8 : tflite::TensorType_INT8,
+                                         {oc, kh, kw, ic}, wt, "w", &qw);
+    const int t_x = mb.AddTensor(type, {b, h, w, ic}, "x", &qi);
     std::vector<int32_t> ins{t_shape, t_w, t_x};
-    if (with_bias)
-      ins.push_back(mb.AddConstTensor<int32_t>(TensorType_INT32, {oc}, bias, "b", &qb));
-    const int t_o = mb.AddTensor(tflite::TensorType_INT8, {b, oh, ow, oc}, "out", &qo);
+    if (with_bias) {
+      if (k16) {
+        ins.push_back(mb.AddConstTensor<int64_t>(tflite::TensorType_INT64, {oc}, bias, "b", &qb));
+      } else {
+        std::vector<int32_t> b32(bias.begin(), bias.end());
+        ins.push_back(mb.AddConstTensor<int32_t>(TensorType_INT32, {oc}, b32, "b", &qb));
+      }
+    }
+    const int t_o = mb.AddTensor(type, {b, oh, ow, oc}, "out", &qo);
     const tflite::ActivationFunctionType acts[] = {tflite::ActivationFunctionType_NONE,
                                                    tflite::ActivationFunctionType_RELU,
                                                    tflite::ActivationFunctionType_RELU6};
@@ -153,10 +194,10 @@ TEST_CASE("TRANSPOSE_CONV int8 per-channel matches an integer reference bit for 
     mb.SetOutputs({t_o});
     OpTestModel m(mb);
     REQUIRE(m.Prepare() == kTfLiteOk);
-    m.SetInput<int8_t>(0, x);
+    m.SetInput<T>(0, x);
     REQUIRE(m.Invoke() == kTfLiteOk);
-    const auto got = m.Output<int8_t>(0);
-    std::vector<int32_t> acc(static_cast<size_t>(b) * oh * ow * oc, 0);
+    const auto got = m.Output<T>(0);
+    std::vector<int64_t> acc(static_cast<size_t>(b) * oh * ow * oc, 0);
     const int ph = RefPad(same, sh, oh, kh), pw = RefPad(same, sw, ow, kw);
     for (int n = 0; n < b; ++n)
       for (int y = 0; y < h; ++y)
@@ -168,23 +209,96 @@ TEST_CASE("TRANSPOSE_CONV int8 per-channel matches an integer reference bit for 
                   const int oy = y * sh - ph + fy, ox = xx * sw - pw + fx;
                   if (oy < 0 || oy >= oh || ox < 0 || ox >= ow) continue;
                   acc[((static_cast<size_t>(n) * oh + oy) * ow + ox) * oc + o] +=
-                      (x[((n * h + y) * w + xx) * ic + c] - zi) *
-                      wt[((o * kh + fy) * kw + fx) * ic + c];
+                      (static_cast<int64_t>(x[((n * h + y) * w + xx) * ic + c]) - zi) *
+                      (static_cast<int64_t>(wt[((o * kh + fy) * kw + fx) * ic + c]) - zw);
                 }
-    int lo = -128, hi = 127;
-    if (act >= 1) lo = std::max(lo, zo);
-    if (act == 2) hi = std::min(hi, zo + static_cast<int>(std::round(6.0f / so)));
+    int32_t lo, hi;
+    conv_test::RefActivationRange<T>(acts[act], so, zo, &lo, &hi);
     for (size_t i = 0; i < acc.size(); ++i) {
       const int o = static_cast<int>(i % oc);
       int32_t q;
       int shift;
-      RefQuantizeMultiplier(static_cast<double>(si) * static_cast<double>(sf[o]) / so, &q, &shift);
-      const int32_t a = acc[i] + (with_bias ? bias[o] : 0);
-      const int32_t want = std::min(hi, std::max(lo, RefMultiply(a, q, shift) + zo));
-      CAPTURE(i);
-      REQUIRE(got[i] == want);
+      const double real = kU8 ? static_cast<double>(si * sf[0]) / so
+                              : static_cast<double>(si) * static_cast<double>(sf[o]) / so;
+      conv_test::RefQuantizeMultiplier(real, &q, &shift);
+      const int64_t a = acc[i] + (with_bias ? bias[o] : 0);
+      int32_t v;
+      if (k16) {
+        v = conv_test::RefMultiplyByQuantizedMultiplier64(a, q, shift);
+      } else {
+        REQUIRE(a == static_cast<int32_t>(a));
+        v = conv_test::RefMultiplyByQuantizedMultiplier(static_cast<int32_t>(a), q, shift);
+      }
+      const int32_t want = std::min(hi, std::max(lo, v + zo));
+      CAPTURE(i, a);
+      REQUIRE(static_cast<int32_t>(got[i]) == want);
     }
   }
+}
+
+TEST_CASE("TRANSPOSE_CONV quantized matches an integer reference bit for bit") {
+  SECTION("int8 per-channel") { RandomQuantized<int8_t>(tflite::TensorType_INT8, 1); }
+  SECTION("uint8 per-tensor") { RandomQuantized<uint8_t>(tflite::TensorType_UINT8, 101); }
+  SECTION("int16 activations, int8 weights, int64 bias") {
+    RandomQuantized<int16_t>(tflite::TensorType_INT16, 201);
+  }
+}
+
+TEST_CASE("TRANSPOSE_CONV 16x8 golden: halves round up in the int64 requantization") {
+  // One input pixel (value 3) through a 1x1 filter of weight 1, scales 1 * 0.5 / 1:
+  // acc = 3 (+ bias 0 or 1): 3 * 0.5 = 1.5 -> 2; (3 - 4) * 0.5 = -0.5 -> 0 (up, not -1).
+  for (const int64_t bias : {int64_t{0}, int64_t{-4}}) {
+    ModelBuilder mb;
+    QuantSpec qi{{1.0f}, {0}, 0}, qo{{2.0f}, {0}, 0}, qw{{1.0f}, {0}, 0}, qb{{1.0f}, {0}, 0};
+    const int t_shape = mb.AddConstTensor<int32_t>(TensorType_INT32, {4}, {1, 1, 1, 1}, "shape");
+    const int t_w = mb.AddConstTensor<int8_t>(tflite::TensorType_INT8, {1, 1, 1, 1}, {1}, "w", &qw);
+    const int t_x = mb.AddTensor(tflite::TensorType_INT16, {1, 1, 1, 1}, "x", &qi);
+    const int t_b = mb.AddConstTensor<int64_t>(tflite::TensorType_INT64, {1}, {bias}, "b", &qb);
+    const int t_o = mb.AddTensor(tflite::TensorType_INT16, {1, 1, 1, 1}, "out", &qo);
+    mb.AddOperator(tflite::BuiltinOperator_TRANSPOSE_CONV, {t_shape, t_w, t_x, t_b}, {t_o},
+                   Params(tflite::Padding_VALID, 1, 1), 3);
+    mb.SetInputs({t_x});
+    mb.SetOutputs({t_o});
+    OpTestModel m(mb);
+    REQUIRE(m.Prepare() == kTfLiteOk);
+    m.SetInput<int16_t>(0, {3});
+    REQUIRE(m.Invoke() == kTfLiteOk);
+    CHECK(m.Output<int16_t>(0) == std::vector<int16_t>{static_cast<int16_t>(bias == 0 ? 2 : 0)});
+  }
+}
+
+TEST_CASE("TRANSPOSE_CONV int16 refuses non-symmetric or mistyped tensors") {
+  auto run = [](int zp, tflite::TensorType wtype, tflite::TensorType btype) {
+    ModelBuilder mb;
+    QuantSpec qi{{1.0f}, {zp}, 0}, qo{{1.0f}, {0}, 0}, qw{{1.0f}, {0}, 0}, qb{{1.0f}, {0}, 0};
+    const int t_shape = mb.AddConstTensor<int32_t>(TensorType_INT32, {4}, {1, 1, 1, 1}, "shape");
+    const int t_w = wtype == tflite::TensorType_INT8
+                        ? mb.AddConstTensor<int8_t>(wtype, {1, 1, 1, 1}, {1}, "w", &qw)
+                        : mb.AddConstTensor<int16_t>(wtype, {1, 1, 1, 1}, {1}, "w", &qw);
+    const int t_x = mb.AddTensor(tflite::TensorType_INT16, {1, 1, 1, 1}, "x", &qi);
+    const int t_b = btype == tflite::TensorType_INT64
+                        ? mb.AddConstTensor<int64_t>(btype, {1}, {0}, "b", &qb)
+                        : mb.AddConstTensor<int32_t>(btype, {1}, {0}, "b", &qb);
+    const int t_o = mb.AddTensor(tflite::TensorType_INT16, {1, 1, 1, 1}, "out", &qo);
+    mb.AddOperator(tflite::BuiltinOperator_TRANSPOSE_CONV, {t_shape, t_w, t_x, t_b}, {t_o},
+                   Params(tflite::Padding_VALID, 1, 1), 3);
+    mb.SetInputs({t_x});
+    mb.SetOutputs({t_o});
+    OpTestModel m(mb);
+    const TfLiteStatus s = m.Prepare();
+    return std::make_pair(s, m.errors());
+  };
+  auto r = run(1, tflite::TensorType_INT8, tflite::TensorType_INT64);
+  CHECK(r.first == kTfLiteError);
+  CHECK_THAT(r.second, Catch::Contains("needs zero point 0 on input and output"));
+  r = run(0, tflite::TensorType_INT16, tflite::TensorType_INT64);
+  CHECK(r.first == kTfLiteError);
+  CHECK_THAT(r.second, Catch::Contains("TRANSPOSE_CONV with int16 activations needs int8 weights"));
+  r = run(0, tflite::TensorType_INT8, tflite::TensorType_INT32);
+  CHECK(r.first == kTfLiteError);
+  CHECK_THAT(r.second, Catch::Contains("needs an int64 bias (got INT32)"));
+  r = run(0, tflite::TensorType_INT8, tflite::TensorType_INT64);
+  CHECK(r.first == kTfLiteOk);
 }
 
 TEST_CASE("TRANSPOSE_CONV rejects bad models") {
@@ -204,11 +318,20 @@ TEST_CASE("TRANSPOSE_CONV rejects bad models") {
   CHECK(r.errors.find("strides must be positive") != std::string::npos);
   r = run({1, 4, 4, 1}, TensorType_FLOAT32, 2, {1, 3, 3, 2});
   CHECK(r.prepare == kTfLiteError);
-  r = run({1, 4, 4, 1}, tflite::TensorType_INT16, 2, {1, 3, 3, 1});
+  r = run({1, 4, 4, 1}, tflite::TensorType_INT16, 2, {1, 3, 3, 1});  // int16 with float weights
   CHECK(r.prepare == kTfLiteError);
   r = run({1, 4, 4, 1}, TensorType_INT32, 2, {1, 3, 3, 1});
   CHECK(r.prepare == kTfLiteError);
   CHECK(r.errors.find("Type INT32 (2) not supported.") != std::string::npos);
+  // Hybrid (float input, int8 weights): TFLite's TRANSPOSE_CONV has no such path.
+  r = Run(tflite::BuiltinOperator_TRANSPOSE_CONV,
+          {Const<int32_t>(TensorType_INT32, {4}, {1, 4, 4, 1}),
+           Const<int8_t>(tflite::TensorType_INT8, {1, 3, 3, 1}, std::vector<int8_t>(9), 0.5f, 0),
+           Input<float>(TensorType_FLOAT32, {1, 2, 2, 1}, std::vector<float>(4))},
+          {TensorType_FLOAT32, {1, 4, 4, 1}}, Params(tflite::Padding_SAME, 2, 2), 2);
+  CHECK(r.prepare == kTfLiteError);
+  CHECK(r.errors.find("Hybrid TRANSPOSE_CONV (float input, int8 weights) not supported.") !=
+        std::string::npos);
 }
 
 }  // namespace
