@@ -1,10 +1,6 @@
 // End-to-end tests of the benchmark_model executable: TFLite's log lines (regexes that
 // TFLite's own output matches), --output_json, exit codes, and the CI gate against
 // synthetic baselines.
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -14,42 +10,21 @@
 #include "catch2/catch.hpp"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
+#include "testing/command.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct RunResult {
-  int exit_code;
-  std::string out, err;
-};
+using namespace tflite_inspect;  // NOLINT
 
-fs::path TempDir() {
-  fs::path d = fs::temp_directory_path() / fmt::format("benchmark_model_cli_test_{}", getpid());
-  fs::create_directories(d);
-  return d;
-}
+using testing::CommandResult;
+using testing::ReadFile;
 
-std::string ReadFile(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+std::filesystem::path TempDir() { return testing::TempDir("benchmark_model_cli_test"); }
 
-RunResult Run(const std::string& args) {
-  const fs::path err = TempDir() / "stderr.txt";
-  const std::string cmd = fmt::format("{} {} 2>{}", BENCHMARK_MODEL_BIN, args, err.string());
-  RunResult r{-1, "", ""};
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.err = ReadFile(err);
-  return r;
+CommandResult Run(const std::string& args) {
+  return testing::RunCommand(std::string(BENCHMARK_MODEL_BIN) + " " + args);
 }
 
 std::string Model() { return std::string(TFI_SOURCE_DIR) + "/testdata/models/tiny_cnn_float.tflite"; }
@@ -64,7 +39,7 @@ bool HasLine(const std::string& text, const std::regex& re) {
 
 TEST_CASE("benchmark_model prints TFLite's lines and writes JSON") {
   const fs::path json_path = TempDir() / "out.json";
-  const RunResult r = Run(fmt::format("--graph={} --num_runs=6 --min_secs=0 --warmup_runs=1 "
+  const CommandResult r = Run(fmt::format("--graph={} --num_runs=6 --min_secs=0 --warmup_runs=1 "
                                       "--warmup_min_secs=0 --num_threads 1 --output_json={}",
                                       Model(), json_path.string()));
   CAPTURE(r.out, r.err);
@@ -89,7 +64,7 @@ TEST_CASE("benchmark_model prints TFLite's lines and writes JSON") {
 
 TEST_CASE("benchmark_model: op profiling tables, delegates and CSV") {
   const fs::path csv = TempDir() / "ops.csv";
-  const RunResult r = Run(fmt::format("--graph {} --num_runs=3 --min_secs=0 --warmup_min_secs=0 "
+  const CommandResult r = Run(fmt::format("--graph {} --num_runs=3 --min_secs=0 --warmup_min_secs=0 "
                                       "--enable_op_profiling=true --test_delegate_ops=CONV_2D",
                                       Model()));
   CAPTURE(r.out, r.err);
@@ -99,7 +74,7 @@ TEST_CASE("benchmark_model: op profiling tables, delegates and CSV") {
   CHECK_THAT(r.out, Catch::Contains("TestDelegate partition of nodes"));
   CHECK_THAT(r.out, Catch::Contains("Number of nodes executed:"));
   CHECK(HasLine(r.out, std::regex(R"(INFO: Explicitly applied TestDelegate delegate, and the model graph will be (partially|completely) executed by the delegate.*)")));
-  const RunResult c = Run(fmt::format("--graph {} --num_runs=2 --min_secs=0 --warmup_min_secs=0 "
+  const CommandResult c = Run(fmt::format("--graph {} --num_runs=2 --min_secs=0 --warmup_min_secs=0 "
                                       "--enable_op_profiling --op_profiling_output_mode=csv "
                                       "--op_profiling_output_file={}", Model(), csv.string()));
   REQUIRE(c.exit_code == 0);
@@ -107,15 +82,15 @@ TEST_CASE("benchmark_model: op profiling tables, delegates and CSV") {
 }
 
 TEST_CASE("benchmark_model exit codes") {
-  const RunResult typo = Run(fmt::format("--graph={} --num_thread=2", Model()));
+  const CommandResult typo = Run(fmt::format("--graph={} --num_thread=2", Model()));
   CHECK(typo.exit_code == 2);
   CHECK_THAT(typo.err, Catch::Contains("did you mean '--num_threads'?"));
-  const RunResult no_graph = Run("--num_runs=1");
+  const CommandResult no_graph = Run("--num_runs=1");
   CHECK(no_graph.exit_code == 2);
   CHECK_THAT(no_graph.err, Catch::Contains("Please specify the name of your TF Lite input file with --graph"));
-  const RunResult missing = Run("--graph=/nonexistent/model.tflite");
+  const CommandResult missing = Run("--graph=/nonexistent/model.tflite");
   CHECK(missing.exit_code == 1);
-  const RunResult shape = Run(fmt::format("--graph={} --input_layer=a,b --input_layer_shape=1", Model()));
+  const CommandResult shape = Run(fmt::format("--graph={} --input_layer=a,b --input_layer_shape=1", Model()));
   CHECK(shape.exit_code == 2);
   CHECK_THAT(shape.err, Catch::Contains("must match the number of items in --input_layer"));
 }
@@ -127,14 +102,14 @@ TEST_CASE("benchmark_model CI gate: pass, regression, inconclusive") {
     return p.string();
   };
   const std::string common = fmt::format("--graph={} --num_runs=8 --min_secs=0 --warmup_min_secs=0", Model());
-  const RunResult pass = Run(common + " --baseline=" + baseline(1e9, 50));
+  const CommandResult pass = Run(common + " --baseline=" + baseline(1e9, 50));
   CAPTURE(pass.out, pass.err);
   CHECK(pass.exit_code == 0);
   CHECK_THAT(pass.out, Catch::Contains("PASS: median"));
-  const RunResult slow = Run(common + " --baseline=" + baseline(1, 50) + " --max_regression_pct=10");
+  const CommandResult slow = Run(common + " --baseline=" + baseline(1, 50) + " --max_regression_pct=10");
   CHECK(slow.exit_code == 3);
   CHECK_THAT(slow.err, Catch::Contains("REGRESSION: median"));
-  const RunResult few = Run(common + " --baseline=" + baseline(1e9, 2));
+  const CommandResult few = Run(common + " --baseline=" + baseline(1e9, 2));
   CHECK(few.exit_code == 3);
   CHECK_THAT(few.err, Catch::Contains("INCONCLUSIVE"));
   const fs::path junk = TempDir() / "junk.json";
