@@ -1,5 +1,5 @@
 // CONV_2D: float32 (v1), uint8 (v1, per-tensor), int8 (v3, per-channel) and int16
-// activations with int8 filters (16x8, v4) via im2col + the packed GEMM in
+// activations with int8 filters (16x8, v4), hybrid (v2, v5) and grouped (v6) via im2col + the packed GEMM in
 // kernels/internal/gemm.h, in blocks of output pixels (each block's im2col rows stay in
 // cache; the full im2col matrix is never built). A 1x1 stride-1 float convolution
 // multiplies the input in place. Quantized results are bit-exact with TFLite's reference
@@ -13,14 +13,28 @@
 // TFLite's kernel it dispatches on types, not on the version the model declares (TFLite's
 // converter writes v3 for some 16x8 convolutions).
 //
-// Not implemented: hybrid (float input, int8 filter; v2/v5), grouped convolution (v6),
-// int4 filters (v7), the quantized_bias_type option (v8).
+// Grouped convolution (v6: input depth = groups * filter depth, out channels split evenly
+// over the groups) runs every type group by group: im2col of the group's input channels
+// times the group's filter rows, written to the group's output channels (as the reference
+// kernels index in_channel + group * filter_input_depth).
+//
+// Hybrid (float input and output, int8 filter; v2 per-tensor, v5 per-channel): as TFLite's
+// kernel, each batch image is quantized on the fly, summed exactly in int32 and rescaled in
+// float. Per-tensor scale (or per-channel scales that are all equal), not grouped: symmetric
+// input quantization, out = sum * (image_scale * filter_scale) + bias (EvalHybrid); per-channel
+// scales that differ, or groups: asymmetric quantization with a per-image offset, out =
+// sum(w * (q - offset)) * channel_scale * image_scale + bias (HybridConvPerChannel). Padding
+// contributes 0 (real zero) in both. The int8 values and int32 sums equal TFLite's; only the
+// float rescale may differ in the last bits from TFLite's optimized evaluation order.
+//
+// Not implemented: int4 filters (v7), the quantized_bias_type option (v8).
 #include <algorithm>
 #include <cstring>
 #include <vector>
 
 #include "kernels/internal/conv_util.h"
 #include "kernels/internal/gemm.h"
+#include "kernels/internal/hybrid.h"
 #include "kernels/internal/padding.h"
 #include "kernels/internal/parallel.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
@@ -39,15 +53,24 @@ struct OpData {
   TfLitePaddingValues padding{};
   int out_height = 0;
   int out_width = 0;
-  bool direct = false;  // 1x1, stride 1, float: the input is the GEMM's A
+  bool direct = false;  // 1x1, stride 1, float, one group: the input is the GEMM's A
+  int groups = 1;
   conv_util::QuantParams quant;
-  conv_util::PackedWeights weights;
+  std::vector<conv_util::PackedWeights> weights;  // one per group
+  // Hybrid: per-output-channel filter scales; per_channel selects the asymmetric path.
+  bool hybrid = false;
+  bool hybrid_per_channel = false;
+  std::vector<float> filter_scale;
+  std::vector<int8_t> hybrid_q;
+  std::vector<float> image_scale;
+  std::vector<int32_t> image_offset;
   std::vector<float> im2col_f;  // per-task im2col blocks (ChunkedIm2ColGemm)
   std::vector<int16_t> im2col_q;
 };
 
 struct Geometry {
   int batches, in_h, in_w, in_c, f_h, f_w, out_h, out_w, out_c;
+  int f_c, groups, group_out_c;  // filter depth; in_c = groups * f_c
   int stride_h, stride_w, dil_h, dil_w, pad_h, pad_w;
 };
 
@@ -73,17 +96,51 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE(context, params->stride_width > 0 && params->stride_height > 0);
   TF_LITE_ENSURE(context, params->dilation_width_factor > 0 && params->dilation_height_factor > 0);
   const int channels_out = SizeOfDimension(filter, 0);
-  if (SizeOfDimension(input, 3) != SizeOfDimension(filter, 3)) {
+  const int in_c = SizeOfDimension(input, 3), f_c = SizeOfDimension(filter, 3);
+  if (f_c <= 0 || in_c % f_c != 0) {
     TF_LITE_KERNEL_LOG(context,
-                       "Grouped convolution not supported (input depth %d, filter depth %d).",
-                       SizeOfDimension(input, 3), SizeOfDimension(filter, 3));
+                       "failed to prepare CONV_2D: input depth %d is not a multiple of the filter "
+                       "depth %d (grouped convolution needs groups = input depth / filter depth).",
+                       in_c, f_c);
+    return kTfLiteError;
+  }
+  data->groups = in_c / f_c;
+  if (channels_out % data->groups != 0) {
+    TF_LITE_KERNEL_LOG(context,
+                       "failed to prepare CONV_2D: %d output channels do not split into %d groups.",
+                       channels_out, data->groups);
     return kTfLiteError;
   }
   TF_LITE_ENSURE_STATUS(conv_util::CheckActivation(context, params->activation));
 
-  TF_LITE_ENSURE_STATUS(
-      conv_util::CheckConvTypes(context, "CONV_2D", input, filter, bias, output, channels_out,
-                                /*int16_int32_bias=*/true));
+  data->hybrid = input->type == kTfLiteFloat32 && filter->type == kTfLiteInt8;
+  if (data->hybrid) {
+    TF_LITE_ENSURE_STATUS(conv_util::CheckFloatBias(context, bias, channels_out));
+    TF_LITE_ENSURE_TYPES_EQ(context, output->type, kTfLiteFloat32);
+    const TfLiteAffineQuantization* fq = conv_util::Affine(filter);
+    if (fq == nullptr || fq->scale == nullptr ||
+        (fq->scale->size != 1 && fq->scale->size != channels_out) ||
+        (fq->scale->size > 1 && fq->quantized_dimension != 0)) {
+      TF_LITE_KERNEL_LOG(context,
+                         "failed to prepare hybrid CONV_2D: int8 filter needs one scale or one "
+                         "per output channel on dimension 0 (expected 1 or %d, got %d).",
+                         channels_out,
+                         fq != nullptr && fq->scale != nullptr ? fq->scale->size : 0);
+      return kTfLiteError;
+    }
+    data->filter_scale.resize(channels_out);
+    bool differ = false;
+    for (int c = 0; c < channels_out; ++c) {
+      data->filter_scale[c] = fq->scale->data[fq->scale->size == 1 ? 0 : c];
+      differ = differ || data->filter_scale[c] != data->filter_scale[0];
+    }
+    // TFLite takes the per-channel (asymmetric) path for differing scales and for groups.
+    data->hybrid_per_channel = differ || data->groups != 1;
+  } else {
+    TF_LITE_ENSURE_STATUS(
+        conv_util::CheckConvTypes(context, "CONV_2D", input, filter, bias, output, channels_out,
+                                  /*int16_int32_bias=*/true));
+  }
   if (input->type == kTfLiteInt16) {
     TF_LITE_ENSURE_STATUS(conv_util::CheckQuantizedBiasType(context, "CONV_2D",
                                                             params->quantized_bias_type, bias));
@@ -102,8 +159,8 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   const int batches = SizeOfDimension(input, 0);
   const bool one_by_one = SizeOfDimension(filter, 1) == 1 && SizeOfDimension(filter, 2) == 1 &&
                           params->stride_height == 1 && params->stride_width == 1;
-  data->direct = one_by_one && input->type == kTfLiteFloat32;
-  data->weights.Invalidate();
+  data->direct = one_by_one && input->type == kTfLiteFloat32 && !data->hybrid && data->groups == 1;
+  data->weights.assign(data->groups, conv_util::PackedWeights());
 
   TfLiteIntArray* out_shape = TfLiteIntArrayCreate(4);
   out_shape->data[0] = batches;
@@ -114,12 +171,12 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
 }
 
 // Rows [r0, r1) of the im2col matrix into dst: row r is output pixel (b, oy, ox) in NHWC
-// order, holding its filter window as [fy][fx][in_c], converted with `convert`, and `pad`
-// outside the image.
+// order, holding its filter window as [fy][fx][f_c] over input channels [c0, c0 + f_c),
+// converted with convert(value, b), and `pad` outside the image.
 template <typename In, typename Out, typename Convert>
-void Im2ColRows(const Geometry& g, const In* input, size_t r0, size_t r1, Out pad, Convert convert,
-                Out* dst) {
-  const int depth = g.f_h * g.f_w * g.in_c;
+void Im2ColRows(const Geometry& g, const In* input, int c0, size_t r0, size_t r1, Out pad,
+                Convert convert, Out* dst) {
+  const int depth = g.f_h * g.f_w * g.f_c;
   for (size_t r = r0; r < r1; ++r) {
     const int ox = static_cast<int>(r % g.out_w);
     const int oy = static_cast<int>((r / g.out_w) % g.out_h);
@@ -129,13 +186,13 @@ void Im2ColRows(const Geometry& g, const In* input, size_t r0, size_t r1, Out pa
       const int iy = oy * g.stride_h - g.pad_h + fy * g.dil_h;
       for (int fx = 0; fx < g.f_w; ++fx) {
         const int ix = ox * g.stride_w - g.pad_w + fx * g.dil_w;
-        Out* cell = row + (fy * g.f_w + fx) * g.in_c;
+        Out* cell = row + (fy * g.f_w + fx) * g.f_c;
         if (iy < 0 || iy >= g.in_h || ix < 0 || ix >= g.in_w) {
-          std::fill(cell, cell + g.in_c, pad);
+          std::fill(cell, cell + g.f_c, pad);
           continue;
         }
-        const In* src = input + ((b * g.in_h + iy) * g.in_w + ix) * g.in_c;
-        for (int c = 0; c < g.in_c; ++c) cell[c] = convert(src[c]);
+        const In* src = input + ((b * g.in_h + iy) * g.in_w + ix) * g.in_c + c0;
+        for (int c = 0; c < g.f_c; ++c) cell[c] = convert(src[c], b);
       }
     }
   }
@@ -179,6 +236,9 @@ Geometry MakeGeometry(const OpData& data, const TfLiteConvParams& params, const 
   g.f_h = SizeOfDimension(filter, 1);
   g.f_w = SizeOfDimension(filter, 2);
   g.out_c = SizeOfDimension(filter, 0);
+  g.f_c = SizeOfDimension(filter, 3);
+  g.groups = data.groups;
+  g.group_out_c = g.out_c / g.groups;
   g.out_h = data.out_height;
   g.out_w = data.out_width;
   g.stride_h = params.stride_height;
@@ -194,58 +254,131 @@ template <typename T>
 void EvalQuantized(const Geometry& g, OpData* data, const TfLiteTensor* input,
                    const TfLiteTensor* filter, const TfLiteTensor* bias, TfLiteTensor* output,
                    pthreadpool* pool) {
-  const int depth = g.f_h * g.f_w * g.in_c;
+  const int depth = g.f_h * g.f_w * g.f_c;
   const int32_t input_offset = data->quant.input_offset;
-  data->weights.Pack(filter, g.out_c, depth, -data->quant.filter_offset);
   const T* in = GetTensorData<T>(input);
   T* out = GetTensorData<T>(output);
-  const gemm::QuantizedOutputStage stage =
-      data->quant.Stage(bias != nullptr ? bias->data.i32 : nullptr);
   const size_t rows = static_cast<size_t>(g.batches) * g.out_h * g.out_w;
-  ChunkedIm2ColGemm(
-      rows, depth, g.out_c, &data->im2col_q, pool,
-      [&](size_t r0, size_t r1, int16_t* buf) {
-        Im2ColRows(
-            g, in, r0, r1, int16_t{0},
-            [input_offset](T v) { return static_cast<int16_t>(v + input_offset); }, buf);
-      },
-      [&](size_t r0, size_t r1, const int16_t* buf) {
-        gemm::QuantizedGemm(static_cast<int>(r1 - r0), g.out_c, depth, buf, depth,
-                            data->weights.q.data(), out + r0 * g.out_c, g.out_c, stage, nullptr);
-      });
+  const int n = g.group_out_c;
+  for (int grp = 0; grp < g.groups; ++grp) {
+    conv_util::PackedWeights& w = data->weights[grp];
+    w.Pack(filter, n, depth, -data->quant.filter_offset, static_cast<size_t>(grp) * n);
+    gemm::QuantizedOutputStage stage =
+        data->quant.Stage(bias != nullptr ? bias->data.i32 + grp * n : nullptr);
+    stage.multiplier += grp * n;
+    stage.shift += grp * n;
+    ChunkedIm2ColGemm(
+        rows, depth, n, &data->im2col_q, pool,
+        [&](size_t r0, size_t r1, int16_t* buf) {
+          Im2ColRows(
+              g, in, grp * g.f_c, r0, r1, int16_t{0},
+              [input_offset](T v, size_t) { return static_cast<int16_t>(v + input_offset); },
+              buf);
+        },
+        [&](size_t r0, size_t r1, const int16_t* buf) {
+          gemm::QuantizedGemm(static_cast<int>(r1 - r0), n, depth, buf, depth, w.q.data(),
+                              out + r0 * g.out_c + grp * n, g.out_c, stage, nullptr);
+        });
+  }
 }
 
 // int16 activations: the im2col rows hold the input as it is (zero point 0; padding 0).
 void EvalInt16(const Geometry& g, OpData* data, const TfLiteConvParams& params,
                const TfLiteTensor* input, const TfLiteTensor* filter, const TfLiteTensor* bias,
                TfLiteTensor* output, pthreadpool* pool) {
-  const int depth = g.f_h * g.f_w * g.in_c;
-  data->weights.Pack(filter, g.out_c, depth, 0);
+  const int depth = g.f_h * g.f_w * g.f_c;
   const int16_t* in = input->data.i16;
   int16_t* out = output->data.i16;
-  const int16_t* packed = data->weights.q.data();
   const bool wide = conv_util::Int16WideAccumulator(bias, params.quantized_bias_type);
-  const gemm::Quantized16x8OutputStage stage64 =
-      data->quant.Stage16x8(wide && bias != nullptr ? bias->data.i64 : nullptr);
-  const gemm::QuantizedOutputStage stage32 =
-      data->quant.Stage(!wide && bias != nullptr ? bias->data.i32 : nullptr);
   const size_t rows = static_cast<size_t>(g.batches) * g.out_h * g.out_w;
-  ChunkedIm2ColGemm(
-      rows, depth, g.out_c, &data->im2col_q, pool,
-      [&](size_t r0, size_t r1, int16_t* buf) {
-        Im2ColRows(
-            g, in, r0, r1, int16_t{0}, [](int16_t v) { return v; }, buf);
-      },
-      [&](size_t r0, size_t r1, const int16_t* buf) {
-        const int m = static_cast<int>(r1 - r0);
-        if (wide) {
-          gemm::QuantizedGemm16x8(m, g.out_c, depth, buf, depth, packed, out + r0 * g.out_c,
-                                  g.out_c, stage64, nullptr);
-        } else {
-          gemm::QuantizedGemm(m, g.out_c, depth, buf, depth, packed, out + r0 * g.out_c, g.out_c,
-                              stage32, nullptr);
-        }
-      });
+  const int n = g.group_out_c;
+  for (int grp = 0; grp < g.groups; ++grp) {
+    conv_util::PackedWeights& w = data->weights[grp];
+    w.Pack(filter, n, depth, 0, static_cast<size_t>(grp) * n);
+    const int16_t* packed = w.q.data();
+    gemm::Quantized16x8OutputStage stage64 =
+        data->quant.Stage16x8(wide && bias != nullptr ? bias->data.i64 + grp * n : nullptr);
+    gemm::QuantizedOutputStage stage32 =
+        data->quant.Stage(!wide && bias != nullptr ? bias->data.i32 + grp * n : nullptr);
+    stage64.multiplier += grp * n;
+    stage64.shift += grp * n;
+    stage32.multiplier += grp * n;
+    stage32.shift += grp * n;
+    ChunkedIm2ColGemm(
+        rows, depth, n, &data->im2col_q, pool,
+        [&](size_t r0, size_t r1, int16_t* buf) {
+          Im2ColRows(
+              g, in, grp * g.f_c, r0, r1, int16_t{0}, [](int16_t v, size_t) { return v; }, buf);
+        },
+        [&](size_t r0, size_t r1, const int16_t* buf) {
+          const int m = static_cast<int>(r1 - r0);
+          int16_t* c = out + r0 * g.out_c + grp * n;
+          if (wide) {
+            gemm::QuantizedGemm16x8(m, n, depth, buf, depth, packed, c, g.out_c, stage64, nullptr);
+          } else {
+            gemm::QuantizedGemm(m, n, depth, buf, depth, packed, c, g.out_c, stage32, nullptr);
+          }
+        });
+  }
+}
+
+// Hybrid: quantize each batch image, im2col of (q - offset) (0 outside the image), int32
+// dot products with the group's int8 filter rows, float rescale, bias, clamp.
+void EvalHybrid(const Geometry& g, OpData* data, const TfLiteConvParams& params,
+                const TfLiteTensor* input, const TfLiteTensor* filter, const TfLiteTensor* bias,
+                TfLiteTensor* output, pthreadpool* pool) {
+  const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
+  data->hybrid_q.resize(image * g.batches);
+  data->image_scale.resize(g.batches);
+  data->image_offset.assign(g.batches, 0);
+  for (int b = 0; b < g.batches; ++b) {
+    const float* x = input->data.f + b * image;
+    int8_t* q = data->hybrid_q.data() + b * image;
+    if (data->hybrid_per_channel) {
+      hybrid::AsymmetricQuantizeFloats(x, static_cast<int>(image), q, &data->image_scale[b],
+                                       &data->image_offset[b]);
+    } else {
+      hybrid::SymmetricQuantizeFloats(x, static_cast<int>(image), q, &data->image_scale[b]);
+      data->image_scale[b] *= data->filter_scale[0];
+    }
+  }
+  float act_min, act_max;
+  CalculateActivationRange(params.activation, &act_min, &act_max);
+  const int depth = g.f_h * g.f_w * g.f_c;
+  const size_t rows = static_cast<size_t>(g.batches) * g.out_h * g.out_w;
+  const size_t pixels = static_cast<size_t>(g.out_h) * g.out_w;
+  const int n = g.group_out_c;
+  const int8_t* q = data->hybrid_q.data();
+  const int32_t* offset = data->image_offset.data();
+  const float* bias_data = bias != nullptr ? bias->data.f : nullptr;
+  float* out = output->data.f;
+  for (int grp = 0; grp < g.groups; ++grp) {
+    ChunkedIm2ColGemm(
+        rows, depth, n, &data->im2col_q, pool,
+        [&](size_t r0, size_t r1, int16_t* buf) {
+          Im2ColRows(
+              g, q, grp * g.f_c, r0, r1, int16_t{0},
+              [offset](int8_t v, size_t b) { return static_cast<int16_t>(v - offset[b]); }, buf);
+        },
+        [&](size_t r0, size_t r1, const int16_t* buf) {
+          for (size_t r = r0; r < r1; ++r) {
+            const int16_t* a = buf + (r - r0) * depth;
+            const size_t b = r / pixels;
+            for (int j = 0; j < n; ++j) {
+              const int oc = grp * n + j;
+              const int8_t* w = filter->data.int8 + static_cast<size_t>(oc) * depth;
+              int32_t acc = 0;
+              for (int i = 0; i < depth; ++i) acc += static_cast<int32_t>(a[i]) * w[i];
+              float v = data->hybrid_per_channel
+                            ? static_cast<float>(acc) * data->filter_scale[oc] *
+                                  data->image_scale[b]
+                            : static_cast<float>(acc) * data->image_scale[b];
+              if (bias_data != nullptr) v += bias_data[oc];
+              out[r * g.out_c + oc] = std::min(std::max(v, act_min), act_max);
+            }
+          }
+        });
+  }
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
@@ -257,31 +390,40 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   TfLiteTensor* output = GetOutput(context, node, 0);
   pthreadpool* pool = parallel::ThreadPool(context);
   const Geometry g = MakeGeometry(*data, *params, input, filter);
-  const int depth = g.f_h * g.f_w * g.in_c;
+  const int depth = g.f_h * g.f_w * g.f_c;
   const int rows = g.batches * g.out_h * g.out_w;
 
   switch (input->type) {
     case kTfLiteFloat32: {
-      data->weights.Pack(filter, g.out_c, depth, 0);
-      const gemm::FloatOutputStage stage =
-          conv_util::FloatStage(params->activation, bias != nullptr ? bias->data.f : nullptr);
-      const float* packed = data->weights.f.data();
-      float* out = output->data.f;
-      if (data->direct) {  // 1x1, stride 1: the input already is the im2col matrix
-        gemm::FloatGemm(rows, g.out_c, depth, input->data.f, depth, packed, out, g.out_c, stage,
-                        pool);
+      if (data->hybrid) {
+        EvalHybrid(g, data, *params, input, filter, bias, output, pool);
         return kTfLiteOk;
       }
-      ChunkedIm2ColGemm(
-          static_cast<size_t>(rows), depth, g.out_c, &data->im2col_f, pool,
-          [&](size_t r0, size_t r1, float* buf) {
-            Im2ColRows(
-                g, input->data.f, r0, r1, 0.0f, [](float v) { return v; }, buf);
-          },
-          [&](size_t r0, size_t r1, const float* buf) {
-            gemm::FloatGemm(static_cast<int>(r1 - r0), g.out_c, depth, buf, depth, packed,
-                            out + r0 * g.out_c, g.out_c, stage, nullptr);
-          });
+      float* out = output->data.f;
+      const int n = g.group_out_c;
+      for (int grp = 0; grp < g.groups; ++grp) {
+        conv_util::PackedWeights& w = data->weights[grp];
+        w.Pack(filter, n, depth, 0, static_cast<size_t>(grp) * n);
+        const gemm::FloatOutputStage stage = conv_util::FloatStage(
+            params->activation, bias != nullptr ? bias->data.f + grp * n : nullptr);
+        const float* packed = w.f.data();
+        if (data->direct) {  // 1x1, stride 1, one group: the input is the im2col matrix
+          gemm::FloatGemm(rows, g.out_c, depth, input->data.f, depth, packed, out, g.out_c, stage,
+                          pool);
+          return kTfLiteOk;
+        }
+        ChunkedIm2ColGemm(
+            static_cast<size_t>(rows), depth, n, &data->im2col_f, pool,
+            [&](size_t r0, size_t r1, float* buf) {
+              Im2ColRows(
+                  g, input->data.f, grp * g.f_c, r0, r1, 0.0f, [](float v, size_t) { return v; },
+                  buf);
+            },
+            [&](size_t r0, size_t r1, const float* buf) {
+              gemm::FloatGemm(static_cast<int>(r1 - r0), n, depth, buf, depth, packed,
+                              out + r0 * g.out_c + grp * n, g.out_c, stage, nullptr);
+            });
+      }
       return kTfLiteOk;
     }
     case kTfLiteInt8:

@@ -19,7 +19,9 @@ struct ConvCase {
   tflite::ActivationFunctionType act = tflite::ActivationFunctionType_NONE;
   int bias_mode = 2;  // 0: two inputs, 1: optional input -1, 2: bias tensor
   int threads = 1;
+  int groups = 1;  // ic and oc are multiples; the filter depth is ic / groups
 
+  int FC() const { return ic / groups; }
   int EffH() const { return (fh - 1) * dh + 1; }
   int EffW() const { return (fw - 1) * dw + 1; }
   int OutH() const { return same ? (ih + sh - 1) / sh : (ih - EffH()) / sh + 1; }
@@ -53,9 +55,11 @@ void ForEachTap(const ConvCase& c, Fn fn) {
               const int iy = oy * c.sh - c.PadH() + fy * c.dh;
               const int ix = ox * c.sw - c.PadW() + fx * c.dw;
               if (iy < 0 || iy >= c.ih || ix < 0 || ix >= c.iw) continue;
-              for (int i = 0; i < c.ic; ++i) {
-                fn(out_index, o, ((static_cast<size_t>(b) * c.ih + iy) * c.iw + ix) * c.ic + i,
-                   ((static_cast<size_t>(o) * c.fh + fy) * c.fw + fx) * c.ic + i);
+              const int c0 = o / (c.oc / c.groups) * c.FC();  // the group's first channel
+              for (int i = 0; i < c.FC(); ++i) {
+                fn(out_index, o,
+                   ((static_cast<size_t>(b) * c.ih + iy) * c.iw + ix) * c.ic + c0 + i,
+                   ((static_cast<size_t>(o) * c.fh + fy) * c.fw + fx) * c.FC() + i);
               }
             }
         }
@@ -77,17 +81,17 @@ void RunFloat(const ConvCase& c, uint32_t seed) {
           static_cast<int>(c.act), c.bias_mode, c.threads);
   std::mt19937 rng(seed);
   const auto in_v = RandomFloats(rng, static_cast<size_t>(c.batch) * c.ih * c.iw * c.ic);
-  const auto w_v = RandomFloats(rng, static_cast<size_t>(c.oc) * c.fh * c.fw * c.ic);
+  const auto w_v = RandomFloats(rng, static_cast<size_t>(c.oc) * c.fh * c.fw * c.FC());
   const auto b_v = RandomFloats(rng, c.oc);
   ModelBuilder b;
   const int in = b.AddTensor(tflite::TensorType_FLOAT32, {c.batch, c.ih, c.iw, c.ic}, "in");
   const int w =
-      b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {c.oc, c.fh, c.fw, c.ic}, w_v, "w");
+      b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {c.oc, c.fh, c.fw, c.FC()}, w_v, "w");
   const int bias = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {c.oc}, b_v, "b");
   const int out =
       b.AddTensor(tflite::TensorType_FLOAT32, {c.batch, c.OutH(), c.OutW(), c.oc}, "out");
   b.AddOperator(tflite::BuiltinOperator_CONV_2D, Inputs(b, c, in, w, bias), {out}, Options(Opts(c)),
-                1);
+                c.groups > 1 ? 6 : 1);
   b.SetInputs({in});
   b.SetOutputs({out});
   OpTestModel m(b, c.threads);
@@ -132,7 +136,7 @@ void RunQuantized(const ConvCase& c, bool per_channel, uint32_t seed) {
 
   const auto in_v =
       RandomInts<T>(rng, static_cast<size_t>(c.batch) * c.ih * c.iw * c.ic, qmin, qmax);
-  const auto w_v = RandomInts<T>(rng, static_cast<size_t>(c.oc) * c.fh * c.fw * c.ic,
+  const auto w_v = RandomInts<T>(rng, static_cast<size_t>(c.oc) * c.fh * c.fw * c.FC(),
                                  kInt8 ? -127 : 0, kInt8 ? 127 : 255);
   const auto b_v = RandomInts<int32_t>(rng, c.oc, -3000, 3000);
 
@@ -147,11 +151,11 @@ void RunQuantized(const ConvCase& c, bool per_channel, uint32_t seed) {
 
   ModelBuilder b;
   const int in = b.AddTensor(type, {c.batch, c.ih, c.iw, c.ic}, "in", &in_q);
-  const int w = b.AddConstTensor<T>(type, {c.oc, c.fh, c.fw, c.ic}, w_v, "w", &w_q);
+  const int w = b.AddConstTensor<T>(type, {c.oc, c.fh, c.fw, c.FC()}, w_v, "w", &w_q);
   const int bias = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {c.oc}, b_v, "b", &b_q);
   const int out = b.AddTensor(type, {c.batch, c.OutH(), c.OutW(), c.oc}, "out", &out_q);
   b.AddOperator(tflite::BuiltinOperator_CONV_2D, Inputs(b, c, in, w, bias), {out}, Options(Opts(c)),
-                kInt8 ? 3 : 1);
+                c.groups > 1 ? 6 : kInt8 ? 3 : 1);
   b.SetInputs({in});
   b.SetOutputs({out});
   OpTestModel m(b, c.threads);
@@ -207,10 +211,10 @@ void RunInt16(const ConvCase& c, bool per_channel, bool int64_bias, uint32_t see
   for (auto& sc : f_scales) sc = 0.002f + RandomFloats(rng, 1, 0.f, 0.02f)[0];
   auto in_v = RandomInts<int16_t>(rng, static_cast<size_t>(c.batch) * c.ih * c.iw * c.ic, -32768,
                                   32767);
-  auto w_v = RandomInts<int8_t>(rng, static_cast<size_t>(c.oc) * c.fh * c.fw * c.ic, -127, 127);
+  auto w_v = RandomInts<int8_t>(rng, static_cast<size_t>(c.oc) * c.fh * c.fw * c.FC(), -127, 127);
   if (extreme) {  // mostly -32768; filter o all -128 (even o) or all 127 (odd o)
     for (auto& v : in_v) v = v < 24000 ? int16_t{-32768} : int16_t{32767};
-    const size_t per_filter = static_cast<size_t>(c.fh) * c.fw * c.ic;
+    const size_t per_filter = static_cast<size_t>(c.fh) * c.fw * c.FC();
     for (size_t i = 0; i < w_v.size(); ++i) {
       w_v[i] = (i / per_filter) % 2 == 0 ? int8_t{-128} : int8_t{127};
     }
@@ -229,7 +233,7 @@ void RunInt16(const ConvCase& c, bool per_channel, bool int64_bias, uint32_t see
   ModelBuilder b;
   const int in = b.AddTensor(tflite::TensorType_INT16, {c.batch, c.ih, c.iw, c.ic}, "in", &in_q);
   const int w =
-      b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {c.oc, c.fh, c.fw, c.ic}, w_v, "w", &w_q);
+      b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {c.oc, c.fh, c.fw, c.FC()}, w_v, "w", &w_q);
   const int bias =
       int64_bias ? b.AddConstTensor<int64_t>(tflite::TensorType_INT64, {c.oc}, b64, "b", &b_q)
                  : b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {c.oc}, b32, "b", &b_q);
@@ -427,20 +431,57 @@ TEST_CASE("CONV_2D float golden: VALID 2x2 and SAME with bias and RELU") {
   CHECK(m.Output<float>(0) == std::vector<float>{0, 7, 27, 37});
 }
 
-TEST_CASE("CONV_2D v6 (grouped convolution) is not registered") {
+TEST_CASE("CONV_2D grouped (v6) golden: each group sees its own channels") {
+  // Input 1x1x1x4 = {1, 2, 3, 4}, 2 groups of 2 channels, 2 output channels (one per group):
+  // out0 = 1*1 + 2*2 = 5 (channels 0-1), out1 = 3*3 + 4*4 = 25 (channels 2-3), + bias.
   ModelBuilder b;
-  const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 3, 3, 1}, "in");
-  const int w = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {1, 1, 1, 1}, {1}, "w");
-  const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 3, 3, 1}, "out");
+  const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 1, 1, 4}, "in");
+  const int w =
+      b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {2, 1, 1, 2}, {1, 2, 3, 4}, "w");
+  const int bias = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {2}, {0.5f, -1}, "b");
+  const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 1, 1, 2}, "out");
   tflite::Conv2DOptionsT o;
-  o.padding = tflite::Padding_SAME;
+  o.padding = tflite::Padding_VALID;
   o.stride_h = o.stride_w = 1;
-  b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, w}, {out}, Options(o), 6);
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, w, bias}, {out}, Options(o), 6);
   b.SetInputs({in});
   b.SetOutputs({out});
   OpTestModel m(b);
-  CHECK(m.Prepare() == kTfLiteError);
-  CHECK(m.errors().find("CONV_2D") != std::string::npos);
+  REQUIRE(m.Prepare() == kTfLiteOk);
+  m.SetInput<float>(0, {1, 2, 3, 4});
+  REQUIRE(m.Invoke() == kTfLiteOk);
+  CHECK(m.Output<float>(0) == std::vector<float>{5.5f, 24});
+}
+
+ConvCase RandomGroupedCase(std::mt19937& rng) {
+  ConvCase c;
+  c.groups = RandInt(rng, 2, 4);
+  c.batch = RandInt(rng, 1, 2);
+  c.ih = RandInt(rng, 1, 7);
+  c.iw = RandInt(rng, 1, 7);
+  c.ic = c.groups * RandInt(rng, 1, 5);
+  c.oc = c.groups * RandInt(rng, 1, 4);
+  c.fh = RandInt(rng, 1, 3);
+  c.fw = RandInt(rng, 1, 3);
+  c.sh = RandInt(rng, 1, 2);
+  c.sw = RandInt(rng, 1, 2);
+  c.dh = RandInt(rng, 1, 2);
+  c.same = RandInt(rng, 0, 1) == 1 || c.EffH() > c.ih || c.EffW() > c.iw;
+  c.act = RandomActivation(rng);
+  c.bias_mode = RandInt(rng, 0, 2);
+  c.threads = RandInt(rng, 1, 2);
+  return c;
+}
+
+TEST_CASE("CONV_2D grouped float / int8 / uint8 / int16 match the references (random, seeds)") {
+  for (uint32_t seed = 1; seed <= 30; ++seed) {
+    std::mt19937 rng(seed + 7000);
+    const ConvCase c = RandomGroupedCase(rng);
+    RunFloat(c, seed);
+    RunQuantized<int8_t>(c, seed % 2 == 0, seed);
+    RunQuantized<uint8_t>(c, false, seed);
+    RunInt16(c, seed % 2 == 0, seed % 3 != 0, seed, 6, false);
+  }
 }
 
 TEST_CASE("CONV_2D float SAME stride 2, no bias") {
@@ -578,6 +619,133 @@ TEST_CASE("CONV_2D float with a non-constant filter repacks it each invoke") {
   CHECK(m.Output<float>(0) == std::vector<float>{10, 30});
 }
 
+// --- Hybrid (float input, int8 filter) ----------------------------------------------
+// An independent model of TFLite's hybrid conv: per-image quantization (symmetric for one
+// scale, asymmetric with an offset for differing per-channel scales or groups), exact
+// integer sums over in-image taps, float rescale. Compared in double within 1e-5 of the
+// magnitude, and against the float convolution within the input quantization error.
+void RunHybrid(const ConvCase& c, bool per_channel, uint32_t seed) {
+  CAPTURE(seed, per_channel, c.groups, c.batch, c.ih, c.iw, c.ic, c.fh, c.fw, c.oc, c.sh, c.sw,
+          c.dh, c.same, static_cast<int>(c.act), c.bias_mode, c.threads);
+  std::mt19937 rng(seed);
+  auto in_v = RandomFloats(rng, static_cast<size_t>(c.batch) * c.ih * c.iw * c.ic, -2.f, 2.f);
+  if (seed % 5 == 0) {
+    for (auto& v : in_v) v = std::abs(v);  // one-signed images
+  }
+  const auto w_v = RandomInts<int8_t>(rng, static_cast<size_t>(c.oc) * c.fh * c.fw * c.FC(), -127,
+                                      127);
+  const auto b_v = RandomFloats(rng, c.oc);
+  std::vector<float> scales = RandomFloats(rng, per_channel ? c.oc : 1, 0.001f, 0.03f);
+  QuantSpec w_q;
+  w_q.scale = scales;
+  w_q.zero_point.assign(scales.size(), 0);
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_FLOAT32, {c.batch, c.ih, c.iw, c.ic}, "in");
+  const int w =
+      b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {c.oc, c.fh, c.fw, c.FC()}, w_v, "w", &w_q);
+  const int bias = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {c.oc}, b_v, "b");
+  const int out =
+      b.AddTensor(tflite::TensorType_FLOAT32, {c.batch, c.OutH(), c.OutW(), c.oc}, "out");
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, Inputs(b, c, in, w, bias), {out}, Options(Opts(c)),
+                c.groups > 1 ? 6 : per_channel ? 5 : 2);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  OpTestModel m(b, c.threads);
+  REQUIRE(m.Prepare() == kTfLiteOk);
+  m.SetInput<float>(0, in_v);
+  REQUIRE(m.Invoke() == kTfLiteOk);
+  const auto got = m.Output<float>(0);
+
+  bool differ = false;
+  for (float sc : scales) differ = differ || sc != scales[0];
+  const bool asymmetric = differ || c.groups > 1;
+  const size_t image = static_cast<size_t>(c.ih) * c.iw * c.ic;
+  std::vector<int> q(in_v.size());
+  std::vector<double> sf(c.batch);
+  std::vector<int> zp(c.batch, 0);
+  for (int bi = 0; bi < c.batch; ++bi) {
+    const float* x = in_v.data() + bi * image;
+    float mn = 0, mx = 0;
+    for (size_t i = 0; i < image; ++i) {
+      mn = std::min(mn, x[i]);
+      mx = std::max(mx, x[i]);
+    }
+    if (!asymmetric) {
+      const float range = std::max(std::abs(mn), std::abs(mx));
+      sf[bi] = static_cast<double>(range / 127);
+      for (size_t i = 0; i < image; ++i) {
+        q[bi * image + i] = static_cast<int>(std::round(x[i] * (127.f / range)));
+      }
+    } else {
+      const double scale = (static_cast<double>(mx) - mn) / 255.0;
+      const double zmin = -128 - mn / scale, zmax = 127 - mx / scale;
+      const double zd = (128 + std::abs(mn / scale)) < (127 + std::abs(mx / scale)) ? zmin : zmax;
+      zp[bi] = zd <= -128 ? -128 : zd >= 127 ? 127 : static_cast<int>(std::round(zd));
+      sf[bi] = static_cast<float>(scale);
+      const float inv = 1.0f / static_cast<float>(scale);
+      for (size_t i = 0; i < image; ++i) {
+        q[bi * image + i] =
+            std::min(127, std::max(-128, static_cast<int>(std::round(zp[bi] + x[i] * inv))));
+      }
+    }
+  }
+  const size_t per_batch_out = static_cast<size_t>(c.OutH()) * c.OutW() * c.oc;
+  std::vector<int64_t> acc(OutSize(c), 0);
+  std::vector<double> exact(OutSize(c), 0.0), mag(OutSize(c), 0.0), werr(OutSize(c), 0.0);
+  ForEachTap(c, [&](size_t oi, int o, size_t ii, size_t fi) {
+    const size_t bi = oi / per_batch_out;
+    const double fs = scales[per_channel ? o : 0];
+    acc[oi] += static_cast<int64_t>(w_v[fi]) * (q[ii] - zp[bi]);
+    exact[oi] += static_cast<double>(w_v[fi]) * fs * in_v[ii];
+    mag[oi] += std::abs(w_v[fi] * fs * in_v[ii]);
+    werr[oi] += std::abs(w_v[fi] * fs) * sf[bi] * 0.5001;
+  });
+  for (size_t i = 0; i < acc.size(); ++i) {
+    const int o = static_cast<int>(i % c.oc);
+    const size_t bi = i / per_batch_out;
+    const double fs = scales[per_channel ? o : 0];
+    const double bias_v = c.bias_mode == 2 ? b_v[o] : 0.0;
+    double want = static_cast<double>(acc[i]) * fs * sf[bi] + bias_v;
+    double ex = exact[i] + bias_v;
+    RefFloatActivation(c.act, &want);
+    RefFloatActivation(c.act, &ex);
+    CAPTURE(i, got[i], want, ex);
+    REQUIRE(CloseTo(got[i], want, mag[i] + werr[i] + std::abs(bias_v)));
+    REQUIRE(std::abs(got[i] - ex) <= werr[i] + 1e-5 * (1 + mag[i]));
+  }
+}
+
+TEST_CASE("CONV_2D hybrid golden (v2): symmetric image quantization, zero padding") {
+  // Image {1, -0.5} (1x1x2x1), 1x2 filter {127, 64} * 0.01, SAME: q = {127, -64}, scale 1/127.
+  // Pixel 0: 127*127 + 64*(-64) = 12033 -> 12033 * 0.01 / 127; pixel 1: -64*127 (pad right).
+  ModelBuilder b;
+  QuantSpec q{{0.01f}, {0}, 0};
+  const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 1, 2, 1}, "in");
+  const int w = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {1, 1, 2, 1}, {127, 64}, "w", &q);
+  const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 1, 2, 1}, "out");
+  tflite::Conv2DOptionsT o;
+  o.padding = tflite::Padding_SAME;
+  o.stride_h = o.stride_w = 1;
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, w}, {out}, Options(o), 2);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  OpTestModel m(b);
+  REQUIRE(m.Prepare() == kTfLiteOk);
+  m.SetInput<float>(0, {1.f, -0.5f});
+  REQUIRE(m.Invoke() == kTfLiteOk);
+  const auto got = m.Output<float>(0);
+  CHECK(got[0] == Approx(12033 * 0.01 / 127).epsilon(1e-6));
+  CHECK(got[1] == Approx(-64 * 127 * 0.01 / 127).epsilon(1e-6));
+}
+
+TEST_CASE("CONV_2D hybrid per-tensor (v2), per-channel (v5), grouped: random, seeds printed") {
+  for (uint32_t seed = 1; seed <= 36; ++seed) {
+    std::mt19937 rng(seed + 9000);
+    ConvCase c = seed % 3 == 0 ? RandomGroupedCase(rng) : RandomCase(rng);
+    RunHybrid(c, seed % 2 == 0, seed);
+  }
+}
+
 TEST_CASE("CONV_2D rejects bad models in Prepare") {
   tflite::Conv2DOptionsT o;
   o.padding = tflite::Padding_VALID;
@@ -608,15 +776,16 @@ TEST_CASE("CONV_2D rejects bad models in Prepare") {
   SECTION("grouped convolution") {
     ModelBuilder b;
     const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 2, 2, 4}, "in");
-    const int w =
-        b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {2, 1, 1, 2}, {1, 2, 3, 4}, "w");
+    const int w = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {2, 1, 1, 3},
+                                          {1, 2, 3, 4, 5, 6}, "w");
     const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 2, 2, 2}, "out");
     b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, w}, {out}, Options(o));
     b.SetInputs({in});
     b.SetOutputs({out});
     OpTestModel m(b);
     CHECK(m.Prepare() == kTfLiteError);
-    CHECK(m.errors().find("Grouped convolution") != std::string::npos);
+    CHECK(m.errors().find("input depth 4 is not a multiple of the filter depth 3") !=
+          std::string::npos);
   }
   SECTION("VALID filter larger than the input") {
     ModelBuilder b;
@@ -631,18 +800,35 @@ TEST_CASE("CONV_2D rejects bad models in Prepare") {
     CHECK(m.Prepare() == kTfLiteError);
     CHECK(m.errors().find("output would be empty") != std::string::npos);
   }
-  SECTION("hybrid float input with int8 filter") {
+  SECTION("hybrid float input with uint8 filter") {
     ModelBuilder b;
     QuantSpec q{{0.1f}, {0}, 0};
     const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 2, 2, 1}, "in");
-    const int w = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {1, 1, 1, 1}, {1}, "w", &q);
+    const int w = b.AddConstTensor<uint8_t>(tflite::TensorType_UINT8, {1, 1, 1, 1}, {1}, "w", &q);
     const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 2, 2, 1}, "out");
-    b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, w}, {out}, Options(o), 1);
+    b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, w}, {out}, Options(o), 2);
     b.SetInputs({in});
     b.SetOutputs({out});
     OpTestModel m(b);
     CHECK(m.Prepare() == kTfLiteError);
-    CHECK(m.errors().find("Hybrid") != std::string::npos);
+    CHECK(m.errors().find("Hybrid CONV_2D (float input, UINT8 filter) not supported.") !=
+          std::string::npos);
+  }
+  SECTION("hybrid with a scale count that is neither 1 nor the output channels") {
+    ModelBuilder b;
+    QuantSpec q{{0.1f, 0.2f}, {0, 0}, 0};
+    const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 2, 2, 1}, "in");
+    const int w =
+        b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {3, 1, 1, 1}, {1, 2, 3}, "w", &q);
+    const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 2, 2, 3}, "out");
+    b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, w}, {out}, Options(o), 5);
+    b.SetInputs({in});
+    b.SetOutputs({out});
+    OpTestModel m(b);
+    CHECK(m.Prepare() == kTfLiteError);
+    // The interpreter rejects the scale count before the kernel's own check runs.
+    CHECK(m.errors().find("num_scales must be 1 for per-layer quantization, or 3") !=
+          std::string::npos);
   }
 }
 

@@ -6,14 +6,22 @@
 // dispatches on the bias type as TFLite Micro does: int64 bias -> the int64 template (exact
 // int64 sums, 64-bit MultiplyByQuantizedMultiplier), int32 bias or none -> the int32 one.
 //
-// Not implemented: shuffled 4x16 int8 weights (v2), hybrid float input with 8-bit weights
-// (v3, v9 and hybrid models at v5/v6), sparse weights (v8), int4 (v10+), the
+// Hybrid (float input and output, int8 weights with a per-tensor or per-channel scale;
+// v3, and v9 with asymmetric_quantize_inputs): as TFLite's hybrid kernel, each batch row is
+// quantized on the fly (SymmetricQuantizeFloats, or AsymmetricQuantizeFloats with a per-row
+// offset), summed exactly in int32 against the weights (minus row_sum * offset), and
+// rescaled as bias + sum * (row_scale * filter_scale) in float, then clamped. The int8
+// values, scales and int32 sums equal TFLite's; the float result matches TFLite's portable
+// kernel up to its float evaluation order (the same products here).
+//
+// Not implemented: shuffled 4x16 int8 weights (v2), sparse weights (v8), int4 (v10+), the
 // quantized_bias_type option (v11; the kernel honours it, the version is not registered).
 #include <algorithm>
 #include <vector>
 
 #include "kernels/internal/conv_util.h"
 #include "kernels/internal/gemm.h"
+#include "kernels/internal/hybrid.h"
 #include "kernels/internal/parallel.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
@@ -36,6 +44,12 @@ struct OpData {
   int32_t weights_zero_point = 0;  // subtracted while packing
   conv_util::PackedWeights weights;
   std::vector<int16_t> input_q;  // input + input_offset
+  // Hybrid: per-unit filter scales, quantized input rows, per-row scale and offset.
+  bool hybrid = false;
+  std::vector<float> filter_scale;
+  std::vector<int8_t> hybrid_q;
+  std::vector<float> row_scale;
+  std::vector<int32_t> row_offset;
 };
 
 void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
@@ -87,7 +101,7 @@ TfLiteStatus CheckTypes(TfLiteContext* context, const TfLiteTensor* input,
                         const TfLiteTensor* output, int units) {
   switch (input->type) {
     case kTfLiteFloat32:
-      if (filter->type != kTfLiteFloat32) {
+      if (filter->type != kTfLiteFloat32 && filter->type != kTfLiteInt8) {
         TF_LITE_KERNEL_LOG(context,
                            "Hybrid FULLY_CONNECTED (float input, %s weights) not supported.",
                            TfLiteTypeGetName(filter->type));
@@ -151,6 +165,24 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_EQ(context, total % data->input_size, 0);
   data->batches = static_cast<int>(total / data->input_size);
   TF_LITE_ENSURE_STATUS(CheckTypes(context, input, filter, bias, output, data->units));
+  data->hybrid = input->type == kTfLiteFloat32 && filter->type == kTfLiteInt8;
+  if (data->hybrid) {
+    // The filter scale: one, or one per unit (quantized dimension 0).
+    const TfLiteAffineQuantization* fq = conv_util::Affine(filter);
+    if (fq == nullptr || fq->scale == nullptr ||
+        (fq->scale->size != 1 && fq->scale->size != data->units) ||
+        (fq->scale->size > 1 && fq->quantized_dimension != 0)) {
+      TF_LITE_KERNEL_LOG(context,
+                         "failed to prepare hybrid FULLY_CONNECTED: int8 weights need one scale "
+                         "or one per unit on dimension 0 (expected 1 or %d, got %d).",
+                         data->units, fq != nullptr && fq->scale != nullptr ? fq->scale->size : 0);
+      return kTfLiteError;
+    }
+    data->filter_scale.resize(data->units);
+    for (int u = 0; u < data->units; ++u) {
+      data->filter_scale[u] = fq->scale->data[fq->scale->size == 1 ? 0 : u];
+    }
+  }
   if (input->type == kTfLiteInt16) {
     TF_LITE_ENSURE_STATUS(conv_util::CheckQuantizedBiasType(context, "FULLY_CONNECTED",
                                                             params->quantized_bias_type, bias));
@@ -197,6 +229,49 @@ void EvalQuantized(OpData* data, const TfLiteTensor* input, const TfLiteTensor* 
                       pool);
 }
 
+// Hybrid: quantize each batch row, int32 dot products, float rescale, clamp.
+void EvalHybrid(OpData* data, const TfLiteFullyConnectedParams& params, const TfLiteTensor* input,
+                const TfLiteTensor* filter, const TfLiteTensor* bias, TfLiteTensor* output,
+                pthreadpool* pool) {
+  const int batches = data->batches, units = data->units, k = data->input_size;
+  data->hybrid_q.resize(static_cast<size_t>(batches) * k);
+  data->row_scale.resize(batches);
+  data->row_offset.assign(batches, 0);
+  const bool asymmetric = params.asymmetric_quantize_inputs;
+  for (int b = 0; b < batches; ++b) {
+    const float* x = input->data.f + static_cast<size_t>(b) * k;
+    int8_t* q = data->hybrid_q.data() + static_cast<size_t>(b) * k;
+    if (asymmetric) {
+      hybrid::AsymmetricQuantizeFloats(x, k, q, &data->row_scale[b], &data->row_offset[b]);
+    } else {
+      hybrid::SymmetricQuantizeFloats(x, k, q, &data->row_scale[b]);
+    }
+  }
+  float act_min, act_max;
+  CalculateActivationRange(params.activation, &act_min, &act_max);
+  const int8_t* w = filter->data.int8;
+  const float* bias_data = bias != nullptr ? bias->data.f : nullptr;
+  float* out = output->data.f;
+  parallel::ParallelFor(pool, static_cast<size_t>(units),
+                        static_cast<double>(batches) * units * k, [&](size_t u) {
+    const int8_t* wr = w + u * static_cast<size_t>(k);
+    int32_t row_sum = 0;
+    if (asymmetric) {
+      for (int i = 0; i < k; ++i) row_sum += wr[i];
+    }
+    for (int b = 0; b < batches; ++b) {
+      const int8_t* q = data->hybrid_q.data() + static_cast<size_t>(b) * k;
+      int32_t dot = 0;
+      for (int i = 0; i < k; ++i) dot += static_cast<int32_t>(wr[i]) * q[i];
+      dot -= row_sum * data->row_offset[b];
+      const float scale = data->row_scale[b] * data->filter_scale[u];
+      float v = bias_data != nullptr ? bias_data[u] : 0.0f;
+      v += static_cast<float>(dot) * scale;
+      out[static_cast<size_t>(b) * units + u] = std::min(std::max(v, act_min), act_max);
+    }
+  });
+}
+
 // int16 activations: the input is A as it is (zero point 0); the packed weights hold
 // w - zero_point (per-tensor; TFLite's int16 FullyConnected applies it, the per-channel one
 // ignores it).
@@ -227,6 +302,10 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   pthreadpool* pool = parallel::ThreadPool(context);
   switch (input->type) {
     case kTfLiteFloat32:
+      if (data->hybrid) {
+        EvalHybrid(data, *params, input, filter, bias, output, pool);
+        return kTfLiteOk;
+      }
       data->weights.Pack(filter, data->units, data->input_size, 0);
       gemm::FloatGemm(
           data->batches, data->units, data->input_size, input->data.f, data->input_size,

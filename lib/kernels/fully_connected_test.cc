@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -404,18 +405,35 @@ TEST_CASE("FULLY_CONNECTED rejects bad models in Prepare") {
     CHECK(m.Prepare() == kTfLiteError);
     CHECK(m.errors().find("failed to prepare") != std::string::npos);
   }
-  SECTION("hybrid float input with int8 weights") {
+  SECTION("hybrid float input with uint8 weights") {
     ModelBuilder b;
     QuantSpec q{{0.1f}, {0}, 0};
     const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 2}, "in");
-    const int w = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {1, 2}, {1, 2}, "w", &q);
+    const int w = b.AddConstTensor<uint8_t>(tflite::TensorType_UINT8, {1, 2}, {1, 2}, "w", &q);
     const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 1}, "out");
     b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {in, w}, {out}, Options(o), 6);
     b.SetInputs({in});
     b.SetOutputs({out});
     OpTestModel m(b);
     CHECK(m.Prepare() == kTfLiteError);
-    CHECK(m.errors().find("Hybrid FULLY_CONNECTED") != std::string::npos);
+    CHECK(m.errors().find("Hybrid FULLY_CONNECTED (float input, UINT8 weights) not supported.") !=
+          std::string::npos);
+  }
+  SECTION("hybrid with a scale count that is neither 1 nor units") {
+    ModelBuilder b;
+    QuantSpec q{{0.1f, 0.2f}, {0, 0}, 0};
+    const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 2}, "in");
+    const int w =
+        b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {3, 2}, {1, 2, 3, 4, 5, 6}, "w", &q);
+    const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 3}, "out");
+    b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {in, w}, {out}, Options(o), 3);
+    b.SetInputs({in});
+    b.SetOutputs({out});
+    OpTestModel m(b);
+    CHECK(m.Prepare() == kTfLiteError);
+    // The interpreter rejects the scale count before the kernel's own check runs.
+    CHECK(m.errors().find("num_scales must be 1 for per-layer quantization, or 3") !=
+          std::string::npos);
   }
   SECTION("shuffled weights") {
     ModelBuilder b;
@@ -441,6 +459,134 @@ TEST_CASE("FULLY_CONNECTED rejects bad models in Prepare") {
     OpTestModel m(b);
     CHECK(m.Prepare() == kTfLiteError);
     CHECK(m.errors().find("Type BOOL (6) not supported.") != std::string::npos);
+  }
+}
+
+// --- Hybrid (float input, int8 weights) ----------------------------------------------
+// Runs a hybrid FULLY_CONNECTED; per_channel: one weight scale per unit.
+std::vector<float> RunHybridFc(const std::vector<float>& x, int batches, int k, int units,
+                               const std::vector<int8_t>& w, const std::vector<float>& scales,
+                               const std::vector<float>* bias, bool asymmetric,
+                               tflite::ActivationFunctionType act, int threads = 1) {
+  ModelBuilder b;
+  QuantSpec q;
+  q.scale = scales;
+  q.zero_point.assign(scales.size(), 0);
+  const int in = b.AddTensor(tflite::TensorType_FLOAT32, {batches, k}, "in");
+  const int wt = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {units, k}, w, "w", &q);
+  std::vector<int32_t> ins{in, wt};
+  if (bias != nullptr) {
+    ins.push_back(b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {units}, *bias, "b"));
+  }
+  const int out = b.AddTensor(tflite::TensorType_FLOAT32, {batches, units}, "out");
+  tflite::FullyConnectedOptionsT o;
+  o.fused_activation_function = act;
+  o.asymmetric_quantize_inputs = asymmetric;
+  b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, ins, {out}, Options(o),
+                asymmetric ? 9 : 3);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  OpTestModel m(b, threads);
+  REQUIRE(m.Prepare() == kTfLiteOk);
+  m.SetInput<float>(0, x);
+  REQUIRE(m.Invoke() == kTfLiteOk);
+  return m.Output<float>(0);
+}
+
+TEST_CASE("FULLY_CONNECTED hybrid golden (v3 symmetric, v9 asymmetric)") {
+  // x = {1, -0.5}: symmetric scale 1/127, q = {127, -64} (-63.5 rounds away from 0).
+  // Unit 0: w = {127, 0} * 0.01 -> 127 * 127 * (1/127 * 0.01) = 1.27.
+  // Unit 1: w = {-64, 2} * 0.01 -> (-64 * 127 + 2 * -64) / 12700 = -0.6501..., + bias 1.
+  const std::vector<float> bias{0, 1};
+  auto got = RunHybridFc({1.f, -0.5f}, 1, 2, 2, {127, 0, -64, 2}, {0.01f}, &bias, false,
+                         tflite::ActivationFunctionType_NONE);
+  CHECK(got[0] == Approx(1.27).epsilon(1e-6));
+  CHECK(got[1] == Approx(1 - 8256.0 / 12700).epsilon(1e-6));
+  // Asymmetric: range [-0.5, 1] over 255 steps, zero point round(127 - 1 / (1.5/255)) = -43:
+  // q = {127, -128}; sums use (q - zp) = {170, -85}.
+  got = RunHybridFc({1.f, -0.5f}, 1, 2, 2, {127, 0, -64, 2}, {0.01f}, &bias, true,
+                    tflite::ActivationFunctionType_NONE);
+  const double s = 1.5 / 255 * 0.01;
+  CHECK(got[0] == Approx(127 * 170 * s).epsilon(1e-6));
+  CHECK(got[1] == Approx(1 + (-64 * 170 + 2 * -85) * s).epsilon(1e-6));
+  // An all-zero row gives the bias (TFLite skips the product), RELU clamps.
+  got = RunHybridFc({0.f, 0.f}, 1, 2, 2, {127, 0, -64, 2}, {0.01f}, &bias, false,
+                    tflite::ActivationFunctionType_RELU);
+  CHECK(got == std::vector<float>{0, 1});
+}
+
+// Independent model: quantize as TFLite's tensor utils, sum exactly, rescale in double.
+void CheckHybridFc(uint32_t seed, bool asymmetric, bool per_channel) {
+  std::mt19937 rng(seed);
+  const int batches = RandInt(rng, 1, 4), k = RandInt(rng, 1, 70), units = RandInt(rng, 1, 40);
+  CAPTURE(seed, asymmetric, per_channel, batches, k, units);
+  std::vector<float> x = RandomFloats(rng, static_cast<size_t>(batches) * k, -3.f, 3.f);
+  if (RandInt(rng, 0, 3) == 0) {  // sometimes one-signed rows
+    for (auto& v : x) v = std::abs(v);
+  }
+  const auto w = RandomInts<int8_t>(rng, static_cast<size_t>(units) * k, -127, 127);
+  std::vector<float> scales = RandomFloats(rng, per_channel ? units : 1, 0.001f, 0.05f);
+  const std::vector<float> bias = RandomFloats(rng, units, -1.f, 1.f);
+  const auto act = RandomActivation(rng);
+  const auto got = RunHybridFc(x, batches, k, units, w, scales, &bias, asymmetric, act,
+                               1 + static_cast<int>(seed % 2));
+  for (int b = 0; b < batches; ++b) {
+    const float* row = x.data() + static_cast<size_t>(b) * k;
+    float mn = 0, mx = 0;
+    for (int i = 0; i < k; ++i) {
+      mn = std::min(mn, row[i]);
+      mx = std::max(mx, row[i]);
+    }
+    std::vector<int> q(k);
+    double sf;
+    int zp = 0;
+    if (!asymmetric) {
+      const float range = std::max(std::abs(mn), std::abs(mx));
+      const float inv = range == 0 ? 0.f : 127.f / range;
+      sf = range == 0 ? 1.0 : static_cast<double>(range / 127);
+      for (int i = 0; i < k; ++i) q[i] = static_cast<int>(std::round(row[i] * inv));
+    } else {
+      const double scale = (static_cast<double>(mx) - mn) / 255.0;
+      if (scale == 0) {
+        sf = 1;
+      } else {
+        const double zmin = -128 - mn / scale, zmax = 127 - mx / scale;
+        const double zd = (128 + std::abs(mn / scale)) < (127 + std::abs(mx / scale)) ? zmin : zmax;
+        zp = zd <= -128 ? -128 : zd >= 127 ? 127 : static_cast<int>(std::round(zd));
+        sf = static_cast<float>(scale);
+        const float inv = 1.0f / static_cast<float>(scale);
+        for (int i = 0; i < k; ++i) {
+          q[i] = std::min(127, std::max(-128, static_cast<int>(std::round(zp + row[i] * inv))));
+        }
+      }
+    }
+    for (int u = 0; u < units; ++u) {
+      int64_t dot = 0;
+      double exact = bias[u], mag = std::abs(bias[u]);
+      const double fs = scales[per_channel ? u : 0];
+      for (int i = 0; i < k; ++i) {
+        dot += static_cast<int64_t>(w[u * k + i]) * (q[i] - zp);
+        exact += static_cast<double>(w[u * k + i]) * fs * row[i];
+        mag += std::abs(w[u * k + i] * fs * row[i]);
+      }
+      double want = bias[u] + static_cast<double>(dot) * sf * fs;
+      RefFloatActivation(act, &want);
+      RefFloatActivation(act, &exact);
+      const float g = got[static_cast<size_t>(b) * units + u];
+      CAPTURE(b, u, g, want, exact);
+      // The int32 sum is exact; only the float rescale and bias add round.
+      REQUIRE(CloseTo(g, want, mag + std::abs(static_cast<double>(dot) * sf * fs)));
+      // And it stays within the input quantization error of the float layer.
+      double wsum = 0;
+      for (int i = 0; i < k; ++i) wsum += std::abs(w[u * k + i] * fs);
+      REQUIRE(std::abs(g - exact) <= wsum * sf * 0.5001 + 1e-5 * (1 + mag));
+    }
+  }
+}
+
+TEST_CASE("FULLY_CONNECTED hybrid matches an integer model (random shapes, seeds printed)") {
+  for (uint32_t seed = 500; seed < 540; ++seed) {
+    CheckHybridFc(seed, seed % 2 == 1, seed % 4 >= 2);
   }
 }
 

@@ -182,7 +182,7 @@ inline TfLiteStatus CheckFloatBias(TfLiteContext* context, const TfLiteTensor* b
 }
 
 // Type rules shared by CONV_2D and DEPTHWISE_CONV_2D: float input needs float weights
-// (hybrid is not implemented), 8-bit input needs weights of the same type, int16 input
+// (CONV_2D checks its hybrid case itself before calling this), 8-bit input needs weights of the same type, int16 input
 // (16x8) int8 weights, zero points 0 and an int64 bias (or int32 where
 // `int16_int32_bias`), the output has the input's type, and the bias matches the output
 // channels.
@@ -243,18 +243,20 @@ struct PackedWeights {
 
   void Invalidate() { valid = false; }
 
-  // weights: [n][k]; zero_point subtracted for 8-bit weights.
-  void Pack(const TfLiteTensor* w, int n, int k, int32_t zero_point) {
+  // weights: rows [first_row, first_row + n) of a [*][k] tensor (a group of a grouped
+  // convolution); zero_point subtracted for 8-bit weights.
+  void Pack(const TfLiteTensor* w, int n, int k, int32_t zero_point, size_t first_row = 0) {
     if (valid) return;
+    const size_t at = first_row * static_cast<size_t>(k);
     if (w->type == kTfLiteFloat32) {
       f.resize(gemm::PackedWeightsSize(n, k));
-      gemm::PackFloatWeights(w->data.f, n, k, f.data());
+      gemm::PackFloatWeights(w->data.f + at, n, k, f.data());
     } else if (w->type == kTfLiteInt8) {
       q.resize(gemm::PackedQuantizedWeightsSize(n, k));
-      gemm::PackInt8Weights(w->data.int8, n, k, zero_point, q.data());
+      gemm::PackInt8Weights(w->data.int8 + at, n, k, zero_point, q.data());
     } else {
       q.resize(gemm::PackedQuantizedWeightsSize(n, k));
-      gemm::PackUint8Weights(w->data.uint8, n, k, zero_point, q.data());
+      gemm::PackUint8Weights(w->data.uint8 + at, n, k, zero_point, q.data());
     }
     valid = IsConstantOrPersistentTensor(w);
   }

@@ -1,0 +1,92 @@
+// Input quantization of TFLite's hybrid kernels (float activations, int8 weights):
+// tensor_utils::SymmetricQuantizeFloats / AsymmetricQuantizeFloats as the portable
+// tensor utils compute them, float for float, so the int8 values, scaling factors and
+// offsets match TFLite's exactly. The kernels then sum in int32 (exact) and rescale with
+// scaling_factor * filter_scale in float.
+#ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_HYBRID_H_
+#define TFLITE_INSPECT_LIB_KERNELS_INTERNAL_HYBRID_H_
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+namespace tflite {
+namespace hybrid {
+
+// values -> round(values * 127 / max|values|) in [-127, 127]; scaling_factor =
+// max|values| / 127 (1 for an all-zero input).
+inline void SymmetricQuantizeFloats(const float* values, int size, int8_t* quantized,
+                                    float* scaling_factor) {
+  if (size <= 0) {
+    *scaling_factor = 1;
+    return;
+  }
+  const auto minmax = std::minmax_element(values, values + size);
+  constexpr int32_t kScale = 127;
+  const float range = std::max(std::abs(*minmax.first), std::abs(*minmax.second));
+  if (range == 0) {
+    std::memset(quantized, 0, static_cast<size_t>(size));
+    *scaling_factor = 1;
+    return;
+  }
+  *scaling_factor = range / kScale;
+  const float scaling_factor_inv = kScale / range;
+  for (int i = 0; i < size; ++i) {
+    const int32_t q = static_cast<int32_t>(std::round(values[i] * scaling_factor_inv));
+    quantized[i] = static_cast<int8_t>(std::min(kScale, std::max(-kScale, q)));
+  }
+}
+
+// values -> [-128, 127] over [min(0, min), max(0, max)] with a nudged zero point
+// (`offset`); scaling_factor = (rmax - rmin) / 255 (1 and offset 0 for an all-zero input).
+inline void AsymmetricQuantizeFloats(const float* values, int size, int8_t* quantized,
+                                     float* scaling_factor, int32_t* offset) {
+  constexpr int32_t kMinScale = -128;
+  constexpr int32_t kMaxScale = 127;
+  constexpr double qmin_double = kMinScale;
+  constexpr double qmax_double = kMaxScale;
+  if (size <= 0) {
+    *scaling_factor = 1;
+    *offset = 0;
+    return;
+  }
+  const auto minmax = std::minmax_element(values, values + size);
+  const double rmin = static_cast<double>(std::min(0.0f, *minmax.first));
+  const double rmax = static_cast<double>(std::max(0.0f, *minmax.second));
+  if (rmin == rmax) {
+    std::memset(quantized, 0, static_cast<size_t>(size));
+    *scaling_factor = 1;
+    *offset = 0;
+    return;
+  }
+  const double scale = (rmax - rmin) / (qmax_double - qmin_double);
+  const double zero_point_from_min = qmin_double - rmin / scale;
+  const double zero_point_from_max = qmax_double - rmax / scale;
+  const double zero_point_from_min_error = std::abs(qmin_double) + std::abs(rmin / scale);
+  const double zero_point_from_max_error = std::abs(qmax_double) + std::abs(rmax / scale);
+  const double zero_point_double = zero_point_from_min_error < zero_point_from_max_error
+                                       ? zero_point_from_min
+                                       : zero_point_from_max;
+  int8_t nudged_zero_point = 0;
+  if (zero_point_double <= qmin_double) {
+    nudged_zero_point = kMinScale;
+  } else if (zero_point_double >= qmax_double) {
+    nudged_zero_point = kMaxScale;
+  } else {
+    nudged_zero_point = static_cast<int8_t>(std::round(zero_point_double));
+  }
+  *scaling_factor = static_cast<float>(scale);
+  *offset = nudged_zero_point;
+  const float scaling_factor_inv = 1.0f / *scaling_factor;
+  for (int i = 0; i < size; ++i) {
+    const int32_t q =
+        static_cast<int32_t>(std::round(static_cast<float>(*offset) + values[i] * scaling_factor_inv));
+    quantized[i] = static_cast<int8_t>(std::min(kMaxScale, std::max(kMinScale, q)));
+  }
+}
+
+}  // namespace hybrid
+}  // namespace tflite
+
+#endif  // TFLITE_INSPECT_LIB_KERNELS_INTERNAL_HYBRID_H_
