@@ -75,6 +75,7 @@ bool VisitPooling(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrat
 bool VisitMean(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitShape(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitDequantize(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+bool VisitDensify(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 
 }  // namespace xnnpack
 }  // namespace tflite_inspect

@@ -89,11 +89,27 @@ bool VisitShape(VisitContext& v, const TfLiteNode& node, const TfLiteRegistratio
 bool VisitDequantize(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&) {
   if (node.inputs->size != 1 || node.outputs->size != 1) return v.Refuse("expects 1 input, 1 output");
   const TfLiteTensor& in = Tensor(v, node.inputs->data[0]);
-  if (in.type != kTfLiteFloat16 || in.allocation_type != kTfLiteMmapRo || in.data.raw == nullptr) {
+  if (in.type != kTfLiteFloat16 || !IsStatic(v, node.inputs->data[0])) {
     return v.Refuse("only DEQUANTIZE of constant FLOAT16 weights is supported (folded at prepare)");
   }
   if (Tensor(v, node.outputs->data[0]).type != kTfLiteFloat32) return v.Refuse("output is not FLOAT32");
   // Nothing to define: the output is a static value of the subgraph.
+  return true;
+}
+
+}  // namespace xnnpack
+}  // namespace tflite_inspect
+
+namespace tflite_inspect {
+namespace xnnpack {
+
+bool VisitDensify(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&) {
+  if (node.inputs->size != 1 || node.outputs->size != 1) return v.Refuse("expects 1 input, 1 output");
+  // The runtime folds DENSIFY of constant weights before a static-shape delegate looks
+  // at the graph; the partition then reads the dense weights as constants.
+  if (!IsStatic(v, node.inputs->data[0]) || !IsStatic(v, node.outputs->data[0])) {
+    return v.Refuse("only DENSIFY of constant weights is supported (folded before delegation)");
+  }
   return true;
 }
 

@@ -93,7 +93,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
       TfLiteNode* node;
       TfLiteRegistration* reg;
       TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
-      if (reg->builtin_code == kTfLiteBuiltinDequantize) continue;
+      if (reg->builtin_code == kTfLiteBuiltinDequantize || reg->builtin_code == kTfLiteBuiltinDensify) continue;
       for (const TfLiteIntArray* list : {node->inputs, node->outputs}) {
         for (int i = 0; i < list->size; ++i) {
           const int t = list->data[i];
@@ -113,7 +113,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
       TfLiteNode* node;
       TfLiteRegistration* reg;
       TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
-      if (reg->builtin_code == kTfLiteBuiltinDequantize) continue;
+      if (reg->builtin_code == kTfLiteBuiltinDequantize || reg->builtin_code == kTfLiteBuiltinDensify) continue;
       if (!xnnpack::VisitNode(v, n, *node, *reg)) {
         TF_LITE_KERNEL_LOG(context, "%s: failed to define node %d (%s): %s", kName, n,
                            OpNameOf(*reg).c_str(), v.reason.c_str());
@@ -172,7 +172,10 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
       return kTfLiteError;
     }
     // Dequantized weights that nodes outside the partition also read.
-    for (const auto& f : folded_outputs_) std::memcpy(context->tensors[f.tensor].data.raw, f.data, f.bytes);
+    for (const auto& f : folded_outputs_) {
+      TfLiteTensor& t = context->tensors[f.tensor];
+      if (t.allocation_type != kTfLitePersistentRo) std::memcpy(t.data.raw, f.data, f.bytes);
+    }
     return kTfLiteOk;
   }
 

@@ -464,10 +464,11 @@ TfLiteStatus Subgraph::AllocateTensors() {
 
 // Runs, once, every node whose inputs are all constant (for example DEQUANTIZE of fp16
 // weights) and turns its outputs into persistent constants, so Invoke skips it.
-TfLiteStatus Subgraph::FoldConstantNodes() {
+TfLiteStatus Subgraph::FoldConstantNodes(bool before_planning) {
   for (int step = 0; step < static_cast<int>(execution_plan_.size()); ++step) {
     const int n = execution_plan_[step];
     auto& [node, reg] = nodes_and_registration_[n];
+    if (before_planning && node.temporaries != nullptr && node.temporaries->size > 0) continue;
     if (reg.builtin_code == BuiltinOperator_CUSTOM || reg.builtin_code == BuiltinOperator_DELEGATE ||
         reg.builtin_code == BuiltinOperator_WHILE || reg.builtin_code == BuiltinOperator_IF ||
         reg.builtin_code == BuiltinOperator_CALL_ONCE || node.might_have_side_effect ||

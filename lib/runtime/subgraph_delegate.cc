@@ -313,6 +313,10 @@ TfLiteStatus Subgraph::ApplyDelegate(TfLiteDelegate* delegate,
                   dynamic);
       return kTfLiteApplicationError;
     }
+    // Nodes computed from constants only (DEQUANTIZE / DENSIFY of weights) are folded now,
+    // so the delegate sees their outputs as constants it can pack, as it would the
+    // model's own weights. (TFLite's XNNPACK delegate special-cases these patterns.)
+    TF_LITE_ENSURE_STATUS(FoldConstantNodes(/*before_planning=*/true));
   }
   const bool was_invokable = state_ != State::kUninvokable;
   if (delegates_applied_.empty()) pre_delegation_execution_plan_ = execution_plan_;

@@ -164,7 +164,9 @@ class Subgraph {
 
   TfLiteStatus PrepareNode(int node_index);
   TfLiteStatus PrepareFrom(int plan_index);
-  TfLiteStatus FoldConstantNodes();
+  // before_planning: only nodes without temporaries (arena memory does not exist yet);
+  // used so that a static-shape delegate sees folded weights as constants.
+  TfLiteStatus FoldConstantNodes(bool before_planning = false);
   TfLiteStatus CheckTensorIndices(const char* label, const std::vector<int>& indices);
   TfLiteStatus AllocatePersistent(TfLiteTensor* t);
   bool IsConstant(int tensor_index) const;
