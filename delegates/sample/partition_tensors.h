@@ -20,6 +20,8 @@ class PartitionTensors {
   // After the node's prepare: gives every arena tensor of `node` (outputs,
   // intermediates, temporaries) that is not on the boundary a buffer of its size.
   TfLiteStatus AllocateFor(TfLiteContext* context, const TfLiteNode& node);
+  // The same for one tensor (does nothing for boundary or non-arena tensors).
+  TfLiteStatus AllocateTensor(TfLiteContext* context, int tensor);
 
  private:
   struct Buffer {

@@ -41,8 +41,7 @@ class SampleKernel : public tflite::SimpleDelegateKernelInterface {
       TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(
           context, params->nodes_to_replace->data[i], &node, &reg));
       ops_.push_back({reg->builtin_code == kTfLiteBuiltinAdd, ActivationOf(*reg, *node),
-                      node->inputs->data[0], node->inputs->data[1], node->outputs->data[0],
-                      params->nodes_to_replace->data[i]});
+                      node->inputs->data[0], node->inputs->data[1], node->outputs->data[0]});
     }
     return kTfLiteOk;
   }
@@ -52,10 +51,9 @@ class SampleKernel : public tflite::SimpleDelegateKernelInterface {
       const TfLiteTensor& a = context->tensors[op.a];
       TfLiteTensor& out = context->tensors[op.out];
       TF_LITE_ENSURE_STATUS(context->ResizeTensor(context, &out, TfLiteIntArrayCopy(a.dims)));
-      TfLiteNode* node = nullptr;
-      TfLiteRegistration* reg = nullptr;
-      TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, op.node, &node, &reg));
-      TF_LITE_ENSURE_STATUS(tensors_->AllocateFor(context, *node));
+      // Only tensor indices are kept from Init: TFLite forbids GetNodeAndRegistration
+      // outside the delegate's Prepare, so this kernel also runs as a plugin in TFLite.
+      TF_LITE_ENSURE_STATUS(tensors_->AllocateTensor(context, op.out));
     }
     return kTfLiteOk;
   }
@@ -77,7 +75,7 @@ class SampleKernel : public tflite::SimpleDelegateKernelInterface {
   struct Op {
     bool add;
     TfLiteFusedActivation activation;
-    int a, b, out, node;
+    int a, b, out;
   };
   std::vector<Op> ops_;
   std::unique_ptr<PartitionTensors> tensors_;
