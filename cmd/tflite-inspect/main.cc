@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "benchmark_model/benchmark_model_main.h"
+#include "delegate_report/delegate_report_main.h"
 #include "inference_diff/inference_diff_main.h"
 #include "inspect_ops/inspect_ops_main.h"
 #include "run/run_main.h"
@@ -19,6 +20,8 @@ const Tool kTools[] = {
     {"inspect_ops", tflite_inspect::InspectOpsMain,
      "which ops and versions a model needs, and whether they resolve"},
     {"run", tflite_inspect::RunMain, "one inference; outputs written as raw tensors + JSON"},
+    {"delegate_report", tflite_inspect::DelegateReportMain,
+     "which delegate runs which node, why the rest stay on the CPU, boundary bytes"},
     {"benchmark_model", tflite_inspect::BenchmarkModelMain,
      "latency, memory and op profile (TFLite's flags and log lines), JSON, CI gate"},
     {"inference_diff", tflite_inspect::InferenceDiffMain,

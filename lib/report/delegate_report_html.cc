@@ -1,0 +1,332 @@
+// The HTML form of a DelegateReport: one self-contained page (inline CSS and SVG, no
+// scripts, nothing fetched). Per subgraph: the plan as a coloured strip in run order,
+// the graph laid out in layers (a node one layer below the deepest node it reads from;
+// folded constant nodes just above their first reader), and tables of partitions,
+// CPU nodes with their reasons, and boundary tensors.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "report/delegate_report_format.h"
+
+namespace tflite_inspect {
+namespace {
+
+constexpr int kBoxW = 168, kBoxH = 26, kColW = 186, kRowH = 64, kMargin = 20;
+
+std::string Html(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string OwnerName(const DelegateReport& r, const SubgraphReport& sr, const NodeEntry& e) {
+  if (e.partition < 0) return e.folded ? "CPU (folded)" : "CPU";
+  const PartitionEntry& p = sr.partitions[e.partition];
+  return fmt::format("{} partition {}", r.delegates[p.delegate].name, p.ordinal);
+}
+
+int OwnerDelegate(const SubgraphReport& sr, const NodeEntry& e) {
+  return e.partition < 0 ? -1 : sr.partitions[e.partition].delegate;
+}
+
+std::string Tooltip(const DelegateReport& r, const SubgraphReport& sr, const NodeEntry& e) {
+  std::string tip = fmt::format("#{} {} v{}: {}", e.node, e.op, e.version, OwnerName(r, sr, e));
+  for (const NodeLeft& l : e.reasons) tip += "\n" + r.delegates[l.delegate].name + ": " + l.reason;
+  return tip;
+}
+
+// The plan in run order, one cell per node.
+void AppendStrip(const DelegateReport& r, const SubgraphReport& sr, std::string* out) {
+  const int n = static_cast<int>(sr.nodes.size());
+  const int cell = std::max(3, std::min(14, 960 / std::max(1, n)));
+  *out +=
+      fmt::format("<svg class=\"strip\" width=\"{}\" height=\"22\" role=\"img\">", cell * n + 2);
+  for (int i = 0; i < n; ++i) {
+    const NodeEntry& e = sr.nodes[i];
+    *out += fmt::format(
+        "<rect x=\"{}\" y=\"1\" width=\"{}\" height=\"20\" fill=\"{}\" "
+        "stroke=\"#fff\" stroke-width=\"0.5\"><title>{}</title></rect>",
+        1 + i * cell, cell, OwnerColour(OwnerDelegate(sr, e)), Html(Tooltip(r, sr, e)));
+  }
+  *out += "</svg>\n";
+}
+
+struct Layout {
+  std::map<int, std::pair<int, int>> pos;              // node -> (x, y) of its box's top-left
+  std::map<int, std::pair<int, int>> in_pos, out_pos;  // graph input / output tensor -> (x, y)
+  int width = 0, height = 0;
+};
+
+Layout LayOut(const SubgraphReport& sr) {
+  std::map<int, size_t> producer;  // tensor -> position in sr.nodes
+  for (size_t i = 0; i < sr.nodes.size(); ++i) {
+    for (int t : sr.nodes[i].outputs) producer[t] = i;
+  }
+  // Layer 0 holds the graph inputs; nodes start at layer 1.
+  std::vector<int> layer(sr.nodes.size(), 1);
+  for (size_t i = 0; i < sr.nodes.size(); ++i) {
+    if (sr.nodes[i].folded) continue;
+    for (int t : sr.nodes[i].inputs) {
+      auto p = producer.find(t);
+      if (p != producer.end() && p->second < i && !sr.nodes[p->second].folded) {
+        layer[i] = std::max(layer[i], layer[p->second] + 1);
+      }
+    }
+  }
+  for (size_t k = sr.nodes.size(); k-- > 0;) {
+    if (!sr.nodes[k].folded) continue;
+    int first_reader = -1;
+    for (size_t j = k + 1; j < sr.nodes.size(); ++j) {
+      const auto& in = sr.nodes[j].inputs;
+      for (int t : sr.nodes[k].outputs) {
+        if (std::find(in.begin(), in.end(), t) != in.end()) {
+          first_reader = first_reader < 0 ? layer[j] : std::min(first_reader, layer[j]);
+        }
+      }
+    }
+    layer[k] = std::max(1, first_reader - 1);
+  }
+  int max_layer = 1;
+  for (int l : layer) max_layer = std::max(max_layer, l);
+  std::map<int, std::vector<int>> rows;  // layer -> nodes, in run order
+  for (size_t i = 0; i < sr.nodes.size(); ++i) rows[layer[i]].push_back(sr.nodes[i].node);
+  size_t widest = std::max(sr.inputs.size(), sr.outputs.size());
+  for (const auto& [l, nodes] : rows) widest = std::max(widest, nodes.size());
+  Layout lay;
+  lay.width = static_cast<int>(widest) * kColW + 2 * kMargin;
+  auto x_of = [&](size_t slot, size_t count) {
+    return kMargin + static_cast<int>(slot) * kColW + static_cast<int>(widest - count) * kColW / 2;
+  };
+  for (const auto& [l, nodes] : rows) {
+    for (size_t s = 0; s < nodes.size(); ++s) {
+      lay.pos[nodes[s]] = {x_of(s, nodes.size()), kMargin + l * kRowH};
+    }
+  }
+  for (size_t s = 0; s < sr.inputs.size(); ++s) {
+    lay.in_pos[sr.inputs[s]] = {x_of(s, sr.inputs.size()), kMargin};
+  }
+  for (size_t s = 0; s < sr.outputs.size(); ++s) {
+    lay.out_pos[sr.outputs[s]] = {x_of(s, sr.outputs.size()), kMargin + (max_layer + 1) * kRowH};
+  }
+  lay.height = kMargin * 2 + (max_layer + 1) * kRowH + kBoxH;
+  return lay;
+}
+
+void AppendGraph(const DelegateReport& r, const SubgraphReport& sr, std::string* out) {
+  const Layout lay = LayOut(sr);
+  *out += fmt::format(
+      "<div class=\"graph\"><svg width=\"{}\" height=\"{}\" "
+      "font-family=\"sans-serif\" font-size=\"11\">\n",
+      lay.width, lay.height);
+  std::map<int, const NodeEntry*> producer;
+  for (const NodeEntry& e : sr.nodes) {
+    for (int t : e.outputs) producer[t] = &e;
+  }
+  std::string labels;  // drawn after every edge, so edges do not hide them
+  auto edge = [&](std::pair<int, int> a, int from_owner, std::pair<int, int> b, int to_owner,
+                  int t) {
+    const int x1 = a.first + kBoxW / 2, y1 = a.second + kBoxH;
+    const int x2 = b.first + kBoxW / 2, y2 = b.second;
+    const int mid = (y1 + y2) / 2;
+    const long long bytes = EdgeCrossingBytes(sr, t, from_owner, to_owner);
+    const bool crosses = bytes >= 0;
+    auto p = producer.find(t);
+    const bool constant = p != producer.end() && p->second->folded;
+    const char* style = crosses    ? "stroke=\"#d62828\" stroke-width=\"2\""
+                        : constant ? "stroke=\"#bdbdbd\" stroke-dasharray=\"2,3\""
+                                   : "stroke=\"#9e9e9e\"";
+    *out += fmt::format("<path d=\"M{},{} C{},{} {},{} {},{}\" fill=\"none\" {}/>\n", x1, y1, x1,
+                        mid, x2, mid, x2, y2, style);
+    if (crosses) {
+      labels += fmt::format(
+          "<text x=\"{}\" y=\"{}\" fill=\"#d62828\" stroke=\"#fff\" stroke-width=\"3\" "
+          "paint-order=\"stroke\" text-anchor=\"middle\">t{}: "
+          "{} B</text>\n",
+          (x1 + x2) / 2, mid + 4, t, bytes);
+    }
+  };
+  const std::set<int> graph_inputs(sr.inputs.begin(), sr.inputs.end());
+  for (const NodeEntry& e : sr.nodes) {
+    std::set<int> seen;
+    for (int t : e.inputs) {
+      if (t < 0 || !seen.insert(t).second) continue;
+      if (auto p = producer.find(t); p != producer.end()) {
+        edge(lay.pos.at(p->second->node), p->second->partition, lay.pos.at(e.node), e.partition, t);
+      } else if (graph_inputs.count(t)) {
+        edge(lay.in_pos.at(t), -1, lay.pos.at(e.node), e.partition, t);
+      }
+    }
+  }
+  for (int t : sr.outputs) {
+    if (auto p = producer.find(t); p != producer.end()) {
+      edge(lay.pos.at(p->second->node), p->second->partition, lay.out_pos.at(t), -1, t);
+    }
+  }
+  for (const NodeEntry& e : sr.nodes) {
+    const auto [x, y] = lay.pos.at(e.node);
+    std::string label = fmt::format("#{} {}", e.node, e.op);
+    if (label.size() > 26) label = label.substr(0, 25) + "…";
+    *out += fmt::format(
+        "<g><title>{}</title><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" "
+        "rx=\"5\" fill=\"{}\" stroke=\"{}\"/><text x=\"{}\" y=\"{}\" "
+        "text-anchor=\"middle\">{}</text></g>\n",
+        Html(Tooltip(r, sr, e)), x, y, kBoxW, kBoxH, OwnerColour(OwnerDelegate(sr, e)),
+        e.folded ? "#bdbdbd" : "#424242", x + kBoxW / 2, y + 17, Html(label));
+  }
+  auto terminal = [&](const std::map<int, std::pair<int, int>>& where, const char* what) {
+    for (const auto& [t, xy] : where) {
+      *out += fmt::format(
+          "<g><title>{} tensor {}</title><ellipse cx=\"{}\" cy=\"{}\" rx=\"{}\" "
+          "ry=\"{}\" fill=\"#fff\" stroke=\"#424242\"/><text x=\"{}\" y=\"{}\" "
+          "text-anchor=\"middle\">{} t{}</text></g>\n",
+          what, t, xy.first + kBoxW / 2, xy.second + kBoxH / 2, kBoxW / 2, kBoxH / 2,
+          xy.first + kBoxW / 2, xy.second + 17, what, t);
+    }
+  };
+  terminal(lay.in_pos, "input");
+  terminal(lay.out_pos, "output");
+  *out += labels + "</svg></div>\n";
+}
+
+void AppendTables(const DelegateReport& r, const SubgraphReport& sr, std::string* out) {
+  if (!sr.partitions.empty()) {
+    *out +=
+        "<h3>Partitions</h3><table><tr><th>delegate</th><th>partition</th><th>DELEGATE "
+        "node</th><th>nodes</th><th>bytes in</th><th>bytes out</th></tr>\n";
+    for (const PartitionEntry& p : sr.partitions) {
+      std::string nodes;
+      for (int n : p.nodes) {
+        const NodeEntry* e = sr.FindNode(n);
+        nodes += fmt::format("{}#{} {} v{}", nodes.empty() ? "" : ", ", n, e ? e->op : "?",
+                             e ? e->version : 0);
+      }
+      *out += fmt::format(
+          "<tr><td><span class=\"sw\" style=\"background:{}\"></span>{}</td>"
+          "<td>{}</td><td>{}</td><td>{}: {}</td><td>{}</td><td>{}</td></tr>\n",
+          OwnerColour(p.delegate), Html(r.delegates[p.delegate].name), p.ordinal, p.kernel_node,
+          p.nodes.size(), Html(nodes), p.bytes_in, p.bytes_out);
+    }
+    *out += "</table>\n";
+  }
+  for (const DelegateInSubgraph& d : sr.delegates) {
+    const std::string& name = r.delegates[d.delegate].name;
+    if (!d.live) {
+      *out += fmt::format("<p class=\"fail\">{}: {}, running on the CPU: {}</p>\n", Html(name),
+                          d.status == kTfLiteApplicationError ? "not applied" : "failed to apply",
+                          Html(d.error));
+      continue;
+    }
+    if (!d.limits.empty())
+      *out += fmt::format("<p>{} limits: {}</p>\n", Html(name), Html(d.limits));
+    for (const auto& dp : d.dropped) {
+      std::string nodes;
+      for (int n : dp.nodes) nodes += (nodes.empty() ? "#" : ", #") + std::to_string(n);
+      *out += fmt::format("<p>{} dropped a partition ({}): {}</p>\n", Html(name), Html(nodes),
+                          Html(dp.reason));
+    }
+  }
+  *out += fmt::format(
+      "<h3>CPU nodes ({})</h3><table><tr><th>node</th><th>op</th><th>version</th>"
+      "<th>folded</th><th>why not delegated</th></tr>\n",
+      sr.cpu_nodes);
+  for (const NodeEntry& e : sr.nodes) {
+    if (e.partition >= 0) continue;
+    std::string why;
+    for (const NodeLeft& l : e.reasons) {
+      why += fmt::format("{}{}: {}", why.empty() ? "" : "<br>", Html(r.delegates[l.delegate].name),
+                         Html(l.reason));
+    }
+    *out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                        e.node, Html(e.op), e.version, e.folded ? "yes" : "", why);
+  }
+  *out += "</table>\n";
+  *out += fmt::format(
+      "<h3>Boundary tensors ({} bytes per inference)</h3><table><tr><th>tensor</th>"
+      "<th>name</th><th>type</th><th>bytes</th><th>from</th><th>to</th></tr>\n",
+      sr.boundary_bytes);
+  for (const BoundaryTensor& b : sr.boundary) {
+    std::string peers;
+    for (const Endpoint& e : b.peers)
+      peers += (peers.empty() ? "" : ", ") + DescribeEndpoint(r, sr, e);
+    const std::string part = DescribeEndpoint(r, sr, {Endpoint::kPartition, b.partition});
+    *out += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}{}</td><td>{}</td><td>{}</td></tr>\n", b.tensor,
+        Html(b.name), Html(DescribeTensorType(b)), b.bytes, b.dynamic ? " (dynamic)" : "",
+        Html(b.into ? peers : part), Html(b.into ? part : peers));
+  }
+  *out += "</table>\n";
+}
+
+constexpr const char* kStyle = R"(<style>
+body{font-family:sans-serif;margin:24px;color:#212121}
+table{border-collapse:collapse;margin:8px 0 16px}
+td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top;font-size:13px}
+th{background:#f5f5f5}
+.sw{display:inline-block;width:12px;height:12px;margin-right:6px;border:1px solid #999;vertical-align:middle}
+.graph{overflow:auto;max-height:900px;border:1px solid #ddd;margin:8px 0}
+.fail{color:#b71c1c}
+.summary{font-weight:bold}
+</style>
+)";
+
+}  // namespace
+
+std::string FormatDelegateReportHtml(const DelegateReport& r) {
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
+  out +=
+      fmt::format("<title>delegate_report: {}</title>\n{}</head><body>\n", Html(r.model), kStyle);
+  out += fmt::format("<h1>delegate_report</h1><p>model: <code>{}</code></p>\n", Html(r.model));
+  out += fmt::format("<p class=\"summary\">{}</p>\n", Html(r.summary));
+  out += "<table><tr><th>delegate (in the order applied)</th><th>status</th></tr>\n";
+  out += fmt::format(
+      "<tr><td><span class=\"sw\" style=\"background:{}\"></span>CPU</td><td>"
+      "</td></tr>\n",
+      OwnerColour(-1));
+  for (size_t i = 0; i < r.delegates.size(); ++i) {
+    out += fmt::format(
+        "<tr><td><span class=\"sw\" style=\"background:{}\"></span>{}</td><td>{}"
+        "</td></tr>\n",
+        OwnerColour(static_cast<int>(i)),
+        Html(r.delegates[i].name + (r.delegates[i].label != r.delegates[i].name
+                                        ? " [" + r.delegates[i].label + "]"
+                                        : "")),
+        Html(DescribeDelegateStatus(r.delegates[i])));
+  }
+  out +=
+      "</table>\n<p>Red edges cross a CPU&harr;delegate boundary (labelled with the tensor "
+      "and its bytes, copied on every inference); dashed edges carry constants. Hover a "
+      "node for its owner and the reasons it stayed on the CPU.</p>\n";
+  for (const SubgraphReport& sr : r.subgraphs) {
+    out += fmt::format("<h2>Subgraph {}{}</h2>\n<p class=\"summary\">{}</p>\n", sr.index,
+                       sr.name.empty() ? "" : " (" + Html(sr.name) + ")", Html(sr.summary));
+    out += "<h3>Plan, in run order</h3>\n";
+    AppendStrip(r, sr, &out);
+    out += "<h3>Graph</h3>\n";
+    AppendGraph(r, sr, &out);
+    AppendTables(r, sr, &out);
+  }
+  out += "</body></html>\n";
+  return out;
+}
+
+}  // namespace tflite_inspect
