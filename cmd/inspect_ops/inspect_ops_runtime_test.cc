@@ -81,7 +81,7 @@ std::vector<fs::path> SharedModels() {
 
 }  // namespace
 
-TEST_CASE("--target_runtime: FULLY_CONNECTED v9 and GELU on 2.2 fail with exit 3") {
+TEST_CASE("target_runtime: FULLY_CONNECTED v9 and GELU on 2.2 fail with exit 3") {
   fs::path model = NewOpsModel("2.9.0");
   RunResult r = Run("--target_runtime=2.2 " + model.string());
   CHECK(r.exit_code == 3);
@@ -105,7 +105,7 @@ TEST_CASE("--target_runtime: FULLY_CONNECTED v9 and GELU on 2.2 fail with exit 3
                                        "the builtin ops load"));
 }
 
-TEST_CASE("--target_runtime with an unknown release is a usage error listing the known ones") {
+TEST_CASE("target_runtime with an unknown release is a usage error listing the known ones") {
   fs::path model = NewOpsModel("");
   RunResult r = Run("--target_runtime=2.99 " + model.string());
   CHECK(r.exit_code == 2);
@@ -117,7 +117,7 @@ TEST_CASE("--target_runtime with an unknown release is a usage error listing the
   CHECK_THAT(bad.err, Catch::Contains("'latest' is not a TFLite release"));
 }
 
-TEST_CASE("--min_runtime and --target_runtime in --json") {
+TEST_CASE("min_runtime and target_runtime in JSON") {
   fs::path model = NewOpsModel("2.3.0");
   RunResult r = Run("--json --min_runtime --target_runtime=2.8 " + model.string());
   CHECK(r.exit_code == 3);
@@ -152,7 +152,7 @@ TEST_CASE("--min_runtime and --target_runtime in --json") {
         "Op builtin_code out of range: 150. Are you using old TFLite binary with newer model?");
 }
 
-TEST_CASE("--min_runtime text names the release, the forcing pair and the metadata") {
+TEST_CASE("min_runtime text names the release, the forcing pair and the metadata") {
   fs::path model = NewOpsModel("2.10.0");
   RunResult r = Run("--min_runtime " + model.string());
   CHECK(r.exit_code == 0);
@@ -163,7 +163,7 @@ TEST_CASE("--min_runtime text names the release, the forcing pair and the metada
   CHECK_THAT(r.out, Catch::Contains("the metadata is stricter: it asks for 2.10.0 (2.10)"));
 }
 
-TEST_CASE("every real model: --min_runtime against its own metadata, and its own release") {
+TEST_CASE("every real model: min_runtime against its own metadata, and its own release") {
   auto models = SharedModels();
   if (models.empty()) {
     WARN("skipped: no models under " TFI_SHARED_DIR "/models (run scripts/fetch_models.sh)");
