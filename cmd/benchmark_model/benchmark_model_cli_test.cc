@@ -106,15 +106,43 @@ TEST_CASE("benchmark_model CI gate: pass, regression, inconclusive") {
   CAPTURE(pass.out, pass.err);
   CHECK(pass.exit_code == 0);
   CHECK_THAT(pass.out, Catch::Contains("PASS: median"));
+  // Against a 1 us baseline the run is far slower; whether that counts depends on this
+  // run's own noise (a loaded CI machine can make it too noisy to tell, which the gate
+  // then says). The verdict logic itself is tested on synthetic JSON in benchmark_test.
   const CommandResult slow = Run(common + " --baseline=" + baseline(1, 50) + " --max_regression_pct=10");
-  CHECK(slow.exit_code == 3);
-  CHECK_THAT(slow.err, Catch::Contains("REGRESSION: median"));
+  CAPTURE(slow.out, slow.err);
+  if (slow.exit_code == 3) {
+    CHECK_THAT(slow.err, Catch::Contains("REGRESSION: median"));
+  } else {
+    CHECK(slow.exit_code == 0);
+    CHECK_THAT(slow.out, Catch::Contains("PASS: median"));
+    CHECK_THAT(slow.out, Catch::Contains("noise"));
+  }
   const CommandResult few = Run(common + " --baseline=" + baseline(1e9, 2));
   CHECK(few.exit_code == 3);
   CHECK_THAT(few.err, Catch::Contains("INCONCLUSIVE"));
   const fs::path junk = TempDir() / "junk.json";
   std::ofstream(junk) << "not json";
   CHECK(Run(common + " --baseline=" + junk.string()).exit_code == 2);
+}
+
+}  // namespace
+
+namespace {
+
+TEST_CASE("benchmark_model --target_runtime warns when the model needs a newer TFLite") {
+  const CommandResult unknown = Run(fmt::format("--graph={} --target_runtime=9.9", Model()));
+  CHECK(unknown.exit_code == 2);
+  CHECK_THAT(unknown.err, Catch::Contains("known releases: 1.14"));
+  const std::string pose = std::string(TFI_SHARED_DIR) + "/models/mediapipe/pose_detection.tflite";
+  if (!fs::exists(pose)) {
+    WARN("skipped: no " << pose);
+    return;
+  }
+  const CommandResult old = Run(fmt::format("--graph={} --num_runs=1 --min_secs=0 --warmup_runs=0 "
+                                            "--warmup_min_secs=0 --target_runtime=2.1", pose));
+  CHECK(old.exit_code == 0);
+  CHECK_THAT(old.out, Catch::Contains("WARN: model needs TFLite 2.2 or newer"));
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "tensorflow/lite/kernels/register.h"
 #include "tools/custom_ops.h"
 #include "tools/delegate_provider.h"
+#include "tools/target_runtime.h"
 
 namespace tflite_inspect {
 namespace {
@@ -45,11 +46,21 @@ int BenchmarkModelMain(int argc, const char* const* argv) {
   AddCustomOpFlags(app, &custom_ops);
   DelegateRegistry registry = DelegateRegistry::Default();
   registry.AddFlags(app);
+  std::string target_runtime;
+  AddTargetRuntimeFlag(app, &target_runtime);
   if (int rc = ParseFlags(app, argc, argv); rc >= 0) return rc;
   CollectGivenFlags(app, &options);
   options.show_progress = isatty(STDERR_FILENO) && isatty(STDOUT_FILENO);
 
   Info("STARTING!");
+  if (!target_runtime.empty() && !options.graph.empty()) {
+    auto warning = TargetRuntimeWarningForGraph(options.graph, target_runtime);
+    if (!warning.ok()) {
+      Error(warning.status().message());
+      return warning.status().code() == StatusCode::kInvalidArgument ? kExitUsage : kExitInvalidModel;
+    }
+    if (!warning->empty()) std::cout << "WARN: " << warning.value() << std::endl;
+  }
   for (const auto& line : BenchmarkParamLines(options)) Info(line);
   for (const auto& line : registry.LogParams(options.verbose)) Info(line);
 

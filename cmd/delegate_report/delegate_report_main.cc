@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli/flags.h"
+#include "tools/target_runtime.h"
 #include "inspect/inspect_report.h"
 #include "report/delegate_report.h"
 #include "report/delegate_report_format.h"
@@ -57,7 +58,18 @@ int DelegateReportMain(int argc, const char* const* argv) {
   delegate_registry.AddFlags(app);
   bool verbose = false;
   app.add_flag("--verbose", verbose, "Print the delegate parameters to stderr");
+  std::string target_runtime;
+  AddTargetRuntimeFlag(app, &target_runtime);
   if (int rc = ParseFlags(app, argc, argv); rc >= 0) return rc;
+  {
+    auto warning = TargetRuntimeWarningForGraph(options.graph, target_runtime);
+    if (!warning.ok()) {
+      std::cerr << "delegate_report: error: " << warning.status().message() << "\n";
+      return warning.status().code() == StatusCode::kInvalidArgument ? kExitUsage
+                                                                      : kExitInvalidModel;
+    }
+    if (!warning->empty()) std::cerr << "delegate_report: warning: " << warning.value() << "\n";
+  }
 
   int to_stdout = 0;
   for (const Output* o : {&json, &dot, &html}) to_stdout += o->path == "-";
