@@ -259,3 +259,29 @@ TEST_CASE("delegate_report: golden text and JSON on real models", "[golden]") {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_CASE("delegate_report: --target_runtime warns about a model too new for the release") {
+  // GELU (op 150) exists from TFLite 2.9; on 2.8 the model would not load.
+  tflite_inspect::ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 4}, "in");
+  const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 4}, "out");
+  b.AddOperator(tflite::BuiltinOperator_GELU, {in}, {out}, tflite_inspect::Options(tflite::GeluOptionsT()));
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  const fs::path model = TempDir() / "gelu.tflite";
+  REQUIRE(b.WriteFile(model.string()).ok());
+  const RunResult old = Run(fmt::format("{} --graph={} --target_runtime=2.8", kBin, model.string()));
+  CHECK(old.exit_code == 0);
+  CHECK_THAT(old.err, Catch::Contains("delegate_report: warning: model needs TFLite"));
+  CHECK_THAT(old.err, Catch::Contains("GELU v1"));
+  const RunResult fine = Run(fmt::format("{} --graph={} --target_runtime=2.15", kBin, model.string()));
+  CHECK(fine.exit_code == 0);
+  CHECK(fine.err.find("warning: model needs") == std::string::npos);
+  const RunResult unknown = Run(fmt::format("{} --graph={} --target_runtime=0.1", kBin, model.string()));
+  CHECK(unknown.exit_code == 2);
+  CHECK_THAT(unknown.err, Catch::Contains("known releases"));
+}
+
+}  // namespace
