@@ -15,45 +15,22 @@
 #include "catch2/catch.hpp"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
+#include "testing/command.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
 
-struct RunResult {
-  int exit_code;
-  std::string out, err;
-};
+using RunResult = tflite_inspect::testing::CommandResult;
+using tflite_inspect::testing::ReadFile;
 
-std::string ReadFile(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+fs::path TempDir() { return tflite_inspect::testing::TempDir("delegate_report_cli_test"); }
 
-fs::path TempDir() {
-  fs::path d = fs::temp_directory_path() / fmt::format("delegate_report_cli_test_{}", getpid());
-  fs::create_directories(d);
-  return d;
-}
-
-// Runs `args` in `cwd` (the current directory when empty).
+// Runs `args` (starting with the executable) in `cwd` (the current directory when empty).
 RunResult Run(const std::string& args, const fs::path& cwd = {}) {
-  const fs::path err = TempDir() / "stderr.txt";
-  std::string cmd = fmt::format("{} 2>{}", args, err.string());
-  if (!cwd.empty()) cmd = fmt::format("cd '{}' && {}", cwd.string(), cmd);
-  RunResult r{-1, "", ""};
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.err = ReadFile(err);
-  return r;
+  return tflite_inspect::testing::RunCommand(
+      cwd.empty() ? args : fmt::format("cd '{}' && {}", cwd.string(), args));
 }
 
 const std::string kBin = DELEGATE_REPORT_BIN;

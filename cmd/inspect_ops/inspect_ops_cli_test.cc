@@ -14,44 +14,20 @@
 #include "catch2/catch.hpp"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
+#include "testing/command.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
 
-struct RunResult {
-  int exit_code;
-  std::string out, err;
-};
+using RunResult = tflite_inspect::testing::CommandResult;
+using tflite_inspect::testing::ReadFile;
 
-std::string ReadFile(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+fs::path TempDir() { return tflite_inspect::testing::TempDir("inspect_ops_cli_test"); }
 
-fs::path TempDir() {
-  fs::path d = fs::temp_directory_path() / fmt::format("inspect_ops_cli_test_{}", getpid());
-  fs::create_directories(d);
-  return d;
-}
-
-RunResult Run(const std::string& args) {
-  fs::path err = TempDir() / "stderr.txt";
-  std::string cmd = fmt::format("{} 2>{}", args, err.string());
-  RunResult r{-1, "", ""};
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.err = ReadFile(err);
-  return r;
-}
+// `args` starts with the executable.
+RunResult Run(const std::string& args) { return tflite_inspect::testing::RunCommand(args); }
 
 std::string Bin() { return INSPECT_OPS_BIN; }
 

@@ -16,38 +16,19 @@
 #include "catch2/catch.hpp"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
+#include "testing/command.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
 
-struct RunResult {
-  int exit_code;
-  std::string out, err;
-};
+using RunResult = tflite_inspect::testing::CommandResult;
 
-fs::path TempDir() {
-  fs::path d = fs::temp_directory_path() / fmt::format("inspect_ops_runtime_test_{}", getpid());
-  fs::create_directories(d);
-  return d;
-}
+fs::path TempDir() { return tflite_inspect::testing::TempDir("inspect_ops_runtime_test"); }
 
 RunResult Run(const std::string& args) {
-  fs::path err = TempDir() / "stderr.txt";
-  RunResult r{-1, "", ""};
-  FILE* p = popen(fmt::format("{} {} 2>{}", INSPECT_OPS_BIN, args, err.string()).c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream f(err);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  r.err = ss.str();
-  return r;
+  return tflite_inspect::testing::RunCommand(fmt::format("{} {}", INSPECT_OPS_BIN, args));
 }
 
 // ADD v1 -> FULLY_CONNECTED v9 -> GELU v1, written to a temp file.

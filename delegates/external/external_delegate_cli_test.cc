@@ -13,43 +13,20 @@
 #include "builder/model_builder.h"
 #include "catch2/catch.hpp"
 #include "fmt/format.h"
+#include "testing/command.h"
 
 namespace fs = std::filesystem;
 
 namespace tflite_inspect {
 namespace {
 
-struct Exec {
-  int exit_code;
-  std::string out, err;
-};
+using Exec = testing::CommandResult;
+using testing::ReadFile;
 
-std::string ReadFile(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-fs::path TempDir() {
-  fs::path d = fs::temp_directory_path() / fmt::format("external_delegate_cli_test_{}", getpid());
-  fs::create_directories(d);
-  return d;
-}
+fs::path TempDir() { return testing::TempDir("external_delegate_cli_test"); }
 
 Exec Run(const std::string& args) {
-  const fs::path err = TempDir() / "stderr.txt";
-  const std::string cmd = fmt::format("{} run {} 2>{}", TFLITE_INSPECT_BIN, args, err.string());
-  Exec r{-1, "", ""};
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.err = ReadFile(err);
-  return r;
+  return testing::RunCommand(fmt::format("{} run {}", TFLITE_INSPECT_BIN, args));
 }
 
 // in -ADD c-> a -SUB c-> s -MUL c-> m -ADD(RELU) m-> out (4 nodes, 2 ADD/SUB partitions).
