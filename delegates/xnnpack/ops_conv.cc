@@ -135,9 +135,9 @@ bool VisitFullyConnected(VisitContext& v, const TfLiteNode& node, const TfLiteRe
   float min, max;
   if (!ActivationRange(v, p->activation, &min, &max)) return false;
   const TfLiteTensor& in = Tensor(v, input);
-  if (in.dims->data[in.dims->size - 1] != Tensor(v, filter).dims->data[1] && !p->keep_num_dims) {
-    // TFLite reshapes the input to [-1, input_channels]; XNNPACK does the same with the flag.
-  } else if (in.dims->data[in.dims->size - 1] != Tensor(v, filter).dims->data[1]) {
+  // Without keep_num_dims TFLite (and XNNPACK, with the flag) reshapes the input to
+  // [-1, input_channels]; with it the last dimension must match.
+  if (p->keep_num_dims && in.dims->data[in.dims->size - 1] != Tensor(v, filter).dims->data[1]) {
     return v.Refuse("the input's last dimension differs from the weights'");
   }
   if (v.subgraph == nullptr) return true;

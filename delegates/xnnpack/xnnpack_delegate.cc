@@ -50,27 +50,13 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
         const int t = node->inputs->data[i];
         auto it = fp16_sources_.find(t);
         if (t < 0 || static_data_[t] != nullptr || it == fp16_sources_.end()) continue;
-        const TfLiteTensor& in = context->tensors[it->second];
-        const size_t count = in.bytes / sizeof(uint16_t);
-        auto buf = std::make_unique<float[]>(count);
-        const auto* half = reinterpret_cast<const uint16_t*>(in.data.raw);
-        for (size_t k = 0; k < count; ++k) buf[k] = tflite::fp16::HalfToFloat(half[k]);
-        static_data_[t] = buf.get();
-        weights_.push_back(std::move(buf));
+        DequantizeWeights(context->tensors[it->second], t);
       }
       if (reg->builtin_code == kTfLiteBuiltinDequantize) {
         const int out = node->outputs->data[0];
         auto it = fp16_sources_.find(out);
         if (it == fp16_sources_.end()) continue;
-        if (static_data_[out] == nullptr) {
-          const TfLiteTensor& in = context->tensors[it->second];
-          const size_t count = in.bytes / sizeof(uint16_t);
-          auto buf = std::make_unique<float[]>(count);
-          const auto* half = reinterpret_cast<const uint16_t*>(in.data.raw);
-          for (size_t k = 0; k < count; ++k) buf[k] = tflite::fp16::HalfToFloat(half[k]);
-          static_data_[out] = buf.get();
-          weights_.push_back(std::move(buf));
-        }
+        if (static_data_[out] == nullptr) DequantizeWeights(context->tensors[it->second], out);
         if (outputs.count(out)) {
           folded_outputs_.push_back({out, static_data_[out], context->tensors[out].bytes});
         }
@@ -180,6 +166,16 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   }
 
  private:
+  // Float32 copy of the FLOAT16 constant `half`, kept as the static data of tensor `t`.
+  void DequantizeWeights(const TfLiteTensor& half, int t) {
+    const size_t count = half.bytes / sizeof(uint16_t);
+    auto buf = std::make_unique<float[]>(count);
+    const auto* h = reinterpret_cast<const uint16_t*>(half.data.raw);
+    for (size_t k = 0; k < count; ++k) buf[k] = tflite::fp16::HalfToFloat(h[k]);
+    static_data_[t] = buf.get();
+    weights_.push_back(std::move(buf));
+  }
+
   TfLiteStatus DefineValue(TfLiteContext* context, xnn_subgraph_t subgraph, int t,
                            const std::set<int>& inputs, const std::set<int>& outputs,
                            const xnnpack::VisitContext& v) {
