@@ -9,13 +9,17 @@
 // The depth multiplier is taken from the shapes (filter channels / input channels), not
 // from the options field, which some converters leave 0.
 //
-// Not implemented: hybrid (float input, int8 filter; v4/v6), int4 filters (v7).
+// Hybrid (float input and output, int8 filter with a scale per output channel; v6) as
+// TFLite's EvalHybridPerChannel; a per-tensor filter scale (v4) is refused, as TFLite does.
+//
+// Not implemented: int4 filters (v7).
 #include <algorithm>
 #include <cstring>
 #include <vector>
 
 #include "kernels/internal/conv_util.h"
 #include "kernels/internal/gemm.h"
+#include "kernels/internal/hybrid.h"
 #include "kernels/internal/padding.h"
 #include "kernels/internal/parallel.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
@@ -36,6 +40,11 @@ struct OpData {
   int out_height = 0;
   int out_width = 0;
   conv_util::QuantParams quant;
+  // Hybrid: per-output-channel filter scales, the quantized images, their scales/offsets.
+  std::vector<float> filter_scale;
+  std::vector<int8_t> hybrid_q;
+  std::vector<float> image_scale;
+  std::vector<int32_t> image_offset;
 };
 
 struct Geometry {
@@ -45,6 +54,29 @@ struct Geometry {
 
 void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
 void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
+
+// Hybrid (float input and output, int8 filter): TFLite's kernel reads one scale per output
+// channel (it checks scale count == filter dims[quantized_dimension] and then indexes the
+// scales by output channel), so one scale per output channel on dimension 3 it is; a
+// per-tensor scale (a model labelled v4) is refused, as TFLite refuses it.
+TfLiteStatus PrepareHybrid(TfLiteContext* context, const TfLiteTensor* filter,
+                           const TfLiteTensor* bias, const TfLiteTensor* output, int channels_out,
+                           OpData* data) {
+  TF_LITE_ENSURE_STATUS(conv_util::CheckFloatBias(context, bias, channels_out));
+  TF_LITE_ENSURE_TYPES_EQ(context, output->type, kTfLiteFloat32);
+  const TfLiteAffineQuantization* fq = conv_util::Affine(filter);
+  const int scales = fq != nullptr && fq->scale != nullptr ? fq->scale->size : 0;
+  if (scales != channels_out || (channels_out > 1 && fq->quantized_dimension != 3)) {
+    TF_LITE_KERNEL_LOG(context,
+                       "failed to prepare hybrid DEPTHWISE_CONV_2D: the int8 filter needs one "
+                       "scale per output channel on dimension 3, as TFLite's hybrid kernel "
+                       "(expected %d scales, got %d on dimension %d).",
+                       channels_out, scales, fq != nullptr ? fq->quantized_dimension : 0);
+    return kTfLiteError;
+  }
+  data->filter_scale.assign(fq->scale->data, fq->scale->data + channels_out);
+  return kTfLiteOk;
+}
 
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   auto* data = static_cast<OpData*>(node->user_data);
@@ -70,9 +102,13 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE(context, in_c > 0 && channels_out % in_c == 0);
   TF_LITE_ENSURE_STATUS(conv_util::CheckActivation(context, params->activation));
 
-  TF_LITE_ENSURE_STATUS(
-      conv_util::CheckConvTypes(context, "DEPTHWISE_CONV_2D", input, filter, bias, output,
-                                channels_out, /*int16_int32_bias=*/false));
+  if (input->type == kTfLiteFloat32 && filter->type == kTfLiteInt8) {
+    TF_LITE_ENSURE_STATUS(PrepareHybrid(context, filter, bias, output, channels_out, data));
+  } else {
+    TF_LITE_ENSURE_STATUS(
+        conv_util::CheckConvTypes(context, "DEPTHWISE_CONV_2D", input, filter, bias, output,
+                                  channels_out, /*int16_int32_bias=*/false));
+  }
 
   int out_h = 0, out_w = 0;
   TF_LITE_ENSURE_STATUS(conv_util::ComputeConvGeometry(context, "DEPTHWISE_CONV_2D", params, input, filter,
@@ -311,19 +347,19 @@ void EvalFloat(const Geometry& g, const float* input, const float* filter, const
   });
 }
 
-// Quantized: In/F are the input and filter types, Acc the accumulator (int32 for 8-bit,
-// int64 for int16 activations, as TFLite's reference kernels), B the bias type.
-template <typename Acc, typename In, typename F, typename B, typename Out>
-void EvalQuantized(const Geometry& g, const conv_util::QuantParams& q, const In* input,
-                   const F* filter, const B* bias, Out* output, pthreadpool* pool) {
+// Integer sums of every output pixel, acc[c] = sum over taps of (f + f_off) * (in +
+// in_off(b)), each pixel's handed to finish(b, output_index, acc); output rows split over
+// the pool. Acc is int32 for 8-bit inputs, int64 for int16 (as TFLite's reference kernels).
+template <typename Acc, typename In, typename F, typename InOff, typename Finish>
+void IntegerPixels(const Geometry& g, const In* input, const F* filter, Acc f_off,
+                   const InOff& in_off, pthreadpool* pool, const Finish& finish) {
   const int dm = g.depth_multiplier;
-  const Acc in_off = q.input_offset;
-  const Acc f_off = q.filter_offset;
   const size_t rows = static_cast<size_t>(g.batches) * g.out_h;
   const double work = static_cast<double>(rows) * g.out_w * g.out_c * g.f_h * g.f_w;
   parallel::ParallelFor(pool, rows, work, [&](size_t r) {
     const int b = static_cast<int>(r) / g.out_h;
     const int oy = static_cast<int>(r) % g.out_h;
+    const Acc offset = in_off(b);
     std::vector<Acc> acc(g.out_c);
     for (int ox = 0; ox < g.out_w; ++ox) {
       std::fill(acc.begin(), acc.end(), Acc{0});
@@ -331,27 +367,72 @@ void EvalQuantized(const Geometry& g, const conv_util::QuantParams& q, const In*
       ForEachTap(g, input, filter, b, oy, ox, [&](const In* in, const F* f) {
         if (dm == 1) {
           for (int c = 0; c < g.out_c; ++c) {
-            a[c] += (static_cast<Acc>(f[c]) + f_off) * (static_cast<Acc>(in[c]) + in_off);
+            a[c] += (static_cast<Acc>(f[c]) + f_off) * (static_cast<Acc>(in[c]) + offset);
           }
         } else {
           for (int ic = 0; ic < g.in_c; ++ic) {
-            const Acc v = static_cast<Acc>(in[ic]) + in_off;
+            const Acc v = static_cast<Acc>(in[ic]) + offset;
             for (int m = 0; m < dm; ++m) {
               a[ic * dm + m] += (static_cast<Acc>(f[ic * dm + m]) + f_off) * v;
             }
           }
         }
       });
-      Out* out = output + (r * g.out_w + ox) * g.out_c;
-      for (int c = 0; c < g.out_c; ++c) {
-        Acc v = a[c];
-        if (bias != nullptr) v += bias[c];
-        int32_t scaled = MultiplyByQuantizedMultiplier(v, q.multiplier[c], q.shift[c]);
-        scaled += q.output_offset;
-        out[c] = static_cast<Out>(std::min(std::max(scaled, q.act_min), q.act_max));
-      }
+      finish(b, (r * g.out_w + ox) * g.out_c, a);
     }
   });
+}
+
+// Quantized: In/F are the input and filter types, Acc the accumulator, B the bias type.
+template <typename Acc, typename In, typename F, typename B, typename Out>
+void EvalQuantized(const Geometry& g, const conv_util::QuantParams& q, const In* input,
+                   const F* filter, const B* bias, Out* output, pthreadpool* pool) {
+  const Acc in_off = q.input_offset;
+  IntegerPixels<Acc>(
+      g, input, filter, static_cast<Acc>(q.filter_offset), [in_off](int) { return in_off; }, pool,
+      [&](int, size_t out_index, const Acc* a) {
+        Out* out = output + out_index;
+        for (int c = 0; c < g.out_c; ++c) {
+          Acc v = a[c];
+          if (bias != nullptr) v += bias[c];
+          int32_t scaled = MultiplyByQuantizedMultiplier(v, q.multiplier[c], q.shift[c]);
+          scaled += q.output_offset;
+          out[c] = static_cast<Out>(std::min(std::max(scaled, q.act_min), q.act_max));
+        }
+      });
+}
+
+// Hybrid, as TFLite's EvalHybridPerChannel: each batch image quantized asymmetrically
+// (AsymmetricQuantizeFloats over H*W*C), int32 sums of w * (q - offset), then
+// float(sum) * (channel_scale * image_scale) + bias, clamped (reference
+// DepthwiseConvHybridPerChannel's order of float operations).
+void EvalHybrid(const Geometry& g, OpData* data, const TfLiteDepthwiseConvParams& params,
+                const TfLiteTensor* input, const TfLiteTensor* filter, const TfLiteTensor* bias,
+                TfLiteTensor* output, pthreadpool* pool) {
+  const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
+  data->hybrid_q.resize(image * g.batches);
+  data->image_scale.resize(g.batches);
+  data->image_offset.assign(g.batches, 0);
+  for (int b = 0; b < g.batches; ++b) {
+    hybrid::AsymmetricQuantizeFloats(input->data.f + b * image, static_cast<int>(image),
+                                     data->hybrid_q.data() + b * image, &data->image_scale[b],
+                                     &data->image_offset[b]);
+  }
+  float act_min, act_max;
+  CalculateActivationRange(params.activation, &act_min, &act_max);
+  const float* scale = data->filter_scale.data();
+  const float* bias_data = bias != nullptr ? bias->data.f : nullptr;
+  const int32_t* offset = data->image_offset.data();
+  IntegerPixels<int32_t>(
+      g, data->hybrid_q.data(), filter->data.int8, 0, [offset](int b) { return -offset[b]; },
+      pool, [&](int b, size_t out_index, const int32_t* a) {
+        float* out = output->data.f + out_index;
+        for (int c = 0; c < g.out_c; ++c) {
+          float v = static_cast<float>(a[c]) * (scale[c] * data->image_scale[b]);
+          if (bias_data != nullptr) v += bias_data[c];
+          out[c] = std::min(std::max(v, act_min), act_max);
+        }
+      });
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
@@ -365,6 +446,10 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   const Geometry g = MakeGeometry(*data, *params, input, filter);
   switch (input->type) {
     case kTfLiteFloat32: {
+      if (filter->type == kTfLiteInt8) {
+        EvalHybrid(g, data, *params, input, filter, bias, output, pool);
+        return kTfLiteOk;
+      }
       float act_min, act_max;
       CalculateActivationRange(params->activation, &act_min, &act_max);
       EvalFloat(g, input->data.f, filter->data.f, bias != nullptr ? bias->data.f : nullptr, act_min,

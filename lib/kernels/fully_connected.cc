@@ -7,12 +7,11 @@
 // int64 sums, 64-bit MultiplyByQuantizedMultiplier), int32 bias or none -> the int32 one.
 //
 // Hybrid (float input and output, int8 weights with a per-tensor or per-channel scale;
-// v3, and v9 with asymmetric_quantize_inputs): as TFLite's hybrid kernel, each batch row is
+// v3, v9 with asymmetric_quantize_inputs, v12 per-channel): as TFLite's hybrid kernel, each batch row is
 // quantized on the fly (SymmetricQuantizeFloats, or AsymmetricQuantizeFloats with a per-row
 // offset), summed exactly in int32 against the weights (minus row_sum * offset), and
-// rescaled as bias + sum * (row_scale * filter_scale) in float, then clamped. The int8
-// values, scales and int32 sums equal TFLite's; the float result matches TFLite's portable
-// kernel up to its float evaluation order (the same products here).
+// rescaled as bias + sum * (row_scale * filter_scale) in float, then clamped: bit-exact
+// with TFLite's reference kernels on testdata/kernels (tflite_goldens_test).
 //
 // Not implemented: shuffled 4x16 int8 weights (v2), sparse weights (v8), int4 (v10+), the
 // quantized_bias_type option (v11; the kernel honours it, the version is not registered).

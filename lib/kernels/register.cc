@@ -32,9 +32,10 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_COS, Register_COS(), 1, 1);
   AddBuiltin(BuiltinOperator_CUMSUM, Register_CUMSUM(), 1, 1);
   AddBuiltin(BuiltinOperator_DENSIFY, Register_DENSIFY(), 1, 1);
-  // DEPTHWISE_CONV_2D: v1-3, v5 int16 (16x8) (not v4/v6 hybrid, v7 int4).
-  AddBuiltin(BuiltinOperator_DEPTHWISE_CONV_2D, Register_DEPTHWISE_CONV_2D(), 1, 3);
-  AddBuiltin(BuiltinOperator_DEPTHWISE_CONV_2D, Register_DEPTHWISE_CONV_2D(), 5, 5);
+  // DEPTHWISE_CONV_2D: v1-3, v5 int16 (16x8), v6 hybrid per-channel; v4 (hybrid with a
+  // per-tensor scale) resolves and is refused at Prepare, as TFLite's kernel refuses it
+  // (not v7 int4).
+  AddBuiltin(BuiltinOperator_DEPTHWISE_CONV_2D, Register_DEPTHWISE_CONV_2D(), 1, 6);
   AddBuiltin(BuiltinOperator_DEPTH_TO_SPACE, Register_DEPTH_TO_SPACE(), 1, 2);
   // DEQUANTIZE: v1-3 (uint8, int8, int16, float16), v5 per-channel int8 (not v4 sparse).
   AddBuiltin(BuiltinOperator_DEQUANTIZE, Register_DEQUANTIZE(), 1, 3);
@@ -49,10 +50,12 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_FLOOR_DIV, Register_FLOOR_DIV(), 1, 2);
   AddBuiltin(BuiltinOperator_FLOOR_MOD, Register_FLOOR_MOD(), 1, 1);
   // FULLY_CONNECTED: v1, v3 hybrid, v4-6, v7 int16 (16x8), v9 hybrid with asymmetric
-  // inputs (not v2 shuffled, v8 sparse, v10+ int4 / quantized_bias_type).
+  // inputs, v12 hybrid per-channel (not v2 shuffled, v8 sparse, v10 int4, v11
+  // quantized_bias_type).
   AddBuiltin(BuiltinOperator_FULLY_CONNECTED, Register_FULLY_CONNECTED(), 1, 1);
   AddBuiltin(BuiltinOperator_FULLY_CONNECTED, Register_FULLY_CONNECTED(), 3, 7);
   AddBuiltin(BuiltinOperator_FULLY_CONNECTED, Register_FULLY_CONNECTED(), 9, 9);
+  AddBuiltin(BuiltinOperator_FULLY_CONNECTED, Register_FULLY_CONNECTED(), 12, 12);
   // GATHER: v1-6 (not v7 int4).
   AddBuiltin(BuiltinOperator_GATHER, Register_GATHER(), 1, 6);
   AddBuiltin(BuiltinOperator_GATHER_ND, Register_GATHER_ND(), 1, 5);

@@ -39,7 +39,8 @@ inline void SymmetricQuantizeFloats(const float* values, int size, int8_t* quant
 }
 
 // values -> [-128, 127] over [min(0, min), max(0, max)] with a nudged zero point
-// (`offset`); scaling_factor = (rmax - rmin) / 255 (1 and offset 0 for an all-zero input).
+// (`offset`); scaling_factor = float(rmax - rmin) / 255 (1 and offset 0 for an all-zero
+// input).
 inline void AsymmetricQuantizeFloats(const float* values, int size, int8_t* quantized,
                                      float* scaling_factor, int32_t* offset) {
   constexpr int32_t kMinScale = -128;
@@ -60,7 +61,10 @@ inline void AsymmetricQuantizeFloats(const float* values, int size, int8_t* quan
     *offset = 0;
     return;
   }
-  const double scale = (rmax - rmin) / (qmax_double - qmin_double);
+  // The range is formed in float, as TFLite does (float rmin/rmax): a double difference
+  // can round to a different scale (checked against ai-edge-litert 2.3.0's hybrid FC).
+  const float range = static_cast<float>(rmax) - static_cast<float>(rmin);
+  const double scale = static_cast<double>(range) / (qmax_double - qmin_double);
   const double zero_point_from_min = qmin_double - rmin / scale;
   const double zero_point_from_max = qmax_double - rmax / scale;
   const double zero_point_from_min_error = std::abs(qmin_double) + std::abs(rmin / scale);

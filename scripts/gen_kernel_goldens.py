@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Writes testdata/kernels/: single-op models and the real TFLite runtime's outputs on them.
+
+The models come from our ModelBuilder: the hidden test case [.write_kernel_models] of
+tflite_goldens_test writes testdata/kernels/<case>/model.tflite. Each model then runs on
+ai-edge-litert's interpreter with its reference-kernel resolver (BUILTIN_REF), fed with
+seeded inputs (the same generator as scripts/gen_goldens.py); inputs, outputs and a
+report.json are written beside the model. A model TFLite refuses gets "refused" (the
+error) in report.json and no outputs: our runtime must refuse it too.
+
+Run with a Python that has ai-edge-litert (scripts/setup_python.sh makes one):
+    /tmp/tfi-venv/bin/python scripts/gen_kernel_goldens.py build/lib/tflite_goldens_test
+"""
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+from ai_edge_litert import __version__ as litert_version
+from ai_edge_litert.interpreter import Interpreter, OpResolverType
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gen_goldens import describe, generated_input  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+OUT = os.path.join(ROOT, "testdata", "kernels")
+
+
+def run_case(case_dir):
+    for f in os.listdir(case_dir):
+        if f != "model.tflite":
+            os.remove(os.path.join(case_dir, f))
+    name = os.path.basename(case_dir)
+    report = {"model": f"testdata:kernels/{name}/model.tflite",
+              "runtime": f"ai-edge-litert {litert_version}, BUILTIN_REF (reference kernels)",
+              "inputs": [], "outputs": []}
+    try:
+        it = Interpreter(model_path=os.path.join(case_dir, "model.tflite"),
+                         experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
+        it.allocate_tensors()
+    except (RuntimeError, ValueError) as e:
+        report["refused"] = str(e).strip()
+        del report["inputs"], report["outputs"]
+    else:
+        for i, d in enumerate(it.get_input_details()):
+            x = generated_input(d, 1, i)
+            x.tofile(os.path.join(case_dir, f"input_{i}.bin"))
+            entry = describe(d)
+            entry["file"] = f"input_{i}.bin"
+            it.set_tensor(d["index"], x)
+            report["inputs"].append(entry)
+        it.invoke()
+        for i, d in enumerate(it.get_output_details()):
+            y = it.get_tensor(d["index"])
+            y.tofile(os.path.join(case_dir, f"output_{i}.bin"))
+            entry = describe(d)
+            entry["file"] = f"output_{i}.bin"
+            entry["max_abs"] = float(np.abs(y.astype(np.float64)).max()) if y.size else 0.0
+            report["outputs"].append(entry)
+    with open(os.path.join(case_dir, "report.json"), "w") as f:
+        json.dump(report, f, indent=1)
+        f.write("\n")
+    print(f"wrote testdata/kernels/{name}" + (" (TFLite refuses it)" if "refused" in report else ""))
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    os.makedirs(OUT, exist_ok=True)
+    env = dict(os.environ, TFI_KERNEL_GOLDEN_DIR=OUT)
+    subprocess.run([sys.argv[1], "[.write_kernel_models]"], check=True, env=env,
+                   stdout=subprocess.DEVNULL)
+    for name in sorted(os.listdir(OUT)):
+        if os.path.isfile(os.path.join(OUT, name, "model.tflite")):
+            run_case(os.path.join(OUT, name))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
