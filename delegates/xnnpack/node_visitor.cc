@@ -183,7 +183,9 @@ bool VisitNode(VisitContext& v, int /*node_index*/, const TfLiteNode& node,
     case kTfLiteBuiltinSlice:
     case kTfLiteBuiltinStridedSlice:
     case kTfLiteBuiltinSplit:
+    case kTfLiteBuiltinSplitV:
     case kTfLiteBuiltinTranspose:
+      return VisitGlue(v, node, reg, nullptr);
     case kTfLiteBuiltinTanh:
     case kTfLiteBuiltinSpaceToDepth:
       return v.Refuse("this XNNPACK version (2022-02) has no such operator");

@@ -6,6 +6,7 @@
 
 #include <xnnpack.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -76,6 +77,22 @@ bool VisitMean(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration
 bool VisitShape(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitDequantize(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitDensify(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+
+// --- Ops this XNNPACK lacks, run by the delegate itself as strided copies (ops_glue.cc) ---
+// One copy from tensor `src` to tensor `dst`; offsets and strides in elements (float32).
+struct StridedCopy {
+  int src = -1, dst = -1;
+  int rank = 0;
+  size_t shape[XNN_MAX_TENSOR_DIMS] = {0};
+  ptrdiff_t src_offset = 0, dst_offset = 0;
+  ptrdiff_t src_stride[XNN_MAX_TENSOR_DIMS] = {0}, dst_stride[XNN_MAX_TENSOR_DIMS] = {0};
+};
+// CONCATENATION, SLICE, STRIDED_SLICE, SPLIT, SPLIT_V, TRANSPOSE.
+bool IsGlueOp(int builtin_code);
+// Checks the node; with `copies`, also appends the copies that compute it.
+bool VisitGlue(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+               std::vector<StridedCopy>* copies);
+void RunCopy(const StridedCopy& copy, const float* src, float* dst);
 
 }  // namespace xnnpack
 }  // namespace tflite_inspect

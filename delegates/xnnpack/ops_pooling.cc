@@ -59,11 +59,29 @@ bool VisitMean(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration
   }
   if (!h || !w) return v.Refuse("only the mean over both height and width is supported");
   const auto* p = static_cast<const TfLiteReducerParams*>(node.builtin_data);
-  if (!p->keep_dims) return v.Refuse("keep_dims=false is not supported by this XNNPACK version");
+  const TfLiteTensor& i = Tensor(v, in);
+  const TfLiteTensor& o = Tensor(v, out);
+  if (!p->keep_dims && (o.dims->size != 2 || o.dims->data[0] != i.dims->data[0] ||
+                        o.dims->data[1] != i.dims->data[3])) {
+    return v.Refuse("keep_dims=false with an output that is not [batch, channels]");
+  }
   if (v.subgraph == nullptr) return true;
   const float inf = std::numeric_limits<float>::infinity();
-  return Defined(v, xnn_define_global_average_pooling_2d(v.subgraph, -inf, inf, v.id(in), v.id(out), 0),
-                 "MEAN");
+  if (p->keep_dims) {
+    return Defined(v, xnn_define_global_average_pooling_2d(v.subgraph, -inf, inf, v.id(in), v.id(out), 0),
+                   "MEAN");
+  }
+  // keep_dims=false: pool into an internal [N, 1, 1, C] value, then reshape to [N, C].
+  const size_t pooled_dims[4] = {static_cast<size_t>(i.dims->data[0]), 1, 1, static_cast<size_t>(i.dims->data[3])};
+  uint32_t pooled = XNN_INVALID_VALUE_ID;
+  if (!Defined(v, xnn_define_tensor_value(v.subgraph, xnn_datatype_fp32, 4, pooled_dims, nullptr,
+                                          XNN_INVALID_VALUE_ID, 0, &pooled),
+               "MEAN's pooled value") ||
+      !Defined(v, xnn_define_global_average_pooling_2d(v.subgraph, -inf, inf, v.id(in), pooled, 0), "MEAN")) {
+    return false;
+  }
+  const size_t out_dims[2] = {pooled_dims[0], pooled_dims[3]};
+  return Defined(v, xnn_define_static_reshape(v.subgraph, 2, out_dims, pooled, v.id(out), 0), "MEAN's reshape");
 }
 
 }  // namespace xnnpack

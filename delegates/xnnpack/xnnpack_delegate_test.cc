@@ -303,8 +303,12 @@ TEST_CASE("XNNPACK pooling and MEAN") {
   tflite::ReducerOptionsT r;
   r.keep_dims = true;
   b.AddOperator(Op::BuiltinOperator_MEAN, {in, axes}, {out}, Options(r));
+  // keep_dims=false: global average pooling, then a reshape to [batch, channels].
+  const int flat = b.AddTensor(TensorType_FLOAT32, {2, 3}, "flat");
+  r.keep_dims = false;
+  b.AddOperator(Op::BuiltinOperator_MEAN, {in, axes}, {flat}, Options(r));
   b.SetInputs({in});
-  b.SetOutputs({out});
+  b.SetOutputs({out, flat});
   CheckDelegated(b.Build());
 }
 
@@ -359,6 +363,151 @@ TEST_CASE("XNNPACK RESHAPE, PAD with large pads, RESIZE_BILINEAR modes, DEPTH_TO
   }
 }
 
+// Ops this XNNPACK lacks, run by the delegate as copies between XNNPACK runtimes: each
+// sits between XNNPACK nodes (NEG before and after, so the partition must be cut into
+// runtimes around it), and the whole graph must still be one partition.
+class GlueGraph {
+ public:
+  // A graph input of `shape` passed through NEG (an XNNPACK node).
+  int Input(std::vector<int32_t> shape) {
+    const int in = b.AddTensor(TensorType_FLOAT32, shape, "in" + std::to_string(inputs_.size()));
+    inputs_.push_back(in);
+    return Neg(in, shape);
+  }
+  int Neg(int t, std::vector<int32_t> shape) {
+    const int out = b.AddTensor(TensorType_FLOAT32, shape, "neg" + std::to_string(t));
+    b.AddOperator(tflite::BuiltinOperator_NEG, {t}, {out});
+    return out;
+  }
+  int Tensor(std::vector<int32_t> shape) { return b.AddTensor(TensorType_FLOAT32, shape, "t" + std::to_string(n_++)); }
+  int Ints(std::vector<int32_t> v) {
+    return b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {static_cast<int32_t>(v.size())}, v, "c" + std::to_string(n_++));
+  }
+  // Marks `t` (of `shape`) an output, through NEG.
+  void Output(int t, std::vector<int32_t> shape) { outputs_.push_back(Neg(t, shape)); }
+  std::vector<uint8_t> Build() {
+    b.SetInputs(inputs_);
+    b.SetOutputs(outputs_);
+    return b.Build();
+  }
+  ModelBuilder b;
+
+ private:
+  std::vector<int32_t> inputs_, outputs_;
+  int n_ = 0;
+};
+
+TEST_CASE("XNNPACK partition keeps CONCATENATION inside (odd shapes, constants, several axes)") {
+  for (int axis : {3, -1, 1, 0}) {
+    GlueGraph g;
+    const std::vector<int32_t> s0{1, 3, 5, 3};
+    std::vector<int32_t> s1 = s0, s2 = s0, out_shape = s0;
+    const int a = axis < 0 ? axis + 4 : axis;
+    s1[a] = 2;
+    s2[a] = 1;
+    out_shape[a] = s0[a] + s1[a] + s2[a];
+    const int x = g.Input(s0), y = g.Input(s1);
+    const int k = g.b.AddConstTensor<float>(TensorType_FLOAT32, s2, Ramp(Count(s2)), "k");
+    const int c = g.Tensor(out_shape);
+    tflite::ConcatenationOptionsT o;
+    o.axis = axis;
+    g.b.AddOperator(tflite::BuiltinOperator_CONCATENATION, {x, k, y}, {c}, Options(o));
+    g.Output(c, out_shape);
+    g.Output(x, s0);  // x crosses from the first runtime to the last
+    CAPTURE(axis);
+    CheckDelegated(g.Build());
+  }
+}
+
+TEST_CASE("XNNPACK partition keeps SPLIT and SPLIT_V inside") {
+  {
+    GlueGraph g;
+    const int x = g.Input({2, 6, 5});
+    const int s0 = g.Tensor({2, 2, 5}), s1 = g.Tensor({2, 2, 5}), s2 = g.Tensor({2, 2, 5});
+    tflite::SplitOptionsT o;
+    o.num_splits = 3;
+    g.b.AddOperator(tflite::BuiltinOperator_SPLIT, {g.Ints({1}), x}, {s0, s1, s2}, Options(o));
+    const int sum = g.Tensor({2, 2, 5}), out = g.Tensor({2, 2, 5});
+    g.b.AddOperator(tflite::BuiltinOperator_ADD, {s0, s1}, {sum}, Options(tflite::AddOptionsT{}));
+    g.b.AddOperator(tflite::BuiltinOperator_SUB, {sum, s2}, {out}, Options(tflite::SubOptionsT{}));
+    g.Output(out, {2, 2, 5});
+    g.Output(s2, {2, 2, 5});  // a split output read twice: by SUB and by the output's NEG
+    CheckDelegated(g.Build());
+  }
+  {
+    GlueGraph g;
+    const int x = g.Input({1, 7, 3});
+    const int s0 = g.Tensor({1, 1, 3}), s1 = g.Tensor({1, 4, 3}), s2 = g.Tensor({1, 2, 3});
+    tflite::SplitVOptionsT o;
+    o.num_splits = 3;
+    g.b.AddOperator(tflite::BuiltinOperator_SPLIT_V, {x, g.Ints({1, 4, -1}), g.Ints({-2})}, {s0, s1, s2},
+                    Options(o), 2);
+    g.Output(s0, {1, 1, 3});
+    g.Output(s1, {1, 4, 3});
+    g.Output(s2, {1, 2, 3});
+    CheckDelegated(g.Build());
+  }
+}
+
+TEST_CASE("XNNPACK partition keeps SLICE, STRIDED_SLICE and TRANSPOSE inside") {
+  {
+    GlueGraph g;
+    const int x = g.Input({2, 5, 7, 3});
+    const int s = g.Tensor({2, 3, 5, 2});
+    g.b.AddOperator(tflite::BuiltinOperator_SLICE, {x, g.Ints({0, 1, 2, 1}), g.Ints({2, 3, -1, 2})}, {s},
+                    Options(tflite::SliceOptionsT{}));
+    g.Output(s, {2, 3, 5, 2});
+    CheckDelegated(g.Build());
+  }
+  {
+    // Dimension 0 shrunk, every other row of dimension 1, dimension 2 reversed.
+    GlueGraph g;
+    const int x = g.Input({1, 6, 7, 5});
+    const int s = g.Tensor({3, 7, 3});
+    tflite::StridedSliceOptionsT o;
+    o.shrink_axis_mask = 1;
+    o.begin_mask = 4;
+    o.end_mask = 4;
+    g.b.AddOperator(tflite::BuiltinOperator_STRIDED_SLICE,
+                    {x, g.Ints({0, 1, 0, 1}), g.Ints({1, 6, 0, 4}), g.Ints({1, 2, -1, 1})}, {s}, Options(o));
+    g.Output(s, {3, 7, 3});
+    CheckDelegated(g.Build());
+  }
+  for (auto [in_shape, perm] : std::vector<std::pair<std::vector<int32_t>, std::vector<int32_t>>>{
+           {{2, 3, 4, 5}, {0, 3, 1, 2}}, {{3, 5}, {1, 0}}, {{1, 7, 1, 3}, {0, 2, 3, 1}}}) {
+    GlueGraph g;
+    const int x = g.Input(in_shape);
+    std::vector<int32_t> out_shape;
+    for (int p : perm) out_shape.push_back(in_shape[p]);
+    const int t = g.Tensor(out_shape);
+    g.b.AddOperator(tflite::BuiltinOperator_TRANSPOSE, {x, g.Ints(perm)}, {t}, Options(tflite::TransposeOptionsT{}));
+    g.Output(t, out_shape);
+    CAPTURE(in_shape, perm);
+    CheckDelegated(g.Build());
+  }
+}
+
+TEST_CASE("XNNPACK says which nodes its own copy code runs") {
+  GlueGraph g;
+  const int x = g.Input({2, 3});
+  const int c = g.Tensor({4, 3});
+  tflite::ConcatenationOptionsT o;
+  g.b.AddOperator(tflite::BuiltinOperator_CONCATENATION, {x, x}, {c}, Options(o));
+  g.Output(c, {4, 3});
+  const auto bytes = g.Build();
+  auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  std::unique_ptr<tflite::Interpreter> interpreter;
+  REQUIRE(tflite::InterpreterBuilder(*model, resolver)(&interpreter) == kTfLiteOk);
+  auto delegate = CreateXnnpackDelegate({});
+  REQUIRE(interpreter->ModifyGraphWithDelegate(delegate.value().get()) == kTfLiteOk);
+  const auto& r = *interpreter->primary_subgraph().delegation_records().at(0);
+  REQUIRE(r.log.size() == 2);
+  CHECK(r.log[1] ==
+        "partition of 3 nodes: 2 XNNPACK runtimes; 1 node run by the delegate's own copy code, not by "
+        "XNNPACK (this XNNPACK has no such operator): #1 CONCATENATION");
+}
+
 TEST_CASE("XNNPACK folds fp16 weights behind DEQUANTIZE into the partition") {
   ModelBuilder b;
   const int in = b.AddTensor(TensorType_FLOAT32, {1, 4, 4, 2}, "in");
@@ -384,10 +533,8 @@ TEST_CASE("XNNPACK refuses what it cannot run, with the reason") {
   const int z = b.AddTensor(tflite::TensorType_INT8, {4}, "z", &q);
   b.AddOperator(tflite::BuiltinOperator_MUL, {x, y}, {z}, Options(tflite::MulOptionsT{}));
   const int f = b.AddTensor(TensorType_FLOAT32, {2, 2}, "f");
-  const int g = b.AddTensor(TensorType_FLOAT32, {2, 4}, "g");
-  tflite::ConcatenationOptionsT c;
-  c.axis = 1;
-  b.AddOperator(tflite::BuiltinOperator_CONCATENATION, {f, f}, {g}, Options(c));
+  const int g = b.AddTensor(TensorType_FLOAT32, {2, 2}, "g");
+  b.AddOperator(tflite::BuiltinOperator_TANH, {f}, {g});
   b.SetInputs({x, y, f});
   b.SetOutputs({z, g});
   const auto bytes = b.Build();

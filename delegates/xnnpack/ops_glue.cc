@@ -1,0 +1,380 @@
+// CONCATENATION, SLICE, STRIDED_SLICE, SPLIT, SPLIT_V, TRANSPOSE: this XNNPACK (2022-02)
+// has no such operators, so the delegate runs them itself, between XNNPACK runtimes of
+// the same partition, as strided copies (no arithmetic: results are exact). Taking them
+// keeps a partition whole where TFLite's newer XNNPACK makes one.
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "tensorflow/lite/builtin_ops.h"
+#include "tensorflow/lite/c/builtin_op_data.h"
+#include "xnnpack/node_visitor.h"
+
+namespace tflite_inspect {
+namespace xnnpack {
+namespace {
+
+// Row-major strides of a tensor, in elements.
+void ContiguousStrides(const TfLiteIntArray& dims, ptrdiff_t* strides) {
+  ptrdiff_t s = 1;
+  for (int i = dims.size - 1; i >= 0; --i) {
+    strides[i] = s;
+    s *= dims.data[i];
+  }
+}
+
+// A copy of all of `src` into `dst` at element offset `dst_offset`, `dst` having the
+// shape given by dst_dims (same rank as src).
+StridedCopy Embed(const VisitContext& v, int src, int dst, ptrdiff_t dst_offset) {
+  StridedCopy c;
+  c.src = src;
+  c.dst = dst;
+  const TfLiteIntArray& s = *Tensor(v, src).dims;
+  c.rank = s.size;
+  for (int i = 0; i < s.size; ++i) c.shape[i] = static_cast<size_t>(s.data[i]);
+  ContiguousStrides(s, c.src_stride);
+  ContiguousStrides(*Tensor(v, dst).dims, c.dst_stride);
+  c.dst_offset = dst_offset;
+  return c;
+}
+
+// Reads a small constant int32 / int64 vector (begin, size, perm, axis, strides).
+bool ConstInts(VisitContext& v, int index, const char* what, std::vector<int64_t>* out) {
+  if (index < 0 || !IsStatic(v, index)) return v.Refuse(fmt::format("{} is not a constant", what));
+  const TfLiteTensor& t = Tensor(v, index);
+  out->clear();
+  if (t.type == kTfLiteInt32) {
+    const auto* p = static_cast<const int32_t*>(StaticData(v, index));
+    out->assign(p, p + t.bytes / sizeof(int32_t));
+  } else if (t.type == kTfLiteInt64) {
+    const auto* p = static_cast<const int64_t*>(StaticData(v, index));
+    out->assign(p, p + t.bytes / sizeof(int64_t));
+  } else {
+    return v.Refuse(fmt::format("{} is {}, expected INT32 or INT64", what, TfLiteTypeGetName(t.type)));
+  }
+  return true;
+}
+
+bool Axis(VisitContext& v, int64_t axis, int rank, int* out) {
+  if (axis < -rank || axis >= rank) return v.Refuse(fmt::format("axis {} is out of range for rank {}", axis, rank));
+  *out = static_cast<int>(axis < 0 ? axis + rank : axis);
+  return true;
+}
+
+bool CheckAll(VisitContext& v, const TfLiteIntArray& list, int from, int to, const char* what) {
+  for (int i = from; i < to; ++i) {
+    if (!CheckFloat(v, list.data[i], what) || !CheckRank(v, list.data[i], 1, XNN_MAX_TENSOR_DIMS, what)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool SameDimsExcept(const TfLiteTensor& a, const TfLiteTensor& b, int axis) {
+  if (a.dims->size != b.dims->size) return false;
+  for (int i = 0; i < a.dims->size; ++i) {
+    if (i != axis && a.dims->data[i] != b.dims->data[i]) return false;
+  }
+  return true;
+}
+
+bool VisitConcatenation(VisitContext& v, const TfLiteNode& node, std::vector<StridedCopy>* copies) {
+  const auto* p = static_cast<const TfLiteConcatenationParams*>(node.builtin_data);
+  if (p->activation != kTfLiteActNone) return v.Refuse("fused activation on CONCATENATION");
+  const int out = node.outputs->data[0];
+  const TfLiteTensor& o = Tensor(v, out);
+  int axis;
+  if (!Axis(v, p->axis, o.dims->size, &axis)) return false;
+  ptrdiff_t offset = 0, out_strides[XNN_MAX_TENSOR_DIMS];
+  ContiguousStrides(*o.dims, out_strides);
+  for (int i = 0; i < node.inputs->size; ++i) {
+    const TfLiteTensor& in = Tensor(v, node.inputs->data[i]);
+    if (!SameDimsExcept(in, o, axis)) return v.Refuse(fmt::format("input {} does not match the output's shape", i));
+    if (copies != nullptr) copies->push_back(Embed(v, node.inputs->data[i], out, offset * out_strides[axis]));
+    offset += in.dims->data[axis];
+  }
+  if (offset != o.dims->data[axis]) return v.Refuse("the inputs do not add up to the output along the axis");
+  return true;
+}
+
+// SPLIT / SPLIT_V: output k is the slab of the input after the outputs before it.
+bool VisitSplit(VisitContext& v, const TfLiteNode& node, int in, int64_t axis_value,
+                std::vector<StridedCopy>* copies) {
+  const TfLiteTensor& i = Tensor(v, in);
+  int axis;
+  if (!Axis(v, axis_value, i.dims->size, &axis)) return false;
+  ptrdiff_t in_strides[XNN_MAX_TENSOR_DIMS], offset = 0;
+  ContiguousStrides(*i.dims, in_strides);
+  for (int k = 0; k < node.outputs->size; ++k) {
+    const int out = node.outputs->data[k];
+    const TfLiteTensor& o = Tensor(v, out);
+    if (!SameDimsExcept(o, i, axis)) return v.Refuse(fmt::format("output {} does not match the input's shape", k));
+    if (copies != nullptr) {
+      StridedCopy c;
+      c.src = in;
+      c.dst = out;
+      c.rank = o.dims->size;
+      for (int d = 0; d < c.rank; ++d) {
+        c.shape[d] = static_cast<size_t>(o.dims->data[d]);
+        c.src_stride[d] = in_strides[d];
+      }
+      ContiguousStrides(*o.dims, c.dst_stride);
+      c.src_offset = offset * in_strides[axis];
+      copies->push_back(c);
+    }
+    offset += o.dims->data[axis];
+  }
+  if (offset != i.dims->data[axis]) return v.Refuse("the outputs do not add up to the input along the axis");
+  return true;
+}
+
+// SLICE and STRIDED_SLICE as a start and a step per input dimension; the output's
+// (static) shape gives the counts, checked against what the op's arguments mean.
+// `shrink`: dimensions the output drops (STRIDED_SLICE's shrink_axis_mask).
+bool SliceCopy(VisitContext& v, int in, int out, const std::vector<int64_t>& start,
+               const std::vector<int64_t>& step, const std::vector<int64_t>& count, int shrink,
+               std::vector<StridedCopy>* copies) {
+  const TfLiteTensor& i = Tensor(v, in);
+  const TfLiteTensor& o = Tensor(v, out);
+  std::vector<int64_t> kept;
+  for (size_t d = 0; d < count.size(); ++d) {
+    if (!(shrink & (1 << d))) kept.push_back(count[d]);
+  }
+  if (!std::equal(kept.begin(), kept.end(), o.dims->data, o.dims->data + o.dims->size) ||
+      static_cast<int>(kept.size()) != o.dims->size) {
+    return v.Refuse("the slice does not match the output's shape");
+  }
+  if (copies == nullptr) return true;
+  StridedCopy c;
+  c.src = in;
+  c.dst = out;
+  c.rank = i.dims->size;
+  ptrdiff_t in_strides[XNN_MAX_TENSOR_DIMS];
+  ContiguousStrides(*i.dims, in_strides);
+  ptrdiff_t dst = 1;
+  for (int d = c.rank - 1; d >= 0; --d) {
+    c.shape[d] = static_cast<size_t>(count[d]);
+    c.src_stride[d] = in_strides[d] * step[d];
+    c.src_offset += start[d] * in_strides[d];
+    c.dst_stride[d] = dst;
+    dst *= count[d];
+  }
+  copies->push_back(c);
+  return true;
+}
+
+bool VisitSlice(VisitContext& v, const TfLiteNode& node, std::vector<StridedCopy>* copies) {
+  const int in = node.inputs->data[0], out = node.outputs->data[0];
+  std::vector<int64_t> begin, size;
+  if (!ConstInts(v, node.inputs->data[1], "begin", &begin) || !ConstInts(v, node.inputs->data[2], "size", &size)) {
+    return false;
+  }
+  const TfLiteTensor& i = Tensor(v, in);
+  const int rank = i.dims->size;
+  if (static_cast<int>(begin.size()) != rank || static_cast<int>(size.size()) != rank) {
+    return v.Refuse("begin and size do not match the input's rank");
+  }
+  std::vector<int64_t> step(rank, 1);
+  for (int d = 0; d < rank; ++d) {
+    const int64_t dim = i.dims->data[d];
+    if (size[d] == -1) size[d] = dim - begin[d];
+    if (begin[d] < 0 || size[d] < 0 || begin[d] + size[d] > dim) return v.Refuse(fmt::format("slice out of range in dimension {}", d));
+  }
+  return SliceCopy(v, in, out, begin, step, size, 0, copies);
+}
+
+int64_t Clamp(int64_t x, int64_t lo, int64_t hi) { return x < lo ? lo : x > hi ? hi : x; }
+
+// Without ellipsis, new axes or offset: TFLite's StridedSliceStartForAxis / EndForAxis.
+bool VisitStridedSlice(VisitContext& v, const TfLiteNode& node, std::vector<StridedCopy>* copies) {
+  const auto* p = static_cast<const TfLiteStridedSliceParams*>(node.builtin_data);
+  if (p->ellipsis_mask != 0 || p->new_axis_mask != 0 || p->offset) {
+    return v.Refuse("ellipsis_mask, new_axis_mask and offset are not supported");
+  }
+  const int in = node.inputs->data[0], out = node.outputs->data[0];
+  std::vector<int64_t> begin, end, strides;
+  if (!ConstInts(v, node.inputs->data[1], "begin", &begin) || !ConstInts(v, node.inputs->data[2], "end", &end) ||
+      !ConstInts(v, node.inputs->data[3], "strides", &strides)) {
+    return false;
+  }
+  const TfLiteTensor& i = Tensor(v, in);
+  const int rank = i.dims->size;
+  if (static_cast<int>(begin.size()) != rank || end.size() != begin.size() || strides.size() != begin.size()) {
+    return v.Refuse("begin, end and strides do not match the input's rank");
+  }
+  std::vector<int64_t> count(rank);
+  for (int d = 0; d < rank; ++d) {
+    const int64_t dim = i.dims->data[d], s = strides[d];
+    if (s == 0) return v.Refuse("stride 0");
+    int64_t b = begin[d] < 0 ? begin[d] + dim : begin[d];
+    b = s > 0 ? Clamp(b, 0, dim) : Clamp(b, -1, dim - 1);
+    if (p->begin_mask & (1 << d)) b = s > 0 ? 0 : dim - 1;
+    int64_t e;
+    if (p->shrink_axis_mask & (1 << d)) {
+      e = b >= dim ? b : b + 1;
+    } else {
+      e = end[d] < 0 ? end[d] + dim : end[d];
+      e = s > 0 ? Clamp(e, 0, dim) : Clamp(e, -1, dim - 1);
+      if (p->end_mask & (1 << d)) e = s > 0 ? dim : -1;
+    }
+    count[d] = std::max<int64_t>(0, s > 0 ? (e - b + s - 1) / s : (b - e - s - 1) / -s);
+    if (count[d] == 0) return v.Refuse("empty slice");
+    begin[d] = b;
+  }
+  return SliceCopy(v, in, out, begin, strides, count, p->shrink_axis_mask, copies);
+}
+
+bool VisitTranspose(VisitContext& v, const TfLiteNode& node, std::vector<StridedCopy>* copies) {
+  const int in = node.inputs->data[0], out = node.outputs->data[0];
+  std::vector<int64_t> perm;
+  if (!ConstInts(v, node.inputs->data[1], "perm", &perm)) return false;
+  const TfLiteTensor& i = Tensor(v, in);
+  const TfLiteTensor& o = Tensor(v, out);
+  const int rank = i.dims->size;
+  if (static_cast<int>(perm.size()) != rank || o.dims->size != rank) return v.Refuse("perm does not match the input's rank");
+  std::vector<bool> seen(rank, false);
+  for (int d = 0; d < rank; ++d) {
+    if (perm[d] < 0 || perm[d] >= rank || seen[perm[d]]) return v.Refuse("perm is not a permutation");
+    seen[perm[d]] = true;
+    if (o.dims->data[d] != i.dims->data[perm[d]]) return v.Refuse("the output's shape does not match perm");
+  }
+  if (copies == nullptr) return true;
+  StridedCopy c;
+  c.src = in;
+  c.dst = out;
+  c.rank = rank;
+  ptrdiff_t in_strides[XNN_MAX_TENSOR_DIMS];
+  ContiguousStrides(*i.dims, in_strides);
+  ContiguousStrides(*o.dims, c.dst_stride);
+  for (int d = 0; d < rank; ++d) {
+    c.shape[d] = static_cast<size_t>(o.dims->data[d]);
+    c.src_stride[d] = in_strides[perm[d]];
+  }
+  copies->push_back(c);
+  return true;
+}
+
+// Drops unit dimensions and merges dimensions contiguous in both tensors, so most
+// copies become a few long memcpy's.
+void Simplify(StridedCopy* c) {
+  int r = 0;
+  for (int d = 0; d < c->rank; ++d) {
+    if (c->shape[d] == 1) continue;
+    if (r > 0 && c->src_stride[r - 1] == c->src_stride[d] * static_cast<ptrdiff_t>(c->shape[d]) &&
+        c->dst_stride[r - 1] == c->dst_stride[d] * static_cast<ptrdiff_t>(c->shape[d])) {
+      c->shape[r - 1] *= c->shape[d];
+      c->src_stride[r - 1] = c->src_stride[d];
+      c->dst_stride[r - 1] = c->dst_stride[d];
+      continue;
+    }
+    c->shape[r] = c->shape[d];
+    c->src_stride[r] = c->src_stride[d];
+    c->dst_stride[r] = c->dst_stride[d];
+    ++r;
+  }
+  c->rank = r;
+}
+
+}  // namespace
+
+bool IsGlueOp(int builtin_code) {
+  switch (builtin_code) {
+    case kTfLiteBuiltinConcatenation:
+    case kTfLiteBuiltinSlice:
+    case kTfLiteBuiltinStridedSlice:
+    case kTfLiteBuiltinSplit:
+    case kTfLiteBuiltinSplitV:
+    case kTfLiteBuiltinTranspose:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool VisitGlue(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+               std::vector<StridedCopy>* copies) {
+  if (node.inputs->size < 1 || node.outputs->size < 1) return v.Refuse("expects inputs and outputs");
+  const size_t first = copies != nullptr ? copies->size() : 0;
+  bool ok;
+  switch (reg.builtin_code) {
+    case kTfLiteBuiltinConcatenation:
+      ok = CheckAll(v, *node.inputs, 0, node.inputs->size, "input") &&
+           CheckAll(v, *node.outputs, 0, 1, "output") && VisitConcatenation(v, node, copies);
+      break;
+    case kTfLiteBuiltinSplit: {
+      std::vector<int64_t> axis;
+      ok = node.inputs->size == 2 && CheckAll(v, *node.inputs, 1, 2, "input") &&
+           CheckAll(v, *node.outputs, 0, node.outputs->size, "output") &&
+           ConstInts(v, node.inputs->data[0], "axis", &axis) && axis.size() == 1 &&
+           VisitSplit(v, node, node.inputs->data[1], axis[0], copies);
+      break;
+    }
+    case kTfLiteBuiltinSplitV: {
+      std::vector<int64_t> axis;
+      ok = node.inputs->size == 3 && CheckAll(v, *node.inputs, 0, 1, "input") &&
+           CheckAll(v, *node.outputs, 0, node.outputs->size, "output") &&
+           ConstInts(v, node.inputs->data[2], "axis", &axis) && axis.size() == 1 &&
+           VisitSplit(v, node, node.inputs->data[0], axis[0], copies);
+      break;
+    }
+    case kTfLiteBuiltinSlice:
+      ok = node.inputs->size == 3 && CheckAll(v, *node.inputs, 0, 1, "input") &&
+           CheckAll(v, *node.outputs, 0, 1, "output") && VisitSlice(v, node, copies);
+      break;
+    case kTfLiteBuiltinStridedSlice:
+      ok = node.inputs->size == 4 && CheckAll(v, *node.inputs, 0, 1, "input") &&
+           CheckAll(v, *node.outputs, 0, 1, "output") && VisitStridedSlice(v, node, copies);
+      break;
+    case kTfLiteBuiltinTranspose:
+      ok = node.inputs->size == 2 && CheckAll(v, *node.inputs, 0, 1, "input") &&
+           CheckAll(v, *node.outputs, 0, 1, "output") && VisitTranspose(v, node, copies);
+      break;
+    default:
+      return v.Refuse("not a copy op");
+  }
+  if (!ok) {
+    if (v.reason.empty()) v.reason = "unexpected inputs (count, or an axis that is not one value)";
+    return false;
+  }
+  if (copies != nullptr) {
+    for (size_t k = first; k < copies->size(); ++k) Simplify(&(*copies)[k]);
+  }
+  return true;
+}
+
+void RunCopy(const StridedCopy& c, const float* src, float* dst) {
+  src += c.src_offset;
+  dst += c.dst_offset;
+  if (c.rank == 0) {
+    *dst = *src;
+    return;
+  }
+  const int last = c.rank - 1;
+  const bool rows = c.src_stride[last] == 1 && c.dst_stride[last] == 1;
+  size_t index[XNN_MAX_TENSOR_DIMS] = {0};
+  const size_t outer_count = [&] {
+    size_t n = 1;
+    for (int d = 0; d < last; ++d) n *= c.shape[d];
+    return n;
+  }();
+  for (size_t k = 0; k < outer_count; ++k) {
+    if (rows) {
+      std::memcpy(dst, src, c.shape[last] * sizeof(float));
+    } else {
+      for (size_t e = 0; e < c.shape[last]; ++e) dst[e * c.dst_stride[last]] = src[e * c.src_stride[last]];
+    }
+    // Next index over the outer dimensions, moving both pointers by their strides.
+    for (int d = last - 1; d >= 0; --d) {
+      src += c.src_stride[d];
+      dst += c.dst_stride[d];
+      if (++index[d] < c.shape[d]) break;
+      src -= c.src_stride[d] * static_cast<ptrdiff_t>(c.shape[d]);
+      dst -= c.dst_stride[d] * static_cast<ptrdiff_t>(c.shape[d]);
+      index[d] = 0;
+    }
+  }
+}
+
+}  // namespace xnnpack
+}  // namespace tflite_inspect

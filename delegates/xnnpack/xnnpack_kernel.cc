@@ -1,0 +1,387 @@
+#include "xnnpack/xnnpack_kernel.h"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "delegate/partition_helper.h"
+#include "kernels/internal/fp16.h"
+#include "runtime/delegation_record.h"
+#include "tensorflow/lite/builtin_ops.h"
+#include "tensorflow/lite/core/subgraph.h"
+
+namespace tflite_inspect {
+namespace xnnpack {
+namespace {
+
+constexpr char kName[] = "TfLiteXNNPackDelegate";
+
+bool IsWeightNode(const TfLiteRegistration& reg) {
+  return reg.builtin_code == kTfLiteBuiltinDequantize || reg.builtin_code == kTfLiteBuiltinDensify;
+}
+
+// Whether input `i` of a node is data XNNPACK reads, rather than a parameter read when
+// the node is defined (TRANSPOSE_CONV's output shape, PAD's paddings, RESHAPE's shape,
+// MEAN's axes).
+bool IsDataInput(const TfLiteRegistration& reg, int i) {
+  switch (reg.builtin_code) {
+    case kTfLiteBuiltinTransposeConv: return i != 0;
+    case kTfLiteBuiltinPad:
+    case kTfLiteBuiltinPadv2:
+    case kTfLiteBuiltinReshape:
+    case kTfLiteBuiltinMean: return i == 0;
+    default: return true;
+  }
+}
+
+// Calls fn(tensor, is_output) for every tensor a node reads or writes as data.
+template <typename Fn>
+void ForEachValue(const TfLiteNode& node, const TfLiteRegistration& reg, Fn fn) {
+  for (int i = 0; i < node.inputs->size; ++i) {
+    if (node.inputs->data[i] >= 0 && IsDataInput(reg, i)) fn(node.inputs->data[i], false);
+  }
+  for (int i = 0; i < node.outputs->size; ++i) {
+    if (node.outputs->data[i] >= 0) fn(node.outputs->data[i], true);
+  }
+}
+
+}  // namespace
+
+XnnpackKernel::~XnnpackKernel() {
+  for (Segment& s : segments_) {
+    if (s.runtime != nullptr) xnn_delete_runtime(s.runtime);
+  }
+}
+
+TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegateParams* params) {
+  const std::vector<int> nodes(params->nodes_to_replace->data,
+                               params->nodes_to_replace->data + params->nodes_to_replace->size);
+  inputs_ = std::set<int>(params->input_tensors->data,
+                          params->input_tensors->data + params->input_tensors->size);
+  outputs_ = std::set<int>(params->output_tensors->data,
+                           params->output_tensors->data + params->output_tensors->size);
+  static_data_.assign(context->tensors_size, nullptr);
+  TF_LITE_ENSURE_STATUS(DequantizeFp16Weights(context, nodes, outputs_));
+  CutSegments(context, nodes);
+
+  // Which segments touch each tensor; a non-static tensor internal to the partition that
+  // a copy step touches, or that crosses segments, gets a buffer of this kernel's.
+  VisitContext v;
+  v.context = context;
+  v.static_data = &static_data_;
+  producer_.assign(context->tensors_size, -1);
+  std::map<int, std::set<int>> users;
+  for (size_t s = 0; s < segments_.size(); ++s) {
+    for (int n : segments_[s].nodes) {
+      TfLiteNode* node;
+      TfLiteRegistration* reg;
+      TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
+      ForEachValue(*node, *reg, [&](int t, bool is_output) {
+        users[t].insert(static_cast<int>(s));
+        if (is_output) producer_[t] = static_cast<int>(s);
+      });
+    }
+  }
+  for (const auto& [t, segs] : users) {
+    if (IsStatic(v, t) || inputs_.count(t) || outputs_.count(t)) continue;
+    if (segs.size() > 1 || !segments_[*segs.begin()].xnnpack) {
+      owned_[t] = std::make_unique<float[]>((context->tensors[t].bytes + XNN_EXTRA_BYTES) / sizeof(float) + 1);
+    }
+  }
+  for (size_t s = 0; s < segments_.size(); ++s) {
+    Segment& seg = segments_[s];
+    if (seg.xnnpack) {
+      TF_LITE_ENSURE_STATUS(CreateRuntime(context, &seg));
+      continue;
+    }
+    for (int n : seg.nodes) {
+      TfLiteNode* node;
+      TfLiteRegistration* reg;
+      TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
+      if (!VisitGlue(v, *node, *reg, &seg.copies)) {
+        TF_LITE_KERNEL_LOG(context, "%s: failed to plan node %d (%s): %s", kName, n,
+                           OpNameOf(*reg).c_str(), v.reason.c_str());
+        return kTfLiteError;
+      }
+    }
+  }
+  Note(context, static_cast<int>(nodes.size()));
+  return kTfLiteOk;
+}
+
+TfLiteStatus XnnpackKernel::DequantizeFp16Weights(TfLiteContext* context, const std::vector<int>& nodes,
+                                                  const std::set<int>& outputs) {
+  // fp16 weights, whether their DEQUANTIZE is in this partition or not: dequantized
+  // once, here, so XNNPACK packs them as static weights.
+  for (int n : nodes) {
+    TfLiteNode* node;
+    TfLiteRegistration* reg;
+    TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
+    for (int i = 0; i < node->inputs->size; ++i) {
+      const int t = node->inputs->data[i];
+      auto it = fp16_sources_.find(t);
+      if (t < 0 || static_data_[t] != nullptr || it == fp16_sources_.end()) continue;
+      DequantizeWeights(context->tensors[it->second], t);
+    }
+    if (reg->builtin_code == kTfLiteBuiltinDequantize) {
+      const int out = node->outputs->data[0];
+      auto it = fp16_sources_.find(out);
+      if (it == fp16_sources_.end()) continue;
+      if (static_data_[out] == nullptr) DequantizeWeights(context->tensors[it->second], out);
+      if (outputs.count(out)) {
+        folded_outputs_.push_back({out, static_data_[out], context->tensors[out].bytes});
+      }
+    }
+  }
+  return kTfLiteOk;
+}
+
+void XnnpackKernel::CutSegments(TfLiteContext* context, const std::vector<int>& nodes) {
+  // Weight nodes (DEQUANTIZE / DENSIFY of constants) are folded, so they cut nothing.
+  struct Item {
+    int node;
+    bool xnn;
+    const TfLiteNode* n;
+  };
+  std::vector<Item> todo;
+  std::map<int, int> writer;  // tensor -> index into todo
+  for (int n : nodes) {
+    TfLiteNode* node;
+    TfLiteRegistration* reg;
+    if (context->GetNodeAndRegistration(context, n, &node, &reg) != kTfLiteOk || IsWeightNode(*reg)) continue;
+    for (int i = 0; i < node->outputs->size; ++i) writer[node->outputs->data[i]] = static_cast<int>(todo.size());
+    todo.push_back({n, !IsGlueOp(reg->builtin_code), node});
+  }
+  // Fewer, longer XNNPACK runtimes: keep taking ready nodes of the current kind (in plan
+  // order) before switching, so a copy op is run when the plan's order allows, not
+  // necessarily where the plan put it.
+  std::vector<bool> done(todo.size(), false);
+  auto ready = [&](const Item& item) {
+    for (int i = 0; i < item.n->inputs->size; ++i) {
+      auto it = writer.find(item.n->inputs->data[i]);
+      if (it != writer.end() && !done[it->second]) return false;
+    }
+    return true;
+  };
+  size_t left = todo.size();
+  bool xnn = !todo.empty() && todo.front().xnn;
+  while (left > 0) {
+    bool took = false;
+    for (size_t k = 0; k < todo.size(); ++k) {
+      if (done[k] || todo[k].xnn != xnn || !ready(todo[k])) continue;
+      if (segments_.empty() || segments_.back().xnnpack != xnn) {
+        segments_.emplace_back();
+        segments_.back().xnnpack = xnn;
+      }
+      segments_.back().nodes.push_back(todo[k].node);
+      done[k] = true;
+      took = true;
+      --left;
+    }
+    if (!took) xnn = !xnn;
+  }
+}
+
+TfLiteStatus XnnpackKernel::CreateRuntime(TfLiteContext* context, Segment* seg) {
+  xnn_subgraph_t subgraph = nullptr;
+  if (xnn_create_subgraph(static_cast<uint32_t>(context->tensors_size), 0, &subgraph) !=
+      xnn_status_success) {
+    TF_LITE_KERNEL_LOG(context, "%s: xnn_create_subgraph failed", kName);
+    return kTfLiteError;
+  }
+  std::unique_ptr<xnn_subgraph, decltype(&xnn_delete_subgraph)> owner(subgraph, xnn_delete_subgraph);
+  const int self = static_cast<int>(seg - segments_.data());
+  std::vector<uint32_t> ids(context->tensors_size, XNN_INVALID_VALUE_ID);
+  VisitContext v;
+  v.context = context;
+  v.ids = &ids;
+  v.static_data = &static_data_;
+  // Values: written here and read later or outside (external output), written before
+  // this segment (external input), or internal to this runtime.
+  for (int n : seg->nodes) {
+    TfLiteNode* node;
+    TfLiteRegistration* reg;
+    TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
+    TfLiteStatus status = kTfLiteOk;
+    ForEachValue(*node, *reg, [&](int t, bool) {
+      if (status != kTfLiteOk || ids[t] != XNN_INVALID_VALUE_ID) return;
+      uint32_t flags = 0;
+      if (!IsStatic(v, t)) {
+        if (producer_[t] != self) flags = XNN_VALUE_FLAG_EXTERNAL_INPUT;
+        else if (outputs_.count(t) || owned_.count(t)) flags = XNN_VALUE_FLAG_EXTERNAL_OUTPUT;
+      }
+      status = DefineValue(context, subgraph, t, flags, v, &ids);
+      if (flags != 0) {
+        seg->externals.push_back(t);
+        seg->external_ids.push_back(ids[t]);
+      }
+    });
+    TF_LITE_ENSURE_STATUS(status);
+  }
+  v.subgraph = subgraph;
+  for (int n : seg->nodes) {
+    TfLiteNode* node;
+    TfLiteRegistration* reg;
+    TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
+    if (!VisitNode(v, n, *node, *reg)) {
+      TF_LITE_KERNEL_LOG(context, "%s: failed to define node %d (%s): %s", kName, n,
+                         OpNameOf(*reg).c_str(), v.reason.c_str());
+      return kTfLiteError;
+    }
+  }
+  tflite::Subgraph* sg = tflite::Subgraph::FromContext(context);
+  pthreadpool_t pool = sg != nullptr ? sg->thread_pool() : nullptr;
+  const xnn_status st = xnn_create_runtime_v2(
+      subgraph, pool, force_fp16_ ? XNN_FLAG_FORCE_FP16_INFERENCE : 0, &seg->runtime);
+  if (st != xnn_status_success) {
+    TF_LITE_KERNEL_LOG(context, "%s: xnn_create_runtime_v2 failed (xnn_status %d)%s", kName,
+                       static_cast<int>(st),
+                       force_fp16_ && st == xnn_status_unsupported_hardware
+                           ? ": this XNNPACK cannot run fp16 inference on this CPU"
+                           : "");
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
+// delegate_report prints the record's log: it says which nodes this kernel copies itself.
+void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
+  tflite::Subgraph* sg = tflite::Subgraph::FromContext(context);
+  DelegationRecord* record = sg != nullptr ? sg->current_delegation() : nullptr;
+  if (record == nullptr) return;
+  std::string copied;
+  int runtimes = 0, copy_nodes = 0;
+  for (const Segment& s : segments_) {
+    runtimes += s.xnnpack;
+    if (s.xnnpack) continue;
+    for (int n : s.nodes) {
+      TfLiteNode* node;
+      TfLiteRegistration* reg;
+      if (context->GetNodeAndRegistration(context, n, &node, &reg) != kTfLiteOk) continue;
+      copied += fmt::format("{}#{} {}", copied.empty() ? "" : ", ", n, OpNameOf(*reg));
+      ++copy_nodes;
+    }
+  }
+  if (copy_nodes == 0) return;
+  record->log.push_back(fmt::format(
+      "partition of {} nodes: {} XNNPACK runtime{}; {} node{} run by the delegate's own copy "
+      "code, not by XNNPACK (this XNNPACK has no such operator): {}",
+      nodes, runtimes, runtimes == 1 ? "" : "s", copy_nodes,
+      copy_nodes == 1 ? "" : "s", copied));
+}
+
+TfLiteStatus XnnpackKernel::Prepare(TfLiteContext*, TfLiteNode*) {
+  // Buffers may move when tensors are allocated again.
+  for (Segment& s : segments_) s.setup_pointers.clear();
+  return kTfLiteOk;
+}
+
+void* XnnpackKernel::Pointer(TfLiteContext* context, int t) const {
+  auto it = owned_.find(t);
+  if (it != owned_.end()) return it->second.get();
+  if (static_data_[t] != nullptr) return const_cast<float*>(static_data_[t]);
+  return context->tensors[t].data.raw;
+}
+
+TfLiteStatus XnnpackKernel::RunSegment(TfLiteContext* context, Segment* seg) {
+  if (!seg->xnnpack) {
+    for (const StridedCopy& c : seg->copies) {
+      const auto* src = static_cast<const float*>(Pointer(context, c.src));
+      auto* dst = static_cast<float*>(Pointer(context, c.dst));
+      if (src == nullptr || dst == nullptr) {
+        TF_LITE_KERNEL_LOG(context, "%s: tensor %d has no buffer", kName, src == nullptr ? c.src : c.dst);
+        return kTfLiteError;
+      }
+      RunCopy(c, src, dst);
+    }
+    return kTfLiteOk;
+  }
+  std::vector<void*> pointers;
+  for (int t : seg->externals) pointers.push_back(Pointer(context, t));
+  if (pointers != seg->setup_pointers) {
+    std::vector<xnn_external_value> values;
+    for (size_t i = 0; i < pointers.size(); ++i) {
+      if (pointers[i] == nullptr) {
+        TF_LITE_KERNEL_LOG(context, "%s: tensor %d has no buffer", kName, seg->externals[i]);
+        return kTfLiteError;
+      }
+      values.push_back({seg->external_ids[i], pointers[i]});
+    }
+    if (xnn_setup_runtime(seg->runtime, values.size(), values.data()) != xnn_status_success) {
+      TF_LITE_KERNEL_LOG(context, "%s: xnn_setup_runtime failed", kName);
+      return kTfLiteError;
+    }
+    seg->setup_pointers = pointers;
+  }
+  if (xnn_invoke_runtime(seg->runtime) != xnn_status_success) {
+    TF_LITE_KERNEL_LOG(context, "%s: xnn_invoke_runtime failed", kName);
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus XnnpackKernel::Eval(TfLiteContext* context, TfLiteNode*) {
+  for (Segment& segment : segments_) TF_LITE_ENSURE_STATUS(RunSegment(context, &segment));
+  // Dequantized weights that nodes outside the partition also read.
+  for (const auto& f : folded_outputs_) {
+    TfLiteTensor& t = context->tensors[f.tensor];
+    if (t.allocation_type != kTfLitePersistentRo) std::memcpy(t.data.raw, f.data, f.bytes);
+  }
+  return kTfLiteOk;
+}
+
+// Float32 copy of the FLOAT16 constant `half`, kept as the static data of tensor `t`.
+void XnnpackKernel::DequantizeWeights(const TfLiteTensor& half, int t) {
+  const size_t count = half.bytes / sizeof(uint16_t);
+  auto buf = std::make_unique<float[]>(count);
+  const auto* h = reinterpret_cast<const uint16_t*>(half.data.raw);
+  for (size_t k = 0; k < count; ++k) buf[k] = tflite::fp16::HalfToFloat(h[k]);
+  static_data_[t] = buf.get();
+  weights_.push_back(std::move(buf));
+}
+
+TfLiteStatus XnnpackKernel::DefineValue(TfLiteContext* context, xnn_subgraph_t subgraph, int t,
+                                        uint32_t flags, const VisitContext& v,
+                                        std::vector<uint32_t>* ids) {
+  const TfLiteTensor& tensor = context->tensors[t];
+  size_t dims[XNN_MAX_TENSOR_DIMS];
+  if (tensor.dims == nullptr || tensor.dims->size > XNN_MAX_TENSOR_DIMS) {
+    TF_LITE_KERNEL_LOG(context, "%s: tensor %d has an unsupported rank", kName, t);
+    return kTfLiteError;
+  }
+  for (int i = 0; i < tensor.dims->size; ++i) dims[i] = static_cast<size_t>(tensor.dims->data[i]);
+  const uint32_t external = flags != 0 ? static_cast<uint32_t>(t) : XNN_INVALID_VALUE_ID;
+  const void* data = IsStatic(v, t) ? StaticData(v, t) : nullptr;
+  const auto* q = tensor.quantization.type == kTfLiteAffineQuantization
+                      ? static_cast<const TfLiteAffineQuantization*>(tensor.quantization.params)
+                      : nullptr;
+  uint32_t* id = &(*ids)[t];
+  xnn_status st;
+  if (static_data_[t] == nullptr && q != nullptr && q->scale != nullptr &&
+      (tensor.type == kTfLiteInt8 || tensor.type == kTfLiteUInt8 || tensor.type == kTfLiteInt32)) {
+    if (q->scale->size > 1) {
+      st = xnn_define_channelwise_quantized_tensor_value(
+          subgraph, tensor.type == kTfLiteInt32 ? xnn_datatype_qcint32 : xnn_datatype_qcint8,
+          q->scale->data, tensor.dims->size, static_cast<size_t>(q->quantized_dimension), dims,
+          data, external, flags, id);
+    } else {
+      const xnn_datatype type = tensor.type == kTfLiteInt8    ? xnn_datatype_qint8
+                                : tensor.type == kTfLiteUInt8 ? xnn_datatype_quint8
+                                                              : xnn_datatype_qint32;
+      st = xnn_define_quantized_tensor_value(subgraph, type, ZeroPointOf(tensor), ScaleOf(tensor),
+                                             tensor.dims->size, dims, data, external, flags, id);
+    }
+  } else {
+    st = xnn_define_tensor_value(subgraph, xnn_datatype_fp32, tensor.dims->size, dims, data,
+                                 external, flags, id);
+  }
+  if (st != xnn_status_success) {
+    TF_LITE_KERNEL_LOG(context, "%s: cannot define tensor %d (xnn_status %d)", kName, t,
+                       static_cast<int>(st));
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
+}  // namespace xnnpack
+}  // namespace tflite_inspect
