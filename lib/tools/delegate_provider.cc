@@ -113,7 +113,7 @@ Result<std::vector<AppliedDelegate>> ApplyDelegates(tflite::Interpreter* interpr
       (void)records;
       if (why.empty()) why = "the delegate reported no reason";
       r.message = why;
-      if (strict) {
+      if (strict || d.strict) {
         return Status(StatusCode::kUnsupported,
                       fmt::format("failed to apply delegate {}: {}", d.label, why));
       }

@@ -40,6 +40,11 @@ struct DelegateInstance {
   // >= 0: a provider that makes one delegate per occurrence of its first flag (e.g.
   // repeated --external_delegate_path) ranks this one by that occurrence, not the first.
   int flag_occurrence = -1;
+  bool strict = false;  // a failure to apply it is an error even without --delegate_strict
+  // Optional: named counters (e.g. bytes copied to the device) and a one-line
+  // description (device, precision), for benchmark_model's report.
+  std::function<std::vector<std::pair<std::string, double>>()> counters;
+  std::function<std::string()> description;
 };
 
 class DelegateProvider {

@@ -1,0 +1,48 @@
+// Shared by every kernel of the GPU delegate. Tensors are dense NHWC (TFLite's own
+// layout, so reshapes are free and boundary copies are plain memcpy); activations are
+// stored as FLT: float, or half when FP16_STORAGE=1 (vload_half/vstore_half need no
+// cl_khr_fp16). Arithmetic is float. Weights are float, laid out once at prepare.
+#if FP16_STORAGE
+#define FLT half
+#define LD(p, i) vload_half((i), (p))
+#define ST(p, i, v) vstore_half((v), (i), (p))
+#define LD4(p, i) vload_half4(0, (p) + (i))
+#define ST4(p, i, v) vstore_half4((v), 0, (p) + (i))
+#else
+#define FLT float
+#define LD(p, i) ((p)[i])
+#define ST(p, i, v) ((p)[i] = (v))
+#define LD4(p, i) vload4(0, (p) + (i))
+#define ST4(p, i, v) vstore4((v), 0, (p) + (i))
+#endif
+
+// 4 consecutive channels from `c` on, zero past `limit` (tails of C % 4 != 0).
+float4 LoadC4(__global const FLT* p, int base, int c, int limit) {
+  if (c + 3 < limit) return LD4(p, base + c);
+  float4 v = (float4)(0.0f);
+  if (c < limit) v.x = LD(p, base + c);
+  if (c + 1 < limit) v.y = LD(p, base + c + 1);
+  if (c + 2 < limit) v.z = LD(p, base + c + 2);
+  return v;
+}
+
+void StoreC4(__global FLT* p, int base, int c, int limit, float4 v) {
+  if (c + 3 < limit) {
+    ST4(p, base + c, v);
+    return;
+  }
+  if (c < limit) ST(p, base + c, v.x);
+  if (c + 1 < limit) ST(p, base + c + 1, v.y);
+  if (c + 2 < limit) ST(p, base + c + 2, v.z);
+}
+
+// Host floats <-> stored tensors at partition boundaries.
+__kernel void to_storage(__global const float* src, __global FLT* dst, int n) {
+  const int i = get_global_id(0);
+  if (i < n) ST(dst, i, src[i]);
+}
+
+__kernel void from_storage(__global const FLT* src, __global float* dst, int n) {
+  const int i = get_global_id(0);
+  if (i < n) dst[i] = LD(src, i);
+}

@@ -1,0 +1,459 @@
+#include "gpu/gpu_delegate.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "delegate/partition_helper.h"
+#include "gpu/ops.h"
+#include "kernels/internal/fp16.h"
+#include "runtime/delegation_record.h"
+#include "tensorflow/lite/builtin_ops.h"
+#include "tensorflow/lite/core/subgraph.h"
+
+namespace tflite_inspect {
+
+namespace gpu {
+extern const char* const kKernelSource;  // cl_sources.cc, generated from cl/*.cl
+}  // namespace gpu
+
+namespace {
+
+using gpu::Arg;
+using gpu::ClErrorName;
+using gpu::KernelArg;
+
+constexpr char kName[] = "TfLiteGpuDelegateV2";
+
+class GpuDelegate;
+
+// One partition: device buffers for its tensors, constants uploaded once, and the list
+// of kernel launches that computes it.
+class GpuPartition : public gpu::Builder {
+ public:
+  explicit GpuPartition(GpuDelegate* delegate);
+  ~GpuPartition() override;
+
+  TfLiteStatus Init(TfLiteContext* context, const TfLiteDelegateParams* params);
+  TfLiteStatus Eval(TfLiteContext* context);
+
+  // gpu::Builder
+  cl_mem Tensor(int tensor) override;
+  void Alias(int out, int in) override {
+    Tensor(in);
+    alias_[out] = Root(in);
+  }
+  cl_mem Constant(const void* data, size_t bytes) override;
+  bool Launch(const char* kernel, const std::vector<KernelArg>& args, std::vector<size_t> global) override;
+  const float* ConstFloat(int tensor) override;
+
+ private:
+  int Root(int t) const {
+    auto it = alias_.find(t);
+    return it == alias_.end() ? t : it->second;
+  }
+  cl_mem NewBuffer(size_t bytes, cl_mem_flags flags, const void* host);
+  void Fail(std::string message) {
+    if (error_.empty()) error_ = std::move(message);
+  }
+
+  struct Boundary {
+    int tensor;
+    cl_mem buffer;   // the tensor's storage
+    cl_mem staging;  // float32 twin when storage is fp16, else null
+    int count;
+  };
+  struct Step {
+    cl_kernel kernel;
+    cl_uint dims;
+    size_t global[3];
+    size_t local[3];
+    int node;
+  };
+
+  GpuDelegate* delegate_;
+  TfLiteContext* context_ = nullptr;
+  int current_node_ = -1;
+  std::string current_op_;
+  std::string error_;
+  std::map<int, cl_mem> buffers_;  // tensor -> buffer (roots only)
+  std::map<int, int> alias_;
+  std::vector<cl_mem> owned_;
+  std::map<int, std::vector<float>> const_floats_;  // FLOAT16 constants made FLOAT32
+  std::vector<Step> steps_;
+  std::vector<Boundary> inputs_, outputs_;
+  std::map<int, std::string> node_ops_;
+  int64_t device_bytes_ = 0;
+};
+
+class GpuDelegate {
+ public:
+  GpuDelegate(const GpuDelegateOptions& options, std::shared_ptr<gpu::ClEnv> env, cl_program program)
+      : options_(options), env_(std::move(env)), program_(program) {
+    delegate_ = TfLiteDelegateCreate();
+    delegate_.data_ = this;
+    delegate_.flags = kTfLiteDelegateFlagsNone;  // static shapes: partitions are built once
+    delegate_.Prepare = PrepareThunk;
+  }
+
+  static TfLiteStatus PrepareThunk(TfLiteContext* context, TfLiteDelegate* d) {
+    return static_cast<GpuDelegate*>(d->data_)->Prepare(context);
+  }
+
+  TfLiteDelegate* delegate() { return &delegate_; }
+  const GpuDelegateOptions& options() const { return options_; }
+  gpu::ClEnv& env() { return *env_; }
+  cl_program program() const { return program_; }
+  bool fp16_storage() const { return options_.precision_loss_allowed; }
+  GpuDelegateStats& stats() { return stats_; }
+
+ private:
+  TfLiteStatus Prepare(TfLiteContext* context);
+
+  GpuDelegateOptions options_;
+  std::shared_ptr<gpu::ClEnv> env_;
+  cl_program program_;
+  TfLiteDelegate delegate_;
+  GpuDelegateStats stats_;
+};
+
+GpuPartition::GpuPartition(GpuDelegate* delegate) : delegate_(delegate) {}
+
+GpuPartition::~GpuPartition() {
+  for (auto& s : steps_) clReleaseKernel(s.kernel);
+  for (cl_mem m : owned_) clReleaseMemObject(m);
+  delegate_->stats().device_bytes -= device_bytes_;
+}
+
+cl_mem GpuPartition::NewBuffer(size_t bytes, cl_mem_flags flags, const void* host) {
+  if (!error_.empty()) return nullptr;
+  cl_int err = CL_SUCCESS;
+  cl_mem m = clCreateBuffer(delegate_->env().context(), flags | (host != nullptr ? CL_MEM_COPY_HOST_PTR : 0),
+                            std::max<size_t>(bytes, 4), const_cast<void*>(host), &err);
+  if (err != CL_SUCCESS) {
+    Fail(fmt::format("node {} ({}): cannot allocate {} bytes on OpenCL device {}: {}", current_node_,
+                     current_op_, bytes, delegate_->env().info().Describe(), ClErrorName(err)));
+    return nullptr;
+  }
+  owned_.push_back(m);
+  device_bytes_ += static_cast<int64_t>(bytes);
+  delegate_->stats().device_bytes += static_cast<int64_t>(bytes);
+  return m;
+}
+
+const float* GpuPartition::ConstFloat(int t) {
+  const TfLiteTensor& tensor = context_->tensors[t];
+  if (tensor.type == kTfLiteFloat32) return tensor.data.f;
+  auto it = const_floats_.find(t);
+  if (it != const_floats_.end()) return it->second.data();
+  std::vector<float>& f = const_floats_[t];
+  const int n = gpu::NumElements(tensor);
+  f.resize(static_cast<size_t>(n));
+  const auto* h = reinterpret_cast<const uint16_t*>(tensor.data.raw);
+  for (int i = 0; i < n; ++i) f[static_cast<size_t>(i)] = tflite::fp16::HalfToFloat(h[i]);
+  return f.data();
+}
+
+cl_mem GpuPartition::Tensor(int tensor) {
+  const int t = Root(tensor);
+  auto it = buffers_.find(t);
+  if (it != buffers_.end()) return it->second;
+  const TfLiteTensor& x = context_->tensors[t];
+  const int n = gpu::NumElements(x);
+  const size_t elem = delegate_->fp16_storage() ? 2 : 4;
+  cl_mem m;
+  if (gpu::IsConstant(x)) {
+    // A constant operand (e.g. a MUL's scale): uploaded once, in the storage type.
+    const float* f = ConstFloat(t);
+    if (elem == 2) {
+      std::vector<uint16_t> h(static_cast<size_t>(n));
+      for (int i = 0; i < n; ++i) h[static_cast<size_t>(i)] = tflite::fp16::FloatToHalf(f[i]);
+      m = NewBuffer(h.size() * 2, CL_MEM_READ_ONLY, h.data());
+    } else {
+      m = NewBuffer(static_cast<size_t>(n) * 4, CL_MEM_READ_ONLY, f);
+    }
+  } else {
+    m = NewBuffer(static_cast<size_t>(n) * elem, CL_MEM_READ_WRITE, nullptr);
+  }
+  buffers_[t] = m;
+  return m;
+}
+
+cl_mem GpuPartition::Constant(const void* data, size_t bytes) {
+  return NewBuffer(bytes, CL_MEM_READ_ONLY, data);
+}
+
+bool GpuPartition::Launch(const char* name, const std::vector<KernelArg>& args, std::vector<size_t> global) {
+  if (!error_.empty()) return false;
+  cl_int err = CL_SUCCESS;
+  cl_kernel k = clCreateKernel(delegate_->program(), name, &err);
+  if (err != CL_SUCCESS) {
+    Fail(fmt::format("node {} ({}): kernel '{}': clCreateKernel: {}", current_node_, current_op_, name,
+                     ClErrorName(err)));
+    return false;
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    err = clSetKernelArg(k, static_cast<cl_uint>(i), args[i].size, args[i].bytes.data());
+    if (err != CL_SUCCESS) {
+      clReleaseKernel(k);
+      Fail(fmt::format("node {} ({}): kernel '{}' argument {}: {}", current_node_, current_op_, name, i,
+                       ClErrorName(err)));
+      return false;
+    }
+  }
+  Step s{};
+  s.kernel = k;
+  s.node = current_node_;
+  s.dims = static_cast<cl_uint>(global.size());
+  // Work-groups: 64 items along the first axis for 1-D work, 16x4 for 2-D, 8x4x2 for
+  // 3-D (pixels x rows x channel blocks), within the kernel's limit; the global size is
+  // rounded up to whole groups (kernels check their bounds).
+  size_t limit = 0;
+  clGetKernelWorkGroupInfo(k, delegate_->env().device(), CL_KERNEL_WORK_GROUP_SIZE, sizeof(limit), &limit, nullptr);
+  static const size_t kLocal[3][3] = {{64, 1, 1}, {16, 4, 1}, {8, 4, 2}};
+  size_t total = 1;
+  for (cl_uint d = 0; d < s.dims; ++d) {
+    size_t l = kLocal[s.dims - 1][d];
+    while (l > 1 && (l / 2 >= global[d] || total * l > std::max<size_t>(limit, 1))) l /= 2;
+    s.local[d] = l;
+    total *= l;
+    s.global[d] = (std::max<size_t>(global[d], 1) + l - 1) / l * l;
+  }
+  steps_.push_back(s);
+  return true;
+}
+
+TfLiteStatus GpuPartition::Init(TfLiteContext* context, const TfLiteDelegateParams* params) {
+  context_ = context;
+  const auto& options = delegate_->options();
+  for (int i = 0; i < params->nodes_to_replace->size; ++i) {
+    const int n = params->nodes_to_replace->data[i];
+    TfLiteNode* node;
+    TfLiteRegistration* reg;
+    TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
+    current_node_ = n;
+    current_op_ = OpNameOf(*reg);
+    if (reg->builtin_code == kTfLiteBuiltinDequantize) continue;  // constant: read by its consumers
+    gpu::OpContext c;
+    c.context = context;
+    c.build = this;
+    c.enable_quant = options.enable_quant;
+    if (!gpu::VisitNode(c, *node, *reg) || !error_.empty()) {
+      TF_LITE_KERNEL_LOG(context, "%s: cannot build node %d (%s): %s", kName, n, current_op_.c_str(),
+                         !error_.empty() ? error_.c_str() : c.reason.c_str());
+      return kTfLiteError;
+    }
+    if (!options.inject_fault_op.empty() && current_op_ == options.inject_fault_op) {
+      for (int o = 0; o < node->outputs->size; ++o) {
+        const int t = node->outputs->data[o];
+        const int count = gpu::NumElements(context->tensors[t]);
+        const float inf = std::numeric_limits<float>::infinity();
+        Launch("unary", {Arg(Tensor(t)), Arg(Tensor(t)), Arg(count), Arg(7), Arg(0.0f), Arg(-inf), Arg(inf)},
+               {static_cast<size_t>((count + 3) / 4)});
+      }
+    }
+  }
+  current_node_ = -1;
+  current_op_ = "partition boundary";
+  const bool half = delegate_->fp16_storage();
+  auto boundary = [&](int t) -> Boundary {
+    const int count = gpu::NumElements(context->tensors[t]);
+    return {t, Tensor(t), half ? NewBuffer(static_cast<size_t>(count) * 4, CL_MEM_READ_WRITE, nullptr) : nullptr,
+            count};
+  };
+  for (int i = 0; i < params->input_tensors->size; ++i) {
+    const int t = params->input_tensors->data[i];
+    if (t < 0 || gpu::IsConstant(context->tensors[t]) || buffers_.count(Root(t)) == 0) continue;
+    inputs_.push_back(boundary(t));
+  }
+  for (int i = 0; i < params->output_tensors->size; ++i) {
+    const int t = params->output_tensors->data[i];
+    if (t < 0 || gpu::IsConstant(context->tensors[t])) continue;
+    outputs_.push_back(boundary(t));
+  }
+  if (!error_.empty()) {
+    TF_LITE_KERNEL_LOG(context, "%s: %s", kName, error_.c_str());
+    return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus GpuPartition::Eval(TfLiteContext* context) {
+  cl_command_queue q = delegate_->env().queue();
+  const bool half = delegate_->fp16_storage();
+  auto fail = [&](const std::string& what, cl_int err) {
+    TF_LITE_KERNEL_LOG(context, "%s: %s on OpenCL device %s: %s", kName, what.c_str(),
+                       delegate_->env().info().Describe().c_str(), ClErrorName(err).c_str());
+    clFinish(q);
+    return kTfLiteError;
+  };
+  auto convert = [&](const char* kernel, cl_mem from, cl_mem to, int count) -> cl_int {
+    cl_int err = CL_SUCCESS;
+    cl_kernel k = clCreateKernel(delegate_->program(), kernel, &err);
+    if (err != CL_SUCCESS) return err;
+    clSetKernelArg(k, 0, sizeof(cl_mem), &from);
+    clSetKernelArg(k, 1, sizeof(cl_mem), &to);
+    clSetKernelArg(k, 2, sizeof(cl_int), &count);
+    const size_t local = 64, global = (static_cast<size_t>(count) + 63) / 64 * 64;
+    err = clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, &local, 0, nullptr, nullptr);
+    clReleaseKernel(k);
+    return err;
+  };
+  for (const Boundary& b : inputs_) {
+    const TfLiteTensor& t = context->tensors[b.tensor];
+    if (t.data.raw == nullptr) {
+      TF_LITE_KERNEL_LOG(context, "%s: input tensor %d has no data", kName, b.tensor);
+      return kTfLiteError;
+    }
+    const size_t bytes = static_cast<size_t>(b.count) * 4;
+    cl_int err = clEnqueueWriteBuffer(q, half ? b.staging : b.buffer, CL_FALSE, 0, bytes, t.data.raw, 0,
+                                      nullptr, nullptr);
+    if (err != CL_SUCCESS) return fail(fmt::format("uploading tensor {}", b.tensor), err);
+    if (half && (err = convert("to_storage", b.staging, b.buffer, b.count)) != CL_SUCCESS) {
+      return fail(fmt::format("converting tensor {}", b.tensor), err);
+    }
+    delegate_->stats().bytes_to_device += static_cast<int64_t>(bytes);
+  }
+  for (const Step& s : steps_) {
+    const cl_int err = clEnqueueNDRangeKernel(q, s.kernel, s.dims, nullptr, s.global, s.local, 0, nullptr, nullptr);
+    if (err != CL_SUCCESS) {
+      TfLiteNode* node;
+      TfLiteRegistration* reg;
+      std::string op = "?";
+      if (context->GetNodeAndRegistration(context, s.node, &node, &reg) == kTfLiteOk) op = OpNameOf(*reg);
+      return fail(fmt::format("node {} ({}): clEnqueueNDRangeKernel", s.node, op), err);
+    }
+  }
+  for (const Boundary& b : outputs_) {
+    TfLiteTensor& t = context->tensors[b.tensor];
+    const size_t bytes = static_cast<size_t>(b.count) * 4;
+    cl_int err = CL_SUCCESS;
+    if (half && (err = convert("from_storage", b.buffer, b.staging, b.count)) != CL_SUCCESS) {
+      return fail(fmt::format("converting tensor {}", b.tensor), err);
+    }
+    err = clEnqueueReadBuffer(q, half ? b.staging : b.buffer, CL_FALSE, 0, bytes, t.data.raw, 0, nullptr, nullptr);
+    if (err != CL_SUCCESS) return fail(fmt::format("reading back tensor {}", b.tensor), err);
+    delegate_->stats().bytes_from_device += static_cast<int64_t>(bytes);
+  }
+  const cl_int err = clFinish(q);
+  if (err != CL_SUCCESS) return fail("clFinish", err);
+  ++delegate_->stats().invocations;
+  return kTfLiteOk;
+}
+
+TfLiteRegistration PartitionRegistration() {
+  TfLiteRegistration r{};
+  r.builtin_code = kTfLiteBuiltinDelegate;
+  r.custom_name = kName;
+  r.version = 1;
+  r.init = [](TfLiteContext* context, const char* buffer, size_t) -> void* {
+    const auto* params = reinterpret_cast<const TfLiteDelegateParams*>(buffer);
+    auto* self = static_cast<GpuDelegate*>(params->delegate->data_);
+    auto partition = std::make_unique<GpuPartition>(self);
+    if (partition->Init(context, params) != kTfLiteOk) return nullptr;
+    return partition.release();
+  };
+  r.free = [](TfLiteContext*, void* buffer) { delete static_cast<GpuPartition*>(buffer); };
+  r.prepare = [](TfLiteContext* context, TfLiteNode* node) -> TfLiteStatus {
+    if (node->user_data == nullptr) {
+      TF_LITE_KERNEL_LOG(context, "%s: the partition was not built", kName);
+      return kTfLiteError;
+    }
+    return kTfLiteOk;
+  };
+  r.invoke = [](TfLiteContext* context, TfLiteNode* node) -> TfLiteStatus {
+    auto* partition = static_cast<GpuPartition*>(node->user_data);
+    if (partition == nullptr) {
+      TF_LITE_KERNEL_LOG(context, "%s: the partition was not built", kName);
+      return kTfLiteError;
+    }
+    return partition->Eval(context);
+  };
+  return r;
+}
+
+TfLiteStatus GpuDelegate::Prepare(TfLiteContext* context) {
+  const bool enable_quant = options_.enable_quant;
+  auto supported = [enable_quant](TfLiteContext* ctx, TfLiteNode* node, TfLiteRegistration* reg,
+                                  std::string* details) {
+    gpu::OpContext c;
+    c.context = ctx;
+    c.enable_quant = enable_quant;
+    const bool ok = gpu::VisitNode(c, *node, *reg);
+    if (!ok && details != nullptr) *details = c.reason;
+    return ok;
+  };
+  PartitionLimits limits;
+  // TFLite's GPU delegate: max_delegated_partitions <= 0 means 1.
+  limits.max_delegated_partitions = options_.max_delegated_partitions <= 0 ? 1 : options_.max_delegated_partitions;
+  limits.min_nodes_per_partition = options_.min_nodes_per_partition;
+  NodeSelection selection;
+  TF_LITE_ENSURE_STATUS(SelectNodesToDelegate(context, supported, limits, &selection));
+
+  std::vector<std::string> log;
+  if (!selection.unsupported_info.empty()) {
+    std::string lines = "Next operations are not supported by GPU delegate:";
+    for (const std::string& u : selection.unsupported_info) lines += "\n" + u;
+    log.push_back(lines);
+  }
+  const int on_gpu = static_cast<int>(selection.nodes.size());
+  if (on_gpu < selection.num_total_nodes) {
+    log.push_back(fmt::format("First {} operations will run on the GPU, and the remaining {} on the CPU.",
+                              on_gpu, selection.num_total_nodes - on_gpu));
+  }
+  for (const std::string& line : log) TF_LITE_KERNEL_LOG(context, "%s", line.c_str());
+  if (tflite::Subgraph* sg = tflite::Subgraph::FromContext(context)) {
+    if (DelegationRecord* record = sg->current_delegation()) {
+      record->limits = limits.Describe() +
+                       (options_.max_delegated_partitions <= 0
+                            ? fmt::format(" (--max_delegated_partitions={} means 1 for the GPU delegate, "
+                                          "as in TFLite)",
+                                          options_.max_delegated_partitions)
+                            : "");
+      record->log.insert(record->log.end(), log.begin(), log.end());
+    }
+  }
+  TfLiteIntArray* nodes = TfLiteIntArrayCreate(on_gpu);
+  std::copy(selection.nodes.begin(), selection.nodes.end(), nodes->data);
+  const TfLiteStatus status =
+      context->ReplaceNodeSubsetsWithDelegateKernels(context, PartitionRegistration(), nodes, &delegate_);
+  TfLiteIntArrayFree(nodes);
+  return status;
+}
+
+}  // namespace
+
+Result<tflite::TfLiteDelegateUniquePtr> CreateGpuDelegate(const GpuDelegateOptions& options) {
+  auto env = gpu::ClEnv::Get(options.device);
+  if (!env.ok()) return env.status();
+  const std::string build_options =
+      fmt::format("-cl-std=CL1.2 -DFP16_STORAGE={}", options.precision_loss_allowed ? 1 : 0);
+  gpu::BuildStats build;
+  auto program = env.value()->Program(gpu::kKernelSource, build_options, options.cache_dir,
+                                      options.cache_token, &build);
+  if (!program.ok()) return program.status();
+  auto* d = new GpuDelegate(options, env.value(), program.value());
+  GpuDelegateStats& s = d->stats();
+  s.device = env.value()->info().Describe();
+  s.precision = options.precision_loss_allowed ? "fp16 storage, fp32 arithmetic" : "fp32";
+  s.program_build_ms = build.build_ms;
+  s.program_from_disk = build.from_disk;
+  s.program_from_memory = build.from_memory;
+  s.cache_file = build.cache_file;
+  s.cache_note = build.cache_note;
+  return tflite::TfLiteDelegateUniquePtr(d->delegate(), [](TfLiteDelegate* td) {
+    delete static_cast<GpuDelegate*>(td->data_);
+  });
+}
+
+const GpuDelegateStats* GetGpuDelegateStats(const TfLiteDelegate* delegate) {
+  if (delegate == nullptr || delegate->Prepare == nullptr || delegate->data_ == nullptr) return nullptr;
+  if (delegate->Prepare != GpuDelegate::PrepareThunk) return nullptr;  // not ours
+  return &static_cast<GpuDelegate*>(delegate->data_)->stats();
+}
+
+}  // namespace tflite_inspect

@@ -1,0 +1,189 @@
+#include <fmt/format.h>
+
+#include "gpu/ops.h"
+#include "tensorflow/lite/builtin_ops.h"
+
+namespace tflite_inspect {
+namespace gpu {
+
+bool IsConstant(const TfLiteTensor& t) {
+  return (t.allocation_type == kTfLiteMmapRo || t.allocation_type == kTfLitePersistentRo) &&
+         t.data.raw != nullptr;
+}
+
+bool CheckActivation(OpContext& c, int tensor, const char* what) {
+  if (tensor < 0 || tensor >= static_cast<int>(c.context->tensors_size)) {
+    return c.Refuse(fmt::format("{} is missing", what));
+  }
+  const TfLiteTensor& t = c.T(tensor);
+  if (t.type != kTfLiteFloat32) {
+    return c.Refuse(fmt::format("{} is {}; the GPU delegate computes FLOAT32 tensors", what,
+                                TfLiteTypeGetName(t.type)));
+  }
+  if (t.dims == nullptr || t.dims->size < 1 || t.dims->size > 4) {
+    return c.Refuse(fmt::format("{} has rank {}; the GPU delegate handles rank 1 to 4", what,
+                                t.dims == nullptr ? -1 : t.dims->size));
+  }
+  if (t.allocation_type == kTfLiteDynamic) return c.Refuse(fmt::format("{} has a dynamic shape", what));
+  for (int i = 0; i < t.dims->size; ++i) {
+    if (t.dims->data[i] <= 0) return c.Refuse(fmt::format("{} has an empty or unknown dimension", what));
+  }
+  return true;
+}
+
+bool CheckConstFloat(OpContext& c, int tensor, const char* what) {
+  if (tensor < 0 || tensor >= static_cast<int>(c.context->tensors_size)) {
+    return c.Refuse(fmt::format("{} is missing", what));
+  }
+  const TfLiteTensor& t = c.T(tensor);
+  if (!IsConstant(t)) {
+    return c.Refuse(fmt::format("{} is not constant; the GPU delegate needs constant {}", what, what));
+  }
+  if (t.type != kTfLiteFloat32 && t.type != kTfLiteFloat16) {
+    return c.Refuse(fmt::format("{} is {}; the GPU delegate takes FLOAT32 or FLOAT16 {}", what,
+                                TfLiteTypeGetName(t.type), what));
+  }
+  return true;
+}
+
+bool ActivationRange(OpContext& c, TfLiteFusedActivation act, float* lo, float* hi) {
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  switch (act) {
+    case kTfLiteActNone:
+      *lo = -kInf, *hi = kInf;
+      return true;
+    case kTfLiteActRelu:
+      *lo = 0, *hi = kInf;
+      return true;
+    case kTfLiteActReluN1To1:
+      *lo = -1, *hi = 1;
+      return true;
+    case kTfLiteActRelu6:
+      *lo = 0, *hi = 6;
+      return true;
+    default:
+      return c.Refuse(fmt::format("fused activation {} is not supported", static_cast<int>(act)));
+  }
+}
+
+cl_int4 Shape4(const TfLiteTensor& t) {
+  cl_int4 s;
+  s.s[0] = s.s[1] = s.s[2] = s.s[3] = 1;
+  const int rank = t.dims != nullptr ? t.dims->size : 0;
+  for (int i = 0; i < rank && i < 4; ++i) s.s[4 - rank + i] = t.dims->data[i];
+  return s;
+}
+
+int NumElements(const TfLiteTensor& t) {
+  int n = 1;
+  for (int i = 0; t.dims != nullptr && i < t.dims->size; ++i) n *= t.dims->data[i];
+  return n;
+}
+
+std::vector<size_t> PixelWork(const cl_int4& o) {
+  return {static_cast<size_t>(o.s[2]), static_cast<size_t>(o.s[0] * o.s[1]),
+          static_cast<size_t>((o.s[3] + 3) / 4)};
+}
+
+std::vector<size_t> RowWork(const cl_int4& s, int per_item) {
+  return {static_cast<size_t>((s.s[3] + per_item - 1) / per_item),
+          static_cast<size_t>(s.s[0] * s.s[1] * s.s[2])};
+}
+
+bool VisitDequantize(OpContext& c, const TfLiteNode& node, const TfLiteRegistration&) {
+  // Only the fp16-weights pattern: a constant FLOAT16 tensor made FLOAT32 once, at
+  // prepare; its consumers then read it as a constant.
+  if (node.inputs->size != 1 || node.outputs->size != 1) return c.Refuse("expects 1 input and 1 output");
+  const TfLiteTensor& in = c.T(node.inputs->data[0]);
+  if (in.type != kTfLiteFloat16 || !IsConstant(in)) {
+    return c.Refuse(fmt::format("only DEQUANTIZE of constant FLOAT16 weights runs on the GPU "
+                                "(input is {}{})",
+                                IsConstant(in) ? "constant " : "", TfLiteTypeGetName(in.type)));
+  }
+  if (c.T(node.outputs->data[0]).type != kTfLiteFloat32) return c.Refuse("output is not FLOAT32");
+  return true;
+}
+
+bool VisitNode(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& reg) {
+  for (int i = 0; i < node.outputs->size; ++i) {
+    if (node.outputs->data[i] < 0) return c.Refuse("an output is missing");
+  }
+  switch (reg.builtin_code) {
+    case kTfLiteBuiltinConv2d:
+      return VisitConv2D(c, node, reg);
+    case kTfLiteBuiltinDepthwiseConv2d:
+      return VisitDepthwiseConv2D(c, node, reg);
+    case kTfLiteBuiltinTransposeConv:
+      return VisitTransposeConv(c, node, reg);
+    case kTfLiteBuiltinFullyConnected:
+      return VisitFullyConnected(c, node, reg);
+    case kTfLiteBuiltinMaxPool2d:
+    case kTfLiteBuiltinAveragePool2d:
+      return VisitPooling(c, node, reg);
+    case kTfLiteBuiltinMean:
+    case kTfLiteBuiltinSum:
+      return VisitMean(c, node, reg);
+    case kTfLiteBuiltinSoftmax:
+      return VisitSoftmax(c, node, reg);
+    case kTfLiteBuiltinLogistic:
+    case kTfLiteBuiltinTanh:
+    case kTfLiteBuiltinRelu:
+    case kTfLiteBuiltinRelu6:
+    case kTfLiteBuiltinReluN1To1:
+    case kTfLiteBuiltinRelu0To1:
+    case kTfLiteBuiltinLeakyRelu:
+    case kTfLiteBuiltinElu:
+    case kTfLiteBuiltinHardSwish:
+    case kTfLiteBuiltinAbs:
+    case kTfLiteBuiltinNeg:
+    case kTfLiteBuiltinSquare:
+    case kTfLiteBuiltinSqrt:
+    case kTfLiteBuiltinRsqrt:
+    case kTfLiteBuiltinExp:
+    case kTfLiteBuiltinLog:
+    case kTfLiteBuiltinSin:
+    case kTfLiteBuiltinCos:
+    case kTfLiteBuiltinFloor:
+    case kTfLiteBuiltinCeil:
+      return VisitUnary(c, node, reg);
+    case kTfLiteBuiltinAdd:
+    case kTfLiteBuiltinSub:
+    case kTfLiteBuiltinMul:
+    case kTfLiteBuiltinDiv:
+    case kTfLiteBuiltinMaximum:
+    case kTfLiteBuiltinMinimum:
+    case kTfLiteBuiltinSquaredDifference:
+    case kTfLiteBuiltinPrelu:
+    case kTfLiteBuiltinPow:
+      return VisitBinary(c, node, reg);
+    case kTfLiteBuiltinReshape:
+    case kTfLiteBuiltinSqueeze:
+    case kTfLiteBuiltinExpandDims:
+      return VisitReshape(c, node, reg);
+    case kTfLiteBuiltinConcatenation:
+      return VisitConcatenation(c, node, reg);
+    case kTfLiteBuiltinSlice:
+    case kTfLiteBuiltinStridedSlice:
+    case kTfLiteBuiltinSplit:
+    case kTfLiteBuiltinSplitV:
+      return VisitSliceLike(c, node, reg);
+    case kTfLiteBuiltinTranspose:
+      return VisitTranspose(c, node, reg);
+    case kTfLiteBuiltinPad:
+    case kTfLiteBuiltinPadv2:
+      return VisitPad(c, node, reg);
+    case kTfLiteBuiltinResizeBilinear:
+    case kTfLiteBuiltinResizeNearestNeighbor:
+      return VisitResize(c, node, reg);
+    case kTfLiteBuiltinDepthToSpace:
+    case kTfLiteBuiltinSpaceToDepth:
+      return VisitSpaceDepth(c, node, reg);
+    case kTfLiteBuiltinDequantize:
+      return VisitDequantize(c, node, reg);
+    default:
+      return c.Refuse("Operation is not supported.");
+  }
+}
+
+}  // namespace gpu
+}  // namespace tflite_inspect
