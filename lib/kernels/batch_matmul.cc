@@ -5,17 +5,27 @@
 // gemm weights [N][K] once per distinct rhs batch, cached while y is constant.
 // v1: float32; v2: int8 (per-tensor; bit-exact with TFLite's reference: exact int32
 // accumulation of (x - zp_x) * (y - zp_y), multiplier s_x * s_y / s_out from
-// QuantizeMultiplier). int16 (v3) and hybrid float x int8 models fail Prepare.
+// QuantizeMultiplier); v3: int16 (zero points 0, exact int64 sums requantized with the
+// 64-bit MultiplyByQuantizedMultiplier, as the reference's BatchMatMul<int16_t, int64_t>);
+// hybrid (float x, int8 y with one scale, float output; v1, v4 with
+// asymmetric_quantize_inputs): each row of x' quantized as TFLite's hybrid kernel does
+// (symmetric, or asymmetric with an offset), int32 dot products with y' rows, the offset
+// term subtracted in float as the reference does, times row_scale * y_scale. The int16 and
+// hybrid sums are plain loops split over rows (not the packed GEMM: int16 x int16 pairs
+// would overflow its int32 partial sums).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/internal/gemm.h"
+#include "kernels/internal/hybrid.h"
 #include "kernels/internal/parallel.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
+#include "tensorflow/lite/kernels/internal/common.h"
 #include "tensorflow/lite/kernels/internal/quantization_util.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
 
@@ -27,10 +37,21 @@ namespace {
 
 constexpr int kMaxRank = 5;
 
+enum class Mode { kFloat, kInt8, kInt16, kHybrid };
+
 struct OpData {
+  Mode mode = Mode::kFloat;
   std::vector<float> packed;      // one gemm-packed [N][K] panel set per rhs batch
   std::vector<int16_t> packed_q;  // the same for int8
+  // int16 / hybrid: y' as plain [N][K] rows per rhs batch, and (hybrid) each row's sum.
+  std::vector<int16_t> rhs_nk16;
+  std::vector<int8_t> rhs_nk8;
+  std::vector<int32_t> rhs_row_sum;
   bool packed_valid = false;
+  // hybrid: quantized x' rows, their scales (times y's scale) and offsets.
+  std::vector<int8_t> lhs_q8;
+  std::vector<float> row_scale;
+  std::vector<int32_t> row_offset;
   // int8: requantization (same for every column) and the int16 lhs scratch.
   std::vector<int32_t> multiplier, shift;
   std::vector<int16_t> lhs_q;
@@ -104,6 +125,62 @@ TfLiteStatus ComputeGeometry(TfLiteContext* context, const TfLiteBatchMatMulPara
   return kTfLiteOk;
 }
 
+TfLiteStatus Unsupported(TfLiteContext* context, const TfLiteTensor* lhs, const TfLiteTensor* rhs,
+                         const TfLiteTensor* output) {
+  TF_LITE_KERNEL_LOG(context,
+                     "BATCH_MATMUL: types %s x %s -> %s not supported (float32, int8, int16, or "
+                     "float32 x int8 -> float32 hybrid).",
+                     TfLiteTypeGetName(lhs->type), TfLiteTypeGetName(rhs->type),
+                     TfLiteTypeGetName(output->type));
+  return kTfLiteError;
+}
+
+// The kernel's mode from the types, with each mode's quantization rules checked.
+TfLiteStatus SelectMode(TfLiteContext* context, const TfLiteTensor* lhs, const TfLiteTensor* rhs,
+                        const TfLiteTensor* output, Mode* mode) {
+  if (lhs->type == kTfLiteFloat32 && rhs->type == kTfLiteInt8) {
+    if (output->type != kTfLiteFloat32) return Unsupported(context, lhs, rhs, output);
+    // TFLite's hybrid kernel scales by the rhs tensor's single scale.
+    const auto* q = static_cast<const TfLiteAffineQuantization*>(rhs->quantization.params);
+    if (rhs->quantization.type != kTfLiteAffineQuantization || q == nullptr ||
+        q->scale == nullptr || q->scale->size != 1 || !(rhs->params.scale > 0)) {
+      TF_LITE_KERNEL_LOG(context,
+                         "failed to prepare hybrid BATCH_MATMUL: the int8 rhs needs one positive "
+                         "scale (got %d scales).",
+                         q != nullptr && q->scale != nullptr ? q->scale->size : 0);
+      return kTfLiteError;
+    }
+    *mode = Mode::kHybrid;
+    return kTfLiteOk;
+  }
+  if (rhs->type != lhs->type || output->type != lhs->type) {
+    return Unsupported(context, lhs, rhs, output);
+  }
+  switch (lhs->type) {
+    case kTfLiteFloat32:
+      *mode = Mode::kFloat;
+      return kTfLiteOk;
+    case kTfLiteInt8:
+      *mode = Mode::kInt8;
+      return kTfLiteOk;
+    case kTfLiteInt16:
+      if (lhs->params.zero_point != 0 || rhs->params.zero_point != 0 ||
+          output->params.zero_point != 0) {
+        TF_LITE_KERNEL_LOG(context,
+                           "BATCH_MATMUL with int16 inputs needs zero point 0 on both inputs and "
+                           "the output (got %d, %d, %d).",
+                           static_cast<int>(lhs->params.zero_point),
+                           static_cast<int>(rhs->params.zero_point),
+                           static_cast<int>(output->params.zero_point));
+        return kTfLiteError;
+      }
+      *mode = Mode::kInt16;
+      return kTfLiteOk;
+    default:
+      return Unsupported(context, lhs, rhs, output);
+  }
+}
+
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_EQ(context, NumInputs(node), 2);
   TF_LITE_ENSURE_EQ(context, NumOutputs(node), 1);
@@ -117,17 +194,10 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, 1, &rhs));
   TfLiteTensor* output;
   TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, 0, &output));
-  const TfLiteType type = lhs->type;
-  for (const TfLiteTensor* t : {lhs, rhs, static_cast<const TfLiteTensor*>(output)}) {
-    if (t->type != type || (type != kTfLiteFloat32 && type != kTfLiteInt8)) {
-      TF_LITE_KERNEL_LOG(context, "Type %s (%d) not supported.", TfLiteTypeGetName(t->type),
-                         t->type);
-      return kTfLiteError;
-    }
-  }
+  TF_LITE_ENSURE_OK(context, SelectMode(context, lhs, rhs, output, &data->mode));
   Geometry g;
   TF_LITE_ENSURE_OK(context, ComputeGeometry(context, *params, lhs, rhs, &g));
-  if (type == kTfLiteInt8) {
+  if (data->mode == Mode::kInt8 || data->mode == Mode::kInt16) {
     TF_LITE_ENSURE(context,
                    lhs->params.scale > 0 && rhs->params.scale > 0 && output->params.scale > 0);
     double real_multiplier = 0;  // (s_x * s_y formed in float, as upstream)
@@ -201,6 +271,106 @@ void EvalInt8Batch(OpData* data, const TfLiteBatchMatMulParams& p, const int8_t*
                       output->data.int8 + out_offset, g.n, stage, pool);
 }
 
+// x' of one lhs batch as rows [M][K]: `a` itself, or its transpose in `scratch` (adj_x).
+template <typename T>
+const T* LhsRows(const TfLiteBatchMatMulParams& p, const T* a, const Geometry& g,
+                 std::vector<T>* scratch) {
+  if (!p.adj_x) return a;
+  scratch->resize(static_cast<size_t>(g.m) * g.k);
+  for (int kk = 0; kk < g.k; ++kk)
+    for (int mm = 0; mm < g.m; ++mm) (*scratch)[mm * g.k + kk] = a[kk * g.m + mm];
+  return scratch->data();
+}
+
+// y' of every rhs batch as plain rows [N][K] (int16 and hybrid), kept while y is constant;
+// for int8 (hybrid) also each row's sum, which the asymmetric offset term needs.
+template <typename T>
+void RhsRows(OpData* data, const TfLiteBatchMatMulParams& p, const TfLiteTensor* rhs,
+             const Geometry& g, std::vector<T>* rows) {
+  if (data->packed_valid) return;
+  const size_t matrix = static_cast<size_t>(g.k) * g.n;
+  const T* src = reinterpret_cast<const T*>(rhs->data.raw);
+  rows->resize(matrix * g.rhs_batches);
+  T* dst = rows->data();
+  for (int64_t b = 0; b < g.rhs_batches; ++b, src += matrix, dst += matrix) {
+    for (int nn = 0; nn < g.n; ++nn)
+      for (int kk = 0; kk < g.k; ++kk) {
+        dst[nn * g.k + kk] = p.adj_y ? src[nn * g.k + kk] : src[kk * g.n + nn];
+      }
+  }
+  if (std::is_same<T, int8_t>::value) {
+    data->rhs_row_sum.assign(static_cast<size_t>(g.n) * g.rhs_batches, 0);
+    for (size_t r = 0; r < data->rhs_row_sum.size(); ++r) {
+      for (int kk = 0; kk < g.k; ++kk) data->rhs_row_sum[r] += (*rows)[r * g.k + kk];
+    }
+  }
+  data->packed_valid = IsConstantOrPersistentTensor(rhs);
+}
+
+// int16: exact int64 sums, 64-bit requantization (zero points are 0).
+void EvalInt16Batch(const OpData& data, const int16_t* a, const int16_t* w, int16_t* out,
+                    const Geometry& g, pthreadpool* pool) {
+  parallel::ParallelFor(pool, g.m, static_cast<double>(g.m) * g.n * g.k, [&](size_t mm) {
+    const int16_t* x = a + mm * g.k;
+    for (int nn = 0; nn < g.n; ++nn) {
+      const int16_t* y = w + static_cast<size_t>(nn) * g.k;
+      int64_t acc = 0;
+      for (int kk = 0; kk < g.k; ++kk) acc += static_cast<int64_t>(x[kk]) * y[kk];
+      const int32_t v = MultiplyByQuantizedMultiplier(acc, data.multiplier[nn], data.shift[nn]);
+      out[mm * g.n + nn] = static_cast<int16_t>(std::min(32767, std::max(-32768, v)));
+    }
+  });
+}
+
+// Hybrid: rows of x' quantized, int32 dot products with y' rows; the offset term is
+// subtracted as the reference's `total -= row_sum * float(offset)` (float arithmetic,
+// truncated back to int32), then out = (row_scale * y_scale) * float(total).
+void EvalHybridBatch(OpData* data, const TfLiteBatchMatMulParams& p, const float* a,
+                     const int8_t* w, const int32_t* row_sum, float y_scale, float* out,
+                     const Geometry& g, pthreadpool* pool) {
+  data->lhs_q8.resize(static_cast<size_t>(g.m) * g.k);
+  data->row_scale.resize(g.m);
+  data->row_offset.assign(g.m, 0);
+  for (int mm = 0; mm < g.m; ++mm) {
+    int8_t* q = data->lhs_q8.data() + static_cast<size_t>(mm) * g.k;
+    if (p.asymmetric_quantize_inputs) {
+      hybrid::AsymmetricQuantizeFloats(a + mm * g.k, g.k, q, &data->row_scale[mm],
+                                       &data->row_offset[mm]);
+    } else {
+      hybrid::SymmetricQuantizeFloats(a + mm * g.k, g.k, q, &data->row_scale[mm]);
+    }
+    data->row_scale[mm] *= y_scale;
+  }
+  parallel::ParallelFor(pool, g.m, static_cast<double>(g.m) * g.n * g.k, [&](size_t mm) {
+    const int8_t* x = data->lhs_q8.data() + mm * g.k;
+    const float offset = static_cast<float>(data->row_offset[mm]);
+    for (int nn = 0; nn < g.n; ++nn) {
+      const int8_t* y = w + static_cast<size_t>(nn) * g.k;
+      int32_t total = 0;
+      for (int kk = 0; kk < g.k; ++kk) total += static_cast<int32_t>(x[kk]) * y[kk];
+      total = static_cast<int32_t>(static_cast<float>(total) -
+                                   static_cast<float>(row_sum[nn]) * offset);
+      out[mm * g.n + nn] = data->row_scale[mm] * static_cast<float>(total);
+    }
+  });
+}
+
+// An empty contraction (k == 0): every sum is 0.
+void FillEmptyContraction(TfLiteTensor* output) {
+  const int64_t n = NumElements(output);
+  switch (output->type) {
+    case kTfLiteInt8:  // requantizes to the output zero point (int8 activation range)
+      std::fill(output->data.int8, output->data.int8 + n,
+                static_cast<int8_t>(std::min(127, std::max(-128, output->params.zero_point))));
+      break;
+    case kTfLiteInt16:
+      std::fill(output->data.i16, output->data.i16 + n, int16_t{0});
+      break;
+    default:
+      std::fill(output->data.f, output->data.f + n, 0.0f);
+  }
+}
+
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   auto* data = static_cast<OpData*>(node->user_data);
   const auto& params = *static_cast<const TfLiteBatchMatMulParams*>(node->builtin_data);
@@ -211,20 +381,22 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, ComputeGeometry(context, params, lhs, rhs, &g));
   if (NumElements(output) == 0) return kTfLiteOk;
   if (g.k == 0) {
-    if (output->type == kTfLiteInt8) {
-      // acc = 0 requantizes to the output zero point (int8 activation range).
-      std::fill(output->data.int8, output->data.int8 + NumElements(output),
-                static_cast<int8_t>(std::min(127, std::max(-128, output->params.zero_point))));
-    } else {
-      std::fill(output->data.f, output->data.f + NumElements(output), 0.0f);
-    }
+    FillEmptyContraction(output);
     return kTfLiteOk;
   }
-  PackRhs(data, params, rhs, g);
+  const Mode mode = data->mode;
+  if (mode == Mode::kInt16) {
+    RhsRows(data, params, rhs, g, &data->rhs_nk16);
+  } else if (mode == Mode::kHybrid) {
+    RhsRows(data, params, rhs, g, &data->rhs_nk8);
+  } else {
+    PackRhs(data, params, rhs, g);
+  }
   pthreadpool* pool = parallel::ThreadPool(context);
-  const size_t panel = output->type == kTfLiteInt8 ? gemm::PackedQuantizedWeightsSize(g.n, g.k)
-                                                   : gemm::PackedWeightsSize(g.n, g.k);
+  const size_t panel = mode == Mode::kInt8 ? gemm::PackedQuantizedWeightsSize(g.n, g.k)
+                                           : gemm::PackedWeightsSize(g.n, g.k);
   const int64_t lhs_matrix = static_cast<int64_t>(g.m) * g.k;
+  const int64_t rhs_matrix = static_cast<int64_t>(g.k) * g.n;
   const int64_t out_matrix = static_cast<int64_t>(g.m) * g.n;
   const int batch_rank = g.rank - 2;
   for (int64_t ob = 0; ob < g.out_batches; ++ob) {
@@ -235,20 +407,28 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
       li += c * g.lhs_stride[d];
       ri += c * g.rhs_stride[d];
     }
-    if (output->type == kTfLiteInt8) {
-      EvalInt8Batch(data, params, lhs->data.int8 + li * lhs_matrix, lhs->params.zero_point,
-                    data->packed_q.data() + ri * panel, output, ob * out_matrix, g, pool);
-      continue;
+    switch (mode) {
+      case Mode::kInt8:
+        EvalInt8Batch(data, params, lhs->data.int8 + li * lhs_matrix, lhs->params.zero_point,
+                      data->packed_q.data() + ri * panel, output, ob * out_matrix, g, pool);
+        break;
+      case Mode::kInt16:
+        EvalInt16Batch(*data, LhsRows(params, lhs->data.i16 + li * lhs_matrix, g, &data->lhs_q),
+                       data->rhs_nk16.data() + ri * rhs_matrix, output->data.i16 + ob * out_matrix,
+                       g, pool);
+        break;
+      case Mode::kHybrid:
+        EvalHybridBatch(data, params, LhsRows(params, lhs->data.f + li * lhs_matrix, g, &data->lhs_t),
+                        data->rhs_nk8.data() + ri * rhs_matrix,
+                        data->rhs_row_sum.data() + ri * g.n, rhs->params.scale,
+                        output->data.f + ob * out_matrix, g, pool);
+        break;
+      case Mode::kFloat:
+        gemm::FloatGemm(g.m, g.n, g.k, LhsRows(params, lhs->data.f + li * lhs_matrix, g, &data->lhs_t),
+                        g.k, data->packed.data() + ri * panel, output->data.f + ob * out_matrix,
+                        g.n, gemm::FloatOutputStage(), pool);
+        break;
     }
-    const float* a = lhs->data.f + li * lhs_matrix;
-    if (params.adj_x) {  // [K][M] -> [M][K]
-      data->lhs_t.resize(lhs_matrix);
-      for (int kk = 0; kk < g.k; ++kk)
-        for (int mm = 0; mm < g.m; ++mm) data->lhs_t[mm * g.k + kk] = a[kk * g.m + mm];
-      a = data->lhs_t.data();
-    }
-    gemm::FloatGemm(g.m, g.n, g.k, a, g.k, data->packed.data() + ri * panel,
-                    output->data.f + ob * out_matrix, g.n, gemm::FloatOutputStage(), pool);
   }
   return kTfLiteOk;
 }

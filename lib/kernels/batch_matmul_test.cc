@@ -1,4 +1,5 @@
-// BATCH_MATMUL (float32 and int8): TFLite's golden, adj_x / adj_y, broadcast batch dims,
+// BATCH_MATMUL (float32 and int8; int16 and hybrid against TFLite in
+// tflite_goldens_test): TFLite's golden, adj_x / adj_y, broadcast batch dims,
 // constant (cached, packed) and run-time rhs, random shapes against a double
 // reference (with a thread pool too), and errors.
 #include <cmath>
@@ -172,14 +173,16 @@ TEST_CASE("BATCH_MATMUL rejects bad models") {
   r = Run(tflite::BuiltinOperator_BATCH_MATMUL,
           {Input<int16_t>(tflite::TensorType_INT16, {1, 1}, {1}, 0.5f, 0),
            Input<int16_t>(tflite::TensorType_INT16, {1, 1}, {1}, 0.5f, 0)},
-          {tflite::TensorType_INT16, {1, 1}, 0.5f, 0}, Adj(false, false), 2);
+          {tflite::TensorType_INT16, {1, 1}, 0.5f, 3}, Adj(false, false), 3);
   CHECK(r.prepare == kTfLiteError);
-  CHECK(r.errors.find("Type INT16 (7) not supported.") != std::string::npos);
+  CHECK(r.errors.find("needs zero point 0 on both inputs and the output (got 0, 0, 3)") !=
+        std::string::npos);
   r = Run(tflite::BuiltinOperator_BATCH_MATMUL,
           {Input<float>(tflite::TensorType_FLOAT32, {1, 1}, {1}),
            Const<int8_t>(tflite::TensorType_INT8, {1, 1}, {1}, 0.5f, 0)},
-          {tflite::TensorType_FLOAT32, {1, 1}}, Adj(false, false));
+          {tflite::TensorType_INT8, {1, 1}, 0.5f, 0}, Adj(false, false));
   CHECK(r.prepare == kTfLiteError);
+  CHECK(r.errors.find("types FLOAT32 x INT8 -> INT8 not supported") != std::string::npos);
   r = Run(tflite::BuiltinOperator_BATCH_MATMUL,
           {Input<float>(tflite::TensorType_FLOAT32, {3}, std::vector<float>(3)),
            Input<float>(tflite::TensorType_FLOAT32, {3, 1}, std::vector<float>(3))},

@@ -27,7 +27,10 @@
 // contributes 0 (real zero) in both. The int8 values and int32 sums equal TFLite's; only the
 // float rescale may differ in the last bits from TFLite's optimized evaluation order.
 //
-// Not implemented: int4 filters (v7), the quantized_bias_type option (v8).
+// quantized_bias_type (v8) names the bias type, which the kernel dispatches on anyway; a
+// 16x8 CONV_2D without bias is refused, as TFLite refuses it.
+//
+// Not implemented: int4 filters (v7).
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -142,6 +145,12 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
                                   /*int16_int32_bias=*/true));
   }
   if (input->type == kTfLiteInt16) {
+    if (bias == nullptr) {  // TFLite's conv.cc ensures has_bias for 16x8
+      TF_LITE_KERNEL_LOG(context,
+                         "failed to prepare CONV_2D: int16 activations need a bias tensor, as "
+                         "TFLite's kernel requires (got none).");
+      return kTfLiteError;
+    }
     TF_LITE_ENSURE_STATUS(conv_util::CheckQuantizedBiasType(context, "CONV_2D",
                                                             params->quantized_bias_type, bias));
   }

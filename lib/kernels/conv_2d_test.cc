@@ -200,8 +200,10 @@ void RunQuantized(const ConvCase& c, bool per_channel, uint32_t seed) {
 // requantizes with the 64-bit MultiplyByQuantizedMultiplier, the int32 one (int32 bias or
 // none) with the 32-bit one. `extreme`: inputs -32768 or 32767 and weights -128 or 127
 // of one sign per filter, so long filters overflow an int32 sum.
-void RunInt16(const ConvCase& c, bool per_channel, bool int64_bias, uint32_t seed,
+void RunInt16(const ConvCase& case_in, bool per_channel, bool int64_bias, uint32_t seed,
               int version = 4, bool extreme = false) {
+  ConvCase c = case_in;
+  c.bias_mode = 2;  // TFLite's 16x8 CONV_2D requires a bias
   CAPTURE(seed, per_channel, int64_bias, version, extreme, c.batch, c.ih, c.iw, c.ic, c.fh, c.fw,
           c.oc, c.sh, c.sw, c.dh, c.dw, c.same, static_cast<int>(c.act), c.bias_mode, c.threads);
   std::mt19937 rng(seed);
@@ -377,7 +379,9 @@ TEST_CASE("CONV_2D int16 refuses non-zero zero points and wrong bias types") {
     QuantSpec w_q{{0.25f}, {0}, 0};
     const int in = b.AddTensor(tflite::TensorType_INT16, {1, 2, 2, 1}, "in", &in_q);
     const int w = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {1, 1, 1, 1}, {2}, "w", &w_q);
-    const int bias = bias_type == tflite::TensorType_INT64
+    // (bias_type BOOL: no bias, an absent optional input)
+    const int bias = bias_type == tflite::TensorType_BOOL ? -1
+                     : bias_type == tflite::TensorType_INT64
                          ? b.AddConstTensor<int64_t>(bias_type, {1}, {0}, "b")
                          : b.AddConstTensor<int16_t>(bias_type, {1}, {0}, "b");
     const int out = b.AddTensor(tflite::TensorType_INT16, {1, 2, 2, 1}, "out", &out_q);
@@ -402,6 +406,8 @@ TEST_CASE("CONV_2D int16 refuses non-zero zero points and wrong bias types") {
                              "INT16)."));
   CHECK_THAT(run(0, 0, tflite::TensorType_INT64, tflite::TensorType_INT32),
              Catch::Contains("CONV_2D quantized_bias_type INT32 does not fit the bias (INT64)."));
+  CHECK_THAT(run(0, 0, tflite::TensorType_BOOL),
+             Catch::Contains("int16 activations need a bias tensor"));
 }
 
 TEST_CASE("CONV_2D int16 seanet models match TFLite's reference goldens exactly", "[real]") {

@@ -254,7 +254,6 @@ void RunInt16(const FcCase& c, bool per_channel, bool int64_bias, uint32_t seed)
   int32_t act_min, act_max;
   RefActivationRange<int16_t>(c.act, out_scale, 0, &act_min, &act_max);
   const bool has_bias = c.bias_mode == 2;
-  const bool wide = has_bias && int64_bias;
   REQUIRE(got.size() == static_cast<size_t>(batches) * n);
   for (int bi = 0; bi < batches; ++bi) {
     for (int u = 0; u < n; ++u) {
@@ -262,14 +261,14 @@ void RunInt16(const FcCase& c, bool per_channel, bool int64_bias, uint32_t seed)
       for (int i = 0; i < k; ++i) {
         acc += (static_cast<int64_t>(w_v[u * k + i]) - f_zp) * in_v[bi * k + i];
       }
-      int32_t v;
-      if (wide) {
-        v = RefMultiplyByQuantizedMultiplier64(acc, mult[u], shift[u]);
-      } else {
-        REQUIRE(acc == static_cast<int32_t>(acc));  // the int32 template's sum
-        v = RefMultiplyByQuantizedMultiplier(static_cast<int32_t>(acc), mult[u], shift[u]);
-      }
-      v = std::min(std::max(v, act_min), act_max);
+      // TFLite's int16 FullyConnected: one rounding of acc * multiplier / 2^(31 - shift),
+      // halves up, whatever the bias type (checked against TFLite in tflite_goldens_test).
+      const int total_shift = 31 - shift[u];
+      const __int128 scaled = (static_cast<__int128>(acc) * mult[u] +
+                               (static_cast<__int128>(1) << (total_shift - 1))) >>
+                              total_shift;
+      const int32_t v = static_cast<int32_t>(std::min<__int128>(
+          std::max<__int128>(scaled, act_min), act_max));
       if (static_cast<int32_t>(got[bi * n + u]) != v) {
         CAPTURE(bi, u, got[bi * n + u], v, acc);
         FAIL("int16 mismatch");

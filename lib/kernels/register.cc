@@ -16,7 +16,9 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_ARG_MIN, Register_ARG_MIN(), 1, 3);
   AddBuiltin(BuiltinOperator_AVERAGE_POOL_2D, Register_AVERAGE_POOL_2D(), 1, 3);
   // BROADCAST_TO: v2-3 (v1 was withdrawn upstream).
-  AddBuiltin(BuiltinOperator_BATCH_MATMUL, Register_BATCH_MATMUL(), 1, 2);
+  // BATCH_MATMUL: v1 float and hybrid (float x int8), v2 int8, v3 int16, v4 hybrid with
+  // asymmetric_quantize_inputs.
+  AddBuiltin(BuiltinOperator_BATCH_MATMUL, Register_BATCH_MATMUL(), 1, 4);
   AddBuiltin(BuiltinOperator_BATCH_TO_SPACE_ND, Register_BATCH_TO_SPACE_ND(), 1, 4);
   AddBuiltin(BuiltinOperator_BROADCAST_TO, Register_BROADCAST_TO(), 2, 3);
   AddBuiltin(BuiltinOperator_CALL_ONCE, Register_CALL_ONCE(), 1, 1);
@@ -29,6 +31,7 @@ BuiltinOpResolver::BuiltinOpResolver() {
   // dispatches on types: an int16 model that declares v1 or v3 (TFLite's converter writes
   // v3 for some) runs too.
   AddBuiltin(BuiltinOperator_CONV_2D, Register_CONV_2D(), 1, 6);
+  AddBuiltin(BuiltinOperator_CONV_2D, Register_CONV_2D(), 8, 8);
   AddBuiltin(BuiltinOperator_COS, Register_COS(), 1, 1);
   AddBuiltin(BuiltinOperator_CUMSUM, Register_CUMSUM(), 1, 1);
   AddBuiltin(BuiltinOperator_DENSIFY, Register_DENSIFY(), 1, 1);
@@ -55,7 +58,7 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_FULLY_CONNECTED, Register_FULLY_CONNECTED(), 1, 1);
   AddBuiltin(BuiltinOperator_FULLY_CONNECTED, Register_FULLY_CONNECTED(), 3, 7);
   AddBuiltin(BuiltinOperator_FULLY_CONNECTED, Register_FULLY_CONNECTED(), 9, 9);
-  AddBuiltin(BuiltinOperator_FULLY_CONNECTED, Register_FULLY_CONNECTED(), 12, 12);
+  AddBuiltin(BuiltinOperator_FULLY_CONNECTED, Register_FULLY_CONNECTED(), 11, 12);
   // GATHER: v1-6 (not v7 int4).
   AddBuiltin(BuiltinOperator_GATHER, Register_GATHER(), 1, 6);
   AddBuiltin(BuiltinOperator_GATHER_ND, Register_GATHER_ND(), 1, 5);

@@ -136,6 +136,152 @@ ModelBuilder FullyConnectedHybrid(const FcHybrid& c, uint32_t seed) {
   return b;
 }
 
+// --- BATCH_MATMUL int16 (v3) and hybrid (v1, v4) --------------------------------------
+
+struct Bmm {
+  std::vector<int32_t> lhs, rhs, out;
+  bool adj_x, adj_y;
+};
+
+tflite::BatchMatMulOptionsT BmmOptions(const Bmm& c, bool asymmetric) {
+  tflite::BatchMatMulOptionsT o;
+  o.adj_x = c.adj_x;
+  o.adj_y = c.adj_y;
+  o.asymmetric_quantize_inputs = asymmetric;
+  return o;
+}
+
+size_t Count(const std::vector<int32_t>& shape) {
+  size_t n = 1;
+  for (int32_t d : shape) n *= static_cast<size_t>(d);
+  return n;
+}
+
+// int16 x int16 (constant rhs) -> int16, zero points 0.
+ModelBuilder BatchMatMulInt16(const Bmm& c, int depth, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const QuantSpec in_q{{1.0f / 32768}, {0}, 0}, w_q{{1.0f / 16384}, {0}, 0};
+  const QuantSpec out_q{{static_cast<float>(depth) / 40000}, {0}, 0};
+  ModelBuilder b;
+  const int x = b.AddTensor(tflite::TensorType_INT16, c.lhs, "x", &in_q);
+  const int y = b.AddConstTensor<int16_t>(tflite::TensorType_INT16, c.rhs,
+                                          RandomInts<int16_t>(rng, Count(c.rhs), -32768, 32767),
+                                          "y", &w_q);
+  const int out = b.AddTensor(tflite::TensorType_INT16, c.out, "out", &out_q);
+  b.AddOperator(tflite::BuiltinOperator_BATCH_MATMUL, {x, y}, {out},
+                Options(BmmOptions(c, false)), 3);
+  SingleIo(b, x, out);
+  return b;
+}
+
+// float x int8 (constant rhs, one scale) -> float.
+ModelBuilder BatchMatMulHybrid(const Bmm& c, bool asymmetric, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const QuantSpec w_q{{0.01f}, {0}, 0};
+  ModelBuilder b;
+  const int x = b.AddTensor(tflite::TensorType_FLOAT32, c.lhs, "x");
+  const int y = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, c.rhs,
+                                         RandomInts<int8_t>(rng, Count(c.rhs), -127, 127), "y",
+                                         &w_q);
+  const int out = b.AddTensor(tflite::TensorType_FLOAT32, c.out, "out");
+  b.AddOperator(tflite::BuiltinOperator_BATCH_MATMUL, {x, y}, {out},
+                Options(BmmOptions(c, asymmetric)), asymmetric ? 4 : 1);
+  SingleIo(b, x, out);
+  return b;
+}
+
+// --- 16x8 CONV_2D / FULLY_CONNECTED / TRANSPOSE_CONV: int16 activations, int8 weights ----
+
+enum class Bias16 { kNone, kInt32, kInt64 };
+
+// Bias values for accumulator scale in_scale * w_scale[c].
+int AddBias16(ModelBuilder& b, Bias16 kind, int n, std::mt19937& rng, const QuantSpec& wq) {
+  if (kind == Bias16::kNone) return -1;
+  QuantSpec bq;
+  for (int c = 0; c < n; ++c) bq.scale.push_back(wq.scale[wq.scale.size() == 1 ? 0 : c] / 4096);
+  bq.zero_point.assign(n, 0);
+  const auto v = RandomInts<int32_t>(rng, n, -3000000, 3000000);
+  if (kind == Bias16::kInt32) return b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {n}, v, "bias", &bq);
+  return b.AddConstTensor<int64_t>(tflite::TensorType_INT64, {n},
+                                   std::vector<int64_t>(v.begin(), v.end()), "bias", &bq);
+}
+
+// quantized_bias_type as the converter writes it: the bias type, or what the kernel should
+// sum in when there is none.
+tflite::TensorType BiasTypeOption(Bias16 bias, tflite::TensorType none_option) {
+  return bias == Bias16::kInt32   ? tflite::TensorType_INT32
+         : bias == Bias16::kInt64 ? tflite::TensorType_INT64
+                                  : none_option;
+}
+
+ModelBuilder Conv16x8(Bias16 bias, tflite::TensorType bias_option, int version, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const int h = 5, w = 6, ic = 3, oc = 4, k = 3;
+  const QuantSpec in_q{{1.0f / 4096}, {0}, 0}, out_q{{1.0f / 2048}, {0}, 0};
+  const QuantSpec wq = ChannelScales(oc, 0, 0.004f);
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_INT16, {1, h, w, ic}, "in", &in_q);
+  const int f = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {oc, k, k, ic},
+                                         RandomInts<int8_t>(rng, oc * k * k * ic, -127, 127), "w",
+                                         &wq);
+  const int bi = AddBias16(b, bias, oc, rng, wq);
+  const int out = b.AddTensor(tflite::TensorType_INT16, {1, h, w, oc}, "out", &out_q);
+  tflite::Conv2DOptionsT o;
+  o.padding = tflite::Padding_SAME;
+  o.stride_h = o.stride_w = 1;
+  o.quantized_bias_type = BiasTypeOption(bias, bias_option);
+  std::vector<int32_t> inputs = {in, f};
+  if (bi >= 0) inputs.push_back(bi);
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, inputs, {out}, Options(o), version);
+  SingleIo(b, in, out);
+  return b;
+}
+
+ModelBuilder FullyConnected16x8(Bias16 bias, tflite::TensorType bias_option, int version,
+                                uint32_t seed, bool per_channel = false) {
+  std::mt19937 rng(seed);
+  const int batch = 16, input = 40, units = 32;
+  const QuantSpec in_q{{1.0f / 4096}, {0}, 0}, out_q{{1.0f / 2048}, {0}, 0};
+  const QuantSpec wq = per_channel ? ChannelScales(units, 0, 0.002f) : QuantSpec{{0.004f}, {0}, 0};
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_INT16, {batch, input}, "in", &in_q);
+  const int f = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {units, input},
+                                         RandomInts<int8_t>(rng, units * input, -127, 127), "w",
+                                         &wq);
+  const int bi = AddBias16(b, bias, units, rng, wq);
+  const int out = b.AddTensor(tflite::TensorType_INT16, {batch, units}, "out", &out_q);
+  tflite::FullyConnectedOptionsT o;
+  o.quantized_bias_type = BiasTypeOption(bias, bias_option);
+  std::vector<int32_t> inputs = {in, f};
+  if (bi >= 0) inputs.push_back(bi);
+  b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, inputs, {out}, Options(o), version);
+  SingleIo(b, in, out);
+  return b;
+}
+
+ModelBuilder TransposeConv16x8(Bias16 bias, int version, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const int h = 3, w = 4, ic = 3, oc = 2, k = 3, oh = 6, ow = 8;
+  const QuantSpec in_q{{1.0f / 4096}, {0}, 0}, out_q{{1.0f / 1024}, {0}, 0};
+  const QuantSpec wq = ChannelScales(oc, 0, 0.004f);
+  ModelBuilder b;
+  const int shape = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {4}, {1, oh, ow, oc}, "shape");
+  const int f = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {oc, k, k, ic},
+                                         RandomInts<int8_t>(rng, oc * k * k * ic, -127, 127), "w",
+                                         &wq);
+  const int in = b.AddTensor(tflite::TensorType_INT16, {1, h, w, ic}, "in", &in_q);
+  const int bi = AddBias16(b, bias, oc, rng, wq);
+  const int out = b.AddTensor(tflite::TensorType_INT16, {1, oh, ow, oc}, "out", &out_q);
+  tflite::TransposeConvOptionsT o;
+  o.padding = tflite::Padding_SAME;
+  o.stride_h = o.stride_w = 2;
+  std::vector<int32_t> inputs = {shape, f, in};
+  if (bi >= 0) inputs.push_back(bi);
+  b.AddOperator(tflite::BuiltinOperator_TRANSPOSE_CONV, inputs, {out}, Options(o), version);
+  SingleIo(b, in, out);
+  return b;
+}
+
 struct GoldenCase {
   const char* name;
   ModelBuilder (*build)();
@@ -176,6 +322,50 @@ const GoldenCase kCases[] = {
      [] { return FullyConnectedHybrid({3, 40, 7, true, true, false, true, 12}, 304); }, 0},
     {"fully_connected_hybrid_per_channel_symmetric",
      [] { return FullyConnectedHybrid({4, 24, 9, true, false, false, true, 12}, 305); }, 0},
+    {"batch_matmul_int16",
+     [] { return BatchMatMulInt16({{2, 3, 5}, {5, 4}, {2, 3, 4}, false, false}, 5, 401); }, 0},
+    {"batch_matmul_int16_adjoint_broadcast",
+     [] {
+       return BatchMatMulInt16({{2, 1, 6, 3}, {3, 4, 6}, {2, 3, 3, 4}, true, true}, 6, 402);
+     },
+     0},
+    {"batch_matmul_hybrid",
+     [] { return BatchMatMulHybrid({{2, 3, 16}, {16, 5}, {2, 3, 5}, false, false}, false, 403); },
+     0},
+    {"batch_matmul_hybrid_asymmetric",
+     [] {
+       return BatchMatMulHybrid({{2, 3, 16}, {2, 16, 5}, {2, 3, 5}, false, false}, true, 404);
+     },
+     0},
+    {"batch_matmul_hybrid_asymmetric_adjoint",
+     [] {
+       return BatchMatMulHybrid({{2, 12, 4}, {6, 12}, {2, 4, 6}, true, true}, true, 405);
+     },
+     0},
+    {"conv_16x8_int64_bias",
+     [] { return Conv16x8(Bias16::kInt64, tflite::TensorType_FLOAT32, 1, 501); }, 0},
+    {"conv_16x8_int32_bias_v8",
+     [] { return Conv16x8(Bias16::kInt32, tflite::TensorType_FLOAT32, 8, 502); }, 0},
+    {"conv_16x8_no_bias", [] { return Conv16x8(Bias16::kNone, tflite::TensorType_FLOAT32, 1, 503); },
+     0},
+    {"conv_16x8_no_bias_int64_option_v8",
+     [] { return Conv16x8(Bias16::kNone, tflite::TensorType_INT64, 8, 504); }, 0},
+    {"fully_connected_16x8_int64_bias",
+     [] { return FullyConnected16x8(Bias16::kInt64, tflite::TensorType_FLOAT32, 4, 511); }, 0},
+    {"fully_connected_16x8_int32_bias_v11",
+     [] { return FullyConnected16x8(Bias16::kInt32, tflite::TensorType_FLOAT32, 11, 512); }, 0},
+    {"fully_connected_16x8_no_bias",
+     [] { return FullyConnected16x8(Bias16::kNone, tflite::TensorType_FLOAT32, 6, 513); }, 0},
+    {"fully_connected_16x8_no_bias_int64_option_v11",
+     [] { return FullyConnected16x8(Bias16::kNone, tflite::TensorType_INT64, 11, 514); }, 0},
+    {"fully_connected_16x8_per_channel_int64_bias",
+     [] { return FullyConnected16x8(Bias16::kInt64, tflite::TensorType_FLOAT32, 4, 515, true); },
+     0},
+    {"fully_connected_16x8_per_channel_int32_bias_v11",
+     [] { return FullyConnected16x8(Bias16::kInt32, tflite::TensorType_FLOAT32, 11, 516, true); },
+     0},
+    {"transpose_conv_16x8_int64_bias", [] { return TransposeConv16x8(Bias16::kInt64, 3, 521); }, 0},
+    {"transpose_conv_16x8_no_bias", [] { return TransposeConv16x8(Bias16::kNone, 2, 522); }, 0},
 };
 
 fs::path GoldenDir(const std::string& name) {
@@ -256,11 +446,15 @@ void CheckCase(const GoldenCase& c, int num_threads) {
 }
 
 TEST_CASE("kernels match TFLite's reference kernels on the testdata/kernels goldens") {
-  for (const GoldenCase& c : kCases) CheckCase(c, 1);
+  for (const GoldenCase& c : kCases) {
+    DYNAMIC_SECTION(c.name) { CheckCase(c, 1); }
+  }
 }
 
 TEST_CASE("kernels match the testdata/kernels goldens on two threads") {
-  for (const GoldenCase& c : kCases) CheckCase(c, 2);
+  for (const GoldenCase& c : kCases) {
+    DYNAMIC_SECTION(c.name) { CheckCase(c, 2); }
+  }
 }
 
 TEST_CASE("hybrid DEPTHWISE_CONV_2D with one filter scale is refused with the reason") {

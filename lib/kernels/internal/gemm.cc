@@ -437,6 +437,11 @@ void QuantizedTile(bool avx2, int k, const int16_t* a, int lda, const int16_t* b
       const int col = col0 + j;
       int64_t v = acc[i][j];
       if (s.bias != nullptr) v += s.bias[col];
+      if (s.single_rounding) {
+        const int64_t r = SingleRoundingMultiply(v, s.multiplier[col], s.shift[col]);
+        crow[j] = static_cast<OutT>(std::min<int64_t>(std::max<int64_t>(r, s.act_min), s.act_max));
+        continue;
+      }
       int32_t r = MultiplyByQuantizedMultiplier(v, s.multiplier[col], s.shift[col]);
       r = std::min(std::max(r, s.act_min), s.act_max);
       crow[j] = static_cast<OutT>(r);

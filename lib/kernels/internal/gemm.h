@@ -101,7 +101,19 @@ struct Quantized16x8OutputStage {
   const int32_t* shift = nullptr;       // n values (TFLite sign: > 0 is a left shift)
   int32_t act_min = -32768;
   int32_t act_max = 32767;
+  // Instead of the 64-bit MultiplyByQuantizedMultiplier (15-bit multiplier): one rounding
+  // of acc * multiplier / 2^(31 - shift), halves up, with the full 31-bit multiplier, as
+  // TFLite's int16 FULLY_CONNECTED reference requantizes (matched on testdata/kernels).
+  bool single_rounding = false;
 };
+
+// acc * multiplier / 2^(31 - shift) rounded once (halves towards +infinity), exact.
+inline int64_t SingleRoundingMultiply(int64_t acc, int32_t multiplier, int shift) {
+  const int total_shift = 31 - shift;
+  const __int128 product = static_cast<__int128>(acc) * multiplier;
+  return static_cast<int64_t>((product + (static_cast<__int128>(1) << (total_shift - 1))) >>
+                              total_shift);
+}
 
 void QuantizedGemm16x8(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b,
                        int16_t* c, int ldc, const Quantized16x8OutputStage& stage,
