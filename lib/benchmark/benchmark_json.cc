@@ -69,7 +69,8 @@ nlohmann::json BenchmarkResultToJson(const BenchmarkOptions& o, const BenchmarkR
   j["init_us"] = {{"total", r.init_us},
                   {"model_load", r.load_us},
                   {"interpreter_build", r.build_us},
-                  {"allocate_tensors", r.allocate_us}};
+                  {"allocate_tensors", r.allocate_us},
+                  {"create_delegates", r.create_delegates_us}};
   nlohmann::json delegates = nlohmann::json::array();
   for (const auto& d : r.delegates) {
     delegates.push_back({{"label", d.label},
@@ -78,6 +79,12 @@ nlohmann::json BenchmarkResultToJson(const BenchmarkOptions& o, const BenchmarkR
                          {"modify_graph_us", d.apply_us},
                          {"nodes", d.nodes},
                          {"partitions", d.partitions}});
+    if (!d.description.empty()) delegates.back()["description"] = d.description;
+    if (!d.counters.empty()) {
+      nlohmann::json counters = nlohmann::json::object();
+      for (const auto& [name, value] : d.counters) counters[name] = value;
+      delegates.back()["counters"] = counters;
+    }
     j["init_us"]["delegates"].push_back({{"label", d.label}, {"modify_graph_us", d.apply_us}});
   }
   j["delegates"] = delegates;

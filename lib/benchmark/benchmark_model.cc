@@ -1,5 +1,6 @@
 #include "benchmark/benchmark_model.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -162,10 +163,15 @@ Result<BenchmarkResult> RunBenchmark(const BenchmarkOptions& options,
 
   DelegateCommonParams& common = registry.common();
   common.num_threads = r.num_threads;
+  const int64_t create_start = NowMicros();
   auto created = registry.CreateDelegates(argc, argv);
   if (!created.ok()) return created.status();
+  r.create_delegates_us = NowMicros() - create_start;
   delegate_instances = std::move(created.value());
-  log.info(fmt::format("Going to apply {} delegates one after another.", delegate_instances.size()));
+  // As TFLite, the count is of the delegates asked for; XNNPACK applied by default is not one.
+  log.info(fmt::format("Going to apply {} delegates one after another.",
+                       std::count_if(delegate_instances.begin(), delegate_instances.end(),
+                                     [](const DelegateInstance& d) { return !d.by_default; })));
   auto applied = ApplyDelegates(interpreter.get(), delegate_instances, common.strict);
   if (!applied.ok()) return applied.status();
   for (size_t i = 0; i < applied->size(); ++i) {
@@ -185,6 +191,8 @@ Result<BenchmarkResult> RunBenchmark(const BenchmarkOptions& options,
     if (a.status != kTfLiteOk) {
       log.error(fmt::format("Failed to apply {} delegate: {}; continuing without it.", a.label,
                             a.message));
+    } else if (delegate_instances[i].by_default) {
+      log.info("Created TensorFlow Lite XNNPACK delegate for CPU.");
     } else if (d.partitions == 1 && interpreter->execution_plan().size() == 1) {
       log.info("Explicitly applied " + a.label +
                " delegate, and the model graph will be completely executed by the delegate.");
@@ -200,6 +208,8 @@ Result<BenchmarkResult> RunBenchmark(const BenchmarkOptions& options,
       log.info(fmt::format("{}: {} of {} nodes in {} partitions", a.label, d.nodes,
                            r.total_nodes, d.partitions));
     }
+    if (delegate_instances[i].description) d.description = delegate_instances[i].description();
+    if (!d.description.empty()) log.info(d.description);
     if (options.verbose) {
       for (const auto& rec : interpreter->primary_subgraph().delegation_records()) {
         if (rec->delegate == delegate) {
@@ -335,6 +345,24 @@ Result<BenchmarkResult> RunBenchmark(const BenchmarkOptions& options,
   run(num_runs, min_secs, options.max_secs, true, &r.inference_us);
   if (r.invoke_status != kTfLiteOk) {
     return Status(StatusCode::kInvalidModel, "Invoke failed:\n" + reporter.text());
+  }
+  // Delegates' counters, e.g. what crossed to and from a GPU per inference.
+  const int64_t invokes = r.warmup_us.count() + r.inference_us.count();
+  for (size_t i = 0; i < r.delegates.size() && i < delegate_instances.size(); ++i) {
+    if (!delegate_instances[i].counters) continue;
+    DelegateSummary& d = r.delegates[i];
+    d.counters = delegate_instances[i].counters();
+    double to = -1, from = -1;
+    for (const auto& [name, value] : d.counters) {
+      if (name.find("bytes_to_device") != std::string::npos) to = value;
+      if (name.find("bytes_from_device") != std::string::npos) from = value;
+    }
+    if (to >= 0 && from >= 0 && invokes > 0) {
+      log.info(fmt::format("{}: bytes copied per inference across partition boundaries: {} to the "
+                           "device, {} from the device",
+                           d.label, static_cast<int64_t>(to / invokes),
+                           static_cast<int64_t>(from / invokes)));
+    }
   }
   r.end_mem = GetMemoryUsage();
   if (monitor) {

@@ -61,6 +61,9 @@ struct DelegateSummary {
   int64_t apply_us = 0;
   int nodes = 0;       // original nodes it took
   int partitions = 0;  // delegate kernels
+  std::string description;  // the provider's one line (e.g. GPU device, precision)
+  // The provider's counters after the last run (e.g. GPU bytes copied, totals).
+  std::vector<std::pair<std::string, double>> counters;
 };
 
 struct BenchmarkResult {
@@ -68,6 +71,7 @@ struct BenchmarkResult {
   std::string model_sha256;
   int64_t init_us = 0;  // load + build + delegates + AllocateTensors
   int64_t load_us = 0, build_us = 0, allocate_us = 0;
+  int64_t create_delegates_us = 0;  // making the delegates (e.g. compiling GPU kernels)
   std::vector<DelegateSummary> delegates;
   int total_nodes = 0;  // execution plan of subgraph 0 before delegation
   int cpu_nodes = 0;    // after delegation

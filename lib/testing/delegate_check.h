@@ -31,14 +31,16 @@ struct Outcome {
 };
 
 // Runs `bytes` (float inputs from a seeded normal distribution) on our CPU kernels, or
-// with `delegate` applied first.
-inline Outcome RunWith(const std::vector<uint8_t>& bytes, TfLiteDelegate* delegate, int threads = 1) {
+// with `delegate` applied first; `resolver` defaults to the builtin ops.
+inline Outcome RunWith(const std::vector<uint8_t>& bytes, TfLiteDelegate* delegate, int threads = 1,
+                       const tflite::OpResolver* resolver = nullptr) {
   auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()),
                                                         bytes.size());
   REQUIRE(model != nullptr);
-  tflite::ops::builtin::BuiltinOpResolver resolver;
+  tflite::ops::builtin::BuiltinOpResolver builtins;
   std::unique_ptr<tflite::Interpreter> interpreter;
-  REQUIRE(tflite::InterpreterBuilder(*model, resolver)(&interpreter, threads) == kTfLiteOk);
+  REQUIRE(tflite::InterpreterBuilder(*model, resolver != nullptr ? *resolver : builtins)(&interpreter, threads) ==
+          kTfLiteOk);
   if (delegate != nullptr) REQUIRE(interpreter->ModifyGraphWithDelegate(delegate) == kTfLiteOk);
   REQUIRE(interpreter->AllocateTensors() == kTfLiteOk);
   std::mt19937 rng(11);
@@ -64,14 +66,16 @@ inline Outcome RunWith(const std::vector<uint8_t>& bytes, TfLiteDelegate* delega
   return o;
 }
 
-// Every output within tol * max(1, max|ref|) of the reference.
-inline void ExpectClose(const Outcome& ref, const Outcome& got, float tol = 1e-4f) {
+// Every output within tol * max(1, max|ref|) of the reference (`loose` instead of
+// `tol` for output `loose_output`).
+inline void ExpectClose(const Outcome& ref, const Outcome& got, float tol = 1e-4f, int loose_output = -1,
+                        float loose = 0) {
   REQUIRE(ref.outputs.size() == got.outputs.size());
   for (size_t i = 0; i < ref.outputs.size(); ++i) {
     REQUIRE(ref.outputs[i].size() == got.outputs[i].size());
     float max_ref = 0;
     for (float v : ref.outputs[i]) max_ref = std::max(max_ref, std::fabs(v));
-    const float limit = tol * std::max(1.0f, max_ref);
+    const float limit = (static_cast<int>(i) == loose_output ? loose : tol) * std::max(1.0f, max_ref);
     for (size_t k = 0; k < ref.outputs[i].size(); ++k) {
       if (!(std::fabs(ref.outputs[i][k] - got.outputs[i][k]) <= limit)) {
         CAPTURE(i, k, ref.outputs[i][k], got.outputs[i][k], limit);
