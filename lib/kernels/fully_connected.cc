@@ -2,9 +2,10 @@
 // per-channel weights (v4), keep_num_dims (v5), no bias (v6), int16 activations with int8
 // weights, per-tensor or per-channel (16x8, v7; zero points 0). out[b][u] = sum_i in[b][i] *
 // w[u][i] + bias[u] on the packed GEMM of kernels/internal/gemm.h; quantized results are
-// bit-exact with TFLite's reference FullyConnected / FullyConnectedPerChannel. int16
-// activations sum exactly in int64 and requantize with one rounding whatever the bias type
-// (int64, int32 with quantized_bias_type = v11, or none), as TFLite's reference does.
+// bit-exact with TFLite's reference FullyConnected / FullyConnectedPerChannel, which (unlike
+// its convolutions) requantize with one rounding: acc * multiplier / 2^(31 - shift), halves
+// up. int16 activations sum exactly in int64 whatever the bias type (int64, int32 with
+// quantized_bias_type = v11, or none).
 //
 // Hybrid (float input and output, int8 weights with a per-tensor or per-channel scale;
 // v3, v9 with asymmetric_quantize_inputs, v12 per-channel): as TFLite's hybrid kernel, each batch row is
@@ -222,10 +223,14 @@ void EvalQuantized(OpData* data, const TfLiteTensor* input, const TfLiteTensor* 
   for (size_t i = 0; i < data->input_q.size(); ++i) {
     data->input_q[i] = static_cast<int16_t>(in[i] + offset);
   }
+  // TFLite's reference FullyConnected (uint8, int8, per-channel) requantizes with one
+  // rounding: on testdata/kernels the two-step MultiplyByQuantizedMultiplier differed on 1
+  // to 4 of 2048 outputs, the single rounding on none.
+  gemm::QuantizedOutputStage stage = data->quant.Stage(bias != nullptr ? bias->data.i32 : nullptr);
+  stage.single_rounding = true;
   gemm::QuantizedGemm(data->batches, data->units, data->input_size, data->input_q.data(),
                       data->input_size, data->weights.q.data(), GetTensorData<OutT>(output),
-                      data->units, data->quant.Stage(bias != nullptr ? bias->data.i32 : nullptr),
-                      pool);
+                      data->units, stage, pool);
 }
 
 // Hybrid: quantize each batch row, int32 dot products, float rescale, clamp.

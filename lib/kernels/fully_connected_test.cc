@@ -165,7 +165,8 @@ void RunQuantized(const FcCase& c, bool per_channel, uint32_t seed) {
   REQUIRE(m.Invoke() == kTfLiteOk);
   const auto got = m.Output<OutT>(0);
 
-  // reference_integer_ops::FullyConnected(PerChannel) / reference_ops::FullyConnected.
+  // reference_integer_ops::FullyConnected(PerChannel) / reference_ops::FullyConnected, as
+  // ai-edge-litert 2.3.0 computes them (one rounding; tflite_goldens_test).
   std::vector<int32_t> mult(n);
   std::vector<int> shift(n);
   for (int u = 0; u < n; ++u) {
@@ -187,9 +188,9 @@ void RunQuantized(const FcCase& c, bool per_channel, uint32_t seed) {
       }
       if (c.bias_mode == 2) acc += b_v[u];
       REQUIRE(acc == static_cast<int32_t>(acc));  // the kernels accumulate in int32
-      int32_t v = RefMultiplyByQuantizedMultiplier(static_cast<int32_t>(acc), mult[u], shift[u]) +
-                  out_zp;
-      v = std::min(std::max(v, act_min), act_max);
+      const int64_t scaled = RefSingleRoundingMultiply(acc, mult[u], shift[u]) + out_zp;
+      const int32_t v = static_cast<int32_t>(
+          std::min<int64_t>(std::max<int64_t>(scaled, act_min), act_max));
       if (static_cast<int32_t>(got[bi * n + u]) != v) {
         CAPTURE(bi, u, static_cast<int>(got[bi * n + u]), v);
         FAIL("quantized mismatch");
@@ -261,14 +262,10 @@ void RunInt16(const FcCase& c, bool per_channel, bool int64_bias, uint32_t seed)
       for (int i = 0; i < k; ++i) {
         acc += (static_cast<int64_t>(w_v[u * k + i]) - f_zp) * in_v[bi * k + i];
       }
-      // TFLite's int16 FullyConnected: one rounding of acc * multiplier / 2^(31 - shift),
-      // halves up, whatever the bias type (checked against TFLite in tflite_goldens_test).
-      const int total_shift = 31 - shift[u];
-      const __int128 scaled = (static_cast<__int128>(acc) * mult[u] +
-                               (static_cast<__int128>(1) << (total_shift - 1))) >>
-                              total_shift;
-      const int32_t v = static_cast<int32_t>(std::min<__int128>(
-          std::max<__int128>(scaled, act_min), act_max));
+      // One rounding whatever the bias type, as TFLite (see RefSingleRoundingMultiply).
+      const int64_t scaled = RefSingleRoundingMultiply(acc, mult[u], shift[u]);
+      const int32_t v = static_cast<int32_t>(
+          std::min<int64_t>(std::max<int64_t>(scaled, act_min), act_max));
       if (static_cast<int32_t>(got[bi * n + u]) != v) {
         CAPTURE(bi, u, got[bi * n + u], v, acc);
         FAIL("int16 mismatch");

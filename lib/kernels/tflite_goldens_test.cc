@@ -282,6 +282,91 @@ ModelBuilder TransposeConv16x8(Bias16 bias, int version, uint32_t seed) {
   return b;
 }
 
+// --- FULLY_CONNECTED int8 (v4; TFLite's reference now takes the float scales too) ---------
+
+// uint8 x uint8 -> uint8, or -> int16 (`int16_out`, zero point 0).
+ModelBuilder FullyConnectedUint8(uint32_t seed, bool int16_out = false) {
+  std::mt19937 rng(seed);
+  const int batch = 32, input = 64, units = 64;
+  const QuantSpec in_q{{0.02f}, {128}, 0}, wq{{0.004f}, {131}, 0};
+  const QuantSpec out_q = int16_out ? QuantSpec{{0.001f}, {0}, 0} : QuantSpec{{0.15f}, {120}, 0};
+  const QuantSpec bq{{0.02f * 0.004f}, {0}, 0};
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_UINT8, {batch, input}, "in", &in_q);
+  const int f = b.AddConstTensor<uint8_t>(tflite::TensorType_UINT8, {units, input},
+                                          RandomInts<uint8_t>(rng, units * input, 0, 255), "w",
+                                          &wq);
+  const int bi = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {units},
+                                           RandomInts<int32_t>(rng, units, -20000, 20000), "bias",
+                                           &bq);
+  const int out = b.AddTensor(int16_out ? tflite::TensorType_INT16 : tflite::TensorType_UINT8,
+                              {batch, units}, "out", &out_q);
+  b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {in, f, bi}, {out},
+                Options(tflite::FullyConnectedOptionsT{}), 1);
+  SingleIo(b, in, out);
+  return b;
+}
+
+ModelBuilder FullyConnectedInt8(bool per_channel, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const int batch = 32, input = 64, units = 64;
+  const QuantSpec in_q{{0.02f}, {3}, 0}, out_q{{0.15f}, {-5}, 0};
+  const QuantSpec wq = per_channel ? ChannelScales(units, 0, 0.002f) : QuantSpec{{0.004f}, {0}, 0};
+  QuantSpec bq;
+  for (float sc : wq.scale) bq.scale.push_back(sc * 0.02f);
+  bq.zero_point.assign(bq.scale.size(), 0);
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_INT8, {batch, input}, "in", &in_q);
+  const int f = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {units, input},
+                                         RandomInts<int8_t>(rng, units * input, -127, 127), "w",
+                                         &wq);
+  const int bi = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {units},
+                                           RandomInts<int32_t>(rng, units, -20000, 20000), "bias",
+                                           &bq);
+  const int out = b.AddTensor(tflite::TensorType_INT8, {batch, units}, "out", &out_q);
+  b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {in, f, bi}, {out},
+                Options(tflite::FullyConnectedOptionsT{}), 4);
+  SingleIo(b, in, out);
+  return b;
+}
+
+// --- int8 CONV_2D / DEPTHWISE_CONV_2D (per-channel), for the requantization rounding ----
+
+ModelBuilder ConvInt8(bool depthwise, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const int h = 12, w = 12, ic = 8, k = 3, oc = depthwise ? 8 : 16;
+  const QuantSpec in_q{{0.02f}, {3}, 0}, out_q{{0.05f}, {-5}, 0};
+  const QuantSpec wq = ChannelScales(oc, depthwise ? 3 : 0, 0.002f);
+  QuantSpec bq;
+  for (float sc : wq.scale) bq.scale.push_back(sc * 0.02f);
+  bq.zero_point.assign(oc, 0);
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_INT8, {1, h, w, ic}, "in", &in_q);
+  const std::vector<int32_t> f_shape = depthwise ? std::vector<int32_t>{1, k, k, oc}
+                                                 : std::vector<int32_t>{oc, k, k, ic};
+  const int f = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, f_shape,
+                                         RandomInts<int8_t>(rng, Count(f_shape), -127, 127), "w",
+                                         &wq);
+  const int bi = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {oc},
+                                           RandomInts<int32_t>(rng, oc, -20000, 20000), "bias",
+                                           &bq);
+  const int out = b.AddTensor(tflite::TensorType_INT8, {1, h, w, oc}, "out", &out_q);
+  if (depthwise) {
+    tflite::DepthwiseConv2DOptionsT o;
+    o.padding = tflite::Padding_SAME;
+    o.stride_h = o.stride_w = 1;
+    o.depth_multiplier = 1;
+    b.AddOperator(tflite::BuiltinOperator_DEPTHWISE_CONV_2D, {in, f, bi}, {out}, Options(o), 3);
+  } else {
+    tflite::Conv2DOptionsT o;
+    o.padding = tflite::Padding_SAME;
+    o.stride_h = o.stride_w = 1;
+    b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, f, bi}, {out}, Options(o), 3);
+  }
+  SingleIo(b, in, out);
+  return b;
+}
+
 struct GoldenCase {
   const char* name;
   ModelBuilder (*build)();
@@ -364,6 +449,12 @@ const GoldenCase kCases[] = {
     {"fully_connected_16x8_per_channel_int32_bias_v11",
      [] { return FullyConnected16x8(Bias16::kInt32, tflite::TensorType_FLOAT32, 11, 516, true); },
      0},
+    {"conv_int8_per_channel", [] { return ConvInt8(false, 541); }, 0},
+    {"depthwise_int8_per_channel", [] { return ConvInt8(true, 542); }, 0},
+    {"fully_connected_uint8", [] { return FullyConnectedUint8(533); }, 0},
+    {"fully_connected_uint8_int16_output", [] { return FullyConnectedUint8(534, true); }, 0},
+    {"fully_connected_int8", [] { return FullyConnectedInt8(false, 531); }, 0},
+    {"fully_connected_int8_per_channel", [] { return FullyConnectedInt8(true, 532); }, 0},
     {"transpose_conv_16x8_int64_bias", [] { return TransposeConv16x8(Bias16::kInt64, 3, 521); }, 0},
     {"transpose_conv_16x8_no_bias", [] { return TransposeConv16x8(Bias16::kNone, 2, 522); }, 0},
 };

@@ -74,6 +74,8 @@ struct QuantizedOutputStage {
   int32_t output_offset = 0;
   int32_t act_min = -128;
   int32_t act_max = 127;
+  // One rounding instead of MultiplyByQuantizedMultiplier (see Quantized16x8OutputStage).
+  bool single_rounding = false;
 };
 
 void QuantizedGemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b,
@@ -103,7 +105,7 @@ struct Quantized16x8OutputStage {
   int32_t act_max = 32767;
   // Instead of the 64-bit MultiplyByQuantizedMultiplier (15-bit multiplier): one rounding
   // of acc * multiplier / 2^(31 - shift), halves up, with the full 31-bit multiplier, as
-  // TFLite's int16 FULLY_CONNECTED reference requantizes (matched on testdata/kernels).
+  // TFLite's FULLY_CONNECTED reference requantizes (matched on testdata/kernels).
   bool single_rounding = false;
 };
 

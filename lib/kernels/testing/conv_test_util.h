@@ -75,6 +75,18 @@ inline int32_t RefMultiplyByQuantizedMultiplier64(int64_t x, int32_t multiplier,
   return static_cast<int32_t>(num % divisor != 0 && num < 0 ? q - 1 : q);
 }
 
+// TFLite's FullyConnected references (checked on testdata/kernels): one rounding of
+// x * multiplier / 2^(31 - shift), halves towards +infinity, exact in 128 bits.
+inline int64_t RefSingleRoundingMultiply(int64_t x, int32_t multiplier, int shift) {
+  const int total_shift = 31 - shift;
+  const __int128 p = static_cast<__int128>(x) * multiplier;
+  const __int128 d = static_cast<__int128>(1) << total_shift;
+  const __int128 num = p + d / 2;
+  __int128 q = num / d;  // floor(num / d) for either sign
+  if (num % d != 0 && num < 0) q -= 1;
+  return static_cast<int64_t>(q);
+}
+
 // Upstream QuantizeMultiplier: Q0.31 significand and exponent of `m`.
 inline void RefQuantizeMultiplier(double m, int32_t* q, int* shift) {
   if (m == 0.0) {
