@@ -29,8 +29,7 @@
 //
 // quantized_bias_type (v8) names the bias type, which the kernel dispatches on anyway; a
 // 16x8 CONV_2D without bias is refused, as TFLite refuses it.
-//
-// Not implemented: int4 filters (v7).
+// int8 activations take int4 filters too (v7: unpacked, then the int8 path).
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -142,7 +141,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   } else {
     TF_LITE_ENSURE_STATUS(
         conv_util::CheckConvTypes(context, "CONV_2D", input, filter, bias, output, channels_out,
-                                  /*int16_int32_bias=*/true));
+                                  /*int16_int32_bias=*/true, /*allow_int4=*/true));
   }
   if (input->type == kTfLiteInt16) {
     if (bias == nullptr) {  // TFLite's conv.cc ensures has_bias for 16x8

@@ -14,7 +14,9 @@
 // rescaled as bias + sum * (row_scale * filter_scale) in float, then clamped: bit-exact
 // with TFLite's reference kernels on testdata/kernels (tflite_goldens_test).
 //
-// Not implemented: shuffled 4x16 int8 weights (v2), sparse weights (v8), int4 (v10).
+// int8 activations take int4 weights too (v10: unpacked, then the int8 path).
+//
+// Not implemented: shuffled 4x16 int8 weights (v2), sparse weights (v8).
 #include <algorithm>
 #include <vector>
 
@@ -111,7 +113,10 @@ TfLiteStatus CheckTypes(TfLiteContext* context, const TfLiteTensor* input,
       break;
     case kTfLiteInt8:
     case kTfLiteUInt8:
-      TF_LITE_ENSURE_TYPES_EQ(context, filter->type, input->type);
+      // int8 activations also take int4 weights (v10; unpacked when packed).
+      if (!(input->type == kTfLiteInt8 && filter->type == kTfLiteInt4)) {
+        TF_LITE_ENSURE_TYPES_EQ(context, filter->type, input->type);
+      }
       TF_LITE_ENSURE_STATUS(conv_util::CheckQuantBias(context, bias, units));
       break;
     case kTfLiteInt16:

@@ -27,11 +27,10 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_CEIL, Register_CEIL(), 1, 1);
   AddBuiltin(BuiltinOperator_CONCATENATION, Register_CONCATENATION(), 1, 4);
   // CONV_2D: v1 float/uint8, v2 hybrid per-tensor, v3 int8 per-channel, v4 int16 (16x8),
-  // v5 hybrid per-channel, v6 grouped (not v7 int4, v8 quantized_bias_type). The kernel
+  // v5 hybrid per-channel, v6 grouped, v7 int4 weights, v8 quantized_bias_type. The kernel
   // dispatches on types: an int16 model that declares v1 or v3 (TFLite's converter writes
   // v3 for some) runs too.
-  AddBuiltin(BuiltinOperator_CONV_2D, Register_CONV_2D(), 1, 6);
-  AddBuiltin(BuiltinOperator_CONV_2D, Register_CONV_2D(), 8, 8);
+  AddBuiltin(BuiltinOperator_CONV_2D, Register_CONV_2D(), 1, 8);
   AddBuiltin(BuiltinOperator_COS, Register_COS(), 1, 1);
   AddBuiltin(BuiltinOperator_CUMSUM, Register_CUMSUM(), 1, 1);
   AddBuiltin(BuiltinOperator_DENSIFY, Register_DENSIFY(), 1, 1);
@@ -53,12 +52,12 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_FLOOR_DIV, Register_FLOOR_DIV(), 1, 2);
   AddBuiltin(BuiltinOperator_FLOOR_MOD, Register_FLOOR_MOD(), 1, 1);
   // FULLY_CONNECTED: v1, v3 hybrid, v4-6, v7 int16 (16x8), v9 hybrid with asymmetric
-  // inputs, v12 hybrid per-channel (not v2 shuffled, v8 sparse, v10 int4, v11
-  // quantized_bias_type).
+  // inputs, v10 int4 weights, v11 quantized_bias_type, v12 hybrid per-channel (not v2
+  // shuffled, v8 sparse).
   AddBuiltin(BuiltinOperator_FULLY_CONNECTED, Register_FULLY_CONNECTED(), 1, 1);
   AddBuiltin(BuiltinOperator_FULLY_CONNECTED, Register_FULLY_CONNECTED(), 3, 7);
   AddBuiltin(BuiltinOperator_FULLY_CONNECTED, Register_FULLY_CONNECTED(), 9, 9);
-  AddBuiltin(BuiltinOperator_FULLY_CONNECTED, Register_FULLY_CONNECTED(), 11, 12);
+  AddBuiltin(BuiltinOperator_FULLY_CONNECTED, Register_FULLY_CONNECTED(), 10, 12);
   // GATHER: v1-6 (not v7 int4).
   AddBuiltin(BuiltinOperator_GATHER, Register_GATHER(), 1, 6);
   AddBuiltin(BuiltinOperator_GATHER_ND, Register_GATHER_ND(), 1, 5);

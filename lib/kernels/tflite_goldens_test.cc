@@ -367,6 +367,52 @@ ModelBuilder ConvInt8(bool depthwise, uint32_t seed) {
   return b;
 }
 
+// --- int4 weights (FULLY_CONNECTED v10, CONV_2D v7): int8 activations -----------------
+
+// `count` int4 values in [-8, 7], packed two a byte (even element in the low nibble).
+std::vector<uint8_t> PackedInt4(std::mt19937& rng, size_t count) {
+  const auto v = RandomInts<int8_t>(rng, count, -8, 7);
+  std::vector<uint8_t> bytes((count + 1) / 2, 0);
+  for (size_t i = 0; i < count; ++i) {
+    bytes[i / 2] |= static_cast<uint8_t>((v[i] & 0x0F) << (i % 2 == 0 ? 0 : 4));
+  }
+  return bytes;
+}
+
+ModelBuilder Int4Weights(bool conv, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const QuantSpec in_q{{0.02f}, {3}, 0}, out_q{{0.05f}, {-5}, 0};
+  const int oc = 16;
+  const QuantSpec wq = ChannelScales(oc, 0, 0.03f);
+  QuantSpec bq;
+  for (float sc : wq.scale) bq.scale.push_back(sc * 0.02f);
+  bq.zero_point.assign(oc, 0);
+  const std::vector<int32_t> in_shape = conv ? std::vector<int32_t>{1, 8, 8, 5}
+                                             : std::vector<int32_t>{8, 37};
+  const std::vector<int32_t> f_shape = conv ? std::vector<int32_t>{oc, 3, 3, 5}
+                                            : std::vector<int32_t>{oc, 37};
+  const std::vector<int32_t> out_shape = conv ? std::vector<int32_t>{1, 8, 8, oc}
+                                              : std::vector<int32_t>{8, oc};
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_INT8, in_shape, "in", &in_q);
+  const int f = b.AddConstTensorBytes(tflite::TensorType_INT4, f_shape,
+                                      PackedInt4(rng, Count(f_shape)), "w", &wq);
+  const int bi = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {oc},
+                                           RandomInts<int32_t>(rng, oc, -2000, 2000), "bias", &bq);
+  const int out = b.AddTensor(tflite::TensorType_INT8, out_shape, "out", &out_q);
+  if (conv) {
+    tflite::Conv2DOptionsT o;
+    o.padding = tflite::Padding_SAME;
+    o.stride_h = o.stride_w = 1;
+    b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, f, bi}, {out}, Options(o), 7);
+  } else {
+    b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {in, f, bi}, {out},
+                  Options(tflite::FullyConnectedOptionsT{}), 10);
+  }
+  SingleIo(b, in, out);
+  return b;
+}
+
 struct GoldenCase {
   const char* name;
   ModelBuilder (*build)();
@@ -451,6 +497,8 @@ const GoldenCase kCases[] = {
      0},
     {"conv_int8_per_channel", [] { return ConvInt8(false, 541); }, 0},
     {"depthwise_int8_per_channel", [] { return ConvInt8(true, 542); }, 0},
+    {"fully_connected_int4_weights", [] { return Int4Weights(false, 551); }, 0},
+    {"conv_int4_weights", [] { return Int4Weights(true, 552); }, 0},
     {"fully_connected_uint8", [] { return FullyConnectedUint8(533); }, 0},
     {"fully_connected_uint8_int16_output", [] { return FullyConnectedUint8(534, true); }, 0},
     {"fully_connected_int8", [] { return FullyConnectedInt8(false, 531); }, 0},

@@ -189,7 +189,8 @@ inline TfLiteStatus CheckFloatBias(TfLiteContext* context, const TfLiteTensor* b
 inline TfLiteStatus CheckConvTypes(TfLiteContext* context, const char* op,
                                    const TfLiteTensor* input, const TfLiteTensor* filter,
                                    const TfLiteTensor* bias, const TfLiteTensor* output,
-                                   int channels_out, bool int16_int32_bias) {
+                                   int channels_out, bool int16_int32_bias,
+                                   bool allow_int4 = false) {
   switch (input->type) {
     case kTfLiteFloat32:
       if (filter->type != kTfLiteFloat32) {
@@ -201,7 +202,10 @@ inline TfLiteStatus CheckConvTypes(TfLiteContext* context, const char* op,
       break;
     case kTfLiteInt8:
     case kTfLiteUInt8:
-      TF_LITE_ENSURE_TYPES_EQ(context, filter->type, input->type);
+      // int8 activations also take int4 weights (CONV_2D v7, unpacked when packed).
+      if (!(filter->type == kTfLiteInt4 && input->type == kTfLiteInt8 && allow_int4)) {
+        TF_LITE_ENSURE_TYPES_EQ(context, filter->type, input->type);
+      }
       TF_LITE_ENSURE_STATUS(CheckQuantBias(context, bias, channels_out));
       break;
     case kTfLiteInt16:
@@ -254,6 +258,19 @@ struct PackedWeights {
     } else if (w->type == kTfLiteInt8) {
       q.resize(gemm::PackedQuantizedWeightsSize(n, k));
       gemm::PackInt8Weights(w->data.int8 + at, n, k, zero_point, q.data());
+    } else if (w->type == kTfLiteInt4) {
+      // Two values a byte, the even element in the low nibble (TFLite's
+      // UnpackDenseInt4IntoInt8), widened to int8 first.
+      std::vector<int8_t> rows(static_cast<size_t>(n) * k);
+      const uint8_t* packed = reinterpret_cast<const uint8_t*>(w->data.raw);
+      for (size_t i = 0; i < rows.size(); ++i) {
+        const size_t e = at + i;
+        const uint8_t byte = packed[e / 2];
+        const uint8_t nibble = e % 2 == 0 ? (byte & 0x0F) : (byte >> 4);
+        rows[i] = static_cast<int8_t>(nibble >= 8 ? nibble - 16 : nibble);
+      }
+      q.resize(gemm::PackedQuantizedWeightsSize(n, k));
+      gemm::PackInt8Weights(rows.data(), n, k, zero_point, q.data());
     } else {
       q.resize(gemm::PackedQuantizedWeightsSize(n, k));
       gemm::PackUint8Weights(w->data.uint8 + at, n, k, zero_point, q.data());
