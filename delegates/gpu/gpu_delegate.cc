@@ -237,7 +237,8 @@ TfLiteStatus GpuPartition::Init(TfLiteContext* context, const TfLiteDelegatePara
     TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
     current_node_ = n;
     current_op_ = OpNameOf(*reg);
-    if (reg->builtin_code == kTfLiteBuiltinDequantize) continue;  // constant: read by its consumers
+    // Folded at prepare: their outputs are constants the consumers read.
+    if (reg->builtin_code == kTfLiteBuiltinDequantize || reg->builtin_code == kTfLiteBuiltinDensify) continue;
     gpu::OpContext c;
     c.context = context;
     c.build = this;
@@ -394,18 +395,22 @@ TfLiteStatus GpuDelegate::Prepare(TfLiteContext* context) {
   NodeSelection selection;
   TF_LITE_ENSURE_STATUS(SelectNodesToDelegate(context, supported, limits, &selection));
 
+  // TFLite reports these as one message; the record keeps one line each.
   std::vector<std::string> log;
   if (!selection.unsupported_info.empty()) {
-    std::string lines = "Next operations are not supported by GPU delegate:";
-    for (const std::string& u : selection.unsupported_info) lines += "\n" + u;
-    log.push_back(lines);
+    log.push_back("Next operations are not supported by GPU delegate:");
+    log.insert(log.end(), selection.unsupported_info.begin(), selection.unsupported_info.end());
   }
   const int on_gpu = static_cast<int>(selection.nodes.size());
   if (on_gpu < selection.num_total_nodes) {
     log.push_back(fmt::format("First {} operations will run on the GPU, and the remaining {} on the CPU.",
                               on_gpu, selection.num_total_nodes - on_gpu));
   }
-  for (const std::string& line : log) TF_LITE_KERNEL_LOG(context, "%s", line.c_str());
+  if (!log.empty()) {
+    std::string message = log.front();
+    for (size_t i = 1; i < log.size(); ++i) message += "\n" + log[i];
+    TF_LITE_KERNEL_LOG(context, "%s", message.c_str());
+  }
   if (tflite::Subgraph* sg = tflite::Subgraph::FromContext(context)) {
     if (DelegationRecord* record = sg->current_delegation()) {
       record->limits = limits.Describe() +

@@ -91,6 +91,7 @@ bool VisitConv2D(OpContext& c, const TfLiteNode& node, const TfLiteRegistration&
 bool VisitDepthwiseConv2D(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitTransposeConv(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitFullyConnected(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& reg);
+bool VisitTransposeConvBias(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitPooling(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitMean(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitSoftmax(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& reg);

@@ -1,3 +1,5 @@
+#include <string>
+
 #include <fmt/format.h>
 
 #include "gpu/ops.h"
@@ -104,6 +106,18 @@ bool VisitDequantize(OpContext& c, const TfLiteNode& node, const TfLiteRegistrat
   return true;
 }
 
+bool VisitDensify(OpContext& c, const TfLiteNode& node) {
+  // Sparse constant weights made dense once, at prepare (the runtime folds constant-only
+  // nodes before a static-shape delegate sees the graph); consumers read the result.
+  if (node.inputs->size != 1 || node.outputs->size != 1) return c.Refuse("expects 1 input and 1 output");
+  const TfLiteTensor& out = c.T(node.outputs->data[0]);
+  if (!IsConstant(c.T(node.inputs->data[0])) || !IsConstant(out)) {
+    return c.Refuse("only DENSIFY of constant weights, folded at prepare, runs on the GPU");
+  }
+  if (out.type != kTfLiteFloat32 && out.type != kTfLiteFloat16) return c.Refuse("output is not FLOAT32 or FLOAT16");
+  return true;
+}
+
 bool VisitNode(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& reg) {
   for (int i = 0; i < node.outputs->size; ++i) {
     if (node.outputs->data[i] < 0) return c.Refuse("an output is missing");
@@ -180,6 +194,13 @@ bool VisitNode(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& r
       return VisitSpaceDepth(c, node, reg);
     case kTfLiteBuiltinDequantize:
       return VisitDequantize(c, node, reg);
+    case kTfLiteBuiltinDensify:
+      return VisitDensify(c, node);
+    case kTfLiteBuiltinCustom:
+      if (reg.custom_name != nullptr && std::string(reg.custom_name) == "Convolution2DTransposeBias") {
+        return VisitTransposeConvBias(c, node, reg);
+      }
+      return c.Refuse("Operation is not supported.");
     default:
       return c.Refuse("Operation is not supported.");
   }

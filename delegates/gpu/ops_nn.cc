@@ -2,7 +2,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 
+#include "custom_ops/mediapipe/custom_options.h"
 #include "gpu/ops.h"
 #include "kernels/internal/padding.h"
 #include "tensorflow/lite/builtin_ops.h"
@@ -158,6 +160,44 @@ bool VisitTransposeConv(OpContext& c, const TfLiteNode& node, const TfLiteRegist
        Arg(c.build->Constant(b.data(), b.size() * 4)), Arg(c.build->Tensor(out)), Arg(Shape4(ti)), Arg(os),
        Arg(Int4(Dim(tf, 1), Dim(tf, 2), p->stride_height, p->stride_width)),
        Arg(Int4(pad.height, pad.width, 1, 1)), Arg(lo), Arg(hi)},
+      PixelWork(os));
+}
+
+// MediaPipe's Convolution2DTransposeBias (TFLite's GPU delegate takes it too): data,
+// OHWI weights, bias; options (padding, stride_w, stride_h) as raw int32s. The total
+// padding is MediaPipe's max(0, K - (in-1) % S - 1), the leading half of it first.
+bool VisitTransposeConvBias(OpContext& c, const TfLiteNode& node, const TfLiteRegistration&) {
+  if (node.inputs->size != 3) return c.Refuse("expects data, weights and bias");
+  const int in = node.inputs->data[0], filter = node.inputs->data[1], out = node.outputs->data[0];
+  if (!CheckActivation(c, in, "input") || !CheckActivation(c, out, "output") ||
+      !CheckConstFloat(c, filter, "filter")) {
+    return false;
+  }
+  const TfLiteTensor &ti = c.T(in), &tf = c.T(filter), &to = c.T(out);
+  if (ti.dims->size != 4 || tf.dims->size != 4 || to.dims->size != 4) return c.Refuse("expects 4-D input, filter and output");
+  if (Dim(tf, 3) != Dim(ti, 3) || Dim(tf, 0) != Dim(to, 3)) return c.Refuse("filter does not match input/output channels");
+  if (!CheckOptionalBias(c, node, 2, Dim(tf, 0))) return false;
+  int32_t o[3];
+  if (!mediapipe::ReadIntFields(&node, o, 3)) return c.Refuse("custom options hold fewer than 12 bytes");
+  const int32_t padding = o[0], stride_w = o[1], stride_h = o[2];
+  if ((padding != kTfLitePaddingSame && padding != kTfLitePaddingValid) || stride_w <= 0 || stride_h <= 0) {
+    return c.Refuse("invalid padding or strides in the custom options");
+  }
+  if (c.build == nullptr) return true;
+  auto total = [&](int filter_size, int in_size, int stride) {
+    return padding == kTfLitePaddingSame ? std::max(0, filter_size - (in_size - 1) % stride - 1) : 0;
+  };
+  const int pad_h = total(Dim(tf, 1), Dim(ti, 1), stride_h) / 2;
+  const int pad_w = total(Dim(tf, 2), Dim(ti, 2), stride_w) / 2;
+  const std::vector<float> w = PackOhwi(c.build->ConstFloat(filter), Dim(tf, 0), Dim(tf, 1), Dim(tf, 2), Dim(tf, 3));
+  const std::vector<float> b = PaddedBias(c, node, 2, Dim(tf, 0));
+  const cl_int4 os = Shape4(to);
+  const float inf = std::numeric_limits<float>::infinity();
+  return c.build->Launch(
+      "transpose_conv2d",
+      {Arg(c.build->Tensor(in)), Arg(c.build->Constant(w.data(), w.size() * 4)),
+       Arg(c.build->Constant(b.data(), b.size() * 4)), Arg(c.build->Tensor(out)), Arg(Shape4(ti)), Arg(os),
+       Arg(Int4(Dim(tf, 1), Dim(tf, 2), stride_h, stride_w)), Arg(Int4(pad_h, pad_w, 1, 1)), Arg(-inf), Arg(inf)},
       PixelWork(os));
 }
 
