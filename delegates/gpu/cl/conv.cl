@@ -3,6 +3,21 @@
 // (output channels innermost), so each input value feeds 4 multiply-adds and input
 // channels are read 4 at a time.
 
+// acc + sum_i in[base + i] * w[i] over `count` inputs: 4 outputs at once, the inputs
+// read 4 at a time.
+float4 Dot4(__global const FLT* in, int base, __global const float4* w, int count, float4 acc) {
+  int i = 0;
+  for (; i + 3 < count; i += 4) {
+    const float4 v = LD4(in, base + i);
+    acc = mad((float4)(v.x), w[i], acc);
+    acc = mad((float4)(v.y), w[i + 1], acc);
+    acc = mad((float4)(v.z), w[i + 2], acc);
+    acc = mad((float4)(v.w), w[i + 3], acc);
+  }
+  for (; i < count; ++i) acc = mad((float4)(LD(in, base + i)), w[i], acc);
+  return acc;
+}
+
 // geo: (KH, KW, stride_h, stride_w); pad: (pad_top, pad_left, dilation_h, dilation_w).
 __kernel void conv2d(__global const FLT* in, __global const float4* w,
                      __global const float4* bias, __global FLT* out, int4 ishape, int4 oshape,
@@ -23,16 +38,7 @@ __kernel void conv2d(__global const FLT* in, __global const float4* w,
       const int ix = ox * geo.w - pad.y + kx * pad.w;
       if (ix < 0 || ix >= ishape.z) continue;
       const int ibase = ((n * ishape.y + iy) * ishape.z + ix) * ic_count;
-      __global const float4* wk = wo + (ky * geo.y + kx) * ic_count;
-      int ic = 0;
-      for (; ic + 3 < ic_count; ic += 4) {
-        const float4 v = LD4(in, ibase + ic);
-        acc = mad((float4)(v.x), wk[ic], acc);
-        acc = mad((float4)(v.y), wk[ic + 1], acc);
-        acc = mad((float4)(v.z), wk[ic + 2], acc);
-        acc = mad((float4)(v.w), wk[ic + 3], acc);
-      }
-      for (; ic < ic_count; ++ic) acc = mad((float4)(LD(in, ibase + ic)), wk[ic], acc);
+      acc = Dot4(in, ibase, wo + (ky * geo.y + kx) * ic_count, ic_count, acc);
     }
   }
   StoreC4(out, ((n * oshape.y + oy) * oshape.z + ox) * oshape.w, o4 * 4, oshape.w,
@@ -89,15 +95,7 @@ __kernel void fully_connected(__global const FLT* in, __global const float4* w,
   float4 acc = bias[o4];
   __global const float4* wo = w + o4 * in_depth;
   const int ibase = b * in_depth;
-  int i = 0;
-  for (; i + 3 < in_depth; i += 4) {
-    const float4 v = LD4(in, ibase + i);
-    acc = mad((float4)(v.x), wo[i], acc);
-    acc = mad((float4)(v.y), wo[i + 1], acc);
-    acc = mad((float4)(v.z), wo[i + 2], acc);
-    acc = mad((float4)(v.w), wo[i + 3], acc);
-  }
-  for (; i < in_depth; ++i) acc = mad((float4)(LD(in, ibase + i)), wo[i], acc);
+  acc = Dot4(in, ibase, wo, in_depth, acc);
   StoreC4(out, b * out_depth, o4 * 4, out_depth, clamp(acc, lo, hi));
 }
 
@@ -126,16 +124,7 @@ __kernel void transpose_conv2d(__global const FLT* in, __global const float4* w,
       const int ix = tx / geo.w;
       if (ix >= ishape.z) continue;
       const int ibase = ((n * ishape.y + iy) * ishape.z + ix) * ic_count;
-      __global const float4* wk = wo + (ky * geo.y + kx) * ic_count;
-      int ic = 0;
-      for (; ic + 3 < ic_count; ic += 4) {
-        const float4 v = LD4(in, ibase + ic);
-        acc = mad((float4)(v.x), wk[ic], acc);
-        acc = mad((float4)(v.y), wk[ic + 1], acc);
-        acc = mad((float4)(v.z), wk[ic + 2], acc);
-        acc = mad((float4)(v.w), wk[ic + 3], acc);
-      }
-      for (; ic < ic_count; ++ic) acc = mad((float4)(LD(in, ibase + ic)), wk[ic], acc);
+      acc = Dot4(in, ibase, wo + (ky * geo.y + kx) * ic_count, ic_count, acc);
     }
   }
   StoreC4(out, ((n * oshape.y + oy) * oshape.z + ox) * oshape.w, o4 * 4, oshape.w,
