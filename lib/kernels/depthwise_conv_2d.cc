@@ -12,7 +12,7 @@
 // Hybrid (float input and output, int8 filter with a scale per output channel; v6) as
 // TFLite's EvalHybridPerChannel; a per-tensor filter scale (v4) is refused, as TFLite does.
 //
-// Not implemented: int4 filters (v7).
+// int8 activations take int4 filters too (v7: unpacked to int8 once).
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -45,6 +45,7 @@ struct OpData {
   std::vector<int8_t> hybrid_q;
   std::vector<float> image_scale;
   std::vector<int32_t> image_offset;
+  std::vector<int8_t> filter_unpacked;  // int4 filter as int8
 };
 
 struct Geometry {
@@ -80,6 +81,7 @@ TfLiteStatus PrepareHybrid(TfLiteContext* context, const TfLiteTensor* filter,
 
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   auto* data = static_cast<OpData*>(node->user_data);
+  data->filter_unpacked.clear();
   const auto* params = static_cast<const TfLiteDepthwiseConvParams*>(node->builtin_data);
   TF_LITE_ENSURE(context, params != nullptr);
   TF_LITE_ENSURE(context, NumInputs(node) == 2 || NumInputs(node) == 3);
@@ -107,7 +109,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   } else {
     TF_LITE_ENSURE_STATUS(
         conv_util::CheckConvTypes(context, "DEPTHWISE_CONV_2D", input, filter, bias, output,
-                                  channels_out, /*int16_int32_bias=*/false));
+                                  channels_out, /*int16_int32_bias=*/false, /*allow_int4=*/true));
   }
 
   int out_h = 0, out_w = 0;
@@ -456,10 +458,20 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
                 act_max, output->data.f, pool);
       return kTfLiteOk;
     }
-    case kTfLiteInt8:
-      EvalQuantized<int32_t>(g, data->quant, input->data.int8, filter->data.int8,
+    case kTfLiteInt8: {
+      const int8_t* f = filter->data.int8;
+      if (filter->type == kTfLiteInt4) {  // v7: unpacked once while the filter is constant
+        if (data->filter_unpacked.empty() || !IsConstantOrPersistentTensor(filter)) {
+          data->filter_unpacked.resize(static_cast<size_t>(NumElements(filter)));
+          conv_util::UnpackInt4(filter, 0, data->filter_unpacked.size(),
+                                data->filter_unpacked.data());
+        }
+        f = data->filter_unpacked.data();
+      }
+      EvalQuantized<int32_t>(g, data->quant, input->data.int8, f,
                              bias != nullptr ? bias->data.i32 : nullptr, output->data.int8, pool);
       return kTfLiteOk;
+    }
     case kTfLiteUInt8:
       EvalQuantized<int32_t>(g, data->quant, input->data.uint8, filter->data.uint8,
                              bias != nullptr ? bias->data.i32 : nullptr, output->data.uint8, pool);

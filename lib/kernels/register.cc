@@ -34,10 +34,10 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_COS, Register_COS(), 1, 1);
   AddBuiltin(BuiltinOperator_CUMSUM, Register_CUMSUM(), 1, 1);
   AddBuiltin(BuiltinOperator_DENSIFY, Register_DENSIFY(), 1, 1);
-  // DEPTHWISE_CONV_2D: v1-3, v5 int16 (16x8), v6 hybrid per-channel; v4 (hybrid with a
-  // per-tensor scale) resolves and is refused at Prepare, as TFLite's kernel refuses it
-  // (not v7 int4).
-  AddBuiltin(BuiltinOperator_DEPTHWISE_CONV_2D, Register_DEPTHWISE_CONV_2D(), 1, 6);
+  // DEPTHWISE_CONV_2D: v1-3, v5 int16 (16x8), v6 hybrid per-channel, v7 int4 filter; v4
+  // (hybrid with a per-tensor scale) resolves and is refused at Prepare, as TFLite's kernel
+  // refuses it.
+  AddBuiltin(BuiltinOperator_DEPTHWISE_CONV_2D, Register_DEPTHWISE_CONV_2D(), 1, 7);
   AddBuiltin(BuiltinOperator_DEPTH_TO_SPACE, Register_DEPTH_TO_SPACE(), 1, 2);
   // DEQUANTIZE: v1-3 (uint8, int8, int16, float16), v5 per-channel int8 (not v4 sparse).
   AddBuiltin(BuiltinOperator_DEQUANTIZE, Register_DEQUANTIZE(), 1, 3);

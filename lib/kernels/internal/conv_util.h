@@ -238,6 +238,17 @@ TfLiteStatus ComputeConvGeometry(TfLiteContext* context, const char* op, const P
   return kTfLiteOk;
 }
 
+// Elements [first, first + count) of an INT4 tensor as int8: two values a byte, the even
+// element in the low nibble (TFLite's UnpackDenseInt4IntoInt8).
+inline void UnpackInt4(const TfLiteTensor* t, size_t first, size_t count, int8_t* out) {
+  const uint8_t* packed = reinterpret_cast<const uint8_t*>(t->data.raw);
+  for (size_t i = 0; i < count; ++i) {
+    const size_t e = first + i;
+    const uint8_t nibble = e % 2 == 0 ? (packed[e / 2] & 0x0F) : (packed[e / 2] >> 4);
+    out[i] = static_cast<int8_t>(nibble >= 8 ? nibble - 16 : nibble);
+  }
+}
+
 // Weights packed for gemm::*Gemm, kept across invocations while the weights are constant
 // (model data or folded constants); repacked on every Eval otherwise.
 struct PackedWeights {
@@ -259,16 +270,8 @@ struct PackedWeights {
       q.resize(gemm::PackedQuantizedWeightsSize(n, k));
       gemm::PackInt8Weights(w->data.int8 + at, n, k, zero_point, q.data());
     } else if (w->type == kTfLiteInt4) {
-      // Two values a byte, the even element in the low nibble (TFLite's
-      // UnpackDenseInt4IntoInt8), widened to int8 first.
       std::vector<int8_t> rows(static_cast<size_t>(n) * k);
-      const uint8_t* packed = reinterpret_cast<const uint8_t*>(w->data.raw);
-      for (size_t i = 0; i < rows.size(); ++i) {
-        const size_t e = at + i;
-        const uint8_t byte = packed[e / 2];
-        const uint8_t nibble = e % 2 == 0 ? (byte & 0x0F) : (byte >> 4);
-        rows[i] = static_cast<int8_t>(nibble >= 8 ? nibble - 16 : nibble);
-      }
+      UnpackInt4(w, at, rows.size(), rows.data());
       q.resize(gemm::PackedQuantizedWeightsSize(n, k));
       gemm::PackInt8Weights(rows.data(), n, k, zero_point, q.data());
     } else {
