@@ -40,6 +40,8 @@ class GpuPartition : public gpu::Builder {
 
   TfLiteStatus Init(TfLiteContext* context, const TfLiteDelegateParams* params);
   TfLiteStatus Eval(TfLiteContext* context);
+  // A one-off 1-D launch on the queue (boundary conversions).
+  cl_int Enqueue1D(const char* kernel, const std::vector<KernelArg>& args, int count);
 
   // gpu::Builder
   cl_mem Tensor(int tensor) override;
@@ -64,8 +66,13 @@ class GpuPartition : public gpu::Builder {
   struct Boundary {
     int tensor;
     cl_mem buffer;   // the tensor's storage
-    cl_mem staging;  // float32 twin when storage is fp16, else null
+    cl_mem staging;  // host-format twin (float32 under fp16 storage, or the 8-bit data), else null
     int count;
+    TfLiteType type;
+    float scale;     // INT8/UINT8: the tensor's quantization
+    int zero_point;
+    bool quantized() const { return type == kTfLiteInt8 || type == kTfLiteUInt8; }
+    size_t host_bytes() const { return static_cast<size_t>(count) * (quantized() ? 1 : 4); }
   };
   struct Step {
     cl_kernel kernel;
@@ -153,8 +160,26 @@ const float* GpuPartition::ConstFloat(int t) {
   std::vector<float>& f = const_floats_[t];
   const int n = gpu::NumElements(tensor);
   f.resize(static_cast<size_t>(n));
-  const auto* h = reinterpret_cast<const uint16_t*>(tensor.data.raw);
-  for (int i = 0; i < n; ++i) f[static_cast<size_t>(i)] = tflite::fp16::HalfToFloat(h[i]);
+  if (tensor.type == kTfLiteFloat16) {
+    const auto* h = reinterpret_cast<const uint16_t*>(tensor.data.raw);
+    for (int i = 0; i < n; ++i) f[static_cast<size_t>(i)] = tflite::fp16::HalfToFloat(h[i]);
+    return f.data();
+  }
+  // INT8 / UINT8 / INT32 with affine quantization, per tensor or per channel.
+  const auto* q = static_cast<const TfLiteAffineQuantization*>(tensor.quantization.params);
+  const int channels = q->scale->size;
+  const int axis = channels > 1 ? q->quantized_dimension : 0;
+  int inner = 1;
+  for (int d = axis + 1; channels > 1 && d < tensor.dims->size; ++d) inner *= tensor.dims->data[d];
+  for (int i = 0; i < n; ++i) {
+    const int ch = channels > 1 ? (i / inner) % channels : 0;
+    const float scale = q->scale->data[ch];
+    const int zp = q->zero_point != nullptr && q->zero_point->size > ch ? q->zero_point->data[ch] : 0;
+    const int v = tensor.type == kTfLiteInt8    ? tensor.data.int8[i]
+                  : tensor.type == kTfLiteUInt8 ? tensor.data.uint8[i]
+                                                : tensor.data.i32[i];
+    f[static_cast<size_t>(i)] = static_cast<float>(v - zp) * scale;
+  }
   return f.data();
 }
 
@@ -238,7 +263,10 @@ TfLiteStatus GpuPartition::Init(TfLiteContext* context, const TfLiteDelegatePara
     current_node_ = n;
     current_op_ = OpNameOf(*reg);
     // Folded at prepare: their outputs are constants the consumers read.
-    if (reg->builtin_code == kTfLiteBuiltinDequantize || reg->builtin_code == kTfLiteBuiltinDensify) continue;
+    if ((reg->builtin_code == kTfLiteBuiltinDequantize || reg->builtin_code == kTfLiteBuiltinDensify) &&
+        gpu::IsConstant(context->tensors[node->outputs->data[0]])) {
+      continue;
+    }
     gpu::OpContext c;
     c.context = context;
     c.build = this;
@@ -247,6 +275,20 @@ TfLiteStatus GpuPartition::Init(TfLiteContext* context, const TfLiteDelegatePara
       TF_LITE_KERNEL_LOG(context, "%s: cannot build node %d (%s): %s", kName, n, current_op_.c_str(),
                          !error_.empty() ? error_.c_str() : c.reason.c_str());
       return kTfLiteError;
+    }
+    // Quantized outputs are rounded to their grid (aliases share their input's values).
+    const bool alias = reg->builtin_code == kTfLiteBuiltinReshape || reg->builtin_code == kTfLiteBuiltinSqueeze ||
+                       reg->builtin_code == kTfLiteBuiltinExpandDims;
+    for (int o = 0; o < node->outputs->size && !alias; ++o) {
+      const int t = node->outputs->data[o];
+      float scale;
+      int zp;
+      if (!gpu::PerTensorQuant(context->tensors[t], &scale, &zp)) continue;
+      const bool is_signed = context->tensors[t].type == kTfLiteInt8;
+      const int count = gpu::NumElements(context->tensors[t]);
+      Launch("fake_quant", {Arg(Tensor(t)), Arg(count), Arg(scale), Arg(zp), Arg(is_signed ? -128 : 0),
+                            Arg(is_signed ? 127 : 255)},
+             {static_cast<size_t>(count)});
     }
     if (!options.inject_fault_op.empty() && current_op_ == options.inject_fault_op) {
       for (int o = 0; o < node->outputs->size; ++o) {
@@ -262,9 +304,15 @@ TfLiteStatus GpuPartition::Init(TfLiteContext* context, const TfLiteDelegatePara
   current_op_ = "partition boundary";
   const bool half = delegate_->fp16_storage();
   auto boundary = [&](int t) -> Boundary {
-    const int count = gpu::NumElements(context->tensors[t]);
-    return {t, Tensor(t), half ? NewBuffer(static_cast<size_t>(count) * 4, CL_MEM_READ_WRITE, nullptr) : nullptr,
-            count};
+    const TfLiteTensor& x = context->tensors[t];
+    Boundary b{t, Tensor(t), nullptr, gpu::NumElements(x), x.type, 0.0f, 0};
+    // A float32 or 8-bit twin for conversions on the device (fp16 storage, quantized).
+    if (gpu::PerTensorQuant(x, &b.scale, &b.zero_point)) {
+      b.staging = NewBuffer(static_cast<size_t>(b.count), CL_MEM_READ_WRITE, nullptr);
+    } else if (half) {
+      b.staging = NewBuffer(static_cast<size_t>(b.count) * 4, CL_MEM_READ_WRITE, nullptr);
+    }
+    return b;
   };
   for (int i = 0; i < params->input_tensors->size; ++i) {
     const int t = params->input_tensors->data[i];
@@ -283,6 +331,21 @@ TfLiteStatus GpuPartition::Init(TfLiteContext* context, const TfLiteDelegatePara
   return kTfLiteOk;
 }
 
+cl_int GpuPartition::Enqueue1D(const char* name, const std::vector<KernelArg>& args, int count) {
+  cl_int err = CL_SUCCESS;
+  cl_kernel k = clCreateKernel(delegate_->program(), name, &err);
+  if (err != CL_SUCCESS) return err;
+  for (size_t i = 0; i < args.size() && err == CL_SUCCESS; ++i) {
+    err = clSetKernelArg(k, static_cast<cl_uint>(i), args[i].size, args[i].bytes.data());
+  }
+  const size_t local = 64, global = (static_cast<size_t>(count) + 63) / 64 * 64;
+  if (err == CL_SUCCESS) {
+    err = clEnqueueNDRangeKernel(delegate_->env().queue(), k, 1, nullptr, &global, &local, 0, nullptr, nullptr);
+  }
+  clReleaseKernel(k);
+  return err;
+}
+
 TfLiteStatus GpuPartition::Eval(TfLiteContext* context) {
   cl_command_queue q = delegate_->env().queue();
   const bool half = delegate_->fp16_storage();
@@ -292,31 +355,24 @@ TfLiteStatus GpuPartition::Eval(TfLiteContext* context) {
     clFinish(q);
     return kTfLiteError;
   };
-  auto convert = [&](const char* kernel, cl_mem from, cl_mem to, int count) -> cl_int {
-    cl_int err = CL_SUCCESS;
-    cl_kernel k = clCreateKernel(delegate_->program(), kernel, &err);
-    if (err != CL_SUCCESS) return err;
-    clSetKernelArg(k, 0, sizeof(cl_mem), &from);
-    clSetKernelArg(k, 1, sizeof(cl_mem), &to);
-    clSetKernelArg(k, 2, sizeof(cl_int), &count);
-    const size_t local = 64, global = (static_cast<size_t>(count) + 63) / 64 * 64;
-    err = clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, &local, 0, nullptr, nullptr);
-    clReleaseKernel(k);
-    return err;
-  };
   for (const Boundary& b : inputs_) {
     const TfLiteTensor& t = context->tensors[b.tensor];
     if (t.data.raw == nullptr) {
       TF_LITE_KERNEL_LOG(context, "%s: input tensor %d has no data", kName, b.tensor);
       return kTfLiteError;
     }
-    const size_t bytes = static_cast<size_t>(b.count) * 4;
-    cl_int err = clEnqueueWriteBuffer(q, half ? b.staging : b.buffer, CL_FALSE, 0, bytes, t.data.raw, 0,
-                                      nullptr, nullptr);
+    const size_t bytes = b.host_bytes();
+    cl_int err = clEnqueueWriteBuffer(q, b.staging != nullptr ? b.staging : b.buffer, CL_FALSE, 0, bytes,
+                                      t.data.raw, 0, nullptr, nullptr);
     if (err != CL_SUCCESS) return fail(fmt::format("uploading tensor {}", b.tensor), err);
-    if (half && (err = convert("to_storage", b.staging, b.buffer, b.count)) != CL_SUCCESS) {
-      return fail(fmt::format("converting tensor {}", b.tensor), err);
+    if (b.quantized()) {
+      err = Enqueue1D("dequantize_in", {Arg(b.staging), Arg(b.buffer), Arg(b.count), Arg(b.scale), Arg(b.zero_point),
+                                        Arg(b.type == kTfLiteInt8 ? 1 : 0)},
+                      b.count);
+    } else if (half) {
+      err = Enqueue1D("to_storage", {Arg(b.staging), Arg(b.buffer), Arg(b.count)}, b.count);
     }
+    if (err != CL_SUCCESS) return fail(fmt::format("converting tensor {}", b.tensor), err);
     delegate_->stats().bytes_to_device += static_cast<int64_t>(bytes);
   }
   for (const Step& s : steps_) {
@@ -331,12 +387,19 @@ TfLiteStatus GpuPartition::Eval(TfLiteContext* context) {
   }
   for (const Boundary& b : outputs_) {
     TfLiteTensor& t = context->tensors[b.tensor];
-    const size_t bytes = static_cast<size_t>(b.count) * 4;
+    const size_t bytes = b.host_bytes();
     cl_int err = CL_SUCCESS;
-    if (half && (err = convert("from_storage", b.buffer, b.staging, b.count)) != CL_SUCCESS) {
-      return fail(fmt::format("converting tensor {}", b.tensor), err);
+    if (b.quantized()) {
+      const bool is_signed = b.type == kTfLiteInt8;
+      err = Enqueue1D("quantize_out", {Arg(b.buffer), Arg(b.staging), Arg(b.count), Arg(b.scale), Arg(b.zero_point),
+                                       Arg(is_signed ? -128 : 0), Arg(is_signed ? 127 : 255)},
+                      b.count);
+    } else if (half) {
+      err = Enqueue1D("from_storage", {Arg(b.buffer), Arg(b.staging), Arg(b.count)}, b.count);
     }
-    err = clEnqueueReadBuffer(q, half ? b.staging : b.buffer, CL_FALSE, 0, bytes, t.data.raw, 0, nullptr, nullptr);
+    if (err != CL_SUCCESS) return fail(fmt::format("converting tensor {}", b.tensor), err);
+    err = clEnqueueReadBuffer(q, b.staging != nullptr ? b.staging : b.buffer, CL_FALSE, 0, bytes, t.data.raw, 0,
+                              nullptr, nullptr);
     if (err != CL_SUCCESS) return fail(fmt::format("reading back tensor {}", b.tensor), err);
     delegate_->stats().bytes_from_device += static_cast<int64_t>(bytes);
   }

@@ -5,6 +5,7 @@
 #include "gpu/gpu_delegate.h"
 
 #include <cstdlib>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -390,7 +391,78 @@ TEST_CASE("GPU partitions: one by default, the first-N line, reasons") {
   CHECK(std::fabs(w.outputs[0][0] - cpu.outputs[0][0]) + std::fabs(w.outputs[0][1] - cpu.outputs[0][1]) > 1e-3);
 }
 
-TEST_CASE("GPU refuses quantized and unsupported parameters with reasons") {
+// An INT8 model: per-channel CONV_2D (INT32 bias) -> ADD of a constant -> AVERAGE_POOL_2D
+// -> RESHAPE -> SOFTMAX, with the scales a converter would give.
+std::vector<uint8_t> QuantModel() {
+  ModelBuilder b;
+  QuantSpec in_q{{0.05f}, {-3}}, conv_q{{0.08f}, {5}}, add_q{{0.1f}, {2}}, sm_q{{1.0f / 256}, {-128}};
+  QuantSpec w_q{{0.01f, 0.02f, 0.015f, 0.03f, 0.012f}, {0, 0, 0, 0, 0}, 0};
+  QuantSpec b_q{{0.05f * 0.01f, 0.05f * 0.02f, 0.05f * 0.015f, 0.05f * 0.03f, 0.05f * 0.012f}, {0, 0, 0, 0, 0}, 0};
+  QuantSpec k_q{{0.04f}, {1}};
+  std::vector<int8_t> w(5 * 3 * 3 * 3);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<int8_t>(static_cast<int>(i * 37 % 251) - 125);
+  const int in = b.AddTensor(tflite::TensorType_INT8, {1, 6, 6, 3}, "in", &in_q);
+  const int f = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {5, 3, 3, 3}, w, "f", &w_q);
+  const int bias = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {5}, {100, -200, 50, 0, 300}, "b", &b_q);
+  const int c = b.AddTensor(tflite::TensorType_INT8, {1, 6, 6, 5}, "c", &conv_q);
+  const int k = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {5}, {10, -20, 30, -40, 50}, "k", &k_q);
+  const int a = b.AddTensor(tflite::TensorType_INT8, {1, 6, 6, 5}, "a", &add_q);
+  const int p = b.AddTensor(tflite::TensorType_INT8, {1, 3, 3, 5}, "p", &add_q);
+  const int shape = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {2}, {9, 5}, "shape");
+  const int r = b.AddTensor(tflite::TensorType_INT8, {9, 5}, "r", &add_q);
+  const int out = b.AddTensor(tflite::TensorType_INT8, {9, 5}, "out", &sm_q);
+  b.AddOperator(Op::BuiltinOperator_CONV_2D, {in, f, bias}, {c},
+                ConvOptions(tflite::Padding_SAME, 1, 1, tflite::ActivationFunctionType_RELU), 3);
+  b.AddOperator(Op::BuiltinOperator_ADD, {c, k}, {a}, Options(tflite::AddOptionsT{}), 2);
+  tflite::Pool2DOptionsT pool;
+  pool.padding = tflite::Padding_VALID;
+  pool.filter_width = pool.filter_height = pool.stride_w = pool.stride_h = 2;
+  b.AddOperator(Op::BuiltinOperator_AVERAGE_POOL_2D, {a}, {p}, Options(pool), 2);
+  b.AddOperator(Op::BuiltinOperator_RESHAPE, {p, shape}, {r}, Options(tflite::ReshapeOptionsT{}));
+  tflite::SoftmaxOptionsT sm;
+  sm.beta = 1.0f;
+  b.AddOperator(Op::BuiltinOperator_SOFTMAX, {r}, {out}, Options(sm), 2);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  return b.Build();
+}
+
+// INT8 outputs of `bytes` on seeded inputs, with `delegate` or on the CPU.
+std::vector<int8_t> RunInt8(const std::vector<uint8_t>& bytes, TfLiteDelegate* delegate, int* delegate_nodes) {
+  auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  std::unique_ptr<tflite::Interpreter> interpreter;
+  REQUIRE(tflite::InterpreterBuilder(*model, resolver)(&interpreter) == kTfLiteOk);
+  if (delegate != nullptr) REQUIRE(interpreter->ModifyGraphWithDelegate(delegate) == kTfLiteOk);
+  REQUIRE(interpreter->AllocateTensors() == kTfLiteOk);
+  TfLiteTensor* in = interpreter->input_tensor(0);
+  for (size_t i = 0; i < in->bytes; ++i) in->data.int8[i] = static_cast<int8_t>(static_cast<int>(i * 73 % 255) - 127);
+  REQUIRE(interpreter->Invoke() == kTfLiteOk);
+  *delegate_nodes = 0;
+  for (int n : interpreter->execution_plan()) *delegate_nodes += interpreter->node_and_registration(n)->first.delegate != nullptr;
+  const TfLiteTensor* out = interpreter->output_tensor(0);
+  return std::vector<int8_t>(out->data.int8, out->data.int8 + out->bytes);
+}
+
+TEST_CASE("GPU runs INT8 models in float with --gpu_experimental_enable_quant (2 steps; 3 in fp16)") {
+  const auto bytes = QuantModel();
+  int nodes = 0;
+  const auto cpu = RunInt8(bytes, nullptr, &nodes);
+  for (bool fp16 : {false, true}) {
+    auto gpu = MakeGpu(fp16);
+    const auto got = RunInt8(bytes, gpu.get(), &nodes);
+    CHECK(nodes == 1);
+    REQUIRE(got.size() == cpu.size());
+    int worst = 0;
+    for (size_t i = 0; i < cpu.size(); ++i) worst = std::max(worst, std::abs(int(got[i]) - int(cpu[i])));
+    CAPTURE(fp16);
+    // Float arithmetic rounded to each output's grid tracks the integer kernels to a
+    // step or two (TFLite's GPU delegate makes the same trade); fp16 storage adds one.
+    CHECK(worst <= (fp16 ? 3 : 2));
+  }
+}
+
+TEST_CASE("GPU refuses quantized nodes without enable_quant, and per-channel activations, with reasons") {
   ModelBuilder b;
   QuantSpec q{{0.1f}, {0}};
   const int x = b.AddTensor(tflite::TensorType_INT8, {4}, "x", &q);
@@ -400,15 +472,18 @@ TEST_CASE("GPU refuses quantized and unsupported parameters with reasons") {
   b.SetInputs({x, y});
   b.SetOutputs({z});
   const auto bytes = b.Build();
-  auto gpu = MakeGpu(false);
+  GpuDelegateOptions o;
+  o.enable_quant = false;
+  auto gpu = CreateGpuDelegate(o);
+  REQUIRE(gpu.ok());
   auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   tflite::ops::builtin::BuiltinOpResolver resolver;
   std::unique_ptr<tflite::Interpreter> interpreter;
   REQUIRE(tflite::InterpreterBuilder(*model, resolver)(&interpreter) == kTfLiteOk);
-  REQUIRE(interpreter->ModifyGraphWithDelegate(gpu.get()) == kTfLiteOk);
+  REQUIRE(interpreter->ModifyGraphWithDelegate(gpu.value().get()) == kTfLiteOk);
   const auto& r = *interpreter->primary_subgraph().delegation_records().at(0);
   REQUIRE(r.unsupported.count(0) == 1);
-  CHECK(r.unsupported.at(0) == "first input is INT8; the GPU delegate computes FLOAT32 tensors");
+  CHECK(r.unsupported.at(0) == "first input is INT8: quantized nodes need --gpu_experimental_enable_quant=true");
   CHECK(r.limits.find("means 1 for the GPU delegate") != std::string::npos);
 }
 

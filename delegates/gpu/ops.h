@@ -70,11 +70,17 @@ struct OpContext {
 bool VisitNode(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& reg);
 
 // --- Helpers shared by the op files (ops_common.cc) ---
+// INT8/UINT8 with affine quantization.
+bool IsQuantized8(const TfLiteTensor& t);
+// Scale and zero point of a per-tensor quantized INT8/UINT8 tensor; false otherwise.
+bool PerTensorQuant(const TfLiteTensor& t, float* scale, int* zero_point);
 // Model constants and folded constants (e.g. DEQUANTIZE of fp16 weights at prepare).
 bool IsConstant(const TfLiteTensor& t);
-// A FLOAT32 activation tensor the GPU can hold: rank 1-4, static shape.
+// An activation tensor the GPU can hold: FLOAT32 (or per-tensor INT8/UINT8 with
+// enable_quant, held as real values), rank 1-4, static shape.
 bool CheckActivation(OpContext& c, int tensor, const char* what);
-// A constant FLOAT32 tensor (or FLOAT16, dequantized at prepare).
+// A constant FLOAT32 tensor (or FLOAT16, or with enable_quant INT8/UINT8/INT32 with
+// affine quantization: dequantized at prepare).
 bool CheckConstFloat(OpContext& c, int tensor, const char* what);
 // The clamp range of a fused activation; false (with a reason) for unsupported ones.
 bool ActivationRange(OpContext& c, TfLiteFusedActivation act, float* lo, float* hi);
@@ -105,6 +111,7 @@ bool VisitPad(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& re
 bool VisitResize(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitSpaceDepth(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitDequantize(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& reg);
+bool VisitQuantize(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& reg);
 
 }  // namespace gpu
 }  // namespace tflite_inspect

@@ -1,3 +1,4 @@
+#include <limits>
 #include <string>
 
 #include <fmt/format.h>
@@ -13,14 +14,39 @@ bool IsConstant(const TfLiteTensor& t) {
          t.data.raw != nullptr;
 }
 
+bool IsQuantized8(const TfLiteTensor& t) {
+  return (t.type == kTfLiteInt8 || t.type == kTfLiteUInt8) && t.quantization.type == kTfLiteAffineQuantization &&
+         t.quantization.params != nullptr &&
+         static_cast<const TfLiteAffineQuantization*>(t.quantization.params)->scale != nullptr &&
+         static_cast<const TfLiteAffineQuantization*>(t.quantization.params)->scale->size > 0;
+}
+
+bool PerTensorQuant(const TfLiteTensor& t, float* scale, int* zero_point) {
+  if (!IsQuantized8(t)) return false;
+  const auto* q = static_cast<const TfLiteAffineQuantization*>(t.quantization.params);
+  if (q->scale->size != 1) return false;
+  *scale = q->scale->data[0];
+  *zero_point = q->zero_point != nullptr && q->zero_point->size > 0 ? q->zero_point->data[0] : 0;
+  return *scale > 0;
+}
+
 bool CheckActivation(OpContext& c, int tensor, const char* what) {
   if (tensor < 0 || tensor >= static_cast<int>(c.context->tensors_size)) {
     return c.Refuse(fmt::format("{} is missing", what));
   }
   const TfLiteTensor& t = c.T(tensor);
   if (t.type != kTfLiteFloat32) {
-    return c.Refuse(fmt::format("{} is {}; the GPU delegate computes FLOAT32 tensors", what,
-                                TfLiteTypeGetName(t.type)));
+    float scale;
+    int zp;
+    if (!PerTensorQuant(t, &scale, &zp)) {
+      return c.Refuse(fmt::format("{} is {}{}; the GPU delegate computes FLOAT32 tensors (and per-tensor "
+                                  "quantized INT8/UINT8 ones in float)",
+                                  what, TfLiteTypeGetName(t.type), IsQuantized8(t) ? " with per-channel scales" : ""));
+    }
+    if (!c.enable_quant) {
+      return c.Refuse(fmt::format("{} is {}: quantized nodes need --gpu_experimental_enable_quant=true", what,
+                                  TfLiteTypeGetName(t.type)));
+    }
   }
   if (t.dims == nullptr || t.dims->size < 1 || t.dims->size > 4) {
     return c.Refuse(fmt::format("{} has rank {}; the GPU delegate handles rank 1 to 4", what,
@@ -41,11 +67,18 @@ bool CheckConstFloat(OpContext& c, int tensor, const char* what) {
   if (!IsConstant(t)) {
     return c.Refuse(fmt::format("{} is not constant; the GPU delegate needs constant {}", what, what));
   }
-  if (t.type != kTfLiteFloat32 && t.type != kTfLiteFloat16) {
-    return c.Refuse(fmt::format("{} is {}; the GPU delegate takes FLOAT32 or FLOAT16 {}", what,
-                                TfLiteTypeGetName(t.type), what));
+  if (t.type == kTfLiteFloat32 || t.type == kTfLiteFloat16) return true;
+  // Quantized weights and bias are dequantized once, at prepare (TFLite's
+  // --gpu_experimental_enable_quant).
+  const bool quantized = IsQuantized8(t) || (t.type == kTfLiteInt32 && t.quantization.type == kTfLiteAffineQuantization &&
+                                             t.quantization.params != nullptr);
+  if (quantized && c.enable_quant) return true;
+  if (quantized) {
+    return c.Refuse(fmt::format("{} is quantized {}: quantized nodes need --gpu_experimental_enable_quant=true", what,
+                                TfLiteTypeGetName(t.type)));
   }
-  return true;
+  return c.Refuse(fmt::format("{} is {}; the GPU delegate takes FLOAT32 or FLOAT16 {}", what,
+                              TfLiteTypeGetName(t.type), what));
 }
 
 bool ActivationRange(OpContext& c, TfLiteFusedActivation act, float* lo, float* hi) {
@@ -93,17 +126,39 @@ std::vector<size_t> RowWork(const cl_int4& s, int per_item) {
 }
 
 bool VisitDequantize(OpContext& c, const TfLiteNode& node, const TfLiteRegistration&) {
-  // Only the fp16-weights pattern: a constant FLOAT16 tensor made FLOAT32 once, at
-  // prepare; its consumers then read it as a constant.
   if (node.inputs->size != 1 || node.outputs->size != 1) return c.Refuse("expects 1 input and 1 output");
   const TfLiteTensor& in = c.T(node.inputs->data[0]);
-  if (in.type != kTfLiteFloat16 || !IsConstant(in)) {
-    return c.Refuse(fmt::format("only DEQUANTIZE of constant FLOAT16 weights runs on the GPU "
-                                "(input is {}{})",
-                                IsConstant(in) ? "constant " : "", TfLiteTypeGetName(in.type)));
-  }
   if (c.T(node.outputs->data[0]).type != kTfLiteFloat32) return c.Refuse("output is not FLOAT32");
-  return true;
+  // The fp16-weights pattern: a constant FLOAT16 tensor made FLOAT32 once, at prepare;
+  // its consumers then read it as a constant.
+  if (in.type == kTfLiteFloat16 && IsConstant(in)) return true;
+  // A quantized activation: on the device it already holds real values.
+  if (!IsConstant(in) && IsQuantized8(in)) {
+    if (!CheckActivation(c, node.inputs->data[0], "input") || !CheckActivation(c, node.outputs->data[0], "output")) {
+      return false;
+    }
+    if (c.build != nullptr) c.build->Alias(node.outputs->data[0], node.inputs->data[0]);
+    return true;
+  }
+  return c.Refuse(fmt::format("only DEQUANTIZE of constant FLOAT16 weights or of a quantized activation runs on "
+                              "the GPU (input is {}{})",
+                              IsConstant(in) ? "constant " : "", TfLiteTypeGetName(in.type)));
+}
+
+bool VisitQuantize(OpContext& c, const TfLiteNode& node, const TfLiteRegistration&) {
+  // Float (or another quantization) to INT8/UINT8: a copy; the rounding to the output's
+  // grid follows every quantized output (gpu_delegate.cc).
+  if (node.inputs->size != 1 || node.outputs->size != 1) return c.Refuse("expects 1 input and 1 output");
+  const int in = node.inputs->data[0], out = node.outputs->data[0];
+  if (!CheckActivation(c, in, "input") || !CheckActivation(c, out, "output")) return false;
+  if (!IsQuantized8(c.T(out))) return c.Refuse("output is not INT8/UINT8");
+  if (c.build == nullptr) return true;
+  const int n = NumElements(c.T(in));
+  const float inf = std::numeric_limits<float>::infinity();
+  return c.build->Launch("unary",
+                         {Arg(c.build->Tensor(in)), Arg(c.build->Tensor(out)), Arg(n), Arg(0), Arg(0.0f),
+                          Arg(-inf), Arg(inf)},
+                         {static_cast<size_t>((n + 3) / 4)});
 }
 
 bool VisitDensify(OpContext& c, const TfLiteNode& node) {
@@ -196,6 +251,8 @@ bool VisitNode(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& r
       return VisitDequantize(c, node, reg);
     case kTfLiteBuiltinDensify:
       return VisitDensify(c, node);
+    case kTfLiteBuiltinQuantize:
+      return VisitQuantize(c, node, reg);
     case kTfLiteBuiltinCustom:
       if (reg.custom_name != nullptr && std::string(reg.custom_name) == "Convolution2DTransposeBias") {
         return VisitTransposeConvBias(c, node, reg);

@@ -46,3 +46,30 @@ __kernel void from_storage(__global const FLT* src, __global float* dst, int n) 
   const int i = get_global_id(0);
   if (i < n) dst[i] = LD(src, i);
 }
+
+// Quantized tensors live on the device as real values (TFLite's
+// --gpu_experimental_enable_quant): INT8/UINT8 partition inputs are dequantized on the
+// way in, outputs quantized on the way out, and every quantized output inside is rounded
+// to its grid, so the float kernels track the integer ones.
+__kernel void dequantize_in(__global const uchar* src, __global FLT* dst, int n, float scale, int zero_point,
+                            int is_signed) {
+  const int i = get_global_id(0);
+  if (i >= n) return;
+  const int q = is_signed ? (int)(char)src[i] : (int)src[i];
+  ST(dst, i, (float)(q - zero_point) * scale);
+}
+
+__kernel void quantize_out(__global const FLT* src, __global uchar* dst, int n, float scale, int zero_point,
+                           int qmin, int qmax) {
+  const int i = get_global_id(0);
+  if (i >= n) return;
+  const int q = clamp((int)round(LD(src, i) / scale) + zero_point, qmin, qmax);
+  dst[i] = (uchar)q;
+}
+
+__kernel void fake_quant(__global FLT* x, int n, float scale, int zero_point, int qmin, int qmax) {
+  const int i = get_global_id(0);
+  if (i >= n) return;
+  const int q = clamp((int)round(LD(x, i) / scale) + zero_point, qmin, qmax);
+  ST(x, i, (float)(q - zero_point) * scale);
+}
