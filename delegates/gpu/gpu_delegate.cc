@@ -35,11 +35,29 @@ class GpuDelegate;
 // of kernel launches that computes it.
 class GpuPartition : public gpu::Builder {
  public:
+  // A tensor crossing the partition boundary.
+  struct Boundary {
+    int tensor;
+    cl_mem buffer;   // the tensor's storage
+    cl_mem staging;  // host-format twin (float32 under fp16 storage, or the 8-bit data), else null
+    int count;
+    TfLiteType type;
+    float scale;     // INT8/UINT8: the tensor's quantization
+    int zero_point;
+    bool quantized() const { return type == kTfLiteInt8 || type == kTfLiteUInt8; }
+    size_t host_bytes() const { return static_cast<size_t>(count) * (quantized() ? 1 : 4); }
+  };
   explicit GpuPartition(GpuDelegate* delegate);
   ~GpuPartition() override;
 
   TfLiteStatus Init(TfLiteContext* context, const TfLiteDelegateParams* params);
   TfLiteStatus Eval(TfLiteContext* context);
+  // CopyFromBufferHandle: the partition output behind `handle` into `tensor`'s host data.
+  TfLiteStatus ReadBack(TfLiteContext* context, TfLiteBufferHandle handle, TfLiteTensor* tensor);
+  // Before the partition goes: its outputs' host data is theirs again (no stale marks,
+  // no handles), e.g. when the runtime undoes the delegate for a resize.
+  void Release(TfLiteContext* context);
+  const Boundary* Output(TfLiteBufferHandle handle) const;
   // A one-off 1-D launch on the queue (boundary conversions).
   cl_int Enqueue1D(const char* kernel, const std::vector<KernelArg>& args, int count);
 
@@ -63,17 +81,6 @@ class GpuPartition : public gpu::Builder {
     if (error_.empty()) error_ = std::move(message);
   }
 
-  struct Boundary {
-    int tensor;
-    cl_mem buffer;   // the tensor's storage
-    cl_mem staging;  // host-format twin (float32 under fp16 storage, or the 8-bit data), else null
-    int count;
-    TfLiteType type;
-    float scale;     // INT8/UINT8: the tensor's quantization
-    int zero_point;
-    bool quantized() const { return type == kTfLiteInt8 || type == kTfLiteUInt8; }
-    size_t host_bytes() const { return static_cast<size_t>(count) * (quantized() ? 1 : 4); }
-  };
   struct Step {
     cl_kernel kernel;
     cl_uint dims;
@@ -93,6 +100,7 @@ class GpuPartition : public gpu::Builder {
   std::map<int, std::vector<float>> const_floats_;  // FLOAT16 constants made FLOAT32
   std::vector<Step> steps_;
   std::vector<Boundary> inputs_, outputs_;
+  std::map<TfLiteBufferHandle, size_t> handles_;  // buffer handle -> outputs_ index
   std::map<int, std::string> node_ops_;
   int64_t device_bytes_ = 0;
 };
@@ -105,6 +113,31 @@ class GpuDelegate {
     delegate_.data_ = this;
     delegate_.flags = kTfLiteDelegateFlagsNone;  // static shapes: partitions are built once
     delegate_.Prepare = PrepareThunk;
+    delegate_.CopyFromBufferHandle = [](TfLiteContext* context, TfLiteDelegate* d, TfLiteBufferHandle handle,
+                                        TfLiteTensor* tensor) {
+      auto* self = static_cast<GpuDelegate*>(d->data_);
+      auto it = self->owners_.find(handle);
+      if (it == self->owners_.end()) {
+        TF_LITE_KERNEL_LOG(context, "%s: buffer handle %d is not live", kName, handle);
+        return kTfLiteError;
+      }
+      return it->second->ReadBack(context, handle, tensor);
+    };
+    // Handles belong to partitions, which release them themselves.
+    delegate_.FreeBufferHandle = [](TfLiteContext*, TfLiteDelegate*, TfLiteBufferHandle* handle) {
+      *handle = kTfLiteNullBufferHandle;
+    };
+  }
+
+  TfLiteBufferHandle NewHandle(GpuPartition* owner) {
+    owners_[next_handle_] = owner;
+    return next_handle_++;
+  }
+  void DropHandle(TfLiteBufferHandle h) { owners_.erase(h); }
+  bool Owns(TfLiteBufferHandle h) const { return owners_.count(h) != 0; }
+  GpuPartition* Owner(TfLiteBufferHandle h) const {
+    auto it = owners_.find(h);
+    return it == owners_.end() ? nullptr : it->second;
   }
 
   static TfLiteStatus PrepareThunk(TfLiteContext* context, TfLiteDelegate* d) {
@@ -126,11 +159,14 @@ class GpuDelegate {
   cl_program program_;
   TfLiteDelegate delegate_;
   GpuDelegateStats stats_;
+  std::map<TfLiteBufferHandle, GpuPartition*> owners_;
+  TfLiteBufferHandle next_handle_ = 1;
 };
 
 GpuPartition::GpuPartition(GpuDelegate* delegate) : delegate_(delegate) {}
 
 GpuPartition::~GpuPartition() {
+  Release(nullptr);
   for (auto& s : steps_) clReleaseKernel(s.kernel);
   for (cl_mem m : owned_) clReleaseMemObject(m);
   delegate_->stats().device_bytes -= device_bytes_;
@@ -319,16 +355,72 @@ TfLiteStatus GpuPartition::Init(TfLiteContext* context, const TfLiteDelegatePara
     if (t < 0 || gpu::IsConstant(context->tensors[t]) || buffers_.count(Root(t)) == 0) continue;
     inputs_.push_back(boundary(t));
   }
+  // Outputs stay on the device behind a buffer handle; the runtime copies them out
+  // (CopyFromBufferHandle) only when something on the host reads them.
   for (int i = 0; i < params->output_tensors->size; ++i) {
     const int t = params->output_tensors->data[i];
     if (t < 0 || gpu::IsConstant(context->tensors[t])) continue;
     outputs_.push_back(boundary(t));
+    const TfLiteBufferHandle h = delegate_->NewHandle(this);
+    handles_[h] = outputs_.size() - 1;
+    TfLiteTensor& x = context->tensors[t];
+    x.delegate = delegate_->delegate();
+    x.buffer_handle = h;
+    x.data_is_stale = false;
   }
   if (!error_.empty()) {
     TF_LITE_KERNEL_LOG(context, "%s: %s", kName, error_.c_str());
     return kTfLiteError;
   }
   return kTfLiteOk;
+}
+
+const GpuPartition::Boundary* GpuPartition::Output(TfLiteBufferHandle handle) const {
+  auto it = handles_.find(handle);
+  return it == handles_.end() ? nullptr : &outputs_[it->second];
+}
+
+TfLiteStatus GpuPartition::ReadBack(TfLiteContext* context, TfLiteBufferHandle handle, TfLiteTensor* t) {
+  const Boundary* b = Output(handle);
+  if (b == nullptr || t->data.raw == nullptr) {
+    TF_LITE_KERNEL_LOG(context, "%s: cannot copy buffer handle %d out", kName, handle);
+    return kTfLiteError;
+  }
+  cl_command_queue q = delegate_->env().queue();
+  const bool half = delegate_->fp16_storage();
+  cl_int err = CL_SUCCESS;
+  if (b->quantized()) {
+    const bool is_signed = b->type == kTfLiteInt8;
+    err = Enqueue1D("quantize_out", {Arg(b->buffer), Arg(b->staging), Arg(b->count), Arg(b->scale), Arg(b->zero_point),
+                                     Arg(is_signed ? -128 : 0), Arg(is_signed ? 127 : 255)},
+                    b->count);
+  } else if (half) {
+    err = Enqueue1D("from_storage", {Arg(b->buffer), Arg(b->staging), Arg(b->count)}, b->count);
+  }
+  if (err == CL_SUCCESS) {
+    err = clEnqueueReadBuffer(q, b->staging != nullptr ? b->staging : b->buffer, CL_TRUE, 0, b->host_bytes(),
+                              t->data.raw, 0, nullptr, nullptr);
+  }
+  if (err != CL_SUCCESS) {
+    TF_LITE_KERNEL_LOG(context, "%s: reading back tensor %d on OpenCL device %s: %s", kName, b->tensor,
+                       delegate_->env().info().Describe().c_str(), ClErrorName(err).c_str());
+    return kTfLiteError;
+  }
+  delegate_->stats().bytes_from_device += static_cast<int64_t>(b->host_bytes());
+  return kTfLiteOk;
+}
+
+void GpuPartition::Release(TfLiteContext* context) {
+  for (const auto& [handle, index] : handles_) {
+    delegate_->DropHandle(handle);
+    if (context == nullptr) continue;
+    TfLiteTensor& t = context->tensors[outputs_[index].tensor];
+    if (t.buffer_handle == handle) {
+      t.buffer_handle = kTfLiteNullBufferHandle;
+      t.data_is_stale = false;
+    }
+  }
+  handles_.clear();
 }
 
 cl_int GpuPartition::Enqueue1D(const char* name, const std::vector<KernelArg>& args, int count) {
@@ -357,6 +449,17 @@ TfLiteStatus GpuPartition::Eval(TfLiteContext* context) {
   };
   for (const Boundary& b : inputs_) {
     const TfLiteTensor& t = context->tensors[b.tensor];
+    // Written by another partition of this delegate and still on the device: copy it
+    // there instead of through the host.
+    if (t.data_is_stale && t.delegate == delegate_->delegate() && delegate_->Owns(t.buffer_handle)) {
+      if (const Boundary* src = delegate_->Owner(t.buffer_handle)->Output(t.buffer_handle)) {
+        const size_t elem = delegate_->fp16_storage() ? 2 : 4;
+        const cl_int err = clEnqueueCopyBuffer(q, src->buffer, b.buffer, 0, 0, static_cast<size_t>(b.count) * elem,
+                                               0, nullptr, nullptr);
+        if (err != CL_SUCCESS) return fail(fmt::format("copying tensor {} between partitions", b.tensor), err);
+        continue;
+      }
+    }
     if (t.data.raw == nullptr) {
       TF_LITE_KERNEL_LOG(context, "%s: input tensor %d has no data", kName, b.tensor);
       return kTfLiteError;
@@ -385,24 +488,7 @@ TfLiteStatus GpuPartition::Eval(TfLiteContext* context) {
       return fail(fmt::format("node {} ({}): clEnqueueNDRangeKernel", s.node, op), err);
     }
   }
-  for (const Boundary& b : outputs_) {
-    TfLiteTensor& t = context->tensors[b.tensor];
-    const size_t bytes = b.host_bytes();
-    cl_int err = CL_SUCCESS;
-    if (b.quantized()) {
-      const bool is_signed = b.type == kTfLiteInt8;
-      err = Enqueue1D("quantize_out", {Arg(b.buffer), Arg(b.staging), Arg(b.count), Arg(b.scale), Arg(b.zero_point),
-                                       Arg(is_signed ? -128 : 0), Arg(is_signed ? 127 : 255)},
-                      b.count);
-    } else if (half) {
-      err = Enqueue1D("from_storage", {Arg(b.buffer), Arg(b.staging), Arg(b.count)}, b.count);
-    }
-    if (err != CL_SUCCESS) return fail(fmt::format("converting tensor {}", b.tensor), err);
-    err = clEnqueueReadBuffer(q, b.staging != nullptr ? b.staging : b.buffer, CL_FALSE, 0, bytes, t.data.raw, 0,
-                              nullptr, nullptr);
-    if (err != CL_SUCCESS) return fail(fmt::format("reading back tensor {}", b.tensor), err);
-    delegate_->stats().bytes_from_device += static_cast<int64_t>(bytes);
-  }
+  for (const Boundary& b : outputs_) context->tensors[b.tensor].data_is_stale = true;
   const cl_int err = clFinish(q);
   if (err != CL_SUCCESS) return fail("clFinish", err);
   ++delegate_->stats().invocations;
@@ -421,7 +507,11 @@ TfLiteRegistration PartitionRegistration() {
     if (partition->Init(context, params) != kTfLiteOk) return nullptr;
     return partition.release();
   };
-  r.free = [](TfLiteContext*, void* buffer) { delete static_cast<GpuPartition*>(buffer); };
+  r.free = [](TfLiteContext* context, void* buffer) {
+    auto* partition = static_cast<GpuPartition*>(buffer);
+    partition->Release(context);
+    delete partition;
+  };
   r.prepare = [](TfLiteContext* context, TfLiteNode* node) -> TfLiteStatus {
     if (node->user_data == nullptr) {
       TF_LITE_KERNEL_LOG(context, "%s: the partition was not built", kName);

@@ -462,6 +462,36 @@ TEST_CASE("GPU runs INT8 models in float with --gpu_experimental_enable_quant (2
   }
 }
 
+TEST_CASE("GPU outputs stay on the device until read; partition to partition stays on the device") {
+  // x -CONV-> a -RELU-> r -GELU(CPU)-> g; ADD(a, g) -> out. With two partitions, A = {CONV,
+  // RELU} and B = {ADD}: GELU reads r through the host, B reads a on the device.
+  ModelBuilder b;
+  const int x = b.AddTensor(TensorType_FLOAT32, {1, 4, 4, 4}, "x");
+  const int f = b.AddConstTensor<float>(TensorType_FLOAT32, {4, 3, 3, 4}, Ramp(144), "f");
+  const int a = b.AddTensor(TensorType_FLOAT32, {1, 4, 4, 4}, "a");
+  const int r = b.AddTensor(TensorType_FLOAT32, {1, 4, 4, 4}, "r");
+  const int g = b.AddTensor(TensorType_FLOAT32, {1, 4, 4, 4}, "g");
+  const int out = b.AddTensor(TensorType_FLOAT32, {1, 4, 4, 4}, "out");
+  b.AddOperator(Op::BuiltinOperator_CONV_2D, {x, f, -1}, {a}, ConvOptions(tflite::Padding_SAME, 1, 1));
+  b.AddOperator(Op::BuiltinOperator_RELU, {a}, {r});
+  b.AddOperator(Op::BuiltinOperator_GELU, {r}, {g}, Options(tflite::GeluOptionsT{}));
+  b.AddOperator(Op::BuiltinOperator_ADD, {a, g}, {out}, Options(tflite::AddOptionsT{}));
+  b.SetInputs({x});
+  b.SetOutputs({out});
+  const auto bytes = b.Build();
+  const Outcome cpu = RunWith(bytes, nullptr);
+  auto gpu = MakeGpu(false, 2);
+  const Outcome got = RunWith(bytes, gpu.get());
+  testing::ExpectClose(cpu, got);
+  CHECK(got.delegate_nodes == 2);
+  const GpuDelegateStats* st = GetGpuDelegateStats(gpu.get());
+  REQUIRE(st != nullptr);
+  CHECK(st->invocations == 2);
+  const int64_t tensor = 4 * 4 * 4 * 4;
+  CHECK(st->bytes_to_device == 2 * tensor);    // x and g; a went from A to B on the device
+  CHECK(st->bytes_from_device == 2 * tensor);  // r for GELU and the model output
+}
+
 TEST_CASE("GPU refuses quantized nodes without enable_quant, and per-channel activations, with reasons") {
   ModelBuilder b;
   QuantSpec q{{0.1f}, {0}};
