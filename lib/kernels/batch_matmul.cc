@@ -49,9 +49,7 @@ struct OpData {
   std::vector<int32_t> rhs_row_sum;
   bool packed_valid = false;
   // hybrid: quantized x' rows, their scales (times y's scale) and offsets.
-  std::vector<int8_t> lhs_q8;
-  std::vector<float> row_scale;
-  std::vector<int32_t> row_offset;
+  hybrid::QuantizedRows lhs_rows;
   // int8: requantization (same for every column) and the int16 lhs scratch.
   std::vector<int32_t> multiplier, shift;
   std::vector<int16_t> lhs_q;
@@ -328,29 +326,19 @@ void EvalInt16Batch(const OpData& data, const int16_t* a, const int16_t* w, int1
 void EvalHybridBatch(OpData* data, const TfLiteBatchMatMulParams& p, const float* a,
                      const int8_t* w, const int32_t* row_sum, float y_scale, float* out,
                      const Geometry& g, pthreadpool* pool) {
-  data->lhs_q8.resize(static_cast<size_t>(g.m) * g.k);
-  data->row_scale.resize(g.m);
-  data->row_offset.assign(g.m, 0);
-  for (int mm = 0; mm < g.m; ++mm) {
-    int8_t* q = data->lhs_q8.data() + static_cast<size_t>(mm) * g.k;
-    if (p.asymmetric_quantize_inputs) {
-      hybrid::AsymmetricQuantizeFloats(a + mm * g.k, g.k, q, &data->row_scale[mm],
-                                       &data->row_offset[mm]);
-    } else {
-      hybrid::SymmetricQuantizeFloats(a + mm * g.k, g.k, q, &data->row_scale[mm]);
-    }
-    data->row_scale[mm] *= y_scale;
-  }
+  hybrid::QuantizedRows& rows = data->lhs_rows;
+  rows.Quantize(a, g.m, g.k, p.asymmetric_quantize_inputs);
+  for (float& sc : rows.scale) sc *= y_scale;
   parallel::ParallelFor(pool, g.m, static_cast<double>(g.m) * g.n * g.k, [&](size_t mm) {
-    const int8_t* x = data->lhs_q8.data() + mm * g.k;
-    const float offset = static_cast<float>(data->row_offset[mm]);
+    const int8_t* x = rows.row(static_cast<int>(mm), g.k);
+    const float offset = static_cast<float>(rows.offset[mm]);
     for (int nn = 0; nn < g.n; ++nn) {
       const int8_t* y = w + static_cast<size_t>(nn) * g.k;
       int32_t total = 0;
       for (int kk = 0; kk < g.k; ++kk) total += static_cast<int32_t>(x[kk]) * y[kk];
       total = static_cast<int32_t>(static_cast<float>(total) -
                                    static_cast<float>(row_sum[nn]) * offset);
-      out[mm * g.n + nn] = data->row_scale[mm] * static_cast<float>(total);
+      out[mm * g.n + nn] = rows.scale[mm] * static_cast<float>(total);
     }
   });
 }

@@ -63,9 +63,7 @@ struct OpData {
   bool hybrid = false;
   bool hybrid_per_channel = false;
   std::vector<float> filter_scale;
-  std::vector<int8_t> hybrid_q;
-  std::vector<float> image_scale;
-  std::vector<int32_t> image_offset;
+  hybrid::QuantizedRows images;
   std::vector<float> im2col_f;  // per-task im2col blocks (ChunkedIm2ColGemm)
   std::vector<int16_t> im2col_q;
 };
@@ -336,19 +334,10 @@ void EvalHybrid(const Geometry& g, OpData* data, const TfLiteConvParams& params,
                 const TfLiteTensor* input, const TfLiteTensor* filter, const TfLiteTensor* bias,
                 TfLiteTensor* output, pthreadpool* pool) {
   const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
-  data->hybrid_q.resize(image * g.batches);
-  data->image_scale.resize(g.batches);
-  data->image_offset.assign(g.batches, 0);
-  for (int b = 0; b < g.batches; ++b) {
-    const float* x = input->data.f + b * image;
-    int8_t* q = data->hybrid_q.data() + b * image;
-    if (data->hybrid_per_channel) {
-      hybrid::AsymmetricQuantizeFloats(x, static_cast<int>(image), q, &data->image_scale[b],
-                                       &data->image_offset[b]);
-    } else {
-      hybrid::SymmetricQuantizeFloats(x, static_cast<int>(image), q, &data->image_scale[b]);
-      data->image_scale[b] *= data->filter_scale[0];
-    }
+  hybrid::QuantizedRows& images = data->images;
+  images.Quantize(input->data.f, g.batches, image, data->hybrid_per_channel);
+  if (!data->hybrid_per_channel) {
+    for (float& sc : images.scale) sc *= data->filter_scale[0];
   }
   float act_min, act_max;
   CalculateActivationRange(params.activation, &act_min, &act_max);
@@ -356,8 +345,8 @@ void EvalHybrid(const Geometry& g, OpData* data, const TfLiteConvParams& params,
   const size_t rows = static_cast<size_t>(g.batches) * g.out_h * g.out_w;
   const size_t pixels = static_cast<size_t>(g.out_h) * g.out_w;
   const int n = g.group_out_c;
-  const int8_t* q = data->hybrid_q.data();
-  const int32_t* offset = data->image_offset.data();
+  const int8_t* q = images.values.data();
+  const int32_t* offset = images.offset.data();
   const float* bias_data = bias != nullptr ? bias->data.f : nullptr;
   float* out = output->data.f;
   for (int grp = 0; grp < g.groups; ++grp) {
@@ -379,8 +368,8 @@ void EvalHybrid(const Geometry& g, OpData* data, const TfLiteConvParams& params,
               for (int i = 0; i < depth; ++i) acc += static_cast<int32_t>(a[i]) * w[i];
               float v = data->hybrid_per_channel
                             ? static_cast<float>(acc) * data->filter_scale[oc] *
-                                  data->image_scale[b]
-                            : static_cast<float>(acc) * data->image_scale[b];
+                                  images.scale[b]
+                            : static_cast<float>(acc) * images.scale[b];
               if (bias_data != nullptr) v += bias_data[oc];
               out[r * g.out_c + oc] = std::min(std::max(v, act_min), act_max);
             }

@@ -42,9 +42,7 @@ struct OpData {
   conv_util::QuantParams quant;
   // Hybrid: per-output-channel filter scales, the quantized images, their scales/offsets.
   std::vector<float> filter_scale;
-  std::vector<int8_t> hybrid_q;
-  std::vector<float> image_scale;
-  std::vector<int32_t> image_offset;
+  hybrid::QuantizedRows images;
   std::vector<int8_t> filter_unpacked;  // int4 filter as int8
 };
 
@@ -412,25 +410,19 @@ void EvalHybrid(const Geometry& g, OpData* data, const TfLiteDepthwiseConvParams
                 const TfLiteTensor* input, const TfLiteTensor* filter, const TfLiteTensor* bias,
                 TfLiteTensor* output, pthreadpool* pool) {
   const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
-  data->hybrid_q.resize(image * g.batches);
-  data->image_scale.resize(g.batches);
-  data->image_offset.assign(g.batches, 0);
-  for (int b = 0; b < g.batches; ++b) {
-    hybrid::AsymmetricQuantizeFloats(input->data.f + b * image, static_cast<int>(image),
-                                     data->hybrid_q.data() + b * image, &data->image_scale[b],
-                                     &data->image_offset[b]);
-  }
+  hybrid::QuantizedRows& images = data->images;
+  images.Quantize(input->data.f, g.batches, image, /*asymmetric=*/true);
   float act_min, act_max;
   CalculateActivationRange(params.activation, &act_min, &act_max);
   const float* scale = data->filter_scale.data();
   const float* bias_data = bias != nullptr ? bias->data.f : nullptr;
-  const int32_t* offset = data->image_offset.data();
+  const int32_t* offset = images.offset.data();
   IntegerPixels<int32_t>(
-      g, data->hybrid_q.data(), filter->data.int8, 0, [offset](int b) { return -offset[b]; },
+      g, images.values.data(), filter->data.int8, 0, [offset](int b) { return -offset[b]; },
       pool, [&](int b, size_t out_index, const int32_t* a) {
         float* out = output->data.f + out_index;
         for (int c = 0; c < g.out_c; ++c) {
-          float v = static_cast<float>(a[c]) * (scale[c] * data->image_scale[b]);
+          float v = static_cast<float>(a[c]) * (scale[c] * images.scale[b]);
           if (bias_data != nullptr) v += bias_data[c];
           out[c] = std::min(std::max(v, act_min), act_max);
         }

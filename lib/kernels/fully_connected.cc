@@ -49,9 +49,7 @@ struct OpData {
   // Hybrid: per-unit filter scales, quantized input rows, per-row scale and offset.
   bool hybrid = false;
   std::vector<float> filter_scale;
-  std::vector<int8_t> hybrid_q;
-  std::vector<float> row_scale;
-  std::vector<int32_t> row_offset;
+  hybrid::QuantizedRows rows;
 };
 
 void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
@@ -243,19 +241,9 @@ void EvalHybrid(OpData* data, const TfLiteFullyConnectedParams& params, const Tf
                 const TfLiteTensor* filter, const TfLiteTensor* bias, TfLiteTensor* output,
                 pthreadpool* pool) {
   const int batches = data->batches, units = data->units, k = data->input_size;
-  data->hybrid_q.resize(static_cast<size_t>(batches) * k);
-  data->row_scale.resize(batches);
-  data->row_offset.assign(batches, 0);
   const bool asymmetric = params.asymmetric_quantize_inputs;
-  for (int b = 0; b < batches; ++b) {
-    const float* x = input->data.f + static_cast<size_t>(b) * k;
-    int8_t* q = data->hybrid_q.data() + static_cast<size_t>(b) * k;
-    if (asymmetric) {
-      hybrid::AsymmetricQuantizeFloats(x, k, q, &data->row_scale[b], &data->row_offset[b]);
-    } else {
-      hybrid::SymmetricQuantizeFloats(x, k, q, &data->row_scale[b]);
-    }
-  }
+  hybrid::QuantizedRows& rows = data->rows;
+  rows.Quantize(input->data.f, batches, k, asymmetric);
   float act_min, act_max;
   CalculateActivationRange(params.activation, &act_min, &act_max);
   const int8_t* w = filter->data.int8;
@@ -269,11 +257,11 @@ void EvalHybrid(OpData* data, const TfLiteFullyConnectedParams& params, const Tf
       for (int i = 0; i < k; ++i) row_sum += wr[i];
     }
     for (int b = 0; b < batches; ++b) {
-      const int8_t* q = data->hybrid_q.data() + static_cast<size_t>(b) * k;
+      const int8_t* q = rows.row(b, k);
       int32_t dot = 0;
       for (int i = 0; i < k; ++i) dot += static_cast<int32_t>(wr[i]) * q[i];
-      dot -= row_sum * data->row_offset[b];
-      const float scale = data->row_scale[b] * data->filter_scale[u];
+      dot -= row_sum * rows.offset[b];
+      const float scale = rows.scale[b] * data->filter_scale[u];
       float v = bias_data != nullptr ? bias_data[u] : 0.0f;
       v += static_cast<float>(dot) * scale;
       out[static_cast<size_t>(b) * units + u] = std::min(std::max(v, act_min), act_max);

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 namespace tflite {
 namespace hybrid {
@@ -89,6 +90,31 @@ inline void AsymmetricQuantizeFloats(const float* values, int size, int8_t* quan
     quantized[i] = static_cast<int8_t>(std::min(kMaxScale, std::max(kMinScale, q)));
   }
 }
+
+// Rows of floats quantized one by one, as TFLite's hybrid kernels quantize each batch row
+// or image (BatchQuantizeFloats): int8 values, a scale per row and, when asymmetric, an
+// offset per row (0 otherwise). The buffers are reused across calls.
+struct QuantizedRows {
+  std::vector<int8_t> values;
+  std::vector<float> scale;
+  std::vector<int32_t> offset;
+
+  void Quantize(const float* x, int rows, size_t size, bool asymmetric) {
+    values.resize(static_cast<size_t>(rows) * size);
+    scale.resize(rows);
+    offset.assign(rows, 0);
+    for (int r = 0; r < rows; ++r) {
+      const float* row = x + r * size;
+      int8_t* q = values.data() + r * size;
+      if (asymmetric) {
+        AsymmetricQuantizeFloats(row, static_cast<int>(size), q, &scale[r], &offset[r]);
+      } else {
+        SymmetricQuantizeFloats(row, static_cast<int>(size), q, &scale[r]);
+      }
+    }
+  }
+  const int8_t* row(int r, size_t size) const { return values.data() + r * size; }
+};
 
 }  // namespace hybrid
 }  // namespace tflite
