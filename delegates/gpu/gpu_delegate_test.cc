@@ -492,6 +492,30 @@ TEST_CASE("GPU outputs stay on the device until read; partition to partition sta
   CHECK(st->bytes_from_device == 2 * tensor);  // r for GELU and the model output
 }
 
+TEST_CASE("GPU after ResizeInputTensor: the partition is rebuilt for the new shape") {
+  const auto bytes = testing::BinaryModel(Op::BuiltinOperator_ADD, {1, 4, 4, 3}, {3}, {1, 4, 4, 3},
+                                          Options(tflite::AddOptionsT{}));
+  auto gpu = MakeGpu(false);  // outlives the interpreter, as TFLite requires
+  auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  std::unique_ptr<tflite::Interpreter> interpreter;
+  REQUIRE(tflite::InterpreterBuilder(*model, resolver)(&interpreter) == kTfLiteOk);
+  REQUIRE(interpreter->ModifyGraphWithDelegate(gpu.get()) == kTfLiteOk);
+  for (int side : {4, 7, 2}) {
+    REQUIRE(interpreter->ResizeInputTensor(interpreter->inputs()[0], {1, side, side, 3}) == kTfLiteOk);
+    REQUIRE(interpreter->AllocateTensors() == kTfLiteOk);
+    TfLiteTensor* in = interpreter->input_tensor(0);
+    const int n = side * side * 3;
+    for (int i = 0; i < n; ++i) in->data.f[i] = 0.5f * static_cast<float>(i % 5);
+    REQUIRE(interpreter->Invoke() == kTfLiteOk);
+    const TfLiteTensor* out = interpreter->output_tensor(0);
+    REQUIRE(out->dims->data[1] == side);
+    CHECK(interpreter->execution_plan().size() == 1);
+    const std::vector<float> c = Ramp(3, 0.3f);
+    for (int i = 0; i < n; ++i) REQUIRE(out->data.f[i] == Approx(0.5f * static_cast<float>(i % 5) + c[i % 3]));
+  }
+}
+
 TEST_CASE("GPU refuses quantized nodes without enable_quant, and per-channel activations, with reasons") {
   ModelBuilder b;
   QuantSpec q{{0.1f}, {0}};
