@@ -4,6 +4,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <set>
 #include <vector>
 
 #include <fmt/format.h>
@@ -65,7 +66,12 @@ class GpuPartition : public gpu::Builder {
   cl_mem Tensor(int tensor) override;
   void Alias(int out, int in) override {
     Tensor(in);
-    alias_[out] = Root(in);
+    const int root = Root(in);
+    alias_[out] = root;
+    auto last = last_use_.find(out);
+    auto& r = root_last_[root];
+    r = std::max(r, last != last_use_.end() ? last->second : std::numeric_limits<int>::max());
+    if (pinned_.count(out)) r = std::numeric_limits<int>::max();
   }
   cl_mem Constant(const void* data, size_t bytes) override;
   bool Launch(const char* kernel, const std::vector<KernelArg>& args, std::vector<size_t> global) override;
@@ -77,6 +83,19 @@ class GpuPartition : public gpu::Builder {
     return it == alias_.end() ? t : it->second;
   }
   cl_mem NewBuffer(size_t bytes, cl_mem_flags flags, const void* host);
+  // Returns to the pool the buffers of tensors whose last use was at `position`
+  // or before.
+  void ReleaseFinished(int position) {
+    for (auto it = root_last_.begin(); it != root_last_.end();) {
+      if (it->second <= position && !pinned_.count(it->first)) {
+        cl_mem m = buffers_[it->first];
+        if (m != nullptr && sizes_.count(m)) free_.insert({sizes_[m], m});
+        it = root_last_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
   void Fail(std::string message) {
     if (error_.empty()) error_ = std::move(message);
   }
@@ -96,6 +115,14 @@ class GpuPartition : public gpu::Builder {
   std::string error_;
   std::map<int, cl_mem> buffers_;  // tensor -> buffer (roots only)
   std::map<int, int> alias_;
+  // Activation buffers are shared between tensors whose lifetimes (in partition order)
+  // do not overlap: the queue is in order, so a buffer is free again once the last
+  // launch reading its tensor is enqueued.
+  std::map<int, int> last_use_;          // tensor -> last node position that uses it
+  std::set<int> pinned_;                 // partition inputs and outputs: never shared
+  std::map<cl_mem, size_t> sizes_;       // activation buffer -> bytes
+  std::multimap<size_t, cl_mem> free_;   // free activation buffers by size
+  std::map<int, int> root_last_;         // root tensor -> last position of any alias
   std::vector<cl_mem> owned_;
   std::map<int, std::vector<float>> const_floats_;  // FLOAT16 constants made FLOAT32
   std::vector<Step> steps_;
@@ -238,7 +265,17 @@ cl_mem GpuPartition::Tensor(int tensor) {
       m = NewBuffer(static_cast<size_t>(n) * 4, CL_MEM_READ_ONLY, f);
     }
   } else {
-    m = NewBuffer(static_cast<size_t>(n) * elem, CL_MEM_READ_WRITE, nullptr);
+    const size_t bytes = static_cast<size_t>(n) * elem;
+    auto best = free_.lower_bound(bytes);
+    if (!pinned_.count(t) && best != free_.end()) {
+      m = best->second;
+      free_.erase(best);
+    } else {
+      m = NewBuffer(bytes, CL_MEM_READ_WRITE, nullptr);
+      if (m != nullptr) sizes_[m] = bytes;
+    }
+    auto last = last_use_.find(t);
+    root_last_[t] = last != last_use_.end() ? last->second : std::numeric_limits<int>::max();
   }
   buffers_[t] = m;
   return m;
@@ -291,7 +328,21 @@ bool GpuPartition::Launch(const char* name, const std::vector<KernelArg>& args, 
 TfLiteStatus GpuPartition::Init(TfLiteContext* context, const TfLiteDelegateParams* params) {
   context_ = context;
   const auto& options = delegate_->options();
+  for (const TfLiteIntArray* list : {params->input_tensors, params->output_tensors}) {
+    for (int i = 0; i < list->size; ++i) pinned_.insert(list->data[i]);
+  }
   for (int i = 0; i < params->nodes_to_replace->size; ++i) {
+    TfLiteNode* node;
+    TfLiteRegistration* reg;
+    TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, params->nodes_to_replace->data[i], &node, &reg));
+    for (const TfLiteIntArray* list : {node->inputs, node->outputs}) {
+      for (int k = 0; k < list->size; ++k) {
+        if (list->data[k] >= 0) last_use_[list->data[k]] = i;
+      }
+    }
+  }
+  for (int i = 0; i < params->nodes_to_replace->size; ++i) {
+    ReleaseFinished(i - 1);
     const int n = params->nodes_to_replace->data[i];
     TfLiteNode* node;
     TfLiteRegistration* reg;
