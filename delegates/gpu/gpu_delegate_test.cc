@@ -14,6 +14,7 @@
 
 #include "builder/model_builder.h"
 #include "catch2/catch.hpp"
+#include "flatbuffers/flexbuffers.h"
 #include "custom_ops/mediapipe/mediapipe_ops.h"
 #include "tensorflow/lite/kernels/register.h"
 #include "testing/delegate_check.h"
@@ -328,6 +329,43 @@ TEST_CASE("GPU PAD, RESIZE_BILINEAR / NEAREST_NEIGHBOR modes, DEPTH_TO_SPACE, SP
   CheckGpu(testing::UnaryModel(Op::BuiltinOperator_SPACE_TO_DEPTH, Options(s2d), {1, 4, 6, 3}, {1, 2, 3, 12}));
 }
 
+TEST_CASE("GPU runs MediaPipe's Landmarks2TransformMatrix, TransformTensorBilinear, TransformLandmarks") {
+  flexbuffers::Builder fbb;
+  fbb.Map([&] {
+    fbb.Int("left_rotation_idx", 1);
+    fbb.Int("right_rotation_idx", 4);
+    fbb.Float("target_rotation_radians", 0.3f);
+    fbb.Int("output_height", 6);
+    fbb.Int("output_width", 4);
+    fbb.Float("scale_x", 1.5f);
+    fbb.Float("scale_y", 1.2f);
+    fbb.TypedVector("subset_idxs", [&] {
+      for (int i : {0, 2, 3, 5, 7}) fbb.Int(i);
+    });
+  });
+  fbb.Finish();
+  ModelBuilder b;
+  const int lm = b.AddTensor(TensorType_FLOAT32, {1, 8, 3}, "lm");
+  const int data = b.AddTensor(TensorType_FLOAT32, {1, 12, 10, 5}, "data");
+  const int m = b.AddTensor(TensorType_FLOAT32, {1, 4, 4}, "m");
+  const int crop = b.AddTensor(TensorType_FLOAT32, {1, 6, 4, 5}, "crop");
+  const int moved = b.AddTensor(TensorType_FLOAT32, {1, 8, 3}, "moved");
+  b.AddCustomOperator("Landmarks2TransformMatrix", {lm}, {m}, fbb.GetBuffer(), 2);
+  b.AddCustomOperator("TransformTensorBilinear", {data, m}, {crop}, {}, 2);
+  b.AddCustomOperator("TransformLandmarks", {lm, m}, {moved}, {}, 2);
+  b.SetInputs({lm, data});
+  b.SetOutputs({crop, moved});
+  const auto bytes = b.Build();
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  RegisterMediaPipeOps(&resolver);
+  const Outcome cpu = RunWith(bytes, nullptr, 1, &resolver);
+  auto gpu = MakeGpu(false);
+  const Outcome g = RunWith(bytes, gpu.get(), 1, &resolver);
+  CHECK(g.delegate_nodes == 1);
+  CHECK(g.cpu_nodes == 0);
+  testing::ExpectClose(cpu, g);
+}
+
 TEST_CASE("GPU takes fp16 weights behind DEQUANTIZE into the partition") {
   ModelBuilder b;
   const int in = b.AddTensor(TensorType_FLOAT32, {1, 4, 4, 2}, "in");
@@ -611,8 +649,9 @@ TEST_CASE("GPU on the real float models: fp32 within the float rule of the CPU",
     const Outcome g = RunWith(bytes, gpu.get(), 1, &resolver);
     CHECK(g.delegate_nodes == 1);
     // Every op of these (selfie's Convolution2DTransposeBias, pose_detection's DENSIFY of
-    // sparse weights included) runs on the GPU.
+    // sparse weights, face_landmark_with_attention's transform ops included) runs on the GPU.
     if (std::string(name) == "mediapipe/selfie_segmentation.tflite" ||
+        std::string(name) == "mediapipe/face_landmark_with_attention.tflite" ||
         std::string(name) == "mediapipe/pose_detection.tflite" ||
         std::string(name) == "mediapipe/face_detection_short_range.tflite") {
       CHECK(g.cpu_nodes == 0);

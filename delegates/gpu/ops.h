@@ -98,6 +98,9 @@ bool VisitDepthwiseConv2D(OpContext& c, const TfLiteNode& node, const TfLiteRegi
 bool VisitTransposeConv(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitFullyConnected(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitTransposeConvBias(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& reg);
+bool VisitLandmarksToMatrix(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& reg);
+bool VisitTransformLandmarks(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& reg);
+bool VisitTransformTensorBilinear(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitPooling(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitMean(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitSoftmax(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& reg);

@@ -254,8 +254,12 @@ bool VisitNode(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& r
     case kTfLiteBuiltinQuantize:
       return VisitQuantize(c, node, reg);
     case kTfLiteBuiltinCustom:
-      if (reg.custom_name != nullptr && std::string(reg.custom_name) == "Convolution2DTransposeBias") {
-        return VisitTransposeConvBias(c, node, reg);
+      if (reg.custom_name != nullptr) {
+        const std::string name = reg.custom_name;
+        if (name == "Convolution2DTransposeBias") return VisitTransposeConvBias(c, node, reg);
+        if (name == "Landmarks2TransformMatrix") return VisitLandmarksToMatrix(c, node, reg);
+        if (name == "TransformLandmarks") return VisitTransformLandmarks(c, node, reg);
+        if (name == "TransformTensorBilinear") return VisitTransformTensorBilinear(c, node, reg);
       }
       return c.Refuse("Operation is not supported.");
     default:

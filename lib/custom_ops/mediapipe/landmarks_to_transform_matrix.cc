@@ -14,36 +14,19 @@
 #include <cstdint>
 #include <vector>
 
+#include <cstdio>
+#include <string>
+
 #include "custom_ops/mediapipe/custom_options.h"
 #include "custom_ops/mediapipe/mediapipe_ops.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
 
 namespace tflite_inspect {
 namespace mediapipe {
-namespace landmarks_to_transform_matrix {
-namespace {
-
-constexpr char kOp[] = "Landmarks2TransformMatrix";
-
-struct Options {
-  int32_t left_rotation_idx = -1;
-  int32_t right_rotation_idx = -1;
-  float target_rotation_radians = 0.f;
-  std::vector<int32_t> subset_idxs;
-  int32_t output_height = 0;
-  int32_t output_width = 0;
-  float scale_x = 0.f;
-  float scale_y = 0.f;
-};
-
-// Parses and checks the options against `num_landmarks`; logs the reason on failure.
-TfLiteStatus ReadOptions(TfLiteContext* context, const TfLiteNode* node, int num_landmarks,
-                         Options* o) {
+std::string ReadLandmarks2TransformOptions(const TfLiteNode* node, int num_landmarks,
+                                           Landmarks2TransformOptions* o) {
   FlexMap m;
-  if (!m.Parse(node)) {
-    TF_LITE_KERNEL_LOG(context, "%s: custom options are not a valid flexbuffer map.", kOp);
-    return kTfLiteError;
-  }
+  if (!m.Parse(node)) return "custom options are not a valid flexbuffer map.";
   o->left_rotation_idx = m.Int("left_rotation_idx", -1);
   o->right_rotation_idx = m.Int("right_rotation_idx", -1);
   o->target_rotation_radians = m.Float("target_rotation_radians", 0.f);
@@ -53,9 +36,8 @@ TfLiteStatus ReadOptions(TfLiteContext* context, const TfLiteNode* node, int num
   o->scale_y = m.Float("scale_y", 0.f);
   m.Ints("subset_idxs", &o->subset_idxs);
   auto bad_index = [&](const char* what, int32_t v) {
-    TF_LITE_KERNEL_LOG(context, "%s: %s %d out of range (expected 0..%d).", kOp, what, v,
-                       num_landmarks - 1);
-    return kTfLiteError;
+    return std::string(what) + " " + std::to_string(v) + " out of range (expected 0.." +
+           std::to_string(num_landmarks - 1) + ").";
   };
   if (o->left_rotation_idx < 0 || o->left_rotation_idx >= num_landmarks) {
     return bad_index("left_rotation_idx", o->left_rotation_idx);
@@ -63,24 +45,35 @@ TfLiteStatus ReadOptions(TfLiteContext* context, const TfLiteNode* node, int num
   if (o->right_rotation_idx < 0 || o->right_rotation_idx >= num_landmarks) {
     return bad_index("right_rotation_idx", o->right_rotation_idx);
   }
-  if (o->subset_idxs.empty()) {
-    TF_LITE_KERNEL_LOG(context, "%s: subset_idxs is missing or empty.", kOp);
-    return kTfLiteError;
-  }
+  if (o->subset_idxs.empty()) return "subset_idxs is missing or empty.";
   for (int32_t v : o->subset_idxs) {
     if (v < 0 || v >= num_landmarks) return bad_index("subset_idxs entry", v);
   }
   if (o->output_height <= 0 || o->output_width <= 0) {
-    TF_LITE_KERNEL_LOG(context, "%s: output size %dx%d must be positive.", kOp, o->output_height,
-                       o->output_width);
-    return kTfLiteError;
+    return "output size " + std::to_string(o->output_height) + "x" + std::to_string(o->output_width) +
+           " must be positive.";
   }
   if (!(o->scale_x > 0.f) || !(o->scale_y > 0.f)) {
-    TF_LITE_KERNEL_LOG(context, "%s: scale_x %g and scale_y %g must be positive.", kOp, o->scale_x,
-                       o->scale_y);
-    return kTfLiteError;
+    char buf[128];
+    std::snprintf(buf, sizeof(buf), "scale_x %g and scale_y %g must be positive.", o->scale_x, o->scale_y);
+    return buf;
   }
-  return kTfLiteOk;
+  return "";
+}
+
+namespace landmarks_to_transform_matrix {
+namespace {
+
+constexpr char kOp[] = "Landmarks2TransformMatrix";
+
+using Options = Landmarks2TransformOptions;
+
+TfLiteStatus ReadOptions(TfLiteContext* context, const TfLiteNode* node, int num_landmarks,
+                         Options* o) {
+  const std::string error = ReadLandmarks2TransformOptions(node, num_landmarks, o);
+  if (error.empty()) return kTfLiteOk;
+  TF_LITE_KERNEL_LOG(context, "%s: %s", kOp, error.c_str());
+  return kTfLiteError;
 }
 
 // Row-major 4x4, multiplied in float as MediaPipe's Mat4.

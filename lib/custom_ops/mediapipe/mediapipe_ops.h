@@ -10,6 +10,10 @@
 #ifndef TFLITE_INSPECT_LIB_CUSTOM_OPS_MEDIAPIPE_MEDIAPIPE_OPS_H_
 #define TFLITE_INSPECT_LIB_CUSTOM_OPS_MEDIAPIPE_MEDIAPIPE_OPS_H_
 
+#include <cstdint>
+#include <string>
+#include <vector>
+
 #include "tensorflow/lite/core/c/common.h"
 #include "tensorflow/lite/mutable_op_resolver.h"
 
@@ -23,6 +27,22 @@ TfLiteRegistration* RegisterMaxUnpooling2D();
 TfLiteRegistration* RegisterLandmarks2TransformMatrixV2();
 TfLiteRegistration* RegisterTransformLandmarksV2();
 TfLiteRegistration* RegisterTransformTensorBilinearV2();
+
+// Landmarks2TransformMatrix's options, shared with the GPU delegate's kernel.
+struct Landmarks2TransformOptions {
+  int32_t left_rotation_idx = -1;
+  int32_t right_rotation_idx = -1;
+  float target_rotation_radians = 0.f;
+  std::vector<int32_t> subset_idxs;
+  int32_t output_height = 0;
+  int32_t output_width = 0;
+  float scale_x = 0.f;
+  float scale_y = 0.f;
+};
+// Parses and checks the node's options against `num_landmarks`: "" when usable, else
+// the reason ("subset_idxs is missing or empty.").
+std::string ReadLandmarks2TransformOptions(const TfLiteNode* node, int num_landmarks,
+                                           Landmarks2TransformOptions* options);
 
 }  // namespace mediapipe
 
