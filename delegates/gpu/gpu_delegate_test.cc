@@ -5,6 +5,7 @@
 #include "gpu/gpu_delegate.h"
 
 #include <cstdlib>
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -587,6 +588,31 @@ TEST_CASE("GPU device choice: an unknown device is named with what exists") {
   CHECK(d.status().message().find("no OpenCL device matches --gpu_platform='' --gpu_device='no-such-device-xyz'") !=
         std::string::npos);
   CHECK(d.status().message().find("available:") != std::string::npos);
+}
+
+TEST_CASE("GPU device choice by index and by name substring; a kernel build failure names the error") {
+  auto devices = gpu::ListDevices();
+  REQUIRE(devices.ok());
+  REQUIRE_FALSE(devices.value().empty());
+  GpuDelegateOptions by_index;
+  by_index.device.platform = "0";
+  by_index.device.device = "0";
+  auto a = CreateGpuDelegate(by_index);
+  if (!a.ok()) FAIL(a.status().message());
+  const std::string name = devices.value().front().device_name;
+  GpuDelegateOptions by_name;
+  by_name.device.device = name.substr(0, std::min<size_t>(name.size(), 6));
+  auto b = CreateGpuDelegate(by_name);
+  if (!b.ok()) FAIL(b.status().message());
+  CHECK(GetGpuDelegateStats(b.value().get())->device.find(name) != std::string::npos);
+
+  auto env = gpu::ClEnv::Get({});
+  REQUIRE(env.ok());
+  auto bad = env.value()->Program("__kernel void k(__global float* x) { x[0] = undefined_name; }", "-cl-std=CL1.2", "",
+                                  "", nullptr);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().message().find("CL_BUILD_PROGRAM_FAILURE (-11)") != std::string::npos);
+  CHECK(bad.status().message().find("undefined_name") != std::string::npos);  // the build log
 }
 
 TEST_CASE("GPU program cache: written with the token, a corrupt file is rebuilt") {
