@@ -59,7 +59,7 @@ fs::path ChainModel() {
 
 TEST_CASE("delegate_report: report, exit 0") {
   const fs::path m = ChainModel();
-  const RunResult r = Run(fmt::format("{} --graph={} --test_delegate_ops=ADD", kBin, m.string()));
+  const RunResult r = Run(fmt::format("{} --graph={} --test_delegate_ops=ADD --use_xnnpack=false", kBin, m.string()));
   INFO(r.err);
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("summary: 2 of 3 nodes in 2 partitions on TestDelegate; 1 node on CPU; "
@@ -96,7 +96,7 @@ TEST_CASE("delegate_report: a bad or missing model exits 1 and says why") {
 
 TEST_CASE("delegate_report: --json, --dot and --html to stdout or to a file") {
   const fs::path m = ChainModel();
-  RunResult r = Run(fmt::format("{} --graph={} --test_delegate_ops=ADD --json", kBin, m.string()));
+  RunResult r = Run(fmt::format("{} --graph={} --test_delegate_ops=ADD --use_xnnpack=false --json", kBin, m.string()));
   REQUIRE(r.exit_code == 0);
   const json j = json::parse(r.out);
   CHECK(j["subgraphs"][0]["partitions"].size() == 2);

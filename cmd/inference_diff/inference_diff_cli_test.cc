@@ -28,8 +28,9 @@ CommandResult Run(const std::string& args) {
 std::string Model() { return std::string(TFI_SOURCE_DIR) + "/testdata/models/tiny_cnn_float.tflite"; }
 
 TEST_CASE("inference_diff: exact test delegate, wrong test delegate, JSON, exit codes") {
+  // --use_xnnpack=false: the test side is then exactly the reference's CPU kernels.
   const CommandResult ok = Run(fmt::format("--model_file={} --num_runs=2 --test_delegate_ops=CONV_2D "
-                                       "--max_abs_error=0", Model()));
+                                       "--max_abs_error=0 --use_xnnpack=false", Model()));
   CAPTURE(ok.out, ok.err);
   CHECK(ok.exit_code == 0);
   CHECK_THAT(ok.out, Catch::Contains("max abs error 0, mean abs error 0"));

@@ -120,12 +120,17 @@ bool Defined(VisitContext& v, xnn_status status, const char* what) {
                               static_cast<int>(status)));
 }
 
+// As TFLite: the XNNPACK delegate applied by default runs float32 ops only.
+constexpr char kFloatOnly[] =
+    "quantized: XNNPACK applied by default takes float32 ops only (--use_xnnpack=true takes quantized ones too)";
+
 bool VisitNode(VisitContext& v, int /*node_index*/, const TfLiteNode& node,
                const TfLiteRegistration& reg) {
   switch (reg.builtin_code) {
     case kTfLiteBuiltinConv2d:
     case kTfLiteBuiltinDepthwiseConv2d:
       if (node.inputs->size > 0 && IsQuantized8(Tensor(v, node.inputs->data[0]))) {
+        if (v.float_only) return v.Refuse(kFloatOnly);
         return VisitQuantizedConv(v, node, reg);
       }
       return reg.builtin_code == kTfLiteBuiltinConv2d ? VisitConv2D(v, node, reg)
@@ -133,11 +138,13 @@ bool VisitNode(VisitContext& v, int /*node_index*/, const TfLiteNode& node,
     case kTfLiteBuiltinTransposeConv: return VisitTransposeConv(v, node, reg);
     case kTfLiteBuiltinFullyConnected:
       if (node.inputs->size > 0 && IsQuantized8(Tensor(v, node.inputs->data[0]))) {
+        if (v.float_only) return v.Refuse(kFloatOnly);
         return VisitQuantizedFullyConnected(v, node, reg);
       }
       return VisitFullyConnected(v, node, reg);
     case kTfLiteBuiltinAdd:
       if (node.inputs->size > 0 && IsQuantized8(Tensor(v, node.inputs->data[0]))) {
+        if (v.float_only) return v.Refuse(kFloatOnly);
         return VisitQuantizedAdd(v, node, reg);
       }
       return VisitBinary(v, node, reg);

@@ -26,6 +26,7 @@ struct VisitContext {
   // at prepare), by tensor index; null entries mean "use the tensor's own data".
   const std::vector<const float*>* static_data = nullptr;
   std::string reason;  // why the node is not supported, or why defining it failed
+  bool float_only = false;  // refuse quantized nodes (XNNPACK applied by default)
 
   bool Refuse(std::string why) {
     reason = std::move(why);

@@ -72,6 +72,7 @@ class XnnpackDelegate : public tflite::SimpleDelegateInterface {
       xnnpack::VisitContext v;
       v.context = context;
       v.static_data = &folded;
+      v.float_only = options_.float_only;
       decisions_[node] = node->delegate != nullptr ? "already delegated"
                          : xnnpack::VisitNode(v, n, *node, *reg) ? ""
                          : (v.reason.empty() ? std::string("not supported") : v.reason);
@@ -85,8 +86,15 @@ class XnnpackDelegate : public tflite::SimpleDelegateInterface {
         }
       }
     }
+    compute_nodes_taken_ = 0;
+    for (const auto& [node, reg] : all) {
+      compute_nodes_taken_ += decisions_[node].empty() && reg->builtin_code != kTfLiteBuiltinDequantize &&
+                              reg->builtin_code != kTfLiteBuiltinDensify;
+    }
     return kTfLiteOk;
   }
+  // After Initialize: nodes taken other than weight DEQUANTIZE / DENSIFY.
+  int compute_nodes_taken() const { return compute_nodes_taken_; }
 
   const char* Name() const override { return kName; }
   std::unique_ptr<tflite::SimpleDelegateKernelInterface> CreateDelegateKernelInterface() override {
@@ -103,9 +111,15 @@ class XnnpackDelegate : public tflite::SimpleDelegateInterface {
   XnnpackDelegateOptions options_;
   std::map<const TfLiteNode*, std::string> decisions_;
   std::map<int, int> fp16_sources_;
+  int compute_nodes_taken_ = 0;
 };
 
 }  // namespace
+
+bool XnnpackTakesAnyNode(TfLiteContext* context, const XnnpackDelegateOptions& options) {
+  XnnpackDelegate delegate(options);
+  return delegate.Initialize(context) == kTfLiteOk && delegate.compute_nodes_taken() > 0;
+}
 
 Result<tflite::TfLiteDelegateUniquePtr> CreateXnnpackDelegate(const XnnpackDelegateOptions& options) {
   const xnn_status st = xnn_initialize(nullptr);

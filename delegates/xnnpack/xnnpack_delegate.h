@@ -13,7 +13,13 @@ struct XnnpackDelegateOptions {
   int max_delegated_partitions = 0;
   int min_nodes_per_partition = 0;
   bool force_fp16 = false;  // XNN_FLAG_FORCE_FP16_INFERENCE; refused where unsupported
+  // Take float32 nodes only, as TFLite's XNNPACK applied by default (no --use_xnnpack).
+  bool float_only = false;
 };
+
+// Whether the delegate would take at least one node of the subgraph's current plan
+// (nodes already delegated excluded). The tools apply XNNPACK by default only then.
+bool XnnpackTakesAnyNode(TfLiteContext* context, const XnnpackDelegateOptions& options);
 
 // Fails when XNNPACK cannot initialize on this CPU.
 Result<tflite::TfLiteDelegateUniquePtr> CreateXnnpackDelegate(const XnnpackDelegateOptions& options);

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "cli/flags.h"
+#include "tensorflow/lite/core/subgraph.h"
+#include "tensorflow/lite/interpreter.h"
 #include "xnnpack/xnnpack_delegate.h"
 
 namespace tflite_inspect {
@@ -12,32 +14,50 @@ class XnnpackProvider : public DelegateProvider {
  public:
   std::string name() const override { return "xnnpack"; }
   void AddFlags(CLI::App& app) override {
-    AddBoolFlag(app, "--use_xnnpack", &use_, "Apply the XNNPACK delegate (float32 partitions)");
+    use_option_ = AddBoolFlag(
+        app, "--use_xnnpack", &use_,
+        "XNNPACK delegate. Not given: applied by default, after the delegates given, to models "
+        "with float32 ops it can run (float32 ops only), as TFLite; =true: applied at this flag's "
+        "position, quantized ops too; =false: not applied");
     AddBoolFlag(app, "--xnnpack_force_fp16", &force_fp16_,
                 "Run the XNNPACK partitions in fp16 (fails where this XNNPACK cannot)");
   }
   std::vector<std::string> flag_names() const override { return {"use_xnnpack"}; }
   void LogParams(bool verbose, std::vector<std::string>* lines) const override {
-    if (verbose || use_) lines->push_back(fmt::format("Use xnnpack: [{}]", use_ ? 1 : 0));
+    // As TFLite: a parameter given on the command line is echoed, even =false.
+    const bool given = use_option_ != nullptr && use_option_->count() > 0;
+    if (verbose || given) lines->push_back(fmt::format("Use xnnpack: [{}]", use_ ? 1 : 0));
     if (verbose || force_fp16_) {
       lines->push_back(fmt::format("xnnpack force fp16: [{}]", force_fp16_ ? 1 : 0));
     }
   }
   Result<std::vector<DelegateInstance>> CreateDelegates(const DelegateCommonParams& common) override {
     std::vector<DelegateInstance> out;
-    if (!use_) {
-      if (force_fp16_) return InvalidArgument("--xnnpack_force_fp16 needs --use_xnnpack");
+    const bool given = use_option_ != nullptr && use_option_->count() > 0;
+    if (given && !use_) {
+      if (force_fp16_) return InvalidArgument("--xnnpack_force_fp16 needs XNNPACK, but --use_xnnpack=false");
       return out;
     }
     XnnpackDelegateOptions options;
     options.max_delegated_partitions = common.max_delegated_partitions;
     options.min_nodes_per_partition = common.min_nodes_per_partition;
     options.force_fp16 = force_fp16_;
+    options.float_only = !given;
     auto created = CreateXnnpackDelegate(options);
-    if (!created.ok()) return created.status();
+    if (!created.ok()) {
+      // By default, a CPU XNNPACK cannot serve is not an error: the CPU kernels run.
+      if (!given) return out;
+      return created.status();
+    }
     DelegateInstance d;
     d.provider = "xnnpack";
     d.label = "XNNPACK";
+    if (!given) {
+      d.by_default = true;
+      d.applies = [options](tflite::Interpreter& interpreter) {
+        return XnnpackTakesAnyNode(interpreter.primary_subgraph().context(), options);
+      };
+    }
     auto deleter = created.value().get_deleter();
     d.delegate = {created.value().release(), deleter};
     out.push_back(std::move(d));
@@ -46,6 +66,7 @@ class XnnpackProvider : public DelegateProvider {
 
  private:
   bool use_ = false;
+  CLI::Option* use_option_ = nullptr;  // count() tells whether --use_xnnpack was given
   bool force_fp16_ = false;
 };
 

@@ -90,7 +90,12 @@ Result<std::vector<AppliedDelegate>> ApplyDelegates(tflite::Interpreter* interpr
                                                     bool strict) {
   std::vector<AppliedDelegate> results;
   std::vector<TfLiteDelegate*> applied;
-  for (auto& d : delegates) {
+  for (size_t i = 0; i < delegates.size(); ++i) {
+    auto& d = delegates[i];
+    if (d.applies && !d.applies(*interpreter)) {
+      delegates.erase(delegates.begin() + static_cast<long>(i--));
+      continue;
+    }
     AppliedDelegate r;
     r.label = d.label;
     const auto start = std::chrono::steady_clock::now();

@@ -40,6 +40,11 @@ struct DelegateInstance {
   // >= 0: a provider that makes one delegate per occurrence of its first flag (e.g.
   // repeated --external_delegate_path) ranks this one by that occurrence, not the first.
   int flag_occurrence = -1;
+  // A delegate the tools apply by default (XNNPACK without --use_xnnpack, as TFLite):
+  // ranked after the delegates given, and applied only where `applies` says it would
+  // take something of the model (otherwise dropped without a trace).
+  bool by_default = false;
+  std::function<bool(tflite::Interpreter&)> applies;
   bool strict = false;  // a failure to apply it is an error even without --delegate_strict
   // Optional: named counters (e.g. bytes copied to the device) and a one-line
   // description (device, precision), for benchmark_model's report.
@@ -92,10 +97,12 @@ class DelegateRegistry {
   DelegateCommonParams common_;
 };
 
-// Applies `delegates` in order. A delegate that fails (kTfLiteDelegateError) makes the
-// runtime drop every delegate; the ones before it are applied again and the failure is
-// reported in its AppliedDelegate (an error Status instead when `strict`). A delegate
-// that does not apply (kTfLiteApplicationError, e.g. dynamic tensors) is skipped.
+// Applies `delegates` in order, first removing default ones whose `applies` says no
+// (so `delegates` and the result stay index-aligned). A delegate that fails
+// (kTfLiteDelegateError) makes the runtime drop every delegate; the ones before it are
+// applied again and the failure is reported in its AppliedDelegate (an error Status
+// instead when `strict`). A delegate that does not apply (kTfLiteApplicationError, e.g.
+// dynamic tensors) is skipped.
 Result<std::vector<AppliedDelegate>> ApplyDelegates(tflite::Interpreter* interpreter,
                                                     std::vector<DelegateInstance>& delegates,
                                                     bool strict);
