@@ -134,9 +134,11 @@ BuiltinOpResolver::BuiltinOpResolver() {
   // TRANSPOSE_CONV: v1 float32 / uint8, v2 int8 weights (int8 and 16x8 activations; TFLite
   // has no hybrid TRANSPOSE_CONV), v3 bias, v4 fused activation.
   AddBuiltin(BuiltinOperator_TRANSPOSE_CONV, Register_TRANSPOSE_CONV(), 1, 4);
-  // UNIDIRECTIONAL_SEQUENCE_LSTM: v1 float and int8 8x8_16 (not v2/v3 hybrid, v4 diagonal).
+  // UNIDIRECTIONAL_SEQUENCE_LSTM: v1 float and int8 8x8_16, v2 hybrid (float activations,
+  // int8 weights), v3 hybrid with asymmetric_quantize_inputs, v4 diagonal (rank-1) recurrent
+  // weights; not v5 int16 activations (TFLite's resolvers stop at v4 too).
   AddBuiltin(BuiltinOperator_UNIDIRECTIONAL_SEQUENCE_LSTM, Register_UNIDIRECTIONAL_SEQUENCE_LSTM(), 1,
-             1);
+             4);
   AddBuiltin(BuiltinOperator_UNPACK, Register_UNPACK(), 1, 4);
   AddBuiltin(BuiltinOperator_WHILE, Register_WHILE(), 1, 1);
   AddBuiltin(BuiltinOperator_ZEROS_LIKE, Register_ZEROS_LIKE(), 1, 1);

@@ -437,6 +437,72 @@ ModelBuilder DepthwiseInt4(uint32_t seed) {
   return b;
 }
 
+// --- UNIDIRECTIONAL_SEQUENCE_LSTM hybrid (v2, v3) and diagonal recurrent weights (v4) ----
+
+struct LstmGolden {
+  int batch, time, input, cell, output;
+  bool hybrid, asymmetric, cifg, peephole, layer_norm, projection, diagonal, time_major;
+  float cell_clip, proj_clip;
+  int version;
+};
+
+// An [n] or [rows, cols] weight: int8 with one scale (hybrid) or float32, values in
+// about [-0.5, 0.5].
+int LstmWeight(ModelBuilder& b, std::mt19937& rng, bool hybrid, std::vector<int32_t> shape) {
+  const size_t n = Count(shape);
+  if (!hybrid) {
+    return b.AddConstTensor<float>(tflite::TensorType_FLOAT32, shape,
+                                   RandomFloats(rng, n, -0.5f, 0.5f));
+  }
+  const QuantSpec q{{0.5f / 127}, {0}, 0};
+  return b.AddConstTensor<int8_t>(tflite::TensorType_INT8, shape,
+                                  RandomInts<int8_t>(rng, n, -127, 127), "", &q);
+}
+
+ModelBuilder LstmModel(const LstmGolden& c, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const auto F = tflite::TensorType_FLOAT32;
+  ModelBuilder b;
+  std::vector<int32_t> ins(24, -1);
+  ins[0] = b.AddTensor(F,
+                       c.time_major ? std::vector<int32_t>{c.time, c.batch, c.input}
+                                    : std::vector<int32_t>{c.batch, c.time, c.input},
+                       "in");
+  for (int g = 0; g < 4; ++g) {
+    if (g == 0 && c.cifg) continue;
+    ins[1 + g] = LstmWeight(b, rng, c.hybrid, {c.cell, c.input});
+    // TFLite reads a diagonal as float in both kernels.
+    ins[5 + g] = c.diagonal ? LstmWeight(b, rng, false, {c.cell})
+                            : LstmWeight(b, rng, c.hybrid, {c.cell, c.output});
+    ins[12 + g] = b.AddConstTensor<float>(F, {c.cell}, RandomFloats(rng, c.cell, -0.5f, 0.5f));
+    if (c.layer_norm) {
+      ins[20 + g] = b.AddConstTensor<float>(F, {c.cell}, RandomFloats(rng, c.cell, 0.5f, 1.5f));
+    }
+    if (c.peephole && g != 2) ins[9 + (g == 3 ? 2 : g)] = LstmWeight(b, rng, c.hybrid, {c.cell});
+  }
+  if (c.projection) {
+    ins[16] = LstmWeight(b, rng, c.hybrid, {c.output, c.cell});
+    ins[17] = b.AddConstTensor<float>(F, {c.output}, RandomFloats(rng, c.output, -0.2f, 0.2f));
+  }
+  ins[18] = b.AddVariableTensor(F, {c.batch, c.output}, "h");
+  ins[19] = b.AddVariableTensor(F, {c.batch, c.cell}, "c");
+  const int out = b.AddTensor(F,
+                              c.time_major ? std::vector<int32_t>{c.time, c.batch, c.output}
+                                           : std::vector<int32_t>{c.batch, c.time, c.output},
+                              "out");
+  tflite::UnidirectionalSequenceLSTMOptionsT o;
+  o.fused_activation_function = tflite::ActivationFunctionType_TANH;
+  o.cell_clip = c.cell_clip;
+  o.proj_clip = c.proj_clip;
+  o.time_major = c.time_major;
+  o.asymmetric_quantize_inputs = c.asymmetric;
+  o.diagonal_recurrent_tensors = c.diagonal;
+  b.AddOperator(tflite::BuiltinOperator_UNIDIRECTIONAL_SEQUENCE_LSTM, ins, {out}, Options(o),
+                c.version);
+  SingleIo(b, ins[0], out);
+  return b;
+}
+
 struct GoldenCase {
   const char* name;
   ModelBuilder (*build)();
@@ -534,6 +600,47 @@ const GoldenCase kCases[] = {
     {"fully_connected_int8_per_channel", [] { return FullyConnectedInt8(true, 532); }, 0},
     {"transpose_conv_16x8_int64_bias", [] { return TransposeConv16x8(Bias16::kInt64, 3, 521); }, 0},
     {"transpose_conv_16x8_no_bias", [] { return TransposeConv16x8(Bias16::kNone, 2, 522); }, 0},
+    // LSTM: TFLite's activations are Eigen's vectorized tanh/logistic approximations
+    // (tensor_utils.h), ours std::tanh and 1 / (1 + exp(-x)): outputs differ by a few ulps
+    // (measured at most 1.2e-7), hence 1e-6. The quantized parts (per-row input and state
+    // quantization, int32 products, row sums) follow TFLite's hybrid kernel exactly.
+    // {batch, time, input, cell, output, hybrid, asymmetric, cifg, peephole, layer_norm,
+    //  projection, diagonal, time_major, cell_clip, proj_clip, version}
+    {"lstm_hybrid",
+     [] {
+       return LstmModel({2, 4, 5, 6, 6, true, false, false, false, false, false, false, false, 0,
+                         0, 2},
+                        601);
+     },
+     1e-6},
+    {"lstm_hybrid_asymmetric_peephole_projection",
+     [] {
+       return LstmModel({3, 4, 5, 6, 4, true, true, false, true, false, true, false, false, 3.0f,
+                         0.5f, 3},
+                        602);
+     },
+     1e-6},
+    {"lstm_hybrid_cifg_layer_norm_time_major",
+     [] {
+       return LstmModel({2, 3, 4, 5, 5, true, true, true, false, true, false, false, true, 0, 0,
+                         3},
+                        603);
+     },
+     1e-6},
+    {"lstm_hybrid_diagonal",
+     [] {
+       return LstmModel({2, 4, 5, 6, 6, true, false, false, true, false, false, true, false, 0, 0,
+                         4},
+                        604);
+     },
+     1e-6},
+    {"lstm_float_diagonal",
+     [] {
+       return LstmModel({2, 4, 5, 6, 6, false, false, false, false, false, false, true, true, 0,
+                         0, 4},
+                        605);
+     },
+     1e-6},
 };
 
 fs::path GoldenDir(const std::string& name) {

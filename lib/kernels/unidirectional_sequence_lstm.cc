@@ -1,20 +1,27 @@
-// UNIDIRECTIONAL_SEQUENCE_LSTM (v1): an LSTM run over the time axis of a 3-D input
+// UNIDIRECTIONAL_SEQUENCE_LSTM: an LSTM run over the time axis of a 3-D input
 // ([batch, time, input], or [time, batch, input] when time_major), with optional CIFG,
 // peephole, layer norm and projection, and variable output/cell state tensors that
 // carry over between invocations.
-//   - float32: TFLite's EvalFloat / LstmStepFloat.
-//   - int8 full integer ("8x8_16": int8 activations and weights, int16 cell state,
+//   - float32 (v1): TFLite's EvalFloat / LstmStepFloat.
+//   - int8 full integer ("8x8_16", v1: int8 activations and weights, int16 cell state,
 //     int32 biases, 5 intermediates carrying the gate/hidden scales): bit-exact with
 //     TFLite's EvalInteger8x8_16 (multipliers as PopulateQuantizedLstmParams8x8_16,
 //     zero point x row sums as PopulatePrecomputedZPTimesWeightsWithBias).
-// Not implemented: hybrid float input with int8 weights (v2, v3), diagonal recurrent
-// weights (v4), int16 activations.
+//   - hybrid (v2; v3 with asymmetric_quantize_inputs): float input, states and biases,
+//     int8 weights with one scale each (peephole weights int8 too), as EvalHybrid
+//     (kernels/internal/lstm_hybrid.h).
+//   - diagonal recurrent weights (v4): a recurrent weight tensor of rank 1 ([n_cell],
+//     float) is a diagonal matrix, in the float and hybrid kernels, as TFLite decides it
+//     (by rank; the diagonal_recurrent_tensors option only sets the version).
+// Not implemented: int16 activations (v5, 16x8), which TFLite's builtin kernel lacks
+// too (its resolvers stop at v4; only TFLite Micro runs them).
 #include <cmath>
 #include <memory>
 #include <type_traits>
 #include <vector>
 
 #include "kernels/internal/lstm_eval.h"
+#include "kernels/internal/lstm_hybrid.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
@@ -47,14 +54,20 @@ int PeepholeIndex(int gate) {
                                           : -1;
 }
 
+enum class Kind { kFloat, kHybrid, kInteger };
+
 struct OpData {
+  Kind kind = Kind::kFloat;
   bool use_layer_norm = false;
+  bool diagonal[4] = {false, false, false, false};  // recurrent weights of rank 1
   int n_batch = 0, n_input = 0, n_cell = 0, n_output = 0, max_time = 0;
   std::vector<float> scratch_f;
   std::vector<int16_t> scratch16;
   std::vector<int8_t> scratch8;
   lstm_eval::IntegerLstmParams q;
   std::vector<int32_t> input_bias[4], recurrent_bias[4], projection_bias;
+  lstm_eval::HybridLstmScratch hybrid;
+  std::vector<int32_t> input_row_sums[4], recurrent_row_sums[4], projection_row_sums;
 };
 
 void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
@@ -73,9 +86,11 @@ TfLiteStatus CheckShape(TfLiteContext* context, const TfLiteTensor* t, int d0, i
   return kTfLiteOk;
 }
 
-// The checks of TFLite's CheckInputTensorDimensions.
+// The checks of TFLite's CheckInputTensorDimensions; weights are `weight_type`
+// (float32 or int8), biases int32 in the integer kernel, else float32.
 TfLiteStatus CheckDimensions(TfLiteContext* context, TfLiteNode* node, const OpData& d,
                              TfLiteType weight_type) {
+  const bool integer = d.kind == Kind::kInteger;
   const auto* params = static_cast<TfLiteUnidirectionalSequenceLSTMParams*>(node->builtin_data);
   TF_LITE_ENSURE(context, params->cell_clip >= 0);
   TF_LITE_ENSURE(context, params->proj_clip >= 0);
@@ -87,26 +102,32 @@ TfLiteStatus CheckDimensions(TfLiteContext* context, TfLiteNode* node, const OpD
       TF_LITE_ENSURE(context, w != nullptr && r != nullptr);
     }
     TF_LITE_ENSURE_EQ(context, w == nullptr, r == nullptr);
-    for (const TfLiteTensor* t : {w, r}) {
-      if (t != nullptr) TF_LITE_ENSURE_TYPES_EQ(context, t->type, weight_type);
-    }
+    if (w != nullptr) TF_LITE_ENSURE_TYPES_EQ(context, w->type, weight_type);
     TF_LITE_ENSURE_OK(context, CheckShape(context, w, d.n_cell, d.n_input));
-    TF_LITE_ENSURE_OK(context, CheckShape(context, r, d.n_cell, d.n_output));
+    if (r != nullptr && d.diagonal[g]) {
+      // TFLite's float and hybrid kernels both read a diagonal as float.
+      TF_LITE_ENSURE_TYPES_EQ(context, r->type, kTfLiteFloat32);
+      TF_LITE_ENSURE_OK(context, CheckShape(context, r, d.n_cell));
+    } else if (r != nullptr) {
+      TF_LITE_ENSURE_TYPES_EQ(context, r->type, weight_type);
+      TF_LITE_ENSURE_OK(context, CheckShape(context, r, d.n_cell, d.n_output));
+    }
     const TfLiteTensor* bias = Opt(context, node, kBias + g);
     if (g == lstm_eval::kInputGate && use_cifg) {
       TF_LITE_ENSURE(context, bias == nullptr);
     } else {
       TF_LITE_ENSURE(context, bias != nullptr);
       TF_LITE_ENSURE_OK(context, CheckShape(context, bias, d.n_cell));
-      TF_LITE_ENSURE_TYPES_EQ(context, bias->type,
-                              weight_type == kTfLiteInt8 ? kTfLiteInt32 : kTfLiteFloat32);
+      TF_LITE_ENSURE_TYPES_EQ(context, bias->type, integer ? kTfLiteInt32 : kTfLiteFloat32);
     }
   }
   const TfLiteTensor* pi = Opt(context, node, kPeephole);
   const TfLiteTensor* pf = Opt(context, node, kPeephole + 1);
   const TfLiteTensor* po = Opt(context, node, kPeephole + 2);
-  for (const TfLiteTensor* t : {pi, pf, po})
+  for (const TfLiteTensor* t : {pi, pf, po}) {
     TF_LITE_ENSURE_OK(context, CheckShape(context, t, d.n_cell));
+    if (t != nullptr) TF_LITE_ENSURE_TYPES_EQ(context, t->type, integer ? kTfLiteInt16 : weight_type);
+  }
   const bool all = (pi != nullptr || use_cifg) && pf != nullptr && po != nullptr;
   const bool none = pi == nullptr && pf == nullptr && po == nullptr;
   TF_LITE_ENSURE(context, all || none);
@@ -115,6 +136,10 @@ TfLiteStatus CheckDimensions(TfLiteContext* context, TfLiteNode* node, const OpD
   TF_LITE_ENSURE_OK(context, CheckShape(context, proj, d.n_output, d.n_cell));
   TF_LITE_ENSURE_OK(context, CheckShape(context, proj_bias, d.n_output));
   TF_LITE_ENSURE(context, proj != nullptr || proj_bias == nullptr);
+  if (proj != nullptr) TF_LITE_ENSURE_TYPES_EQ(context, proj->type, weight_type);
+  if (proj_bias != nullptr) {
+    TF_LITE_ENSURE_TYPES_EQ(context, proj_bias->type, integer ? kTfLiteInt32 : kTfLiteFloat32);
+  }
   if (proj == nullptr) TF_LITE_ENSURE_EQ(context, d.n_output, d.n_cell);
   if (d.use_layer_norm) {
     for (int g = 0; g < 4; ++g) {
@@ -125,8 +150,7 @@ TfLiteStatus CheckDimensions(TfLiteContext* context, TfLiteNode* node, const OpD
       }
       TF_LITE_ENSURE(context, ln != nullptr);
       TF_LITE_ENSURE_OK(context, CheckShape(context, ln, d.n_cell));
-      TF_LITE_ENSURE_TYPES_EQ(context, ln->type,
-                              weight_type == kTfLiteInt8 ? kTfLiteInt16 : kTfLiteFloat32);
+      TF_LITE_ENSURE_TYPES_EQ(context, ln->type, integer ? kTfLiteInt16 : kTfLiteFloat32);
     }
   }
   return kTfLiteOk;
@@ -254,13 +278,16 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     return kTfLiteError;
   }
   TF_LITE_ENSURE_EQ(context, node->outputs->size, 1);
-  TF_LITE_ENSURE(context, !params->diagonal_recurrent_tensors);
   d->use_layer_norm = node->inputs->size == 24 && Opt(context, node, kLayerNorm + 1) != nullptr;
   const TfLiteTensor* input;
   TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, kInput, &input));
   if (input->type != kTfLiteFloat32 && input->type != kTfLiteInt8) {
-    TF_LITE_KERNEL_LOG(context, "Type %s (%d) not supported.", TfLiteTypeGetName(input->type),
-                       input->type);
+    TF_LITE_KERNEL_LOG(context, "Type %s (%d) not supported%s.", TfLiteTypeGetName(input->type),
+                       input->type,
+                       input->type == kTfLiteInt16
+                           ? " (int16 activations, v5, are TFLite Micro's; TFLite's kernel lacks "
+                             "them too)"
+                           : "");
     return kTfLiteError;
   }
   TF_LITE_ENSURE_EQ(context, input->dims->size, 3);
@@ -271,15 +298,33 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* r2o = Opt(context, node, kRecurrentWeights + lstm_eval::kOutputGate);
   TF_LITE_ENSURE(context, i2o != nullptr && r2o != nullptr);
   TF_LITE_ENSURE_EQ(context, i2o->dims->size, 2);
-  TF_LITE_ENSURE_EQ(context, r2o->dims->size, 2);
+  TF_LITE_ENSURE(context, r2o->dims->size == 1 || r2o->dims->size == 2);
   d->n_cell = i2o->dims->data[0];
-  d->n_output = r2o->dims->data[1];
-  if (input->type == kTfLiteFloat32 && i2o->type != kTfLiteFloat32) {
-    TF_LITE_KERNEL_LOG(context, "Hybrid LSTM (float input, %s weights) is not supported.",
+  d->n_output = r2o->dims->data[r2o->dims->size - 1];
+  if (input->type == kTfLiteInt8) {
+    d->kind = Kind::kInteger;
+    TF_LITE_ENSURE_TYPES_EQ(context, i2o->type, kTfLiteInt8);
+  } else if (i2o->type == kTfLiteInt8) {
+    d->kind = Kind::kHybrid;
+  } else if (i2o->type != kTfLiteFloat32) {
+    TF_LITE_KERNEL_LOG(context, "Hybrid LSTM with %s weights is not supported (expected int8).",
                        TfLiteTypeGetName(i2o->type));
     return kTfLiteError;
   }
-  TF_LITE_ENSURE_OK(context, CheckDimensions(context, node, *d, input->type));
+  bool any_diagonal = false;
+  for (int g = 0; g < 4; ++g) {
+    const TfLiteTensor* r = Opt(context, node, kRecurrentWeights + g);
+    d->diagonal[g] = r != nullptr && r->dims->size == 1;
+    any_diagonal = any_diagonal || d->diagonal[g];
+  }
+  if (any_diagonal && (d->kind == Kind::kInteger || d->n_output != d->n_cell)) {
+    TF_LITE_KERNEL_LOG(context,
+                       "Diagonal (rank-1) recurrent weights need float or hybrid weights and "
+                       "n_output == n_cell (got %s input, n_output %d, n_cell %d).",
+                       TfLiteTypeGetName(input->type), d->n_output, d->n_cell);
+    return kTfLiteError;
+  }
+  TF_LITE_ENSURE_OK(context, CheckDimensions(context, node, *d, i2o->type));
 
   TfLiteTensor* output_state = GetVariableInput(context, node, kOutputState);
   TfLiteTensor* cell_state = GetVariableInput(context, node, kCellState);
@@ -294,10 +339,10 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, context->ResizeTensor(context, output, output_size));
 
   const size_t gate_elems = static_cast<size_t>(d->n_batch) * d->n_cell;
-  if (input->type == kTfLiteFloat32) {
+  if (d->kind != Kind::kInteger) {
     TF_LITE_ENSURE_TYPES_EQ(context, output_state->type, kTfLiteFloat32);
     TF_LITE_ENSURE_TYPES_EQ(context, cell_state->type, kTfLiteFloat32);
-    d->scratch_f.assign(4 * gate_elems, 0.0f);
+    if (d->kind == Kind::kFloat) d->scratch_f.assign(4 * gate_elems, 0.0f);
     return kTfLiteOk;
   }
   d->scratch16.assign(4 * gate_elems, 0);
@@ -330,6 +375,46 @@ void FillWeights(TfLiteContext* context, TfLiteNode* node, bool use_layer_norm, 
   w->projection = Data<W>(context, node, kProjectionWeights);
 }
 
+// Rank-1 recurrent weights (v4) go to recurrent_diag instead of the matrix slot.
+template <typename Weights>
+void FillDiagonal(TfLiteContext* context, TfLiteNode* node, const OpData& d, Weights* w) {
+  for (int g = 0; g < 4; ++g) {
+    if (!d.diagonal[g]) continue;
+    w->gate[g].recurrent = nullptr;
+    w->recurrent_diag[g] = Data<float>(context, node, kRecurrentWeights + g);
+  }
+}
+
+// Hybrid weights: int8 data and their scales, row sums for asymmetric inputs.
+void FillHybridWeights(TfLiteContext* context, TfLiteNode* node, OpData* d, bool asymmetric,
+                       lstm_eval::HybridLstmWeights* w) {
+  FillWeights<int8_t>(context, node, d->use_layer_norm, w);
+  FillDiagonal(context, node, *d, w);
+  for (int g = 0; g < 4; ++g) {
+    w->input_scale[g] = ScaleOf(Opt(context, node, kInputWeights + g));
+    w->recurrent_scale[g] = ScaleOf(Opt(context, node, kRecurrentWeights + g));
+    if (PeepholeIndex(g) >= 0) w->peephole_scale[g] = ScaleOf(Opt(context, node, PeepholeIndex(g)));
+  }
+  w->projection_scale = ScaleOf(Opt(context, node, kProjectionWeights));
+  w->projection_bias = Data<float>(context, node, kProjectionBias);
+  if (!asymmetric) return;
+  // Recomputed per invocation (a few thousand adds), so weights never go stale.
+  for (int g = 0; g < 4; ++g) {
+    if (w->gate[g].input != nullptr) {
+      lstm_eval::RowSums(w->gate[g].input, d->n_cell, d->n_input, &d->input_row_sums[g]);
+      w->input_row_sums[g] = d->input_row_sums[g].data();
+    }
+    if (w->gate[g].recurrent != nullptr) {
+      lstm_eval::RowSums(w->gate[g].recurrent, d->n_cell, d->n_output, &d->recurrent_row_sums[g]);
+      w->recurrent_row_sums[g] = d->recurrent_row_sums[g].data();
+    }
+  }
+  if (w->projection != nullptr) {
+    lstm_eval::RowSums(w->projection, d->n_output, d->n_cell, &d->projection_row_sums);
+    w->projection_row_sums = d->projection_row_sums.data();
+  }
+}
+
 // Calls step(input_offset, output_offset, state_row, n_batch) for each step: all batches
 // at once when time major, else one batch row at a time.
 template <typename Step>
@@ -355,9 +440,21 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   TfLiteTensor* output_state = GetVariableInput(context, node, kOutputState);
   TfLiteTensor* cell_state = GetVariableInput(context, node, kCellState);
   TfLiteTensor* output = GetOutput(context, node, 0);
-  if (input->type == kTfLiteFloat32) {
+  if (d->kind == Kind::kHybrid) {
+    lstm_eval::HybridLstmWeights w;
+    FillHybridWeights(context, node, d, params->asymmetric_quantize_inputs, &w);
+    ForEachStep(*d, params->time_major, [&](int in_off, int out_off, int row, int n_batch) {
+      lstm_eval::LstmStepHybrid(w, *params, input->data.f + in_off, n_batch, d->n_input, d->n_cell,
+                                d->n_output, output_state->data.f + row * d->n_output,
+                                cell_state->data.f + row * d->n_cell, output->data.f + out_off,
+                                d->n_output, &d->hybrid);
+    });
+    return kTfLiteOk;
+  }
+  if (d->kind == Kind::kFloat) {
     lstm_eval::FloatLstmWeights w;
     FillWeights<float>(context, node, d->use_layer_norm, &w);
+    FillDiagonal(context, node, *d, &w);
     w.projection_bias = Data<float>(context, node, kProjectionBias);
     ForEachStep(*d, params->time_major, [&](int in_off, int out_off, int row, int n_batch) {
       lstm_eval::LstmStepFloat(w, *params, input->data.f + in_off, n_batch, d->n_input, d->n_cell,

@@ -41,6 +41,9 @@ struct FloatLstmWeights {
   const float* bias[4] = {nullptr, nullptr, nullptr, nullptr};
   const float* projection = nullptr;       // [n_output, n_cell]
   const float* projection_bias = nullptr;  // [n_output]
+  // v4 diagonal recurrent weights: [n_cell] per gate (n_output == n_cell) in place of
+  // gate[g].recurrent; the gate adds diag .* h instead of R h.
+  const float* recurrent_diag[4] = {nullptr, nullptr, nullptr, nullptr};
 };
 
 enum Gate { kInputGate = 0, kForgetGate = 1, kCellGate = 2, kOutputGate = 3 };
@@ -78,39 +81,69 @@ inline void MatrixBatchVectorMultiplyAccumulate(const float* m, int rows, int co
   }
 }
 
-// One gate: act(W x + R h + p .* c [layer-normed] + b), as CalculateLstmGateFloat.
+// result[b][i] += v[i] * batch[b][i] (VectorBatchVectorCwiseProductAccumulate).
+inline void DiagonalAccumulate(const float* v, int n, const float* batch, int n_batch,
+                               float* result) {
+  for (int b = 0; b < n_batch; ++b) {
+    for (int i = 0; i < n; ++i) result[b * n + i] += v[i] * batch[b * n + i];
+  }
+}
+
+// gate = (gate - mean) / stddev * layer_norm + bias per batch row (MeanStddevNormalization
+// with TFLite's 1e-8 guard, then the coefficients and the bias).
+inline void ApplyLayerNormFloat(const float* layer_norm, const float* bias, int n_batch,
+                                int n_cell, float* gate) {
+  for (int b = 0; b < n_batch; ++b) {
+    float* g = gate + b * n_cell;
+    float sum = 0.0f;
+    for (int i = 0; i < n_cell; ++i) sum += g[i];
+    const float mean = sum / n_cell;
+    float sum_diff_sq = 0.0f;
+    for (int i = 0; i < n_cell; ++i) sum_diff_sq += (g[i] - mean) * (g[i] - mean);
+    const float stddev_inv = 1.0f / std::sqrt(sum_diff_sq / n_cell + 1e-8f);
+    for (int i = 0; i < n_cell; ++i) g[i] = (g[i] - mean) * stddev_inv * layer_norm[i] + bias[i];
+  }
+}
+
+// gate = bias per batch row, or 0 under layer norm (the bias comes after normalization).
+inline void InitGate(const float* bias, bool layer_norm, int n_batch, int n_cell, float* gate) {
+  for (int b = 0; b < n_batch; ++b) {
+    for (int i = 0; i < n_cell; ++i) gate[b * n_cell + i] = layer_norm ? 0.0f : bias[i];
+  }
+}
+
+// One gate: act(W x + R h (or diag .* h) + p .* c [layer-normed] + b), as
+// CalculateLstmGateFloat.
 inline void CalculateGateFloat(const float* input, const float* input_weights,
                                const float* output_state, const float* recurrent_weights,
-                               const float* cell_state, const float* peephole,
-                               const float* layer_norm, const float* bias, int n_batch, int n_input,
-                               int n_output, int n_cell, TfLiteFusedActivation act, float* gate) {
-  for (int b = 0; b < n_batch; ++b) {
-    for (int i = 0; i < n_cell; ++i) {
-      gate[b * n_cell + i] = layer_norm != nullptr ? 0.0f : bias[i];
-    }
-  }
+                               const float* recurrent_diag, const float* cell_state,
+                               const float* peephole, const float* layer_norm, const float* bias,
+                               int n_batch, int n_input, int n_output, int n_cell,
+                               TfLiteFusedActivation act, float* gate) {
+  InitGate(bias, layer_norm != nullptr, n_batch, n_cell, gate);
   MatrixBatchVectorMultiplyAccumulate(input_weights, n_cell, n_input, input, n_batch, gate);
-  MatrixBatchVectorMultiplyAccumulate(recurrent_weights, n_cell, n_output, output_state, n_batch,
-                                      gate);
-  if (peephole != nullptr) {
-    for (int b = 0; b < n_batch; ++b) {
-      for (int i = 0; i < n_cell; ++i)
-        gate[b * n_cell + i] += peephole[i] * cell_state[b * n_cell + i];
-    }
+  if (recurrent_diag != nullptr) {
+    DiagonalAccumulate(recurrent_diag, n_cell, output_state, n_batch, gate);
+  } else {
+    MatrixBatchVectorMultiplyAccumulate(recurrent_weights, n_cell, n_output, output_state,
+                                        n_batch, gate);
   }
-  if (layer_norm != nullptr) {
-    for (int b = 0; b < n_batch; ++b) {
-      float* g = gate + b * n_cell;
-      float sum = 0.0f;
-      for (int i = 0; i < n_cell; ++i) sum += g[i];
-      const float mean = sum / n_cell;
-      float sum_diff_sq = 0.0f;
-      for (int i = 0; i < n_cell; ++i) sum_diff_sq += (g[i] - mean) * (g[i] - mean);
-      const float stddev_inv = 1.0f / std::sqrt(sum_diff_sq / n_cell + 1e-8f);
-      for (int i = 0; i < n_cell; ++i) g[i] = (g[i] - mean) * stddev_inv * layer_norm[i] + bias[i];
-    }
-  }
+  if (peephole != nullptr) DiagonalAccumulate(peephole, n_cell, cell_state, n_batch, gate);
+  if (layer_norm != nullptr) ApplyLayerNormFloat(layer_norm, bias, n_batch, n_cell, gate);
   for (int i = 0; i < n_batch * n_cell; ++i) gate[i] = ApplyActivation(gate[i], act);
+}
+
+// cell = clip(forget .* cell + cell_gate .* input_gate), input_gate = 1 - forget under
+// CIFG (UpdateLstmCellFloat; shared by the float and hybrid steps).
+inline void UpdateCellFloat(const float* input_gate, const float* forget_gate,
+                            const float* cell_gate, bool use_cifg, float clip, int n,
+                            float* cell_state) {
+  for (int i = 0; i < n; ++i) {
+    const float in_gate = use_cifg ? 1.0f - forget_gate[i] : input_gate[i];
+    float c = forget_gate[i] * cell_state[i] + cell_gate[i] * in_gate;
+    if (clip > 0.0f) c = std::min(clip, std::max(-clip, c));
+    cell_state[i] = c;
+  }
 }
 
 // One step for n_batch rows. output_state [n_batch, n_output] and cell_state
@@ -125,22 +158,18 @@ inline void LstmStepFloat(const FloatLstmWeights& w,
   for (int g = 0; g < 4; ++g) gates[g] = scratch + g * n_batch * n_cell;
   for (int g : {kInputGate, kForgetGate, kCellGate}) {
     if (g == kInputGate && use_cifg) continue;
-    CalculateGateFloat(input, w.gate[g].input, output_state, w.gate[g].recurrent, cell_state,
-                       g == kCellGate ? nullptr : w.peephole[g], w.layer_norm[g], w.bias[g],
-                       n_batch, n_input, n_output, n_cell,
+    CalculateGateFloat(input, w.gate[g].input, output_state, w.gate[g].recurrent,
+                       w.recurrent_diag[g], cell_state, g == kCellGate ? nullptr : w.peephole[g],
+                       w.layer_norm[g], w.bias[g], n_batch, n_input, n_output, n_cell,
                        g == kCellGate ? p.activation : kTfLiteActSigmoid, gates[g]);
   }
   const int n = n_batch * n_cell;
-  for (int i = 0; i < n; ++i) {
-    const float input_gate = use_cifg ? 1.0f - gates[kForgetGate][i] : gates[kInputGate][i];
-    float c = gates[kForgetGate][i] * cell_state[i] + gates[kCellGate][i] * input_gate;
-    if (p.cell_clip > 0.0f) c = std::min(p.cell_clip, std::max(-p.cell_clip, c));
-    cell_state[i] = c;
-  }
+  UpdateCellFloat(gates[kInputGate], gates[kForgetGate], gates[kCellGate], use_cifg, p.cell_clip,
+                  n, cell_state);
   CalculateGateFloat(input, w.gate[kOutputGate].input, output_state, w.gate[kOutputGate].recurrent,
-                     cell_state, w.peephole[kOutputGate], w.layer_norm[kOutputGate],
-                     w.bias[kOutputGate], n_batch, n_input, n_output, n_cell, kTfLiteActSigmoid,
-                     gates[kOutputGate]);
+                     w.recurrent_diag[kOutputGate], cell_state, w.peephole[kOutputGate],
+                     w.layer_norm[kOutputGate], w.bias[kOutputGate], n_batch, n_input, n_output,
+                     n_cell, kTfLiteActSigmoid, gates[kOutputGate]);
   // hidden = output_gate .* act(cell), reusing the input-gate scratch.
   float* hidden = gates[kInputGate];
   for (int i = 0; i < n; ++i)
