@@ -132,8 +132,9 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_TOPK_V2, Register_TOPK_V2(), 1, 3);
   AddBuiltin(BuiltinOperator_TRANSPOSE, Register_TRANSPOSE(), 1, 6);
   // TRANSPOSE_CONV: v1 float32 / uint8, v2 int8 weights (int8 and 16x8 activations; TFLite
-  // has no hybrid TRANSPOSE_CONV), v3 bias, v4 fused activation.
-  AddBuiltin(BuiltinOperator_TRANSPOSE_CONV, Register_TRANSPOSE_CONV(), 1, 4);
+  // has no hybrid TRANSPOSE_CONV), v3 bias, v4 fused activation, v5 quantized_bias_type
+  // (16x8 with an int32 bias, int32 sums).
+  AddBuiltin(BuiltinOperator_TRANSPOSE_CONV, Register_TRANSPOSE_CONV(), 1, 5);
   // UNIDIRECTIONAL_SEQUENCE_LSTM: v1 float and int8 8x8_16, v2 hybrid (float activations,
   // int8 weights), v3 hybrid with asymmetric_quantize_inputs, v4 diagonal (rank-1) recurrent
   // weights; not v5 int16 activations (TFLite's resolvers stop at v4 too).

@@ -259,7 +259,8 @@ ModelBuilder FullyConnected16x8(Bias16 bias, tflite::TensorType bias_option, int
   return b;
 }
 
-ModelBuilder TransposeConv16x8(Bias16 bias, int version, uint32_t seed) {
+ModelBuilder TransposeConv16x8(Bias16 bias, int version, uint32_t seed,
+                               tflite::TensorType bias_option = tflite::TensorType_FLOAT32) {
   std::mt19937 rng(seed);
   const int h = 3, w = 4, ic = 3, oc = 2, k = 3, oh = 6, ow = 8;
   const QuantSpec in_q{{1.0f / 4096}, {0}, 0}, out_q{{1.0f / 1024}, {0}, 0};
@@ -275,6 +276,7 @@ ModelBuilder TransposeConv16x8(Bias16 bias, int version, uint32_t seed) {
   tflite::TransposeConvOptionsT o;
   o.padding = tflite::Padding_SAME;
   o.stride_h = o.stride_w = 2;
+  o.quantized_bias_type = bias_option;
   std::vector<int32_t> inputs = {shape, f, in};
   if (bi >= 0) inputs.push_back(bi);
   b.AddOperator(tflite::BuiltinOperator_TRANSPOSE_CONV, inputs, {out}, Options(o), version);
@@ -600,6 +602,10 @@ const GoldenCase kCases[] = {
     {"fully_connected_int8_per_channel", [] { return FullyConnectedInt8(true, 532); }, 0},
     {"transpose_conv_16x8_int64_bias", [] { return TransposeConv16x8(Bias16::kInt64, 3, 521); }, 0},
     {"transpose_conv_16x8_no_bias", [] { return TransposeConv16x8(Bias16::kNone, 2, 522); }, 0},
+    {"transpose_conv_16x8_int32_bias_v5",
+     [] { return TransposeConv16x8(Bias16::kInt32, 5, 523, tflite::TensorType_INT32); }, 0},
+    {"transpose_conv_16x8_no_bias_int32_option_v5",
+     [] { return TransposeConv16x8(Bias16::kNone, 5, 524, tflite::TensorType_INT32); }, 0},
     // LSTM: TFLite's activations are Eigen's vectorized tanh/logistic approximations
     // (tensor_utils.h), ours std::tanh and 1 / (1 + exp(-x)): outputs differ by a few ulps
     // (measured at most 1.2e-7), hence 1e-6. The quantized parts (per-row input and state

@@ -14,7 +14,10 @@
 //   uint8 (v1; per-tensor, int32 bias): reference_ops::TransposeConv;
 //   int8 (v2; per-channel or per-tensor filter, int32 bias) and int16 activations with
 //   int8 weights ("16x8", v2 too as TFLite versions it by the weights; zero points 0,
-//   int64 bias, int64 sums): reference_integer_ops::TransposeConv.
+//   int64 bias, int64 sums): reference_integer_ops::TransposeConv. With
+//   quantized_bias_type = int32 (v5) a 16x8 kernel takes an int32 bias (or none) and sums
+//   and requantizes in int32 (the reference template's int32 scratch); an int32 bias
+//   without that option is refused (TFLite would read it as int64).
 // Hybrid (float input, int8 weights) fails Prepare, as in TFLite.
 #include <algorithm>
 #include <cstdint>
@@ -44,6 +47,7 @@ struct OpData {
   conv_util::PackedWeights weights;
   std::vector<float> col;
   conv_util::QuantParams quant;  // quantized types
+  bool int16_int32_acc = false;   // 16x8 with quantized_bias_type int32 (v5)
 };
 
 void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
@@ -108,9 +112,12 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, conv_util::CheckActivation(context, params->activation));
   if (type != kTfLiteFloat32) {
     if (type == kTfLiteInt16) {
+      TF_LITE_ENSURE_OK(context, conv_util::CheckQuantizedBiasType(
+                                     context, "TRANSPOSE_CONV", params->quantized_bias_type, bias));
+      data->int16_int32_acc = params->quantized_bias_type == kTfLiteInt32;
       TF_LITE_ENSURE_OK(context, conv_util::CheckInt16Bias(context, "TRANSPOSE_CONV", bias,
                                                            SizeOfDimension(weights, 0),
-                                                           /*allow_int32=*/false));
+                                                           data->int16_int32_acc));
       TF_LITE_ENSURE_OK(context,
                         conv_util::CheckInt16ZeroPoints(context, "TRANSPOSE_CONV", input, output));
     } else {
@@ -268,6 +275,13 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
                                               output->data.int8);
       return kTfLiteOk;
     case kTfLiteInt16:
+      if (data->int16_int32_acc) {
+        EvalQuantized<int16_t, int32_t, int32_t>(data, g, input->data.i16, nullptr,
+                                                 weights->data.int8,
+                                                 bias != nullptr ? bias->data.i32 : nullptr,
+                                                 output->data.i16);
+        return kTfLiteOk;
+      }
       EvalQuantized<int16_t, int64_t, int64_t>(data, g, input->data.i16, nullptr,
                                                weights->data.int8,
                                                bias != nullptr ? bias->data.i64 : nullptr,
