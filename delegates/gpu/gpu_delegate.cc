@@ -45,6 +45,7 @@ class GpuPartition : public gpu::Builder {
     TfLiteType type;
     float scale;     // INT8/UINT8: the tensor's quantization
     int zero_point;
+    cl_kernel convert = nullptr;  // staging <-> storage, arguments set once (null: none needed)
     bool quantized() const { return type == kTfLiteInt8 || type == kTfLiteUInt8; }
     size_t host_bytes() const { return static_cast<size_t>(count) * (quantized() ? 1 : 4); }
   };
@@ -59,8 +60,10 @@ class GpuPartition : public gpu::Builder {
   // no handles), e.g. when the runtime undoes the delegate for a resize.
   void Release(TfLiteContext* context);
   const Boundary* Output(TfLiteBufferHandle handle) const;
-  // A one-off 1-D launch on the queue (boundary conversions).
-  cl_int Enqueue1D(const char* kernel, const std::vector<KernelArg>& args, int count);
+  // A kernel with its arguments set, owned by the partition (boundary conversions).
+  cl_kernel MakeKernel(const char* kernel, const std::vector<KernelArg>& args);
+  // Enqueues a boundary's conversion, if it has one.
+  cl_int Convert(const Boundary& b);
 
   // gpu::Builder
   cl_mem Tensor(int tensor) override;
@@ -126,6 +129,7 @@ class GpuPartition : public gpu::Builder {
   std::vector<cl_mem> owned_;
   std::map<int, std::vector<float>> const_floats_;  // FLOAT16 constants made FLOAT32
   std::vector<Step> steps_;
+  std::vector<cl_kernel> kernels_;  // MakeKernel's
   std::vector<Boundary> inputs_, outputs_;
   std::map<TfLiteBufferHandle, size_t> handles_;  // buffer handle -> outputs_ index
   std::map<int, std::string> node_ops_;
@@ -195,6 +199,7 @@ GpuPartition::GpuPartition(GpuDelegate* delegate) : delegate_(delegate) {}
 GpuPartition::~GpuPartition() {
   Release(nullptr);
   for (auto& s : steps_) clReleaseKernel(s.kernel);
+  for (cl_kernel k : kernels_) clReleaseKernel(k);
   for (cl_mem m : owned_) clReleaseMemObject(m);
   delegate_->stats().device_bytes -= device_bytes_;
 }
@@ -390,28 +395,37 @@ TfLiteStatus GpuPartition::Init(TfLiteContext* context, const TfLiteDelegatePara
   current_node_ = -1;
   current_op_ = "partition boundary";
   const bool half = delegate_->fp16_storage();
-  auto boundary = [&](int t) -> Boundary {
+  auto boundary = [&](int t, bool input) -> Boundary {
     const TfLiteTensor& x = context->tensors[t];
     Boundary b{t, Tensor(t), nullptr, gpu::NumElements(x), x.type, 0.0f, 0};
-    // A float32 or 8-bit twin for conversions on the device (fp16 storage, quantized).
+    // A float32 or 8-bit twin for conversions on the device (fp16 storage, quantized),
+    // and the kernel that converts, made once.
+    const bool is_signed = x.type == kTfLiteInt8;
     if (gpu::PerTensorQuant(x, &b.scale, &b.zero_point)) {
       b.staging = NewBuffer(static_cast<size_t>(b.count), CL_MEM_READ_WRITE, nullptr);
+      b.convert = input ? MakeKernel("dequantize_in", {Arg(b.staging), Arg(b.buffer), Arg(b.count), Arg(b.scale),
+                                                       Arg(b.zero_point), Arg(is_signed ? 1 : 0)})
+                        : MakeKernel("quantize_out", {Arg(b.buffer), Arg(b.staging), Arg(b.count), Arg(b.scale),
+                                                      Arg(b.zero_point), Arg(is_signed ? -128 : 0),
+                                                      Arg(is_signed ? 127 : 255)});
     } else if (half) {
       b.staging = NewBuffer(static_cast<size_t>(b.count) * 4, CL_MEM_READ_WRITE, nullptr);
+      b.convert = input ? MakeKernel("to_storage", {Arg(b.staging), Arg(b.buffer), Arg(b.count)})
+                        : MakeKernel("from_storage", {Arg(b.buffer), Arg(b.staging), Arg(b.count)});
     }
     return b;
   };
   for (int i = 0; i < params->input_tensors->size; ++i) {
     const int t = params->input_tensors->data[i];
     if (t < 0 || gpu::IsConstant(context->tensors[t]) || buffers_.count(Root(t)) == 0) continue;
-    inputs_.push_back(boundary(t));
+    inputs_.push_back(boundary(t, true));
   }
   // Outputs stay on the device behind a buffer handle; the runtime copies them out
   // (CopyFromBufferHandle) only when something on the host reads them.
   for (int i = 0; i < params->output_tensors->size; ++i) {
     const int t = params->output_tensors->data[i];
     if (t < 0 || gpu::IsConstant(context->tensors[t])) continue;
-    outputs_.push_back(boundary(t));
+    outputs_.push_back(boundary(t, false));
     const TfLiteBufferHandle h = delegate_->NewHandle(this);
     handles_[h] = outputs_.size() - 1;
     TfLiteTensor& x = context->tensors[t];
@@ -438,16 +452,7 @@ TfLiteStatus GpuPartition::ReadBack(TfLiteContext* context, TfLiteBufferHandle h
     return kTfLiteError;
   }
   cl_command_queue q = delegate_->env().queue();
-  const bool half = delegate_->fp16_storage();
-  cl_int err = CL_SUCCESS;
-  if (b->quantized()) {
-    const bool is_signed = b->type == kTfLiteInt8;
-    err = Enqueue1D("quantize_out", {Arg(b->buffer), Arg(b->staging), Arg(b->count), Arg(b->scale), Arg(b->zero_point),
-                                     Arg(is_signed ? -128 : 0), Arg(is_signed ? 127 : 255)},
-                    b->count);
-  } else if (half) {
-    err = Enqueue1D("from_storage", {Arg(b->buffer), Arg(b->staging), Arg(b->count)}, b->count);
-  }
+  cl_int err = Convert(*b);
   if (err == CL_SUCCESS) {
     err = clEnqueueReadBuffer(q, b->staging != nullptr ? b->staging : b->buffer, CL_TRUE, 0, b->host_bytes(),
                               t->data.raw, 0, nullptr, nullptr);
@@ -474,24 +479,30 @@ void GpuPartition::Release(TfLiteContext* context) {
   handles_.clear();
 }
 
-cl_int GpuPartition::Enqueue1D(const char* name, const std::vector<KernelArg>& args, int count) {
+cl_kernel GpuPartition::MakeKernel(const char* name, const std::vector<KernelArg>& args) {
+  if (!error_.empty()) return nullptr;
   cl_int err = CL_SUCCESS;
   cl_kernel k = clCreateKernel(delegate_->program(), name, &err);
-  if (err != CL_SUCCESS) return err;
   for (size_t i = 0; i < args.size() && err == CL_SUCCESS; ++i) {
     err = clSetKernelArg(k, static_cast<cl_uint>(i), args[i].size, args[i].bytes.data());
   }
-  const size_t local = 64, global = (static_cast<size_t>(count) + 63) / 64 * 64;
-  if (err == CL_SUCCESS) {
-    err = clEnqueueNDRangeKernel(delegate_->env().queue(), k, 1, nullptr, &global, &local, 0, nullptr, nullptr);
+  if (err != CL_SUCCESS) {
+    if (k != nullptr) clReleaseKernel(k);
+    Fail(fmt::format("kernel '{}': {}", name, ClErrorName(err)));
+    return nullptr;
   }
-  clReleaseKernel(k);
-  return err;
+  kernels_.push_back(k);
+  return k;
+}
+
+cl_int GpuPartition::Convert(const Boundary& b) {
+  if (b.convert == nullptr) return CL_SUCCESS;
+  const size_t local = 64, global = (static_cast<size_t>(b.count) + 63) / 64 * 64;
+  return clEnqueueNDRangeKernel(delegate_->env().queue(), b.convert, 1, nullptr, &global, &local, 0, nullptr, nullptr);
 }
 
 TfLiteStatus GpuPartition::Eval(TfLiteContext* context) {
   cl_command_queue q = delegate_->env().queue();
-  const bool half = delegate_->fp16_storage();
   auto fail = [&](const std::string& what, cl_int err) {
     TF_LITE_KERNEL_LOG(context, "%s: %s on OpenCL device %s: %s", kName, what.c_str(),
                        delegate_->env().info().Describe().c_str(), ClErrorName(err).c_str());
@@ -519,13 +530,7 @@ TfLiteStatus GpuPartition::Eval(TfLiteContext* context) {
     cl_int err = clEnqueueWriteBuffer(q, b.staging != nullptr ? b.staging : b.buffer, CL_FALSE, 0, bytes,
                                       t.data.raw, 0, nullptr, nullptr);
     if (err != CL_SUCCESS) return fail(fmt::format("uploading tensor {}", b.tensor), err);
-    if (b.quantized()) {
-      err = Enqueue1D("dequantize_in", {Arg(b.staging), Arg(b.buffer), Arg(b.count), Arg(b.scale), Arg(b.zero_point),
-                                        Arg(b.type == kTfLiteInt8 ? 1 : 0)},
-                      b.count);
-    } else if (half) {
-      err = Enqueue1D("to_storage", {Arg(b.staging), Arg(b.buffer), Arg(b.count)}, b.count);
-    }
+    err = Convert(b);
     if (err != CL_SUCCESS) return fail(fmt::format("converting tensor {}", b.tensor), err);
     delegate_->stats().bytes_to_device += static_cast<int64_t>(bytes);
   }
