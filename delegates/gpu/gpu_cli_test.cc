@@ -2,7 +2,7 @@
 // loaded from --gpu_cache_dir, bytes per inference), delegate_report's partition map
 // and TFLite's log lines, inference_diff --per_node naming a deliberately broken GPU
 // kernel's partition, and the failure paths (no such device: warning and CPU, or exit 2
-// with --gpu_strict; --gpu_backend=gl; serialize flags given alone).
+// with --gpu_strict; no OpenCL platform; --gpu_backend=gl; serialize flags given alone).
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -153,6 +153,17 @@ TEST_CASE("GPU failure paths: unknown device, strict, gl backend, serialize flag
   CAPTURE(strict.out, strict.err);
   CHECK(strict.exit_code != 0);
   CHECK((strict.err + strict.out).find("GPU delegate: no OpenCL device matches") != std::string::npos);
+  // No OpenCL platform at all (the ICD loader pointed at an empty vendor directory).
+  const fs::path empty = Dir() / "no_vendors";
+  fs::create_directories(empty);
+  const auto none = RunCommand("OCL_ICD_VENDORS=" + empty.string() + " " +
+                               Tool("benchmark_model", fmt::format("--graph={} --use_gpu=true --num_runs=1 "
+                                                                   "--warmup_runs=0",
+                                                                   model.string())));
+  CAPTURE(none.out, none.err);
+  CHECK(none.exit_code == 0);
+  CHECK(none.err.find("no OpenCL platform found (clGetPlatformIDs: CL_PLATFORM_NOT_FOUND_KHR (-1001))") !=
+        std::string::npos);
   const auto gl = RunCommand(Tool("delegate_report", fmt::format("--graph={} --use_gpu=true --gpu_backend=gl",
                                                                  model.string())));
   CAPTURE(gl.out, gl.err);

@@ -295,8 +295,8 @@ bool GpuPartition::Launch(const char* name, const std::vector<KernelArg>& args, 
   cl_int err = CL_SUCCESS;
   cl_kernel k = clCreateKernel(delegate_->program(), name, &err);
   if (err != CL_SUCCESS) {
-    Fail(fmt::format("node {} ({}): kernel '{}': clCreateKernel: {}", current_node_, current_op_, name,
-                     ClErrorName(err)));
+    Fail(fmt::format("node {} ({}): kernel '{}' on OpenCL device {}: clCreateKernel: {}", current_node_, current_op_,
+                     name, delegate_->env().info().Describe(), ClErrorName(err)));
     return false;
   }
   for (size_t i = 0; i < args.size(); ++i) {
