@@ -99,6 +99,21 @@ bool CheckQuantized(VisitContext& v, int index, const char* what, int channel_di
   return true;
 }
 
+bool CheckFloatOrSameQuantized(VisitContext& v, int input, int output) {
+  if (input < 0 || !IsQuantized8(Tensor(v, input))) {
+    return CheckFloat(v, input, "input") && CheckFloat(v, output, "output");
+  }
+  if (!CheckQuantized(v, input, "input") || !CheckQuantized(v, output, "output")) return false;
+  const TfLiteTensor& i = Tensor(v, input);
+  const TfLiteTensor& o = Tensor(v, output);
+  if (i.type != o.type) return v.Refuse("input and output types differ");
+  if (ScaleOf(i) != ScaleOf(o) || ZeroPointOf(i) != ZeroPointOf(o)) {
+    return v.Refuse(fmt::format("input and output quantization differ (scale {} vs {}, zero point {} vs {})",
+                                ScaleOf(i), ScaleOf(o), ZeroPointOf(i), ZeroPointOf(o)));
+  }
+  return true;
+}
+
 bool ActivationRange(VisitContext& v, TfLiteFusedActivation act, float* min, float* max) {
   const float inf = std::numeric_limits<float>::infinity();
   switch (act) {
@@ -126,11 +141,16 @@ constexpr char kFloatOnly[] =
 
 bool VisitNode(VisitContext& v, int /*node_index*/, const TfLiteNode& node,
                const TfLiteRegistration& reg) {
+  if (v.float_only && node.inputs->size > 0 && node.inputs->data[0] >= 0 &&
+      IsQuantized8(Tensor(v, node.inputs->data[0]))) {
+    return v.Refuse(kFloatOnly);
+  }
+  const bool quantized = node.inputs->size > 0 && node.inputs->data[0] >= 0 &&
+                         IsQuantized8(Tensor(v, node.inputs->data[0]));
   switch (reg.builtin_code) {
     case kTfLiteBuiltinConv2d:
     case kTfLiteBuiltinDepthwiseConv2d:
       if (node.inputs->size > 0 && IsQuantized8(Tensor(v, node.inputs->data[0]))) {
-        if (v.float_only) return v.Refuse(kFloatOnly);
         return VisitQuantizedConv(v, node, reg);
       }
       return reg.builtin_code == kTfLiteBuiltinConv2d ? VisitConv2D(v, node, reg)
@@ -138,18 +158,17 @@ bool VisitNode(VisitContext& v, int /*node_index*/, const TfLiteNode& node,
     case kTfLiteBuiltinTransposeConv: return VisitTransposeConv(v, node, reg);
     case kTfLiteBuiltinFullyConnected:
       if (node.inputs->size > 0 && IsQuantized8(Tensor(v, node.inputs->data[0]))) {
-        if (v.float_only) return v.Refuse(kFloatOnly);
         return VisitQuantizedFullyConnected(v, node, reg);
       }
       return VisitFullyConnected(v, node, reg);
     case kTfLiteBuiltinAdd:
       if (node.inputs->size > 0 && IsQuantized8(Tensor(v, node.inputs->data[0]))) {
-        if (v.float_only) return v.Refuse(kFloatOnly);
         return VisitQuantizedAdd(v, node, reg);
       }
       return VisitBinary(v, node, reg);
-    case kTfLiteBuiltinSub:
     case kTfLiteBuiltinMul:
+      return quantized ? VisitQuantizedMul(v, node, reg) : VisitBinary(v, node, reg);
+    case kTfLiteBuiltinSub:
     case kTfLiteBuiltinDiv:
     case kTfLiteBuiltinMinimum:
     case kTfLiteBuiltinMaximum:

@@ -53,6 +53,9 @@ bool CheckRank(VisitContext& v, int index, int min_rank, int max_rank, const cha
 // only, zero points 0).
 bool CheckQuantized(VisitContext& v, int index, const char* what, int channel_dim = -1);
 bool IsQuantized8(const TfLiteTensor& t);
+// Float32 input and output, or (ops that only move or pick values: PAD, RESHAPE,
+// MAX_POOL_2D) quantized ones of one type with the same scale and zero point.
+bool CheckFloatOrSameQuantized(VisitContext& v, int input, int output);
 // Per-tensor scale / zero point (the first entry for per-channel tensors).
 float ScaleOf(const TfLiteTensor& t);
 int ZeroPointOf(const TfLiteTensor& t);
@@ -61,10 +64,13 @@ bool IsPerChannel(const TfLiteTensor& t);
 bool ActivationRange(VisitContext& v, TfLiteFusedActivation act, float* min, float* max);
 bool Defined(VisitContext& v, xnn_status status, const char* what);
 
-// Quantized (qs8 / qu8) CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD (ops_quantized.cc).
+// Quantized (qs8 / qu8) CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, MUL
+// (ops_quantized.cc); PAD, RESHAPE, SQUEEZE and MAX_POOL_2D take quantized tensors in
+// their own visitors.
 bool VisitQuantizedConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitQuantizedFullyConnected(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitQuantizedAdd(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+bool VisitQuantizedMul(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 
 // Op families (ops_*.cc).
 bool VisitConv2D(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
@@ -80,9 +86,10 @@ bool VisitDequantize(VisitContext& v, const TfLiteNode& node, const TfLiteRegist
 bool VisitDensify(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 
 // --- Ops this XNNPACK lacks, run by the delegate itself as strided copies (ops_glue.cc) ---
-// One copy from tensor `src` to tensor `dst`; offsets and strides in elements (float32).
+// One copy from tensor `src` to tensor `dst`; offsets and strides in elements.
 struct StridedCopy {
   int src = -1, dst = -1;
+  size_t element_size = 4;  // float32, or 1 for INT8 / UINT8 with unchanged quantization
   int rank = 0;
   size_t shape[XNN_MAX_TENSOR_DIMS] = {0};
   ptrdiff_t src_offset = 0, dst_offset = 0;
@@ -93,7 +100,7 @@ bool IsGlueOp(int builtin_code);
 // Checks the node; with `copies`, also appends the copies that compute it.
 bool VisitGlue(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                std::vector<StridedCopy>* copies);
-void RunCopy(const StridedCopy& copy, const float* src, float* dst);
+void RunCopy(const StridedCopy& copy, const void* src, void* dst);
 
 }  // namespace xnnpack
 }  // namespace tflite_inspect

@@ -1,7 +1,8 @@
 // CONCATENATION, SLICE, STRIDED_SLICE, SPLIT, SPLIT_V, TRANSPOSE: this XNNPACK (2022-02)
 // has no such operators, so the delegate runs them itself, between XNNPACK runtimes of
 // the same partition, as strided copies (no arithmetic: results are exact). Taking them
-// keeps a partition whole where TFLite's newer XNNPACK makes one.
+// keeps a partition whole where TFLite's newer XNNPACK makes one. Float32, or INT8 /
+// UINT8 where every tensor has the same scale and zero point (a copy cannot requantize).
 #include <algorithm>
 #include <cstring>
 
@@ -62,9 +63,13 @@ bool Axis(VisitContext& v, int64_t axis, int rank, int* out) {
   return true;
 }
 
-bool CheckAll(VisitContext& v, const TfLiteIntArray& list, int from, int to, const char* what) {
+// Every data tensor float32, or quantized like `like` (the node's first data input).
+bool CheckAll(VisitContext& v, const TfLiteIntArray& list, int from, int to, const char* what, int like) {
   for (int i = from; i < to; ++i) {
-    if (!CheckFloat(v, list.data[i], what) || !CheckRank(v, list.data[i], 1, XNN_MAX_TENSOR_DIMS, what)) {
+    const int t = list.data[i];
+    if (!(like >= 0 && IsQuantized8(Tensor(v, like)) ? CheckFloatOrSameQuantized(v, like, t)
+                                                      : CheckFloat(v, t, what)) ||
+        !CheckRank(v, t, 1, XNN_MAX_TENSOR_DIMS, what)) {
       return false;
     }
   }
@@ -299,36 +304,37 @@ bool VisitGlue(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration
   bool ok;
   switch (reg.builtin_code) {
     case kTfLiteBuiltinConcatenation:
-      ok = CheckAll(v, *node.inputs, 0, node.inputs->size, "input") &&
-           CheckAll(v, *node.outputs, 0, 1, "output") && VisitConcatenation(v, node, copies);
+      ok = CheckAll(v, *node.inputs, 0, node.inputs->size, "input", node.inputs->data[0]) &&
+           CheckAll(v, *node.outputs, 0, 1, "output", node.inputs->data[0]) &&
+           VisitConcatenation(v, node, copies);
       break;
     case kTfLiteBuiltinSplit: {
       std::vector<int64_t> axis;
-      ok = node.inputs->size == 2 && CheckAll(v, *node.inputs, 1, 2, "input") &&
-           CheckAll(v, *node.outputs, 0, node.outputs->size, "output") &&
+      ok = node.inputs->size == 2 && CheckAll(v, *node.inputs, 1, 2, "input", node.inputs->data[1]) &&
+           CheckAll(v, *node.outputs, 0, node.outputs->size, "output", node.inputs->data[1]) &&
            ConstInts(v, node.inputs->data[0], "axis", &axis) && axis.size() == 1 &&
            VisitSplit(v, node, node.inputs->data[1], axis[0], copies);
       break;
     }
     case kTfLiteBuiltinSplitV: {
       std::vector<int64_t> axis;
-      ok = node.inputs->size == 3 && CheckAll(v, *node.inputs, 0, 1, "input") &&
-           CheckAll(v, *node.outputs, 0, node.outputs->size, "output") &&
+      ok = node.inputs->size == 3 && CheckAll(v, *node.inputs, 0, 1, "input", node.inputs->data[0]) &&
+           CheckAll(v, *node.outputs, 0, node.outputs->size, "output", node.inputs->data[0]) &&
            ConstInts(v, node.inputs->data[2], "axis", &axis) && axis.size() == 1 &&
            VisitSplit(v, node, node.inputs->data[0], axis[0], copies);
       break;
     }
     case kTfLiteBuiltinSlice:
-      ok = node.inputs->size == 3 && CheckAll(v, *node.inputs, 0, 1, "input") &&
-           CheckAll(v, *node.outputs, 0, 1, "output") && VisitSlice(v, node, copies);
+      ok = node.inputs->size == 3 && CheckAll(v, *node.inputs, 0, 1, "input", node.inputs->data[0]) &&
+           CheckAll(v, *node.outputs, 0, 1, "output", node.inputs->data[0]) && VisitSlice(v, node, copies);
       break;
     case kTfLiteBuiltinStridedSlice:
-      ok = node.inputs->size == 4 && CheckAll(v, *node.inputs, 0, 1, "input") &&
-           CheckAll(v, *node.outputs, 0, 1, "output") && VisitStridedSlice(v, node, copies);
+      ok = node.inputs->size == 4 && CheckAll(v, *node.inputs, 0, 1, "input", node.inputs->data[0]) &&
+           CheckAll(v, *node.outputs, 0, 1, "output", node.inputs->data[0]) && VisitStridedSlice(v, node, copies);
       break;
     case kTfLiteBuiltinTranspose:
-      ok = node.inputs->size == 2 && CheckAll(v, *node.inputs, 0, 1, "input") &&
-           CheckAll(v, *node.outputs, 0, 1, "output") && VisitTranspose(v, node, copies);
+      ok = node.inputs->size == 2 && CheckAll(v, *node.inputs, 0, 1, "input", node.inputs->data[0]) &&
+           CheckAll(v, *node.outputs, 0, 1, "output", node.inputs->data[0]) && VisitTranspose(v, node, copies);
       break;
     default:
       return v.Refuse("not a copy op");
@@ -338,12 +344,19 @@ bool VisitGlue(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration
     return false;
   }
   if (copies != nullptr) {
-    for (size_t k = first; k < copies->size(); ++k) Simplify(&(*copies)[k]);
+    const size_t element_size = Tensor(v, node.outputs->data[0]).type == kTfLiteFloat32 ? 4 : 1;
+    for (size_t k = first; k < copies->size(); ++k) {
+      (*copies)[k].element_size = element_size;
+      Simplify(&(*copies)[k]);
+    }
   }
   return true;
 }
 
-void RunCopy(const StridedCopy& c, const float* src, float* dst) {
+namespace {
+
+template <typename T>
+void CopyElements(const StridedCopy& c, const T* src, T* dst) {
   src += c.src_offset;
   dst += c.dst_offset;
   if (c.rank == 0) {
@@ -353,14 +366,11 @@ void RunCopy(const StridedCopy& c, const float* src, float* dst) {
   const int last = c.rank - 1;
   const bool rows = c.src_stride[last] == 1 && c.dst_stride[last] == 1;
   size_t index[XNN_MAX_TENSOR_DIMS] = {0};
-  const size_t outer_count = [&] {
-    size_t n = 1;
-    for (int d = 0; d < last; ++d) n *= c.shape[d];
-    return n;
-  }();
+  size_t outer_count = 1;
+  for (int d = 0; d < last; ++d) outer_count *= c.shape[d];
   for (size_t k = 0; k < outer_count; ++k) {
     if (rows) {
-      std::memcpy(dst, src, c.shape[last] * sizeof(float));
+      std::memcpy(dst, src, c.shape[last] * sizeof(T));
     } else {
       for (size_t e = 0; e < c.shape[last]; ++e) dst[e * c.dst_stride[last]] = src[e * c.src_stride[last]];
     }
@@ -373,6 +383,16 @@ void RunCopy(const StridedCopy& c, const float* src, float* dst) {
       dst -= c.dst_stride[d] * static_cast<ptrdiff_t>(c.shape[d]);
       index[d] = 0;
     }
+  }
+}
+
+}  // namespace
+
+void RunCopy(const StridedCopy& c, const void* src, void* dst) {
+  if (c.element_size == 1) {
+    CopyElements(c, static_cast<const uint8_t*>(src), static_cast<uint8_t*>(dst));
+  } else {
+    CopyElements(c, static_cast<const float*>(src), static_cast<float*>(dst));
   }
 }
 

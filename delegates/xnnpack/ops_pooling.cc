@@ -1,5 +1,6 @@
 // MAX_POOL_2D, AVERAGE_POOL_2D (a 1x1 stride-1 pool is a clamp, which XNNPACK needs) and
-// MEAN over the spatial axes of a 4-D tensor (global average pooling).
+// MEAN over the spatial axes of a 4-D tensor (global average pooling). Quantized: MAX_POOL_2D
+// and MEAN; this XNNPACK has no quantized average pooling.
 #include <fmt/format.h>
 
 #include "tensorflow/lite/builtin_ops.h"
@@ -12,19 +13,21 @@ namespace xnnpack {
 bool VisitPooling(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg) {
   if (node.inputs->size != 1 || node.outputs->size != 1) return v.Refuse("expects 1 input, 1 output");
   const int in = node.inputs->data[0], out = node.outputs->data[0];
-  if (!CheckFloat(v, in, "input") || !CheckRank(v, in, 4, 4, "input") ||
-      !CheckFloat(v, out, "output")) {
-    return false;
+  const bool quantized = IsQuantized8(Tensor(v, in));
+  if (quantized && reg.builtin_code == kTfLiteBuiltinAveragePool2d) {
+    return v.Refuse("this XNNPACK version has no quantized AVERAGE_POOL_2D");
   }
+  if (!CheckFloatOrSameQuantized(v, in, out) || !CheckRank(v, in, 4, 4, "input")) return false;
   const auto* p = static_cast<const TfLitePoolParams*>(node.builtin_data);
   float min, max;
   if (!ActivationRange(v, p->activation, &min, &max)) return false;
   if (p->filter_height < 1 || p->filter_width < 1 || p->stride_height < 1 || p->stride_width < 1) {
     return v.Refuse("invalid pool size or stride");
   }
-  if (v.subgraph == nullptr) return true;
   const bool identity = p->filter_height == 1 && p->filter_width == 1 && p->stride_height == 1 &&
                         p->stride_width == 1;
+  if (identity && quantized) return v.Refuse("a quantized 1x1 pool (XNNPACK pools are larger than 1x1)");
+  if (v.subgraph == nullptr) return true;
   if (identity) return Defined(v, xnn_define_clamp(v.subgraph, min, max, v.id(in), v.id(out), 0), "pool 1x1");
   const uint32_t flags = p->padding == kTfLitePaddingSame ? XNN_FLAG_TENSORFLOW_SAME_PADDING : 0;
   if (reg.builtin_code == kTfLiteBuiltinMaxPool2d) {
@@ -43,10 +46,18 @@ bool VisitPooling(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrat
 bool VisitMean(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&) {
   if (node.inputs->size != 2 || node.outputs->size != 1) return v.Refuse("expects 2 inputs, 1 output");
   const int in = node.inputs->data[0], axes = node.inputs->data[1], out = node.outputs->data[0];
-  if (!CheckFloat(v, in, "input") || !CheckRank(v, in, 4, 4, "input") ||
-      !CheckFloat(v, out, "output")) {
+  if (IsQuantized8(Tensor(v, in))) {
+    // XNNPACK's quantized global average pooling takes input/output scale ratios in [2^-8, 256).
+    if (!CheckQuantized(v, in, "input") || !CheckQuantized(v, out, "output")) return false;
+    if (Tensor(v, in).type != Tensor(v, out).type) return v.Refuse("input and output types differ");
+    const double ratio = static_cast<double>(ScaleOf(Tensor(v, in))) / ScaleOf(Tensor(v, out));
+    if (!(ratio >= 1.0 / 256 && ratio < 256.0)) {
+      return v.Refuse(fmt::format("input/output scale ratio {} is outside XNNPACK's [2^-8, 256)", ratio));
+    }
+  } else if (!CheckFloat(v, in, "input") || !CheckFloat(v, out, "output")) {
     return false;
   }
+  if (!CheckRank(v, in, 4, 4, "input")) return false;
   if (!IsStatic(v, axes) || Tensor(v, axes).type != kTfLiteInt32) return v.Refuse("the axes are not an int32 constant");
   const TfLiteTensor& a = Tensor(v, axes);
   const auto* data = static_cast<const int32_t*>(StaticData(v, axes));
@@ -74,9 +85,13 @@ bool VisitMean(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration
   // keep_dims=false: pool into an internal [N, 1, 1, C] value, then reshape to [N, C].
   const size_t pooled_dims[4] = {static_cast<size_t>(i.dims->data[0]), 1, 1, static_cast<size_t>(i.dims->data[3])};
   uint32_t pooled = XNN_INVALID_VALUE_ID;
-  if (!Defined(v, xnn_define_tensor_value(v.subgraph, xnn_datatype_fp32, 4, pooled_dims, nullptr,
-                                          XNN_INVALID_VALUE_ID, 0, &pooled),
-               "MEAN's pooled value") ||
+  const xnn_status st =
+      IsQuantized8(o) ? xnn_define_quantized_tensor_value(
+                            v.subgraph, o.type == kTfLiteInt8 ? xnn_datatype_qint8 : xnn_datatype_quint8,
+                            ZeroPointOf(o), ScaleOf(o), 4, pooled_dims, nullptr, XNN_INVALID_VALUE_ID, 0, &pooled)
+                      : xnn_define_tensor_value(v.subgraph, xnn_datatype_fp32, 4, pooled_dims, nullptr,
+                                                XNN_INVALID_VALUE_ID, 0, &pooled);
+  if (!Defined(v, st, "MEAN's pooled value") ||
       !Defined(v, xnn_define_global_average_pooling_2d(v.subgraph, -inf, inf, v.id(in), pooled, 0), "MEAN")) {
     return false;
   }

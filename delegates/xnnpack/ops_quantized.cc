@@ -1,6 +1,6 @@
 // Quantized partitions: INT8 (qs8, per-tensor or per-channel weights) and UINT8 (qu8)
 // CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED (per-tensor weights only: this XNNPACK has
-// no per-channel fully connected) and ADD. XNNPACK requantizes in its own way, so results
+// no per-channel fully connected), ADD and MUL. XNNPACK requantizes in its own way, so results
 // may differ from TFLite's reference kernels by one quantization step, as TFLite's own
 // XNNPACK delegate does.
 #include <cmath>
@@ -154,6 +154,27 @@ bool VisitQuantizedAdd(VisitContext& v, const TfLiteNode& node, const TfLiteRegi
   if (!ActivationRange(v, p->activation, &min, &max)) return false;
   if (v.subgraph == nullptr) return true;
   return Defined(v, xnn_define_add2(v.subgraph, min, max, v.id(a), v.id(b), v.id(out), 0), "quantized ADD");
+}
+
+// XNNPACK accepts a product scale input0*input1/output in [2^-16, 256).
+bool VisitQuantizedMul(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&) {
+  if (node.inputs->size != 2 || node.outputs->size != 1) return v.Refuse("expects 2 inputs, 1 output");
+  const int a = node.inputs->data[0], b = node.inputs->data[1], out = node.outputs->data[0];
+  if (!CheckActivations(v, a, out) || !CheckQuantized(v, b, "input 1")) return false;
+  if (Tensor(v, b).type != Tensor(v, a).type) return v.Refuse("inputs of different types");
+  for (int t : {a, b, out}) {
+    if (!CheckRank(v, t, 0, XNN_MAX_TENSOR_DIMS, "a tensor")) return false;
+  }
+  const double product = static_cast<double>(ScaleOf(Tensor(v, a))) * ScaleOf(Tensor(v, b)) /
+                         ScaleOf(Tensor(v, out));
+  if (!(product >= std::ldexp(1.0, -16) && product < 256.0)) {
+    return v.Refuse(fmt::format("product/output scale {} is outside XNNPACK's [2^-16, 256)", product));
+  }
+  const auto* p = static_cast<const TfLiteMulParams*>(node.builtin_data);
+  float min, max;
+  if (!ActivationRange(v, p->activation, &min, &max)) return false;
+  if (v.subgraph == nullptr) return true;
+  return Defined(v, xnn_define_multiply2(v.subgraph, min, max, v.id(a), v.id(b), v.id(out), 0), "quantized MUL");
 }
 
 }  // namespace xnnpack

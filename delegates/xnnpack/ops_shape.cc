@@ -1,4 +1,5 @@
-// RESHAPE, SQUEEZE (static reshapes), PAD / PADV2 (constant paddings), RESIZE_BILINEAR
+// RESHAPE, SQUEEZE (static reshapes), PAD / PADV2 (constant paddings; RESHAPE, SQUEEZE and PAD
+// also quantized, with equal input and output quantization), RESIZE_BILINEAR
 // (static size), DEPTH_TO_SPACE; and DEQUANTIZE of fp16 constants, which the delegate
 // turns into float32 weights at prepare, as TFLite's XNNPACK delegate does.
 #include <fmt/format.h>
@@ -13,7 +14,12 @@ namespace xnnpack {
 bool VisitShape(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg) {
   if (node.inputs->size < 1 || node.outputs->size != 1) return v.Refuse("expects an input and an output");
   const int in = node.inputs->data[0], out = node.outputs->data[0];
-  if (!CheckFloat(v, in, "input") || !CheckFloat(v, out, "output")) return false;
+  const bool moves_only = reg.builtin_code == kTfLiteBuiltinReshape || reg.builtin_code == kTfLiteBuiltinSqueeze ||
+                          reg.builtin_code == kTfLiteBuiltinPad || reg.builtin_code == kTfLiteBuiltinPadv2;
+  if (moves_only ? !CheckFloatOrSameQuantized(v, in, out)
+                 : !CheckFloat(v, in, "input") || !CheckFloat(v, out, "output")) {
+    return false;
+  }
   if (!CheckRank(v, in, 0, XNN_MAX_TENSOR_DIMS, "input") ||
       !CheckRank(v, out, 0, XNN_MAX_TENSOR_DIMS, "output")) {
     return false;
@@ -41,6 +47,7 @@ bool VisitShape(VisitContext& v, const TfLiteNode& node, const TfLiteRegistratio
       float value = 0.0f;
       if (reg.builtin_code == kTfLiteBuiltinPadv2 && node.inputs->size > 2 && node.inputs->data[2] >= 0) {
         const int c = node.inputs->data[2];
+        if (IsQuantized8(Tensor(v, in))) return v.Refuse("a quantized PADV2 pad value (XNNPACK pads with the zero point)");
         if (!IsStatic(v, c) || Tensor(v, c).type != kTfLiteFloat32) return v.Refuse("the pad value is not a float constant");
         value = *static_cast<const float*>(StaticData(v, c));
       }

@@ -531,7 +531,7 @@ TEST_CASE("XNNPACK refuses what it cannot run, with the reason") {
   const int x = b.AddTensor(tflite::TensorType_INT8, {4}, "x", &q);
   const int y = b.AddTensor(tflite::TensorType_INT8, {4}, "y", &q);
   const int z = b.AddTensor(tflite::TensorType_INT8, {4}, "z", &q);
-  b.AddOperator(tflite::BuiltinOperator_MUL, {x, y}, {z}, Options(tflite::MulOptionsT{}));
+  b.AddOperator(tflite::BuiltinOperator_SUB, {x, y}, {z}, Options(tflite::SubOptionsT{}), 2);
   const int f = b.AddTensor(TensorType_FLOAT32, {2, 2}, "f");
   const int g = b.AddTensor(TensorType_FLOAT32, {2, 2}, "g");
   b.AddOperator(tflite::BuiltinOperator_TANH, {f}, {g});
@@ -678,6 +678,134 @@ TEST_CASE("XNNPACK quantized FULLY_CONNECTED and ADD") {
     b.SetInputs({a, c});
     b.SetOutputs({out});
     CheckQuantizedDelegated(b.Build());
+  }
+}
+
+TEST_CASE("XNNPACK quantized PAD, MAX_POOL_2D, MUL and RESHAPE, INT8 and UINT8") {
+  for (auto type : {tflite::TensorType_INT8, tflite::TensorType_UINT8}) {
+    const bool s8 = type == tflite::TensorType_INT8;
+    QuantSpec q{{0.05f}, {s8 ? -3 : 125}}, q2{{0.02f}, {s8 ? 7 : 131}}, qo{{0.1f}, {s8 ? 2 : 120}};
+    CAPTURE(s8);
+    {
+      ModelBuilder b;
+      const int in = b.AddTensor(type, {1, 3, 5, 3}, "in", &q);
+      const int pads = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {4, 2}, {0, 0, 2, 1, 0, 3, 1, 0}, "pads");
+      const int out = b.AddTensor(type, {1, 6, 8, 4}, "out", &q);
+      b.AddOperator(tflite::BuiltinOperator_PAD, {in, pads}, {out}, Options(tflite::PadOptionsT{}), 2);
+      b.SetInputs({in});
+      b.SetOutputs({out});
+      CheckQuantizedDelegated(b.Build());
+    }
+    for (auto act : {tflite::ActivationFunctionType_NONE, tflite::ActivationFunctionType_RELU6}) {
+      ModelBuilder b;
+      const int in = b.AddTensor(type, {1, 7, 6, 5}, "in", &q);
+      const int out = b.AddTensor(type, {1, 4, 3, 5}, "out", &q);
+      tflite::Pool2DOptionsT o;
+      o.padding = tflite::Padding_SAME;
+      o.filter_width = o.filter_height = 3;
+      o.stride_w = o.stride_h = 2;
+      o.fused_activation_function = act;
+      b.AddOperator(tflite::BuiltinOperator_MAX_POOL_2D, {in}, {out}, Options(o), 2);
+      b.SetInputs({in});
+      b.SetOutputs({out});
+      CAPTURE(act);
+      CheckQuantizedDelegated(b.Build());
+    }
+    {
+      // Broadcast of a per-channel vector over an odd shape, then a reshape.
+      ModelBuilder b;
+      const int x = b.AddTensor(type, {1, 3, 5, 3}, "x", &q);
+      const int y = b.AddTensor(type, {3}, "y", &q2);
+      const int m = b.AddTensor(type, {1, 3, 5, 3}, "m", &qo);
+      const int shape = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {2}, {15, 3}, "shape");
+      const int out = b.AddTensor(type, {15, 3}, "out", &qo);
+      tflite::MulOptionsT mo;
+      mo.fused_activation_function = tflite::ActivationFunctionType_RELU;
+      b.AddOperator(tflite::BuiltinOperator_MUL, {x, y}, {m}, Options(mo), 2);
+      b.AddOperator(tflite::BuiltinOperator_RESHAPE, {m, shape}, {out}, Options(tflite::ReshapeOptionsT{}));
+      b.SetInputs({x, y});
+      b.SetOutputs({out});
+      CheckQuantizedDelegated(b.Build());
+    }
+  }
+}
+
+TEST_CASE("XNNPACK quantized MEAN, and copy ops (TRANSPOSE, CONCATENATION) on quantized tensors") {
+  for (auto type : {tflite::TensorType_INT8, tflite::TensorType_UINT8}) {
+    const bool s8 = type == tflite::TensorType_INT8;
+    QuantSpec q{{0.05f}, {s8 ? -3 : 125}}, qo{{0.03f}, {s8 ? 4 : 130}};
+    CAPTURE(s8);
+    for (bool keep : {true, false}) {
+      ModelBuilder b;
+      const int in = b.AddTensor(type, {2, 5, 6, 3}, "in", &q);
+      const int axes = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {2}, {1, 2}, "axes");
+      const int out = keep ? b.AddTensor(type, {2, 1, 1, 3}, "out", &qo) : b.AddTensor(type, {2, 3}, "out", &qo);
+      tflite::ReducerOptionsT r;
+      r.keep_dims = keep;
+      b.AddOperator(tflite::BuiltinOperator_MEAN, {in, axes}, {out}, Options(r), 2);
+      b.SetInputs({in});
+      b.SetOutputs({out});
+      CAPTURE(keep);
+      CheckQuantizedDelegated(b.Build());
+    }
+    {
+      // PAD (XNNPACK), then TRANSPOSE and CONCATENATION (the delegate's copies), then RESHAPE.
+      ModelBuilder b;
+      const int in = b.AddTensor(type, {1, 3, 4, 2}, "in", &q);
+      const int pads = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {4, 2}, {0, 0, 1, 0, 0, 1, 0, 0}, "pads");
+      const int padded = b.AddTensor(type, {1, 4, 5, 2}, "padded", &q);
+      b.AddOperator(tflite::BuiltinOperator_PAD, {in, pads}, {padded}, Options(tflite::PadOptionsT{}), 2);
+      const int perm = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {4}, {0, 2, 1, 3}, "perm");
+      const int t = b.AddTensor(type, {1, 5, 4, 2}, "t", &q);
+      b.AddOperator(tflite::BuiltinOperator_TRANSPOSE, {padded, perm}, {t}, Options(tflite::TransposeOptionsT{}), 2);
+      const int c = b.AddTensor(type, {1, 5, 4, 4}, "c", &q);
+      tflite::ConcatenationOptionsT co;
+      co.axis = 3;
+      b.AddOperator(tflite::BuiltinOperator_CONCATENATION, {t, t}, {c}, Options(co), 2);
+      const int shape = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {2}, {20, 4}, "shape");
+      const int out = b.AddTensor(type, {20, 4}, "out", &q);
+      b.AddOperator(tflite::BuiltinOperator_RESHAPE, {c, shape}, {out}, Options(tflite::ReshapeOptionsT{}));
+      b.SetInputs({in});
+      b.SetOutputs({out});
+      CheckQuantizedDelegated(b.Build());
+    }
+  }
+}
+
+TEST_CASE("XNNPACK refuses quantized AVERAGE_POOL_2D and, applied by default, quantized ops") {
+  ModelBuilder b;
+  QuantSpec q{{0.05f}, {0}};
+  const int in = b.AddTensor(tflite::TensorType_INT8, {1, 4, 4, 2}, "in", &q);
+  const int pooled = b.AddTensor(tflite::TensorType_INT8, {1, 2, 2, 2}, "pooled", &q);
+  const int out = b.AddTensor(tflite::TensorType_INT8, {1, 2, 2, 2}, "out", &q);
+  tflite::Pool2DOptionsT o;
+  o.padding = tflite::Padding_VALID;
+  o.filter_width = o.filter_height = 2;
+  o.stride_w = o.stride_h = 2;
+  b.AddOperator(tflite::BuiltinOperator_AVERAGE_POOL_2D, {in}, {pooled}, Options(o), 2);
+  b.AddOperator(tflite::BuiltinOperator_MUL, {pooled, pooled}, {out}, Options(tflite::MulOptionsT{}), 2);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  const auto bytes = b.Build();
+  for (bool float_only : {false, true}) {
+    auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    tflite::ops::builtin::BuiltinOpResolver resolver;
+    std::unique_ptr<tflite::Interpreter> interpreter;
+    REQUIRE(tflite::InterpreterBuilder(*model, resolver)(&interpreter) == kTfLiteOk);
+    XnnpackDelegateOptions options;
+    options.float_only = float_only;
+    CHECK(XnnpackTakesAnyNode(interpreter->primary_subgraph().context(), options) == !float_only);
+    auto delegate = CreateXnnpackDelegate(options);
+    REQUIRE(interpreter->ModifyGraphWithDelegate(delegate.value().get()) == kTfLiteOk);
+    const auto& r = *interpreter->primary_subgraph().delegation_records().at(0);
+    CAPTURE(float_only);
+    if (float_only) {
+      CHECK(r.unsupported.at(1) == "quantized: XNNPACK applied by default takes float32 ops only "
+                                   "(--use_xnnpack=true takes quantized ones too)");
+    } else {
+      CHECK(r.unsupported.at(0) == "this XNNPACK version has no quantized AVERAGE_POOL_2D");
+      CHECK(r.unsupported.count(1) == 0);
+    }
   }
 }
 

@@ -85,7 +85,7 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
   for (const auto& [t, segs] : users) {
     if (IsStatic(v, t) || inputs_.count(t) || outputs_.count(t)) continue;
     if (segs.size() > 1 || !segments_[*segs.begin()].xnnpack) {
-      owned_[t] = std::make_unique<float[]>((context->tensors[t].bytes + XNN_EXTRA_BYTES) / sizeof(float) + 1);
+      owned_[t] = std::make_unique<float[]>((context->tensors[t].bytes + XNN_EXTRA_BYTES) / sizeof(float) + 1);  // float: aligned for any type
     }
   }
   for (size_t s = 0; s < segments_.size(); ++s) {
@@ -286,8 +286,8 @@ void* XnnpackKernel::Pointer(TfLiteContext* context, int t) const {
 TfLiteStatus XnnpackKernel::RunSegment(TfLiteContext* context, Segment* seg) {
   if (!seg->xnnpack) {
     for (const StridedCopy& c : seg->copies) {
-      const auto* src = static_cast<const float*>(Pointer(context, c.src));
-      auto* dst = static_cast<float*>(Pointer(context, c.dst));
+      const void* src = Pointer(context, c.src);
+      void* dst = Pointer(context, c.dst);
       if (src == nullptr || dst == nullptr) {
         TF_LITE_KERNEL_LOG(context, "%s: tensor %d has no buffer", kName, src == nullptr ? c.src : c.dst);
         return kTfLiteError;
