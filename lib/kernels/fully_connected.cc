@@ -16,7 +16,20 @@
 //
 // int8 activations take int4 weights too (v10: unpacked, then the int8 path).
 //
-// Not implemented: shuffled 4x16 int8 weights (v2), sparse weights (v8).
+// Shuffled weights (v2, weights_format SHUFFLED4x16INT8): uint8 input and weights, int16
+// output, and a second output (TFLite's uint8 workspace for the shuffled input, unused
+// here). TFLite's kernel reads the weights in blocks of 4 units x 16 inputs, each byte xor
+// 0x80, and treats both zero points as 128 whatever the tensors say; its reference only
+// handles 1 or 4 batches (others leave the output unwritten), so other batch counts are
+// refused. The weights are unshuffled once and run on the uint8 -> int16 path.
+//
+// Sparse weights (v8; TfLiteTensor::sparsity used by FC itself, not via DENSIFY) are
+// densified once at Prepare (kernels/internal/sparse_to_dense.h). Float: any sparse
+// format, as TFLite's reference (densify, then its dense loop): each output sums its row's
+// nonzero products in column order, then adds the bias, as that loop does. int8 and
+// hybrid: only 1x16 blocks (TFLite's only quantized sparse kernels), int8 with symmetric
+// weights; the hybrid kernel subtracts the asymmetric-input offset term in float before
+// the sums, as TFLite's sparse hybrid kernel does.
 #include <algorithm>
 #include <vector>
 
@@ -24,6 +37,7 @@
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/hybrid.h"
 #include "kernels/internal/parallel.h"
+#include "kernels/internal/sparse_to_dense.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
@@ -48,8 +62,20 @@ struct OpData {
   std::vector<int64_t> bias64;   // int16 activations: an int32 bias widened
   // Hybrid: per-unit filter scales, quantized input rows, per-row scale and offset.
   bool hybrid = false;
+  bool per_channel = false;
   std::vector<float> filter_scale;
   hybrid::QuantizedRows rows;
+  // TFLite's FullyConnected reference requantizes with one rounding; its shuffled and
+  // sparse int8 kernels use MultiplyByQuantizedMultiplier.
+  bool single_rounding = true;
+  // v2: the shuffled weights put back as [units][input] uint8.
+  bool shuffled = false;
+  std::vector<uint8_t> unshuffled;
+  // v8: the sparse weights densified ([units][input]); float keeps each row's nonzeros.
+  bool sparse = false;
+  std::vector<int8_t> dense_q;
+  std::vector<int32_t> nz_begin, nz_col;  // row u: nz_col[nz_begin[u] .. nz_begin[u + 1])
+  std::vector<float> nz_val;
 };
 
 void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
@@ -136,12 +162,121 @@ TfLiteStatus CheckTypes(TfLiteContext* context, const TfLiteTensor* input,
   return kTfLiteOk;
 }
 
+// v2: checks TFLite's shuffled layout can hold the shapes, then unshuffles the weights.
+TfLiteStatus PrepareShuffled(TfLiteContext* context, const TfLiteTensor* input,
+                             const TfLiteTensor* filter, const TfLiteTensor* output,
+                             OpData* data) {
+  if (input->type != kTfLiteUInt8 || filter->type != kTfLiteUInt8 ||
+      output->type != kTfLiteInt16) {
+    TF_LITE_KERNEL_LOG(context,
+                       "failed to prepare FULLY_CONNECTED with shuffled weights: they need uint8 "
+                       "input and weights and int16 output (got %s, %s, %s).",
+                       TfLiteTypeGetName(input->type), TfLiteTypeGetName(filter->type),
+                       TfLiteTypeGetName(output->type));
+    return kTfLiteError;
+  }
+  const int units = data->units, k = data->input_size;
+  if (units % 4 != 0 || k % 16 != 0 || (data->batches != 1 && data->batches != 4)) {
+    TF_LITE_KERNEL_LOG(context,
+                       "failed to prepare FULLY_CONNECTED with shuffled weights: TFLite's kernel "
+                       "needs units a multiple of 4, input size a multiple of 16 and 1 or 4 "
+                       "batches (got %d units, input size %d, %d batches).",
+                       units, k, data->batches);
+    return kTfLiteError;
+  }
+  TF_LITE_ENSURE_MSG(context, IsConstantTensor(filter),
+                     "FULLY_CONNECTED: shuffled weights must be constant");
+  // The kernel subtracts 128 from input and weights (sign-bit flips), whatever the zero
+  // points say.
+  data->quant.input_offset = -128;
+  data->weights_zero_point = 128;
+  data->unshuffled.resize(static_cast<size_t>(units) * k);
+  const uint8_t* w = filter->data.uint8;
+  for (int u = 0; u < units; u += 4) {
+    for (int d = 0; d < k; d += 16) {
+      for (int i = 0; i < 4; ++i) {
+        for (int j = 0; j < 16; ++j) {
+          data->unshuffled[static_cast<size_t>(u + i) * k + d + j] = *w++ ^ 0x80;
+        }
+      }
+    }
+  }
+  return kTfLiteOk;
+}
+
+// v8: densifies the constant sparse weights; float keeps each row's nonzeros.
+TfLiteStatus PrepareSparse(TfLiteContext* context, const TfLiteTensor* input,
+                           const TfLiteTensor* filter, OpData* data) {
+  TF_LITE_ENSURE_MSG(context, IsConstantTensor(filter),
+                     "FULLY_CONNECTED: sparse weights must be constant");
+  const TfLiteSparsity& sp = *filter->sparsity;
+  // TFLite's other kernels (uint8, 16x8, int4) read a sparse buffer as if it were dense.
+  if ((input->type != kTfLiteFloat32 && input->type != kTfLiteInt8) ||
+      (filter->type != kTfLiteFloat32 && filter->type != kTfLiteInt8)) {
+    TF_LITE_KERNEL_LOG(context,
+                       "failed to prepare FULLY_CONNECTED with sparse weights: TFLite has sparse "
+                       "kernels for float32 and int8 inputs with float32 or int8 weights (got %s "
+                       "input, %s weights).",
+                       TfLiteTypeGetName(input->type), TfLiteTypeGetName(filter->type));
+    return kTfLiteError;
+  }
+  if (filter->type == kTfLiteInt8) {
+    // TFLite's int8 and hybrid sparse kernels read 1x16 blocks: rows dense, block
+    // columns CSR, blocks of 16.
+    const bool blocks_1x16 = sp.dim_metadata_size == 3 &&
+                             sp.dim_metadata[0].format == kTfLiteDimDense &&
+                             sp.dim_metadata[1].format == kTfLiteDimSparseCSR &&
+                             sp.dim_metadata[2].dense_size == 16;
+    if (!blocks_1x16) {
+      TF_LITE_KERNEL_LOG(context,
+                         "failed to prepare FULLY_CONNECTED with sparse int8 weights: TFLite "
+                         "supports 1x16 blocks only (got %d sparsity levels).",
+                         sp.dim_metadata_size);
+      return kTfLiteError;
+    }
+    if (input->type == kTfLiteInt8 && data->weights_zero_point != 0) {
+      TF_LITE_KERNEL_LOG(context,
+                         "failed to prepare FULLY_CONNECTED with sparse int8 weights: they must "
+                         "be symmetric (expected zero point 0, got %d).",
+                         data->weights_zero_point);
+      return kTfLiteError;
+    }
+  }
+  const size_t n = static_cast<size_t>(data->units) * data->input_size;
+  const size_t elem = filter->type == kTfLiteFloat32 ? sizeof(float) : 1;
+  sparsity::SparseToDense converter(filter, elem, "FULLY_CONNECTED");
+  TF_LITE_ENSURE_OK(context, converter.Validate(context));
+  if (filter->type == kTfLiteInt8) {
+    data->dense_q.resize(n);
+    return converter.Run(context, filter->data.raw_const,
+                         reinterpret_cast<char*>(data->dense_q.data()), n);
+  }
+  std::vector<float> dense(n);
+  TF_LITE_ENSURE_OK(context, converter.Run(context, filter->data.raw_const,
+                                           reinterpret_cast<char*>(dense.data()), n));
+  data->nz_begin.assign(1, 0);
+  data->nz_col.clear();
+  data->nz_val.clear();
+  for (int u = 0; u < data->units; ++u) {
+    for (int i = 0; i < data->input_size; ++i) {
+      const float v = dense[static_cast<size_t>(u) * data->input_size + i];
+      if (v == 0.0f) continue;
+      data->nz_col.push_back(i);
+      data->nz_val.push_back(v);
+    }
+    data->nz_begin.push_back(static_cast<int32_t>(data->nz_col.size()));
+  }
+  return kTfLiteOk;
+}
+
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   auto* data = static_cast<OpData*>(node->user_data);
   const auto* params = static_cast<const TfLiteFullyConnectedParams*>(node->builtin_data);
   TF_LITE_ENSURE(context, params != nullptr);
   TF_LITE_ENSURE(context, NumInputs(node) == 2 || NumInputs(node) == 3);
-  TF_LITE_ENSURE_EQ(context, NumOutputs(node), 1);
+  data->shuffled = params->weights_format == kTfLiteFullyConnectedWeightsFormatShuffled4x16Int8;
+  // The shuffled format has TFLite's input workspace as a second output.
+  TF_LITE_ENSURE_EQ(context, NumOutputs(node), data->shuffled ? 2 : 1);
   const TfLiteTensor* input;
   const TfLiteTensor* filter;
   TfLiteTensor* output;
@@ -150,17 +285,15 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, 0, &output));
   const TfLiteTensor* bias = NumInputs(node) == 3 ? GetInput(context, node, 2) : nullptr;
 
-  if (params->weights_format != kTfLiteFullyConnectedWeightsFormatDefault) {
-    TF_LITE_KERNEL_LOG(context, "Shuffled FULLY_CONNECTED weights not supported.");
+  if (!data->shuffled && params->weights_format != kTfLiteFullyConnectedWeightsFormatDefault) {
+    TF_LITE_KERNEL_LOG(context, "FULLY_CONNECTED weights format %d not supported.",
+                       static_cast<int>(params->weights_format));
     return kTfLiteError;
   }
   TF_LITE_ENSURE_STATUS(conv_util::CheckActivation(context, params->activation));
   TF_LITE_ENSURE_EQ(context, NumDimensions(filter), 2);
   TF_LITE_ENSURE(context, NumDimensions(input) >= 1);
-  if (filter->sparsity != nullptr) {
-    TF_LITE_KERNEL_LOG(context, "Sparse FULLY_CONNECTED weights not supported.");
-    return kTfLiteError;
-  }
+  data->sparse = filter->sparsity != nullptr;
   data->units = SizeOfDimension(filter, 0);
   data->input_size = SizeOfDimension(filter, 1);
   TF_LITE_ENSURE(context, data->input_size > 0);
@@ -169,6 +302,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   data->batches = static_cast<int>(total / data->input_size);
   TF_LITE_ENSURE_STATUS(CheckTypes(context, input, filter, bias, output, data->units));
   data->hybrid = input->type == kTfLiteFloat32 && filter->type == kTfLiteInt8;
+  data->per_channel = false;
   if (data->hybrid) {
     // The filter scale: one, or one per unit (quantized dimension 0).
     const TfLiteAffineQuantization* fq = conv_util::Affine(filter);
@@ -181,6 +315,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
                          data->units, fq != nullptr && fq->scale != nullptr ? fq->scale->size : 0);
       return kTfLiteError;
     }
+    data->per_channel = fq->scale->size > 1;
     data->filter_scale.resize(data->units);
     for (int u = 0; u < data->units; ++u) {
       data->filter_scale[u] = fq->scale->data[fq->scale->size == 1 ? 0 : u];
@@ -203,6 +338,9 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     data->input_q.clear();
   }
   data->weights.Invalidate();
+  data->single_rounding = !data->shuffled && !data->sparse;
+  if (data->shuffled) TF_LITE_ENSURE_STATUS(PrepareShuffled(context, input, filter, output, data));
+  if (data->sparse) TF_LITE_ENSURE_STATUS(PrepareSparse(context, input, filter, data));
 
   TfLiteIntArray* out_shape;
   if (params->keep_num_dims) {
@@ -217,10 +355,28 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   return context->ResizeTensor(context, output, out_shape);
 }
 
+// The 8-bit weights into the GEMM's layout, from the unshuffled or densified copy if any.
+void PackQuantizedWeights(OpData* data, const TfLiteTensor* filter) {
+  conv_util::PackedWeights& pw = data->weights;
+  if (pw.valid) return;
+  const int n = data->units, k = data->input_size;
+  if (data->shuffled) {
+    pw.q.resize(gemm::PackedQuantizedWeightsSize(n, k));
+    gemm::PackUint8Weights(data->unshuffled.data(), n, k, data->weights_zero_point, pw.q.data());
+    pw.valid = true;
+  } else if (data->sparse) {
+    pw.q.resize(gemm::PackedQuantizedWeightsSize(n, k));
+    gemm::PackInt8Weights(data->dense_q.data(), n, k, data->weights_zero_point, pw.q.data());
+    pw.valid = true;
+  } else {
+    pw.Pack(filter, n, k, data->weights_zero_point);
+  }
+}
+
 template <typename T, typename OutT = T>
 void EvalQuantized(OpData* data, const TfLiteTensor* input, const TfLiteTensor* filter,
                    const TfLiteTensor* bias, TfLiteTensor* output, pthreadpool* pool) {
-  data->weights.Pack(filter, data->units, data->input_size, data->weights_zero_point);
+  PackQuantizedWeights(data, filter);
   const T* in = GetTensorData<T>(input);
   const int32_t offset = data->quant.input_offset;
   for (size_t i = 0; i < data->input_q.size(); ++i) {
@@ -228,9 +384,9 @@ void EvalQuantized(OpData* data, const TfLiteTensor* input, const TfLiteTensor* 
   }
   // TFLite's reference FullyConnected (uint8, int8, per-channel) requantizes with one
   // rounding: on testdata/kernels the two-step MultiplyByQuantizedMultiplier differed on 1
-  // to 4 of 2048 outputs, the single rounding on none.
+  // to 4 of 2048 outputs, the single rounding on none. Shuffled and sparse: two-step.
   gemm::QuantizedOutputStage stage = data->quant.Stage(bias != nullptr ? bias->data.i32 : nullptr);
-  stage.single_rounding = true;
+  stage.single_rounding = data->single_rounding;
   gemm::QuantizedGemm(data->batches, data->units, data->input_size, data->input_q.data(),
                       data->input_size, data->weights.q.data(), GetTensorData<OutT>(output),
                       data->units, stage, pool);
@@ -246,8 +402,10 @@ void EvalHybrid(OpData* data, const TfLiteFullyConnectedParams& params, const Tf
   rows.Quantize(input->data.f, batches, k, asymmetric);
   float act_min, act_max;
   CalculateActivationRange(params.activation, &act_min, &act_max);
-  const int8_t* w = filter->data.int8;
+  const int8_t* w = data->sparse ? data->dense_q.data() : filter->data.int8;
   const float* bias_data = bias != nullptr ? bias->data.f : nullptr;
+  // TFLite's sparse hybrid kernel takes the offset term out in float, before the sums.
+  const bool float_offset = asymmetric && data->sparse;
   float* out = output->data.f;
   parallel::ParallelFor(pool, static_cast<size_t>(units),
                         static_cast<double>(batches) * units * k, [&](size_t u) {
@@ -260,10 +418,43 @@ void EvalHybrid(OpData* data, const TfLiteFullyConnectedParams& params, const Tf
       const int8_t* q = rows.row(b, k);
       int32_t dot = 0;
       for (int i = 0; i < k; ++i) dot += static_cast<int32_t>(wr[i]) * q[i];
-      dot -= row_sum * rows.offset[b];
       const float scale = rows.scale[b] * data->filter_scale[u];
       float v = bias_data != nullptr ? bias_data[u] : 0.0f;
+      if (float_offset) {
+        const float offset = static_cast<float>(rows.offset[b]);
+        const float zp_scale = data->per_channel ? rows.scale[b] * offset * data->filter_scale[u]
+                                                 : scale * offset;
+        v -= zp_scale * static_cast<float>(row_sum);
+      } else {
+        dot -= row_sum * rows.offset[b];
+      }
       v += static_cast<float>(dot) * scale;
+      out[static_cast<size_t>(b) * units + u] = std::min(std::max(v, act_min), act_max);
+    }
+  });
+}
+
+// v8 float: each output sums its row's nonzero products in column order from 0, then adds
+// the bias and clamps, as TFLite's reference loop over the densified weights (its zero
+// products add nothing).
+void EvalSparseFloat(const OpData* data, const TfLiteFullyConnectedParams& params,
+                     const TfLiteTensor* input, const TfLiteTensor* bias, TfLiteTensor* output,
+                     pthreadpool* pool) {
+  const int batches = data->batches, units = data->units, k = data->input_size;
+  float act_min, act_max;
+  CalculateActivationRange(params.activation, &act_min, &act_max);
+  const float* in = input->data.f;
+  const float* bias_data = bias != nullptr ? bias->data.f : nullptr;
+  float* out = output->data.f;
+  parallel::ParallelFor(pool, static_cast<size_t>(units),
+                        static_cast<double>(batches) * data->nz_col.size(), [&](size_t u) {
+    for (int b = 0; b < batches; ++b) {
+      const float* row = in + static_cast<size_t>(b) * k;
+      float total = 0.0f;
+      for (int32_t i = data->nz_begin[u]; i < data->nz_begin[u + 1]; ++i) {
+        total += row[data->nz_col[i]] * data->nz_val[i];
+      }
+      const float v = total + (bias_data != nullptr ? bias_data[u] : 0.0f);
       out[static_cast<size_t>(b) * units + u] = std::min(std::max(v, act_min), act_max);
     }
   });
@@ -304,6 +495,10 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
     case kTfLiteFloat32:
       if (data->hybrid) {
         EvalHybrid(data, *params, input, filter, bias, output, pool);
+        return kTfLiteOk;
+      }
+      if (data->sparse) {
+        EvalSparseFloat(data, *params, input, bias, output, pool);
         return kTfLiteOk;
       }
       data->weights.Pack(filter, data->units, data->input_size, 0);

@@ -436,13 +436,16 @@ TEST_CASE("FULLY_CONNECTED rejects bad models in Prepare") {
     const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 2}, "in");
     const int w = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {1, 2}, {1, 2}, "w");
     const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 1}, "out");
+    const int workspace = b.AddTensor(tflite::TensorType_UINT8, {1, 2}, "workspace");
     o.weights_format = tflite::FullyConnectedOptionsWeightsFormat_SHUFFLED4x16INT8;
-    b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {in, w}, {out}, Options(o), 6);
+    b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {in, w}, {out, workspace}, Options(o),
+                  6);
     b.SetInputs({in});
     b.SetOutputs({out});
     OpTestModel m(b);
     CHECK(m.Prepare() == kTfLiteError);
-    CHECK(m.errors().find("Shuffled") != std::string::npos);
+    CHECK(m.errors().find("shuffled weights: they need uint8 input and weights and int16 "
+                          "output (got FLOAT32, FLOAT32, FLOAT32)") != std::string::npos);
   }
   SECTION("bool input") {
     ModelBuilder b;

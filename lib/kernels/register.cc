@@ -51,13 +51,10 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_FLOOR, Register_FLOOR(), 1, 1);
   AddBuiltin(BuiltinOperator_FLOOR_DIV, Register_FLOOR_DIV(), 1, 2);
   AddBuiltin(BuiltinOperator_FLOOR_MOD, Register_FLOOR_MOD(), 1, 1);
-  // FULLY_CONNECTED: v1, v3 hybrid, v4-6, v7 int16 (16x8), v9 hybrid with asymmetric
-  // inputs, v10 int4 weights, v11 quantized_bias_type, v12 hybrid per-channel (not v2
-  // shuffled, v8 sparse).
-  AddBuiltin(BuiltinOperator_FULLY_CONNECTED, Register_FULLY_CONNECTED(), 1, 1);
-  AddBuiltin(BuiltinOperator_FULLY_CONNECTED, Register_FULLY_CONNECTED(), 3, 7);
-  AddBuiltin(BuiltinOperator_FULLY_CONNECTED, Register_FULLY_CONNECTED(), 9, 9);
-  AddBuiltin(BuiltinOperator_FULLY_CONNECTED, Register_FULLY_CONNECTED(), 10, 12);
+  // FULLY_CONNECTED: v1, v2 shuffled 4x16 uint8 weights, v3 hybrid, v4-6, v7 int16 (16x8),
+  // v8 sparse weights (float any format; int8 and hybrid 1x16 blocks), v9 hybrid with
+  // asymmetric inputs, v10 int4 weights, v11 quantized_bias_type, v12 hybrid per-channel.
+  AddBuiltin(BuiltinOperator_FULLY_CONNECTED, Register_FULLY_CONNECTED(), 1, 12);
   // GATHER: v1-6 (not v7 int4).
   AddBuiltin(BuiltinOperator_GATHER, Register_GATHER(), 1, 6);
   AddBuiltin(BuiltinOperator_GATHER_ND, Register_GATHER_ND(), 1, 5);

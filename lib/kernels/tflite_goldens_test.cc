@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -332,6 +333,141 @@ ModelBuilder FullyConnectedInt8(bool per_channel, uint32_t seed) {
   return b;
 }
 
+// --- FULLY_CONNECTED v2: shuffled 4x16 uint8 weights, uint8 -> int16 -------------------
+
+// TFLite's shuffled layout: for each block of 4 units, for each block of 16 inputs, the 4
+// rows' 16 values, each xor 0x80 (so that read as int8 they are w - 128).
+std::vector<uint8_t> Shuffle4x16(const std::vector<uint8_t>& w, int units, int input) {
+  std::vector<uint8_t> out;
+  out.reserve(w.size());
+  for (int u = 0; u < units; u += 4) {
+    for (int d = 0; d < input; d += 16) {
+      for (int i = 0; i < 4; ++i) {
+        for (int j = 0; j < 16; ++j) {
+          out.push_back(static_cast<uint8_t>(w[static_cast<size_t>(u + i) * input + d + j] ^ 0x80));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// Zero points 128 (the kernel assumes them), int16 output with zero point 0; the second
+// output is TFLite's uint8 workspace for the shuffled input.
+ModelBuilder FullyConnectedShuffled(int batch, tflite::ActivationFunctionType act, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const int input = 48, units = 20;
+  const QuantSpec in_q{{0.02f}, {128}, 0}, wq{{0.004f}, {128}, 0};
+  const QuantSpec out_q{{1.0f / 1024}, {0}, 0}, bq{{0.02f * 0.004f}, {0}, 0};
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_UINT8, {batch, input}, "in", &in_q);
+  const auto w = RandomInts<uint8_t>(rng, units * input, 0, 255);
+  const int f = b.AddConstTensor<uint8_t>(tflite::TensorType_UINT8, {units, input},
+                                          Shuffle4x16(w, units, input), "w", &wq);
+  const int bi = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {units},
+                                           RandomInts<int32_t>(rng, units, -20000, 20000), "bias",
+                                           &bq);
+  const int out = b.AddTensor(tflite::TensorType_INT16, {batch, units}, "out", &out_q);
+  const int ws = b.AddTensor(tflite::TensorType_UINT8, {batch, input}, "shuffled_input");
+  tflite::FullyConnectedOptionsT o;
+  o.weights_format = tflite::FullyConnectedOptionsWeightsFormat_SHUFFLED4x16INT8;
+  o.fused_activation_function = act;
+  b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {in, f, bi}, {out, ws}, Options(o), 2);
+  SingleIo(b, in, out);
+  return b;
+}
+
+// --- FULLY_CONNECTED v8: sparse weights (TfLiteTensor::sparsity), used by FC directly ----
+
+enum class FcSparseKind { kFloat, kInt8, kHybrid };
+
+// A [units, input] matrix sparse over blocks of 1 x `block` (block 1: plain CSR over the
+// elements, 2 levels; otherwise 3 levels with block_map {1}); about 40% of blocks kept.
+// Returns the stored values (block by block) and sets the tensor's sparsity.
+template <typename T>
+int AddSparseWeights(ModelBuilder& b, std::mt19937& rng, int units, int input, int block,
+                     const std::vector<T>& dense, tflite::TensorType type, const QuantSpec* q) {
+  std::vector<T> values;
+  tflite::Int32VectorT segments, indices;
+  segments.values.push_back(0);
+  std::bernoulli_distribution keep(0.4);
+  for (int u = 0; u < units; ++u) {
+    for (int c = 0; c < input / block; ++c) {
+      if (!keep(rng)) continue;
+      indices.values.push_back(c);
+      for (int j = 0; j < block; ++j) values.push_back(dense[static_cast<size_t>(u) * input + c * block + j]);
+    }
+    segments.values.push_back(static_cast<int32_t>(indices.values.size()));
+  }
+  const int t = b.AddConstTensor<T>(type, {units, input}, values, "w", q);
+  auto sp = std::make_unique<tflite::SparsityParametersT>();
+  auto rows = std::make_unique<tflite::DimensionMetadataT>();
+  rows->format = tflite::DimensionType_DENSE;
+  rows->dense_size = units;
+  auto cols = std::make_unique<tflite::DimensionMetadataT>();
+  cols->format = tflite::DimensionType_SPARSE_CSR;
+  cols->array_segments.Set(std::move(segments));
+  cols->array_indices.Set(std::move(indices));
+  sp->dim_metadata.push_back(std::move(rows));
+  sp->dim_metadata.push_back(std::move(cols));
+  if (block > 1) {
+    sp->traversal_order = {0, 1, 2};
+    sp->block_map = {1};
+    auto inner = std::make_unique<tflite::DimensionMetadataT>();
+    inner->format = tflite::DimensionType_DENSE;
+    inner->dense_size = block;
+    sp->dim_metadata.push_back(std::move(inner));
+  } else {
+    sp->traversal_order = {0, 1};
+  }
+  b.subgraph(0).tensors[t]->sparsity = std::move(sp);
+  return t;
+}
+
+ModelBuilder FullyConnectedSparse(FcSparseKind kind, int block, bool per_channel, bool asymmetric,
+                                  uint32_t seed) {
+  std::mt19937 rng(seed);
+  const bool is_int8 = kind == FcSparseKind::kInt8;
+  // int8: enough outputs that the requantization's rounding shows.
+  const int batch = is_int8 ? 32 : 3, input = 64, units = is_int8 ? 64 : 12;
+  ModelBuilder b;
+  const QuantSpec in_q{{0.02f}, {3}, 0}, out_q{{0.1f}, {-5}, 0};
+  const QuantSpec wq = per_channel ? ChannelScales(units, 0, 0.002f) : QuantSpec{{0.004f}, {0}, 0};
+  const auto F = tflite::TensorType_FLOAT32;
+  const int in = is_int8 ? b.AddTensor(tflite::TensorType_INT8, {batch, input}, "in", &in_q)
+                         : b.AddTensor(F, {batch, input}, "in");
+  int f, bi;
+  if (kind == FcSparseKind::kFloat) {
+    f = AddSparseWeights<float>(b, rng, units, input, block, RandomFloats(rng, units * input), F,
+                                nullptr);
+    bi = b.AddConstTensor<float>(F, {units}, RandomFloats(rng, units), "bias");
+  } else {
+    f = AddSparseWeights<int8_t>(b, rng, units, input, block,
+                                 RandomInts<int8_t>(rng, units * input, -127, 127),
+                                 tflite::TensorType_INT8, &wq);
+    if (is_int8) {
+      QuantSpec bq;
+      for (float sc : wq.scale) bq.scale.push_back(sc * 0.02f);
+      bq.zero_point.assign(bq.scale.size(), 0);
+      bi = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {units},
+                                     RandomInts<int32_t>(rng, units, -20000, 20000), "bias", &bq);
+    } else {
+      bi = b.AddConstTensor<float>(F, {units}, RandomFloats(rng, units), "bias");
+    }
+  }
+  const int out = is_int8 ? b.AddTensor(tflite::TensorType_INT8, {batch, units}, "out", &out_q)
+                          : b.AddTensor(F, {batch, units}, "out");
+  tflite::FullyConnectedOptionsT o;
+  o.asymmetric_quantize_inputs = asymmetric;
+  o.fused_activation_function = tflite::ActivationFunctionType_RELU6;
+  if (kind == FcSparseKind::kFloat) o.fused_activation_function = tflite::ActivationFunctionType_NONE;
+  // op_version.cc: sparse weights are v8, unless hybrid per-channel (v12 comes first).
+  const int version = kind == FcSparseKind::kHybrid && per_channel ? 12 : 8;
+  b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {in, f, bi}, {out}, Options(o), version);
+  SingleIo(b, in, out);
+  return b;
+}
+
 // --- int8 CONV_2D / DEPTHWISE_CONV_2D (per-channel), for the requantization rounding ----
 
 ModelBuilder ConvInt8(bool depthwise, uint32_t seed) {
@@ -600,6 +736,22 @@ const GoldenCase kCases[] = {
     {"fully_connected_uint8_int16_output", [] { return FullyConnectedUint8(534, true); }, 0},
     {"fully_connected_int8", [] { return FullyConnectedInt8(false, 531); }, 0},
     {"fully_connected_int8_per_channel", [] { return FullyConnectedInt8(true, 532); }, 0},
+    {"fully_connected_shuffled_batch1",
+     [] { return FullyConnectedShuffled(1, tflite::ActivationFunctionType_NONE, 561); }, 0},
+    {"fully_connected_shuffled_batch4_relu",
+     [] { return FullyConnectedShuffled(4, tflite::ActivationFunctionType_RELU, 562); }, 0},
+    {"fully_connected_sparse_float_csr",
+     [] { return FullyConnectedSparse(FcSparseKind::kFloat, 1, false, false, 571); }, 0},
+    {"fully_connected_sparse_float_block1x4",
+     [] { return FullyConnectedSparse(FcSparseKind::kFloat, 4, false, false, 572); }, 0},
+    {"fully_connected_sparse_int8_block1x16",
+     [] { return FullyConnectedSparse(FcSparseKind::kInt8, 16, false, false, 573); }, 0},
+    {"fully_connected_sparse_int8_block1x16_per_channel",
+     [] { return FullyConnectedSparse(FcSparseKind::kInt8, 16, true, false, 574); }, 0},
+    {"fully_connected_sparse_hybrid_block1x16",
+     [] { return FullyConnectedSparse(FcSparseKind::kHybrid, 16, false, false, 575); }, 0},
+    {"fully_connected_sparse_hybrid_block1x16_asymmetric_per_channel",
+     [] { return FullyConnectedSparse(FcSparseKind::kHybrid, 16, true, true, 576); }, 0},
     {"transpose_conv_16x8_int64_bias", [] { return TransposeConv16x8(Bias16::kInt64, 3, 521); }, 0},
     {"transpose_conv_16x8_no_bias", [] { return TransposeConv16x8(Bias16::kNone, 2, 522); }, 0},
     {"transpose_conv_16x8_int32_bias_v5",
@@ -749,6 +901,21 @@ TEST_CASE("hybrid DEPTHWISE_CONV_2D with one filter scale is refused with the re
   CHECK(m.Prepare() != kTfLiteOk);
   CHECK_THAT(m.errors(), Catch::Contains("one scale per output channel on dimension 3") &&
                              Catch::Contains("expected 3 scales, got 1"));
+}
+
+TEST_CASE("FULLY_CONNECTED shuffled weights outside TFLite's batch counts are refused") {
+  OpTestModel m(FullyConnectedShuffled(2, tflite::ActivationFunctionType_NONE, 561));
+  CHECK(m.Prepare() != kTfLiteOk);
+  CHECK_THAT(m.errors(), Catch::Contains("1 or 4 batches") && Catch::Contains("2 batches"));
+}
+
+TEST_CASE("FULLY_CONNECTED sparse int8 weights need TFLite's 1x16 blocks") {
+  for (FcSparseKind kind : {FcSparseKind::kInt8, FcSparseKind::kHybrid}) {
+    OpTestModel m(FullyConnectedSparse(kind, 1, false, false, 573));
+    CHECK(m.Prepare() != kTfLiteOk);
+    CHECK_THAT(m.errors(), Catch::Contains("1x16 blocks only") &&
+                               Catch::Contains("got 2 sparsity levels"));
+  }
 }
 
 // Writes each case's model.tflite (run by scripts/gen_kernel_goldens.py).
