@@ -12,79 +12,27 @@ namespace ops {
 namespace builtin {
 namespace add {
 
-using elementwise::ActivationClamp;
-using elementwise::BroadcastBinary;
+using OpData = elementwise::AddSubData;
 
-struct OpData {
-  ArithmeticParams params{};
-  bool int16_pot = false;  // int16 pot_scale_int16 path
-};
-
-void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
-void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
-
-bool IsQuantized(const TfLiteTensor* t) { return t->quantization.type != kTfLiteNoQuantization; }
-
-TfLiteStatus PrepareInt16(TfLiteContext* context, const TfLiteAddParams* params,
-                          const TfLiteTensor* input1, const TfLiteTensor* input2,
-                          TfLiteTensor* output, OpData* data) {
-  TF_LITE_ENSURE_MSG(context, IsQuantized(input1) == IsQuantized(output),
-                     "int16 ADD: input and output must both be quantized or both not");
-  if (!IsQuantized(input1)) return kTfLiteOk;  // plain integer add
-  // Quantized int16 is symmetric.
-  TF_LITE_ENSURE_EQ(context, input1->params.zero_point, 0);
-  TF_LITE_ENSURE_EQ(context, input2->params.zero_point, 0);
-  TF_LITE_ENSURE_EQ(context, output->params.zero_point, 0);
-  data->int16_pot =
-      params->pot_scale_int16 && elementwise::AllScalesPowerOfTwo(input1, input2, output);
-  if (data->int16_pot) {
-    return elementwise::PrepareInt16PotAddSub(context, input1, input2, output, params->activation,
-                                              &data->params);
-  }
-  return elementwise::PrepareQuantizedAddSub(context, input1, input2, output, params->activation,
-                                             15, &data->params);
-}
+using elementwise::IsQuantized;
 
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   auto* params = static_cast<TfLiteAddParams*>(node->builtin_data);
   auto* data = static_cast<OpData*>(node->user_data);
   TF_LITE_ENSURE(context, params != nullptr);
-  const TfLiteTensor* input1;
-  const TfLiteTensor* input2;
-  TfLiteTensor* output;
-  TF_LITE_ENSURE_OK(
-      context, elementwise::PrepareBinary(context, node, elementwise::kMaxBroadcastRank, &input1,
-                                          &input2, &output));
-  data->int16_pot = false;
-  switch (output->type) {
-    case kTfLiteFloat32:
-    case kTfLiteInt32:
-    case kTfLiteInt64:
-      return kTfLiteOk;
-    case kTfLiteInt8:
-    case kTfLiteUInt8:
-      return elementwise::PrepareQuantizedAddSub(context, input1, input2, output,
-                                                 params->activation, 20, &data->params);
-    case kTfLiteInt16:
-      return PrepareInt16(context, params, input1, input2, output, data);
-    default:
-      return elementwise::UnsupportedType(context, output->type);
-  }
+  // Unquantized int16 is a plain integer add; quantized int16 is symmetric.
+  static constexpr elementwise::AddSubRules kRules = {"ADD", /*plain_int16=*/true,
+                                                      /*symmetric_int16=*/true,
+                                                      /*zero_points_in_type=*/false};
+  return elementwise::PrepareAddSub(context, node, kRules, params->activation,
+                                    params->pot_scale_int16, &data->params, &data->int16_pot);
 }
 
 template <typename T>
 void EvalPlain(TfLiteFusedActivation activation, const TfLiteTensor* input1,
                const TfLiteTensor* input2, TfLiteTensor* output) {
-  const auto clamp = ActivationClamp<T>(activation);
-  BroadcastBinary(GetTensorShape(input1), GetTensorData<T>(input1), GetTensorShape(input2),
-                  GetTensorData<T>(input2), GetTensorShape(output), GetTensorData<T>(output),
-                  [clamp](T a, T b) { return clamp(WrappingAdd(a, b)); });
-}
-
-template <typename T, typename F>
-void EvalWith(const TfLiteTensor* input1, const TfLiteTensor* input2, TfLiteTensor* output, F f) {
-  BroadcastBinary(GetTensorShape(input1), GetTensorData<T>(input1), GetTensorShape(input2),
-                  GetTensorData<T>(input2), GetTensorShape(output), GetTensorData<T>(output), f);
+  elementwise::BroadcastClamped<T>(activation, input1, input2, output,
+                                   [](T a, T b) { return WrappingAdd(a, b); });
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
@@ -108,12 +56,12 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
       EvalPlain<int64_t>(params->activation, input1, input2, output);
       return kTfLiteOk;
     case kTfLiteInt8:
-      EvalWith<int8_t>(input1, input2, output, [&p](int8_t a, int8_t b) {
+      elementwise::BroadcastTensors<int8_t>(input1, input2, output, [&p](int8_t a, int8_t b) {
         return elementwise::QuantizedAddSub(p, a, b, false);
       });
       return kTfLiteOk;
     case kTfLiteUInt8:
-      EvalWith<uint8_t>(input1, input2, output, [&p](uint8_t a, uint8_t b) {
+      elementwise::BroadcastTensors<uint8_t>(input1, input2, output, [&p](uint8_t a, uint8_t b) {
         return elementwise::QuantizedAddSub(p, a, b, false);
       });
       return kTfLiteOk;
@@ -121,11 +69,11 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
       if (!IsQuantized(output)) {
         EvalPlain<int16_t>(params->activation, input1, input2, output);
       } else if (data.int16_pot) {
-        EvalWith<int16_t>(input1, input2, output, [&p](int16_t a, int16_t b) {
+        elementwise::BroadcastTensors<int16_t>(input1, input2, output, [&p](int16_t a, int16_t b) {
           return elementwise::Int16PotAddSub(p, a, b, false);
         });
       } else {
-        EvalWith<int16_t>(input1, input2, output, [&p](int16_t a, int16_t b) {
+        elementwise::BroadcastTensors<int16_t>(input1, input2, output, [&p](int16_t a, int16_t b) {
           return elementwise::QuantizedAddSub(p, a, b, false);
         });
       }
@@ -138,7 +86,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 }  // namespace add
 
 TfLiteRegistration* Register_ADD() {
-  static TfLiteRegistration r = {add::Init, add::Free, add::Prepare, add::Eval};
+  static TfLiteRegistration r = {elementwise::InitAddSub, elementwise::FreeAddSub, add::Prepare,
+                                 add::Eval};
   return &r;
 }
 

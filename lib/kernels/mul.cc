@@ -14,9 +14,6 @@ namespace ops {
 namespace builtin {
 namespace mul {
 
-using elementwise::ActivationClamp;
-using elementwise::BroadcastBinary;
-
 bool IsInt16To8Bit(const TfLiteTensor* input, const TfLiteTensor* output) {
   return input->type == kTfLiteInt16 &&
          (output->type == kTfLiteInt8 || output->type == kTfLiteUInt8);
@@ -82,18 +79,15 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
 template <typename T>
 void EvalPlain(TfLiteFusedActivation activation, const TfLiteTensor* input1,
                const TfLiteTensor* input2, TfLiteTensor* output) {
-  const auto clamp = ActivationClamp<T>(activation);
-  BroadcastBinary(GetTensorShape(input1), GetTensorData<T>(input1), GetTensorShape(input2),
-                  GetTensorData<T>(input2), GetTensorShape(output), GetTensorData<T>(output),
-                  [clamp](T a, T b) { return clamp(WrappingMul(a, b)); });
+  elementwise::BroadcastClamped<T>(activation, input1, input2, output,
+                                   [](T a, T b) { return WrappingMul(a, b); });
 }
 
 template <typename T>
 void EvalQuantized(const ArithmeticParams& p, const TfLiteTensor* input1,
                    const TfLiteTensor* input2, TfLiteTensor* output) {
-  BroadcastBinary(GetTensorShape(input1), GetTensorData<T>(input1), GetTensorShape(input2),
-                  GetTensorData<T>(input2), GetTensorShape(output), GetTensorData<T>(output),
-                  [&p](T a, T b) { return elementwise::QuantizedMul(p, a, b); });
+  elementwise::BroadcastTensors<T>(input1, input2, output,
+                                   [&p](T a, T b) { return elementwise::QuantizedMul(p, a, b); });
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {

@@ -3,8 +3,6 @@
 // TFLite's reference kernels: the general path (sub.cc PrepareGeneralSubOp's
 // multipliers, left shift 20 for 8-bit and 15 for int16) and the
 // pot_scale_int16 path (zero points 0, power-of-two scales).
-#include <limits>
-
 #include "kernels/internal/elementwise.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
 
@@ -13,78 +11,33 @@ namespace ops {
 namespace builtin {
 namespace sub {
 
-using elementwise::ActivationClamp;
-using elementwise::BroadcastBinary;
-
-struct OpData {
-  ArithmeticParams params{};
-  bool int16_pot = false;  // int16 pot_scale_int16 path
-};
-
-void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
-void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
-
-template <typename T>
-TfLiteStatus PrepareGeneral(TfLiteContext* context, const TfLiteSubParams* params,
-                            const TfLiteTensor* input1, const TfLiteTensor* input2,
-                            TfLiteTensor* output, int left_shift, OpData* data) {
-  // Zero points must be representable in T (upstream checks the same).
-  for (const TfLiteTensor* t : {input1, input2, static_cast<const TfLiteTensor*>(output)}) {
-    TF_LITE_ENSURE(context, t->params.zero_point >= std::numeric_limits<T>::min());
-    TF_LITE_ENSURE(context, t->params.zero_point <= std::numeric_limits<T>::max());
-  }
-  return elementwise::PrepareQuantizedAddSub(context, input1, input2, output, params->activation,
-                                             left_shift, &data->params);
-}
+using OpData = elementwise::AddSubData;
 
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   auto* params = static_cast<TfLiteSubParams*>(node->builtin_data);
   auto* data = static_cast<OpData*>(node->user_data);
   TF_LITE_ENSURE(context, params != nullptr);
-  const TfLiteTensor* input1;
-  const TfLiteTensor* input2;
-  TfLiteTensor* output;
-  TF_LITE_ENSURE_OK(
-      context, elementwise::PrepareBinary(context, node, elementwise::kMaxBroadcastRank, &input1,
-                                          &input2, &output));
-  data->int16_pot = false;
-  switch (output->type) {
-    case kTfLiteFloat32:
-    case kTfLiteInt32:
-    case kTfLiteInt64:
-      return kTfLiteOk;
-    case kTfLiteInt8:
-      return PrepareGeneral<int8_t>(context, params, input1, input2, output, 20, data);
-    case kTfLiteUInt8:
-      return PrepareGeneral<uint8_t>(context, params, input1, input2, output, 20, data);
-    case kTfLiteInt16:
-      data->int16_pot =
-          params->pot_scale_int16 && elementwise::AllScalesPowerOfTwo(input1, input2, output);
-      if (data->int16_pot) {
-        return elementwise::PrepareInt16PotAddSub(context, input1, input2, output,
-                                                  params->activation, &data->params);
-      }
-      return PrepareGeneral<int16_t>(context, params, input1, input2, output, 15, data);
-    default:
-      return elementwise::UnsupportedType(context, output->type);
-  }
+  // Quantized only for int16; zero points must fit the type (upstream checks the same).
+  static constexpr elementwise::AddSubRules kRules = {"SUB", /*plain_int16=*/false,
+                                                      /*symmetric_int16=*/false,
+                                                      /*zero_points_in_type=*/true};
+  return elementwise::PrepareAddSub(context, node, kRules, params->activation,
+                                    params->pot_scale_int16, &data->params, &data->int16_pot);
 }
 
 template <typename T>
 void EvalPlain(TfLiteFusedActivation activation, const TfLiteTensor* input1,
                const TfLiteTensor* input2, TfLiteTensor* output) {
-  const auto clamp = ActivationClamp<T>(activation);
-  BroadcastBinary(GetTensorShape(input1), GetTensorData<T>(input1), GetTensorShape(input2),
-                  GetTensorData<T>(input2), GetTensorShape(output), GetTensorData<T>(output),
-                  [clamp](T a, T b) { return clamp(elementwise::WrappingSub(a, b)); });
+  elementwise::BroadcastClamped<T>(activation, input1, input2, output,
+                                   [](T a, T b) { return elementwise::WrappingSub(a, b); });
 }
 
 template <typename T>
 void EvalQuantized(const ArithmeticParams& p, const TfLiteTensor* input1,
                    const TfLiteTensor* input2, TfLiteTensor* output) {
-  BroadcastBinary(GetTensorShape(input1), GetTensorData<T>(input1), GetTensorShape(input2),
-                  GetTensorData<T>(input2), GetTensorShape(output), GetTensorData<T>(output),
-                  [&p](T a, T b) { return elementwise::QuantizedAddSub(p, a, b, true); });
+  elementwise::BroadcastTensors<T>(input1, input2, output, [&p](T a, T b) {
+    return elementwise::QuantizedAddSub(p, a, b, true);
+  });
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
@@ -115,10 +68,9 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
     case kTfLiteInt16:
       if (data.int16_pot) {
         const ArithmeticParams& p = data.params;
-        BroadcastBinary(
-            GetTensorShape(input1), GetTensorData<int16_t>(input1), GetTensorShape(input2),
-            GetTensorData<int16_t>(input2), GetTensorShape(output), GetTensorData<int16_t>(output),
-            [&p](int16_t a, int16_t b) { return elementwise::Int16PotAddSub(p, a, b, true); });
+        elementwise::BroadcastTensors<int16_t>(input1, input2, output, [&p](int16_t a, int16_t b) {
+          return elementwise::Int16PotAddSub(p, a, b, true);
+        });
       } else {
         EvalQuantized<int16_t>(data.params, input1, input2, output);
       }
@@ -131,7 +83,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 }  // namespace sub
 
 TfLiteRegistration* Register_SUB() {
-  static TfLiteRegistration r = {sub::Init, sub::Free, sub::Prepare, sub::Eval};
+  static TfLiteRegistration r = {elementwise::InitAddSub, elementwise::FreeAddSub, sub::Prepare,
+                                 sub::Eval};
   return &r;
 }
 

@@ -207,6 +207,22 @@ inline Clamp<T> ActivationClamp(TfLiteFusedActivation activation) {
   return c;
 }
 
+// BroadcastBinary over three tensors of element type T.
+template <typename T, typename F>
+void BroadcastTensors(const TfLiteTensor* input1, const TfLiteTensor* input2, TfLiteTensor* output,
+                      F f) {
+  BroadcastBinary(GetTensorShape(input1), GetTensorData<T>(input1), GetTensorShape(input2),
+                  GetTensorData<T>(input2), GetTensorShape(output), GetTensorData<T>(output), f);
+}
+
+// out = clamp(op(in1, in2)) with broadcasting: the unquantized path of ADD, SUB and MUL.
+template <typename T, typename Op>
+void BroadcastClamped(TfLiteFusedActivation activation, const TfLiteTensor* input1,
+                      const TfLiteTensor* input2, TfLiteTensor* output, Op op) {
+  const auto clamp = ActivationClamp<T>(activation);
+  BroadcastTensors<T>(input1, input2, output, [clamp, op](T a, T b) { return clamp(op(a, b)); });
+}
+
 // --- Integer arithmetic without undefined behaviour on overflow ----------------
 
 template <typename T>
@@ -322,6 +338,92 @@ inline int16_t Int16PotAddSub(const ArithmeticParams& p, int16_t a, int16_t b, b
   const int32_t raw = subtract ? x - y : x + y;
   return static_cast<int16_t>(
       std::min(p.quantized_activation_max, std::max(p.quantized_activation_min, raw)));
+}
+
+// --- ADD / SUB Prepare ------------------------------------------------------------
+
+inline bool IsQuantized(const TfLiteTensor* t) {
+  return t->quantization.type != kTfLiteNoQuantization;
+}
+
+// Per-node state of ADD and SUB.
+struct AddSubData {
+  ArithmeticParams params{};
+  bool int16_pot = false;  // int16 pot_scale_int16 path
+};
+inline void* InitAddSub(TfLiteContext*, const char*, size_t) { return new AddSubData; }
+inline void FreeAddSub(TfLiteContext*, void* buffer) { delete static_cast<AddSubData*>(buffer); }
+
+// Where upstream add.cc and sub.cc differ.
+struct AddSubRules {
+  const char* op;            // "ADD" or "SUB", for messages
+  bool plain_int16;          // ADD: unquantized int16 is a plain integer op
+  bool symmetric_int16;      // ADD: the general int16 path needs zero points 0
+  bool zero_points_in_type;  // SUB: zero points must be representable in the type
+};
+
+template <typename T>
+TfLiteStatus PrepareGeneralAddSub(TfLiteContext* context, const AddSubRules& rules,
+                                  const TfLiteTensor* input1, const TfLiteTensor* input2,
+                                  TfLiteTensor* output, TfLiteFusedActivation activation,
+                                  int left_shift, ArithmeticParams* params) {
+  if (rules.zero_points_in_type) {
+    for (const TfLiteTensor* t : {input1, input2, static_cast<const TfLiteTensor*>(output)}) {
+      TF_LITE_ENSURE(context, t->params.zero_point >= std::numeric_limits<T>::min());
+      TF_LITE_ENSURE(context, t->params.zero_point <= std::numeric_limits<T>::max());
+    }
+  }
+  return PrepareQuantizedAddSub(context, input1, input2, output, activation, left_shift, params);
+}
+
+// ADD / SUB Prepare: two broadcastable inputs (rank <= kMaxBroadcastRank) and the output
+// resized; float32, int32 and int64 need nothing more; 8-bit types take the general
+// rescaling with left shift 20, int16 the pot_scale_int16 path when asked for and all
+// scales are powers of two (*int16_pot), else the general one with left shift 15.
+inline TfLiteStatus PrepareAddSub(TfLiteContext* context, TfLiteNode* node,
+                                  const AddSubRules& rules, TfLiteFusedActivation activation,
+                                  bool pot_scale_int16, ArithmeticParams* params, bool* int16_pot) {
+  const TfLiteTensor* input1;
+  const TfLiteTensor* input2;
+  TfLiteTensor* output;
+  TF_LITE_ENSURE_OK(context,
+                    PrepareBinary(context, node, kMaxBroadcastRank, &input1, &input2, &output));
+  *int16_pot = false;
+  switch (output->type) {
+    case kTfLiteFloat32:
+    case kTfLiteInt32:
+    case kTfLiteInt64:
+      return kTfLiteOk;
+    case kTfLiteInt8:
+      return PrepareGeneralAddSub<int8_t>(context, rules, input1, input2, output, activation, 20,
+                                          params);
+    case kTfLiteUInt8:
+      return PrepareGeneralAddSub<uint8_t>(context, rules, input1, input2, output, activation, 20,
+                                           params);
+    case kTfLiteInt16:
+      break;
+    default:
+      return UnsupportedType(context, output->type);
+  }
+  if (rules.plain_int16) {
+    if (IsQuantized(input1) != IsQuantized(output)) {
+      TF_LITE_KERNEL_LOG(context, "int16 %s: input and output must both be quantized or both not",
+                         rules.op);
+      return kTfLiteError;
+    }
+    if (!IsQuantized(input1)) return kTfLiteOk;  // plain integer op
+  }
+  if (rules.symmetric_int16) {
+    TF_LITE_ENSURE_EQ(context, input1->params.zero_point, 0);
+    TF_LITE_ENSURE_EQ(context, input2->params.zero_point, 0);
+    TF_LITE_ENSURE_EQ(context, output->params.zero_point, 0);
+  }
+  *int16_pot = pot_scale_int16 && AllScalesPowerOfTwo(input1, input2, output);
+  if (*int16_pot) {
+    return PrepareInt16PotAddSub(context, input1, input2, output, activation, params);
+  }
+  return PrepareGeneralAddSub<int16_t>(context, rules, input1, input2, output, activation, 15,
+                                       params);
 }
 
 // --- 8-bit quantized MUL (reference_integer_ops::MulElementwise) ----------------
