@@ -147,6 +147,35 @@ void PoolLoop(pthreadpool* pool, const TfLitePoolParams& params, const PoolData&
   });
 }
 
+// Eval of a pooling op: the node's tensors and thread pool, then Kernel::Run<T> for the
+// input type (float32, uint8, int8, int16; Prepare has checked the output matches).
+template <typename Kernel>
+TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
+  const auto& params = *static_cast<const TfLitePoolParams*>(node->builtin_data);
+  const auto& data = *static_cast<const PoolData*>(node->user_data);
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  TfLiteTensor* output = GetOutput(context, node, 0);
+  pthreadpool* pool = parallel::ThreadPool(context);
+  switch (input->type) {
+    case kTfLiteFloat32:
+      Kernel::template Run<float>(pool, params, data, input, output);
+      return kTfLiteOk;
+    case kTfLiteUInt8:
+      Kernel::template Run<uint8_t>(pool, params, data, input, output);
+      return kTfLiteOk;
+    case kTfLiteInt8:
+      Kernel::template Run<int8_t>(pool, params, data, input, output);
+      return kTfLiteOk;
+    case kTfLiteInt16:
+      Kernel::template Run<int16_t>(pool, params, data, input, output);
+      return kTfLiteOk;
+    default:
+      TF_LITE_KERNEL_LOG(context, "Type %s (%d) not supported.", TfLiteTypeGetName(input->type),
+                         input->type);
+      return kTfLiteError;
+  }
+}
+
 }  // namespace pooling
 }  // namespace builtin
 }  // namespace ops
