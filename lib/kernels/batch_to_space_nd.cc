@@ -42,37 +42,18 @@ TfLiteStatus ResizeOutput(TfLiteContext* context, const TfLiteTensor* input,
 }
 
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
-  const TfLiteTensor *input, *block, *crops;
-  TfLiteTensor* output;
-  TF_LITE_ENSURE_OK(context,
-                    space_batch::CheckInputs(context, node, kOp, &input, &block, &crops, &output));
-  if (input->type == kTfLiteUInt8 || input->type == kTfLiteInt8) {
-    TF_LITE_ENSURE_EQ(context, input->params.scale, output->params.scale);
-    TF_LITE_ENSURE_EQ(context, input->params.zero_point, output->params.zero_point);
-  }
-  if (!IsConstantOrPersistentTensor(block) || !IsConstantOrPersistentTensor(crops)) {
-    SetTensorToDynamic(output);
-    return kTfLiteOk;
-  }
-  return ResizeOutput(context, input, block, crops, output);
+  return space_batch::Prepare(context, node, kOp, ResizeOutput);
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
-  const TfLiteTensor* input = GetInput(context, node, 0);
-  const TfLiteTensor* block = GetInput(context, node, 1);
-  const TfLiteTensor* crops = GetInput(context, node, 2);
-  TfLiteTensor* output = GetOutput(context, node, 0);
-  if (IsDynamicTensor(output)) {
-    TF_LITE_ENSURE_OK(context, ResizeOutput(context, input, block, crops, output));
-  }
-  space_batch::Spatial sp;
-  TF_LITE_ENSURE_OK(context, space_batch::Read(context, kOp, input, block, crops, &sp));
+  space_batch::EvalView v;
+  TF_LITE_ENSURE_OK(context, space_batch::BeginEval(context, node, kOp, ResizeOutput, &v));
+  const TfLiteTensor* input = v.input;
+  TfLiteTensor* output = v.output;
   if (NumElements(output) == 0) return kTfLiteOk;
-  const int rank = NumDimensions(output);
-  const int out_batch = output->dims->data[0];
-  const int out_h = output->dims->data[1];
-  const int out_w = rank == 4 ? output->dims->data[2] : 1;
-  const size_t pixel = TfLiteTypeGetSize(input->type) * static_cast<size_t>(sp.depth);
+  const space_batch::Spatial& sp = v.sp;
+  const int out_batch = v.out_batch, out_h = v.out_h, out_w = v.out_w;
+  const size_t pixel = v.pixel;
   const char* in = input->data.raw_const;
   char* out = output->data.raw;
   for (int ib = 0; ib < sp.batch; ++ib) {

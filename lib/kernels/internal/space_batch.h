@@ -90,6 +90,59 @@ inline TfLiteIntArray* OutputDims(int rank, int64_t b, int64_t h, int64_t w, int
   return out;
 }
 
+// Sizes the output from the (now-known) block_shape and paddings/crops: each op's rule.
+using ResizeFn = TfLiteStatus (*)(TfLiteContext* context, const TfLiteTensor* input,
+                                  const TfLiteTensor* block, const TfLiteTensor* pads,
+                                  TfLiteTensor* output);
+
+// Prepare of both ops: inputs checked, 8-bit quantization equal in and out, the output
+// sized now (constant block_shape and paddings/crops) or made dynamic.
+inline TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node, const char* op,
+                            ResizeFn resize) {
+  const TfLiteTensor *input, *block, *pads;
+  TfLiteTensor* output;
+  TF_LITE_ENSURE_OK(context, CheckInputs(context, node, op, &input, &block, &pads, &output));
+  if (input->type == kTfLiteUInt8 || input->type == kTfLiteInt8) {
+    TF_LITE_ENSURE_EQ(context, input->params.scale, output->params.scale);
+    TF_LITE_ENSURE_EQ(context, input->params.zero_point, output->params.zero_point);
+  }
+  if (!IsConstantOrPersistentTensor(block) || !IsConstantOrPersistentTensor(pads)) {
+    SetTensorToDynamic(output);
+    return kTfLiteOk;
+  }
+  return resize(context, input, block, pads, output);
+}
+
+// What Eval of both ops starts from: the tensors, the spatial parameters, the output's
+// 4-D view and the bytes of one pixel (depth elements).
+struct EvalView {
+  const TfLiteTensor* input = nullptr;
+  TfLiteTensor* output = nullptr;
+  Spatial sp;
+  int out_batch = 0, out_h = 0, out_w = 0;
+  size_t pixel = 0;
+};
+
+// Resizes a dynamic output first, then reads the parameters into *view.
+inline TfLiteStatus BeginEval(TfLiteContext* context, TfLiteNode* node, const char* op,
+                              ResizeFn resize, EvalView* view) {
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  const TfLiteTensor* block = GetInput(context, node, 1);
+  const TfLiteTensor* pads = GetInput(context, node, 2);
+  TfLiteTensor* output = GetOutput(context, node, 0);
+  if (IsDynamicTensor(output))
+    TF_LITE_ENSURE_OK(context, resize(context, input, block, pads, output));
+  TF_LITE_ENSURE_OK(context, Read(context, op, input, block, pads, &view->sp));
+  view->input = input;
+  view->output = output;
+  const int rank = NumDimensions(output);
+  view->out_batch = output->dims->data[0];
+  view->out_h = output->dims->data[1];
+  view->out_w = rank == 4 ? output->dims->data[2] : 1;
+  view->pixel = TfLiteTypeGetSize(input->type) * static_cast<size_t>(view->sp.depth);
+  return kTfLiteOk;
+}
+
 }  // namespace space_batch
 }  // namespace tflite
 
