@@ -426,6 +426,64 @@ inline TfLiteStatus PrepareAddSub(TfLiteContext* context, TfLiteNode* node,
                                        params);
 }
 
+template <typename T>
+void EvalQuantizedAddSub(const ArithmeticParams& p, bool subtract, const TfLiteTensor* input1,
+                         const TfLiteTensor* input2, TfLiteTensor* output) {
+  BroadcastTensors<T>(input1, input2, output,
+                      [&p, subtract](T a, T b) { return QuantizedAddSub(p, a, b, subtract); });
+}
+
+template <typename T>
+void EvalPlainAddSub(TfLiteFusedActivation activation, bool subtract, const TfLiteTensor* input1,
+                     const TfLiteTensor* input2, TfLiteTensor* output) {
+  BroadcastClamped<T>(activation, input1, input2, output, [subtract](T a, T b) {
+    return subtract ? WrappingSub(a, b) : WrappingAdd(a, b);
+  });
+}
+
+// ADD / SUB Eval on what PrepareAddSub filled in node->user_data (an AddSubData).
+inline TfLiteStatus EvalAddSub(TfLiteContext* context, TfLiteNode* node, const AddSubRules& rules,
+                               TfLiteFusedActivation activation, bool subtract) {
+  const auto& data = *static_cast<const AddSubData*>(node->user_data);
+  const ArithmeticParams& p = data.params;
+  const TfLiteTensor* input1;
+  const TfLiteTensor* input2;
+  TfLiteTensor* output;
+  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, 0, &input1));
+  TF_LITE_ENSURE_OK(context, GetInputSafe(context, node, 1, &input2));
+  TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, 0, &output));
+  switch (output->type) {
+    case kTfLiteFloat32:
+      EvalPlainAddSub<float>(activation, subtract, input1, input2, output);
+      return kTfLiteOk;
+    case kTfLiteInt32:
+      EvalPlainAddSub<int32_t>(activation, subtract, input1, input2, output);
+      return kTfLiteOk;
+    case kTfLiteInt64:
+      EvalPlainAddSub<int64_t>(activation, subtract, input1, input2, output);
+      return kTfLiteOk;
+    case kTfLiteInt8:
+      EvalQuantizedAddSub<int8_t>(p, subtract, input1, input2, output);
+      return kTfLiteOk;
+    case kTfLiteUInt8:
+      EvalQuantizedAddSub<uint8_t>(p, subtract, input1, input2, output);
+      return kTfLiteOk;
+    case kTfLiteInt16:
+      if (rules.plain_int16 && !IsQuantized(output)) {
+        EvalPlainAddSub<int16_t>(activation, subtract, input1, input2, output);
+      } else if (data.int16_pot) {
+        BroadcastTensors<int16_t>(input1, input2, output, [&p, subtract](int16_t a, int16_t b) {
+          return Int16PotAddSub(p, a, b, subtract);
+        });
+      } else {
+        EvalQuantizedAddSub<int16_t>(p, subtract, input1, input2, output);
+      }
+      return kTfLiteOk;
+    default:
+      return UnsupportedType(context, output->type);
+  }
+}
+
 // --- 8-bit quantized MUL (reference_integer_ops::MulElementwise) ----------------
 
 // MUL Prepare as upstream mul.cc: one multiplier in1_scale * in2_scale /
