@@ -202,6 +202,46 @@ void BM_FullyConnectedFloat(benchmark::State& state, int in_size, int out_size) 
   RunModel(state, b, 1.0 * in_size * out_size);
 }
 
+// Hybrid FULLY_CONNECTED (version 3): float input and output, int8 weights with one
+// scale, float bias; each batch row is quantized on the fly.
+void BM_FullyConnectedHybrid(benchmark::State& state, int batch, int in_size, int out_size) {
+  QuantSpec w_q{{0.01f}, {0}, 0};
+  ModelBuilder b;
+  const int in = b.AddTensor(TensorType_FLOAT32, {batch, in_size}, "in");
+  const int wt = b.AddConstTensor<int8_t>(TensorType_INT8, {out_size, in_size},
+                                          RandomInt8(Count({out_size, in_size}), 1, -127, 127),
+                                          "w", &w_q);
+  const int bias =
+      b.AddConstTensor<float>(TensorType_FLOAT32, {out_size}, RandomFloats(out_size, 2), "b");
+  const int out = b.AddTensor(TensorType_FLOAT32, {batch, out_size}, "out");
+  tflite::FullyConnectedOptionsT o;
+  b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {in, wt, bias}, {out}, Options(o), 3);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  RunModel(state, b, 1.0 * batch * in_size * out_size);
+}
+
+// Hybrid CONV_2D (version 2): float input and output, int8 filter with one scale, SAME
+// padding, stride 1.
+void BM_Conv2DHybrid(benchmark::State& state, int h, int w, int ic, int oc, int k) {
+  QuantSpec w_q{{0.01f}, {0}, 0};
+  ModelBuilder b;
+  const int in = b.AddTensor(TensorType_FLOAT32, {1, h, w, ic}, "in");
+  const int wt = b.AddConstTensor<int8_t>(TensorType_INT8, {oc, k, k, ic},
+                                          RandomInt8(Count({oc, k, k, ic}), 4, -127, 127), "w",
+                                          &w_q);
+  const int bias = b.AddConstTensor<float>(TensorType_FLOAT32, {oc}, RandomFloats(oc, 2), "b");
+  const int out = b.AddTensor(TensorType_FLOAT32, {1, h, w, oc}, "out");
+  tflite::Conv2DOptionsT o;
+  o.padding = tflite::Padding_SAME;
+  o.stride_h = o.stride_w = 1;
+  o.dilation_h_factor = o.dilation_w_factor = 1;
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, wt, bias}, {out}, Options(o), 2);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  RunModel(state, b, 1.0 * h * w * oc * k * k * ic);
+}
+
 // Float BATCH_MATMUL of two non-constant [batch, n, n] inputs.
 void BM_BatchMatMulFloat(benchmark::State& state, int batch, int m, int k, int n) {
   ModelBuilder b;
@@ -252,6 +292,12 @@ BENCHMARK_CAPTURE(BM_TransposeConvFloat, f32_32x32x32_to_64x64x16_3x3_s2, 32, 32
 BENCHMARK_CAPTURE(BM_Conv2DInt8, i8_56x56x64_to_64_3x3, 56, 56, 64, 64, 3)
     ->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Conv2DInt16, i16x8_56x56x64_to_64_3x3, 56, 56, 64, 64, 3)
+    ->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_FullyConnectedHybrid, hybrid_1x1024_to_1000, 1, 1024, 1000)
+    ->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_FullyConnectedHybrid, hybrid_32x1024_to_1000, 32, 1024, 1000)
+    ->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Conv2DHybrid, hybrid_56x56x64_to_64_3x3, 56, 56, 64, 64, 3)
     ->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
