@@ -58,13 +58,15 @@ struct OpData {
   conv_util::QuantParams quant;
   int32_t weights_zero_point = 0;  // subtracted while packing
   conv_util::PackedWeights weights;
-  std::vector<int16_t> input_q;  // input + input_offset
+  std::vector<int16_t> input_q;  // input + input_offset; hybrid: quantized rows - offset
   std::vector<int64_t> bias64;   // int16 activations: an int32 bias widened
   // Hybrid: per-unit filter scales, quantized input rows, per-row scale and offset.
   bool hybrid = false;
   bool per_channel = false;
   std::vector<float> filter_scale;
   hybrid::QuantizedRows rows;
+  std::vector<int32_t> sums;      // [batches][units] int32 sums from the GEMM
+  std::vector<int32_t> row_sums;  // sparse, asymmetric inputs: each unit's weight sum
   // TFLite's FullyConnected reference requantizes with one rounding; its shuffled and
   // sparse int8 kernels use MultiplyByQuantizedMultiplier.
   bool single_rounding = true;
@@ -316,6 +318,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
       return kTfLiteError;
     }
     data->per_channel = fq->scale->size > 1;
+    data->weights_zero_point = 0;  // symmetric weights: TFLite ignores their zero point
     data->filter_scale.resize(data->units);
     for (int u = 0; u < data->units; ++u) {
       data->filter_scale[u] = fq->scale->data[fq->scale->size == 1 ? 0 : u];
@@ -392,7 +395,8 @@ void EvalQuantized(OpData* data, const TfLiteTensor* input, const TfLiteTensor* 
                       data->units, stage, pool);
 }
 
-// Hybrid: quantize each batch row, int32 dot products, float rescale, clamp.
+// Hybrid: quantize each batch row, int32 sums on the packed GEMM (A: the int8 rows, minus
+// their offset unless the sparse kernel's float offset term applies), float rescale, clamp.
 void EvalHybrid(OpData* data, const TfLiteFullyConnectedParams& params, const TfLiteTensor* input,
                 const TfLiteTensor* filter, const TfLiteTensor* bias, TfLiteTensor* output,
                 pthreadpool* pool) {
@@ -400,38 +404,49 @@ void EvalHybrid(OpData* data, const TfLiteFullyConnectedParams& params, const Tf
   const bool asymmetric = params.asymmetric_quantize_inputs;
   hybrid::QuantizedRows& rows = data->rows;
   rows.Quantize(input->data.f, batches, k, asymmetric);
+  PackQuantizedWeights(data, filter);
+  // TFLite's sparse hybrid kernel takes the offset term out in float, before the sums;
+  // the dense one sums w * q - row_sum * offset in int32, which is sum w * (q - offset).
+  const bool float_offset = asymmetric && data->sparse;
+  data->input_q.resize(rows.values.size());
+  for (int b = 0; b < batches; ++b) {
+    const int32_t offset = float_offset ? 0 : rows.offset[b];
+    const int8_t* q = rows.row(b, k);
+    int16_t* a = data->input_q.data() + static_cast<size_t>(b) * k;
+    for (int i = 0; i < k; ++i) a[i] = static_cast<int16_t>(q[i] - offset);
+  }
+  data->sums.resize(static_cast<size_t>(batches) * units);
+  gemm::Int32Gemm(batches, units, k, data->input_q.data(), k, data->weights.q.data(),
+                  data->sums.data(), units, pool);
+  if (float_offset) {
+    data->row_sums.resize(units);
+    for (int u = 0; u < units; ++u) {
+      const int8_t* wr = data->dense_q.data() + static_cast<size_t>(u) * k;
+      int32_t row_sum = 0;
+      for (int i = 0; i < k; ++i) row_sum += wr[i];
+      data->row_sums[u] = row_sum;
+    }
+  }
   float act_min, act_max;
   CalculateActivationRange(params.activation, &act_min, &act_max);
-  const int8_t* w = data->sparse ? data->dense_q.data() : filter->data.int8;
   const float* bias_data = bias != nullptr ? bias->data.f : nullptr;
-  // TFLite's sparse hybrid kernel takes the offset term out in float, before the sums.
-  const bool float_offset = asymmetric && data->sparse;
   float* out = output->data.f;
-  parallel::ParallelFor(pool, static_cast<size_t>(units),
-                        static_cast<double>(batches) * units * k, [&](size_t u) {
-    const int8_t* wr = w + u * static_cast<size_t>(k);
-    int32_t row_sum = 0;
-    if (asymmetric) {
-      for (int i = 0; i < k; ++i) row_sum += wr[i];
-    }
-    for (int b = 0; b < batches; ++b) {
-      const int8_t* q = rows.row(b, k);
-      int32_t dot = 0;
-      for (int i = 0; i < k; ++i) dot += static_cast<int32_t>(wr[i]) * q[i];
+  for (int b = 0; b < batches; ++b) {
+    const int32_t* dot = data->sums.data() + static_cast<size_t>(b) * units;
+    float* out_row = out + static_cast<size_t>(b) * units;
+    for (int u = 0; u < units; ++u) {
       const float scale = rows.scale[b] * data->filter_scale[u];
       float v = bias_data != nullptr ? bias_data[u] : 0.0f;
       if (float_offset) {
         const float offset = static_cast<float>(rows.offset[b]);
         const float zp_scale = data->per_channel ? rows.scale[b] * offset * data->filter_scale[u]
                                                  : scale * offset;
-        v -= zp_scale * static_cast<float>(row_sum);
-      } else {
-        dot -= row_sum * rows.offset[b];
+        v -= zp_scale * static_cast<float>(data->row_sums[u]);
       }
-      v += static_cast<float>(dot) * scale;
-      out[static_cast<size_t>(b) * units + u] = std::min(std::max(v, act_min), act_max);
+      v += static_cast<float>(dot[u]) * scale;
+      out_row[u] = std::min(std::max(v, act_min), act_max);
     }
-  });
+  }
 }
 
 // v8 float: each output sums its row's nonzero products in column order from 0, then adds

@@ -454,6 +454,19 @@ void QuantizedTile(bool avx2, int k, const int16_t* a, int lda, const int16_t* b
   }
 }
 
+// Int32Gemm's stage: the sums as they are.
+struct RawInt32Stage {};
+
+template <int R>
+void QuantizedTile(bool avx2, int k, const int16_t* a, int lda, const int16_t* b, int32_t* c,
+                   int ldc, int cols, const RawInt32Stage&, int) {
+  int32_t acc[R][kNr];
+  QuantAccumulate<R>(avx2, k, a, lda, b, acc);
+  for (int i = 0; i < R; ++i) {
+    std::memcpy(c + static_cast<size_t>(i) * ldc, acc[i], sizeof(int32_t) * cols);
+  }
+}
+
 template <typename OutT, typename Stage>
 void QuantizedGemmImpl(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b,
                        OutT* c, int ldc, const Stage& s, pthreadpool* pool, GemmKernel kernel) {
@@ -597,6 +610,11 @@ void QuantizedGemm16x8(int m, int n, int k, const int16_t* a, int lda, const int
                        int16_t* c, int ldc, const Quantized16x8OutputStage& stage,
                        pthreadpool* pool, GemmKernel kernel) {
   QuantizedGemmImpl(m, n, k, a, lda, packed_b, c, ldc, stage, pool, kernel);
+}
+
+void Int32Gemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b, int32_t* c,
+               int ldc, pthreadpool* pool, GemmKernel kernel) {
+  QuantizedGemmImpl(m, n, k, a, lda, packed_b, c, ldc, RawInt32Stage{}, pool, kernel);
 }
 
 }  // namespace gemm

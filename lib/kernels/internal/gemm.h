@@ -121,6 +121,13 @@ void QuantizedGemm16x8(int m, int n, int k, const int16_t* a, int lda, const int
                        int16_t* c, int ldc, const Quantized16x8OutputStage& stage,
                        pthreadpool* pool, GemmKernel kernel = GemmKernel::kAuto);
 
+// Raw int32 sums, no output stage: c[i][j] = sum_k a[i][k] * b[k][j] (wrapping in int32
+// as the reference's int32 accumulators would). For the hybrid kernels (float input
+// quantized to int8 on the fly), which rescale each sum in float themselves; with 8-bit
+// values in A and B the sums equal TFLite's int32 dot products exactly.
+void Int32Gemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b, int32_t* c,
+               int ldc, pthreadpool* pool, GemmKernel kernel = GemmKernel::kAuto);
+
 // Name of the float micro-kernel in use ("avx2_fma_6x16" or "generic_3x16").
 const char* FloatKernelName();
 

@@ -173,5 +173,42 @@ TEST_CASE("QuantizedGemm16x8 (both micro-kernels) sums exactly in int64") {
   }
 }
 
+// Hybrid kernels: int8 values (asymmetric inputs minus their offset: [-255, 255]) times
+// int8 weights, raw int32 sums into a strided C, columns beyond n untouched.
+TEST_CASE("Int32Gemm (both micro-kernels) gives the exact int32 sums") {
+  const int shapes[][3] = {{1, 1, 1}, {1, 1000, 37}, {3, 20, 7}, {9, 33, 64}, {5, 16, 301},
+                           {4, 3, 0}};
+  uint32_t seed = 300;
+  for (const auto& s : shapes) {
+    for (GemmKernel kernel : kKernels) {
+      ++seed;
+      const int m = s[0], n = s[1], k = s[2];
+      CAPTURE(seed, m, n, k, static_cast<int>(kernel));
+      std::mt19937 rng(seed);
+      const int lda = k + static_cast<int>(seed % 2), ldc = n + 2;
+      const auto a = RandomInts<int16_t>(rng, static_cast<size_t>(m) * lda, -255, 255);
+      const auto w = RandomInts<int8_t>(rng, static_cast<size_t>(n) * k, -128, 127);
+      std::vector<int16_t> packed(tflite::gemm::PackedQuantizedWeightsSize(n, k));
+      tflite::gemm::PackInt8Weights(w.data(), n, k, 0, packed.data());
+      std::vector<int32_t> c(static_cast<size_t>(m) * ldc, 77);
+      tflite::gemm::Int32Gemm(m, n, k, a.data(), lda, packed.data(), c.data(), ldc, nullptr,
+                              kernel);
+      for (int i = 0; i < m; ++i) {
+        for (int j = 0; j < ldc; ++j) {
+          int32_t acc = 77;
+          if (j < n) {
+            acc = 0;
+            for (int kk = 0; kk < k; ++kk) acc += a[i * lda + kk] * w[j * k + kk];
+          }
+          if (c[i * ldc + j] != acc) {
+            CAPTURE(i, j, c[i * ldc + j], acc);
+            FAIL("mismatch");
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tflite_inspect
