@@ -19,8 +19,8 @@
 // kernels index in_channel + group * filter_input_depth).
 //
 // Hybrid (float input and output, int8 filter; v2 per-tensor, v5 per-channel): as TFLite's
-// kernel, each batch image is quantized on the fly, summed exactly in int32 and rescaled in
-// float. Per-tensor scale (or per-channel scales that are all equal), not grouped: symmetric
+// kernel, each batch image is quantized on the fly, summed exactly in int32 (the packed GEMM's
+// gemm::Int32Gemm on the im2col rows) and rescaled in float. Per-tensor scale (or per-channel scales that are all equal), not grouped: symmetric
 // input quantization, out = sum * (image_scale * filter_scale) + bias (EvalHybrid); per-channel
 // scales that differ, or groups: asymmetric quantization with a per-image offset, out =
 // sum(w * (q - offset)) * channel_scale * image_scale + bias (HybridConvPerChannel). Padding
@@ -66,6 +66,7 @@ struct OpData {
   hybrid::QuantizedRows images;
   std::vector<float> im2col_f;  // per-task im2col blocks (ChunkedIm2ColGemm)
   std::vector<int16_t> im2col_q;
+  std::vector<int32_t> sums;  // hybrid: per-task int32 sums of one chunk
 };
 
 struct Geometry {
@@ -205,17 +206,22 @@ void Im2ColRows(const Geometry& g, const In* input, int c0, size_t r0, size_t r1
 }
 
 // im2col + GEMM in blocks of kChunkRows output pixels, so the im2col block stays in cache
-// and the whole matrix is never materialized. The pixels are split into `tasks`
+// and the whole matrix is never materialized. The pixels are split into ChunkTasks()
 // contiguous ranges run on the pool; task t uses slice t of `scratch` (grown here).
-// fill(r0, r1, buf) writes im2col rows, gemm(r0, r1, buf) multiplies them.
+// fill(r0, r1, buf) writes im2col rows, gemm(r0, r1, buf, t) multiplies them.
 constexpr size_t kChunkRows = 96;
+
+size_t ChunkTasks(size_t rows, pthreadpool* pool) {
+  const size_t chunks = (rows + kChunkRows - 1) / kChunkRows;
+  const size_t threads = parallel::NumThreads(pool);
+  return std::max<size_t>(1, std::min(chunks, threads > 1 ? threads * 4 : 1));
+}
 
 template <typename Out, typename Fill, typename Gemm>
 void ChunkedIm2ColGemm(size_t rows, int depth, int out_c, std::vector<Out>* scratch,
                        pthreadpool* pool, const Fill& fill, const Gemm& gemm) {
   const size_t chunks = (rows + kChunkRows - 1) / kChunkRows;
-  const size_t threads = parallel::NumThreads(pool);
-  const size_t tasks = std::max<size_t>(1, std::min(chunks, threads > 1 ? threads * 4 : 1));
+  const size_t tasks = ChunkTasks(rows, pool);
   const size_t slice = kChunkRows * static_cast<size_t>(depth);
   if (scratch->size() < tasks * slice) scratch->resize(tasks * slice);
   const size_t chunks_per_task = (chunks + tasks - 1) / tasks;
@@ -227,7 +233,7 @@ void ChunkedIm2ColGemm(size_t rows, int depth, int out_c, std::vector<Out>* scra
       const size_t r0 = ch * kChunkRows;
       const size_t r1 = std::min(rows, r0 + kChunkRows);
       fill(r0, r1, buf);
-      gemm(r0, r1, buf);
+      gemm(r0, r1, buf, t);
     }
   });
 }
@@ -281,7 +287,7 @@ void EvalQuantized(const Geometry& g, OpData* data, const TfLiteTensor* input,
               [input_offset](T v, size_t) { return static_cast<int16_t>(v + input_offset); },
               buf);
         },
-        [&](size_t r0, size_t r1, const int16_t* buf) {
+        [&](size_t r0, size_t r1, const int16_t* buf, size_t) {
           gemm::QuantizedGemm(static_cast<int>(r1 - r0), n, depth, buf, depth, w.q.data(),
                               out + r0 * g.out_c + grp * n, g.out_c, stage, nullptr);
         });
@@ -316,7 +322,7 @@ void EvalInt16(const Geometry& g, OpData* data, const TfLiteConvParams& params,
           Im2ColRows(
               g, in, grp * g.f_c, r0, r1, int16_t{0}, [](int16_t v, size_t) { return v; }, buf);
         },
-        [&](size_t r0, size_t r1, const int16_t* buf) {
+        [&](size_t r0, size_t r1, const int16_t* buf, size_t) {
           const int m = static_cast<int>(r1 - r0);
           int16_t* c = out + r0 * g.out_c + grp * n;
           if (wide) {
@@ -329,7 +335,8 @@ void EvalInt16(const Geometry& g, OpData* data, const TfLiteConvParams& params,
 }
 
 // Hybrid: quantize each batch image, im2col of (q - offset) (0 outside the image), int32
-// dot products with the group's int8 filter rows, float rescale, bias, clamp.
+// sums with the group's int8 filter rows on the packed GEMM (into the task's slice of
+// data->sums), float rescale, bias, clamp.
 void EvalHybrid(const Geometry& g, OpData* data, const TfLiteConvParams& params,
                 const TfLiteTensor* input, const TfLiteTensor* filter, const TfLiteTensor* bias,
                 TfLiteTensor* output, pthreadpool* pool) {
@@ -349,7 +356,11 @@ void EvalHybrid(const Geometry& g, OpData* data, const TfLiteConvParams& params,
   const int32_t* offset = images.offset.data();
   const float* bias_data = bias != nullptr ? bias->data.f : nullptr;
   float* out = output->data.f;
+  const size_t sums_slice = kChunkRows * static_cast<size_t>(n);
+  data->sums.resize(ChunkTasks(rows, pool) * sums_slice);
   for (int grp = 0; grp < g.groups; ++grp) {
+    conv_util::PackedWeights& w = data->weights[grp];
+    w.Pack(filter, n, depth, 0, static_cast<size_t>(grp) * n);
     ChunkedIm2ColGemm(
         rows, depth, n, &data->im2col_q, pool,
         [&](size_t r0, size_t r1, int16_t* buf) {
@@ -357,19 +368,19 @@ void EvalHybrid(const Geometry& g, OpData* data, const TfLiteConvParams& params,
               g, q, grp * g.f_c, r0, r1, int16_t{0},
               [offset](int8_t v, size_t b) { return static_cast<int16_t>(v - offset[b]); }, buf);
         },
-        [&](size_t r0, size_t r1, const int16_t* buf) {
+        [&](size_t r0, size_t r1, const int16_t* buf, size_t t) {
+          int32_t* sums = data->sums.data() + t * sums_slice;
+          gemm::Int32Gemm(static_cast<int>(r1 - r0), n, depth, buf, depth, w.q.data(), sums, n,
+                          nullptr);
           for (size_t r = r0; r < r1; ++r) {
-            const int16_t* a = buf + (r - r0) * depth;
+            const int32_t* acc = sums + (r - r0) * n;
             const size_t b = r / pixels;
             for (int j = 0; j < n; ++j) {
               const int oc = grp * n + j;
-              const int8_t* w = filter->data.int8 + static_cast<size_t>(oc) * depth;
-              int32_t acc = 0;
-              for (int i = 0; i < depth; ++i) acc += static_cast<int32_t>(a[i]) * w[i];
               float v = data->hybrid_per_channel
-                            ? static_cast<float>(acc) * data->filter_scale[oc] *
+                            ? static_cast<float>(acc[j]) * data->filter_scale[oc] *
                                   images.scale[b]
-                            : static_cast<float>(acc) * images.scale[b];
+                            : static_cast<float>(acc[j]) * images.scale[b];
               if (bias_data != nullptr) v += bias_data[oc];
               out[r * g.out_c + oc] = std::min(std::max(v, act_min), act_max);
             }
@@ -416,7 +427,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
                   g, input->data.f, grp * g.f_c, r0, r1, 0.0f, [](float v, size_t) { return v; },
                   buf);
             },
-            [&](size_t r0, size_t r1, const float* buf) {
+            [&](size_t r0, size_t r1, const float* buf, size_t) {
               gemm::FloatGemm(static_cast<int>(r1 - r0), n, depth, buf, depth, packed,
                               out + r0 * g.out_c + grp * n, g.out_c, stage, nullptr);
             });
