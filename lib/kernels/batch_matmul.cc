@@ -10,13 +10,13 @@
 // hybrid (float x, int8 y with one scale, float output; v1, v4 with
 // asymmetric_quantize_inputs): each row of x' quantized as TFLite's hybrid kernel does
 // (symmetric, or asymmetric with an offset), int32 dot products with y' rows, the offset
-// term subtracted in float as the reference does, times row_scale * y_scale. The int16 and
-// hybrid sums are plain loops split over rows (not the packed GEMM: int16 x int16 pairs
-// would overflow its int32 partial sums).
+// term subtracted in float as the reference does, times row_scale * y_scale. The
+// hybrid sums run on the packed int8 GEMM (gemm::Int32Gemm, raw int32 sums); the int16
+// sums are plain loops split over rows (not the packed GEMM: int16 x int16 pairs would
+// overflow its int32 partial sums).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <type_traits>
 #include <vector>
 
 #include "kernels/internal/gemm.h"
@@ -43,16 +43,17 @@ struct OpData {
   Mode mode = Mode::kFloat;
   std::vector<float> packed;      // one gemm-packed [N][K] panel set per rhs batch
   std::vector<int16_t> packed_q;  // the same for int8
-  // int16 / hybrid: y' as plain [N][K] rows per rhs batch, and (hybrid) each row's sum.
+  // int16: y' as plain [N][K] rows per rhs batch; hybrid: each y' row's sum.
   std::vector<int16_t> rhs_nk16;
-  std::vector<int8_t> rhs_nk8;
   std::vector<int32_t> rhs_row_sum;
   bool packed_valid = false;
   // hybrid: quantized x' rows, their scales (times y's scale) and offsets.
   hybrid::QuantizedRows lhs_rows;
-  // int8: requantization (same for every column) and the int16 lhs scratch.
+  // int8: requantization (same for every column); the int16 lhs scratch (int8, int16,
+  // hybrid) and the hybrid int32 sums of one batch.
   std::vector<int32_t> multiplier, shift;
   std::vector<int16_t> lhs_q;
+  std::vector<int32_t> sums;
   std::vector<int8_t> rhs_q;
   std::vector<float> lhs_t;  // scratch: one lhs batch as [M][K] when adj_x
   std::vector<float> rhs_t;  // scratch: one rhs batch as [N][K] when !adj_y
@@ -212,14 +213,18 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   return context->ResizeTensor(context, output, dims);
 }
 
-// Packs every rhs batch as gemm weights [N][K].
+// Packs every rhs batch as gemm weights [N][K]. int8: minus the zero point, except in
+// hybrid mode (TFLite's hybrid kernel uses y as it is), which also keeps each row's sum
+// for the asymmetric offset term.
 void PackRhs(OpData* data, const TfLiteBatchMatMulParams& p, const TfLiteTensor* rhs,
              const Geometry& g) {
   if (data->packed_valid) return;
   const size_t matrix = static_cast<size_t>(g.k) * g.n;
   if (rhs->type == kTfLiteInt8) {
+    const bool hybrid = data->mode == Mode::kHybrid;
     const size_t panel_q = gemm::PackedQuantizedWeightsSize(g.n, g.k);
     data->packed_q.resize(panel_q * g.rhs_batches);
+    if (hybrid) data->rhs_row_sum.assign(static_cast<size_t>(g.n) * g.rhs_batches, 0);
     for (int64_t b = 0; b < g.rhs_batches; ++b) {
       const int8_t* src = rhs->data.int8 + b * matrix;
       if (!p.adj_y) {  // [K][N] -> [N][K]
@@ -228,8 +233,12 @@ void PackRhs(OpData* data, const TfLiteBatchMatMulParams& p, const TfLiteTensor*
           for (int nn = 0; nn < g.n; ++nn) data->rhs_q[nn * g.k + kk] = src[kk * g.n + nn];
         src = data->rhs_q.data();
       }
-      gemm::PackInt8Weights(src, g.n, g.k, rhs->params.zero_point,
+      gemm::PackInt8Weights(src, g.n, g.k, hybrid ? 0 : rhs->params.zero_point,
                             data->packed_q.data() + b * panel_q);
+      for (int nn = 0; hybrid && nn < g.n; ++nn) {
+        int32_t& sum = data->rhs_row_sum[b * g.n + nn];
+        for (int kk = 0; kk < g.k; ++kk) sum += src[static_cast<size_t>(nn) * g.k + kk];
+      }
     }
     data->packed_valid = IsConstantOrPersistentTensor(rhs);
     return;
@@ -280,8 +289,7 @@ const T* LhsRows(const TfLiteBatchMatMulParams& p, const T* a, const Geometry& g
   return scratch->data();
 }
 
-// y' of every rhs batch as plain rows [N][K] (int16 and hybrid), kept while y is constant;
-// for int8 (hybrid) also each row's sum, which the asymmetric offset term needs.
+// y' of every rhs batch as plain rows [N][K] (int16), kept while y is constant.
 template <typename T>
 void RhsRows(OpData* data, const TfLiteBatchMatMulParams& p, const TfLiteTensor* rhs,
              const Geometry& g, std::vector<T>* rows) {
@@ -295,12 +303,6 @@ void RhsRows(OpData* data, const TfLiteBatchMatMulParams& p, const TfLiteTensor*
       for (int kk = 0; kk < g.k; ++kk) {
         dst[nn * g.k + kk] = p.adj_y ? src[nn * g.k + kk] : src[kk * g.n + nn];
       }
-  }
-  if (std::is_same<T, int8_t>::value) {
-    data->rhs_row_sum.assign(static_cast<size_t>(g.n) * g.rhs_batches, 0);
-    for (size_t r = 0; r < data->rhs_row_sum.size(); ++r) {
-      for (int kk = 0; kk < g.k; ++kk) data->rhs_row_sum[r] += (*rows)[r * g.k + kk];
-    }
   }
   data->packed_valid = IsConstantOrPersistentTensor(rhs);
 }
@@ -320,27 +322,27 @@ void EvalInt16Batch(const OpData& data, const int16_t* a, const int16_t* w, int1
   });
 }
 
-// Hybrid: rows of x' quantized, int32 dot products with y' rows; the offset term is
+// Hybrid: rows of x' quantized, int32 sums on the packed GEMM; the offset term is
 // subtracted as the reference's `total -= row_sum * float(offset)` (float arithmetic,
 // truncated back to int32), then out = (row_scale * y_scale) * float(total).
 void EvalHybridBatch(OpData* data, const TfLiteBatchMatMulParams& p, const float* a,
-                     const int8_t* w, const int32_t* row_sum, float y_scale, float* out,
+                     const int16_t* packed, const int32_t* row_sum, float y_scale, float* out,
                      const Geometry& g, pthreadpool* pool) {
   hybrid::QuantizedRows& rows = data->lhs_rows;
   rows.Quantize(a, g.m, g.k, p.asymmetric_quantize_inputs);
   for (float& sc : rows.scale) sc *= y_scale;
-  parallel::ParallelFor(pool, g.m, static_cast<double>(g.m) * g.n * g.k, [&](size_t mm) {
-    const int8_t* x = rows.row(static_cast<int>(mm), g.k);
+  data->lhs_q.assign(rows.values.begin(), rows.values.end());
+  data->sums.resize(static_cast<size_t>(g.m) * g.n);
+  gemm::Int32Gemm(g.m, g.n, g.k, data->lhs_q.data(), g.k, packed, data->sums.data(), g.n, pool);
+  for (int mm = 0; mm < g.m; ++mm) {
     const float offset = static_cast<float>(rows.offset[mm]);
+    const int32_t* dot = data->sums.data() + static_cast<size_t>(mm) * g.n;
     for (int nn = 0; nn < g.n; ++nn) {
-      const int8_t* y = w + static_cast<size_t>(nn) * g.k;
-      int32_t total = 0;
-      for (int kk = 0; kk < g.k; ++kk) total += static_cast<int32_t>(x[kk]) * y[kk];
-      total = static_cast<int32_t>(static_cast<float>(total) -
-                                   static_cast<float>(row_sum[nn]) * offset);
+      const int32_t total = static_cast<int32_t>(static_cast<float>(dot[nn]) -
+                                                 static_cast<float>(row_sum[nn]) * offset);
       out[mm * g.n + nn] = rows.scale[mm] * static_cast<float>(total);
     }
-  });
+  }
 }
 
 // An empty contraction (k == 0): every sum is 0.
@@ -375,14 +377,13 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   const Mode mode = data->mode;
   if (mode == Mode::kInt16) {
     RhsRows(data, params, rhs, g, &data->rhs_nk16);
-  } else if (mode == Mode::kHybrid) {
-    RhsRows(data, params, rhs, g, &data->rhs_nk8);
   } else {
     PackRhs(data, params, rhs, g);
   }
   pthreadpool* pool = parallel::ThreadPool(context);
-  const size_t panel = mode == Mode::kInt8 ? gemm::PackedQuantizedWeightsSize(g.n, g.k)
-                                           : gemm::PackedWeightsSize(g.n, g.k);
+  const size_t panel = mode == Mode::kInt8 || mode == Mode::kHybrid
+                           ? gemm::PackedQuantizedWeightsSize(g.n, g.k)
+                           : gemm::PackedWeightsSize(g.n, g.k);
   const int64_t lhs_matrix = static_cast<int64_t>(g.m) * g.k;
   const int64_t rhs_matrix = static_cast<int64_t>(g.k) * g.n;
   const int64_t out_matrix = static_cast<int64_t>(g.m) * g.n;
@@ -407,8 +408,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
         break;
       case Mode::kHybrid:
         EvalHybridBatch(data, params, LhsRows(params, lhs->data.f + li * lhs_matrix, g, &data->lhs_t),
-                        data->rhs_nk8.data() + ri * rhs_matrix,
-                        data->rhs_row_sum.data() + ri * g.n, rhs->params.scale,
+                        data->packed_q.data() + ri * panel, data->rhs_row_sum.data() + ri * g.n, rhs->params.scale,
                         output->data.f + ob * out_matrix, g, pool);
         break;
       case Mode::kFloat:

@@ -255,6 +255,36 @@ void BM_BatchMatMulFloat(benchmark::State& state, int batch, int m, int k, int n
   RunModel(state, b, 1.0 * batch * m * k * n);
 }
 
+// Hybrid BATCH_MATMUL (version 1): float x [batch, m, k] times a constant int8 y
+// [k, n] with one scale, float output.
+void BM_BatchMatMulHybrid(benchmark::State& state, int batch, int m, int k, int n) {
+  QuantSpec y_q{{0.01f}, {0}, 0};
+  ModelBuilder b;
+  const int x = b.AddTensor(TensorType_FLOAT32, {batch, m, k}, "x");
+  const int y = b.AddConstTensor<int8_t>(TensorType_INT8, {k, n},
+                                         RandomInt8(Count({k, n}), 1, -127, 127), "y", &y_q);
+  const int out = b.AddTensor(TensorType_FLOAT32, {batch, m, n}, "out");
+  tflite::BatchMatMulOptionsT o;
+  b.AddOperator(tflite::BuiltinOperator_BATCH_MATMUL, {x, y}, {out}, Options(o), 1);
+  b.SetInputs({x});
+  b.SetOutputs({out});
+  RunModel(state, b, 1.0 * batch * m * k * n);
+}
+
+// int16 BATCH_MATMUL (version 3) of two non-constant [batch, n, n] inputs, zero points 0.
+void BM_BatchMatMulInt16(benchmark::State& state, int batch, int m, int k, int n) {
+  QuantSpec x_q{{0.001f}, {0}, 0}, y_q{{0.002f}, {0}, 0}, out_q{{0.5f}, {0}, 0};
+  ModelBuilder b;
+  const int x = b.AddTensor(TensorType_INT16, {batch, m, k}, "x", &x_q);
+  const int y = b.AddTensor(TensorType_INT16, {batch, k, n}, "y", &y_q);
+  const int out = b.AddTensor(TensorType_INT16, {batch, m, n}, "out", &out_q);
+  tflite::BatchMatMulOptionsT o;
+  b.AddOperator(tflite::BuiltinOperator_BATCH_MATMUL, {x, y}, {out}, Options(o), 3);
+  b.SetInputs({x, y});
+  b.SetOutputs({out});
+  RunModel(state, b, 1.0 * batch * m * k * n);
+}
+
 // Float TRANSPOSE_CONV, SAME padding, with bias (version 3 adds the bias input).
 void BM_TransposeConvFloat(benchmark::State& state, int h, int w, int ic, int oh, int ow, int oc,
                            int k, int stride) {
@@ -298,6 +328,10 @@ BENCHMARK_CAPTURE(BM_FullyConnectedHybrid, hybrid_1x1024_to_1000, 1, 1024, 1000)
 BENCHMARK_CAPTURE(BM_FullyConnectedHybrid, hybrid_32x1024_to_1000, 32, 1024, 1000)
     ->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Conv2DHybrid, hybrid_56x56x64_to_64_3x3, 56, 56, 64, 64, 3)
+    ->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_BatchMatMulHybrid, hybrid_8x128x128, 8, 128, 128, 128)
+    ->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_BatchMatMulInt16, i16_8x128x128, 8, 128, 128, 128)
     ->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
