@@ -6,8 +6,11 @@ with TFLite's on the same machine and thread count (docs/xnnpack.md).
 
   scripts/setup_python.sh        # once: venv with ai-edge-litert
   python scripts/time_tflite.py --graph M.tflite --num_threads 1 --num_runs 100
+
+--json prints {"runs_us": [...]} instead (scripts/bench_vs_tflite.py reads it).
 """
 import argparse
+import json
 import statistics
 import time
 
@@ -21,6 +24,7 @@ def main():
     p.add_argument("--num_threads", type=int, default=1)
     p.add_argument("--num_runs", type=int, default=100)
     p.add_argument("--warmup_runs", type=int, default=10)
+    p.add_argument("--json", action="store_true", help="print the per-run latencies as JSON")
     a = p.parse_args()
     it = Interpreter(model_path=a.graph, num_threads=a.num_threads)
     it.allocate_tensors()
@@ -39,6 +43,9 @@ def main():
         t0 = time.perf_counter_ns()
         it.invoke()
         runs.append((time.perf_counter_ns() - t0) / 1000.0)
+    if a.json:
+        print(json.dumps({"runs_us": runs}))
+        return
     runs.sort()
     p90 = runs[min(len(runs) - 1, int(0.9 * len(runs)))]
     print(f"tflite {a.graph} threads={a.num_threads} runs={len(runs)} "
