@@ -11,9 +11,10 @@
 // asymmetric_quantize_inputs): each row of x' quantized as TFLite's hybrid kernel does
 // (symmetric, or asymmetric with an offset), int32 dot products with y' rows, the offset
 // term subtracted in float as the reference does, times row_scale * y_scale. The
-// hybrid sums run on the packed int8 GEMM (gemm::Int32Gemm, raw int32 sums); the int16
-// sums are plain loops split over rows (not the packed GEMM: int16 x int16 pairs would
-// overflow its int32 partial sums).
+// hybrid sums run on the packed int8 GEMM (gemm::Int32Gemm, raw int32 sums). int16 x int16
+// products would overflow the GEMM's int32 partial sums, so y is split into its high
+// (signed) and low (unsigned) bytes, two packed columns per output: sum x*y = 256 *
+// sum x*hi + sum x*lo, each exact in int64 (gemm::Int64Gemm).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -43,8 +44,8 @@ struct OpData {
   Mode mode = Mode::kFloat;
   std::vector<float> packed;      // one gemm-packed [N][K] panel set per rhs batch
   std::vector<int16_t> packed_q;  // the same for int8
-  // int16: y' as plain [N][K] rows per rhs batch; hybrid: each y' row's sum.
-  std::vector<int16_t> rhs_nk16;
+  // int16: y' split into high and low bytes ([2N][K] scratch); hybrid: each y' row's sum.
+  std::vector<int16_t> rhs_split;
   std::vector<int32_t> rhs_row_sum;
   bool packed_valid = false;
   // hybrid: quantized x' rows, their scales (times y's scale) and offsets.
@@ -54,6 +55,7 @@ struct OpData {
   std::vector<int32_t> multiplier, shift;
   std::vector<int16_t> lhs_q;
   std::vector<int32_t> sums;
+  std::vector<int64_t> sums64;  // int16: [M][2N] byte-split sums of one batch
   std::vector<int8_t> rhs_q;
   std::vector<float> lhs_t;  // scratch: one lhs batch as [M][K] when adj_x
   std::vector<float> rhs_t;  // scratch: one rhs batch as [N][K] when !adj_y
@@ -289,37 +291,46 @@ const T* LhsRows(const TfLiteBatchMatMulParams& p, const T* a, const Geometry& g
   return scratch->data();
 }
 
-// y' of every rhs batch as plain rows [N][K] (int16), kept while y is constant.
-template <typename T>
-void RhsRows(OpData* data, const TfLiteBatchMatMulParams& p, const TfLiteTensor* rhs,
-             const Geometry& g, std::vector<T>* rows) {
+// int16: y' of every rhs batch split into bytes and packed as 2N gemm columns: column n
+// holds the signed high bytes of y' row n, column N + n the unsigned low bytes (see
+// gemm::Int64Gemm), kept while y is constant.
+void PackRhsInt16(OpData* data, const TfLiteBatchMatMulParams& p, const TfLiteTensor* rhs,
+                  const Geometry& g) {
   if (data->packed_valid) return;
   const size_t matrix = static_cast<size_t>(g.k) * g.n;
-  const T* src = reinterpret_cast<const T*>(rhs->data.raw);
-  rows->resize(matrix * g.rhs_batches);
-  T* dst = rows->data();
-  for (int64_t b = 0; b < g.rhs_batches; ++b, src += matrix, dst += matrix) {
+  const size_t panel = gemm::PackedQuantizedWeightsSize(2 * g.n, g.k);
+  data->packed_q.resize(panel * g.rhs_batches);
+  data->rhs_split.resize(2 * matrix);
+  int16_t* hi = data->rhs_split.data();
+  int16_t* lo = hi + matrix;
+  for (int64_t b = 0; b < g.rhs_batches; ++b) {
+    const int16_t* src = rhs->data.i16 + b * matrix;
     for (int nn = 0; nn < g.n; ++nn)
       for (int kk = 0; kk < g.k; ++kk) {
-        dst[nn * g.k + kk] = p.adj_y ? src[nn * g.k + kk] : src[kk * g.n + nn];
+        const int16_t v = p.adj_y ? src[nn * g.k + kk] : src[kk * g.n + nn];
+        hi[nn * g.k + kk] = static_cast<int16_t>(v >> 8);
+        lo[nn * g.k + kk] = static_cast<int16_t>(v & 0xff);
       }
+    gemm::PackInt16Weights(hi, 2 * g.n, g.k, data->packed_q.data() + b * panel);
   }
   data->packed_valid = IsConstantOrPersistentTensor(rhs);
 }
 
-// int16: exact int64 sums, 64-bit requantization (zero points are 0).
-void EvalInt16Batch(const OpData& data, const int16_t* a, const int16_t* w, int16_t* out,
+// int16: exact int64 sums (256 * high-byte sums + low-byte sums, on the packed GEMM),
+// 64-bit requantization (zero points are 0).
+void EvalInt16Batch(OpData* data, const int16_t* a, const int16_t* packed, int16_t* out,
                     const Geometry& g, pthreadpool* pool) {
-  parallel::ParallelFor(pool, g.m, static_cast<double>(g.m) * g.n * g.k, [&](size_t mm) {
-    const int16_t* x = a + mm * g.k;
+  data->sums64.resize(static_cast<size_t>(g.m) * 2 * g.n);
+  gemm::Int64Gemm(g.m, 2 * g.n, g.k, a, g.k, packed, data->sums64.data(), 2 * g.n, pool);
+  for (int mm = 0; mm < g.m; ++mm) {
+    const int64_t* hi = data->sums64.data() + static_cast<size_t>(mm) * 2 * g.n;
+    const int64_t* lo = hi + g.n;
     for (int nn = 0; nn < g.n; ++nn) {
-      const int16_t* y = w + static_cast<size_t>(nn) * g.k;
-      int64_t acc = 0;
-      for (int kk = 0; kk < g.k; ++kk) acc += static_cast<int64_t>(x[kk]) * y[kk];
-      const int32_t v = MultiplyByQuantizedMultiplier(acc, data.multiplier[nn], data.shift[nn]);
+      const int64_t acc = hi[nn] * 256 + lo[nn];
+      const int32_t v = MultiplyByQuantizedMultiplier(acc, data->multiplier[nn], data->shift[nn]);
       out[mm * g.n + nn] = static_cast<int16_t>(std::min(32767, std::max(-32768, v)));
     }
-  });
+  }
 }
 
 // Hybrid: rows of x' quantized, int32 sums on the packed GEMM; the offset term is
@@ -376,16 +387,15 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   }
   const Mode mode = data->mode;
   if (mode == Mode::kInt16) {
-    RhsRows(data, params, rhs, g, &data->rhs_nk16);
+    PackRhsInt16(data, params, rhs, g);
   } else {
     PackRhs(data, params, rhs, g);
   }
   pthreadpool* pool = parallel::ThreadPool(context);
-  const size_t panel = mode == Mode::kInt8 || mode == Mode::kHybrid
-                           ? gemm::PackedQuantizedWeightsSize(g.n, g.k)
-                           : gemm::PackedWeightsSize(g.n, g.k);
+  const size_t panel = mode == Mode::kInt16 ? gemm::PackedQuantizedWeightsSize(2 * g.n, g.k)
+                       : mode == Mode::kFloat ? gemm::PackedWeightsSize(g.n, g.k)
+                                              : gemm::PackedQuantizedWeightsSize(g.n, g.k);
   const int64_t lhs_matrix = static_cast<int64_t>(g.m) * g.k;
-  const int64_t rhs_matrix = static_cast<int64_t>(g.k) * g.n;
   const int64_t out_matrix = static_cast<int64_t>(g.m) * g.n;
   const int batch_rank = g.rank - 2;
   for (int64_t ob = 0; ob < g.out_batches; ++ob) {
@@ -402,9 +412,9 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
                       data->packed_q.data() + ri * panel, output, ob * out_matrix, g, pool);
         break;
       case Mode::kInt16:
-        EvalInt16Batch(*data, LhsRows(params, lhs->data.i16 + li * lhs_matrix, g, &data->lhs_q),
-                       data->rhs_nk16.data() + ri * rhs_matrix, output->data.i16 + ob * out_matrix,
-                       g, pool);
+        EvalInt16Batch(data, LhsRows(params, lhs->data.i16 + li * lhs_matrix, g, &data->lhs_q),
+                       data->packed_q.data() + ri * panel, output->data.i16 + ob * out_matrix, g,
+                       pool);
         break;
       case Mode::kHybrid:
         EvalHybridBatch(data, params, LhsRows(params, lhs->data.f + li * lhs_matrix, g, &data->lhs_t),

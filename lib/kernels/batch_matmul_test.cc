@@ -1,4 +1,4 @@
-// BATCH_MATMUL (float32 and int8; int16 and hybrid against TFLite in
+// BATCH_MATMUL (float32, int8 and int16; int16 and hybrid also against TFLite in
 // tflite_goldens_test): TFLite's golden, adj_x / adj_y, broadcast batch dims,
 // constant (cached, packed) and run-time rhs, random shapes against a double
 // reference (with a thread pool too), and errors.
@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "catch2/catch.hpp"
+#include "kernels/testing/conv_test_util.h"
 #include "kernels/testing/tensor_test_util.h"
 
 namespace tflite_inspect {
@@ -152,6 +153,53 @@ TEST_CASE("BATCH_MATMUL int8 matches an integer reference bit for bit") {
           }
           const int32_t want = std::min(127, std::max(-128, RefMultiply(acc, q, shift) + zo));
           CAPTURE(bb, i, j);
+          REQUIRE(got[(bb * m + i) * n + j] == want);
+        }
+  }
+}
+
+// int16 x int16 sums run on the GEMM as byte splits; they must equal the reference's exact
+// int64 sums, also where every product is (-32768)^2 and depths pass the GEMM's int32
+// blocks (k > 256).
+TEST_CASE("BATCH_MATMUL int16 matches an exact int64 reference bit for bit") {
+  for (uint32_t seed = 1; seed <= 12; ++seed) {
+    CAPTURE(seed);
+    std::mt19937 rng(seed);
+    const bool adj_x = rng() % 2, adj_y = rng() % 2;
+    const int m = 1 + rng() % 6, k = 1 + rng() % 600, n = 1 + rng() % 20;
+    const int batches = 1 + rng() % 2;
+    std::vector<int32_t> as{batches, adj_x ? k : m, adj_x ? m : k};
+    std::vector<int32_t> bs{batches, adj_y ? n : k, adj_y ? k : n};
+    std::vector<int16_t> a(Count(as)), b(Count(bs));
+    const bool extreme = seed % 4 == 0;
+    for (auto& v : a) v = extreme ? -32768 : static_cast<int16_t>(static_cast<int>(rng() % 65536) - 32768);
+    for (auto& v : b) v = extreme ? -32768 : static_cast<int16_t>(static_cast<int>(rng() % 65536) - 32768);
+    const float sa = 0.001f, sb = 0.002f;
+    const float so = sa * sb * 65536.0f * (extreme ? 2.0f * k : 1.0f + k / 8.0f);
+    const auto r =
+        Run(tflite::BuiltinOperator_BATCH_MATMUL,
+            {Input<int16_t>(tflite::TensorType_INT16, as, a, sa, 0),
+             seed % 2 ? Const<int16_t>(tflite::TensorType_INT16, bs, b, sb, 0)
+                      : Input<int16_t>(tflite::TensorType_INT16, bs, b, sb, 0)},
+            {tflite::TensorType_INT16, {batches, m, n}, so, 0}, Adj(adj_x, adj_y), 3,
+            1 + seed % 2);
+    REQUIRE(r.invoke == kTfLiteOk);
+    const auto got = r.As<int16_t>();
+    int32_t q;
+    int shift;
+    RefQuantizeMultiplier(static_cast<double>(sa * sb) / so, &q, &shift);
+    for (int bb = 0; bb < batches; ++bb)
+      for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+          int64_t acc = 0;
+          for (int kk = 0; kk < k; ++kk) {
+            const int64_t x = a[bb * m * k + (adj_x ? kk * m + i : i * k + kk)];
+            const int64_t y = b[bb * k * n + (adj_y ? j * k + kk : kk * n + j)];
+            acc += x * y;
+          }
+          const int32_t want = std::min(
+              32767, std::max(-32768, conv_test::RefMultiplyByQuantizedMultiplier64(acc, q, shift)));
+          CAPTURE(bb, i, j, acc);
           REQUIRE(got[(bb * m + i) * n + j] == want);
         }
   }

@@ -424,10 +424,11 @@ void QuantizedTile(bool avx2, int k, const int16_t* a, int lda, const int16_t* b
 // the blocks are added in int64, which is then exactly the reference's int64 sum.
 constexpr int kWideBlockK = 256;
 
-template <int R, typename OutT>
-void QuantizedTile(bool avx2, int k, const int16_t* a, int lda, const int16_t* b, OutT* c, int ldc,
-                   int cols, const Quantized16x8OutputStage& s, int col0) {
-  int64_t acc[R][kNr] = {};
+template <int R>
+inline void WideAccumulate(bool avx2, int k, const int16_t* a, int lda, const int16_t* b,
+                           int64_t (&acc)[R][kNr]) {
+  for (int i = 0; i < R; ++i)
+    for (int j = 0; j < kNr; ++j) acc[i][j] = 0;
   for (int k0 = 0; k0 < k; k0 += kWideBlockK) {
     int32_t part[R][kNr];
     // k0 is even, so the block starts at a pair boundary of the packed panel.
@@ -436,6 +437,13 @@ void QuantizedTile(bool avx2, int k, const int16_t* a, int lda, const int16_t* b
     for (int i = 0; i < R; ++i)
       for (int j = 0; j < kNr; ++j) acc[i][j] += part[i][j];
   }
+}
+
+template <int R, typename OutT>
+void QuantizedTile(bool avx2, int k, const int16_t* a, int lda, const int16_t* b, OutT* c, int ldc,
+                   int cols, const Quantized16x8OutputStage& s, int col0) {
+  int64_t acc[R][kNr];
+  WideAccumulate<R>(avx2, k, a, lda, b, acc);
   for (int i = 0; i < R; ++i) {
     OutT* crow = c + static_cast<size_t>(i) * ldc;
     for (int j = 0; j < cols; ++j) {
@@ -464,6 +472,19 @@ void QuantizedTile(bool avx2, int k, const int16_t* a, int lda, const int16_t* b
   QuantAccumulate<R>(avx2, k, a, lda, b, acc);
   for (int i = 0; i < R; ++i) {
     std::memcpy(c + static_cast<size_t>(i) * ldc, acc[i], sizeof(int32_t) * cols);
+  }
+}
+
+// Int64Gemm's stage: the exact sums as they are.
+struct RawInt64Stage {};
+
+template <int R>
+void QuantizedTile(bool avx2, int k, const int16_t* a, int lda, const int16_t* b, int64_t* c,
+                   int ldc, int cols, const RawInt64Stage&, int) {
+  int64_t acc[R][kNr];
+  WideAccumulate<R>(avx2, k, a, lda, b, acc);
+  for (int i = 0; i < R; ++i) {
+    std::memcpy(c + static_cast<size_t>(i) * ldc, acc[i], sizeof(int64_t) * cols);
   }
 }
 
@@ -511,6 +532,9 @@ void PackInt8Weights(const int8_t* weights, int n, int k, int32_t zero_point, in
 }
 void PackUint8Weights(const uint8_t* weights, int n, int k, int32_t zero_point, int16_t* packed) {
   PackQuantizedWeights(weights, n, k, zero_point, packed);
+}
+void PackInt16Weights(const int16_t* weights, int n, int k, int16_t* packed) {
+  PackQuantizedWeights(weights, n, k, 0, packed);
 }
 
 const char* FloatKernelName() { return SelectFloatKernel().name; }
@@ -615,6 +639,11 @@ void QuantizedGemm16x8(int m, int n, int k, const int16_t* a, int lda, const int
 void Int32Gemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b, int32_t* c,
                int ldc, pthreadpool* pool, GemmKernel kernel) {
   QuantizedGemmImpl(m, n, k, a, lda, packed_b, c, ldc, RawInt32Stage{}, pool, kernel);
+}
+
+void Int64Gemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b, int64_t* c,
+               int ldc, pthreadpool* pool, GemmKernel kernel) {
+  QuantizedGemmImpl(m, n, k, a, lda, packed_b, c, ldc, RawInt64Stage{}, pool, kernel);
 }
 
 }  // namespace gemm

@@ -50,6 +50,8 @@ void PackFloatWeights(const float* weights, int n, int k, float* packed);
 // PackedQuantizedWeightsSize(n, k) elements.
 void PackInt8Weights(const int8_t* weights, int n, int k, int32_t zero_point, int16_t* packed);
 void PackUint8Weights(const uint8_t* weights, int n, int k, int32_t zero_point, int16_t* packed);
+// Packs int16 weights already in [-255, 255] (e.g. the bytes of wider values), as they are.
+void PackInt16Weights(const int16_t* weights, int n, int k, int16_t* packed);
 
 // kAuto: the fastest micro-kernel the CPU supports; kPortable: the generic one (tests).
 enum class GemmKernel { kAuto, kPortable };
@@ -126,6 +128,13 @@ void QuantizedGemm16x8(int m, int n, int k, const int16_t* a, int lda, const int
 // quantized to int8 on the fly), which rescale each sum in float themselves; with 8-bit
 // values in A and B the sums equal TFLite's int32 dot products exactly.
 void Int32Gemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b, int32_t* c,
+               int ldc, pthreadpool* pool, GemmKernel kernel = GemmKernel::kAuto);
+
+// Raw int64 sums, exact: c[i][j] = sum_k a[i][k] * b[k][j] for any int16 A and B values
+// in [-255, 255] (int32 partial sums over blocks of k, as QuantizedGemm16x8). Wider B
+// (int16 x int16) splits each weight into its high byte (signed) and low byte (unsigned),
+// packed as two columns: sum a*w = 256 * sum a*hi + sum a*lo.
+void Int64Gemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b, int64_t* c,
                int ldc, pthreadpool* pool, GemmKernel kernel = GemmKernel::kAuto);
 
 // Name of the float micro-kernel in use ("avx2_fma_6x16" or "generic_3x16").

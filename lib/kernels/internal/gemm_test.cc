@@ -210,5 +210,53 @@ TEST_CASE("Int32Gemm (both micro-kernels) gives the exact int32 sums") {
   }
 }
 
+// int16 x int16 as BATCH_MATMUL runs it: each weight split into its signed high byte and
+// unsigned low byte (two packed columns), sum = 256 * hi + lo, exact in int64 even where
+// every product is (-32768)^2 over long depths.
+TEST_CASE("Int64Gemm (both micro-kernels) sums int16 x int16 exactly via byte splits") {
+  const int shapes[][3] = {{1, 1, 1}, {3, 20, 7}, {5, 17, 256}, {6, 9, 257}, {2, 16, 1201},
+                           {4, 3, 0}};
+  uint32_t seed = 400;
+  for (const auto& s : shapes) {
+    for (GemmKernel kernel : kKernels) {
+      for (int extreme = 0; extreme < 2; ++extreme) {
+        ++seed;
+        const int m = s[0], n = s[1], k = s[2];
+        CAPTURE(seed, m, n, k, static_cast<int>(kernel), extreme);
+        std::mt19937 rng(seed);
+        auto a = RandomInts<int16_t>(rng, static_cast<size_t>(m) * k, -32768, 32767);
+        auto w = RandomInts<int16_t>(rng, static_cast<size_t>(n) * k, -32768, 32767);
+        if (extreme) {
+          std::fill(a.begin(), a.end(), int16_t{-32768});
+          std::fill(w.begin(), w.end(), int16_t{-32768});
+        }
+        std::vector<int16_t> split(static_cast<size_t>(2) * n * k);
+        for (size_t i = 0; i < w.size(); ++i) {
+          split[i] = static_cast<int16_t>(w[i] >> 8);
+          split[w.size() + i] = static_cast<int16_t>(w[i] & 0xff);
+        }
+        std::vector<int16_t> packed(tflite::gemm::PackedQuantizedWeightsSize(2 * n, k));
+        tflite::gemm::PackInt16Weights(split.data(), 2 * n, k, packed.data());
+        std::vector<int64_t> c(static_cast<size_t>(m) * 2 * n);
+        tflite::gemm::Int64Gemm(m, 2 * n, k, a.data(), k, packed.data(), c.data(), 2 * n,
+                                nullptr, kernel);
+        for (int i = 0; i < m; ++i) {
+          for (int j = 0; j < n; ++j) {
+            int64_t acc = 0;
+            for (int kk = 0; kk < k; ++kk) {
+              acc += static_cast<int64_t>(a[i * k + kk]) * w[j * k + kk];
+            }
+            const int64_t got = 256 * c[i * 2 * n + j] + c[i * 2 * n + n + j];
+            if (got != acc) {
+              CAPTURE(i, j, got, acc);
+              FAIL("mismatch");
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tflite_inspect
