@@ -15,6 +15,43 @@
 namespace tflite {
 namespace hybrid {
 
+// std::round (halves away from zero) to int32 for |x| < 2^31, exactly: x - trunc(x) is
+// exact in float. Unlike std::round (a libm call), loops over it vectorize.
+inline int32_t RoundHalfAway(float x) {
+  const int32_t t = static_cast<int32_t>(x);
+  const float frac = x - static_cast<float>(t);
+  return t + (frac >= 0.5f ? 1 : 0) - (frac <= -0.5f ? 1 : 0);
+}
+
+// The smallest and largest of size > 0 values (as std::minmax_element's, NaNs aside),
+// four lanes at a time (one SSE / NEON register) so that the loop vectorizes.
+inline void MinMax(const float* values, int size, float* min_value, float* max_value) {
+  typedef float V4 __attribute__((vector_size(16)));
+  float lo = values[0], hi = values[0];
+  int i = 0;
+  if (size >= 4) {
+    V4 vlo, vhi;
+    std::memcpy(&vlo, values, sizeof vlo);
+    vhi = vlo;
+    for (i = 4; i + 4 <= size; i += 4) {
+      V4 v;
+      std::memcpy(&v, values + i, sizeof v);
+      vlo = v < vlo ? v : vlo;
+      vhi = v > vhi ? v : vhi;
+    }
+    for (int l = 0; l < 4; ++l) {
+      lo = std::min(lo, vlo[l]);
+      hi = std::max(hi, vhi[l]);
+    }
+  }
+  for (; i < size; ++i) {
+    lo = std::min(lo, values[i]);
+    hi = std::max(hi, values[i]);
+  }
+  *min_value = lo;
+  *max_value = hi;
+}
+
 // values -> round(values * 127 / max|values|) in [-127, 127]; scaling_factor =
 // max|values| / 127 (1 for an all-zero input).
 inline void SymmetricQuantizeFloats(const float* values, int size, int8_t* quantized,
@@ -23,9 +60,10 @@ inline void SymmetricQuantizeFloats(const float* values, int size, int8_t* quant
     *scaling_factor = 1;
     return;
   }
-  const auto minmax = std::minmax_element(values, values + size);
+  float min_value, max_value;
+  MinMax(values, size, &min_value, &max_value);
   constexpr int32_t kScale = 127;
-  const float range = std::max(std::abs(*minmax.first), std::abs(*minmax.second));
+  const float range = std::max(std::abs(min_value), std::abs(max_value));
   if (range == 0) {
     std::memset(quantized, 0, static_cast<size_t>(size));
     *scaling_factor = 1;
@@ -34,7 +72,7 @@ inline void SymmetricQuantizeFloats(const float* values, int size, int8_t* quant
   *scaling_factor = range / kScale;
   const float scaling_factor_inv = kScale / range;
   for (int i = 0; i < size; ++i) {
-    const int32_t q = static_cast<int32_t>(std::round(values[i] * scaling_factor_inv));
+    const int32_t q = RoundHalfAway(values[i] * scaling_factor_inv);
     quantized[i] = static_cast<int8_t>(std::min(kScale, std::max(-kScale, q)));
   }
 }
@@ -53,9 +91,10 @@ inline void AsymmetricQuantizeFloats(const float* values, int size, int8_t* quan
     *offset = 0;
     return;
   }
-  const auto minmax = std::minmax_element(values, values + size);
-  const double rmin = static_cast<double>(std::min(0.0f, *minmax.first));
-  const double rmax = static_cast<double>(std::max(0.0f, *minmax.second));
+  float min_value, max_value;
+  MinMax(values, size, &min_value, &max_value);
+  const double rmin = static_cast<double>(std::min(0.0f, min_value));
+  const double rmax = static_cast<double>(std::max(0.0f, max_value));
   if (rmin == rmax) {
     std::memset(quantized, 0, static_cast<size_t>(size));
     *scaling_factor = 1;
@@ -86,7 +125,7 @@ inline void AsymmetricQuantizeFloats(const float* values, int size, int8_t* quan
   const float scaling_factor_inv = 1.0f / *scaling_factor;
   for (int i = 0; i < size; ++i) {
     const int32_t q =
-        static_cast<int32_t>(std::round(static_cast<float>(*offset) + values[i] * scaling_factor_inv));
+        RoundHalfAway(static_cast<float>(*offset) + values[i] * scaling_factor_inv);
     quantized[i] = static_cast<int8_t>(std::min(kMaxScale, std::max(kMinScale, q)));
   }
 }
