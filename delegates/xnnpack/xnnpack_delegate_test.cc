@@ -14,6 +14,7 @@
 #include "builder/model_builder.h"
 #include "catch2/catch.hpp"
 #include "runtime/delegation_record.h"
+#include "testing/delegate_check.h"
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/interpreter_builder.h"
 #include "tensorflow/lite/kernels/register.h"
@@ -24,62 +25,17 @@ namespace {
 
 using tflite::TensorType_FLOAT32;
 
-struct Outcome {
-  std::vector<std::vector<float>> outputs;
-  int delegate_nodes = 0;  // DELEGATE nodes in the plan
-  int cpu_nodes = 0;
-  std::map<int, std::string> refused;
-};
+using testing::ConvModel;
+using testing::Count;
+using testing::ExpectClose;
+using testing::Outcome;
+using testing::Ramp;
 
 // Runs `bytes` with or without the XNNPACK delegate on seeded inputs.
 Outcome Run(const std::vector<uint8_t>& bytes, bool xnnpack, int threads = 1) {
-  auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()),
-                                                        bytes.size());
-  REQUIRE(model != nullptr);
-  tflite::ops::builtin::BuiltinOpResolver resolver;
-  std::unique_ptr<tflite::Interpreter> interpreter;
-  REQUIRE(tflite::InterpreterBuilder(*model, resolver)(&interpreter, threads) == kTfLiteOk);
   auto delegate = CreateXnnpackDelegate({});
   REQUIRE(delegate.ok());
-  if (xnnpack) REQUIRE(interpreter->ModifyGraphWithDelegate(delegate.value().get()) == kTfLiteOk);
-  REQUIRE(interpreter->AllocateTensors() == kTfLiteOk);
-  std::mt19937 rng(11);
-  std::normal_distribution<float> dist(0.0f, 1.0f);
-  for (size_t i = 0; i < interpreter->inputs().size(); ++i) {
-    TfLiteTensor* t = interpreter->input_tensor(i);
-    for (size_t k = 0; k < t->bytes / sizeof(float); ++k) t->data.f[k] = dist(rng);
-  }
-  REQUIRE(interpreter->Invoke() == kTfLiteOk);
-  Outcome o;
-  for (size_t i = 0; i < interpreter->outputs().size(); ++i) {
-    const TfLiteTensor* t = interpreter->output_tensor(i);
-    o.outputs.emplace_back(t->data.f, t->data.f + t->bytes / sizeof(float));
-  }
-  for (int n : interpreter->execution_plan()) {
-    if (interpreter->node_and_registration(n)->first.delegate) ++o.delegate_nodes;
-    else ++o.cpu_nodes;
-  }
-  for (const auto& r : interpreter->primary_subgraph().delegation_records()) o.refused = r->unsupported;
-  interpreter.reset();
-  return o;
-}
-
-// Float rule: |got - ref| <= 1e-4 * max(1, max|ref|); `loose_output` (if >= 0) uses
-// `loose` instead of 1e-4.
-void ExpectClose(const Outcome& ref, const Outcome& got, int loose_output = -1, float loose = 1e-4f) {
-  REQUIRE(ref.outputs.size() == got.outputs.size());
-  for (size_t i = 0; i < ref.outputs.size(); ++i) {
-    REQUIRE(ref.outputs[i].size() == got.outputs[i].size());
-    float max_ref = 0;
-    for (float v : ref.outputs[i]) max_ref = std::max(max_ref, std::fabs(v));
-    const float tol = (static_cast<int>(i) == loose_output ? loose : 1e-4f) * std::max(1.0f, max_ref);
-    for (size_t k = 0; k < ref.outputs[i].size(); ++k) {
-      if (std::fabs(ref.outputs[i][k] - got.outputs[i][k]) > tol) {
-        CAPTURE(i, k, ref.outputs[i][k], got.outputs[i][k], tol);
-        FAIL("XNNPACK output differs from the CPU");
-      }
-    }
-  }
+  return testing::RunWith(bytes, xnnpack ? delegate.value().get() : nullptr, threads);
 }
 
 // Runs the model both ways; the whole graph must be one XNNPACK partition.
@@ -93,41 +49,9 @@ void CheckDelegated(const std::vector<uint8_t>& bytes) {
   ExpectClose(cpu, Run(bytes, true, 2));
 }
 
-std::vector<float> Ramp(size_t n, float scale = 0.1f) {
-  std::vector<float> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = scale * static_cast<float>(static_cast<int>(i % 17) - 8);
-  return v;
-}
-
-int Count(const std::vector<int32_t>& shape) {
-  int n = 1;
-  for (int d : shape) n *= d;
-  return n;
-}
-
-std::vector<uint8_t> ConvModel(tflite::BuiltinOperator op, std::vector<int32_t> in_shape,
-                               std::vector<int32_t> filter_shape, std::vector<int32_t> out_shape,
-                               tflite_inspect::OpOptions options, bool bias = true) {
-  ModelBuilder b;
-  const int in = b.AddTensor(TensorType_FLOAT32, in_shape, "in");
-  const int f = b.AddConstTensor<float>(TensorType_FLOAT32, filter_shape, Ramp(Count(filter_shape)), "f");
-  const int bias_channels = op == tflite::BuiltinOperator_DEPTHWISE_CONV_2D ? filter_shape[3] : filter_shape[0];
-  const int bi = bias ? b.AddConstTensor<float>(TensorType_FLOAT32, {bias_channels}, Ramp(bias_channels, 0.5f), "b") : -1;
-  const int out = b.AddTensor(TensorType_FLOAT32, out_shape, "out");
-  b.AddOperator(op, {in, f, bi}, {out}, options, op == tflite::BuiltinOperator_DEPTHWISE_CONV_2D ? 2 : 1);
-  b.SetInputs({in});
-  b.SetOutputs({out});
-  return b.Build();
-}
-
 OpOptions Conv(tflite::Padding pad, int stride, int dilation,
                tflite::ActivationFunctionType act = tflite::ActivationFunctionType_NONE) {
-  tflite::Conv2DOptionsT o;
-  o.padding = pad;
-  o.stride_w = o.stride_h = stride;
-  o.dilation_w_factor = o.dilation_h_factor = dilation;
-  o.fused_activation_function = act;
-  return Options(o);
+  return testing::ConvOptions(pad, stride, dilation, act);
 }
 
 TEST_CASE("XNNPACK CONV_2D: padding, strides, dilation, activations, odd channels, groups") {
@@ -832,7 +756,7 @@ TEST_CASE("XNNPACK on the real float models: outputs within tolerance of the CPU
     // pose_landmark_lite's Identity_2 (output 2) is the one output where float summation
     // order shows: our CPU is already 2e-4 from TFLite's reference there (run_model_test),
     // and XNNPACK, summing in yet another order, 2.4e-4 from our CPU.
-    ExpectClose(cpu, x, std::string(name) == "pose_landmark_lite.tflite" ? 2 : -1, 3e-4f);
+    ExpectClose(cpu, x, 1e-4f, std::string(name) == "pose_landmark_lite.tflite" ? 2 : -1, 3e-4f);
     ++checked;
   }
   CHECK(checked > 0);
