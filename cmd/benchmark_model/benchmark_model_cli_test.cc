@@ -81,6 +81,32 @@ TEST_CASE("benchmark_model: op profiling tables, delegates and CSV") {
   CHECK_THAT(ReadFile(csv), Catch::Contains("node type, start, first, avg_ms, %, cdf%, mem KB, times called, name"));
 }
 
+TEST_CASE("benchmark_model applies XNNPACK by default to float models, last, as TFLite") {
+  const std::string common = "--num_runs=1 --min_secs=0 --warmup_runs=0 --warmup_min_secs=0 ";
+  const std::regex created(R"(INFO: Created TensorFlow Lite XNNPACK delegate for CPU\.)");
+  // Float model, no flag: XNNPACK after the delegate given, not counted as asked for.
+  CommandResult r = Run(fmt::format("--graph={} {} --test_delegate_ops=CONV_2D", Model(), common));
+  CAPTURE(r.out, r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(HasLine(r.out, std::regex(R"(INFO: Going to apply 1 delegates one after another\.)")));
+  CHECK(HasLine(r.out, created));
+  CHECK(r.out.find("TestDelegate:") < r.out.find("XNNPACK:"));
+  // =false: no XNNPACK; =true: at its flag's position, before the test delegate.
+  r = Run(fmt::format("--graph={} {} --use_xnnpack=false", Model(), common));
+  CHECK(r.out.find("XNNPACK") == std::string::npos);
+  CHECK(HasLine(r.out, std::regex(R"(INFO: Use xnnpack: \[0\])")));
+  r = Run(fmt::format("--graph={} {} --use_xnnpack=true --test_delegate_ops=CONV_2D", Model(), common));
+  CHECK(HasLine(r.out, std::regex(R"(INFO: Explicitly applied XNNPACK delegate.*)")));
+  CHECK(r.out.find("XNNPACK:") < r.out.find("TestDelegate:"));
+  // A fully quantized model: the default XNNPACK takes nothing, so it is not applied.
+  const std::string int8 = std::string(TFI_SOURCE_DIR) + "/testdata/models/tiny_cnn_int8.tflite";
+  r = Run(fmt::format("--graph={} {}", int8, common));
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("XNNPACK") == std::string::npos);
+  r = Run(fmt::format("--graph={} {} --use_xnnpack=true", int8, common));
+  CHECK(HasLine(r.out, std::regex(R"(INFO: XNNPACK: [1-9]\d* of \d+ nodes in \d+ partitions)")));
+}
+
 TEST_CASE("benchmark_model exit codes") {
   const CommandResult typo = Run(fmt::format("--graph={} --num_thread=2", Model()));
   CHECK(typo.exit_code == 2);
