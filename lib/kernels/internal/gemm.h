@@ -1,4 +1,6 @@
-// Packed, cache-blocked GEMM for the convolution family (CONV_2D, FULLY_CONNECTED).
+// Packed, cache-blocked GEMM for the convolution family (CONV_2D, FULLY_CONNECTED,
+// BATCH_MATMUL, TRANSPOSE_CONV), their hybrid variants (raw int32 sums, Int32Gemm) and
+// int16 x int16 BATCH_MATMUL (raw int64 sums of byte splits, Int64Gemm).
 //
 //   C[m][n] = output_stage(sum_k A[m][k] * B[k][n])
 //
