@@ -295,16 +295,17 @@ const T* LhsRows(const TfLiteBatchMatMulParams& p, const T* a, const Geometry& g
 // holds the signed high bytes of y' row n, column N + n the unsigned low bytes (see
 // gemm::Int64Gemm), kept while y is constant.
 void PackRhsInt16(OpData* data, const TfLiteBatchMatMulParams& p, const TfLiteTensor* rhs,
-                  const Geometry& g) {
+                  const Geometry& g, pthreadpool* pool) {
   if (data->packed_valid) return;
   const size_t matrix = static_cast<size_t>(g.k) * g.n;
   const size_t panel = gemm::PackedQuantizedWeightsSize(2 * g.n, g.k);
   data->packed_q.resize(panel * g.rhs_batches);
-  data->rhs_split.resize(2 * matrix);
-  int16_t* hi = data->rhs_split.data();
-  int16_t* lo = hi + matrix;
-  for (int64_t b = 0; b < g.rhs_batches; ++b) {
+  data->rhs_split.resize(2 * matrix * g.rhs_batches);
+  // Batches split on the pool: with a run-time y this runs on every invocation.
+  parallel::ParallelFor(pool, g.rhs_batches, 8.0 * matrix * g.rhs_batches, [&](size_t b) {
     const int16_t* src = rhs->data.i16 + b * matrix;
+    int16_t* hi = data->rhs_split.data() + 2 * matrix * b;
+    int16_t* lo = hi + matrix;
     for (int nn = 0; nn < g.n; ++nn)
       for (int kk = 0; kk < g.k; ++kk) {
         const int16_t v = p.adj_y ? src[nn * g.k + kk] : src[kk * g.n + nn];
@@ -312,7 +313,7 @@ void PackRhsInt16(OpData* data, const TfLiteBatchMatMulParams& p, const TfLiteTe
         lo[nn * g.k + kk] = static_cast<int16_t>(v & 0xff);
       }
     gemm::PackInt16Weights(hi, 2 * g.n, g.k, data->packed_q.data() + b * panel);
-  }
+  });
   data->packed_valid = IsConstantOrPersistentTensor(rhs);
 }
 
@@ -322,15 +323,15 @@ void EvalInt16Batch(OpData* data, const int16_t* a, const int16_t* packed, int16
                     const Geometry& g, pthreadpool* pool) {
   data->sums64.resize(static_cast<size_t>(g.m) * 2 * g.n);
   gemm::Int64Gemm(g.m, 2 * g.n, g.k, a, g.k, packed, data->sums64.data(), 2 * g.n, pool);
-  for (int mm = 0; mm < g.m; ++mm) {
-    const int64_t* hi = data->sums64.data() + static_cast<size_t>(mm) * 2 * g.n;
+  parallel::ParallelFor(pool, g.m, 8.0 * g.m * g.n, [&](size_t mm) {
+    const int64_t* hi = data->sums64.data() + mm * 2 * g.n;
     const int64_t* lo = hi + g.n;
     for (int nn = 0; nn < g.n; ++nn) {
       const int64_t acc = hi[nn] * 256 + lo[nn];
       const int32_t v = MultiplyByQuantizedMultiplier(acc, data->multiplier[nn], data->shift[nn]);
       out[mm * g.n + nn] = static_cast<int16_t>(std::min(32767, std::max(-32768, v)));
     }
-  }
+  });
 }
 
 // Hybrid: rows of x' quantized, int32 sums on the packed GEMM; the offset term is
@@ -386,12 +387,12 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
     return kTfLiteOk;
   }
   const Mode mode = data->mode;
+  pthreadpool* pool = parallel::ThreadPool(context);
   if (mode == Mode::kInt16) {
-    PackRhsInt16(data, params, rhs, g);
+    PackRhsInt16(data, params, rhs, g, pool);
   } else {
     PackRhs(data, params, rhs, g);
   }
-  pthreadpool* pool = parallel::ThreadPool(context);
   const size_t panel = mode == Mode::kInt16 ? gemm::PackedQuantizedWeightsSize(2 * g.n, g.k)
                        : mode == Mode::kFloat ? gemm::PackedWeightsSize(g.n, g.k)
                                               : gemm::PackedQuantizedWeightsSize(g.n, g.k);
