@@ -55,7 +55,10 @@ class XnnpackProvider : public DelegateProvider {
     if (!given) {
       d.by_default = true;
       d.applies = [options](tflite::Interpreter& interpreter) {
-        return XnnpackTakesAnyNode(interpreter.primary_subgraph().context(), options);
+        for (size_t i = 0; i < interpreter.subgraphs_size(); ++i) {
+          if (XnnpackTakesAnyNode(interpreter.subgraph(static_cast<int>(i))->context(), options)) return true;
+        }
+        return false;
       };
     }
     auto deleter = created.value().get_deleter();
