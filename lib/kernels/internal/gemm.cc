@@ -462,29 +462,21 @@ void QuantizedTile(bool avx2, int k, const int16_t* a, int lda, const int16_t* b
   }
 }
 
-// Int32Gemm's stage: the sums as they are.
-struct RawInt32Stage {};
+// Int32Gemm's and Int64Gemm's stage: the sums as they are (int64: exact, from int32
+// blocks).
+struct RawStage {};
 
-template <int R>
-void QuantizedTile(bool avx2, int k, const int16_t* a, int lda, const int16_t* b, int32_t* c,
-                   int ldc, int cols, const RawInt32Stage&, int) {
-  int32_t acc[R][kNr];
-  QuantAccumulate<R>(avx2, k, a, lda, b, acc);
-  for (int i = 0; i < R; ++i) {
-    std::memcpy(c + static_cast<size_t>(i) * ldc, acc[i], sizeof(int32_t) * cols);
+template <int R, typename Acc>
+void QuantizedTile(bool avx2, int k, const int16_t* a, int lda, const int16_t* b, Acc* c, int ldc,
+                   int cols, const RawStage&, int) {
+  Acc acc[R][kNr];
+  if constexpr (sizeof(Acc) == sizeof(int64_t)) {
+    WideAccumulate<R>(avx2, k, a, lda, b, acc);
+  } else {
+    QuantAccumulate<R>(avx2, k, a, lda, b, acc);
   }
-}
-
-// Int64Gemm's stage: the exact sums as they are.
-struct RawInt64Stage {};
-
-template <int R>
-void QuantizedTile(bool avx2, int k, const int16_t* a, int lda, const int16_t* b, int64_t* c,
-                   int ldc, int cols, const RawInt64Stage&, int) {
-  int64_t acc[R][kNr];
-  WideAccumulate<R>(avx2, k, a, lda, b, acc);
   for (int i = 0; i < R; ++i) {
-    std::memcpy(c + static_cast<size_t>(i) * ldc, acc[i], sizeof(int64_t) * cols);
+    std::memcpy(c + static_cast<size_t>(i) * ldc, acc[i], sizeof(Acc) * cols);
   }
 }
 
@@ -638,12 +630,12 @@ void QuantizedGemm16x8(int m, int n, int k, const int16_t* a, int lda, const int
 
 void Int32Gemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b, int32_t* c,
                int ldc, pthreadpool* pool, GemmKernel kernel) {
-  QuantizedGemmImpl(m, n, k, a, lda, packed_b, c, ldc, RawInt32Stage{}, pool, kernel);
+  QuantizedGemmImpl(m, n, k, a, lda, packed_b, c, ldc, RawStage{}, pool, kernel);
 }
 
 void Int64Gemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b, int64_t* c,
                int ldc, pthreadpool* pool, GemmKernel kernel) {
-  QuantizedGemmImpl(m, n, k, a, lda, packed_b, c, ldc, RawInt64Stage{}, pool, kernel);
+  QuantizedGemmImpl(m, n, k, a, lda, packed_b, c, ldc, RawStage{}, pool, kernel);
 }
 
 }  // namespace gemm
