@@ -10,9 +10,10 @@
 // Hybrid (float input and output, int8 weights with a per-tensor or per-channel scale;
 // v3, v9 with asymmetric_quantize_inputs, v12 per-channel): as TFLite's hybrid kernel, each batch row is
 // quantized on the fly (SymmetricQuantizeFloats, or AsymmetricQuantizeFloats with a per-row
-// offset), summed exactly in int32 against the weights (minus row_sum * offset), and
-// rescaled as bias + sum * (row_scale * filter_scale) in float, then clamped: bit-exact
-// with TFLite's reference kernels on testdata/kernels (tflite_goldens_test).
+// offset), summed exactly in int32 against the weights (minus row_sum * offset) on the
+// packed GEMM (gemm::Int32Gemm), and rescaled as bias + sum * (row_scale * filter_scale)
+// in float, then clamped: bit-exact with TFLite's reference kernels on testdata/kernels
+// (tflite_goldens_test).
 //
 // int8 activations take int4 weights too (v10: unpacked, then the int8 path).
 //
