@@ -55,17 +55,42 @@ cl_int4 Int4(int a, int b, int x, int y) {
   return v;
 }
 
+// Input and output activations of rank 4 and a constant 4-D filter.
+bool CheckConvTensors(OpContext& c, int in, int filter, int out) {
+  if (!CheckActivation(c, in, "input") || !CheckActivation(c, out, "output") ||
+      !CheckConstFloat(c, filter, "filter")) {
+    return false;
+  }
+  if (c.T(in).dims->size != 4 || c.T(filter).dims->size != 4 || c.T(out).dims->size != 4) {
+    return c.Refuse("expects 4-D input, filter and output");
+  }
+  return true;
+}
+
+// conv2d / transpose_conv2d: OHWI filter packed for 4 output channels per work-item,
+// bias (input `bias_index`, optional) padded to 4, geometry and fused clamp.
+bool LaunchPackedConv(OpContext& c, const char* kernel, const TfLiteNode& node, int in, int filter, int bias_index,
+                      int out, int stride_h, int stride_w, int pad_h, int pad_w, int dilation_h, int dilation_w,
+                      float lo, float hi) {
+  const TfLiteTensor &tf = c.T(filter), &to = c.T(out);
+  const std::vector<float> w = PackOhwi(c.build->ConstFloat(filter), Dim(tf, 0), Dim(tf, 1), Dim(tf, 2), Dim(tf, 3));
+  const std::vector<float> b = PaddedBias(c, node, bias_index, Dim(tf, 0));
+  const cl_int4 os = Shape4(to);
+  return c.build->Launch(kernel,
+                         {Arg(c.build->Tensor(in)), Arg(c.build->Constant(w.data(), w.size() * 4)),
+                          Arg(c.build->Constant(b.data(), b.size() * 4)), Arg(c.build->Tensor(out)),
+                          Arg(Shape4(c.T(in))), Arg(os), Arg(Int4(Dim(tf, 1), Dim(tf, 2), stride_h, stride_w)),
+                          Arg(Int4(pad_h, pad_w, dilation_h, dilation_w)), Arg(lo), Arg(hi)},
+                         PixelWork(os));
+}
+
 }  // namespace
 
 bool VisitConv2D(OpContext& c, const TfLiteNode& node, const TfLiteRegistration&) {
   if (node.inputs->size < 2) return c.Refuse("expects input and filter");
   const int in = node.inputs->data[0], filter = node.inputs->data[1], out = node.outputs->data[0];
-  if (!CheckActivation(c, in, "input") || !CheckActivation(c, out, "output") ||
-      !CheckConstFloat(c, filter, "filter")) {
-    return false;
-  }
-  const TfLiteTensor &ti = c.T(in), &tf = c.T(filter), &to = c.T(out);
-  if (ti.dims->size != 4 || tf.dims->size != 4 || to.dims->size != 4) return c.Refuse("expects 4-D input, filter and output");
+  if (!CheckConvTensors(c, in, filter, out)) return false;
+  const TfLiteTensor &ti = c.T(in), &tf = c.T(filter);
   if (Dim(tf, 3) != Dim(ti, 3)) return c.Refuse("grouped convolution (filter depth != input depth) is not supported");
   if (!CheckOptionalBias(c, node, 2, Dim(tf, 0))) return false;
   const auto* p = static_cast<const TfLiteConvParams*>(node.builtin_data);
@@ -78,27 +103,15 @@ bool VisitConv2D(OpContext& c, const TfLiteNode& node, const TfLiteRegistration&
   const TfLitePaddingValues pad = tflite::ComputePaddingHeightWidth(
       p->stride_height, p->stride_width, p->dilation_height_factor, p->dilation_width_factor,
       Dim(ti, 1), Dim(ti, 2), Dim(tf, 1), Dim(tf, 2), p->padding, &oh, &ow);
-  const std::vector<float> w = PackOhwi(c.build->ConstFloat(filter), Dim(tf, 0), Dim(tf, 1), Dim(tf, 2), Dim(tf, 3));
-  const std::vector<float> b = PaddedBias(c, node, 2, Dim(tf, 0));
-  const cl_int4 os = Shape4(to);
-  return c.build->Launch(
-      "conv2d",
-      {Arg(c.build->Tensor(in)), Arg(c.build->Constant(w.data(), w.size() * 4)),
-       Arg(c.build->Constant(b.data(), b.size() * 4)), Arg(c.build->Tensor(out)), Arg(Shape4(ti)), Arg(os),
-       Arg(Int4(Dim(tf, 1), Dim(tf, 2), p->stride_height, p->stride_width)),
-       Arg(Int4(pad.height, pad.width, p->dilation_height_factor, p->dilation_width_factor)), Arg(lo), Arg(hi)},
-      PixelWork(os));
+  return LaunchPackedConv(c, "conv2d", node, in, filter, 2, out, p->stride_height, p->stride_width, pad.height,
+                          pad.width, p->dilation_height_factor, p->dilation_width_factor, lo, hi);
 }
 
 bool VisitDepthwiseConv2D(OpContext& c, const TfLiteNode& node, const TfLiteRegistration&) {
   if (node.inputs->size < 2) return c.Refuse("expects input and filter");
   const int in = node.inputs->data[0], filter = node.inputs->data[1], out = node.outputs->data[0];
-  if (!CheckActivation(c, in, "input") || !CheckActivation(c, out, "output") ||
-      !CheckConstFloat(c, filter, "filter")) {
-    return false;
-  }
+  if (!CheckConvTensors(c, in, filter, out)) return false;
   const TfLiteTensor &ti = c.T(in), &tf = c.T(filter), &to = c.T(out);
-  if (ti.dims->size != 4 || tf.dims->size != 4 || to.dims->size != 4) return c.Refuse("expects 4-D input, filter and output");
   const int oc = Dim(tf, 3);
   if (oc != Dim(to, 3) || oc % Dim(ti, 3) != 0) return c.Refuse("output channels are not a multiple of input channels");
   if (!CheckOptionalBias(c, node, 2, oc)) return false;
@@ -132,12 +145,8 @@ bool VisitDepthwiseConv2D(OpContext& c, const TfLiteNode& node, const TfLiteRegi
 bool VisitTransposeConv(OpContext& c, const TfLiteNode& node, const TfLiteRegistration&) {
   if (node.inputs->size < 3) return c.Refuse("expects output shape, filter and input");
   const int filter = node.inputs->data[1], in = node.inputs->data[2], out = node.outputs->data[0];
-  if (!CheckActivation(c, in, "input") || !CheckActivation(c, out, "output") ||
-      !CheckConstFloat(c, filter, "filter")) {
-    return false;
-  }
+  if (!CheckConvTensors(c, in, filter, out)) return false;
   const TfLiteTensor &ti = c.T(in), &tf = c.T(filter), &to = c.T(out);
-  if (ti.dims->size != 4 || tf.dims->size != 4 || to.dims->size != 4) return c.Refuse("expects 4-D input, filter and output");
   if (Dim(tf, 3) != Dim(ti, 3) || Dim(tf, 0) != Dim(to, 3)) return c.Refuse("filter does not match input/output channels");
   if (!CheckOptionalBias(c, node, 3, Dim(tf, 0))) return false;
   const auto* p = static_cast<const TfLiteTransposeConvParams*>(node.builtin_data);
@@ -151,16 +160,8 @@ bool VisitTransposeConv(OpContext& c, const TfLiteNode& node, const TfLiteRegist
   const TfLitePaddingValues pad = tflite::ComputePaddingHeightWidth(
       p->stride_height, p->stride_width, 1, 1, Dim(to, 1), Dim(to, 2), Dim(tf, 1), Dim(tf, 2),
       p->padding, &unused_h, &unused_w);
-  const std::vector<float> w = PackOhwi(c.build->ConstFloat(filter), Dim(tf, 0), Dim(tf, 1), Dim(tf, 2), Dim(tf, 3));
-  const std::vector<float> b = PaddedBias(c, node, 3, Dim(tf, 0));
-  const cl_int4 os = Shape4(to);
-  return c.build->Launch(
-      "transpose_conv2d",
-      {Arg(c.build->Tensor(in)), Arg(c.build->Constant(w.data(), w.size() * 4)),
-       Arg(c.build->Constant(b.data(), b.size() * 4)), Arg(c.build->Tensor(out)), Arg(Shape4(ti)), Arg(os),
-       Arg(Int4(Dim(tf, 1), Dim(tf, 2), p->stride_height, p->stride_width)),
-       Arg(Int4(pad.height, pad.width, 1, 1)), Arg(lo), Arg(hi)},
-      PixelWork(os));
+  return LaunchPackedConv(c, "transpose_conv2d", node, in, filter, 3, out, p->stride_height, p->stride_width,
+                          pad.height, pad.width, 1, 1, lo, hi);
 }
 
 // MediaPipe's Convolution2DTransposeBias (TFLite's GPU delegate takes it too): data,
@@ -169,12 +170,8 @@ bool VisitTransposeConv(OpContext& c, const TfLiteNode& node, const TfLiteRegist
 bool VisitTransposeConvBias(OpContext& c, const TfLiteNode& node, const TfLiteRegistration&) {
   if (node.inputs->size != 3) return c.Refuse("expects data, weights and bias");
   const int in = node.inputs->data[0], filter = node.inputs->data[1], out = node.outputs->data[0];
-  if (!CheckActivation(c, in, "input") || !CheckActivation(c, out, "output") ||
-      !CheckConstFloat(c, filter, "filter")) {
-    return false;
-  }
+  if (!CheckConvTensors(c, in, filter, out)) return false;
   const TfLiteTensor &ti = c.T(in), &tf = c.T(filter), &to = c.T(out);
-  if (ti.dims->size != 4 || tf.dims->size != 4 || to.dims->size != 4) return c.Refuse("expects 4-D input, filter and output");
   if (Dim(tf, 3) != Dim(ti, 3) || Dim(tf, 0) != Dim(to, 3)) return c.Refuse("filter does not match input/output channels");
   if (!CheckOptionalBias(c, node, 2, Dim(tf, 0))) return false;
   int32_t o[3];
@@ -187,18 +184,10 @@ bool VisitTransposeConvBias(OpContext& c, const TfLiteNode& node, const TfLiteRe
   auto total = [&](int filter_size, int in_size, int stride) {
     return padding == kTfLitePaddingSame ? std::max(0, filter_size - (in_size - 1) % stride - 1) : 0;
   };
-  const int pad_h = total(Dim(tf, 1), Dim(ti, 1), stride_h) / 2;
-  const int pad_w = total(Dim(tf, 2), Dim(ti, 2), stride_w) / 2;
-  const std::vector<float> w = PackOhwi(c.build->ConstFloat(filter), Dim(tf, 0), Dim(tf, 1), Dim(tf, 2), Dim(tf, 3));
-  const std::vector<float> b = PaddedBias(c, node, 2, Dim(tf, 0));
-  const cl_int4 os = Shape4(to);
   const float inf = std::numeric_limits<float>::infinity();
-  return c.build->Launch(
-      "transpose_conv2d",
-      {Arg(c.build->Tensor(in)), Arg(c.build->Constant(w.data(), w.size() * 4)),
-       Arg(c.build->Constant(b.data(), b.size() * 4)), Arg(c.build->Tensor(out)), Arg(Shape4(ti)), Arg(os),
-       Arg(Int4(Dim(tf, 1), Dim(tf, 2), stride_h, stride_w)), Arg(Int4(pad_h, pad_w, 1, 1)), Arg(-inf), Arg(inf)},
-      PixelWork(os));
+  return LaunchPackedConv(c, "transpose_conv2d", node, in, filter, 2, out, stride_h, stride_w,
+                          total(Dim(tf, 1), Dim(ti, 1), stride_h) / 2, total(Dim(tf, 2), Dim(ti, 2), stride_w) / 2, 1,
+                          1, -inf, inf);
 }
 
 bool VisitFullyConnected(OpContext& c, const TfLiteNode& node, const TfLiteRegistration&) {
