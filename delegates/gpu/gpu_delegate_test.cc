@@ -90,40 +90,11 @@ TEST_CASE("GPU DEPTHWISE_CONV_2D (multipliers 1 and 2) and TRANSPOSE_CONV") {
     CheckGpu(ConvModel(Op::BuiltinOperator_DEPTHWISE_CONV_2D, {1, 10, 10, 8}, {1, 3, 3, 8}, {1, 6, 6, 8},
                        Options(d)));
   }
-  for (auto pad : {tflite::Padding_SAME, tflite::Padding_VALID}) {
-    ModelBuilder b;
-    const int in = b.AddTensor(TensorType_FLOAT32, {1, 4, 5, 3}, "in");
-    const std::vector<int32_t> out_shape =
-        pad == tflite::Padding_SAME ? std::vector<int32_t>{1, 8, 10, 2} : std::vector<int32_t>{1, 9, 11, 2};
-    const int shape = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {4}, out_shape, "shape");
-    const int f = b.AddConstTensor<float>(TensorType_FLOAT32, {2, 3, 3, 3}, Ramp(54), "f");
-    const int bias = b.AddConstTensor<float>(TensorType_FLOAT32, {2}, {0.5f, -0.25f}, "b");
-    const int out = b.AddTensor(TensorType_FLOAT32, out_shape, "out");
-    tflite::TransposeConvOptionsT t;
-    t.padding = pad;
-    t.stride_w = t.stride_h = 2;
-    b.AddOperator(Op::BuiltinOperator_TRANSPOSE_CONV, {shape, f, in, bias}, {out}, Options(t), 3);
-    b.SetInputs({in});
-    b.SetOutputs({out});
-    CheckGpu(b.Build());
-  }
+  for (auto pad : {tflite::Padding_SAME, tflite::Padding_VALID}) CheckGpu(testing::TransposeConvModel(pad));
 }
 
 TEST_CASE("GPU FULLY_CONNECTED, 2-D and keep_num_dims") {
-  for (bool keep : {false, true}) {
-    ModelBuilder b;
-    const int in = b.AddTensor(TensorType_FLOAT32, {2, 3, 10}, "in");
-    const int w = b.AddConstTensor<float>(TensorType_FLOAT32, {7, 10}, Ramp(70), "w");
-    const int bias = b.AddConstTensor<float>(TensorType_FLOAT32, {7}, Ramp(7), "b");
-    const int out = b.AddTensor(TensorType_FLOAT32, keep ? std::vector<int32_t>{2, 3, 7} : std::vector<int32_t>{6, 7}, "out");
-    tflite::FullyConnectedOptionsT o;
-    o.keep_num_dims = keep;
-    o.fused_activation_function = tflite::ActivationFunctionType_RELU;
-    b.AddOperator(Op::BuiltinOperator_FULLY_CONNECTED, {in, w, bias}, {out}, Options(o), keep ? 5 : 1);
-    b.SetInputs({in});
-    b.SetOutputs({out});
-    CheckGpu(b.Build());
-  }
+  for (bool keep : {false, true}) CheckGpu(testing::FullyConnectedModel(keep));
 }
 
 TEST_CASE("GPU binary ops with broadcasting, activations and constants") {

@@ -73,40 +73,11 @@ TEST_CASE("XNNPACK DEPTHWISE_CONV_2D and TRANSPOSE_CONV") {
   d.fused_activation_function = tflite::ActivationFunctionType_RELU_N1_TO_1;
   CheckDelegated(ConvModel(tflite::BuiltinOperator_DEPTHWISE_CONV_2D, {1, 9, 7, 3}, {1, 3, 3, 6},
                            {1, 5, 4, 6}, Options(d)));
-  for (auto pad : {tflite::Padding_SAME, tflite::Padding_VALID}) {
-    ModelBuilder b;
-    const int in = b.AddTensor(TensorType_FLOAT32, {1, 4, 5, 3}, "in");
-    const std::vector<int32_t> out_shape = pad == tflite::Padding_SAME ? std::vector<int32_t>{1, 8, 10, 2}
-                                                                        : std::vector<int32_t>{1, 9, 11, 2};
-    const int shape = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {4}, out_shape, "shape");
-    const int f = b.AddConstTensor<float>(TensorType_FLOAT32, {2, 3, 3, 3}, Ramp(54), "f");
-    const int bias = b.AddConstTensor<float>(TensorType_FLOAT32, {2}, {0.5f, -0.25f}, "b");
-    const int out = b.AddTensor(TensorType_FLOAT32, out_shape, "out");
-    tflite::TransposeConvOptionsT t;
-    t.padding = pad;
-    t.stride_w = t.stride_h = 2;
-    b.AddOperator(tflite::BuiltinOperator_TRANSPOSE_CONV, {shape, f, in, bias}, {out}, Options(t), 3);
-    b.SetInputs({in});
-    b.SetOutputs({out});
-    CheckDelegated(b.Build());
-  }
+  for (auto pad : {tflite::Padding_SAME, tflite::Padding_VALID}) CheckDelegated(testing::TransposeConvModel(pad));
 }
 
 TEST_CASE("XNNPACK FULLY_CONNECTED, 2-D and keep_num_dims") {
-  for (bool keep : {false, true}) {
-    ModelBuilder b;
-    const int in = b.AddTensor(TensorType_FLOAT32, {2, 3, 10}, "in");
-    const int w = b.AddConstTensor<float>(TensorType_FLOAT32, {7, 10}, Ramp(70), "w");
-    const int bias = b.AddConstTensor<float>(TensorType_FLOAT32, {7}, Ramp(7), "b");
-    const int out = b.AddTensor(TensorType_FLOAT32, keep ? std::vector<int32_t>{2, 3, 7} : std::vector<int32_t>{6, 7}, "out");
-    tflite::FullyConnectedOptionsT o;
-    o.keep_num_dims = keep;
-    o.fused_activation_function = tflite::ActivationFunctionType_RELU;
-    b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {in, w, bias}, {out}, Options(o), keep ? 5 : 1);
-    b.SetInputs({in});
-    b.SetOutputs({out});
-    CheckDelegated(b.Build());
-  }
+  for (bool keep : {false, true}) CheckDelegated(testing::FullyConnectedModel(keep));
 }
 
 std::vector<uint8_t> BinaryModel(tflite::BuiltinOperator op, std::vector<int32_t> a_shape,

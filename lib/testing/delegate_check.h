@@ -154,6 +154,44 @@ inline std::vector<uint8_t> UnaryModel(tflite::BuiltinOperator op, OpOptions opt
   return b.Build();
 }
 
+// TRANSPOSE_CONV 1x4x5x3 -> 2 channels, 3x3 Ramp filter, bias, stride 2, `pad`.
+inline std::vector<uint8_t> TransposeConvModel(tflite::Padding pad) {
+  using tflite::TensorType_FLOAT32;
+  ModelBuilder b;
+  const int in = b.AddTensor(TensorType_FLOAT32, {1, 4, 5, 3}, "in");
+  const std::vector<int32_t> out_shape =
+      pad == tflite::Padding_SAME ? std::vector<int32_t>{1, 8, 10, 2} : std::vector<int32_t>{1, 9, 11, 2};
+  const int shape = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {4}, out_shape, "shape");
+  const int f = b.AddConstTensor<float>(TensorType_FLOAT32, {2, 3, 3, 3}, Ramp(54), "f");
+  const int bias = b.AddConstTensor<float>(TensorType_FLOAT32, {2}, {0.5f, -0.25f}, "b");
+  const int out = b.AddTensor(TensorType_FLOAT32, out_shape, "out");
+  tflite::TransposeConvOptionsT t;
+  t.padding = pad;
+  t.stride_w = t.stride_h = 2;
+  b.AddOperator(tflite::BuiltinOperator_TRANSPOSE_CONV, {shape, f, in, bias}, {out}, Options(t), 3);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  return b.Build();
+}
+
+// FULLY_CONNECTED [2, 3, 10] x [7, 10] + bias, RELU, with or without keep_num_dims.
+inline std::vector<uint8_t> FullyConnectedModel(bool keep_num_dims) {
+  using tflite::TensorType_FLOAT32;
+  ModelBuilder b;
+  const int in = b.AddTensor(TensorType_FLOAT32, {2, 3, 10}, "in");
+  const int w = b.AddConstTensor<float>(TensorType_FLOAT32, {7, 10}, Ramp(70), "w");
+  const int bias = b.AddConstTensor<float>(TensorType_FLOAT32, {7}, Ramp(7), "b");
+  const int out = b.AddTensor(TensorType_FLOAT32,
+                              keep_num_dims ? std::vector<int32_t>{2, 3, 7} : std::vector<int32_t>{6, 7}, "out");
+  tflite::FullyConnectedOptionsT o;
+  o.keep_num_dims = keep_num_dims;
+  o.fused_activation_function = tflite::ActivationFunctionType_RELU;
+  b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {in, w, bias}, {out}, Options(o), keep_num_dims ? 5 : 1);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  return b.Build();
+}
+
 }  // namespace testing
 }  // namespace tflite_inspect
 
