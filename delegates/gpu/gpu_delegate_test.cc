@@ -454,7 +454,7 @@ std::vector<int8_t> RunInt8(const std::vector<uint8_t>& bytes, TfLiteDelegate* d
   return std::vector<int8_t>(out->data.int8, out->data.int8 + out->bytes);
 }
 
-TEST_CASE("GPU runs INT8 models in float with --gpu_experimental_enable_quant (2 steps; 3 in fp16)") {
+TEST_CASE("GPU runs INT8 models in float with --gpu_experimental_enable_quant (2 steps, 3 in fp16)") {
   const auto bytes = QuantModel();
   int nodes = 0;
   const auto cpu = RunInt8(bytes, nullptr, &nodes);
@@ -472,7 +472,7 @@ TEST_CASE("GPU runs INT8 models in float with --gpu_experimental_enable_quant (2
   }
 }
 
-TEST_CASE("GPU outputs stay on the device until read; partition to partition stays on the device") {
+TEST_CASE("GPU outputs stay on the device until read, partition to partition stays on the device") {
   // x -CONV-> a -RELU-> r -GELU(CPU)-> g; ADD(a, g) -> out. With two partitions, A = {CONV,
   // RELU} and B = {ADD}: GELU reads r through the host, B reads a on the device.
   ModelBuilder b;
@@ -561,7 +561,7 @@ TEST_CASE("GPU device choice: an unknown device is named with what exists") {
   CHECK(d.status().message().find("available:") != std::string::npos);
 }
 
-TEST_CASE("GPU device choice by index and by name substring; a kernel build failure names the error") {
+TEST_CASE("GPU device choice by index and by name substring, a kernel build failure names the error") {
   auto devices = gpu::ListDevices();
   REQUIRE(devices.ok());
   REQUIRE_FALSE(devices.value().empty());

@@ -101,7 +101,7 @@ TEST_CASE("DENSIFY 2x2 block-sparse int8") {
         std::vector<int8_t>{1, 2, 0, 0, 3, 4, 0, 0, 0, 0, 5, 6, 0, 0, 7, 8});
 }
 
-TEST_CASE("DENSIFY float16 keeps the bits; an all-dense layout copies") {
+TEST_CASE("DENSIFY float16 keeps the bits, an all-dense layout copies") {
   Sparse s;
   s.traversal_order = {0, 1};
   s.dims.push_back(Dense(2));

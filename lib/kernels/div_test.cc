@@ -19,7 +19,7 @@ OpOptions DivOptions(tflite::ActivationFunctionType act = tflite::ActivationFunc
   return Options(o);
 }
 
-TEST_CASE("DIV float golden; 1/0 clamps to FLT_MAX as upstream") {
+TEST_CASE("DIV float golden, 1/0 clamps to FLT_MAX as upstream") {
   const auto r = RunOp<float>(
       tflite::BuiltinOperator_DIV, {{TensorType_FLOAT32, {4}}, {TensorType_FLOAT32, {1}}},
       {{1.0f, -3.0f, 6.0f, 0.0f}, {2.0f}}, {TensorType_FLOAT32, {4}}, DivOptions());
@@ -44,7 +44,7 @@ TEST_CASE("DIV float random broadcasts against double") {
   }
 }
 
-TEST_CASE("DIV int32 truncates toward zero; division by zero fails Invoke") {
+TEST_CASE("DIV int32 truncates toward zero, division by zero fails Invoke") {
   const auto r =
       RunOp<int32_t>(tflite::BuiltinOperator_DIV,
                      {{tflite::TensorType_INT32, {2, 2}}, {tflite::TensorType_INT32, {2}}},

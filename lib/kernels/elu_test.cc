@@ -25,7 +25,7 @@ TEST_CASE("ELU float golden and random") {
 
 float EluFloat(float x) { return x < 0.0f ? std::expm1(x) : x; }
 
-TEST_CASE("ELU int8 lookup table bit-exact; uint8 rejected") {
+TEST_CASE("ELU int8 lookup table bit-exact, uint8 rejected") {
   CheckByteLutOp<int8_t>(tflite::BuiltinOperator_ELU, tflite::TensorType_INT8, EluFloat,
                          {0.05f, 10}, {0.04f, -30}, 1);
   CheckByteLutOp<int8_t>(tflite::BuiltinOperator_ELU, tflite::TensorType_INT8, EluFloat,

@@ -34,7 +34,7 @@ TEST_CASE("MEAN float golden over H,W of NHWC (global average pooling)") {
   CHECK(r.As<float>() == std::vector<float>{2.5f, 25.f});
 }
 
-TEST_CASE("MEAN int32 truncates; no axes copies") {
+TEST_CASE("MEAN int32 truncates, no axes copies") {
   auto r = Run(tflite::BuiltinOperator_MEAN,
                {Input<int32_t>(TensorType_INT32, {2, 2}, {1, 2, -3, -4}),
                 Const<int32_t>(TensorType_INT32, {1}, {-1})},

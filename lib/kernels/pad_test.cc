@@ -26,7 +26,7 @@ TEST_CASE("PAD float golden") {
   CHECK(r.As<float>() == std::vector<float>{0, 0, 0, 0, 1, 2, 0, 0, 3, 4, 0, 0});
 }
 
-TEST_CASE("PAD int8 pads with the zero point; PADV2 with its constant") {
+TEST_CASE("PAD int8 pads with the zero point, PADV2 with its constant") {
   auto r = Run(tflite::BuiltinOperator_PAD,
                {Input<int8_t>(TensorType_INT8, {1, 2}, {5, 6}, 0.5f, -3),
                 Const<int32_t>(TensorType_INT32, {2, 2}, {0, 0, 1, 1})},

@@ -136,7 +136,7 @@ TEST_CASE("RELU / RELU6 int16 (version 3) bit-exact, zero points 0") {
   }
 }
 
-TEST_CASE("RELU errors: int16 needs zero points 0; RELU_N1_TO_1 has no int16; two inputs") {
+TEST_CASE("RELU errors: int16 needs zero points 0, RELU_N1_TO_1 has no int16, two inputs") {
   const auto r =
       RunOp<int16_t>(tflite::BuiltinOperator_RELU, {{tflite::TensorType_INT16, {2}, 1.0f, 1}}, {},
                      {tflite::TensorType_INT16, {2}, 1.0f, 0}, {}, 3);

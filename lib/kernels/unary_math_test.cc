@@ -59,7 +59,7 @@ TEST_CASE("unary float ops vs double reference (random)") {
   }
 }
 
-TEST_CASE("ROUND is half to even; FLOOR/CEIL goldens") {
+TEST_CASE("ROUND is half to even, FLOOR/CEIL goldens") {
   CHECK(Unary(tflite::BuiltinOperator_ROUND, {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, 2.4f, -2.6f}) ==
         std::vector<float>{0, 2, 2, -0.f, -2, 2, -3});
   CHECK(Unary(tflite::BuiltinOperator_FLOOR, {-1.5f, 1.5f}) == std::vector<float>{-2, 1});

@@ -36,7 +36,7 @@ ModelBuilder Chain(const std::vector<std::pair<tflite::BuiltinOperator, int>>& o
   return b;
 }
 
-TEST_CASE("FULLY_CONNECTED v9 needs 2.3; on 2.2 it is the one miss") {
+TEST_CASE("FULLY_CONNECTED v9 needs 2.3, on 2.2 it is the one miss") {
   auto m = Load(Chain({{tflite::BuiltinOperator_ADD, 1},
                        {tflite::BuiltinOperator_FULLY_CONNECTED, 9},
                        {tflite::BuiltinOperator_FULLY_CONNECTED, 9}}));

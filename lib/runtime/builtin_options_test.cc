@@ -714,7 +714,7 @@ TEST_CASE("Every builtin op parses without options as upstream does") {
   }
 }
 
-TEST_CASE("Unknown codes and a null operator are errors; CUSTOM has no params") {
+TEST_CASE("Unknown codes and a null operator are errors, CUSTOM has no params") {
   auto p = ParseOne(tflite::BuiltinOperator_ADD);
   void* data = reinterpret_cast<void*>(0x1);
   std::string error;

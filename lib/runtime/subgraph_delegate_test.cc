@@ -320,7 +320,7 @@ TEST_CASE("a later delegate cannot take an earlier delegate's nodes") {
   CHECK_THAT(reporter.text, Catch::Contains("node 0 (ADD) is not in the execution plan"));
 }
 
-TEST_CASE("two delegates apply in order; the second takes what is left") {
+TEST_CASE("two delegates apply in order, the second takes what is left") {
   const auto bytes = BuildGraph(4, {{ADD, 0, 1, 2}, {MUL, 2, 1, 3}}, {0}, {3}, 1);
   CapturingReporter reporter;
   Built b = Build(bytes, &reporter);

@@ -337,7 +337,7 @@ TEST_CASE("TransformLandmarks v2: 2D and 3D landmarks") {
   }
 }
 
-TEST_CASE("TransformLandmarks: only version 2 is registered; bad shapes fail") {
+TEST_CASE("TransformLandmarks: only version 2 is registered, bad shapes fail") {
   CHECK(Resolver().FindOp("TransformLandmarks", 1) == nullptr);
   CHECK(Resolver().FindOp("TransformLandmarks", 2) != nullptr);
   ModelBuilder mb;
