@@ -132,7 +132,6 @@ class GpuPartition : public gpu::Builder {
   std::vector<cl_kernel> kernels_;  // MakeKernel's
   std::vector<Boundary> inputs_, outputs_;
   std::map<TfLiteBufferHandle, size_t> handles_;  // buffer handle -> outputs_ index
-  std::map<int, std::string> node_ops_;
   int64_t device_bytes_ = 0;
 };
 
@@ -146,13 +145,12 @@ class GpuDelegate {
     delegate_.Prepare = PrepareThunk;
     delegate_.CopyFromBufferHandle = [](TfLiteContext* context, TfLiteDelegate* d, TfLiteBufferHandle handle,
                                         TfLiteTensor* tensor) {
-      auto* self = static_cast<GpuDelegate*>(d->data_);
-      auto it = self->owners_.find(handle);
-      if (it == self->owners_.end()) {
+      GpuPartition* owner = static_cast<GpuDelegate*>(d->data_)->Owner(handle);
+      if (owner == nullptr) {
         TF_LITE_KERNEL_LOG(context, "%s: buffer handle %d is not live", kName, handle);
         return kTfLiteError;
       }
-      return it->second->ReadBack(context, handle, tensor);
+      return owner->ReadBack(context, handle, tensor);
     };
     // Handles belong to partitions, which release them themselves.
     delegate_.FreeBufferHandle = [](TfLiteContext*, TfLiteDelegate*, TfLiteBufferHandle* handle) {
@@ -165,7 +163,7 @@ class GpuDelegate {
     return next_handle_++;
   }
   void DropHandle(TfLiteBufferHandle h) { owners_.erase(h); }
-  bool Owns(TfLiteBufferHandle h) const { return owners_.count(h) != 0; }
+  // The live partition behind a handle, or null.
   GpuPartition* Owner(TfLiteBufferHandle h) const {
     auto it = owners_.find(h);
     return it == owners_.end() ? nullptr : it->second;
@@ -513,8 +511,10 @@ TfLiteStatus GpuPartition::Eval(TfLiteContext* context) {
     const TfLiteTensor& t = context->tensors[b.tensor];
     // Written by another partition of this delegate and still on the device: copy it
     // there instead of through the host.
-    if (t.data_is_stale && t.delegate == delegate_->delegate() && delegate_->Owns(t.buffer_handle)) {
-      if (const Boundary* src = delegate_->Owner(t.buffer_handle)->Output(t.buffer_handle)) {
+    GpuPartition* owner = t.data_is_stale && t.delegate == delegate_->delegate() ? delegate_->Owner(t.buffer_handle)
+                                                                                  : nullptr;
+    if (owner != nullptr) {
+      if (const Boundary* src = owner->Output(t.buffer_handle)) {
         const size_t elem = delegate_->fp16_storage() ? 2 : 4;
         const cl_int err = clEnqueueCopyBuffer(q, src->buffer, b.buffer, 0, 0, static_cast<size_t>(b.count) * elem,
                                                0, nullptr, nullptr);

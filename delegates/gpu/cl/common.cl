@@ -16,6 +16,14 @@
 #define ST4(p, i, v) vstore4((v), 0, (p) + (i))
 #endif
 
+// (d0, d1, d2) of row `row` of a right-aligned 4-D `shape` whose last axis is the row:
+// the index decomposition of every (last axis, the rest) kernel.
+int3 RowIndex(int row, int4 shape) {
+  const int d2 = row % shape.z;
+  row /= shape.z;
+  return (int3)(row / shape.y, row % shape.y, d2);
+}
+
 // 4 consecutive channels from `c` on, zero past `limit` (tails of C % 4 != 0).
 float4 LoadC4(__global const FLT* p, int base, int c, int limit) {
   if (c + 3 < limit) return LD4(p, base + c);

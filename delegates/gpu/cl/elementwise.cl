@@ -98,12 +98,10 @@ __kernel void binary_broadcast(__global const FLT* a, __global const FLT* b, __g
                                int4 shape, int4 astride, int4 bstride, int op, float lo,
                                float hi) {
   const int c = get_global_id(0) * 4;
-  int rest = get_global_id(1);
+  const int rest = get_global_id(1);
   if (c >= shape.w || rest >= shape.x * shape.y * shape.z) return;
-  const int d2 = rest % shape.z;
-  rest /= shape.z;
-  const int d1 = rest % shape.y;
-  const int d0 = rest / shape.y;
+  const int3 d = RowIndex(rest, shape);
+  const int d0 = d.x, d1 = d.y, d2 = d.z;
   const int abase = d0 * astride.x + d1 * astride.y + d2 * astride.z;
   const int bbase = d0 * bstride.x + d1 * bstride.y + d2 * bstride.z;
   const int ybase = ((d0 * shape.y + d1) * shape.z + d2) * shape.w;

@@ -6,13 +6,11 @@
 __kernel void gather4(__global const FLT* in, __global FLT* out, int4 oshape, int4 istride,
                       int ibase) {
   const int d3 = get_global_id(0);
-  int rest = get_global_id(1);
+  const int rest = get_global_id(1);
   if (d3 >= oshape.w || rest >= oshape.x * oshape.y * oshape.z) return;
   const int o = rest * oshape.w + d3;
-  const int d2 = rest % oshape.z;
-  rest /= oshape.z;
-  const int d1 = rest % oshape.y;
-  const int d0 = rest / oshape.y;
+  const int3 d = RowIndex(rest, oshape);
+  const int d0 = d.x, d1 = d.y, d2 = d.z;
   ST(out, o, LD(in, ibase + d0 * istride.x + d1 * istride.y + d2 * istride.z + d3 * istride.w));
 }
 
@@ -41,13 +39,11 @@ __kernel void gather6(__global const FLT* in, __global FLT* out, int4 odims_lo, 
 __kernel void scatter4(__global const FLT* in, __global FLT* out, int4 ishape, int4 ostride,
                        int obase) {
   const int d3 = get_global_id(0);
-  int rest = get_global_id(1);
+  const int rest = get_global_id(1);
   if (d3 >= ishape.w || rest >= ishape.x * ishape.y * ishape.z) return;
   const int i = rest * ishape.w + d3;
-  const int d2 = rest % ishape.z;
-  rest /= ishape.z;
-  const int d1 = rest % ishape.y;
-  const int d0 = rest / ishape.y;
+  const int3 d = RowIndex(rest, ishape);
+  const int d0 = d.x, d1 = d.y, d2 = d.z;
   ST(out, obase + d0 * ostride.x + d1 * ostride.y + d2 * ostride.z + d3 * ostride.w, LD(in, i));
 }
 
@@ -55,13 +51,11 @@ __kernel void scatter4(__global const FLT* in, __global FLT* out, int4 ishape, i
 __kernel void pad4(__global const FLT* in, __global FLT* out, int4 ishape, int4 oshape,
                    int4 before, float value) {
   const int d3 = get_global_id(0);
-  int rest = get_global_id(1);
+  const int rest = get_global_id(1);
   if (d3 >= oshape.w || rest >= oshape.x * oshape.y * oshape.z) return;
   const int o = rest * oshape.w + d3;
-  const int d2 = rest % oshape.z;
-  rest /= oshape.z;
-  const int d1 = rest % oshape.y;
-  const int d0 = rest / oshape.y;
+  const int3 d = RowIndex(rest, oshape);
+  const int d0 = d.x, d1 = d.y, d2 = d.z;
   const int4 i = (int4)(d0, d1, d2, d3) - before;
   if (any(i < 0) || any(i >= ishape)) {
     ST(out, o, value);
