@@ -13,6 +13,7 @@
 
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
+#include "xnnpack/depthwise_f32.h"
 
 namespace tflite_inspect {
 namespace xnnpack {
@@ -101,6 +102,19 @@ bool IsGlueOp(int builtin_code);
 bool VisitGlue(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                std::vector<StridedCopy>* copies);
 void RunCopy(const StridedCopy& copy, const void* src, void* dst);
+
+// --- Float DEPTHWISE_CONV_2D run by the delegate's own kernel (depthwise_f32.h) ---
+struct DepthwiseStep {
+  int input = -1, filter = -1, bias = -1, output = -1;
+  DepthwiseF32Params params;
+};
+// Output columns below which XNNPACK's own depthwise kernel is as fast (measured:
+// docs/performance.md), so the node stays in the XNNPACK runtime.
+constexpr int kOwnDepthwiseMinWidth = 12;
+// Whether the delegate runs this (XNNPACK-supported) node with its own kernel; fills
+// `step` when it does.
+bool PlanOwnDepthwise(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                      DepthwiseStep* step);
 
 }  // namespace xnnpack
 }  // namespace tflite_inspect

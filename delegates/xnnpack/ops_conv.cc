@@ -2,6 +2,9 @@
 // constants or fp16 weights the delegate dequantized), fused activations.
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "tensorflow/lite/builtin_ops.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "xnnpack/node_visitor.h"
 
@@ -74,6 +77,36 @@ bool VisitDepthwiseConv2D(VisitContext& v, const TfLiteNode& node, const TfLiteR
                         v.id(filter), bias >= 0 ? v.id(bias) : XNN_INVALID_VALUE_ID,
                         v.id(output), flags),
                  "DEPTHWISE_CONV_2D");
+}
+
+bool PlanOwnDepthwise(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                      DepthwiseStep* step) {
+  if (reg.builtin_code != kTfLiteBuiltinDepthwiseConv2d || !VisitDepthwiseConv2D(v, node, reg)) return false;
+  const int input = node.inputs->data[0], filter = node.inputs->data[1];
+  const int bias = OptionalInput(node, 2), output = node.outputs->data[0];
+  const auto* p = static_cast<const TfLiteDepthwiseConvParams*>(node.builtin_data);
+  DepthwiseF32Params d;
+  d.batches = Dim(v, input, 0);
+  d.in_h = Dim(v, input, 1);
+  d.in_w = Dim(v, input, 2);
+  d.channels = Dim(v, input, 3);
+  d.kernel = Dim(v, filter, 1);
+  d.stride = p->stride_height;
+  d.out_h = Dim(v, output, 1);
+  d.out_w = Dim(v, output, 2);
+  if (Dim(v, filter, 2) != d.kernel || Dim(v, filter, 3) != d.channels || p->stride_width != d.stride ||
+      p->dilation_height_factor != 1 || p->dilation_width_factor != 1 || Dim(v, output, 0) != d.batches ||
+      Dim(v, output, 3) != d.channels || d.out_w < kOwnDepthwiseMinWidth) {
+    return false;
+  }
+  if (p->padding == kTfLitePaddingSame) {
+    // TFLite's SAME: the odd pixel of padding goes to the far side.
+    d.pad_top = std::max((d.out_h - 1) * d.stride + d.kernel - d.in_h, 0) / 2;
+    d.pad_left = std::max((d.out_w - 1) * d.stride + d.kernel - d.in_w, 0) / 2;
+  }
+  if (!ActivationRange(v, p->activation, &d.min, &d.max) || !DepthwiseF32Supported(d, nullptr)) return false;
+  if (step != nullptr) *step = DepthwiseStep{input, filter, bias, output, d};
+  return true;
 }
 
 bool VisitTransposeConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&) {

@@ -15,6 +15,7 @@
 #include "catch2/catch.hpp"
 #include "runtime/delegation_record.h"
 #include "testing/delegate_check.h"
+#include "xnnpack/depthwise_f32.h"
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/interpreter_builder.h"
 #include "tensorflow/lite/kernels/register.h"
@@ -74,6 +75,67 @@ TEST_CASE("XNNPACK DEPTHWISE_CONV_2D and TRANSPOSE_CONV") {
   CheckDelegated(ConvModel(tflite::BuiltinOperator_DEPTHWISE_CONV_2D, {1, 9, 7, 3}, {1, 3, 3, 6},
                            {1, 5, 4, 6}, Options(d)));
   for (auto pad : {tflite::Padding_SAME, tflite::Padding_VALID}) CheckDelegated(testing::TransposeConvModel(pad));
+}
+
+// CONV_2D -> depthwise 5x5 (26 wide) -> depthwise 3x3 stride 2 VALID -> depthwise 3x3
+// on 6 columns: the first two depthwise nodes are wide enough for the delegate's own
+// kernel (between two XNNPACK runtimes), the last is narrow and stays in XNNPACK.
+std::vector<uint8_t> DepthwiseChain() {
+  ModelBuilder b;
+  const int in = b.AddTensor(TensorType_FLOAT32, {2, 20, 26, 3}, "in");
+  const int f0 = b.AddConstTensor<float>(TensorType_FLOAT32, {19, 1, 1, 3}, Ramp(57), "f0");
+  const int c0 = b.AddTensor(TensorType_FLOAT32, {2, 20, 26, 19}, "c0");
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, f0, -1}, {c0}, Conv(tflite::Padding_SAME, 1, 1));
+  int cur = c0;
+  struct Dw {
+    int k, stride, out_h, out_w;
+    tflite::Padding pad;
+    tflite::ActivationFunctionType act;
+  };
+  for (const Dw& d : {Dw{5, 1, 20, 26, tflite::Padding_SAME, tflite::ActivationFunctionType_RELU6},
+                      Dw{3, 2, 9, 12, tflite::Padding_VALID, tflite::ActivationFunctionType_NONE},
+                      Dw{3, 2, 5, 6, tflite::Padding_SAME, tflite::ActivationFunctionType_RELU}}) {
+    const int f = b.AddConstTensor<float>(TensorType_FLOAT32, {1, d.k, d.k, 19}, Ramp(d.k * d.k * 19, 0.05f), "f");
+    const int bias = b.AddConstTensor<float>(TensorType_FLOAT32, {19}, Ramp(19, 0.2f), "b");
+    const int out = b.AddTensor(TensorType_FLOAT32, {2, d.out_h, d.out_w, 19}, "dw");
+    tflite::DepthwiseConv2DOptionsT o;
+    o.padding = d.pad;
+    o.stride_w = o.stride_h = d.stride;
+    o.depth_multiplier = 1;
+    o.fused_activation_function = d.act;
+    b.AddOperator(tflite::BuiltinOperator_DEPTHWISE_CONV_2D, {cur, f, bias}, {out}, Options(o), 2);
+    cur = out;
+  }
+  b.SetInputs({in});
+  b.SetOutputs({cur});
+  return b.Build();
+}
+
+TEST_CASE("XNNPACK partitions run wide float DEPTHWISE_CONV_2D with the delegate's own kernel") {
+  const auto bytes = DepthwiseChain();
+  CheckDelegated(bytes);
+  auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  std::unique_ptr<tflite::Interpreter> interpreter;
+  REQUIRE(tflite::InterpreterBuilder(*model, resolver)(&interpreter) == kTfLiteOk);
+  auto delegate = CreateXnnpackDelegate({});
+  REQUIRE(interpreter->ModifyGraphWithDelegate(delegate.value().get()) == kTfLiteOk);
+  const auto& r = *interpreter->primary_subgraph().delegation_records().at(0);
+  std::string why;
+  xnnpack::DepthwiseF32Params probe;
+  probe.in_h = probe.in_w = probe.out_h = probe.out_w = probe.channels = 4;
+  probe.kernel = 3;
+  if (!xnnpack::DepthwiseF32Supported(probe, &why)) {
+    // No AVX-512F or AVX2+FMA: XNNPACK runs every node.
+    WARN("the delegate's depthwise kernel is not available here: " << why);
+    CHECK(r.log.size() == 1);
+    return;
+  }
+  REQUIRE(r.log.size() == 2);
+  CHECK(r.log[1] ==
+        "partition of 4 nodes: 2 XNNPACK runtimes; 2 nodes run by the delegate's own code, not by "
+        "XNNPACK: the delegate's depthwise kernel (faster than this XNNPACK's): #1 DEPTHWISE_CONV_2D, "
+        "#2 DEPTHWISE_CONV_2D");
 }
 
 TEST_CASE("XNNPACK FULLY_CONNECTED, 2-D and keep_num_dims") {
@@ -382,7 +444,7 @@ TEST_CASE("XNNPACK partition keeps SLICE, STRIDED_SLICE and TRANSPOSE inside") {
   }
 }
 
-TEST_CASE("XNNPACK says which nodes its own copy code runs") {
+TEST_CASE("XNNPACK says which nodes the delegate's own code runs") {
   GlueGraph g;
   const int x = g.Input({2, 3});
   const int c = g.Tensor({4, 3});
@@ -399,8 +461,8 @@ TEST_CASE("XNNPACK says which nodes its own copy code runs") {
   const auto& r = *interpreter->primary_subgraph().delegation_records().at(0);
   REQUIRE(r.log.size() == 2);
   CHECK(r.log[1] ==
-        "partition of 3 nodes: 2 XNNPACK runtimes; 1 node run by the delegate's own copy code, not by "
-        "XNNPACK (this XNNPACK has no such operator): #1 CONCATENATION");
+        "partition of 3 nodes: 2 XNNPACK runtimes; 1 node run by the delegate's own code, not by "
+        "XNNPACK: copies (this XNNPACK has no such operator): #1 CONCATENATION");
 }
 
 TEST_CASE("XNNPACK folds fp16 weights behind DEQUANTIZE into the partition") {

@@ -1,5 +1,7 @@
 #include "xnnpack/xnnpack_kernel.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -61,16 +63,23 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
   outputs_ = std::set<int>(params->output_tensors->data,
                            params->output_tensors->data + params->output_tensors->size);
   static_data_.assign(context->tensors_size, nullptr);
+  tflite::Subgraph* sg = tflite::Subgraph::FromContext(context);
+  pool_ = sg != nullptr ? sg->thread_pool() : nullptr;
   TF_LITE_ENSURE_STATUS(DequantizeFp16Weights(context, nodes, outputs_));
   CutSegments(context, nodes);
 
-  // Which segments touch each tensor; a non-static tensor internal to the partition that
-  // a copy step touches, or that crosses segments, gets a buffer of this kernel's.
+  // Which segments touch each tensor, and when (position in the run order) it is first
+  // written and last read.
   VisitContext v;
   v.context = context;
   v.static_data = &static_data_;
   producer_.assign(context->tensors_size, -1);
   std::map<int, std::set<int>> users;
+  std::map<int, std::pair<int, int>> live;  // tensor -> [first, last] position
+  std::set<int> keep_internal;
+  std::vector<std::vector<int>> touched;  // position -> tensors its node reads or writes
+  std::map<int, std::vector<int>> touches;  // tensor -> positions that read or write it
+  int position = 0;
   for (size_t s = 0; s < segments_.size(); ++s) {
     for (int n : segments_[s].nodes) {
       TfLiteNode* node;
@@ -79,15 +88,46 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
       ForEachValue(*node, *reg, [&](int t, bool is_output) {
         users[t].insert(static_cast<int>(s));
         if (is_output) producer_[t] = static_cast<int>(s);
+        auto it = live.try_emplace(t, position, position).first;
+        it->second.second = position;
+        if (touched.size() <= static_cast<size_t>(position)) touched.resize(position + 1);
+        touched[position].push_back(t);
+        touches[t].push_back(position);
+        // XNNPACK fuses a PAD into the convolution after it, and a RELU-like clamp into
+        // the op before it, only when the value between them is its own.
+        const int op = reg->builtin_code;
+        if ((is_output && (op == kTfLiteBuiltinPad || op == kTfLiteBuiltinPadv2)) ||
+            (!is_output && (op == kTfLiteBuiltinRelu || op == kTfLiteBuiltinRelu6 ||
+                            op == kTfLiteBuiltinReluN1To1))) {
+          keep_internal.insert(t);
+        }
       });
+      ++position;
     }
   }
+  // A fused pair runs as one operator at the first node's position: every tensor of both
+  // nodes must stay alive from the first to the second (a RELU's output is written by the
+  // producer it is fused into; a convolution reads the input of the PAD fused into it).
+  for (int t : keep_internal) {
+    const auto span = live[t];
+    for (int q : touches[t]) {
+      for (int u : touched[q]) {
+        auto& l = live[u];
+        l = {std::min(l.first, span.first), std::max(l.second, span.second)};
+      }
+    }
+  }
+  // Tensors that cross segments or that the kernel's own steps touch live in one arena
+  // of this kernel's. When the partition has own steps, so do the values internal to one
+  // XNNPACK runtime (but those XNNPACK fuses through): each runtime would otherwise keep
+  // private buffers, and a model cut into many runtimes would stream through cold memory.
+  std::vector<int> planned;
   for (const auto& [t, segs] : users) {
     if (IsStatic(v, t) || inputs_.count(t) || outputs_.count(t)) continue;
-    if (segs.size() > 1 || !segments_[*segs.begin()].xnnpack) {
-      owned_[t] = std::make_unique<float[]>((context->tensors[t].bytes + XNN_EXTRA_BYTES) / sizeof(float) + 1);  // float: aligned for any type
-    }
+    const bool crosses = segs.size() > 1 || !segments_[*segs.begin()].xnnpack;
+    if (crosses || (segments_.size() > 1 && keep_internal.count(t) == 0)) planned.push_back(t);
   }
+  PlanArena(context, planned, live);
   for (size_t s = 0; s < segments_.size(); ++s) {
     Segment& seg = segments_[s];
     if (seg.xnnpack) {
@@ -98,11 +138,18 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
       TfLiteNode* node;
       TfLiteRegistration* reg;
       TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
-      if (!VisitGlue(v, *node, *reg, &seg.copies)) {
+      const bool depthwise = !IsGlueOp(reg->builtin_code);
+      const size_t before = depthwise ? seg.depthwise.size() : seg.copies.size();
+      if (depthwise) seg.depthwise.emplace_back();
+      const bool planned = depthwise ? PlanOwnDepthwise(v, *node, *reg, &seg.depthwise.back())
+                                     : VisitGlue(v, *node, *reg, &seg.copies);
+      if (!planned) {
         TF_LITE_KERNEL_LOG(context, "%s: failed to plan node %d (%s): %s", kName, n,
                            OpNameOf(*reg).c_str(), v.reason.c_str());
         return kTfLiteError;
       }
+      const size_t after = depthwise ? seg.depthwise.size() : seg.copies.size();
+      for (size_t i = before; i < after; ++i) seg.steps.emplace_back(depthwise, i);
     }
   }
   Note(context, static_cast<int>(nodes.size()));
@@ -136,6 +183,56 @@ TfLiteStatus XnnpackKernel::DequantizeFp16Weights(TfLiteContext* context, const 
   return kTfLiteOk;
 }
 
+// Greedy by size, as TFLite's arena planner: the largest tensors first, each at the
+// lowest offset that no tensor alive at the same time overlaps. A node's outputs never
+// share memory with its inputs (their lifetimes meet at that node).
+void XnnpackKernel::PlanArena(TfLiteContext* context, const std::vector<int>& tensors,
+                              const std::map<int, std::pair<int, int>>& live) {
+  constexpr size_t kAlign = 64;
+  auto size_of = [&](int t) {
+    return (context->tensors[t].bytes + XNN_EXTRA_BYTES + kAlign - 1) / kAlign * kAlign;
+  };
+  std::vector<int> order = tensors;
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return size_of(a) > size_of(b); });
+  struct Placed {
+    size_t offset, size;
+    int first, last;
+  };
+  std::vector<Placed> placed;
+  size_t total = 0;
+  for (int t : order) {
+    const auto [first, last] = live.at(t);
+    std::vector<std::pair<size_t, size_t>> busy;  // [offset, end) of overlapping lifetimes
+    for (const Placed& p : placed) {
+      if (p.first <= last && first <= p.last) busy.emplace_back(p.offset, p.offset + p.size);
+    }
+    std::sort(busy.begin(), busy.end());
+    const size_t size = size_of(t);
+    size_t offset = 0;
+    for (const auto& [b, e] : busy) {
+      if (offset + size <= b) break;
+      offset = std::max(offset, e);
+    }
+    placed.push_back({offset, size, first, last});
+    arena_offset_[t] = offset;
+    total = std::max(total, offset + size);
+  }
+  arena_storage_ = std::make_unique<uint8_t[]>(total + kAlign);
+  const auto base = reinterpret_cast<uintptr_t>(arena_storage_.get());
+  arena_ = arena_storage_.get() + ((kAlign - base % kAlign) % kAlign);
+}
+
+bool XnnpackKernel::RunsItself(TfLiteContext* context, const TfLiteNode& node,
+                               const TfLiteRegistration& reg) {
+  if (IsGlueOp(reg.builtin_code)) return true;
+  // With --xnnpack_force_fp16 the user asked for XNNPACK's fp16 arithmetic everywhere.
+  if (force_fp16_) return false;
+  VisitContext v;
+  v.context = context;
+  v.static_data = &static_data_;
+  return PlanOwnDepthwise(v, node, reg, nullptr);
+}
+
 void XnnpackKernel::CutSegments(TfLiteContext* context, const std::vector<int>& nodes) {
   // Weight nodes (DEQUANTIZE / DENSIFY of constants) are folded, so they cut nothing.
   struct Item {
@@ -150,7 +247,7 @@ void XnnpackKernel::CutSegments(TfLiteContext* context, const std::vector<int>& 
     TfLiteRegistration* reg;
     if (context->GetNodeAndRegistration(context, n, &node, &reg) != kTfLiteOk || IsWeightNode(*reg)) continue;
     for (int i = 0; i < node->outputs->size; ++i) writer[node->outputs->data[i]] = static_cast<int>(todo.size());
-    todo.push_back({n, !IsGlueOp(reg->builtin_code), node});
+    todo.push_back({n, !RunsItself(context, *node, *reg), node});
   }
   // Fewer, longer XNNPACK runtimes: keep taking ready nodes of the current kind (in plan
   // order) before switching, so a copy op is run when the plan's order allows, not
@@ -208,7 +305,7 @@ TfLiteStatus XnnpackKernel::CreateRuntime(TfLiteContext* context, Segment* seg) 
       uint32_t flags = 0;
       if (!IsStatic(v, t)) {
         if (producer_[t] != self) flags = XNN_VALUE_FLAG_EXTERNAL_INPUT;
-        else if (outputs_.count(t) || owned_.count(t)) flags = XNN_VALUE_FLAG_EXTERNAL_OUTPUT;
+        else if (outputs_.count(t) || arena_offset_.count(t)) flags = XNN_VALUE_FLAG_EXTERNAL_OUTPUT;
       }
       status = DefineValue(context, subgraph, t, flags, v, &ids);
       if (flags != 0) {
@@ -229,10 +326,8 @@ TfLiteStatus XnnpackKernel::CreateRuntime(TfLiteContext* context, Segment* seg) 
       return kTfLiteError;
     }
   }
-  tflite::Subgraph* sg = tflite::Subgraph::FromContext(context);
-  pthreadpool_t pool = sg != nullptr ? sg->thread_pool() : nullptr;
   const xnn_status st = xnn_create_runtime_v2(
-      subgraph, pool, force_fp16_ ? XNN_FLAG_FORCE_FP16_INFERENCE : 0, &seg->runtime);
+      subgraph, pool_, force_fp16_ ? XNN_FLAG_FORCE_FP16_INFERENCE : 0, &seg->runtime);
   if (st != xnn_status_success) {
     TF_LITE_KERNEL_LOG(context, "%s: xnn_create_runtime_v2 failed (xnn_status %d)%s", kName,
                        static_cast<int>(st),
@@ -249,8 +344,8 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   tflite::Subgraph* sg = tflite::Subgraph::FromContext(context);
   DelegationRecord* record = sg != nullptr ? sg->current_delegation() : nullptr;
   if (record == nullptr) return;
-  std::string copied;
-  int runtimes = 0, copy_nodes = 0;
+  std::string copied, convolved;
+  int runtimes = 0, own_nodes = 0;
   for (const Segment& s : segments_) {
     runtimes += s.xnnpack;
     if (s.xnnpack) continue;
@@ -258,16 +353,21 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
       TfLiteNode* node;
       TfLiteRegistration* reg;
       if (context->GetNodeAndRegistration(context, n, &node, &reg) != kTfLiteOk) continue;
-      copied += fmt::format("{}#{} {}", copied.empty() ? "" : ", ", n, OpNameOf(*reg));
-      ++copy_nodes;
+      std::string& list = IsGlueOp(reg->builtin_code) ? copied : convolved;
+      list += fmt::format("{}#{} {}", list.empty() ? "" : ", ", n, OpNameOf(*reg));
+      ++own_nodes;
     }
   }
-  if (copy_nodes == 0) return;
-  record->log.push_back(fmt::format(
-      "partition of {} nodes: {} XNNPACK runtime{}; {} node{} run by the delegate's own copy "
-      "code, not by XNNPACK (this XNNPACK has no such operator): {}",
-      nodes, runtimes, runtimes == 1 ? "" : "s", copy_nodes,
-      copy_nodes == 1 ? "" : "s", copied));
+  if (own_nodes == 0) return;
+  std::string what;
+  if (!copied.empty()) what += "copies (this XNNPACK has no such operator): " + copied;
+  if (!convolved.empty()) {
+    what += fmt::format("{}the delegate's depthwise kernel (faster than this XNNPACK's): {}",
+                        what.empty() ? "" : "; ", convolved);
+  }
+  record->log.push_back(fmt::format("partition of {} nodes: {} XNNPACK runtime{}; {} node{} run by the delegate's own code, not by XNNPACK: {}",
+                                    nodes, runtimes, runtimes == 1 ? "" : "s", own_nodes,
+                                    own_nodes == 1 ? "" : "s", what));
 }
 
 TfLiteStatus XnnpackKernel::Prepare(TfLiteContext*, TfLiteNode*) {
@@ -277,21 +377,36 @@ TfLiteStatus XnnpackKernel::Prepare(TfLiteContext*, TfLiteNode*) {
 }
 
 void* XnnpackKernel::Pointer(TfLiteContext* context, int t) const {
-  auto it = owned_.find(t);
-  if (it != owned_.end()) return it->second.get();
+  auto it = arena_offset_.find(t);
+  if (it != arena_offset_.end()) return arena_ + it->second;
   if (static_data_[t] != nullptr) return const_cast<float*>(static_data_[t]);
   return context->tensors[t].data.raw;
 }
 
 TfLiteStatus XnnpackKernel::RunSegment(TfLiteContext* context, Segment* seg) {
   if (!seg->xnnpack) {
-    for (const StridedCopy& c : seg->copies) {
+    auto missing = [&](int t) {
+      TF_LITE_KERNEL_LOG(context, "%s: tensor %d has no buffer", kName, t);
+      return kTfLiteError;
+    };
+    for (const auto& [is_depthwise, i] : seg->steps) {
+      if (is_depthwise) {
+        const DepthwiseStep& d = seg->depthwise[i];
+        const void* in = Pointer(context, d.input);
+        const void* filter = Pointer(context, d.filter);
+        const void* bias = d.bias >= 0 ? Pointer(context, d.bias) : nullptr;
+        void* out = Pointer(context, d.output);
+        if (in == nullptr || filter == nullptr || out == nullptr || (d.bias >= 0 && bias == nullptr)) {
+          return missing(in == nullptr ? d.input : filter == nullptr ? d.filter : out == nullptr ? d.output : d.bias);
+        }
+        RunDepthwiseF32(d.params, static_cast<const float*>(in), static_cast<const float*>(filter),
+                        static_cast<const float*>(bias), static_cast<float*>(out), pool_);
+        continue;
+      }
+      const StridedCopy& c = seg->copies[i];
       const void* src = Pointer(context, c.src);
       void* dst = Pointer(context, c.dst);
-      if (src == nullptr || dst == nullptr) {
-        TF_LITE_KERNEL_LOG(context, "%s: tensor %d has no buffer", kName, src == nullptr ? c.src : c.dst);
-        return kTfLiteError;
-      }
+      if (src == nullptr || dst == nullptr) return missing(src == nullptr ? c.src : c.dst);
       RunCopy(c, src, dst);
     }
     return kTfLiteOk;

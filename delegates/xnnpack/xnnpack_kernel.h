@@ -1,9 +1,12 @@
 // One XNNPACK partition. Its nodes, in plan order, are cut into segments: each maximal
-// run of nodes XNNPACK can express becomes one XNNPACK runtime, and each run of ops
-// this XNNPACK lacks (CONCATENATION, SLICE, ...; ops_glue.cc) is run by this kernel as
-// strided copies, so such ops do not split the partition. Tensors internal to the
-// partition get no arena memory from the interpreter: the kernel owns a buffer for each
-// one that crosses between segments; the rest stay inside their XNNPACK runtime.
+// run of nodes XNNPACK runs becomes one XNNPACK runtime, and each run of nodes this
+// kernel computes itself is a list of steps between them, so such nodes do not split the
+// partition: ops this XNNPACK lacks (CONCATENATION, SLICE, ...; ops_glue.cc) as strided
+// copies, and float depthwise convolutions with the delegate's own kernel, which is
+// faster than this XNNPACK's (depthwise_f32.h). Tensors internal to the
+// partition get no arena memory from the interpreter: those that cross segments (and,
+// when there are own steps, most others) live in one arena of the kernel's, planned by
+// lifetime; the rest stay inside their XNNPACK runtime.
 // Static weights are packed once, in Init. Not thread-safe (one Invoke at a time).
 #ifndef TFLITE_INSPECT_DELEGATES_XNNPACK_XNNPACK_KERNEL_H_
 #define TFLITE_INSPECT_DELEGATES_XNNPACK_XNNPACK_KERNEL_H_
@@ -36,12 +39,14 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
  private:
   struct Segment {
     std::vector<int> nodes;
-    bool xnnpack = true;              // else: copies run by the kernel
+    bool xnnpack = true;              // else: steps run by the kernel
     xnn_runtime_t runtime = nullptr;  // xnnpack
     std::vector<int> externals;       // xnnpack: tensors bound at setup
     std::vector<uint32_t> external_ids;
     std::vector<void*> setup_pointers;
-    std::vector<StridedCopy> copies;  // !xnnpack
+    std::vector<StridedCopy> copies;      // !xnnpack, in order with...
+    std::vector<DepthwiseStep> depthwise;  // ...these: steps[i] indexes one of the two
+    std::vector<std::pair<bool, size_t>> steps;  // (is depthwise, index)
   };
   struct Folded {
     int tensor;
@@ -61,13 +66,21 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   TfLiteStatus RunSegment(TfLiteContext* context, Segment* segment);
   void Note(TfLiteContext* context, int nodes) const;
 
+  // Whether node n is one this kernel computes itself rather than XNNPACK.
+  bool RunsItself(TfLiteContext* context, const TfLiteNode& node, const TfLiteRegistration& reg);
+
   bool force_fp16_;
+  pthreadpool_t pool_ = nullptr;  // the interpreter's, shared with the XNNPACK runtimes
   std::map<int, int> fp16_sources_;
   std::set<int> inputs_, outputs_;
   std::vector<Segment> segments_;
   std::vector<int> producer_;  // tensor -> segment writing it, -1 outside the partition
-  // Tensor -> buffer of a tensor internal to the partition that crosses segments.
-  std::map<int, std::unique_ptr<float[]>> owned_;
+  // Tensors internal to the partition that the kernel keeps (PlanArena): offset in arena_.
+  void PlanArena(TfLiteContext* context, const std::vector<int>& tensors,
+                 const std::map<int, std::pair<int, int>>& live);
+  std::map<int, size_t> arena_offset_;
+  std::unique_ptr<uint8_t[]> arena_storage_;
+  uint8_t* arena_ = nullptr;  // 64-byte aligned, inside arena_storage_
   std::vector<const float*> static_data_;
   std::vector<std::unique_ptr<float[]>> weights_;
   std::vector<Folded> folded_outputs_;

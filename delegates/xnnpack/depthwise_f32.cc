@@ -1,0 +1,182 @@
+#include "xnnpack/depthwise_f32.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+
+#include <fmt/format.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define TFI_DW_X86 1
+#endif
+
+namespace tflite_inspect {
+namespace xnnpack {
+
+#ifdef TFI_DW_X86
+namespace avx512 {
+#pragma GCC push_options
+#pragma GCC target("avx512f")
+using V = __m512;
+using M = __mmask16;
+constexpr int kLanes = 16;
+constexpr int kBlock3 = 8;  // 9 weights + 8 sums in the 32 zmm registers
+constexpr int kBlock5 = 4;  // 25 weights + 4 sums
+inline M MaskFor(int n) { return n >= 16 ? M(0xffff) : M((1u << n) - 1u); }
+template <bool kFull>
+inline __attribute__((always_inline)) V Load(M m, const float* p) {
+  if constexpr (kFull) return _mm512_loadu_ps(p);
+  return _mm512_maskz_loadu_ps(m, p);
+}
+template <bool kFull>
+inline __attribute__((always_inline)) void Store(float* p, M m, V v) {
+  if constexpr (kFull) _mm512_storeu_ps(p, v);
+  else _mm512_mask_storeu_ps(p, m, v);
+}
+inline __attribute__((always_inline)) V Fma(V a, V b, V acc) { return _mm512_fmadd_ps(a, b, acc); }
+inline __attribute__((always_inline)) V Splat(float x) { return _mm512_set1_ps(x); }
+inline __attribute__((always_inline)) V Clamp(V v, V lo, V hi) {
+  return _mm512_min_ps(_mm512_max_ps(v, lo), hi);
+}
+#include "xnnpack/depthwise_f32_body.inc"
+#pragma GCC pop_options
+}  // namespace avx512
+
+namespace avx2 {
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+using V = __m256;
+using M = __m256i;
+constexpr int kLanes = 8;
+constexpr int kBlock3 = 4;  // 9 weights + 4 sums in the 16 ymm registers
+constexpr int kBlock5 = 4;  // the 25 weights do not fit: some are reloaded
+inline M MaskFor(int n) {
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+template <bool kFull>
+inline __attribute__((always_inline)) V Load(M m, const float* p) {
+  if constexpr (kFull) return _mm256_loadu_ps(p);
+  return _mm256_maskload_ps(p, m);
+}
+template <bool kFull>
+inline __attribute__((always_inline)) void Store(float* p, M m, V v) {
+  if constexpr (kFull) _mm256_storeu_ps(p, v);
+  else _mm256_maskstore_ps(p, m, v);
+}
+inline __attribute__((always_inline)) V Fma(V a, V b, V acc) { return _mm256_fmadd_ps(a, b, acc); }
+inline __attribute__((always_inline)) V Splat(float x) { return _mm256_set1_ps(x); }
+inline __attribute__((always_inline)) V Clamp(V v, V lo, V hi) {
+  return _mm256_min_ps(_mm256_max_ps(v, lo), hi);
+}
+#include "xnnpack/depthwise_f32_body.inc"
+#pragma GCC pop_options
+}  // namespace avx2
+#endif
+
+namespace {
+
+using RowsFn = void (*)(const DepthwiseF32Params&, const float*, const float*, const float*,
+                        size_t, float*);
+
+struct Isa {
+  RowsFn rows = nullptr;
+  const char* name = "none";
+};
+
+const Isa& SelectIsa() {
+  static const Isa isa = [] {
+    Isa i;
+#ifdef TFI_DW_X86
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) {
+      i.rows = avx512::Rows;
+      i.name = "avx512f";
+    } else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+      i.rows = avx2::Rows;
+      i.name = "avx2_fma";
+    }
+#endif
+    return i;
+  }();
+  return isa;
+}
+
+// Below this many multiply-adds a layer runs on the calling thread.
+constexpr double kMinParallelMacs = 1 << 17;
+
+}  // namespace
+
+const char* DepthwiseF32Isa() { return SelectIsa().name; }
+
+bool DepthwiseF32Supported(const DepthwiseF32Params& p, std::string* why) {
+  auto no = [&](std::string reason) {
+    if (why != nullptr) *why = std::move(reason);
+    return false;
+  };
+  if (SelectIsa().rows == nullptr) return no("the CPU has neither AVX-512F nor AVX2+FMA");
+  if (p.kernel != 3 && p.kernel != 5) return no(fmt::format("{}x{} filter (3x3 or 5x5 only)", p.kernel, p.kernel));
+  if (p.stride != 1 && p.stride != 2) return no(fmt::format("stride {} (1 or 2 only)", p.stride));
+  if (p.batches < 1 || p.in_h < 1 || p.in_w < 1 || p.channels < 1 || p.out_h < 1 || p.out_w < 1) {
+    return no("an empty tensor");
+  }
+  if (p.pad_top < 0 || p.pad_left < 0 || p.pad_top >= p.kernel || p.pad_left >= p.kernel) {
+    return no("padding outside [0, kernel)");
+  }
+  // Every output pixel must see at least its window's in-image part: the output must
+  // not extend past the padded input.
+  if ((p.out_h - 1) * p.stride - p.pad_top >= p.in_h || (p.out_w - 1) * p.stride - p.pad_left >= p.in_w) {
+    return no("the output is larger than the padded input");
+  }
+  return true;
+}
+
+namespace {
+
+void Run(RowsFn rows, const DepthwiseF32Params& p, const float* input, const float* filter,
+         const float* bias, float* output, pthreadpool_t pool) {
+  const size_t n = static_cast<size_t>(p.batches) * p.out_h;
+  const double macs = static_cast<double>(n) * p.out_w * p.channels * p.kernel * p.kernel;
+  if (pool == nullptr || pthreadpool_get_threads_count(pool) <= 1 || macs < kMinParallelMacs) {
+    for (size_t r = 0; r < n; ++r) rows(p, input, filter, bias, r, output);
+    return;
+  }
+  struct Task {
+    const DepthwiseF32Params* p;
+    RowsFn rows;
+    const float *input, *filter, *bias;
+    float* output;
+  } task{&p, rows, input, filter, bias, output};
+  pthreadpool_parallelize_1d(
+      pool,
+      [](void* ctx, size_t r) {
+        const Task* t = static_cast<const Task*>(ctx);
+        t->rows(*t->p, t->input, t->filter, t->bias, r, t->output);
+      },
+      &task, n, /*flags=*/0);
+}
+
+}  // namespace
+
+void RunDepthwiseF32(const DepthwiseF32Params& p, const float* input, const float* filter,
+                     const float* bias, float* output, pthreadpool_t pool) {
+  Run(SelectIsa().rows, p, input, filter, bias, output, pool);
+}
+
+bool RunDepthwiseF32With(const char* isa, const DepthwiseF32Params& p, const float* input,
+                         const float* filter, const float* bias, float* output, pthreadpool_t pool) {
+  RowsFn rows = nullptr;
+#ifdef TFI_DW_X86
+  const std::string name = isa;
+  if (name == "avx512f" && __builtin_cpu_supports("avx512f")) rows = avx512::Rows;
+  if (name == "avx2_fma" && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) rows = avx2::Rows;
+#else
+  (void)isa;
+#endif
+  if (rows == nullptr) return false;
+  Run(rows, p, input, filter, bias, output, pool);
+  return true;
+}
+
+}  // namespace xnnpack
+}  // namespace tflite_inspect
