@@ -68,6 +68,10 @@ struct OpData {
   std::vector<int32_t> input_bias[4], recurrent_bias[4], projection_bias;
   lstm_eval::HybridLstmScratch hybrid;
   std::vector<int32_t> input_row_sums[4], recurrent_row_sums[4], projection_row_sums;
+  // Float: row-parallel copies of the weight matrices (RowParallelWeights) and the data
+  // they were made from.
+  std::vector<float> row_parallel;
+  const float* row_parallel_from[9] = {};
 };
 
 void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
@@ -433,6 +437,52 @@ void ForEachStep(const OpData& d, bool time_major, Step step) {
   }
 }
 
+// Points w->gate_t / projection_t at row-parallel copies of the float matrices, made once
+// for constant weights (again whenever a weight is not constant, or its data moved).
+void RowParallelWeights(TfLiteContext* context, TfLiteNode* node, OpData* d,
+                        lstm_eval::FloatLstmWeights* w) {
+  const float* src[9];
+  int rows[9], cols[9], index[9];
+  for (int g = 0; g < 4; ++g) {
+    src[2 * g] = w->gate[g].input;
+    rows[2 * g] = d->n_cell;
+    cols[2 * g] = d->n_input;
+    index[2 * g] = kInputWeights + g;
+    src[2 * g + 1] = w->gate[g].recurrent;  // null when diagonal
+    rows[2 * g + 1] = d->n_cell;
+    cols[2 * g + 1] = d->n_output;
+    index[2 * g + 1] = kRecurrentWeights + g;
+  }
+  src[8] = w->projection;
+  rows[8] = d->n_output;
+  cols[8] = d->n_cell;
+  index[8] = kProjectionWeights;
+  bool fresh = !d->row_parallel.empty();
+  size_t total = 0;
+  for (int i = 0; i < 9; ++i) {
+    if (src[i] == nullptr) continue;
+    const TfLiteTensor* t = Opt(context, node, index[i]);
+    const bool constant = t->allocation_type == kTfLiteMmapRo || t->allocation_type == kTfLitePersistentRo;
+    fresh = fresh && constant && d->row_parallel_from[i] == src[i];
+    total += static_cast<size_t>(cols[i]) * lstm_eval::RowParallelStride(rows[i]);
+  }
+  if (!fresh) d->row_parallel.resize(total);
+  float* out = d->row_parallel.data();
+  const float** dst[9];
+  for (int g = 0; g < 4; ++g) {
+    dst[2 * g] = &w->gate_t[g].input;
+    dst[2 * g + 1] = &w->gate_t[g].recurrent;
+  }
+  dst[8] = &w->projection_t;
+  for (int i = 0; i < 9; ++i) {
+    d->row_parallel_from[i] = src[i];
+    if (src[i] == nullptr) continue;
+    if (!fresh) lstm_eval::TransposeForRows(src[i], rows[i], cols[i], out);
+    *dst[i] = out;
+    out += static_cast<size_t>(cols[i]) * lstm_eval::RowParallelStride(rows[i]);
+  }
+}
+
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   const auto* params = static_cast<TfLiteUnidirectionalSequenceLSTMParams*>(node->builtin_data);
@@ -456,6 +506,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
     FillWeights<float>(context, node, d->use_layer_norm, &w);
     FillDiagonal(context, node, *d, &w);
     w.projection_bias = Data<float>(context, node, kProjectionBias);
+    RowParallelWeights(context, node, d, &w);
     ForEachStep(*d, params->time_major, [&](int in_off, int out_off, int row, int n_batch) {
       lstm_eval::LstmStepFloat(w, *params, input->data.f + in_off, n_batch, d->n_input, d->n_cell,
                                d->n_output, output_state->data.f + row * d->n_output,

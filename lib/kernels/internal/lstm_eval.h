@@ -36,6 +36,10 @@ struct GateWeights {
 
 struct FloatLstmWeights {
   GateWeights<float> gate[4];  // input, forget, cell, output; gate[0].input null: CIFG
+  // Optional copies of gate[g].input / .recurrent / projection in the row-parallel layout
+  // (TransposeForRows); used instead of the row-major matrices when set.
+  GateWeights<float> gate_t[4];
+  const float* projection_t = nullptr;
   const float* peephole[4] = {nullptr, nullptr, nullptr, nullptr};  // [n_cell]; [2] unused
   const float* layer_norm[4] = {nullptr, nullptr, nullptr, nullptr};
   const float* bias[4] = {nullptr, nullptr, nullptr, nullptr};
@@ -67,6 +71,84 @@ inline float ApplyActivation(float x, TfLiteFusedActivation act) {
   }
 }
 
+// Vectorized logistic and tanh for the gates (4 lanes, any x86-64 / ARM64 CPU): exp by
+// Cephes' expf (range reduction by ln 2, degree-5 polynomial, within 2 ulp), sigmoid =
+// 1 / (1 + exp(-x)), tanh by Cephes' tanhf (odd polynomial below 0.625, else
+// 1 - 2 / (exp(2|x|) + 1)). Within 2.5e-7 of the exact values (lstm_eval_test), as
+// libm's are; TFLite's own are Eigen's approximations, as close.
+namespace vec {
+typedef float V4 __attribute__((vector_size(16)));
+typedef int32_t I4 __attribute__((vector_size(16)));
+
+inline V4 Exp(V4 x) {
+  x = x < -88.3762626647949f ? V4{} - 88.3762626647949f : x;
+  x = x > 88.3762626647949f ? V4{} + 88.3762626647949f : x;
+  const V4 t = x * 1.44269504088896341f + 0.5f;
+  I4 n = __builtin_convertvector(t, I4);  // truncation; floor below
+  const V4 fn0 = __builtin_convertvector(n, V4);
+  n = fn0 > t ? n - 1 : n;
+  const V4 fn = __builtin_convertvector(n, V4);
+  x = x - fn * 0.693359375f;
+  x = x - fn * -2.12194440e-4f;
+  const V4 z = x * x;
+  V4 y = V4{} + 1.9875691500E-4f;
+  y = y * x + 1.3981999507E-3f;
+  y = y * x + 8.3334519073E-3f;
+  y = y * x + 4.1665795894E-2f;
+  y = y * x + 1.6666665459E-1f;
+  y = y * x + 5.0000001201E-1f;
+  y = y * z + x + 1.0f;
+  // 2^n in two factors, so that n = 128 (x near 88.38) does not overflow the exponent.
+  const I4 half = n >> 1;
+  V4 s0, s1;
+  const I4 e0 = (half + 127) << 23, e1 = (n - half + 127) << 23;
+  std::memcpy(&s0, &e0, sizeof s0);
+  std::memcpy(&s1, &e1, sizeof s1);
+  return y * s0 * s1;
+}
+
+inline V4 Sigmoid(V4 x) { return 1.0f / (1.0f + Exp(-x)); }
+
+inline V4 Tanh(V4 x) {
+  const V4 ax = x < 0.0f ? -x : x;
+  const V4 z = x * x;
+  V4 small = V4{} - 5.70498872745E-3f;
+  small = small * z + 2.06390887954E-2f;
+  small = small * z - 5.37397155531E-2f;
+  small = small * z + 1.33314422036E-1f;
+  small = small * z - 3.33332819422E-1f;
+  small = small * z * x + x;
+  const V4 big_abs = 1.0f - 2.0f / (Exp(ax + ax) + 1.0f);
+  const V4 big = x < 0.0f ? -big_abs : big_abs;
+  return ax < 0.625f ? small : big;
+}
+}  // namespace vec
+
+// out[i] = act(in[i]); tanh and logistic 4 at a time (in and out may be the same).
+inline void ApplyActivationArray(const float* in, int n, TfLiteFusedActivation act, float* out) {
+  if (act != kTfLiteActTanh && act != kTfLiteActSigmoid) {
+    for (int i = 0; i < n; ++i) out[i] = ApplyActivation(in[i], act);
+    return;
+  }
+  const bool tanh = act == kTfLiteActTanh;
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    vec::V4 x;
+    std::memcpy(&x, in + i, sizeof x);
+    x = tanh ? vec::Tanh(x) : vec::Sigmoid(x);
+    std::memcpy(out + i, &x, sizeof x);
+  }
+  if (i < n) {
+    float tail[4] = {0, 0, 0, 0};
+    std::memcpy(tail, in + i, sizeof(float) * (n - i));
+    vec::V4 x;
+    std::memcpy(&x, tail, sizeof x);
+    x = tanh ? vec::Tanh(x) : vec::Sigmoid(x);
+    std::memcpy(tail, &x, sizeof x);
+    std::memcpy(out + i, tail, sizeof(float) * (n - i));
+  }
+}
+
 // result[b][r] += sum_c m[r][c] * v[b][c]
 inline void MatrixBatchVectorMultiplyAccumulate(const float* m, int rows, int cols, const float* v,
                                                 int n_batch, float* result) {
@@ -78,6 +160,59 @@ inline void MatrixBatchVectorMultiplyAccumulate(const float* m, int rows, int co
       for (int c = 0; c < cols; ++c) dot += mr[c] * vb[c];
       result[b * rows + r] += dot;
     }
+  }
+}
+
+// The same sums computed for 8 rows at once: `mt` is the matrix transposed, [cols][rows
+// rounded up to 8] (TransposeForRows). Each row's dot product is still accumulated in
+// column order from 0.0f with a separate multiply and add (no FMA), so the results are
+// bit-identical to the loop above, several times faster for the small matrices of LSTMs.
+inline int RowParallelStride(int rows) { return (rows + 7) / 8 * 8; }
+
+inline void TransposeForRows(const float* m, int rows, int cols, float* mt) {
+  const int stride = RowParallelStride(rows);
+  for (int c = 0; c < cols; ++c) {
+    for (int r = 0; r < stride; ++r) mt[c * stride + r] = r < rows ? m[r * cols + c] : 0.0f;
+  }
+}
+
+// NB blocks of 8 rows in one pass over the columns: 2 * NB independent sums in flight.
+template <int NB>
+inline void RowBlocksT(const float* mt, int stride, int rows, int r0, int cols, const float* vb,
+                       float* result) {
+  // 4-lane vectors: what every x86-64 and ARM64 CPU has (an 8-lane vector type without
+  // AVX is lowered through the stack by GCC).
+  typedef float V4 __attribute__((vector_size(16)));
+  V4 dot[2 * NB];
+  for (int j = 0; j < 2 * NB; ++j) dot[j] = V4{};
+  const float* col = mt + r0;
+  for (int c = 0; c < cols; ++c, col += stride) {
+    const V4 x = V4{} + vb[c];
+    for (int j = 0; j < 2 * NB; ++j) {
+      V4 w;
+      std::memcpy(&w, col + 4 * j, sizeof w);
+      const V4 prod = w * x;
+      dot[j] = dot[j] + prod;
+    }
+  }
+  float sums[8 * NB];
+  std::memcpy(sums, dot, sizeof sums);
+  const int n = std::min(8 * NB, rows - r0);
+  for (int i = 0; i < n; ++i) result[r0 + i] += sums[i];
+}
+
+inline void MatrixBatchVectorMultiplyAccumulateT(const float* mt, int rows, int cols,
+                                                 const float* v, int n_batch, float* result) {
+  const int stride = RowParallelStride(rows);
+  for (int b = 0; b < n_batch; ++b) {
+    const float* vb = v + b * cols;
+    float* rb = result + b * rows;
+    int r0 = 0;
+    for (; r0 + 24 < rows; r0 += 32) RowBlocksT<4>(mt, stride, rows, r0, cols, vb, rb);
+    const int left = (rows - r0 + 7) / 8;
+    if (left == 3) RowBlocksT<3>(mt, stride, rows, r0, cols, vb, rb);
+    if (left == 2) RowBlocksT<2>(mt, stride, rows, r0, cols, vb, rb);
+    if (left == 1) RowBlocksT<1>(mt, stride, rows, r0, cols, vb, rb);
   }
 }
 
@@ -114,23 +249,33 @@ inline void InitGate(const float* bias, bool layer_norm, int n_batch, int n_cell
 
 // One gate: act(W x + R h (or diag .* h) + p .* c [layer-normed] + b), as
 // CalculateLstmGateFloat.
-inline void CalculateGateFloat(const float* input, const float* input_weights,
-                               const float* output_state, const float* recurrent_weights,
+// W x with the row-parallel copy when there is one.
+inline void GateMatVec(const float* m, const float* mt, int rows, int cols, const float* v,
+                       int n_batch, float* result) {
+  if (mt != nullptr) {
+    MatrixBatchVectorMultiplyAccumulateT(mt, rows, cols, v, n_batch, result);
+  } else {
+    MatrixBatchVectorMultiplyAccumulate(m, rows, cols, v, n_batch, result);
+  }
+}
+
+inline void CalculateGateFloat(const float* input, const GateWeights<float>& weights,
+                               const GateWeights<float>& weights_t, const float* output_state,
                                const float* recurrent_diag, const float* cell_state,
                                const float* peephole, const float* layer_norm, const float* bias,
                                int n_batch, int n_input, int n_output, int n_cell,
                                TfLiteFusedActivation act, float* gate) {
   InitGate(bias, layer_norm != nullptr, n_batch, n_cell, gate);
-  MatrixBatchVectorMultiplyAccumulate(input_weights, n_cell, n_input, input, n_batch, gate);
+  GateMatVec(weights.input, weights_t.input, n_cell, n_input, input, n_batch, gate);
   if (recurrent_diag != nullptr) {
     DiagonalAccumulate(recurrent_diag, n_cell, output_state, n_batch, gate);
   } else {
-    MatrixBatchVectorMultiplyAccumulate(recurrent_weights, n_cell, n_output, output_state,
-                                        n_batch, gate);
+    GateMatVec(weights.recurrent, weights_t.recurrent, n_cell, n_output, output_state, n_batch,
+               gate);
   }
   if (peephole != nullptr) DiagonalAccumulate(peephole, n_cell, cell_state, n_batch, gate);
   if (layer_norm != nullptr) ApplyLayerNormFloat(layer_norm, bias, n_batch, n_cell, gate);
-  for (int i = 0; i < n_batch * n_cell; ++i) gate[i] = ApplyActivation(gate[i], act);
+  ApplyActivationArray(gate, n_batch * n_cell, act, gate);
 }
 
 // cell = clip(forget .* cell + cell_gate .* input_gate), input_gate = 1 - forget under
@@ -158,30 +303,29 @@ inline void LstmStepFloat(const FloatLstmWeights& w,
   for (int g = 0; g < 4; ++g) gates[g] = scratch + g * n_batch * n_cell;
   for (int g : {kInputGate, kForgetGate, kCellGate}) {
     if (g == kInputGate && use_cifg) continue;
-    CalculateGateFloat(input, w.gate[g].input, output_state, w.gate[g].recurrent,
-                       w.recurrent_diag[g], cell_state, g == kCellGate ? nullptr : w.peephole[g],
+    CalculateGateFloat(input, w.gate[g], w.gate_t[g], output_state, w.recurrent_diag[g],
+                       cell_state, g == kCellGate ? nullptr : w.peephole[g],
                        w.layer_norm[g], w.bias[g], n_batch, n_input, n_output, n_cell,
                        g == kCellGate ? p.activation : kTfLiteActSigmoid, gates[g]);
   }
   const int n = n_batch * n_cell;
   UpdateCellFloat(gates[kInputGate], gates[kForgetGate], gates[kCellGate], use_cifg, p.cell_clip,
                   n, cell_state);
-  CalculateGateFloat(input, w.gate[kOutputGate].input, output_state, w.gate[kOutputGate].recurrent,
+  CalculateGateFloat(input, w.gate[kOutputGate], w.gate_t[kOutputGate], output_state,
                      w.recurrent_diag[kOutputGate], cell_state, w.peephole[kOutputGate],
                      w.layer_norm[kOutputGate], w.bias[kOutputGate], n_batch, n_input, n_output,
                      n_cell, kTfLiteActSigmoid, gates[kOutputGate]);
   // hidden = output_gate .* act(cell), reusing the input-gate scratch.
   float* hidden = gates[kInputGate];
-  for (int i = 0; i < n; ++i)
-    hidden[i] = gates[kOutputGate][i] * ApplyActivation(cell_state[i], p.activation);
+  ApplyActivationArray(cell_state, n, p.activation, hidden);
+  for (int i = 0; i < n; ++i) hidden[i] = gates[kOutputGate][i] * hidden[i];
   if (w.projection != nullptr) {
     for (int b = 0; b < n_batch; ++b) {
       for (int o = 0; o < n_output; ++o) {
         output_state[b * n_output + o] = w.projection_bias != nullptr ? w.projection_bias[o] : 0.0f;
       }
     }
-    MatrixBatchVectorMultiplyAccumulate(w.projection, n_output, n_cell, hidden, n_batch,
-                                        output_state);
+    GateMatVec(w.projection, w.projection_t, n_output, n_cell, hidden, n_batch, output_state);
     if (p.proj_clip > 0.0f) {
       for (int i = 0; i < n_batch * n_output; ++i) {
         output_state[i] = std::min(p.proj_clip, std::max(-p.proj_clip, output_state[i]));

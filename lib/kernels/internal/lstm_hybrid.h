@@ -114,7 +114,7 @@ inline void CalculateGateHybrid(const HybridLstmWeights& w, int g, const HybridS
     DiagonalAccumulate(s->recovered.data(), n_cell, st.cell_state, n_batch, gate);
   }
   if (w.layer_norm[g] != nullptr) ApplyLayerNormFloat(w.layer_norm[g], w.bias[g], n_batch, n_cell, gate);
-  for (int i = 0; i < n_batch * n_cell; ++i) gate[i] = ApplyActivation(gate[i], act);
+  ApplyActivationArray(gate, n_batch * n_cell, act, gate);
 }
 
 // One hybrid step for n_batch rows; states and output as LstmStepFloat.
@@ -149,8 +149,8 @@ inline void LstmStepHybrid(const HybridLstmWeights& w,
   // CalculateLstmOutputHybrid: hidden = output_gate .* act(cell), then the projection
   // on the quantized hidden (skipped when it is all zero).
   float* hidden = gates[kCellGate];
-  for (int i = 0; i < n; ++i)
-    hidden[i] = gates[kOutputGate][i] * ApplyActivation(cell_state[i], p.activation);
+  ApplyActivationArray(cell_state, n, p.activation, hidden);
+  for (int i = 0; i < n; ++i) hidden[i] = gates[kOutputGate][i] * hidden[i];
   if (w.projection != nullptr) {
     for (int b = 0; b < n_batch; ++b) {
       for (int o = 0; o < n_output; ++o) {
