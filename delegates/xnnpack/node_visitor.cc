@@ -1,5 +1,6 @@
 #include "xnnpack/node_visitor.h"
 
+#include <string>
 #include <cmath>
 #include <limits>
 
@@ -215,6 +216,17 @@ bool VisitNode(VisitContext& v, int /*node_index*/, const TfLiteNode& node,
     case kTfLiteBuiltinTanh:
     case kTfLiteBuiltinSpaceToDepth:
       return v.Refuse("this XNNPACK version (2022-02) has no such operator");
+    case kTfLiteBuiltinCustom: {
+      const std::string name = reg.custom_name != nullptr ? reg.custom_name : "";
+      if (name == "Convolution2DTransposeBias") return VisitMediaPipeTransposeConvBias(v, node);
+      if (name == "MaxPoolingWithArgmax2D" || name == "MaxUnpooling2D") {
+        // TFLite's delegate takes these as XNNPACK argmax pooling / unpooling, whose index
+        // encoding (position in the window) is not MediaPipe's: an index tensor crossing
+        // to the CPU kernel would be read wrongly, so they stay on the CPU here.
+        return v.Refuse("XNNPACK's argmax indices are not MediaPipe's; kept on the CPU");
+      }
+      return v.Refuse("op not supported by the XNNPACK delegate");
+    }
     default:
       return v.Refuse("op not supported by the XNNPACK delegate");
   }

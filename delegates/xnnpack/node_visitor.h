@@ -8,12 +8,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
 #include "xnnpack/depthwise_f32.h"
+#include "xnnpack/transpose_conv_f32.h"
 
 namespace tflite_inspect {
 namespace xnnpack {
@@ -78,6 +80,9 @@ bool VisitConv2D(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
 bool VisitDepthwiseConv2D(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitTransposeConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitFullyConnected(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+// MediaPipe's Convolution2DTransposeBias custom op, which TFLite's XNNPACK delegate takes
+// too (as a deconvolution).
+bool VisitMediaPipeTransposeConvBias(VisitContext& v, const TfLiteNode& node);
 bool VisitBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitUnary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitPooling(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
@@ -115,6 +120,18 @@ constexpr int kOwnDepthwiseMinWidth = 12;
 // `step` when it does.
 bool PlanOwnDepthwise(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                       DepthwiseStep* step);
+
+// --- Non-overlapping transposed convolutions run as GEMMs (transpose_conv_f32.h) ---
+struct TransposeConvStep {
+  int input = -1, output = -1;
+  std::shared_ptr<const TransposeConvF32> op;
+};
+// MediaPipe's Convolution2DTransposeBias or TRANSPOSE_CONV with stride = filter size, no
+// padding and at most this many values per input pixel and filter row (filter width x
+// output channels): where XNNPACK's 16-wide deconvolution tiles are mostly padding.
+constexpr int kOwnTransposeConvMaxColumns = 4;
+bool PlanOwnTransposeConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                          TransposeConvStep* step);
 
 }  // namespace xnnpack
 }  // namespace tflite_inspect

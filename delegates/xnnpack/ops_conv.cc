@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 
+#include "custom_ops/mediapipe/custom_options.h"
 #include "tensorflow/lite/builtin_ops.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "xnnpack/node_visitor.h"
@@ -147,6 +150,81 @@ bool VisitTransposeConv(VisitContext& v, const TfLiteNode& node, const TfLiteReg
                         Dim(v, filter, 0), min, max, v.id(input), v.id(filter),
                         bias >= 0 ? v.id(bias) : XNN_INVALID_VALUE_ID, v.id(output), 0),
                  "TRANSPOSE_CONV");
+}
+
+bool VisitMediaPipeTransposeConvBias(VisitContext& v, const TfLiteNode& node) {
+  if (node.inputs->size != 3 || node.outputs->size != 1) return v.Refuse("expects 3 inputs, 1 output");
+  const int input = node.inputs->data[0], filter = node.inputs->data[1];
+  const int bias = node.inputs->data[2], output = node.outputs->data[0];
+  if (bias < 0) return v.Refuse("no bias");
+  if (!CheckConvTensors(v, input, filter, bias, output)) return false;
+  // The first three fields of TfLiteTransposeConvParams, verbatim.
+  int32_t o[3];
+  if (!mediapipe::ReadIntFields(&node, o, 3)) {
+    return v.Refuse(fmt::format("custom options hold {} bytes, need 12", node.custom_initial_data_size));
+  }
+  const int32_t padding = o[0], stride_w = o[1], stride_h = o[2];
+  if (padding != kTfLitePaddingSame && padding != kTfLitePaddingValid) return v.Refuse(fmt::format("padding {}", padding));
+  if (stride_w <= 0 || stride_h <= 0) return v.Refuse("strides must be positive");
+  const int kh = Dim(v, filter, 1), kw = Dim(v, filter, 2);
+  // MediaPipe's padding: total K - (in - 1) % S - 1 for SAME (at least 0), the leading
+  // half first; XNNPACK gets it explicitly (its own SAME rule differs for odd inputs).
+  auto pads = [&](int out, int in, int k, int stride, int* before, int* after) {
+    const int total = padding == kTfLitePaddingSame ? std::max(0, k - (in - 1) % stride - 1) : 0;
+    *before = total / 2;
+    *after = total - total / 2;
+    return out == stride * (in - 1) + k - total;
+  };
+  int top, bottom, left, right;
+  if (!pads(Dim(v, output, 1), Dim(v, input, 1), kh, stride_h, &top, &bottom) ||
+      !pads(Dim(v, output, 2), Dim(v, input, 2), kw, stride_w, &left, &right) ||
+      Dim(v, output, 3) != Dim(v, filter, 0) || Dim(v, input, 3) != Dim(v, filter, 3)) {
+    return v.Refuse("the output shape is not the one the op computes");
+  }
+  if (v.subgraph == nullptr) return true;
+  return Defined(v, xnn_define_deconvolution_2d(
+                        v.subgraph, top, right, bottom, left, 0, 0, kh, kw, stride_h, stride_w,
+                        1, 1, 1, Dim(v, input, 3), Dim(v, filter, 0), -INFINITY, INFINITY,
+                        v.id(input), v.id(filter), v.id(bias), v.id(output), 0),
+                 "Convolution2DTransposeBias");
+}
+
+bool PlanOwnTransposeConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                          TransposeConvStep* step) {
+  const bool custom = reg.builtin_code == kTfLiteBuiltinCustom && reg.custom_name != nullptr &&
+                      std::strcmp(reg.custom_name, "Convolution2DTransposeBias") == 0;
+  if (!custom && reg.builtin_code != kTfLiteBuiltinTransposeConv) return false;
+  if (!(custom ? VisitMediaPipeTransposeConvBias(v, node) : VisitTransposeConv(v, node, reg))) return false;
+  // Tensors and strides (the visitor checked counts, types and the output shape).
+  const int input = node.inputs->data[custom ? 0 : 2], filter = node.inputs->data[1];
+  const int bias = custom ? node.inputs->data[2] : OptionalInput(node, 3), output = node.outputs->data[0];
+  int stride_h, stride_w;
+  if (custom) {
+    int32_t o[3];
+    mediapipe::ReadIntFields(&node, o, 3);
+    stride_w = o[1];
+    stride_h = o[2];
+  } else {
+    const auto* p = static_cast<const TfLiteTransposeConvParams*>(node.builtin_data);
+    if (p->activation != kTfLiteActNone) return false;
+    stride_h = p->stride_height;
+    stride_w = p->stride_width;
+  }
+  const int out_c = Dim(v, filter, 0), k_h = Dim(v, filter, 1), k_w = Dim(v, filter, 2);
+  const int in_h = Dim(v, input, 1), in_w = Dim(v, input, 2);
+  if (stride_h != k_h || stride_w != k_w || Dim(v, output, 1) != in_h * k_h ||
+      Dim(v, output, 2) != in_w * k_w || k_w * out_c > kOwnTransposeConvMaxColumns) {
+    return false;
+  }
+  if (step != nullptr) {
+    step->input = input;
+    step->output = output;
+    step->op = std::make_shared<const TransposeConvF32>(
+        Dim(v, input, 0), in_h, in_w, Dim(v, input, 3), k_h, k_w, out_c,
+        static_cast<const float*>(StaticData(v, filter)),
+        bias >= 0 ? static_cast<const float*>(StaticData(v, bias)) : nullptr);
+  }
+  return true;
 }
 
 bool VisitFullyConnected(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&) {

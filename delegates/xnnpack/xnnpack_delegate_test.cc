@@ -4,6 +4,7 @@
 #include "xnnpack/xnnpack_delegate.h"
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include "builder/model_builder.h"
+#include "custom_ops/mediapipe/mediapipe_ops.h"
+#include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "catch2/catch.hpp"
 #include "runtime/delegation_record.h"
 #include "testing/delegate_check.h"
@@ -136,6 +139,53 @@ TEST_CASE("XNNPACK partitions run wide float DEPTHWISE_CONV_2D with the delegate
         "partition of 4 nodes: 2 XNNPACK runtimes; 2 nodes run by the delegate's own code, not by "
         "XNNPACK: the delegate's depthwise kernel (faster than this XNNPACK's): #1 DEPTHWISE_CONV_2D, "
         "#2 DEPTHWISE_CONV_2D");
+}
+
+// MediaPipe's Convolution2DTransposeBias: in [1, h, w, ic], filter [oc, k, k, ic].
+std::vector<uint8_t> TransposeConvBiasModel(int h, int w, int ic, int oc, int k, int stride,
+                                            int padding, int out_h, int out_w) {
+  ModelBuilder b;
+  const int in = b.AddTensor(TensorType_FLOAT32, {1, h, w, ic}, "in");
+  const int f = b.AddConstTensor<float>(TensorType_FLOAT32, {oc, k, k, ic}, Ramp(oc * k * k * ic, 0.05f), "f");
+  const int bias = b.AddConstTensor<float>(TensorType_FLOAT32, {oc}, Ramp(oc, 0.3f), "b");
+  const int out = b.AddTensor(TensorType_FLOAT32, {1, out_h, out_w, oc}, "out");
+  const int32_t fields[3] = {padding, stride, stride};  // padding, stride_width, stride_height
+  std::vector<uint8_t> options(sizeof fields);
+  std::memcpy(options.data(), fields, sizeof fields);
+  b.AddCustomOperator("Convolution2DTransposeBias", {in, f, bias}, {out}, std::move(options));
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  return b.Build();
+}
+
+TEST_CASE("XNNPACK takes MediaPipe's Convolution2DTransposeBias, as TFLite's delegate does") {
+  tflite::MutableOpResolver resolver;
+  resolver.AddAll(tflite::ops::builtin::BuiltinOpResolver());
+  RegisterMediaPipeOps(&resolver);
+  struct Case {
+    int h, w, ic, oc, k, stride, padding, out_h, out_w;
+    bool own;  // the delegate's GEMM rather than XNNPACK's deconvolution
+  };
+  for (const Case& c : {Case{6, 8, 16, 1, 2, 2, kTfLitePaddingSame, 12, 16, true},
+                        Case{5, 7, 16, 1, 2, 2, kTfLitePaddingSame, 9, 13, false},
+                        Case{4, 3, 5, 2, 2, 2, kTfLitePaddingValid, 8, 6, true},
+                        Case{4, 3, 5, 8, 2, 2, kTfLitePaddingValid, 8, 6, false},
+                        Case{5, 4, 3, 2, 3, 2, kTfLitePaddingSame, 10, 8, false},
+                        Case{5, 4, 3, 2, 3, 2, kTfLitePaddingValid, 11, 9, false}}) {
+    CAPTURE(c.h, c.w, c.ic, c.oc, c.k, c.stride, c.padding);
+    const auto bytes = TransposeConvBiasModel(c.h, c.w, c.ic, c.oc, c.k, c.stride, c.padding, c.out_h, c.out_w);
+    auto delegate = CreateXnnpackDelegate({});
+    REQUIRE(delegate.ok());
+    const Outcome cpu = testing::RunWith(bytes, nullptr, 1, &resolver);
+    const Outcome x = testing::RunWith(bytes, delegate.value().get(), 1, &resolver);
+    CHECK(x.delegate_nodes == 1);
+    CHECK(x.cpu_nodes == 0);
+    ExpectClose(cpu, x);
+    ExpectClose(cpu, testing::RunWith(bytes, delegate.value().get(), 2, &resolver));
+    const bool said = !x.log.empty() && x.log.back().find("a GEMM for non-overlapping transposed "
+                                                          "convolutions") != std::string::npos;
+    CHECK(said == c.own);
+  }
 }
 
 TEST_CASE("XNNPACK FULLY_CONNECTED, 2-D and keep_num_dims") {

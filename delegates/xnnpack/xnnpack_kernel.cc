@@ -138,18 +138,25 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
       TfLiteNode* node;
       TfLiteRegistration* reg;
       TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
-      const bool depthwise = !IsGlueOp(reg->builtin_code);
-      const size_t before = depthwise ? seg.depthwise.size() : seg.copies.size();
-      if (depthwise) seg.depthwise.emplace_back();
-      const bool planned = depthwise ? PlanOwnDepthwise(v, *node, *reg, &seg.depthwise.back())
-                                     : VisitGlue(v, *node, *reg, &seg.copies);
+      bool planned;
+      if (IsGlueOp(reg->builtin_code)) {
+        const size_t before = seg.copies.size();
+        planned = VisitGlue(v, *node, *reg, &seg.copies);
+        for (size_t i = before; planned && i < seg.copies.size(); ++i) seg.steps.emplace_back(Segment::kCopy, i);
+      } else if (reg->builtin_code == kTfLiteBuiltinDepthwiseConv2d) {
+        seg.depthwise.emplace_back();
+        planned = PlanOwnDepthwise(v, *node, *reg, &seg.depthwise.back());
+        seg.steps.emplace_back(Segment::kDepthwise, seg.depthwise.size() - 1);
+      } else {
+        seg.transpose_convs.emplace_back();
+        planned = PlanOwnTransposeConv(v, *node, *reg, &seg.transpose_convs.back());
+        seg.steps.emplace_back(Segment::kTransposeConv, seg.transpose_convs.size() - 1);
+      }
       if (!planned) {
         TF_LITE_KERNEL_LOG(context, "%s: failed to plan node %d (%s): %s", kName, n,
                            OpNameOf(*reg).c_str(), v.reason.c_str());
         return kTfLiteError;
       }
-      const size_t after = depthwise ? seg.depthwise.size() : seg.copies.size();
-      for (size_t i = before; i < after; ++i) seg.steps.emplace_back(depthwise, i);
     }
   }
   Note(context, static_cast<int>(nodes.size()));
@@ -230,7 +237,7 @@ bool XnnpackKernel::RunsItself(TfLiteContext* context, const TfLiteNode& node,
   VisitContext v;
   v.context = context;
   v.static_data = &static_data_;
-  return PlanOwnDepthwise(v, node, reg, nullptr);
+  return PlanOwnDepthwise(v, node, reg, nullptr) || PlanOwnTransposeConv(v, node, reg, nullptr);
 }
 
 void XnnpackKernel::CutSegments(TfLiteContext* context, const std::vector<int>& nodes) {
@@ -344,7 +351,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   tflite::Subgraph* sg = tflite::Subgraph::FromContext(context);
   DelegationRecord* record = sg != nullptr ? sg->current_delegation() : nullptr;
   if (record == nullptr) return;
-  std::string copied, convolved;
+  std::string copied, convolved, transposed;
   int runtimes = 0, own_nodes = 0;
   for (const Segment& s : segments_) {
     runtimes += s.xnnpack;
@@ -353,7 +360,9 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
       TfLiteNode* node;
       TfLiteRegistration* reg;
       if (context->GetNodeAndRegistration(context, n, &node, &reg) != kTfLiteOk) continue;
-      std::string& list = IsGlueOp(reg->builtin_code) ? copied : convolved;
+      std::string& list = IsGlueOp(reg->builtin_code) ? copied
+                          : reg->builtin_code == kTfLiteBuiltinDepthwiseConv2d ? convolved
+                                                                               : transposed;
       list += fmt::format("{}#{} {}", list.empty() ? "" : ", ", n, OpNameOf(*reg));
       ++own_nodes;
     }
@@ -364,6 +373,11 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   if (!convolved.empty()) {
     what += fmt::format("{}the delegate's depthwise kernel (faster than this XNNPACK's): {}",
                         what.empty() ? "" : "; ", convolved);
+  }
+  if (!transposed.empty()) {
+    what += fmt::format("{}a GEMM for non-overlapping transposed convolutions (faster than this "
+                        "XNNPACK's deconvolution): {}",
+                        what.empty() ? "" : "; ", transposed);
   }
   record->log.push_back(fmt::format("partition of {} nodes: {} XNNPACK runtime{}; {} node{} run by the delegate's own code, not by XNNPACK: {}",
                                     nodes, runtimes, runtimes == 1 ? "" : "s", own_nodes,
@@ -389,8 +403,8 @@ TfLiteStatus XnnpackKernel::RunSegment(TfLiteContext* context, Segment* seg) {
       TF_LITE_KERNEL_LOG(context, "%s: tensor %d has no buffer", kName, t);
       return kTfLiteError;
     };
-    for (const auto& [is_depthwise, i] : seg->steps) {
-      if (is_depthwise) {
+    for (const auto& [kind, i] : seg->steps) {
+      if (kind == Segment::kDepthwise) {
         const DepthwiseStep& d = seg->depthwise[i];
         const void* in = Pointer(context, d.input);
         const void* filter = Pointer(context, d.filter);
@@ -401,6 +415,14 @@ TfLiteStatus XnnpackKernel::RunSegment(TfLiteContext* context, Segment* seg) {
         }
         RunDepthwiseF32(d.params, static_cast<const float*>(in), static_cast<const float*>(filter),
                         static_cast<const float*>(bias), static_cast<float*>(out), pool_);
+        continue;
+      }
+      if (kind == Segment::kTransposeConv) {
+        const TransposeConvStep& t = seg->transpose_convs[i];
+        const void* in = Pointer(context, t.input);
+        void* out = Pointer(context, t.output);
+        if (in == nullptr || out == nullptr) return missing(in == nullptr ? t.input : t.output);
+        t.op->Run(static_cast<const float*>(in), static_cast<float*>(out), pool_);
         continue;
       }
       const StridedCopy& c = seg->copies[i];

@@ -44,9 +44,12 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
     std::vector<int> externals;       // xnnpack: tensors bound at setup
     std::vector<uint32_t> external_ids;
     std::vector<void*> setup_pointers;
-    std::vector<StridedCopy> copies;      // !xnnpack, in order with...
-    std::vector<DepthwiseStep> depthwise;  // ...these: steps[i] indexes one of the two
-    std::vector<std::pair<bool, size_t>> steps;  // (is depthwise, index)
+    // !xnnpack: the steps in order, each an index into one of the lists below.
+    enum Kind { kCopy, kDepthwise, kTransposeConv };
+    std::vector<std::pair<Kind, size_t>> steps;
+    std::vector<StridedCopy> copies;
+    std::vector<DepthwiseStep> depthwise;
+    std::vector<TransposeConvStep> transpose_convs;
   };
   struct Folded {
     int tensor;

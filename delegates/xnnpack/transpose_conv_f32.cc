@@ -1,0 +1,63 @@
+#include "xnnpack/transpose_conv_f32.h"
+
+#include <algorithm>
+#include <cstddef>
+
+#include "kernels/internal/gemm.h"
+
+namespace tflite_inspect {
+namespace xnnpack {
+
+TransposeConvF32::TransposeConvF32(int batches, int in_h, int in_w, int in_c, int k_h, int k_w,
+                                   int out_c, const float* filter, const float* bias)
+    : batches_(batches), in_h_(in_h), in_w_(in_w), in_c_(in_c), k_h_(k_h), k_w_(k_w), out_c_(out_c) {
+  const int n = k_w * out_c;
+  std::vector<float> rows(static_cast<size_t>(n) * in_c);
+  for (int fy = 0; fy < k_h; ++fy) {
+    // Column fx * out_c + o of filter row fy is filter[o][fy][fx][:].
+    for (int fx = 0; fx < k_w; ++fx) {
+      for (int o = 0; o < out_c; ++o) {
+        const float* src = filter + ((static_cast<size_t>(o) * k_h + fy) * k_w + fx) * in_c;
+        std::copy(src, src + in_c, rows.begin() + (static_cast<size_t>(fx) * out_c + o) * in_c);
+      }
+    }
+    packed_.emplace_back(tflite::gemm::PackedWeightsSize(n, in_c));
+    tflite::gemm::PackFloatWeights(rows.data(), n, in_c, packed_.back().data());
+  }
+  bias_.assign(static_cast<size_t>(n), 0.0f);
+  if (bias != nullptr) {
+    for (int i = 0; i < n; ++i) bias_[i] = bias[i % out_c];
+  }
+}
+
+void TransposeConvF32::Run(const float* input, float* output, pthreadpool_t pool) const {
+  struct Task {
+    const TransposeConvF32* self;
+    const float* input;
+    float* output;
+  } task{this, input, output};
+  // One task per (batch, input row, filter row): in_w output pixels of k_w * out_c values,
+  // contiguous in output row iy * k_h + fy.
+  auto run = [](void* ctx, size_t t) {
+    const Task& k = *static_cast<const Task*>(ctx);
+    const TransposeConvF32& s = *k.self;
+    const int fy = static_cast<int>(t % s.k_h_);
+    const size_t row = t / s.k_h_;  // batch * in_h + iy
+    const int n = s.k_w_ * s.out_c_;
+    tflite::gemm::FloatOutputStage stage;
+    stage.bias = s.bias_.data();
+    float* out = k.output + (row * s.k_h_ + fy) * static_cast<size_t>(s.in_w_) * n;
+    tflite::gemm::FloatGemm(s.in_w_, n, s.in_c_, k.input + row * s.in_w_ * static_cast<size_t>(s.in_c_),
+                            s.in_c_, s.packed_[fy].data(), out, n, stage, nullptr);
+  };
+  const size_t tasks = static_cast<size_t>(batches_) * in_h_ * k_h_;
+  const double macs = static_cast<double>(tasks) * in_w_ * k_w_ * out_c_ * in_c_;
+  if (pool == nullptr || pthreadpool_get_threads_count(pool) <= 1 || macs < (1 << 17)) {
+    for (size_t t = 0; t < tasks; ++t) run(&task, t);
+    return;
+  }
+  pthreadpool_parallelize_1d(pool, run, &task, tasks, /*flags=*/0);
+}
+
+}  // namespace xnnpack
+}  // namespace tflite_inspect
