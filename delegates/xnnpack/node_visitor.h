@@ -14,6 +14,7 @@
 
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
+#include "xnnpack/binary_f32.h"
 #include "xnnpack/depthwise_f32.h"
 #include "xnnpack/transpose_conv_f32.h"
 
@@ -132,6 +133,19 @@ struct TransposeConvStep {
 constexpr int kOwnTransposeConvMaxColumns = 4;
 bool PlanOwnTransposeConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                           TransposeConvStep* step);
+
+// --- Same-shape ADD / SUB / MUL split over the threads (binary_f32.h) ---
+struct BinaryStep {
+  BinaryOp op = BinaryOp::kAdd;
+  int a = -1, b = -1, output = -1;
+  size_t elements = 0;
+  float min = 0, max = 0;
+};
+// Fewer elements than this stay with XNNPACK (one thread is as fast there).
+constexpr size_t kOwnBinaryMinElements = 16384;
+// Only with `threads` > 1: on one thread XNNPACK's own loop is the same.
+bool PlanOwnBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                   int threads, BinaryStep* step);
 
 }  // namespace xnnpack
 }  // namespace tflite_inspect

@@ -44,6 +44,40 @@ bool VisitBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
   }
 }
 
+bool PlanOwnBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                   int threads, BinaryStep* step) {
+  BinaryOp op;
+  TfLiteFusedActivation act;
+  switch (reg.builtin_code) {
+    case kTfLiteBuiltinAdd:
+      op = BinaryOp::kAdd;
+      act = static_cast<const TfLiteAddParams*>(node.builtin_data)->activation;
+      break;
+    case kTfLiteBuiltinSub:
+      op = BinaryOp::kSub;
+      act = static_cast<const TfLiteSubParams*>(node.builtin_data)->activation;
+      break;
+    case kTfLiteBuiltinMul:
+      op = BinaryOp::kMul;
+      act = static_cast<const TfLiteMulParams*>(node.builtin_data)->activation;
+      break;
+    default: return false;
+  }
+  if (threads <= 1 || !VisitBinary(v, node, reg)) return false;
+  const int a = node.inputs->data[0], b = node.inputs->data[1], out = node.outputs->data[0];
+  const TfLiteIntArray* da = Tensor(v, a).dims;
+  if (!TfLiteIntArrayEqual(da, Tensor(v, b).dims) || !TfLiteIntArrayEqual(da, Tensor(v, out).dims)) {
+    return false;
+  }
+  size_t elements = 1;
+  for (int i = 0; i < da->size; ++i) elements *= static_cast<size_t>(da->data[i]);
+  if (elements < kOwnBinaryMinElements) return false;
+  float min, max;
+  if (!ActivationRange(v, act, &min, &max)) return false;
+  if (step != nullptr) *step = BinaryStep{op, a, b, out, elements, min, max};
+  return true;
+}
+
 bool VisitUnary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg) {
   const bool prelu = reg.builtin_code == kTfLiteBuiltinPrelu;
   if (node.inputs->size != (prelu ? 2 : 1) || node.outputs->size != 1) {

@@ -188,6 +188,45 @@ TEST_CASE("XNNPACK takes MediaPipe's Convolution2DTransposeBias, as TFLite's del
   }
 }
 
+TEST_CASE("XNNPACK partitions split same-shape ADD, SUB and MUL over two threads") {
+  // conv -> ADD(conv, in) RELU6 -> SUB(add, conv) -> MUL(sub, add): 64x64x8 = 32768
+  // elements each; a small ADD (4x4x8) stays with XNNPACK.
+  ModelBuilder b;
+  const int in = b.AddTensor(TensorType_FLOAT32, {1, 64, 64, 8}, "in");
+  const int f = b.AddConstTensor<float>(TensorType_FLOAT32, {8, 1, 1, 8}, Ramp(64, 0.05f), "f");
+  const int c = b.AddTensor(TensorType_FLOAT32, {1, 64, 64, 8}, "c");
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, f, -1}, {c}, Conv(tflite::Padding_SAME, 1, 1));
+  const int add = b.AddTensor(TensorType_FLOAT32, {1, 64, 64, 8}, "add");
+  tflite::AddOptionsT ao;
+  ao.fused_activation_function = tflite::ActivationFunctionType_RELU6;
+  b.AddOperator(tflite::BuiltinOperator_ADD, {c, in}, {add}, Options(ao));
+  const int sub = b.AddTensor(TensorType_FLOAT32, {1, 64, 64, 8}, "sub");
+  b.AddOperator(tflite::BuiltinOperator_SUB, {add, c}, {sub}, Options(tflite::SubOptionsT()));
+  const int mul = b.AddTensor(TensorType_FLOAT32, {1, 64, 64, 8}, "mul");
+  tflite::MulOptionsT mo;
+  mo.fused_activation_function = tflite::ActivationFunctionType_RELU_N1_TO_1;
+  b.AddOperator(tflite::BuiltinOperator_MUL, {sub, add}, {mul}, Options(mo));
+  const int small_in = b.AddTensor(TensorType_FLOAT32, {1, 4, 4, 8}, "small_in");
+  const int small = b.AddTensor(TensorType_FLOAT32, {1, 4, 4, 8}, "small");
+  b.AddOperator(tflite::BuiltinOperator_ADD, {small_in, small_in}, {small}, Options(tflite::AddOptionsT()));
+  b.SetInputs({in, small_in});
+  b.SetOutputs({mul, small});
+  const auto bytes = b.Build();
+  auto delegate = CreateXnnpackDelegate({});
+  REQUIRE(delegate.ok());
+  const Outcome cpu = Run(bytes, false);
+  const Outcome one = testing::RunWith(bytes, delegate.value().get(), 1);
+  const Outcome two = testing::RunWith(bytes, delegate.value().get(), 2);
+  ExpectClose(cpu, one);
+  ExpectClose(cpu, two);
+  // XNNPACK's results bit for bit.
+  CHECK(one.outputs == two.outputs);
+  CHECK(one.log.size() == 1);  // one thread: all XNNPACK
+  REQUIRE(two.log.size() == 2);
+  CHECK_THAT(two.log[1], Catch::Contains("same-shape elementwise ops split over the threads (this XNNPACK "
+                                         "runs them on one): #1 ADD, #2 SUB, #3 MUL"));
+}
+
 TEST_CASE("XNNPACK FULLY_CONNECTED, 2-D and keep_num_dims") {
   for (bool keep : {false, true}) CheckDelegated(testing::FullyConnectedModel(keep));
 }

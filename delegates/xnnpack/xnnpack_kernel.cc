@@ -65,6 +65,7 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
   static_data_.assign(context->tensors_size, nullptr);
   tflite::Subgraph* sg = tflite::Subgraph::FromContext(context);
   pool_ = sg != nullptr ? sg->thread_pool() : nullptr;
+  threads_ = pool_ != nullptr ? static_cast<int>(pthreadpool_get_threads_count(pool_)) : 1;
   TF_LITE_ENSURE_STATUS(DequantizeFp16Weights(context, nodes, outputs_));
   CutSegments(context, nodes);
 
@@ -147,6 +148,10 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         seg.depthwise.emplace_back();
         planned = PlanOwnDepthwise(v, *node, *reg, &seg.depthwise.back());
         seg.steps.emplace_back(Segment::kDepthwise, seg.depthwise.size() - 1);
+      } else if (PlanOwnBinary(v, *node, *reg, threads_, nullptr)) {
+        seg.binaries.emplace_back();
+        planned = PlanOwnBinary(v, *node, *reg, threads_, &seg.binaries.back());
+        seg.steps.emplace_back(Segment::kBinary, seg.binaries.size() - 1);
       } else {
         seg.transpose_convs.emplace_back();
         planned = PlanOwnTransposeConv(v, *node, *reg, &seg.transpose_convs.back());
@@ -237,7 +242,8 @@ bool XnnpackKernel::RunsItself(TfLiteContext* context, const TfLiteNode& node,
   VisitContext v;
   v.context = context;
   v.static_data = &static_data_;
-  return PlanOwnDepthwise(v, node, reg, nullptr) || PlanOwnTransposeConv(v, node, reg, nullptr);
+  return PlanOwnDepthwise(v, node, reg, nullptr) || PlanOwnTransposeConv(v, node, reg, nullptr) ||
+         PlanOwnBinary(v, node, reg, threads_, nullptr);
 }
 
 void XnnpackKernel::CutSegments(TfLiteContext* context, const std::vector<int>& nodes) {
@@ -351,7 +357,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   tflite::Subgraph* sg = tflite::Subgraph::FromContext(context);
   DelegationRecord* record = sg != nullptr ? sg->current_delegation() : nullptr;
   if (record == nullptr) return;
-  std::string copied, convolved, transposed;
+  std::string copied, convolved, transposed, elementwise;
   int runtimes = 0, own_nodes = 0;
   for (const Segment& s : segments_) {
     runtimes += s.xnnpack;
@@ -360,9 +366,12 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
       TfLiteNode* node;
       TfLiteRegistration* reg;
       if (context->GetNodeAndRegistration(context, n, &node, &reg) != kTfLiteOk) continue;
-      std::string& list = IsGlueOp(reg->builtin_code) ? copied
-                          : reg->builtin_code == kTfLiteBuiltinDepthwiseConv2d ? convolved
-                                                                               : transposed;
+      const int op = reg->builtin_code;
+      std::string& list = IsGlueOp(op)                        ? copied
+                          : op == kTfLiteBuiltinDepthwiseConv2d ? convolved
+                          : op == kTfLiteBuiltinAdd || op == kTfLiteBuiltinSub || op == kTfLiteBuiltinMul
+                              ? elementwise
+                              : transposed;
       list += fmt::format("{}#{} {}", list.empty() ? "" : ", ", n, OpNameOf(*reg));
       ++own_nodes;
     }
@@ -378,6 +387,11 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
     what += fmt::format("{}a GEMM for non-overlapping transposed convolutions (faster than this "
                         "XNNPACK's deconvolution): {}",
                         what.empty() ? "" : "; ", transposed);
+  }
+  if (!elementwise.empty()) {
+    what += fmt::format("{}same-shape elementwise ops split over the threads (this XNNPACK runs "
+                        "them on one): {}",
+                        what.empty() ? "" : "; ", elementwise);
   }
   record->log.push_back(fmt::format("partition of {} nodes: {} XNNPACK runtime{}; {} node{} run by the delegate's own code, not by XNNPACK: {}",
                                     nodes, runtimes, runtimes == 1 ? "" : "s", own_nodes,
@@ -415,6 +429,18 @@ TfLiteStatus XnnpackKernel::RunSegment(TfLiteContext* context, Segment* seg) {
         }
         RunDepthwiseF32(d.params, static_cast<const float*>(in), static_cast<const float*>(filter),
                         static_cast<const float*>(bias), static_cast<float*>(out), pool_);
+        continue;
+      }
+      if (kind == Segment::kBinary) {
+        const BinaryStep& b = seg->binaries[i];
+        const void* in_a = Pointer(context, b.a);
+        const void* in_b = Pointer(context, b.b);
+        void* out = Pointer(context, b.output);
+        if (in_a == nullptr || in_b == nullptr || out == nullptr) {
+          return missing(in_a == nullptr ? b.a : in_b == nullptr ? b.b : b.output);
+        }
+        RunBinaryF32(b.op, static_cast<const float*>(in_a), static_cast<const float*>(in_b),
+                     static_cast<float*>(out), b.elements, b.min, b.max, pool_);
         continue;
       }
       if (kind == Segment::kTransposeConv) {

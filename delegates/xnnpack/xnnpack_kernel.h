@@ -45,11 +45,12 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
     std::vector<uint32_t> external_ids;
     std::vector<void*> setup_pointers;
     // !xnnpack: the steps in order, each an index into one of the lists below.
-    enum Kind { kCopy, kDepthwise, kTransposeConv };
+    enum Kind { kCopy, kDepthwise, kTransposeConv, kBinary };
     std::vector<std::pair<Kind, size_t>> steps;
     std::vector<StridedCopy> copies;
     std::vector<DepthwiseStep> depthwise;
     std::vector<TransposeConvStep> transpose_convs;
+    std::vector<BinaryStep> binaries;
   };
   struct Folded {
     int tensor;
@@ -74,6 +75,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
 
   bool force_fp16_;
   pthreadpool_t pool_ = nullptr;  // the interpreter's, shared with the XNNPACK runtimes
+  int threads_ = 1;
   std::map<int, int> fp16_sources_;
   std::set<int> inputs_, outputs_;
   std::vector<Segment> segments_;
