@@ -14,10 +14,16 @@
 namespace tflite_inspect {
 namespace xnnpack {
 
+// Each instruction set's code is compiled for it by a target region around its namespace
+// (GCC's target pragma, or clang's attribute pragma, which also reaches templates).
 #ifdef TFI_DW_X86
 namespace avx512 {
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx512f")
+#endif
 using V = __m512;
 using M = __mmask16;
 constexpr int kLanes = 16;
@@ -40,12 +46,20 @@ inline __attribute__((always_inline)) V Clamp(V v, V lo, V hi) {
   return _mm512_min_ps(_mm512_max_ps(v, lo), hi);
 }
 #include "xnnpack/depthwise_f32_body.inc"
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 }  // namespace avx512
 
 namespace avx2 {
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
+#endif
 using V = __m256;
 using M = __m256i;
 constexpr int kLanes = 8;
@@ -70,7 +84,11 @@ inline __attribute__((always_inline)) V Clamp(V v, V lo, V hi) {
   return _mm256_min_ps(_mm256_max_ps(v, lo), hi);
 }
 #include "xnnpack/depthwise_f32_body.inc"
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 }  // namespace avx2
 #endif
 

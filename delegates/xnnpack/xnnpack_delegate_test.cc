@@ -117,13 +117,7 @@ std::vector<uint8_t> DepthwiseChain() {
 TEST_CASE("XNNPACK partitions run wide float DEPTHWISE_CONV_2D with the delegate's own kernel") {
   const auto bytes = DepthwiseChain();
   CheckDelegated(bytes);
-  auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-  tflite::ops::builtin::BuiltinOpResolver resolver;
-  std::unique_ptr<tflite::Interpreter> interpreter;
-  REQUIRE(tflite::InterpreterBuilder(*model, resolver)(&interpreter) == kTfLiteOk);
-  auto delegate = CreateXnnpackDelegate({});
-  REQUIRE(interpreter->ModifyGraphWithDelegate(delegate.value().get()) == kTfLiteOk);
-  const auto& r = *interpreter->primary_subgraph().delegation_records().at(0);
+  const Outcome r = Run(bytes, true);
   std::string why;
   xnnpack::DepthwiseF32Params probe;
   probe.in_h = probe.in_w = probe.out_h = probe.out_w = probe.channels = 4;
