@@ -184,11 +184,54 @@ __attribute__((target("avx2,fma"))) void Avx2FloatTile(const FloatTile& t) {
 }
 #endif
 
+#ifdef TFI_GEMM_X86
+// 8 x 16 with one zmm accumulator per row, FMA with the A value broadcast from memory
+// (the shape of XNNPACK's 7x16 AVX-512 GEMM, which runs at one 512-bit FMA per cycle);
+// selected when the CPU has AVX-512F. Same products and order as the AVX2 tile (one FMA
+// per k, k ascending), so the results are the same bits.
+#define TFI_GEMM_ROWS8(ROW) ROW(0) ROW(1) ROW(2) ROW(3) ROW(4) ROW(5) ROW(6) ROW(7)
+template <int R>
+__attribute__((target("avx512f"))) void Avx512FloatTile(const FloatTile& t) {
+  static_assert(R >= 1 && R <= 8, "");
+#define TFI_DECL(i)                        \
+  __m512 acc##i = _mm512_setzero_ps();     \
+  const float* a##i = t.a + static_cast<size_t>(i < R ? i : 0) * t.lda;
+  TFI_GEMM_ROWS8(TFI_DECL)
+#undef TFI_DECL
+  const float* b = t.b;
+  for (int kk = 0; kk < t.kc; ++kk, b += kNr) {
+    const __m512 bv = _mm512_loadu_ps(b);
+#define TFI_STEP(i) \
+  if constexpr (i < R) acc##i = _mm512_fmadd_ps(_mm512_set1_ps(a##i[kk]), bv, acc##i);
+    TFI_GEMM_ROWS8(TFI_STEP)
+#undef TFI_STEP
+  }
+  // StoreFloatTile's arithmetic, 16 columns at a time (masked to the valid ones).
+  const __mmask16 mask = t.cols >= kNr ? __mmask16(0xffff) : __mmask16((1u << t.cols) - 1u);
+  const __m512 bias = t.last && t.bias != nullptr ? _mm512_maskz_loadu_ps(mask, t.bias) : _mm512_setzero_ps();
+  const __m512 lo = _mm512_set1_ps(t.min), hi = _mm512_set1_ps(t.max);
+#define TFI_OUT(i)                                                                    \
+  if constexpr (i < R) {                                                              \
+    float* crow = t.c + static_cast<size_t>(i) * t.ldc;                                \
+    __m512 v = acc##i;                                                                \
+    if (!t.first) v = _mm512_add_ps(_mm512_maskz_loadu_ps(mask, crow), v);             \
+    if (t.last) {                                                                     \
+      if (t.bias != nullptr) v = _mm512_add_ps(v, bias);                              \
+      v = _mm512_min_ps(hi, _mm512_max_ps(lo, v)); /* NaN passes, as std::min/max */ \
+    }                                                                                 \
+    _mm512_mask_storeu_ps(crow, mask, v);                                             \
+  }
+  TFI_GEMM_ROWS8(TFI_OUT)
+#undef TFI_OUT
+#undef TFI_GEMM_ROWS8
+}
+#endif
+
 using FloatTileFn = void (*)(const FloatTile&);
 
 struct FloatKernel {
   int mr;
-  FloatTileFn tiles[7];  // tiles[r] handles r rows, 1 <= r <= mr
+  FloatTileFn tiles[9];  // tiles[r] handles r rows, 1 <= r <= mr
   const char* name;
 };
 
@@ -263,7 +306,7 @@ void SmallNGemm(int m, int n, int k, const float* a, int lda, const float* w, fl
 const FloatKernel& PortableFloatKernel() {
   static const FloatKernel kernel{3,
                                   {nullptr, GenericFloatTile<1>, GenericFloatTile<2>,
-                                   GenericFloatTile<3>, nullptr, nullptr, nullptr},
+                                   GenericFloatTile<3>, nullptr, nullptr, nullptr, nullptr, nullptr},
                                   "generic_3x16"};
   return kernel;
 }
@@ -272,9 +315,16 @@ const FloatKernel& SelectFloatKernel() {
   // Decided once per process from the CPU; immutable afterwards.
   static const FloatKernel& kernel = []() -> const FloatKernel& {
 #ifdef TFI_GEMM_X86
+    static const FloatKernel avx512{8,
+                                    {nullptr, Avx512FloatTile<1>, Avx512FloatTile<2>,
+                                     Avx512FloatTile<3>, Avx512FloatTile<4>, Avx512FloatTile<5>,
+                                     Avx512FloatTile<6>, Avx512FloatTile<7>, Avx512FloatTile<8>},
+                                    "avx512f_8x16"};
+    if (CpuHasAvx512F()) return avx512;
     static const FloatKernel avx2{6,
                                   {nullptr, Avx2FloatTile<1>, Avx2FloatTile<2>, Avx2FloatTile<3>,
-                                   Avx2FloatTile<4>, Avx2FloatTile<5>, Avx2FloatTile<6>},
+                                   Avx2FloatTile<4>, Avx2FloatTile<5>, Avx2FloatTile<6>, nullptr,
+                                   nullptr},
                                   "avx2_fma_6x16"};
     if (CpuHasAvx2Fma()) return avx2;
 #endif
@@ -536,6 +586,18 @@ bool CpuHasAvx2() {
   static const bool has = [] {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2") != 0;
+  }();
+  return has;
+#else
+  return false;
+#endif
+}
+
+bool CpuHasAvx512F() {
+#ifdef TFI_GEMM_X86
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") != 0;
   }();
   return has;
 #else

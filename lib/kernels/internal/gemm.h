@@ -10,8 +10,9 @@
 // streams it contiguously; zero-padded to a multiple of kGemmNr columns. (Float B with
 // n <= 4 columns is kept unpacked, and FloatGemm uses row dot products for it.)
 //
-// Float: a register-blocked micro-kernel (up to 6 x 16 with AVX2+FMA, chosen at run time
-// with __builtin_cpu_supports; a portable GCC vector-extension kernel otherwise),
+// Float: a register-blocked micro-kernel (8 x 16 with AVX-512F, 6 x 16 with AVX2+FMA,
+// chosen at run time with __builtin_cpu_supports; a portable GCC vector-extension kernel
+// otherwise),
 // blocked over k (kc) and over m (row blocks shared by threads). Quantized: int16
 // operands (8-bit values with their zero points already folded in), int32 accumulators
 // (AVX2 vpmaddwd when the CPU has it) and TFLite's per-channel requantization, so results
@@ -139,13 +140,15 @@ void Int32Gemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* pa
 void Int64Gemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b, int64_t* c,
                int ldc, pthreadpool* pool, GemmKernel kernel = GemmKernel::kAuto);
 
-// Name of the float micro-kernel in use ("avx2_fma_6x16" or "generic_3x16").
+// Name of the float micro-kernel in use ("avx512f_8x16", "avx2_fma_6x16" or
+// "generic_3x16").
 const char* FloatKernelName();
 
 // Whether this x86 CPU has AVX2 (and FMA), checked once with __builtin_cpu_supports;
 // false elsewhere. For kernels that pick an AVX2 build of their loops at run time.
 bool CpuHasAvx2();
 bool CpuHasAvx2Fma();
+bool CpuHasAvx512F();
 
 }  // namespace gemm
 }  // namespace tflite
