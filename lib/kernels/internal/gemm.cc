@@ -311,22 +311,36 @@ const FloatKernel& PortableFloatKernel() {
   return kernel;
 }
 
-const FloatKernel& SelectFloatKernel() {
-  // Decided once per process from the CPU; immutable afterwards.
-  static const FloatKernel& kernel = []() -> const FloatKernel& {
 #ifdef TFI_GEMM_X86
-    static const FloatKernel avx512{8,
-                                    {nullptr, Avx512FloatTile<1>, Avx512FloatTile<2>,
-                                     Avx512FloatTile<3>, Avx512FloatTile<4>, Avx512FloatTile<5>,
-                                     Avx512FloatTile<6>, Avx512FloatTile<7>, Avx512FloatTile<8>},
-                                    "avx512f_8x16"};
-    if (CpuHasAvx512F()) return avx512;
-    static const FloatKernel avx2{6,
+const FloatKernel& Avx512FloatKernel() {
+  static const FloatKernel kernel{8,
+                                  {nullptr, Avx512FloatTile<1>, Avx512FloatTile<2>,
+                                   Avx512FloatTile<3>, Avx512FloatTile<4>, Avx512FloatTile<5>,
+                                   Avx512FloatTile<6>, Avx512FloatTile<7>, Avx512FloatTile<8>},
+                                  "avx512f_8x16"};
+  return kernel;
+}
+
+const FloatKernel& Avx2FloatKernel() {
+  static const FloatKernel kernel{6,
                                   {nullptr, Avx2FloatTile<1>, Avx2FloatTile<2>, Avx2FloatTile<3>,
                                    Avx2FloatTile<4>, Avx2FloatTile<5>, Avx2FloatTile<6>, nullptr,
                                    nullptr},
                                   "avx2_fma_6x16"};
-    if (CpuHasAvx2Fma()) return avx2;
+  return kernel;
+}
+#endif
+
+const FloatKernel& SelectFloatKernel(GemmKernel which = GemmKernel::kAuto) {
+  if (which == GemmKernel::kPortable) return PortableFloatKernel();
+#ifdef TFI_GEMM_X86
+  if (which == GemmKernel::kAvx2 && CpuHasAvx2Fma()) return Avx2FloatKernel();
+#endif
+  // Decided once per process from the CPU; immutable afterwards.
+  static const FloatKernel& kernel = []() -> const FloatKernel& {
+#ifdef TFI_GEMM_X86
+    if (CpuHasAvx512F()) return Avx512FloatKernel();
+    if (CpuHasAvx2Fma()) return Avx2FloatKernel();
 #endif
     return PortableFloatKernel();
   }();
@@ -535,7 +549,7 @@ void QuantizedGemmImpl(int m, int n, int k, const int16_t* a, int lda, const int
                        OutT* c, int ldc, const Stage& s, pthreadpool* pool, GemmKernel kernel) {
   if (m <= 0 || n <= 0) return;
   const int panels = (n + kNr - 1) / kNr;
-  const bool avx2 = kernel == GemmKernel::kAuto && CpuHasAvx2();
+  const bool avx2 = kernel != GemmKernel::kPortable && CpuHasAvx2();
   const size_t panel_size = static_cast<size_t>(KPairs(k)) * 2 * kNr;
   RunBlocks(pool, m, panels, k, kQuantMr * 16, [&](int m0, int m1, int p0, int p1) {
     for (int p = p0; p < p1; ++p) {
@@ -633,8 +647,7 @@ void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed
     SmallNGemm(m, n, k, a, lda, packed_b, c, ldc, stage, pool, which == GemmKernel::kPortable);
     return;
   }
-  const FloatKernel& kernel =
-      which == GemmKernel::kPortable ? PortableFloatKernel() : SelectFloatKernel();
+  const FloatKernel& kernel = SelectFloatKernel(which);
   const int mr = kernel.mr;
   const int panels = (n + kNr - 1) / kNr;
   // A k block of B's panel (kc x 16 floats) stays in L1 while mc rows of A stream by.

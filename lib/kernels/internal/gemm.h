@@ -56,8 +56,10 @@ void PackUint8Weights(const uint8_t* weights, int n, int k, int32_t zero_point, 
 // Packs int16 weights already in [-255, 255] (e.g. the bytes of wider values), as they are.
 void PackInt16Weights(const int16_t* weights, int n, int k, int16_t* packed);
 
-// kAuto: the fastest micro-kernel the CPU supports; kPortable: the generic one (tests).
-enum class GemmKernel { kAuto, kPortable };
+// kAuto: the fastest micro-kernel the CPU supports; kPortable: the generic one (tests);
+// kAvx2: the AVX2(+FMA) kernels even where AVX-512F is there (tests; as kAuto where the
+// CPU lacks AVX2).
+enum class GemmKernel { kAuto, kPortable, kAvx2 };
 
 struct FloatOutputStage {
   const float* bias = nullptr;   // n values or nullptr
