@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "kernels/internal/parallel.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #define TFI_DW_X86 1
@@ -120,9 +122,6 @@ const Isa& SelectIsa() {
   return isa;
 }
 
-// Below this many multiply-adds a layer runs on the calling thread.
-constexpr double kMinParallelMacs = 1 << 17;
-
 }  // namespace
 
 const char* DepthwiseF32Isa() { return SelectIsa().name; }
@@ -155,23 +154,8 @@ void Run(RowsFn rows, const DepthwiseF32Params& p, const float* input, const flo
          const float* bias, float* output, pthreadpool_t pool) {
   const size_t n = static_cast<size_t>(p.batches) * p.out_h;
   const double macs = static_cast<double>(n) * p.out_w * p.channels * p.kernel * p.kernel;
-  if (pool == nullptr || pthreadpool_get_threads_count(pool) <= 1 || macs < kMinParallelMacs) {
-    for (size_t r = 0; r < n; ++r) rows(p, input, filter, bias, r, output);
-    return;
-  }
-  struct Task {
-    const DepthwiseF32Params* p;
-    RowsFn rows;
-    const float *input, *filter, *bias;
-    float* output;
-  } task{&p, rows, input, filter, bias, output};
-  pthreadpool_parallelize_1d(
-      pool,
-      [](void* ctx, size_t r) {
-        const Task* t = static_cast<const Task*>(ctx);
-        t->rows(*t->p, t->input, t->filter, t->bias, r, t->output);
-      },
-      &task, n, /*flags=*/0);
+  tflite::parallel::ParallelFor(pool, n, macs,
+                                [&](size_t r) { rows(p, input, filter, bias, r, output); });
 }
 
 }  // namespace

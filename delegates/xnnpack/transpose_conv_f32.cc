@@ -4,6 +4,7 @@
 #include <cstddef>
 
 #include "kernels/internal/gemm.h"
+#include "kernels/internal/parallel.h"
 
 namespace tflite_inspect {
 namespace xnnpack {
@@ -31,32 +32,20 @@ TransposeConvF32::TransposeConvF32(int batches, int in_h, int in_w, int in_c, in
 }
 
 void TransposeConvF32::Run(const float* input, float* output, pthreadpool_t pool) const {
-  struct Task {
-    const TransposeConvF32* self;
-    const float* input;
-    float* output;
-  } task{this, input, output};
   // One task per (batch, input row, filter row): in_w output pixels of k_w * out_c values,
   // contiguous in output row iy * k_h + fy.
-  auto run = [](void* ctx, size_t t) {
-    const Task& k = *static_cast<const Task*>(ctx);
-    const TransposeConvF32& s = *k.self;
-    const int fy = static_cast<int>(t % s.k_h_);
-    const size_t row = t / s.k_h_;  // batch * in_h + iy
-    const int n = s.k_w_ * s.out_c_;
-    tflite::gemm::FloatOutputStage stage;
-    stage.bias = s.bias_.data();
-    float* out = k.output + (row * s.k_h_ + fy) * static_cast<size_t>(s.in_w_) * n;
-    tflite::gemm::FloatGemm(s.in_w_, n, s.in_c_, k.input + row * s.in_w_ * static_cast<size_t>(s.in_c_),
-                            s.in_c_, s.packed_[fy].data(), out, n, stage, nullptr);
-  };
+  const int n = k_w_ * out_c_;
   const size_t tasks = static_cast<size_t>(batches_) * in_h_ * k_h_;
-  const double macs = static_cast<double>(tasks) * in_w_ * k_w_ * out_c_ * in_c_;
-  if (pool == nullptr || pthreadpool_get_threads_count(pool) <= 1 || macs < (1 << 17)) {
-    for (size_t t = 0; t < tasks; ++t) run(&task, t);
-    return;
-  }
-  pthreadpool_parallelize_1d(pool, run, &task, tasks, /*flags=*/0);
+  const double macs = static_cast<double>(tasks) * in_w_ * n * in_c_;
+  tflite::parallel::ParallelFor(pool, tasks, macs, [&](size_t t) {
+    const int fy = static_cast<int>(t % k_h_);
+    const size_t row = t / k_h_;  // batch * in_h + iy
+    tflite::gemm::FloatOutputStage stage;
+    stage.bias = bias_.data();
+    float* out = output + (row * k_h_ + fy) * static_cast<size_t>(in_w_) * n;
+    tflite::gemm::FloatGemm(in_w_, n, in_c_, input + row * in_w_ * static_cast<size_t>(in_c_), in_c_,
+                            packed_[fy].data(), out, n, stage, nullptr);
+  });
 }
 
 }  // namespace xnnpack
