@@ -139,23 +139,25 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
       TfLiteNode* node;
       TfLiteRegistration* reg;
       TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
+      // The same choice as RunsItself made when the segments were cut.
+      const int op = reg->builtin_code;
       bool planned;
-      if (IsGlueOp(reg->builtin_code)) {
-        const size_t before = seg.copies.size();
-        planned = VisitGlue(v, *node, *reg, &seg.copies);
-        for (size_t i = before; planned && i < seg.copies.size(); ++i) seg.steps.emplace_back(Segment::kCopy, i);
-      } else if (reg->builtin_code == kTfLiteBuiltinDepthwiseConv2d) {
-        seg.depthwise.emplace_back();
-        planned = PlanOwnDepthwise(v, *node, *reg, &seg.depthwise.back());
-        seg.steps.emplace_back(Segment::kDepthwise, seg.depthwise.size() - 1);
-      } else if (PlanOwnBinary(v, *node, *reg, threads_, nullptr)) {
-        seg.binaries.emplace_back();
-        planned = PlanOwnBinary(v, *node, *reg, threads_, &seg.binaries.back());
-        seg.steps.emplace_back(Segment::kBinary, seg.binaries.size() - 1);
+      if (IsGlueOp(op)) {
+        std::vector<StridedCopy> copies;
+        planned = VisitGlue(v, *node, *reg, &copies);
+        seg.steps.insert(seg.steps.end(), copies.begin(), copies.end());
+      } else if (op == kTfLiteBuiltinDepthwiseConv2d) {
+        DepthwiseStep step;
+        planned = PlanOwnDepthwise(v, *node, *reg, &step);
+        seg.steps.emplace_back(step);
+      } else if (op == kTfLiteBuiltinAdd || op == kTfLiteBuiltinSub || op == kTfLiteBuiltinMul) {
+        BinaryStep step;
+        planned = PlanOwnBinary(v, *node, *reg, threads_, &step);
+        seg.steps.emplace_back(step);
       } else {
-        seg.transpose_convs.emplace_back();
-        planned = PlanOwnTransposeConv(v, *node, *reg, &seg.transpose_convs.back());
-        seg.steps.emplace_back(Segment::kTransposeConv, seg.transpose_convs.size() - 1);
+        TransposeConvStep step;
+        planned = PlanOwnTransposeConv(v, *node, *reg, &step);
+        seg.steps.emplace_back(std::move(step));
       }
       if (!planned) {
         TF_LITE_KERNEL_LOG(context, "%s: failed to plan node %d (%s): %s", kName, n,
@@ -411,51 +413,53 @@ void* XnnpackKernel::Pointer(TfLiteContext* context, int t) const {
   return context->tensors[t].data.raw;
 }
 
+bool XnnpackKernel::Buffers(TfLiteContext* context, std::initializer_list<int> tensors,
+                            void** out) const {
+  for (int t : tensors) {
+    *out = t >= 0 ? Pointer(context, t) : nullptr;
+    if (t >= 0 && *out == nullptr) {
+      TF_LITE_KERNEL_LOG(context, "%s: tensor %d has no buffer", kName, t);
+      return false;
+    }
+    ++out;
+  }
+  return true;
+}
+
+TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const StridedCopy& c) const {
+  void* p[2];
+  if (!Buffers(context, {c.src, c.dst}, p)) return kTfLiteError;
+  RunCopy(c, p[0], p[1]);
+  return kTfLiteOk;
+}
+
+TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const DepthwiseStep& d) const {
+  void* p[4];
+  if (!Buffers(context, {d.input, d.filter, d.bias, d.output}, p)) return kTfLiteError;
+  RunDepthwiseF32(d.params, static_cast<const float*>(p[0]), static_cast<const float*>(p[1]),
+                  static_cast<const float*>(p[2]), static_cast<float*>(p[3]), pool_);
+  return kTfLiteOk;
+}
+
+TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const TransposeConvStep& t) const {
+  void* p[2];
+  if (!Buffers(context, {t.input, t.output}, p)) return kTfLiteError;
+  t.op->Run(static_cast<const float*>(p[0]), static_cast<float*>(p[1]), pool_);
+  return kTfLiteOk;
+}
+
+TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const BinaryStep& b) const {
+  void* p[3];
+  if (!Buffers(context, {b.a, b.b, b.output}, p)) return kTfLiteError;
+  RunBinaryF32(b.op, static_cast<const float*>(p[0]), static_cast<const float*>(p[1]),
+               static_cast<float*>(p[2]), b.elements, b.min, b.max, pool_);
+  return kTfLiteOk;
+}
+
 TfLiteStatus XnnpackKernel::RunSegment(TfLiteContext* context, Segment* seg) {
   if (!seg->xnnpack) {
-    auto missing = [&](int t) {
-      TF_LITE_KERNEL_LOG(context, "%s: tensor %d has no buffer", kName, t);
-      return kTfLiteError;
-    };
-    for (const auto& [kind, i] : seg->steps) {
-      if (kind == Segment::kDepthwise) {
-        const DepthwiseStep& d = seg->depthwise[i];
-        const void* in = Pointer(context, d.input);
-        const void* filter = Pointer(context, d.filter);
-        const void* bias = d.bias >= 0 ? Pointer(context, d.bias) : nullptr;
-        void* out = Pointer(context, d.output);
-        if (in == nullptr || filter == nullptr || out == nullptr || (d.bias >= 0 && bias == nullptr)) {
-          return missing(in == nullptr ? d.input : filter == nullptr ? d.filter : out == nullptr ? d.output : d.bias);
-        }
-        RunDepthwiseF32(d.params, static_cast<const float*>(in), static_cast<const float*>(filter),
-                        static_cast<const float*>(bias), static_cast<float*>(out), pool_);
-        continue;
-      }
-      if (kind == Segment::kBinary) {
-        const BinaryStep& b = seg->binaries[i];
-        const void* in_a = Pointer(context, b.a);
-        const void* in_b = Pointer(context, b.b);
-        void* out = Pointer(context, b.output);
-        if (in_a == nullptr || in_b == nullptr || out == nullptr) {
-          return missing(in_a == nullptr ? b.a : in_b == nullptr ? b.b : b.output);
-        }
-        RunBinaryF32(b.op, static_cast<const float*>(in_a), static_cast<const float*>(in_b),
-                     static_cast<float*>(out), b.elements, b.min, b.max, pool_);
-        continue;
-      }
-      if (kind == Segment::kTransposeConv) {
-        const TransposeConvStep& t = seg->transpose_convs[i];
-        const void* in = Pointer(context, t.input);
-        void* out = Pointer(context, t.output);
-        if (in == nullptr || out == nullptr) return missing(in == nullptr ? t.input : t.output);
-        t.op->Run(static_cast<const float*>(in), static_cast<float*>(out), pool_);
-        continue;
-      }
-      const StridedCopy& c = seg->copies[i];
-      const void* src = Pointer(context, c.src);
-      void* dst = Pointer(context, c.dst);
-      if (src == nullptr || dst == nullptr) return missing(src == nullptr ? c.src : c.dst);
-      RunCopy(c, src, dst);
+    for (const Segment::Step& step : seg->steps) {
+      TF_LITE_ENSURE_STATUS(std::visit([&](const auto& s) { return RunStep(context, s); }, step));
     }
     return kTfLiteOk;
   }

@@ -13,10 +13,12 @@
 
 #include <xnnpack.h>
 
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <set>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "tensorflow/lite/delegates/utils/simple_delegate.h"
@@ -44,13 +46,9 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
     std::vector<int> externals;       // xnnpack: tensors bound at setup
     std::vector<uint32_t> external_ids;
     std::vector<void*> setup_pointers;
-    // !xnnpack: the steps in order, each an index into one of the lists below.
-    enum Kind { kCopy, kDepthwise, kTransposeConv, kBinary };
-    std::vector<std::pair<Kind, size_t>> steps;
-    std::vector<StridedCopy> copies;
-    std::vector<DepthwiseStep> depthwise;
-    std::vector<TransposeConvStep> transpose_convs;
-    std::vector<BinaryStep> binaries;
+    // !xnnpack: the steps, in order.
+    using Step = std::variant<StridedCopy, DepthwiseStep, TransposeConvStep, BinaryStep>;
+    std::vector<Step> steps;
   };
   struct Folded {
     int tensor;
@@ -68,6 +66,13 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   // Where tensor t's bytes are now: the kernel's buffer, static data, or the tensor's.
   void* Pointer(TfLiteContext* context, int t) const;
   TfLiteStatus RunSegment(TfLiteContext* context, Segment* segment);
+  // Pointers of `tensors` (-1: none, nullptr) into `out`; false, with a log line naming
+  // the tensor, when one has no buffer.
+  bool Buffers(TfLiteContext* context, std::initializer_list<int> tensors, void** out) const;
+  TfLiteStatus RunStep(TfLiteContext* context, const StridedCopy& step) const;
+  TfLiteStatus RunStep(TfLiteContext* context, const DepthwiseStep& step) const;
+  TfLiteStatus RunStep(TfLiteContext* context, const TransposeConvStep& step) const;
+  TfLiteStatus RunStep(TfLiteContext* context, const BinaryStep& step) const;
   void Note(TfLiteContext* context, int nodes) const;
 
   // Whether node n is one this kernel computes itself rather than XNNPACK.
