@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "kernels/internal/gemm.h"
 #include "kernels/internal/parallel.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -108,11 +109,10 @@ const Isa& SelectIsa() {
   static const Isa isa = [] {
     Isa i;
 #ifdef TFI_DW_X86
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) {
+    if (tflite::gemm::CpuHasAvx512F()) {
       i.rows = avx512::Rows;
       i.name = "avx512f";
-    } else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    } else if (tflite::gemm::CpuHasAvx2Fma()) {
       i.rows = avx2::Rows;
       i.name = "avx2_fma";
     }
@@ -170,8 +170,8 @@ bool RunDepthwiseF32With(const char* isa, const DepthwiseF32Params& p, const flo
   RowsFn rows = nullptr;
 #ifdef TFI_DW_X86
   const std::string name = isa;
-  if (name == "avx512f" && __builtin_cpu_supports("avx512f")) rows = avx512::Rows;
-  if (name == "avx2_fma" && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) rows = avx2::Rows;
+  if (name == "avx512f" && tflite::gemm::CpuHasAvx512F()) rows = avx512::Rows;
+  if (name == "avx2_fma" && tflite::gemm::CpuHasAvx2Fma()) rows = avx2::Rows;
 #else
   (void)isa;
 #endif

@@ -595,41 +595,32 @@ void PackInt16Weights(const int16_t* weights, int n, int k, int16_t* packed) {
 
 const char* FloatKernelName() { return SelectFloatKernel().name; }
 
-bool CpuHasAvx2() {
+namespace {
+
+struct CpuFeatures {
+  bool avx2 = false, fma = false, avx512f = false;
+};
+
+// Probed once per process.
+const CpuFeatures& Cpu() {
+  static const CpuFeatures features = [] {
+    CpuFeatures f;
 #ifdef TFI_GEMM_X86
-  static const bool has = [] {
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") != 0;
-  }();
-  return has;
-#else
-  return false;
+    f.avx2 = __builtin_cpu_supports("avx2") != 0;
+    f.fma = __builtin_cpu_supports("fma") != 0;
+    f.avx512f = __builtin_cpu_supports("avx512f") != 0;
 #endif
+    return f;
+  }();
+  return features;
 }
 
-bool CpuHasAvx512F() {
-#ifdef TFI_GEMM_X86
-  static const bool has = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") != 0;
-  }();
-  return has;
-#else
-  return false;
-#endif
-}
+}  // namespace
 
-bool CpuHasAvx2Fma() {
-#ifdef TFI_GEMM_X86
-  static const bool has = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") != 0 && __builtin_cpu_supports("fma") != 0;
-  }();
-  return has;
-#else
-  return false;
-#endif
-}
+bool CpuHasAvx2() { return Cpu().avx2; }
+bool CpuHasAvx2Fma() { return Cpu().avx2 && Cpu().fma; }
+bool CpuHasAvx512F() { return Cpu().avx512f; }
 
 void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed_b, float* c,
                int ldc, const FloatOutputStage& stage, pthreadpool* pool, GemmKernel which) {

@@ -146,7 +146,7 @@ void Int64Gemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* pa
 // "generic_3x16").
 const char* FloatKernelName();
 
-// Whether this x86 CPU has AVX2 (and FMA), checked once with __builtin_cpu_supports;
+// Whether this x86 CPU has AVX2 (and FMA) / AVX-512F, probed once with __builtin_cpu_supports;
 // false elsewhere. For kernels that pick an AVX2 build of their loops at run time.
 bool CpuHasAvx2();
 bool CpuHasAvx2Fma();
