@@ -291,6 +291,42 @@ inline void UpdateCellFloat(const float* input_gate, const float* forget_gate,
   }
 }
 
+// hidden = output_gate .* act(cell): the first step of CalculateLstmOutput (float and
+// hybrid).
+inline void HiddenFromCell(const float* cell_state, const float* output_gate, int n,
+                           TfLiteFusedActivation act, float* hidden) {
+  ApplyActivationArray(cell_state, n, act, hidden);
+  for (int i = 0; i < n; ++i) hidden[i] = output_gate[i] * hidden[i];
+}
+
+// The rest of CalculateLstmOutput (float and hybrid): with projection weights,
+// output_state = clip(projection_bias + P hidden), where project() adds P hidden to
+// output_state rows that already hold the bias; without, output_state = hidden. Then
+// each batch row of output_state goes to output + b * output_stride.
+template <typename Project>
+inline void EmitLstmOutput(bool has_projection, const float* projection_bias, float proj_clip,
+                           const float* hidden, int n_batch, int n_output, float* output_state,
+                           float* output, int output_stride, const Project& project) {
+  if (has_projection) {
+    for (int b = 0; b < n_batch; ++b) {
+      for (int o = 0; o < n_output; ++o) {
+        output_state[b * n_output + o] = projection_bias != nullptr ? projection_bias[o] : 0.0f;
+      }
+    }
+    project();
+    if (proj_clip > 0.0f) {
+      for (int i = 0; i < n_batch * n_output; ++i) {
+        output_state[i] = std::min(proj_clip, std::max(-proj_clip, output_state[i]));
+      }
+    }
+  } else {
+    std::copy_n(hidden, n_batch * n_output, output_state);
+  }
+  for (int b = 0; b < n_batch; ++b) {
+    std::copy_n(output_state + b * n_output, n_output, output + b * output_stride);
+  }
+}
+
 // One step for n_batch rows. output_state [n_batch, n_output] and cell_state
 // [n_batch, n_cell] are updated in place; output row b goes to
 // output + b * output_stride. scratch holds 4 * n_batch * n_cell floats.
@@ -317,26 +353,12 @@ inline void LstmStepFloat(const FloatLstmWeights& w,
                      n_cell, kTfLiteActSigmoid, gates[kOutputGate]);
   // hidden = output_gate .* act(cell), reusing the input-gate scratch.
   float* hidden = gates[kInputGate];
-  ApplyActivationArray(cell_state, n, p.activation, hidden);
-  for (int i = 0; i < n; ++i) hidden[i] = gates[kOutputGate][i] * hidden[i];
-  if (w.projection != nullptr) {
-    for (int b = 0; b < n_batch; ++b) {
-      for (int o = 0; o < n_output; ++o) {
-        output_state[b * n_output + o] = w.projection_bias != nullptr ? w.projection_bias[o] : 0.0f;
-      }
-    }
-    GateMatVec(w.projection, w.projection_t, n_output, n_cell, hidden, n_batch, output_state);
-    if (p.proj_clip > 0.0f) {
-      for (int i = 0; i < n_batch * n_output; ++i) {
-        output_state[i] = std::min(p.proj_clip, std::max(-p.proj_clip, output_state[i]));
-      }
-    }
-  } else {
-    std::copy_n(hidden, n_batch * n_output, output_state);
-  }
-  for (int b = 0; b < n_batch; ++b) {
-    std::copy_n(output_state + b * n_output, n_output, output + b * output_stride);
-  }
+  HiddenFromCell(cell_state, gates[kOutputGate], n, p.activation, hidden);
+  EmitLstmOutput(w.projection != nullptr, w.projection_bias, p.proj_clip, hidden, n_batch, n_output,
+                 output_state, output, output_stride, [&] {
+                   GateMatVec(w.projection, w.projection_t, n_output, n_cell, hidden, n_batch,
+                              output_state);
+                 });
 }
 
 // ---------------------------------------------------------------------------------

@@ -149,30 +149,14 @@ inline void LstmStepHybrid(const HybridLstmWeights& w,
   // CalculateLstmOutputHybrid: hidden = output_gate .* act(cell), then the projection
   // on the quantized hidden (skipped when it is all zero).
   float* hidden = gates[kCellGate];
-  ApplyActivationArray(cell_state, n, p.activation, hidden);
-  for (int i = 0; i < n; ++i) hidden[i] = gates[kOutputGate][i] * hidden[i];
-  if (w.projection != nullptr) {
-    for (int b = 0; b < n_batch; ++b) {
-      for (int o = 0; o < n_output; ++o) {
-        output_state[b * n_output + o] = w.projection_bias != nullptr ? w.projection_bias[o] : 0.0f;
-      }
-    }
-    if (!IsZero(hidden, n)) {
-      s->hidden.Quantize(hidden, n_batch, n_cell, asymmetric);
-      HybridMatMulAccumulate(w.projection, n_output, n_cell, w.projection_scale,
-                             w.projection_row_sums, s->hidden, n_batch, output_state);
-    }
-    if (p.proj_clip > 0.0f) {
-      for (int i = 0; i < n_batch * n_output; ++i) {
-        output_state[i] = std::min(p.proj_clip, std::max(-p.proj_clip, output_state[i]));
-      }
-    }
-  } else {
-    std::copy_n(hidden, n_batch * n_output, output_state);
-  }
-  for (int b = 0; b < n_batch; ++b) {
-    std::copy_n(output_state + b * n_output, n_output, output + b * output_stride);
-  }
+  HiddenFromCell(cell_state, gates[kOutputGate], n, p.activation, hidden);
+  EmitLstmOutput(w.projection != nullptr, w.projection_bias, p.proj_clip, hidden, n_batch, n_output,
+                 output_state, output, output_stride, [&] {
+                   if (IsZero(hidden, n)) return;
+                   s->hidden.Quantize(hidden, n_batch, n_cell, asymmetric);
+                   HybridMatMulAccumulate(w.projection, n_output, n_cell, w.projection_scale,
+                                          w.projection_row_sums, s->hidden, n_batch, output_state);
+                 });
 }
 
 }  // namespace lstm_eval
