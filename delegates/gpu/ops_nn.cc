@@ -181,12 +181,10 @@ bool VisitTransposeConvBias(OpContext& c, const TfLiteNode& node, const TfLiteRe
     return c.Refuse("invalid padding or strides in the custom options");
   }
   if (c.build == nullptr) return true;
-  auto total = [&](int filter_size, int in_size, int stride) {
-    return padding == kTfLitePaddingSame ? std::max(0, filter_size - (in_size - 1) % stride - 1) : 0;
-  };
   const float inf = std::numeric_limits<float>::infinity();
   return LaunchPackedConv(c, "transpose_conv2d", node, in, filter, 2, out, stride_h, stride_w,
-                          total(Dim(tf, 1), Dim(ti, 1), stride_h) / 2, total(Dim(tf, 2), Dim(ti, 2), stride_w) / 2, 1,
+                          mediapipe::TransposeConvBiasPadding(padding, Dim(tf, 1), Dim(ti, 1), stride_h) / 2,
+                          mediapipe::TransposeConvBiasPadding(padding, Dim(tf, 2), Dim(ti, 2), stride_w) / 2, 1,
                           1, -inf, inf);
 }
 

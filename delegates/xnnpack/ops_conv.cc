@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "custom_ops/mediapipe/custom_options.h"
+#include "kernels/internal/padding.h"
 #include "tensorflow/lite/builtin_ops.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "xnnpack/node_visitor.h"
@@ -103,9 +104,8 @@ bool PlanOwnDepthwise(VisitContext& v, const TfLiteNode& node, const TfLiteRegis
     return false;
   }
   if (p->padding == kTfLitePaddingSame) {
-    // TFLite's SAME: the odd pixel of padding goes to the far side.
-    d.pad_top = std::max((d.out_h - 1) * d.stride + d.kernel - d.in_h, 0) / 2;
-    d.pad_left = std::max((d.out_w - 1) * d.stride + d.kernel - d.in_w, 0) / 2;
+    d.pad_top = tflite::ComputePadding(d.stride, 1, d.in_h, d.kernel, d.out_h);
+    d.pad_left = tflite::ComputePadding(d.stride, 1, d.in_w, d.kernel, d.out_w);
   }
   if (!ActivationRange(v, p->activation, &d.min, &d.max) || !DepthwiseF32Supported(d, nullptr)) return false;
   if (step != nullptr) *step = DepthwiseStep{input, filter, bias, output, d};
@@ -170,7 +170,7 @@ bool VisitMediaPipeTransposeConvBias(VisitContext& v, const TfLiteNode& node) {
   // MediaPipe's padding: total K - (in - 1) % S - 1 for SAME (at least 0), the leading
   // half first; XNNPACK gets it explicitly (its own SAME rule differs for odd inputs).
   auto pads = [&](int out, int in, int k, int stride, int* before, int* after) {
-    const int total = padding == kTfLitePaddingSame ? std::max(0, k - (in - 1) % stride - 1) : 0;
+    const int total = mediapipe::TransposeConvBiasPadding(padding, k, in, stride);
     *before = total / 2;
     *after = total - total / 2;
     return out == stride * (in - 1) + k - total;

@@ -32,6 +32,15 @@ inline bool ReadIntFields(const TfLiteNode* node, int32_t* out, int n) {
   return true;
 }
 
+// Total padding along one axis of MediaPipe's Convolution2DTransposeBias (its kernel,
+// and the GPU and XNNPACK delegates that take it): for SAME, K - (in - 1) % S - 1 (at
+// least 0), the leading half first; VALID pads nothing.
+inline int TransposeConvBiasPadding(int32_t padding, int filter, int in, int stride) {
+  if (padding != kTfLitePaddingSame) return 0;
+  const int total = filter - (in - 1) % stride - 1;
+  return total > 0 ? total : 0;
+}
+
 // The prefix of TfLitePoolParams that MaxPoolingWithArgmax2D and MaxUnpooling2D store.
 struct PoolOptions {
   int32_t padding = 0;

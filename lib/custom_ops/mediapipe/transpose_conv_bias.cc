@@ -26,12 +26,6 @@ struct Options {
   int32_t stride_height = 0;
 };
 
-// Total padding along one axis, as MediaPipe's kernel computes it.
-int TotalPadding(int32_t padding, int filter, int in, int stride) {
-  if (padding != kTfLitePaddingSame) return 0;
-  return std::max(0, filter - (in - 1) % stride - 1);
-}
-
 TfLiteStatus ReadOptions(TfLiteContext* context, const TfLiteNode* node, Options* o) {
   int32_t f[3];
   if (!ReadIntFields(node, f, 3)) {
@@ -85,9 +79,9 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   const int k_h = SizeOfDimension(weights, 1), k_w = SizeOfDimension(weights, 2);
   TF_LITE_ENSURE(context, in_h > 0 && in_w > 0 && k_h > 0 && k_w > 0);
   const int64_t out_h = int64_t{o.stride_height} * (in_h - 1) + k_h -
-                        TotalPadding(o.padding, k_h, in_h, o.stride_height);
+                        TransposeConvBiasPadding(o.padding, k_h, in_h, o.stride_height);
   const int64_t out_w = int64_t{o.stride_width} * (in_w - 1) + k_w -
-                        TotalPadding(o.padding, k_w, in_w, o.stride_width);
+                        TransposeConvBiasPadding(o.padding, k_w, in_w, o.stride_width);
   if (out_h > (1 << 24) || out_w > (1 << 24)) {
     TF_LITE_KERNEL_LOG(context, "%s: output size %lldx%lld is too large.", kOp,
                        static_cast<long long>(out_h), static_cast<long long>(out_w));
@@ -114,8 +108,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   const int k_h = weights->dims->data[1], k_w = weights->dims->data[2];
   const int out_h = output->dims->data[1], out_w = output->dims->data[2];
   const int out_c = output->dims->data[3];
-  const int pad_h = TotalPadding(o.padding, k_h, in_h, o.stride_height) / 2;
-  const int pad_w = TotalPadding(o.padding, k_w, in_w, o.stride_width) / 2;
+  const int pad_h = TransposeConvBiasPadding(o.padding, k_h, in_h, o.stride_height) / 2;
+  const int pad_w = TransposeConvBiasPadding(o.padding, k_w, in_w, o.stride_width) / 2;
   const float* in = input->data.f;
   const float* w = weights->data.f;
   float* out = output->data.f;
