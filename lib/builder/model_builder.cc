@@ -54,8 +54,8 @@ int ModelBuilder::AddConstTensorBytes(tflite::TensorType type, std::vector<int32
 }
 
 int ModelBuilder::AddVariableTensor(tflite::TensorType type, std::vector<int32_t> shape,
-                                    const std::string& name) {
-  int t = AddTensor(type, std::move(shape), name);
+                                    const std::string& name, const QuantSpec* quant) {
+  int t = AddTensor(type, std::move(shape), name, quant);
   subgraph(current_).tensors[t]->is_variable = true;
   return t;
 }

@@ -82,7 +82,7 @@ class ModelBuilder {
   }
   // A variable tensor (LSTM/SVDF state), optionally with an initial value buffer.
   int AddVariableTensor(tflite::TensorType type, std::vector<int32_t> shape,
-                        const std::string& name = "");
+                        const std::string& name = "", const QuantSpec* quant = nullptr);
 
   int AddOperator(tflite::BuiltinOperator op, std::vector<int32_t> inputs,
                   std::vector<int32_t> outputs, OpOptions options = {}, int version = 1);

@@ -58,7 +58,8 @@ BuiltinOpResolver::BuiltinOpResolver() {
   // GATHER: v1-6 (not v7 int4).
   AddBuiltin(BuiltinOperator_GATHER, Register_GATHER(), 1, 6);
   AddBuiltin(BuiltinOperator_GATHER_ND, Register_GATHER_ND(), 1, 5);
-  AddBuiltin(BuiltinOperator_GELU, Register_GELU(), 1, 1);
+  // GELU: v1 float32, v2 int8 / uint8 (table).
+  AddBuiltin(BuiltinOperator_GELU, Register_GELU(), 1, 2);
   AddBuiltin(BuiltinOperator_GREATER, Register_GREATER(), 1, 2);
   AddBuiltin(BuiltinOperator_GREATER_EQUAL, Register_GREATER_EQUAL(), 1, 3);
   AddBuiltin(BuiltinOperator_HARD_SWISH, Register_HARD_SWISH(), 1, 1);

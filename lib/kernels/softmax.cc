@@ -7,10 +7,18 @@
 // 1/32768) is reference_ops::SoftmaxInt16: differences scaled so that [-65535, 0] is
 // [-10, 0], exp and 1/(1+x) from 513-entry interpolated tables (LUTPopulate in double, as
 // TFLite builds them), sum in Q16.15. Rows are split over the interpreter's thread pool.
+//
+// Long 8-bit rows: the reference kernel is undefined where a row's Q12.19 sum of exps
+// exceeds 2^8 (2^16 for int16 output; it TFLITE_CHECKs the exponent and aborts), which
+// an ImageNet head (1000 classes) reaches. Rows longer than that bound are computed as
+// TFLite's default (optimized) kernel computes every row: a 256-entry float table of
+// exp(-scale * beta * d), a float sum in row order, round(e * 1 / (sum * out_scale)).
+// The choice is by row length, not by value, so a model runs one kernel throughout.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "kernels/internal/parallel.h"
 #include "kernels/internal/softmax_fixedpoint.h"
@@ -34,6 +42,11 @@ struct OpData {
   int32_t input_multiplier = 0;
   int input_left_shift = 0;
   int diff_min = 0;
+  // Rows longer than this use the table kernel (see the header comment).
+  int max_reference_depth = 0;
+  float exp_table[256] = {};  // exp(-input_scale * beta * d) at [255 - d], d in [0, 255]
+  float output_scale = 0.f;
+  int32_t output_zero_point = 0;
   // int16: exp on [-10, 0] and 1 / (1 + x) on [0, 1], both to [-1, 1] (TFLite's tables).
   int16_t exp_lut[513] = {};
   int16_t one_over_one_plus_x_lut[513] = {};
@@ -118,6 +131,12 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     TF_LITE_ENSURE_MSG(context, data->input_left_shift >= 0,
                        "SOFTMAX: beta * input scale is too small.");
     data->diff_min = -1 * CalculateInputRadius(kScaledDiffIntegerBits, data->input_left_shift);
+    // The sum of exps is at most the row length (the row's maximum contributes 1).
+    data->max_reference_depth = output->type == kTfLiteInt16 ? (1 << 12) - 1 : 1 << 8;
+    const float table_scale = -input->params.scale * params->beta;
+    for (int d = 0; d <= 255; ++d) data->exp_table[255 - d] = std::exp(table_scale * d);
+    data->output_scale = output->params.scale;
+    data->output_zero_point = output->params.zero_point;
   }
   return context->ResizeTensor(context, output, TfLiteIntArrayCopy(input->dims));
 }
@@ -213,11 +232,40 @@ void SoftmaxInt16Row(const int16_t* in, int depth, const OpData& d, int16_t* out
   }
 }
 
+// One row as TFLite's optimized kernel (optimized_ops::Softmax with its float table).
+template <typename In, typename Out>
+void SoftmaxTableRow(const In* in, int depth, const OpData& d, Out* out) {
+  int32_t max_in_row = std::numeric_limits<In>::min();
+  for (int c = 0; c < depth; ++c) max_in_row = std::max(max_in_row, static_cast<int32_t>(in[c]));
+  // Index 255 - max + x: x - max is in [-255, 0].
+  const float* table = d.exp_table + 255 - max_in_row;
+  float sum = 0.f;
+  for (int c = 0; c < depth; ++c) sum += table[in[c]];
+  const float inv_sum = 1.0f / (sum * d.output_scale);
+  constexpr int32_t kOutMin = std::numeric_limits<Out>::min();
+  constexpr int32_t kOutMax = std::numeric_limits<Out>::max();
+  for (int c = 0; c < depth; ++c) {
+    const float rescaled = table[in[c]] * inv_sum;
+    // TFLite's x86 build truncates rescaled + 0.5 for uint8 and rounds half away from
+    // zero otherwise (QuantizeSoftmaxOutput).
+    const int32_t q = std::is_same<Out, uint8_t>::value
+                          ? static_cast<int32_t>(rescaled + 0.5f)
+                          : static_cast<int32_t>(std::round(rescaled)) + d.output_zero_point;
+    out[c] = static_cast<Out>(std::max(std::min(q, kOutMax), kOutMin));
+  }
+}
+
 template <typename In, typename Out>
 bool SoftmaxQuantized(pthreadpool* pool, const In* in, int64_t outer, int depth, const OpData& d,
                       Out* out) {
   std::atomic<bool> ok{true};
   const double work = static_cast<double>(outer) * depth * 32;
+  if (depth > d.max_reference_depth) {
+    parallel::ParallelFor(pool, static_cast<size_t>(outer), work, [&](size_t i) {
+      SoftmaxTableRow(in + i * depth, depth, d, out + i * depth);
+    });
+    return true;
+  }
   parallel::ParallelFor(pool, static_cast<size_t>(outer), work, [&](size_t i) {
     if (!SoftmaxQuantizedRow(in + i * depth, depth, d, out + i * depth)) ok = false;
   });

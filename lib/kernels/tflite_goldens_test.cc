@@ -6,6 +6,7 @@
 // integer outputs exactly, float outputs bit for bit unless a case names a tolerance.
 // A case TFLite refuses at AllocateTensors (report.json "refused") must fail here too.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -641,6 +642,138 @@ ModelBuilder LstmModel(const LstmGolden& c, uint32_t seed) {
   return b;
 }
 
+// --- UNIDIRECTIONAL_SEQUENCE_LSTM full integer (v1, "8x8_16") ---------------------------
+// int8 input, output and output state, int8 weights, int32 biases, int16 cell state
+// (scale 2^cell_log2), int16 peephole and layer-norm weights, 5 intermediates (the four
+// gate scales used with layer norm, then the hidden state's scale), as the converter
+// writes them.
+
+struct LstmIntegerGolden {
+  int batch, time, input, cell, output;
+  bool cifg, peephole, layer_norm, projection;
+  int cell_log2;
+  float cell_clip, proj_clip;
+  int output_zero_point;
+  bool time_major = false;
+  int hidden_zero_point = 0;
+};
+
+ModelBuilder LstmIntegerModel(const LstmIntegerGolden& c, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const auto I8 = tflite::TensorType_INT8;
+  const auto I16 = tflite::TensorType_INT16;
+  const auto I32 = tflite::TensorType_INT32;
+  ModelBuilder b;
+  std::vector<int32_t> ins(24, -1);
+  const QuantSpec in_q{{1.0f / 64}, {-3}, 0};
+  const QuantSpec w_q{{0.5f / 127}, {0}, 0};
+  const QuantSpec state_q{{1.0f / 128}, {c.output_zero_point}, 0};
+  const QuantSpec cell_q{{std::ldexp(1.0f, c.cell_log2)}, {0}, 0};
+  const QuantSpec peep_q{{0.5f / 32767}, {0}, 0};
+  const QuantSpec ln_q{{1.0f / 16384}, {0}, 0};
+  const QuantSpec bias_q{{in_q.scale[0] * w_q.scale[0]}, {0}, 0};
+  const QuantSpec ln_bias_q{{ln_q.scale[0] / 1024}, {0}, 0};
+  auto weight = [&](std::vector<int32_t> shape) {
+    return b.AddConstTensor<int8_t>(I8, shape, RandomInts<int8_t>(rng, Count(shape), -127, 127),
+                                    "", &w_q);
+  };
+  const auto seq = [&](int n) {
+    return c.time_major ? std::vector<int32_t>{c.time, c.batch, n}
+                        : std::vector<int32_t>{c.batch, c.time, n};
+  };
+  ins[0] = b.AddTensor(I8, seq(c.input), "in", &in_q);
+  for (int g = 0; g < 4; ++g) {
+    if (g == 0 && c.cifg) continue;
+    ins[1 + g] = weight({c.cell, c.input});
+    ins[5 + g] = weight({c.cell, c.output});
+    if (c.layer_norm) {
+      ins[12 + g] = b.AddConstTensor<int32_t>(I32, {c.cell},
+                                              RandomInts<int32_t>(rng, c.cell, -1 << 19, 1 << 19),
+                                              "", &ln_bias_q);
+      ins[20 + g] = b.AddConstTensor<int16_t>(I16, {c.cell},
+                                              RandomInts<int16_t>(rng, c.cell, 8192, 24576), "",
+                                              &ln_q);
+    } else {
+      ins[12 + g] = b.AddConstTensor<int32_t>(I32, {c.cell},
+                                              RandomInts<int32_t>(rng, c.cell, -8000, 8000), "",
+                                              &bias_q);
+    }
+    if (c.peephole && g != 2) {
+      ins[9 + (g == 3 ? 2 : g)] = b.AddConstTensor<int16_t>(
+          I16, {c.cell}, RandomInts<int16_t>(rng, c.cell, -32767, 32767), "", &peep_q);
+    }
+  }
+  if (c.projection) {
+    ins[16] = weight({c.output, c.cell});
+    const QuantSpec proj_bias_q{{w_q.scale[0] / 128}, {0}, 0};
+    ins[17] = b.AddConstTensor<int32_t>(I32, {c.output},
+                                        RandomInts<int32_t>(rng, c.output, -2000, 2000), "",
+                                        &proj_bias_q);
+  }
+  ins[18] = b.AddVariableTensor(I8, {c.batch, c.output}, "h", &state_q);
+  ins[19] = b.AddVariableTensor(I16, {c.batch, c.cell}, "c", &cell_q);
+  const int out = b.AddTensor(I8, seq(c.output), "out", &state_q);
+  std::vector<int32_t> intermediates;
+  for (int g = 0; g < 4; ++g) {
+    const QuantSpec gate_q{{0.0007f * (1.0f + 0.25f * g)}, {0}, 0};
+    intermediates.push_back(b.AddTensor(I16, {}, "gate" + std::to_string(g), &gate_q));
+  }
+  const QuantSpec hidden_q{{1.0f / 128}, {c.hidden_zero_point}, 0};
+  intermediates.push_back(b.AddTensor(I8, {}, "hidden", &hidden_q));
+  tflite::UnidirectionalSequenceLSTMOptionsT o;
+  o.fused_activation_function = tflite::ActivationFunctionType_TANH;
+  o.cell_clip = c.cell_clip;
+  o.proj_clip = c.proj_clip;
+  o.time_major = c.time_major;
+  const int op =
+      b.AddOperator(tflite::BuiltinOperator_UNIDIRECTIONAL_SEQUENCE_LSTM, ins, {out}, Options(o), 1);
+  b.subgraph(0).operators[op]->intermediates = intermediates;
+  SingleIo(b, ins[0], out);
+  return b;
+}
+
+// --- SOFTMAX int8 over long rows, GELU int8 (v2) ------------------------------------------
+
+ModelBuilder SoftmaxInt8(int rows, int depth, float input_scale, bool int16_output) {
+  ModelBuilder b;
+  const QuantSpec in_q{{input_scale}, {5}, 0};
+  const QuantSpec out_q = int16_output ? QuantSpec{{1.0f / 65536}, {-32768}, 0}
+                                       : QuantSpec{{1.0f / 256}, {-128}, 0};
+  const int in = b.AddTensor(tflite::TensorType_INT8, {rows, depth}, "in", &in_q);
+  const int out = b.AddTensor(int16_output ? tflite::TensorType_INT16 : tflite::TensorType_INT8,
+                              {rows, depth}, "out", &out_q);
+  tflite::SoftmaxOptionsT o;
+  o.beta = 1.0f;
+  b.AddOperator(tflite::BuiltinOperator_SOFTMAX, {in}, {out}, Options(o), int16_output ? 2 : 1);
+  SingleIo(b, in, out);
+  return b;
+}
+
+ModelBuilder GeluInt8(bool approximate) {
+  ModelBuilder b;
+  const QuantSpec in_q{{0.05f}, {-7}, 0};
+  const QuantSpec out_q{{0.03f}, {-100}, 0};
+  const int in = b.AddTensor(tflite::TensorType_INT8, {2, 3, 40}, "in", &in_q);
+  const int out = b.AddTensor(tflite::TensorType_INT8, {2, 3, 40}, "out", &out_q);
+  tflite::GeluOptionsT o;
+  o.approximate = approximate;
+  b.AddOperator(tflite::BuiltinOperator_GELU, {in}, {out}, Options(o), 2);
+  SingleIo(b, in, out);
+  return b;
+}
+
+// LOGISTIC / TANH int16 (the table kernels the integer LSTM uses for its gates).
+ModelBuilder SigmoidInt16(tflite::BuiltinOperator op, float input_scale) {
+  ModelBuilder b;
+  const QuantSpec in_q{{input_scale}, {0}, 0};
+  const QuantSpec out_q{{1.0f / 32768}, {0}, 0};
+  const int in = b.AddTensor(tflite::TensorType_INT16, {4096}, "in", &in_q);
+  const int out = b.AddTensor(tflite::TensorType_INT16, {4096}, "out", &out_q);
+  b.AddOperator(op, {in}, {out}, {}, 3);
+  SingleIo(b, in, out);
+  return b;
+}
+
 struct GoldenCase {
   const char* name;
   ModelBuilder (*build)();
@@ -725,6 +858,39 @@ const GoldenCase kCases[] = {
      [] { return FullyConnected16x8(Bias16::kInt32, tflite::TensorType_FLOAT32, 11, 516, true); },
      0},
     {"conv_int8_per_channel", [] { return ConvInt8(false, 541); }, 0},
+    {"lstm_int8_basic",
+     [] { return LstmIntegerModel({2, 4, 5, 6, 6, false, false, false, false, -11, 0, 0, 0}, 611); },
+     0},
+    {"lstm_int8_cifg_peephole_projection_layer_norm",
+     [] {
+       return LstmIntegerModel({2, 5, 4, 8, 5, true, true, true, true, -13, 0.8f, 0.5f, 2}, 612);
+     },
+     0},
+    {"lstm_int8_time_major_state_zero_point",
+     [] {
+       return LstmIntegerModel(
+           {3, 4, 6, 5, 5, false, false, false, false, -12, 0, 0, -5, true, 0}, 614);
+     },
+     0},
+    {"lstm_int8_projection_hidden_zero_point",
+     [] {
+       return LstmIntegerModel(
+           {2, 3, 5, 6, 4, false, true, false, true, -15, 0, 0, 7, false, 3}, 615);
+     },
+     0},
+    {"lstm_int8_peephole_clip_coarse_cell",
+     [] { return LstmIntegerModel({1, 6, 3, 7, 7, false, true, false, false, -10, 1.5f, 0, 0}, 613); },
+     0},
+    // 1000-class rows: TFLite's reference kernel aborts here, so the golden comes from its
+    // default (optimized) kernel, as scripts/gen_kernel_goldens.py notes in report.json.
+    {"softmax_int8_1000_classes", [] { return SoftmaxInt8(2, 1000, 0.11f, false); }, 0},
+    {"softmax_int8_300_small_scale", [] { return SoftmaxInt8(3, 300, 0.02f, false); }, 0},
+    {"softmax_int8_100_classes", [] { return SoftmaxInt8(4, 100, 0.11f, false); }, 0},
+    {"gelu_int8", [] { return GeluInt8(false); }, 0},
+    {"logistic_int16_q3_12", [] { return SigmoidInt16(tflite::BuiltinOperator_LOGISTIC, 1.0f / 4096); }, 0},
+    {"tanh_int16_q3_12", [] { return SigmoidInt16(tflite::BuiltinOperator_TANH, 1.0f / 4096); }, 0},
+    {"tanh_int16_q4_11", [] { return SigmoidInt16(tflite::BuiltinOperator_TANH, 1.0f / 2048); }, 0},
+    {"gelu_int8_approximate", [] { return GeluInt8(true); }, 0},
     {"depthwise_int8_per_channel", [] { return ConvInt8(true, 542); }, 0},
     {"fully_connected_int4_weights", [] { return Int4Weights(false, 551); }, 0},
     {"conv_int4_weights", [] { return Int4Weights(true, 552); }, 0},
