@@ -81,6 +81,7 @@ int BenchmarkModelMain(int argc, const char* const* argv) {
   auto result = RunBenchmark(options, resolver, registry, argc, argv, log);
   if (!result.ok()) {
     Error(result.status().message());
+    if (auto hint = UnresolvedCustomOpHint(result.status().message()); !hint.empty()) Error(hint);
     Error("Benchmarking failed.");
     return result.status().code() == StatusCode::kInvalidArgument ? kExitUsage
                                                                     : kExitInvalidModel;

@@ -98,6 +98,9 @@ int DelegateReportMain(int argc, const char* const* argv) {
   auto report = ReportDelegation(options, resolver);
   if (!report.ok()) {
     std::cerr << "delegate_report: error: " << report.status().message() << "\n";
+    if (auto hint = UnresolvedCustomOpHint(report.status().message()); !hint.empty()) {
+      std::cerr << "delegate_report: " << hint << "\n";
+    }
     return kExitInvalidModel;
   }
   for (const DelegateEntry& d : report->delegates) {

@@ -70,6 +70,9 @@ int InferenceDiffMain(int argc, const char* const* argv) {
   auto result = RunInferenceDiff(options, resolver, delegates.value(), registry.common().strict);
   if (!result.ok()) {
     std::cerr << "inference_diff: error: " << result.status().message() << "\n";
+    if (auto hint = UnresolvedCustomOpHint(result.status().message()); !hint.empty()) {
+      std::cerr << "inference_diff: " << hint << "\n";
+    }
     return result.status().code() == StatusCode::kInvalidArgument ? kExitUsage : kExitInvalidModel;
   }
   for (const auto& line : DiffReportText(options, result.value())) std::cout << line << "\n";

@@ -53,6 +53,9 @@ int RunMain(int argc, const char* const* argv) {
   auto result = RunModel(options, resolver);
   if (!result.ok()) {
     std::cerr << "run: error: " << result.status().message() << "\n";
+    if (auto hint = UnresolvedCustomOpHint(result.status().message()); !hint.empty()) {
+      std::cerr << "run: " << hint << "\n";
+    }
     return result.status().code() == StatusCode::kInvalidArgument ? kExitUsage : kExitInvalidModel;
   }
   if (Status st = WriteRunResult(result.value(), output_dir); !st.ok()) {

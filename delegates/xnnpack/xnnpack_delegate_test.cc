@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "builder/model_builder.h"
+#include "kernels/testing/op_test_util.h"
 #include "custom_ops/mediapipe/mediapipe_ops.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "catch2/catch.hpp"
@@ -180,6 +181,35 @@ TEST_CASE("XNNPACK takes MediaPipe's Convolution2DTransposeBias, as TFLite's del
                                                           "convolutions") != std::string::npos;
     CHECK(said == c.own);
   }
+}
+
+// TFLite's InterpreterBuilder keeps an unresolved custom op as a placeholder so that a
+// delegate can claim it; only one left on the CPU fails, at prepare.
+TEST_CASE("XNNPACK claims Convolution2DTransposeBias that the resolver lacks, as in TFLite") {
+  tflite::ops::builtin::BuiltinOpResolver builtins;  // no MediaPipe ops
+  tflite::MutableOpResolver with_ops;
+  with_ops.AddAll(builtins);
+  RegisterMediaPipeOps(&with_ops);
+  const auto bytes = TransposeConvBiasModel(5, 4, 3, 2, 3, 2, kTfLitePaddingSame, 9, 8);
+  auto delegate = CreateXnnpackDelegate({});
+  REQUIRE(delegate.ok());
+  const Outcome x = testing::RunWith(bytes, delegate.value().get(), 1, &builtins);
+  CHECK(x.delegate_nodes == 1);
+  CHECK(x.cpu_nodes == 0);
+  ExpectClose(testing::RunWith(bytes, nullptr, 1, &with_ops), x);
+
+  auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()),
+                                                        bytes.size());
+  REQUIRE(model != nullptr);
+  tflite_inspect::CapturingErrorReporter reporter;
+  std::unique_ptr<tflite::Interpreter> cpu;
+  REQUIRE(tflite::InterpreterBuilder(*model, builtins, &reporter)(&cpu) == kTfLiteOk);
+  CHECK(cpu->AllocateTensors() != kTfLiteOk);
+  const std::string text = reporter.text();
+  CHECK_THAT(text, Catch::Contains("Encountered unresolved custom op: Convolution2DTransposeBias.") &&
+                       Catch::Contains("Node number 0 (Convolution2DTransposeBias) failed to prepare."));
+  // Said once.
+  CHECK(text.find("Encountered") == text.rfind("Encountered"));
 }
 
 TEST_CASE("XNNPACK partitions split same-shape ADD, SUB and MUL over two threads") {

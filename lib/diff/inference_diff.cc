@@ -236,7 +236,12 @@ Result<DiffResult> RunInferenceDiff(const DiffOptions& options, const tflite::Op
   result.delegates = std::move(applied.value());
   for (Side* s : {&ref, &test}) {
     if (s->interpreter->AllocateTensors() != kTfLiteOk) {
-      return Status(StatusCode::kInvalidModel, "AllocateTensors failed: " + s->reporter.text());
+      // The reference runs every node on the CPU kernels: a node only a delegate can run
+      // (an unresolved custom op it claims) has no reference.
+      return Status(StatusCode::kInvalidModel,
+                    std::string("AllocateTensors failed for the ") +
+                        (s == &ref ? "reference (CPU kernels, no delegates)" : "model under test") +
+                        ": " + s->reporter.text());
     }
   }
   const auto& ref_inputs = ref.interpreter->inputs();

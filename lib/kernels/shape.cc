@@ -1,5 +1,8 @@
 // SHAPE: the input's dimensions as a 1-D int32 or int64 tensor (ShapeOptions.out_type),
-// as TFLite's shape.cc. v1; any input type.
+// as TFLite's shape.cc. v1; any input type. As in TFLite the output is computed in Prepare
+// into a persistent read-only tensor: the input's shape is known then even when its data
+// is not, so the shape arithmetic after it folds at prepare and RESHAPE gets a static
+// output (which static-shape delegates need).
 #include <cstdint>
 
 #include "kernels/internal/shape_util.h"
@@ -14,6 +17,8 @@ namespace builtin {
 namespace shape {
 namespace {
 
+TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node);
+
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_EQ(context, NumInputs(node), 1);
   TF_LITE_ENSURE_EQ(context, NumOutputs(node), 1);
@@ -25,14 +30,17 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   if (params != nullptr) TF_LITE_ENSURE_TYPES_EQ(context, output->type, params->out_type);
   TF_LITE_ENSURE_OK(context,
                     shape_util::CheckType(context, output->type, {kTfLiteInt32, kTfLiteInt64}));
+  SetTensorToPersistentRo(output);
   TfLiteIntArray* shape = TfLiteIntArrayCreate(1);
   shape->data[0] = NumDimensions(input);
-  return context->ResizeTensor(context, output, shape);
+  TF_LITE_ENSURE_OK(context, context->ResizeTensor(context, output, shape));
+  return Eval(context, node);
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* input = GetInput(context, node, 0);
   TfLiteTensor* output = GetOutput(context, node, 0);
+  if (output->data.raw == nullptr) return kTfLiteOk;  // nothing to write (zero dims)
   for (int i = 0; i < NumDimensions(input); ++i) {
     if (output->type == kTfLiteInt64) {
       output->data.i64[i] = input->dims->data[i];

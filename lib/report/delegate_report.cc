@@ -12,6 +12,7 @@
 
 #include "delegate/partition_helper.h"
 #include "runtime/delegation_record.h"
+#include "tools/string_reporter.h"
 #include "tensorflow/lite/core/subgraph.h"
 #include "tensorflow/lite/interpreter_builder.h"
 #include "tensorflow/lite/model_builder.h"
@@ -20,19 +21,6 @@ namespace tflite_inspect {
 namespace {
 
 using Record = DelegationRecord;
-
-class StringReporter : public tflite::ErrorReporter {
- public:
-  using tflite::ErrorReporter::Report;
-  int Report(const char* format, va_list args) override {
-    char buf[4096];
-    const int n = std::vsnprintf(buf, sizeof buf, format, args);
-    if (!text.empty()) text += "\n";
-    text += buf;
-    return n;
-  }
-  std::string text;
-};
 
 std::string Plural(size_t n, const char* word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
@@ -473,10 +461,10 @@ Result<DelegateReport> BuildDelegateReport(tflite::Interpreter& interpreter,
 
 Result<DelegateReport> ReportDelegation(const DelegateReportOptions& options,
                                         const tflite::OpResolver& resolver) {
-  StringReporter reporter;
+  StringErrorReporter reporter;
   auto fail = [&](const std::string& what) {
     return Status(StatusCode::kInvalidModel,
-                  what + (reporter.text.empty() ? "" : ":\n" + reporter.text));
+                  what + (reporter.text().empty() ? "" : ":\n" + reporter.text()));
   };
   auto model = tflite::FlatBufferModel::BuildFromFile(options.graph.c_str(), &reporter);
   if (model == nullptr) return fail("cannot load the model " + options.graph);

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <set>
 #include <string>
 
@@ -91,37 +92,6 @@ TfLiteQuantization ParseQuantization(const QuantizationParameters* q) {
   return out;
 }
 
-// Prepare of the placeholder kernel for an unresolved custom op. It finds its own
-// registration to name the op, as TFLite's message does.
-TfLiteStatus UnresolvedCustomOpPrepare(TfLiteContext* context, TfLiteNode* node) {
-  TfLiteIntArray* plan = nullptr;
-  const char* name = "?";
-  if (context->GetExecutionPlan(context, &plan) == kTfLiteOk) {
-    for (int i = 0; i < plan->size; ++i) {
-      TfLiteNode* n = nullptr;
-      TfLiteRegistration* r = nullptr;
-      if (context->GetNodeAndRegistration(context, plan->data[i], &n, &r) == kTfLiteOk &&
-          n == node && r->custom_name != nullptr) {
-        name = r->custom_name;
-      }
-    }
-  }
-  if (std::strncmp(name, "Flex", 4) == 0) {
-    context->ReportError(
-        context,
-        "Select TensorFlow op(s), included in the given model, is(are) not supported by this "
-        "interpreter. Make sure you apply/link the Flex delegate before inference. For the "
-        "Android, it can be resolved by adding \"org.tensorflow:tensorflow-lite-select-tf-ops\" "
-        "dependency. See instructions: https://www.tensorflow.org/lite/guide/ops_select");
-  } else {
-    context->ReportError(context,
-                         "Encountered unresolved custom op: %s.\nSee instructions: "
-                         "https://www.tensorflow.org/lite/guide/ops_custom ",
-                         name);
-  }
-  return kTfLiteError;
-}
-
 // Which of the model's ops and versions `resolver` offers, found by asking it.
 tflite_inspect::OpCatalog ProbeCatalog(const tflite_inspect::Model& model,
                                        const OpResolver& resolver) {
@@ -189,7 +159,7 @@ TfLiteStatus InterpreterBuilder::ResolveOps(std::vector<const TfLiteRegistration
         // if it reaches prepare.
         auto placeholder = std::make_unique<TfLiteRegistration>();
         *placeholder = TfLiteRegistration{};
-        placeholder->prepare = UnresolvedCustomOpPrepare;
+        placeholder->invoke = UnresolvedCustomOpInvoke;  // marks it (IsUnresolvedCustomOp)
         placeholder->builtin_code = BuiltinOperator_CUSTOM;
         placeholder->custom_name = model.fb()->operator_codes()->Get(regs->size())->custom_code()->c_str();
         placeholder->version = code.version;
@@ -205,13 +175,30 @@ TfLiteStatus InterpreterBuilder::ResolveOps(std::vector<const TfLiteRegistration
       tflite_inspect::CheckResolver(model, ProbeCatalog(model, op_resolver_));
   error_reporter_->Report("Registration failed. The resolver lacks %d of the model's %zu "
                           "operator codes:", check.misses, check.rows.size());
-  std::set<std::string> listed;  // converters may list the same op code twice
+  // One line per op and version (converters may list the same op code twice), with the
+  // nodes that use it.
+  std::map<std::string, std::pair<std::string, std::vector<tflite_inspect::NodeRef>>> misses;
+  std::vector<std::string> order;
   for (const auto& row : check.rows) {
     if (row.status == tflite_inspect::OpResolveStatus::kOk) continue;
-    if (!listed.insert(row.code.display()).second) continue;
-    error_reporter_->Report("  %s: %s%s", row.code.display().c_str(),
-                            tflite_inspect::OpResolveStatusName(row.status),
-                            row.registered.empty() ? "" : (" (registered " + row.registered + ")").c_str());
+    auto [it, added] = misses.try_emplace(row.code.display());
+    if (added) {
+      order.push_back(row.code.display());
+      it->second.first = std::string(tflite_inspect::OpResolveStatusName(row.status)) +
+                         (row.registered.empty() ? "" : " (registered " + row.registered + ")");
+    }
+    it->second.second.insert(it->second.second.end(), row.nodes.begin(), row.nodes.end());
+  }
+  for (const std::string& op : order) {
+    const auto& [status, nodes] = misses[op];
+    std::string where;
+    for (size_t i = 0; i < nodes.size() && i < 12; ++i) {
+      where += (i ? ", " : "") + std::string("node ") + std::to_string(nodes[i].node) +
+               (nodes[i].subgraph != 0 ? " of subgraph " + std::to_string(nodes[i].subgraph) : "");
+    }
+    if (nodes.size() > 12) where += ", ... (" + std::to_string(nodes.size()) + " nodes)";
+    error_reporter_->Report("  %s: %s%s%s", op.c_str(), status.c_str(), where.empty() ? "" : "; ",
+                            where.c_str());
   }
   return kTfLiteError;
 }

@@ -4,12 +4,14 @@
 #include <cstdarg>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "builder/model_builder.h"
 #include "catch2/catch.hpp"
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/interpreter_builder.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
+#include "tensorflow/lite/kernels/register.h"
 #include "tensorflow/lite/model_builder.h"
 #include "tensorflow/lite/mutable_op_resolver.h"
 
@@ -162,8 +164,29 @@ TEST_CASE("a missing builtin fails the build with TFLite's message and lists eve
   CHECK(b.interpreter == nullptr);
   CHECK_THAT(reporter.text, Catch::Contains("Didn't find op for builtin opcode 'ADD' version '2'. "
                                             "An older version of this builtin might be supported."));
-  CHECK_THAT(reporter.text, Catch::Contains("ADD v2: version not supported (registered v1)"));
-  CHECK_THAT(reporter.text, Catch::Contains("MUL v1: op not implemented"));
+  CHECK_THAT(reporter.text, Catch::Contains("ADD v2: version not supported (registered v1); node 0"));
+  CHECK_THAT(reporter.text, Catch::Contains("MUL v1: op not implemented; node 1"));
+}
+
+TEST_CASE("every unresolved custom op left on the CPU is named, with its node, in one message") {
+  ModelBuilder mb;
+  int a = mb.AddTensor(tflite::TensorType_FLOAT32, {2}, "a");
+  int c = mb.AddTensor(tflite::TensorType_FLOAT32, {2}, "c");
+  int d = mb.AddTensor(tflite::TensorType_FLOAT32, {2}, "d");
+  mb.AddCustomOperator("FirstMissing", {a}, {c});
+  mb.AddCustomOperator("Twice", {c}, {d});
+  mb.AddCustomOperator("SecondMissing", {d}, {a});
+  mb.SetInputs({a});
+  mb.SetOutputs({a});
+  CapturingReporter reporter;
+  auto resolver = TestResolver();
+  Built b = Build(mb.Build(), resolver, &reporter);
+  REQUIRE(b.status == kTfLiteOk);
+  CHECK(b.interpreter->AllocateTensors() == kTfLiteError);
+  CHECK_THAT(reporter.text, Catch::Contains("Encountered unresolved custom op: FirstMissing."));
+  CHECK_THAT(reporter.text,
+             Catch::Contains("Unresolved custom ops in subgraph 0: 2 nodes: 0 (FirstMissing), "
+                             "2 (SecondMissing)"));
 }
 
 TEST_CASE("an unresolved custom op fails at prepare, naming the op and the node") {
@@ -338,4 +361,86 @@ TEST_CASE("models TFLite refuses are refused with TFLite's reason") {
   Built b = Build(mb.Build(), resolver, &reporter);
   CHECK(b.status == kTfLiteError);
   CHECK_THAT(reporter.text, Catch::Contains("quantized_dimension must be in range [0, 1). Was 3."));
+}
+
+TEST_CASE("preparation stops after a dynamic output; the nodes after it are prepared in Invoke") {
+  // x [2,6] -SLICE(begin 0, size = input)-> y (declared [1,1], as converters write -1s)
+  // -CONCATENATION(axis 0, c [1,4])-> out. Prepared together with y's declared shape the
+  // concatenation would refuse [1,1] next to [1,4]; TFLite prepares it after SLICE ran.
+  ModelBuilder mb;
+  const auto f32 = tflite::TensorType_FLOAT32, i32 = tflite::TensorType_INT32;
+  const int x = mb.AddTensor(f32, {2, 6}, "x");
+  const int size = mb.AddTensor(i32, {2}, "size");
+  const int begin = mb.AddConstTensor<int32_t>(i32, {2}, {0, 1}, "begin");
+  const int y = mb.AddTensor(f32, {1, 1}, "y");
+  const int c = mb.AddConstTensor<float>(f32, {1, 4}, {9, 9, 9, 9}, "c");
+  const int out = mb.AddTensor(f32, {3, 4}, "out");
+  mb.AddOperator(tflite::BuiltinOperator_SLICE, {x, begin, size}, {y},
+                 tflite_inspect::Options(tflite::SliceOptionsT()));
+  tflite::ConcatenationOptionsT co;
+  co.axis = 0;
+  mb.AddOperator(tflite::BuiltinOperator_CONCATENATION, {y, c}, {out}, tflite_inspect::Options(co));
+  mb.SetInputs({x, size});
+  mb.SetOutputs({out});
+  CapturingReporter reporter;
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  Built b = Build(mb.Build(), resolver, &reporter);
+  REQUIRE(b.status == kTfLiteOk);
+  const TfLiteStatus allocated = b.interpreter->AllocateTensors();
+  INFO(reporter.text);
+  REQUIRE(allocated == kTfLiteOk);
+  float* in = b.interpreter->typed_input_tensor<float>(0);
+  for (int i = 0; i < 12; ++i) in[i] = static_cast<float>(i);
+  int32_t* sz = b.interpreter->typed_input_tensor<int32_t>(1);
+  sz[0] = 2;
+  sz[1] = 4;
+  REQUIRE(b.interpreter->Invoke() == kTfLiteOk);
+  const TfLiteTensor* o = b.interpreter->output_tensor(0);
+  REQUIRE(o->dims->size == 2);
+  CHECK(o->dims->data[0] == 3);
+  CHECK(o->dims->data[1] == 4);
+  CHECK(std::vector<float>(o->data.f, o->data.f + 12) ==
+        std::vector<float>{1, 2, 3, 4, 7, 8, 9, 10, 9, 9, 9, 9});
+}
+
+TEST_CASE("shape arithmetic folds at prepare, so the RESHAPE after it is static") {
+  // x [2,3,4] -SHAPE-> s -STRIDED_SLICE [0:1]-> n; PACK(n, 12) -> shape; RESHAPE(x, shape).
+  ModelBuilder mb;
+  const auto f32 = tflite::TensorType_FLOAT32, i32 = tflite::TensorType_INT32;
+  const int x = mb.AddTensor(f32, {2, 3, 4}, "x");
+  const int s = mb.AddTensor(i32, {3}, "s");
+  tflite::ShapeOptionsT sho;
+  sho.out_type = tflite::TensorType_INT32;
+  mb.AddOperator(tflite::BuiltinOperator_SHAPE, {x}, {s}, tflite_inspect::Options(sho));
+  const int b0 = mb.AddConstTensor<int32_t>(i32, {1}, {0}, "b0");
+  const int e1 = mb.AddConstTensor<int32_t>(i32, {1}, {1}, "e1");
+  const int one = mb.AddConstTensor<int32_t>(i32, {1}, {1}, "one");
+  const int n = mb.AddTensor(i32, {}, "n");
+  tflite::StridedSliceOptionsT so;
+  so.shrink_axis_mask = 1;
+  mb.AddOperator(tflite::BuiltinOperator_STRIDED_SLICE, {s, b0, e1, one}, {n}, tflite_inspect::Options(so));
+  const int twelve = mb.AddConstTensor<int32_t>(i32, {}, {12}, "twelve");
+  const int shape = mb.AddTensor(i32, {2}, "shape");
+  tflite::PackOptionsT po;
+  po.values_count = 2;
+  mb.AddOperator(tflite::BuiltinOperator_PACK, {n, twelve}, {shape}, tflite_inspect::Options(po));
+  const int y = mb.AddTensor(f32, {2, 12}, "y");
+  mb.AddOperator(tflite::BuiltinOperator_RESHAPE, {x, shape}, {y},
+                 tflite_inspect::Options(tflite::ReshapeOptionsT()));
+  mb.SetInputs({x});
+  mb.SetOutputs({y});
+  CapturingReporter reporter;
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  Built b = Build(mb.Build(), resolver, &reporter);
+  REQUIRE(b.status == kTfLiteOk);
+  const TfLiteStatus allocated = b.interpreter->AllocateTensors();
+  INFO(reporter.text);
+  REQUIRE(allocated == kTfLiteOk);
+  CHECK(b.interpreter->tensor(shape)->allocation_type == kTfLitePersistentRo);
+  CHECK(b.interpreter->tensor(y)->allocation_type != kTfLiteDynamic);
+  CHECK(b.interpreter->primary_subgraph().is_folded(2));  // PACK
+  float* in = b.interpreter->typed_input_tensor<float>(0);
+  for (int i = 0; i < 24; ++i) in[i] = static_cast<float>(i);
+  REQUIRE(b.interpreter->Invoke() == kTfLiteOk);
+  CHECK(b.interpreter->typed_output_tensor<float>(0)[23] == 23.0f);
 }

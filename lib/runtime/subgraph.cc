@@ -352,8 +352,46 @@ bool Subgraph::IsConstant(int tensor_index) const {
   return t.allocation_type == kTfLiteMmapRo || t.allocation_type == kTfLitePersistentRo;
 }
 
+TfLiteStatus UnresolvedCustomOpInvoke(TfLiteContext* context, TfLiteNode*) {
+  context->ReportError(context,
+                       "Encountered an unresolved custom op. Did you miss a custom op or delegate?");
+  return kTfLiteError;
+}
+
+bool IsUnresolvedCustomOp(const TfLiteRegistration& r) {
+  return r.builtin_code == BuiltinOperator_CUSTOM && r.prepare == nullptr &&
+         r.invoke == UnresolvedCustomOpInvoke;
+}
+
 TfLiteStatus Subgraph::PrepareNode(int node_index) {
   auto& [node, reg] = nodes_and_registration_[node_index];
+  if (IsUnresolvedCustomOp(reg)) {
+    const char* name = reg.custom_name != nullptr ? reg.custom_name : "UnknownOp";
+    if (std::strncmp(name, "Flex", 4) == 0) {
+      ReportError(
+          "Select TensorFlow op(s), included in the given model, is(are) not supported by this "
+          "interpreter. Make sure you apply/link the Flex delegate before inference. For the "
+          "Android, it can be resolved by adding \"org.tensorflow:tensorflow-lite-select-tf-ops\" "
+          "dependency. See instructions: https://www.tensorflow.org/lite/guide/ops_select");
+    } else {
+      ReportError("Encountered unresolved custom op: %s.\nSee instructions: "
+                  "https://www.tensorflow.org/lite/guide/ops_custom ",
+                  name);
+    }
+    ReportError("Node number %d (%s) failed to prepare.", node_index, OpName(node_index).c_str());
+    // Beyond TFLite, which stops at the first: every such node of the plan in one line.
+    std::string all;
+    int count = 0;
+    for (int n : execution_plan_) {
+      if (!IsUnresolvedCustomOp(nodes_and_registration_[n].second)) continue;
+      if (++count <= 12) all += (count > 1 ? ", " : "") + std::to_string(n) + " (" + OpName(n) + ")";
+    }
+    if (count > 1) {
+      ReportError("Unresolved custom ops in subgraph %d: %d nodes: %s%s", index_, count,
+                  all.c_str(), count > 12 ? ", ..." : "");
+    }
+    return kTfLiteError;
+  }
   if (reg.prepare == nullptr) return kTfLiteOk;
   if (reg.prepare(&context_, &node) != kTfLiteOk) {
     ReportError("Node number %d (%s) failed to prepare.", node_index,
@@ -363,9 +401,25 @@ TfLiteStatus Subgraph::PrepareNode(int node_index) {
   return kTfLiteOk;
 }
 
-TfLiteStatus Subgraph::PrepareFrom(int plan_index) {
+// As TFLite's PrepareOpsStartingAt: stops after the first node whose output is dynamic
+// (its shape is known only once it has run); Invoke prepares the nodes after it.
+TfLiteStatus Subgraph::PrepareFrom(int plan_index, bool skip_unresolved) {
   for (size_t i = plan_index; i < execution_plan_.size(); ++i) {
-    TF_LITE_ENSURE_STATUS(PrepareNode(execution_plan_[i]));
+    const int n = execution_plan_[i];
+    if (skip_unresolved && IsUnresolvedCustomOp(nodes_and_registration_[n].second)) continue;
+    TF_LITE_ENSURE_STATUS(PrepareNode(n));
+    // As TFLite's kernels compute shape arithmetic on constant or persistent inputs at
+    // prepare: a node whose inputs are all constant runs now, so the nodes after it see
+    // constants (a RESHAPE whose shape comes from SHAPE -> STRIDED_SLICE -> PACK is static).
+    TF_LITE_ENSURE_STATUS(FoldNode(n, /*before_planning=*/true));
+    const TfLiteIntArray* outputs = nodes_and_registration_[n].first.outputs;
+    for (int o = 0; o < outputs->size; ++o) {
+      const int t = outputs->data[o];
+      if (t >= 0 && tensors_[t].allocation_type == kTfLiteDynamic) {
+        next_plan_index_to_prepare_ = static_cast<int>(i) + 1;
+        return kTfLiteOk;
+      }
+    }
   }
   next_plan_index_to_prepare_ = static_cast<int>(execution_plan_.size());
   return kTfLiteOk;
@@ -465,52 +519,61 @@ TfLiteStatus Subgraph::AllocateTensors() {
 // Runs, once, every node whose inputs are all constant (for example DEQUANTIZE of fp16
 // weights) and turns its outputs into persistent constants, so Invoke skips it.
 TfLiteStatus Subgraph::FoldConstantNodes(bool before_planning) {
-  for (int step = 0; step < static_cast<int>(execution_plan_.size()); ++step) {
-    const int n = execution_plan_[step];
-    auto& [node, reg] = nodes_and_registration_[n];
-    if (before_planning && node.temporaries != nullptr && node.temporaries->size > 0) continue;
-    if (reg.builtin_code == BuiltinOperator_CUSTOM || reg.builtin_code == BuiltinOperator_DELEGATE ||
-        reg.builtin_code == BuiltinOperator_WHILE || reg.builtin_code == BuiltinOperator_IF ||
-        reg.builtin_code == BuiltinOperator_CALL_ONCE || node.might_have_side_effect ||
-        reg.invoke == nullptr || node.inputs->size == 0) {
-      continue;
-    }
-    bool all_const = true;
-    for (int i = 0; i < node.inputs->size && all_const; ++i) {
-      const int t = node.inputs->data[i];
-      all_const = t == kTfLiteOptionalTensor || IsConstant(t);
-    }
-    bool already_folded = node.outputs->size > 0;
-    for (int i = 0; i < node.outputs->size && all_const; ++i) {
-      const int t = node.outputs->data[i];
-      all_const = t >= 0 &&
-                  (tensors_[t].allocation_type == kTfLiteArenaRw ||
-                   tensors_[t].allocation_type == kTfLitePersistentRo) &&
-                  std::find(outputs_.begin(), outputs_.end(), t) == outputs_.end();
-      already_folded = already_folded && all_const &&
-                       tensors_[t].allocation_type == kTfLitePersistentRo &&
-                       tensors_[t].data.raw != nullptr;
-    }
-    if (!all_const) continue;
-    // Computed by an earlier AllocateTensors (before a delegate was applied): keep it.
-    if (already_folded) {
-      folded_[n] = true;
-      continue;
-    }
-    // Give the outputs their own buffers, compute them, and mark them constant.
-    // (kTfLitePersistentRo buffers belong to their tensor, as in TFLite.)
-    for (int i = 0; i < node.outputs->size; ++i) {
-      TfLiteTensor& t = tensors_[node.outputs->data[i]];
-      t.data.raw = nullptr;
-      t.allocation_type = kTfLitePersistentRo;
-      TF_LITE_ENSURE_STATUS(TfLiteTensorRealloc(t.bytes, &t));
-    }
-    if (reg.invoke(&context_, &node) != kTfLiteOk) {
-      ReportError("Node number %d (%s) failed to invoke.", n, OpName(n).c_str());
-      return kTfLiteError;
-    }
-    folded_[n] = true;
+  // Nodes after a dynamic output are not prepared yet: they run (and fold) in Invoke.
+  for (int step = 0; step < next_plan_index_to_prepare_; ++step) {
+    TF_LITE_ENSURE_STATUS(FoldNode(execution_plan_[step], before_planning));
   }
+  return kTfLiteOk;
+}
+
+// before_planning: nodes with temporaries are left alone (arena memory does not exist yet).
+TfLiteStatus Subgraph::FoldNode(int n, bool before_planning) {
+  auto& [node, reg] = nodes_and_registration_[n];
+  if (before_planning && node.temporaries != nullptr && node.temporaries->size > 0) {
+    return kTfLiteOk;
+  }
+  if (reg.builtin_code == BuiltinOperator_CUSTOM || reg.builtin_code == BuiltinOperator_DELEGATE ||
+      reg.builtin_code == BuiltinOperator_WHILE || reg.builtin_code == BuiltinOperator_IF ||
+      reg.builtin_code == BuiltinOperator_CALL_ONCE || node.might_have_side_effect ||
+      reg.invoke == nullptr || node.inputs->size == 0) {
+    return kTfLiteOk;
+  }
+  for (int i = 0; i < node.inputs->size; ++i) {
+    const int t = node.inputs->data[i];
+    if (t != kTfLiteOptionalTensor && !IsConstant(t)) return kTfLiteOk;
+  }
+  bool already_folded = node.outputs->size > 0;
+  for (int i = 0; i < node.outputs->size; ++i) {
+    const int t = node.outputs->data[i];
+    if (t < 0 || std::find(outputs_.begin(), outputs_.end(), t) != outputs_.end()) return kTfLiteOk;
+    const TfLiteAllocationType a = tensors_[t].allocation_type;
+    // A dynamic output (shape from constant values, e.g. FILL or RANGE) is sized by Eval.
+    if (a != kTfLiteArenaRw && a != kTfLitePersistentRo && a != kTfLiteDynamic) return kTfLiteOk;
+    already_folded = already_folded && a == kTfLitePersistentRo && tensors_[t].data.raw != nullptr;
+  }
+  // Computed by an earlier prepare (or before a delegate was applied): keep it.
+  if (already_folded) {
+    folded_[n] = true;
+    return kTfLiteOk;
+  }
+  // Give the outputs their own buffers, compute them, and mark them constant.
+  // (kTfLitePersistentRo buffers belong to their tensor, as in TFLite.)
+  for (int i = 0; i < node.outputs->size; ++i) {
+    TfLiteTensor& t = tensors_[node.outputs->data[i]];
+    if (t.allocation_type == kTfLiteDynamic) continue;
+    if (t.allocation_type == kTfLiteArenaRw) t.data.raw = nullptr;  // arena bytes are not its own
+    t.allocation_type = kTfLitePersistentRo;
+    TF_LITE_ENSURE_STATUS(TfLiteTensorRealloc(t.bytes, &t));
+  }
+  if (reg.invoke(&context_, &node) != kTfLiteOk) {
+    ReportError("Node number %d (%s) failed to invoke.", n, OpName(n).c_str());
+    return kTfLiteError;
+  }
+  for (int i = 0; i < node.outputs->size; ++i) {
+    // Both heap buffers of the tensor: a dynamic output becomes a constant as it is.
+    tensors_[node.outputs->data[i]].allocation_type = kTfLitePersistentRo;
+  }
+  folded_[n] = true;
   return kTfLiteOk;
 }
 
@@ -586,7 +649,8 @@ TfLiteStatus Subgraph::ResizeTensor(TfLiteTensor* t, TfLiteIntArray* new_size) {
   const size_t old_bytes = t->bytes;
   TfLiteIntArrayFree(t->dims);
   t->dims = owned.release();
-  t->bytes = bytes;
+  // TfLiteTensorRealloc grows the buffer by comparing with t->bytes: it must still hold
+  // the old size when it is called (it sets the new one).
   if (t->allocation_type == kTfLiteDynamic) {
     if (t->type != kTfLiteString && t->type != kTfLiteResource && t->type != kTfLiteVariant) {
       TF_LITE_ENSURE_STATUS(TfLiteTensorRealloc(bytes, t));
@@ -603,6 +667,7 @@ TfLiteStatus Subgraph::ResizeTensor(TfLiteTensor* t, TfLiteIntArray* new_size) {
       state_ = State::kUninvokable;
     }
   }
+  t->bytes = bytes;
   return kTfLiteOk;
 }
 

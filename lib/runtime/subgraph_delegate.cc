@@ -303,8 +303,9 @@ TfLiteStatus Subgraph::ApplyDelegate(TfLiteDelegate* delegate,
   }
   const bool allows_dynamic = (delegate->flags & kTfLiteDelegateFlagsAllowDynamicTensors) != 0;
   if (!allows_dynamic) {
-    // Shapes must be known before such a delegate looks at the graph.
-    TF_LITE_ENSURE_STATUS(PrepareFrom(0));
+    // Shapes must be known before such a delegate looks at the graph. Unresolved custom
+    // ops are left for the delegate to claim (TFLite's XNNPACK takes MediaPipe's by name).
+    TF_LITE_ENSURE_STATUS(PrepareFrom(0, /*skip_unresolved=*/true));
     int dynamic = -1;
     if (HasDynamicTensors(&dynamic)) {
       if (state_ == State::kUninvokable) TF_LITE_ENSURE_STATUS(AllocateTensors());

@@ -97,6 +97,29 @@ void AddBundledCustomOpHints(ResolverCheckResult* check) {
   }
 }
 
+std::string UnresolvedCustomOpHint(const std::string& error) {
+  static constexpr char kPrefix[] = "Encountered unresolved custom op: ";
+  const size_t at = error.find(kPrefix);
+  if (at == std::string::npos) return "";
+  const size_t begin = at + sizeof(kPrefix) - 1;
+  const size_t end = error.find_first_of(".\n", begin);
+  const std::string name = error.substr(begin, end == std::string::npos ? end : end - begin);
+  if (name.empty()) return "";
+  for (const auto& b : kBundled) {
+    tflite::MutableOpResolver resolver;
+    b.add(&resolver);
+    for (int v = 1; v <= 16; ++v) {
+      if (resolver.FindOp(name.c_str(), v) != nullptr) {
+        return "hint: " + name + " is in the bundled '" + b.name +
+               "' custom ops: add --custom_ops=" + b.name;
+      }
+    }
+  }
+  return "hint: " + name +
+         " is not bundled here: register it with --custom_op_library=LIB.so "
+         "(docs/custom_ops.md)";
+}
+
 std::vector<std::string> BundledCustomOpLibraries() {
   std::vector<std::string> names;
   for (const auto& b : kBundled) names.push_back(b.name);

@@ -50,6 +50,11 @@ std::vector<std::string> BundledCustomOpLibraries();
 // hint at the flag that adds it ("--custom_ops=mediapipe").
 void AddBundledCustomOpHints(ResolverCheckResult* check);
 
+// A hint for TFLite's "Encountered unresolved custom op: NAME." in `error` (a runtime
+// error text): the flag that would register NAME here, "--custom_ops=<bundled>" when a
+// bundled library has it, else "--custom_op_library=". Empty when `error` names none.
+std::string UnresolvedCustomOpHint(const std::string& error);
+
 // Adds each bundled library in `bundled` and then each plugin in `so_paths` to
 // `resolver` (later registrations of the same op and version replace earlier ones).
 // Errors name the library or path: an unknown bundled name (listing the known ones), a

@@ -34,6 +34,12 @@ struct NodeSubset;
 
 namespace tflite {
 
+// The placeholder kernel the InterpreterBuilder gives a custom op the resolver lacks
+// (as TFLite's): no prepare, this invoke. A delegate may claim such a node by name;
+// one left on the CPU fails at prepare with TFLite's "Encountered unresolved custom op".
+TfLiteStatus UnresolvedCustomOpInvoke(TfLiteContext* context, TfLiteNode* node);
+bool IsUnresolvedCustomOp(const TfLiteRegistration& registration);
+
 class Subgraph {
  public:
   Subgraph(ErrorReporter* error_reporter, std::vector<std::unique_ptr<Subgraph>>* subgraphs,
@@ -163,10 +169,13 @@ class Subgraph {
   enum class State { kUninvokable, kInvokable, kInvokableAndImmutable };
 
   TfLiteStatus PrepareNode(int node_index);
-  TfLiteStatus PrepareFrom(int plan_index);
+  // skip_unresolved: leave unresolved custom ops unprepared (their outputs keep the
+  // model's shapes) so that a static-shape delegate can still look at, and claim, them.
+  TfLiteStatus PrepareFrom(int plan_index, bool skip_unresolved = false);
   // before_planning: only nodes without temporaries (arena memory does not exist yet);
   // used so that a static-shape delegate sees folded weights as constants.
   TfLiteStatus FoldConstantNodes(bool before_planning = false);
+  TfLiteStatus FoldNode(int node_index, bool before_planning);
   TfLiteStatus CheckTensorIndices(const char* label, const std::vector<int>& indices);
   TfLiteStatus AllocatePersistent(TfLiteTensor* t);
   bool IsConstant(int tensor_index) const;
