@@ -2,7 +2,10 @@
 // is x ([..., M, K], or [..., K, M] transposed with adj_x) and y' is y ([..., K, N], or
 // [..., N, K] transposed with adj_y). Batch dims broadcast NumPy-style (ranks 2-5,
 // as TFLite). Runs on the shared packed GEMM (kernels/internal/gemm.h): y' is packed as
-// gemm weights [N][K] once per distinct rhs batch, cached while y is constant.
+// gemm weights [N][K] once per distinct rhs batch, cached while y is constant. The float
+// sums are TFLite's builtin ones bit for bit (GemmKernel::kTfliteOrder: no FMA): in
+// dynamic-range transformers the attention products feed hybrid FULLY_CONNECTED input
+// quantization, where a one-ulp difference can move an input a whole step.
 // v1: float32; v2: int8 (per-tensor; bit-exact with TFLite's reference: exact int32
 // accumulation of (x - zp_x) * (y - zp_y), multiplier s_x * s_y / s_out from
 // QuantizeMultiplier); v3: int16 (zero points 0, exact int64 sums requantized with the
@@ -425,7 +428,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
       case Mode::kFloat:
         gemm::FloatGemm(g.m, g.n, g.k, LhsRows(params, lhs->data.f + li * lhs_matrix, g, &data->lhs_t),
                         g.k, data->packed.data() + ri * panel, output->data.f + ob * out_matrix,
-                        g.n, gemm::FloatOutputStage(), pool);
+                        g.n, gemm::FloatOutputStage(), pool, gemm::GemmKernel::kTfliteOrder);
         break;
     }
   }

@@ -185,6 +185,42 @@ __attribute__((target("avx2,fma"))) void Avx2FloatTile(const FloatTile& t) {
 #endif
 
 #ifdef TFI_GEMM_X86
+// 6 x 16, each product rounded before it is added (GemmKernel::kTfliteOrder); "avx"
+// without "fma" so that the compiler cannot fuse them.
+template <int R>
+__attribute__((target("avx"))) void AvxMulAddFloatTile(const FloatTile& t) {
+  static_assert(R >= 1 && R <= 6, "");
+#define TFI_DECL(i)                                                        \
+  __m256 acc##i##0 = _mm256_setzero_ps(), acc##i##1 = _mm256_setzero_ps(); \
+  const float* a##i = t.a + static_cast<size_t>(i < R ? i : 0) * t.lda;
+  TFI_GEMM_ROWS(TFI_DECL)
+#undef TFI_DECL
+  const float* b = t.b;
+  for (int kk = 0; kk < t.kc; ++kk, b += kNr) {
+    const __m256 b0 = _mm256_loadu_ps(b);
+    const __m256 b1 = _mm256_loadu_ps(b + 8);
+#define TFI_STEP(i)                                                     \
+  if constexpr (i < R) {                                                \
+    const __m256 av = _mm256_broadcast_ss(a##i + kk);                   \
+    acc##i##0 = _mm256_add_ps(acc##i##0, _mm256_mul_ps(av, b0));        \
+    acc##i##1 = _mm256_add_ps(acc##i##1, _mm256_mul_ps(av, b1));        \
+  }
+    TFI_GEMM_ROWS(TFI_STEP)
+#undef TFI_STEP
+  }
+  float out[R][kNr];
+#define TFI_OUT(i)                           \
+  if constexpr (i < R) {                     \
+    _mm256_storeu_ps(&out[i][0], acc##i##0); \
+    _mm256_storeu_ps(&out[i][8], acc##i##1); \
+  }
+  TFI_GEMM_ROWS(TFI_OUT)
+#undef TFI_OUT
+  StoreFloatTile<R>(out, t);
+}
+#endif
+
+#ifdef TFI_GEMM_X86
 // 8 x 16 with one zmm accumulator per row, FMA with the A value broadcast from memory
 // (the shape of XNNPACK's 7x16 AVX-512 GEMM, which runs at one 512-bit FMA per cycle);
 // selected when the CPU has AVX-512F. Same products and order as the AVX2 tile (one FMA
@@ -303,6 +339,26 @@ void SmallNGemm(int m, int n, int k, const float* a, int lda, const float* w, fl
             [&](int m0, int m1, int, int) { rows_fn(m0, m1, n, k, a, lda, w, c, ldc, stage); });
 }
 
+// GemmKernel::kTfliteOrder for n <= kSmallN (weights unpacked, [n][k]): k ascending, each
+// product rounded before it is added (no contraction into FMA).
+__attribute__((optimize("fp-contract=off"))) void SmallNTfliteOrder(
+    int m, int n, int k, const float* a, int lda, const float* w, float* c, int ldc,
+    const FloatOutputStage& stage) {
+  for (int i = 0; i < m; ++i) {
+    const float* ai = a + static_cast<size_t>(i) * lda;
+    for (int j = 0; j < n; ++j) {
+      const float* wj = w + static_cast<size_t>(j) * k;
+      float acc = 0.0f;
+      for (int kk = 0; kk < k; ++kk) {
+        const float product = ai[kk] * wj[kk];
+        acc += product;
+      }
+      if (stage.bias != nullptr) acc += stage.bias[j];
+      c[static_cast<size_t>(i) * ldc + j] = std::min(std::max(acc, stage.min), stage.max);
+    }
+  }
+}
+
 const FloatKernel& PortableFloatKernel() {
   static const FloatKernel kernel{3,
                                   {nullptr, GenericFloatTile<1>, GenericFloatTile<2>,
@@ -331,8 +387,23 @@ const FloatKernel& Avx2FloatKernel() {
 }
 #endif
 
+// GemmKernel::kTfliteOrder. The portable tile is built for the baseline target (no FMA
+// to fuse into), so it sums in the same order with the same roundings.
+const FloatKernel& TfliteOrderFloatKernel() {
+#ifdef TFI_GEMM_X86
+  static const FloatKernel avx{6,
+                               {nullptr, AvxMulAddFloatTile<1>, AvxMulAddFloatTile<2>,
+                                AvxMulAddFloatTile<3>, AvxMulAddFloatTile<4>,
+                                AvxMulAddFloatTile<5>, AvxMulAddFloatTile<6>, nullptr, nullptr},
+                               "avx_muladd_6x16"};
+  if (CpuHasAvx2()) return avx;
+#endif
+  return PortableFloatKernel();
+}
+
 const FloatKernel& SelectFloatKernel(GemmKernel which = GemmKernel::kAuto) {
   if (which == GemmKernel::kPortable) return PortableFloatKernel();
+  if (which == GemmKernel::kTfliteOrder) return TfliteOrderFloatKernel();
 #ifdef TFI_GEMM_X86
   if (which == GemmKernel::kAvx2 && CpuHasAvx2Fma()) return Avx2FloatKernel();
 #endif
@@ -634,15 +705,20 @@ void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed
     }
     return;
   }
+  const bool tflite_order = which == GemmKernel::kTfliteOrder;
   if (n <= kSmallN) {
-    SmallNGemm(m, n, k, a, lda, packed_b, c, ldc, stage, pool, which == GemmKernel::kPortable);
+    if (tflite_order) {
+      SmallNTfliteOrder(m, n, k, a, lda, packed_b, c, ldc, stage);
+    } else {
+      SmallNGemm(m, n, k, a, lda, packed_b, c, ldc, stage, pool, which == GemmKernel::kPortable);
+    }
     return;
   }
   const FloatKernel& kernel = SelectFloatKernel(which);
   const int mr = kernel.mr;
   const int panels = (n + kNr - 1) / kNr;
   // A k block of B's panel (kc x 16 floats) stays in L1 while mc rows of A stream by.
-  const int kc_blocks = k <= 320 ? 1 : (k + 255) / 256;
+  const int kc_blocks = k <= 320 || tflite_order ? 1 : (k + 255) / 256;
   const int kc_max = (k + kc_blocks - 1) / kc_blocks;
   const int mc = mr * 16;
   RunBlocks(pool, m, panels, k, mc, [&](int m0, int m1, int p0, int p1) {

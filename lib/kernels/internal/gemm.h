@@ -58,8 +58,10 @@ void PackInt16Weights(const int16_t* weights, int n, int k, int16_t* packed);
 
 // kAuto: the fastest micro-kernel the CPU supports; kPortable: the generic one (tests);
 // kAvx2: the AVX2(+FMA) kernels even where AVX-512F is there (tests; as kAuto where the
-// CPU lacks AVX2).
-enum class GemmKernel { kAuto, kPortable, kAvx2 };
+// CPU lacks AVX2). kTfliteOrder (float only): the sums of TFLite's builtin float GEMM on
+// x86 (Eigen without FMA): k ascending from 0, each product rounded and then added, one
+// k block, so the results are its bits; slower than kAuto (no fused multiply-add).
+enum class GemmKernel { kAuto, kPortable, kAvx2, kTfliteOrder };
 
 struct FloatOutputStage {
   const float* bias = nullptr;   // n values or nullptr
