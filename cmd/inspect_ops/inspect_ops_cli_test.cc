@@ -186,6 +186,34 @@ TEST_CASE("list_ops prints the resolver's table, with custom op libraries") {
   CHECK_THAT(bad.err, Catch::Contains("known: mediapipe"));
 }
 
+TEST_CASE("list_ops puts TFLite's BuiltinOpResolver next to ours, with reasons") {
+  RunResult r = Run(Bin() + " --list_ops");
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("in TFLite 2.21's BuiltinOpResolver"));
+  CHECK_THAT(r.out, Catch::Contains("lacks v1: SSD box decoding"));
+  // docs/runtime.md shows this output; keep it true.
+  const std::string doc = ReadFile(fs::path(TFI_SOURCE_DIR) / "docs" / "runtime.md");
+  const size_t begin = doc.find("$ inspect_ops --list_ops\n");
+  REQUIRE(begin != std::string::npos);
+  const size_t body = begin + std::string("$ inspect_ops --list_ops\n").size();
+  const size_t end = doc.find("```", body);
+  REQUIRE(end != std::string::npos);
+  CHECK(doc.substr(body, end - body) == r.out);
+  RunResult j = Run(Bin() + " --list_ops --json");
+  REQUIRE(j.exit_code == 0);
+  bool lstm = false;
+  const json parsed = json::parse(j.out);
+  for (const auto& row : parsed["builtin"]) {
+    if (row["op"] == "LSTM") {
+      lstm = true;
+      CHECK(row["versions"].empty());
+      CHECK(row["missing"].size() == row["tflite_versions"].size());
+      CHECK_THAT(row["reason"].get<std::string>(), Catch::Contains("UNIDIRECTIONAL_SEQUENCE_LSTM"));
+    }
+  }
+  CHECK(lstm);
+}
+
 TEST_CASE("check_resolver with --custom_ops resolves the MediaPipe custom ops") {
   fs::path model = fs::path(TFI_SHARED_DIR) / "models/mediapipe/face_landmark_with_attention.tflite";
   if (!fs::exists(model)) {

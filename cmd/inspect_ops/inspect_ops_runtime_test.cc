@@ -164,6 +164,32 @@ TEST_CASE("every real model: min_runtime against its own metadata, and its own r
       {"micro_speech_quantized.tflite", {"1.14", "ops_stricter"}},
       {"trained_lstm.tflite", {"1.14", "agree"}},
       {"trained_lstm_int8.tflite", {"1.14", "agree"}},
+      // zoo/ (tensorflow-cpu 2.21's converter). unet_128_16x8: metadata 1.14.0, but 16x8
+      // TRANSPOSE_CONV v3 is 2.3. The dynamic-range models need FULLY_CONNECTED v12 (2.17).
+      {"audio_conv1d_16k_float.tflite", {"1.14", "agree"}},
+      {"audio_conv1d_16k_int8.tflite", {"1.14", "agree"}},
+      {"bert_tiny_64_dynamic.tflite", {"2.17", "agree"}},
+      {"bert_tiny_64_float.tflite", {"2.9", "agree"}},
+      {"bert_tiny_64_int8.tflite", {"2.9", "agree"}},
+      {"deeplab_mnv2_257_float.tflite", {"2.2", "agree"}},
+      {"deeplab_mnv2_257_int8.tflite", {"2.2", "agree"}},
+      {"densenet121_224_int8.tflite", {"1.14", "agree"}},
+      {"efficientnet_b0_224_dynamic.tflite", {"2.17", "agree"}},
+      {"kws_lstm_49x40_dynamic.tflite", {"2.17", "agree"}},
+      {"kws_lstm_49x40_float.tflite", {"1.15", "agree"}},
+      {"mobilenet_v1_0.25_128_float.tflite", {"1.14", "agree"}},
+      {"mobilenet_v1_0.25_128_int8.tflite", {"1.14", "agree"}},
+      {"mobilenet_v1_1.0_224_int8_uint8io.tflite", {"1.14", "agree"}},
+      {"mobilenet_v2_1.0_224_dynamic.tflite", {"2.17", "agree"}},
+      {"mobilenet_v2_1.0_224_int8.tflite", {"1.14", "agree"}},
+      {"mobilenet_v2_1.0_224_int8_floatio.tflite", {"1.14", "agree"}},
+      {"mobilenet_v3_large_224_fp16.tflite", {"1.15", "agree"}},
+      {"mobilenet_v3_large_224_int8.tflite", {"1.15", "agree"}},
+      {"resnet50_224_int8.tflite", {"1.14", "agree"}},
+      {"ssd_mnv2_300_int8.tflite", {"1.14", "agree"}},
+      {"unet_128_16x8.tflite", {"2.3", "ops_stricter"}},
+      {"unet_128_float.tflite", {"1.14", "agree"}},
+      {"unet_128_int8.tflite", {"2.2", "agree"}},
   };
   int with_metadata = 0;
   for (const auto& model : models) {

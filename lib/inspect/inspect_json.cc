@@ -1,5 +1,8 @@
 // JSON rendering of an inspect_ops report. Field meanings: docs/inspect_ops.md.
+#include <set>
+
 #include "inspect/inspect_report.h"
+#include "resolver/runtime_versions.h"
 
 namespace tflite_inspect {
 namespace {
@@ -130,14 +133,42 @@ json ResolverCheckToJson(const ResolverCheckResult& check) {
 }
 
 json OpCatalogToJson(const OpCatalog& catalog) {
+  // Each op with the versions here and in TFLite's BuiltinOpResolver (newest known
+  // release), and the versions missing here with the reason (as --list_ops prints them).
+  const TfLiteRelease release = KnownReleases().back();
+  const OpCatalog tflite = TfLiteBuiltinResolverCatalog(release);
+  auto row = [](const std::set<int>& ours, const std::set<int>& theirs, const std::string& why) {
+    std::set<int> missing;
+    for (int v : theirs) {
+      if (!ours.count(v)) missing.insert(v);
+    }
+    json j = {{"versions", ours}, {"tflite_versions", theirs}, {"missing", missing}};
+    if (!missing.empty()) j["reason"] = why.empty() ? "not implemented" : why;
+    return j;
+  };
+  std::set<int32_t> ops;
+  for (const auto& [op, v] : catalog.builtins()) ops.insert(op);
+  for (const auto& [op, v] : tflite.builtins()) ops.insert(op);
   json builtin = json::array(), custom = json::array();
-  for (const auto& [op, versions] : catalog.builtins()) {
-    builtin.push_back({{"op", BuiltinOpName(op)}, {"builtin_code", op}, {"versions", versions}});
+  for (int32_t op : ops) {
+    json j = row(catalog.BuiltinVersions(op), tflite.BuiltinVersions(op), CoverageGapReason(op));
+    j["op"] = BuiltinOpName(op);
+    j["builtin_code"] = op;
+    builtin.push_back(j);
   }
-  for (const auto& name : catalog.CustomNames()) {
-    custom.push_back({{"op", name}, {"versions", catalog.CustomVersions(name)}});
+  std::set<std::string> names;
+  for (const auto& name : catalog.CustomNames()) names.insert(name);
+  for (const auto& name : tflite.CustomNames()) names.insert(name);
+  for (const auto& name : names) {
+    json j = row(catalog.CustomVersions(name), tflite.CustomVersions(name),
+                 CoverageGapReason(-1, name));
+    j["op"] = name;
+    custom.push_back(j);
   }
-  return {{"tflite_version", kTfLiteCompatibleVersion}, {"builtin", builtin}, {"custom", custom}};
+  return {{"tflite_version", kTfLiteCompatibleVersion},
+          {"tflite_resolver_release", release.Name()},
+          {"builtin", builtin},
+          {"custom", custom}};
 }
 
 }  // namespace tflite_inspect

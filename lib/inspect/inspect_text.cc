@@ -1,10 +1,12 @@
 // Plain-text rendering of an inspect_ops report, for terminals and logs.
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "fmt/format.h"
 #include "fmt/ranges.h"
 #include "inspect/inspect_report.h"
+#include "resolver/runtime_versions.h"
 
 namespace tflite_inspect {
 namespace {
@@ -155,18 +157,54 @@ std::string FormatResolverCheckText(const ResolverCheckResult& check) {
 }
 
 std::string FormatOpCatalogText(const OpCatalog& catalog) {
-  std::string out = fmt::format("Builtin ops ({}), TFLite {} op versions\n",
-                                catalog.builtins().size(), kTfLiteCompatibleVersion);
+  // Next to each op: what TFLite's BuiltinOpResolver of the newest known release
+  // registers, and the versions this resolver lacks with the reason.
+  const TfLiteRelease release = KnownReleases().back();
+  const OpCatalog tflite = TfLiteBuiltinResolverCatalog(release);
+  std::set<int32_t> ops;
+  for (const auto& [op, v] : catalog.builtins()) ops.insert(op);
+  for (const auto& [op, v] : tflite.builtins()) ops.insert(op);
   std::map<std::string, std::string> by_name;  // alphabetical, for people
-  for (const auto& [op, versions] : catalog.builtins()) {
-    by_name[BuiltinOpName(op)] = VersionRangeString(versions);
+  int missing = 0;
+  for (int32_t op : ops) {
+    const std::set<int> ours = catalog.BuiltinVersions(op), theirs = tflite.BuiltinVersions(op);
+    std::set<int> gap;
+    for (int v : theirs) {
+      if (!ours.count(v)) gap.insert(v);
+    }
+    std::string line = fmt::format("  {:<32} {:<14} {:<14}", BuiltinOpName(op),
+                                   ours.empty() ? "-" : VersionRangeString(ours),
+                                   theirs.empty() ? "-" : VersionRangeString(theirs));
+    if (!gap.empty()) {
+      ++missing;
+      const std::string why = CoverageGapReason(op);
+      line += fmt::format(" lacks {}: {}", VersionRangeString(gap),
+                          why.empty() ? "not implemented" : why);
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    by_name[BuiltinOpName(op)] = line;
   }
-  for (const auto& [name, versions] : by_name) out += fmt::format("  {:<32} {}\n", name, versions);
-  const auto customs = catalog.CustomNames();
+  std::string out = fmt::format(
+      "Builtin ops: {} here, {} in TFLite {}'s BuiltinOpResolver; {} with versions missing here\n",
+      catalog.builtins().size(), tflite.builtins().size(), release.Name(), missing);
+  out += fmt::format("  {:<32} {:<14} {}\n", "op", "here", "TFLite " + release.Name());
+  for (const auto& [name, line] : by_name) out += line + "\n";
+  std::set<std::string> customs;
+  for (const auto& name : catalog.CustomNames()) customs.insert(name);
+  for (const auto& name : tflite.CustomNames()) customs.insert(name);
   if (!customs.empty()) {
-    out += fmt::format("Custom ops ({})\n", customs.size());
+    out += fmt::format("Custom ops\n");
     for (const auto& name : customs) {
-      out += fmt::format("  {:<32} {}\n", name, VersionRangeString(catalog.CustomVersions(name)));
+      const std::set<int> ours = catalog.CustomVersions(name), theirs = tflite.CustomVersions(name);
+      std::string line = fmt::format("  {:<32} {:<14} {:<14}", name,
+                                     ours.empty() ? "-" : VersionRangeString(ours),
+                                     theirs.empty() ? "-" : VersionRangeString(theirs));
+      if (!theirs.empty() && ours.empty()) {
+        const std::string why = CoverageGapReason(-1, name);
+        line += " lacks v1: " + (why.empty() ? std::string("not implemented") : why);
+      }
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out += line + "\n";
     }
   }
   return out;

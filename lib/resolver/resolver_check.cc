@@ -1,4 +1,5 @@
 #include "resolver/resolver_check.h"
+#include "resolver/runtime_versions.h"
 
 #include "fmt/format.h"
 #include "util/strings.h"
@@ -50,6 +51,14 @@ void Classify(const OpCatalog& catalog, OpResolveRow* row) {
       row->status = OpResolveStatus::kVersionNotSupported;
       row->hint = fmt::format("registered {}; the model needs v{}: convert with an older "
                               "TensorFlow or use a newer runtime", row->registered, c.version);
+    }
+    // The coverage table of `inspect_ops --list_ops`: does TFLite's resolver have it?
+    static const OpCatalog tflite = TfLiteBuiltinResolverCatalog(KnownReleases().back());
+    if (tflite.HasBuiltin(c.builtin, c.version)) {
+      const std::string why = CoverageGapReason(c.builtin);
+      row->hint += fmt::format(" (TFLite {}'s BuiltinOpResolver has v{}; here: {})",
+                               KnownReleases().back().Name(), c.version,
+                               why.empty() ? "not implemented yet" : why);
     }
     return;
   }

@@ -172,6 +172,30 @@ bool IsBuiltinResolverCustomOp(const std::string& name) {
   return false;
 }
 
+OpCatalog TfLiteBuiltinResolverCatalog(TfLiteRelease release) {
+  OpCatalog catalog;
+  std::set<int32_t> ops;
+  for (size_t i = 0; i < runtime_table::kNumOpVersions; ++i) ops.insert(kOpVersions[i].op);
+  for (int32_t op : ops) {
+    for (int v : RegisteredVersions(op, release)) catalog.AddBuiltin(op, v, v);
+  }
+  for (size_t i = 0; i < runtime_table::kNumBuiltinResolverCustomOps; ++i) {
+    catalog.AddCustom(runtime_table::kBuiltinResolverCustomOps[i], 1, 1);
+  }
+  return catalog;
+}
+
+std::string CoverageGapReason(int32_t builtin_op, const std::string& custom_name) {
+  for (size_t i = 0; i < runtime_table::kNumCoverageGaps; ++i) {
+    const auto& g = runtime_table::kCoverageGaps[i];
+    if (custom_name.empty() ? g.custom == nullptr && g.op == builtin_op
+                            : g.custom != nullptr && custom_name == g.custom) {
+      return g.why;
+    }
+  }
+  return "";
+}
+
 int32_t EffectiveBuiltinCode(TfLiteRelease release, int32_t deprecated_builtin_code,
                              int32_t builtin_code) {
   // The int32 builtin_code field arrived with schema 3a in TFLite 2.4.

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "resolver/op_catalog.h"
 #include "util/status.h"
 
 namespace tflite_inspect {
@@ -80,6 +81,14 @@ int32_t SchemaMaxCode(TfLiteRelease release);
 
 // Custom ops that every known release's BuiltinOpResolver registers itself.
 bool IsBuiltinResolverCustomOp(const std::string& name);
+
+// What `release`'s BuiltinOpResolver registers: its builtin (op, version) pairs and its
+// custom ops (TFLite_Detection_PostProcess, Mfcc, AudioSpectrogram; version 1).
+OpCatalog TfLiteBuiltinResolverCatalog(TfLiteRelease release);
+
+// Why this runtime's BuiltinOpResolver lacks (op, version) that TFLite's registers, or ""
+// when no reason is recorded (then: not implemented yet). Custom ops by name, op < 0.
+std::string CoverageGapReason(int32_t builtin_op, const std::string& custom_name = "");
 
 // What `release`'s InterpreterBuilder prints (its first error line, before "Registration
 // failed.") for an operator code it cannot resolve. `code` is the builtin code as that

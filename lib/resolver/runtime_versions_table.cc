@@ -463,6 +463,37 @@ const size_t kNumNotInBuiltinResolver =
 
 // Custom ops that BuiltinOpResolver itself registers, in every covered release
 // (register.cc: AddCustom("Mfcc"), "AudioSpectrogram", "TFLite_Detection_PostProcess").
+const CoverageGap kCoverageGaps[] = {
+    {BuiltinOperator_STABLEHLO_ADD, nullptr, "StableHLO op (JAX / PyTorch converters): not implemented"},
+    {BuiltinOperator_STABLEHLO_AND, nullptr, "StableHLO op (JAX / PyTorch converters): not implemented"},
+    {BuiltinOperator_STABLEHLO_CASE, nullptr, "StableHLO op (JAX / PyTorch converters): not implemented"},
+    {BuiltinOperator_STABLEHLO_COMPOSITE, nullptr, "StableHLO op (JAX / PyTorch converters): not implemented"},
+    {BuiltinOperator_STABLEHLO_GATHER, nullptr, "StableHLO op (JAX / PyTorch converters): not implemented"},
+    {BuiltinOperator_STABLEHLO_MAXIMUM, nullptr, "StableHLO op (JAX / PyTorch converters): not implemented"},
+    {BuiltinOperator_STABLEHLO_MINIMUM, nullptr, "StableHLO op (JAX / PyTorch converters): not implemented"},
+    {BuiltinOperator_STABLEHLO_MULTIPLY, nullptr, "StableHLO op (JAX / PyTorch converters): not implemented"},
+    {BuiltinOperator_STABLEHLO_PAD, nullptr, "StableHLO op (JAX / PyTorch converters): not implemented"},
+    {BuiltinOperator_STABLEHLO_REDUCE_WINDOW, nullptr, "StableHLO op (JAX / PyTorch converters): not implemented"},
+    {BuiltinOperator_STABLEHLO_RNG_BIT_GENERATOR, nullptr, "StableHLO op (JAX / PyTorch converters): not implemented"},
+    {BuiltinOperator_STABLEHLO_SCATTER, nullptr, "StableHLO op (JAX / PyTorch converters): not implemented"},
+    {BuiltinOperator_STABLEHLO_SHIFT_LEFT, nullptr, "StableHLO op (JAX / PyTorch converters): not implemented"},
+    {BuiltinOperator_HASHTABLE, nullptr, "resource op (lookup tables, resource variables): not implemented"},
+    {BuiltinOperator_HASHTABLE_FIND, nullptr, "resource op (lookup tables, resource variables): not implemented"},
+    {BuiltinOperator_HASHTABLE_IMPORT, nullptr, "resource op (lookup tables, resource variables): not implemented"},
+    {BuiltinOperator_HASHTABLE_SIZE, nullptr, "resource op (lookup tables, resource variables): not implemented"},
+    {BuiltinOperator_VAR_HANDLE, nullptr, "resource op (lookup tables, resource variables): not implemented"},
+    {BuiltinOperator_READ_VARIABLE, nullptr, "resource op (lookup tables, resource variables): not implemented"},
+    {BuiltinOperator_ASSIGN_VARIABLE, nullptr, "resource op (lookup tables, resource variables): not implemented"},
+    {BuiltinOperator_RANDOM_STANDARD_NORMAL, nullptr, "random op: not implemented"},
+    {BuiltinOperator_RANDOM_UNIFORM, nullptr, "random op: not implemented"},
+    {BuiltinOperator_MULTINOMIAL, nullptr, "random op: not implemented"},
+    {BuiltinOperator_LSTM, nullptr, "the non-sequence LSTM op (converters emit UNIDIRECTIONAL_SEQUENCE_LSTM, which is here): not implemented"},
+    {BuiltinOperator_ADD, "TFLite_Detection_PostProcess", "SSD box decoding and non-max suppression: not implemented yet"},
+    {BuiltinOperator_ADD, "Mfcc", "audio feature op: not implemented"},
+    {BuiltinOperator_ADD, "AudioSpectrogram", "audio feature op: not implemented"},
+};
+const size_t kNumCoverageGaps = sizeof(kCoverageGaps) / sizeof(kCoverageGaps[0]);
+
 const char* const kBuiltinResolverCustomOps[] = {"Mfcc", "AudioSpectrogram",
                                                  "TFLite_Detection_PostProcess"};
 const size_t kNumBuiltinResolverCustomOps =

@@ -28,6 +28,14 @@ extern const OpVersionRow kOpVersions[];
 extern const size_t kNumOpVersions;
 extern const ResolverException kNotInBuiltinResolver[];
 extern const size_t kNumNotInBuiltinResolver;
+// Why this runtime lacks an op (all its missing versions) that TFLite's resolver has.
+struct CoverageGap {
+  tflite::BuiltinOperator op;  // ignored when custom is set
+  const char* custom;          // custom op name, or nullptr for a builtin
+  const char* why;
+};
+extern const CoverageGap kCoverageGaps[];
+extern const size_t kNumCoverageGaps;
 extern const char* const kBuiltinResolverCustomOps[];
 extern const size_t kNumBuiltinResolverCustomOps;
 
