@@ -363,7 +363,7 @@ TEST_CASE("models TFLite refuses are refused with TFLite's reason") {
   CHECK_THAT(reporter.text, Catch::Contains("quantized_dimension must be in range [0, 1). Was 3."));
 }
 
-TEST_CASE("preparation stops after a dynamic output; the nodes after it are prepared in Invoke") {
+TEST_CASE("preparation stops after a dynamic output, the nodes after it are prepared in Invoke") {
   // x [2,6] -SLICE(begin 0, size = input)-> y (declared [1,1], as converters write -1s)
   // -CONCATENATION(axis 0, c [1,4])-> out. Prepared together with y's declared shape the
   // concatenation would refuse [1,1] next to [1,4]; TFLite prepares it after SLICE ran.
