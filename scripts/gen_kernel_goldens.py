@@ -44,18 +44,18 @@ def load(path, report, case):
     reference one lacks the op version (e.g. DEPTHWISE_CONV_2D v7 in 2.3.0) or the case is
     in OPTIMIZED_CASES, noted."""
     if case in OPTIMIZED_CASES:
-        it = Interpreter(model_path=path, experimental_op_resolver_type=(
+        it = Interpreter(model_path=path, num_threads=1, experimental_op_resolver_type=(
             OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES))
         report["runtime"] = (f"ai-edge-litert {litert_version}, BUILTIN_WITHOUT_DEFAULT_DELEGATES "
                              f"(optimized kernels: {OPTIMIZED_CASES[case]})")
         it.allocate_tensors()
         return it
     try:
-        it = Interpreter(model_path=path, experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
+        it = Interpreter(model_path=path, num_threads=1, experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
     except ValueError as e:
         if "Didn't find op for builtin opcode" not in str(e):
             raise
-        it = Interpreter(model_path=path, experimental_op_resolver_type=(
+        it = Interpreter(model_path=path, num_threads=1, experimental_op_resolver_type=(
             OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES))
         report["runtime"] = (f"ai-edge-litert {litert_version}, BUILTIN_WITHOUT_DEFAULT_DELEGATES "
                              "(optimized kernels: BUILTIN_REF lacks this op version)")

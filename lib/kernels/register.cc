@@ -141,6 +141,9 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_UNPACK, Register_UNPACK(), 1, 4);
   AddBuiltin(BuiltinOperator_WHILE, Register_WHILE(), 1, 1);
   AddBuiltin(BuiltinOperator_ZEROS_LIKE, Register_ZEROS_LIKE(), 1, 1);
+  // TFLite's BuiltinOpResolver also registers custom ops; this one of its three is here
+  // (Mfcc and AudioSpectrogram are not: inspect_ops --list_ops).
+  AddCustom("TFLite_Detection_PostProcess", tflite::ops::custom::Register_DETECTION_POSTPROCESS());
 }
 
 }  // namespace builtin

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "builder/model_builder.h"
+#include "flatbuffers/flexbuffers.h"
 #include "kernels/testing/conv_test_util.h"
 #include "kernels/testing/op_test_util.h"
 #include "nlohmann/json.hpp"
@@ -774,6 +775,71 @@ ModelBuilder SigmoidInt16(tflite::BuiltinOperator op, float input_scale) {
   return b;
 }
 
+// --- TFLite_Detection_PostProcess (custom op in TFLite's BuiltinOpResolver) --------------
+
+struct DetectionGolden {
+  tflite::TensorType type;  // boxes, scores and anchors
+  int anchors, classes;
+  bool background;
+  int max_detections, classes_per_detection, detections_per_class;
+  bool regular;
+  float score_threshold, iou_threshold;
+};
+
+ModelBuilder DetectionPostProcess(const DetectionGolden& c, uint32_t seed) {
+  std::mt19937 rng(seed);
+  ModelBuilder b;
+  const bool q = c.type != tflite::TensorType_FLOAT32;
+  const QuantSpec box_q{{0.02f}, {c.type == tflite::TensorType_UINT8 ? 128 : 0}, 0};
+  const QuantSpec score_q{{1.0f / 256}, {c.type == tflite::TensorType_UINT8 ? 0 : -128}, 0};
+  const QuantSpec anchor_q{{1.0f / 256}, {0}, 0};
+  const int columns = c.classes + (c.background ? 1 : 0);
+  const int boxes = b.AddTensor(c.type, {1, c.anchors, 4}, "boxes", q ? &box_q : nullptr);
+  const int scores = b.AddTensor(c.type, {1, c.anchors, columns}, "scores", q ? &score_q : nullptr);
+  // Anchors (y, x, h, w): centers in [0.1, 0.9], sizes in [0.05, 0.4].
+  std::vector<float> a;
+  for (int i = 0; i < c.anchors; ++i) {
+    const auto f = RandomFloats(rng, 4, 0.0f, 1.0f);
+    a.insert(a.end(), {0.1f + 0.8f * f[0], 0.1f + 0.8f * f[1], 0.05f + 0.35f * f[2],
+                       0.05f + 0.35f * f[3]});
+  }
+  int anchors;
+  if (c.type == tflite::TensorType_FLOAT32) {
+    anchors = b.AddConstTensor<float>(c.type, {c.anchors, 4}, a, "anchors");
+  } else {
+    std::vector<uint8_t> qa;
+    for (float v : a) qa.push_back(static_cast<uint8_t>(std::lround(v * 256)));
+    anchors = b.AddConstTensor<uint8_t>(tflite::TensorType_UINT8, {c.anchors, 4}, qa, "anchors",
+                                        &anchor_q);
+  }
+  const auto F = tflite::TensorType_FLOAT32;
+  const int n = c.max_detections * c.classes_per_detection;
+  const int out_boxes = b.AddTensor(F, {1, n, 4}, "detection_boxes");
+  const int out_classes = b.AddTensor(F, {1, n}, "detection_classes");
+  const int out_scores = b.AddTensor(F, {1, n}, "detection_scores");
+  const int out_count = b.AddTensor(F, {1}, "num_detections");
+  flexbuffers::Builder fbb;
+  fbb.Map([&] {
+    fbb.Int("max_detections", c.max_detections);
+    fbb.Int("max_classes_per_detection", c.classes_per_detection);
+    fbb.Int("detections_per_class", c.detections_per_class);
+    fbb.Bool("use_regular_nms", c.regular);
+    fbb.Float("nms_score_threshold", c.score_threshold);
+    fbb.Float("nms_iou_threshold", c.iou_threshold);
+    fbb.Int("num_classes", c.classes);
+    fbb.Float("y_scale", 10.0f);
+    fbb.Float("x_scale", 10.0f);
+    fbb.Float("h_scale", 5.0f);
+    fbb.Float("w_scale", 5.0f);
+  });
+  fbb.Finish();
+  b.AddCustomOperator("TFLite_Detection_PostProcess", {boxes, scores, anchors},
+                      {out_boxes, out_classes, out_scores, out_count}, fbb.GetBuffer());
+  b.SetInputs({boxes, scores});
+  b.SetOutputs({out_boxes, out_classes, out_scores, out_count});
+  return b;
+}
+
 struct GoldenCase {
   const char* name;
   ModelBuilder (*build)();
@@ -886,6 +952,36 @@ const GoldenCase kCases[] = {
     {"softmax_int8_1000_classes", [] { return SoftmaxInt8(2, 1000, 0.11f, false); }, 0},
     {"softmax_int8_300_small_scale", [] { return SoftmaxInt8(3, 300, 0.02f, false); }, 0},
     {"softmax_int8_100_classes", [] { return SoftmaxInt8(4, 100, 0.11f, false); }, 0},
+    {"detection_postprocess_fast",
+     [] {
+       return DetectionPostProcess({tflite::TensorType_FLOAT32, 60, 4, true, 6, 1, 100, false,
+                                    -1.0f, 0.5f}, 621);
+     },
+     0},
+    {"detection_postprocess_fast_two_classes_no_background",
+     [] {
+       return DetectionPostProcess({tflite::TensorType_FLOAT32, 50, 5, false, 4, 2, 100, false,
+                                    -1.5f, 0.4f}, 622);
+     },
+     0},
+    {"detection_postprocess_regular",
+     [] {
+       return DetectionPostProcess({tflite::TensorType_FLOAT32, 60, 3, true, 8, 1, 3, true,
+                                    0.0f, 0.5f}, 623);
+     },
+     0},
+    {"detection_postprocess_uint8",
+     [] {
+       return DetectionPostProcess({tflite::TensorType_UINT8, 50, 3, true, 5, 1, 100, false,
+                                    0.2f, 0.6f}, 624);
+     },
+     0},
+    {"detection_postprocess_uint8_regular",
+     [] {
+       return DetectionPostProcess({tflite::TensorType_UINT8, 50, 3, true, 6, 1, 4, true,
+                                    0.3f, 0.5f}, 625);
+     },
+     0},
     {"gelu_int8", [] { return GeluInt8(false); }, 0},
     {"logistic_int16_q3_12", [] { return SigmoidInt16(tflite::BuiltinOperator_LOGISTIC, 1.0f / 4096); }, 0},
     {"tanh_int16_q3_12", [] { return SigmoidInt16(tflite::BuiltinOperator_TANH, 1.0f / 4096); }, 0},

@@ -488,7 +488,6 @@ const CoverageGap kCoverageGaps[] = {
     {BuiltinOperator_RANDOM_UNIFORM, nullptr, "random op: not implemented"},
     {BuiltinOperator_MULTINOMIAL, nullptr, "random op: not implemented"},
     {BuiltinOperator_LSTM, nullptr, "the non-sequence LSTM op (converters emit UNIDIRECTIONAL_SEQUENCE_LSTM, which is here): not implemented"},
-    {BuiltinOperator_ADD, "TFLite_Detection_PostProcess", "SSD box decoding and non-max suppression: not implemented yet"},
     {BuiltinOperator_ADD, "Mfcc", "audio feature op: not implemented"},
     {BuiltinOperator_ADD, "AudioSpectrogram", "audio feature op: not implemented"},
 };

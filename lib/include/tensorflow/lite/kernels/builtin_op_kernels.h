@@ -121,6 +121,11 @@ TfLiteRegistration* Register_IF();
 TfLiteRegistration* Register_WHILE();
 
 }  // namespace builtin
+
+namespace custom {
+// TFLite_Detection_PostProcess, registered by BuiltinOpResolver as TFLite's is.
+TfLiteRegistration* Register_DETECTION_POSTPROCESS();
+}  // namespace custom
 }  // namespace ops
 }  // namespace tflite
 
