@@ -30,9 +30,10 @@ ModelBuilder SmallModel() {
   int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 4}, "in");
   int w = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {1, 4}, {1, 2, 3, 4}, "w");
   int bias = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {3}, {7, 8, 9}, "bias");
+  int sum = b.AddTensor(tflite::TensorType_FLOAT32, {1, 4}, "sum");
   int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 4}, "out");
-  b.AddOperator(tflite::BuiltinOperator_ADD, {in, w}, {out});
-  b.AddOperator(tflite::BuiltinOperator_ADD, {out, bias}, {out});
+  b.AddOperator(tflite::BuiltinOperator_ADD, {in, w}, {sum});
+  b.AddOperator(tflite::BuiltinOperator_ADD, {sum, bias}, {out});
   b.SetInputs({in});
   b.SetOutputs({out});
   return b;
@@ -205,20 +206,22 @@ TEST_CASE("Model: op codes resolve as max(deprecated_builtin_code, builtin_code)
   mt.operator_codes.push_back(std::move(both));
 
   auto sg = std::make_unique<tflite::SubGraphT>();
-  auto tensor = std::make_unique<tflite::TensorT>();
-  tensor->type = tflite::TensorType_FLOAT32;
-  tensor->shape = {1, 4, 4, 1};
-  tensor->name = "x";
-  sg->tensors.push_back(std::move(tensor));
+  for (int i = 0; i < 4; ++i) {
+    auto tensor = std::make_unique<tflite::TensorT>();
+    tensor->type = tflite::TensorType_FLOAT32;
+    tensor->shape = {1, 4, 4, 1};
+    tensor->name = "x" + std::to_string(i);
+    sg->tensors.push_back(std::move(tensor));
+  }
   for (uint32_t i = 0; i < 3; ++i) {
     auto op = std::make_unique<tflite::OperatorT>();
     op->opcode_index = i;
-    op->inputs = {0};
-    op->outputs = {0};
+    op->inputs = {static_cast<int32_t>(i)};
+    op->outputs = {static_cast<int32_t>(i + 1)};
     sg->operators.push_back(std::move(op));
   }
   sg->inputs = {0};
-  sg->outputs = {0};
+  sg->outputs = {3};
   mt.subgraphs.push_back(std::move(sg));
 
   flatbuffers::FlatBufferBuilder fbb;

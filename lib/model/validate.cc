@@ -2,6 +2,9 @@
 
 #include <cstdint>
 #include <limits>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "fmt/format.h"
 #include "model/model.h"
@@ -32,7 +35,9 @@ class Validator {
     if (num_subgraphs_ == 0) return Error("model", "No subgraph in the model.");
     TFI_RETURN_IF_ERROR(CheckOpCodes());
     TFI_RETURN_IF_ERROR(CheckBuffers());
+    calls_.assign(num_subgraphs_, {});
     for (size_t s = 0; s < num_subgraphs_; ++s) TFI_RETURN_IF_ERROR(CheckSubgraph(s));
+    TFI_RETURN_IF_ERROR(CheckCallCycles());
     TFI_RETURN_IF_ERROR(CheckSignatures());
     TFI_RETURN_IF_ERROR(CheckMetadata());
     return Status::Ok();
@@ -84,11 +89,48 @@ class Validator {
     return Status::Ok();
   }
 
-  Status CheckSubgraphIndex(const std::string& where, const char* field, int64_t index) {
+  // `call`: the index is a call from the subgraph being checked (recorded for the cycle
+  // check); signatures name subgraphs without calling them.
+  Status CheckSubgraphIndex(const std::string& where, const char* field, int64_t index,
+                            bool call = true) {
     if (index < 0 || static_cast<size_t>(index) >= num_subgraphs_) {
       return Error(where, fmt::format("{} is {}, but the model has {} subgraphs", field, index,
                                       num_subgraphs_));
     }
+    if (call) calls_[current_subgraph_].push_back({static_cast<size_t>(index), where + " " + field});
+    return Status::Ok();
+  }
+
+  // A subgraph that calls itself through IF / WHILE / CALL_ONCE (or StableHLO regions),
+  // directly or through others, would recurse without end when it is prepared.
+  Status CheckCallCycles() {
+    std::vector<int> state(num_subgraphs_, 0);  // 0 new, 1 on the path, 2 done
+    std::vector<std::pair<size_t, std::string>> path;  // (calling subgraph, the call)
+    for (size_t s = 0; s < num_subgraphs_; ++s) TFI_RETURN_IF_ERROR(VisitCalls(s, &state, &path));
+    return Status::Ok();
+  }
+
+  Status VisitCalls(size_t s, std::vector<int>* state,
+                    std::vector<std::pair<size_t, std::string>>* path) {
+    if ((*state)[s] == 2) return Status::Ok();
+    (*state)[s] = 1;
+    for (const auto& [callee, via] : calls_[s]) {
+      path->push_back({s, via});
+      if ((*state)[callee] == 1) {
+        std::string chain;  // the calls from `callee` back to itself
+        bool in_cycle = false;
+        for (const auto& [from, call] : *path) {
+          in_cycle = in_cycle || from == callee;
+          if (in_cycle) chain += (chain.empty() ? "" : " -> ") + call;
+        }
+        return Error("model", fmt::format("subgraph {} calls itself: {} (subgraph {}); TFLite "
+                                          "would recurse without end",
+                                          callee, chain, callee));
+      }
+      TFI_RETURN_IF_ERROR(VisitCalls(callee, state, path));
+      path->pop_back();
+    }
+    (*state)[s] = 2;
     return Status::Ok();
   }
 
@@ -106,6 +148,7 @@ class Validator {
   }
 
   Status CheckSubgraph(size_t s) {
+    current_subgraph_ = s;
     const auto* sg = model_->subgraphs()->Get(s);
     const size_t num_tensors = Size(sg->tensors());
     const std::string where = fmt::format("subgraph {}", s);
@@ -310,7 +353,7 @@ class Validator {
       const auto* sig = sigs->Get(i);
       const std::string where = fmt::format(
           "signature {} ('{}')", i, sig->signature_key() ? sig->signature_key()->str() : "");
-      TFI_RETURN_IF_ERROR(CheckSubgraphIndex(where, "subgraph_index", sig->subgraph_index()));
+      TFI_RETURN_IF_ERROR(CheckSubgraphIndex(where, "subgraph_index", sig->subgraph_index(), /*call=*/false));
       const size_t num_tensors =
           Size(model_->subgraphs()->Get(sig->subgraph_index())->tensors());
       for (const auto* maps : {sig->inputs(), sig->outputs()}) {
@@ -351,6 +394,9 @@ class Validator {
   }
 
   const ValidationInput& in_;
+  // Subgraph calls (callee, where) per subgraph, for CheckCallCycles.
+  std::vector<std::vector<std::pair<size_t, std::string>>> calls_;
+  size_t current_subgraph_ = 0;
   const tflite::Model* model_;
   std::vector<std::string>* refusals_;
   size_t num_subgraphs_ = 0;

@@ -603,6 +603,39 @@ TEST_CASE("validate: control flow subgraph indices", "[validate]") {
   }
 }
 
+TEST_CASE("validate: subgraph call cycles are refused, through any number of subgraphs",
+          "[validate]") {
+  // 0 -WHILE-> 1 (cond and body); 1 -CALL_ONCE-> 2; 2 -IF-> 1: a cycle 1 -> 2 -> 1.
+  ModelBuilder b;
+  int x = b.AddTensor(TensorType_FLOAT32, {2}, "x");
+  tflite::WhileOptionsT w;
+  w.cond_subgraph_index = 1;
+  w.body_subgraph_index = 1;
+  b.AddOperator(tflite::BuiltinOperator_WHILE, {x}, {x}, Options(w));
+  b.SetInputs({x});
+  b.SetOutputs({x});
+  for (int s = 1; s <= 2; ++s) {
+    b.UseSubgraph(b.AddSubgraph("sg" + std::to_string(s)));
+    int t = b.AddTensor(TensorType_FLOAT32, {2}, "t");
+    if (s == 1) {
+      tflite::CallOnceOptionsT c;
+      c.init_subgraph_index = 2;
+      b.AddOperator(tflite::BuiltinOperator_CALL_ONCE, {}, {}, Options(c));
+    } else {
+      int cond = b.AddTensor(tflite::TensorType_BOOL, {}, "c");
+      tflite::IfOptionsT i;
+      i.then_subgraph_index = 1;
+      i.else_subgraph_index = 0;
+      b.AddOperator(tflite::BuiltinOperator_IF, {cond, t}, {t}, Options(i));
+    }
+    b.SetInputs({t});
+    b.SetOutputs({t});
+  }
+  ExpectInvalid(b, "subgraph 1 calls itself: subgraph 1, operator 0 (CALL_ONCE v1) "
+                   "init_subgraph_index -> subgraph 2, operator 0 (IF v1) then_subgraph_index "
+                   "(subgraph 1)");
+}
+
 TEST_CASE("validate: signature defs", "[validate]") {
   SECTION("valid") {
     ModelBuilder b = AddModel();
@@ -851,17 +884,22 @@ std::vector<uint8_t> RichModel() {
   tflite::IfOptionsT if_opts;
   if_opts.then_subgraph_index = 1;
   if_opts.else_subgraph_index = 1;
-  b.AddOperator(tflite::BuiltinOperator_IF, {c, x}, {x}, Options(if_opts));
-  b.AddCustomOperator("MyOp", {x, qt, -1, ext}, {x}, {1, 2, 3, 4});
-  b.AddOperator(tflite::BuiltinOperator_GELU, {x}, {x});
+  // One producer per tensor.
+  int x1 = b.AddTensor(TensorType_FLOAT32, {1, 4}, "x1");
+  int x2 = b.AddTensor(TensorType_FLOAT32, {1, 4}, "x2");
+  int y = b.AddTensor(TensorType_FLOAT32, {1, 4}, "y");
+  b.AddOperator(tflite::BuiltinOperator_IF, {c, x}, {x1}, Options(if_opts));
+  b.AddCustomOperator("MyOp", {x1, qt, -1, ext}, {x2}, {1, 2, 3, 4});
+  b.AddOperator(tflite::BuiltinOperator_GELU, {x2}, {y});
   b.SetInputs({c, x});
-  b.SetOutputs({x});
+  b.SetOutputs({y});
   b.UseSubgraph(b.AddSubgraph("branch"));
   int t = b.AddTensor(TensorType_FLOAT32, {1, 4}, "t");
-  b.AddOperator(tflite::BuiltinOperator_RELU, {t}, {t});
+  int r = b.AddTensor(TensorType_FLOAT32, {1, 4}, "r");
+  b.AddOperator(tflite::BuiltinOperator_RELU, {t}, {r});
   b.SetInputs({t});
-  b.SetOutputs({t});
-  b.AddSignature("serving_default", 0, {{"c", 0}, {"x", 3}}, {{"y", 3}});
+  b.SetOutputs({r});
+  b.AddSignature("serving_default", 0, {{"c", c}, {"x", x}}, {{"y", y}});
   b.SetMinRuntimeVersion("2.10.0");
   return b.Build();
 }

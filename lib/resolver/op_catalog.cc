@@ -5,11 +5,12 @@
 namespace tflite_inspect {
 
 void OpCatalog::AddBuiltin(int32_t op, int min_version, int max_version) {
-  for (int v = min_version; v <= max_version; ++v) builtins_[op].insert(v);
+  // int64: a max_version of INT_MAX (a crafted model) must end the loop.
+  for (int64_t v = min_version; v <= max_version; ++v) builtins_[op].insert(static_cast<int>(v));
 }
 
 void OpCatalog::AddCustom(const std::string& name, int min_version, int max_version) {
-  for (int v = min_version; v <= max_version; ++v) customs_[name].insert(v);
+  for (int64_t v = min_version; v <= max_version; ++v) customs_[name].insert(static_cast<int>(v));
 }
 
 bool OpCatalog::HasBuiltin(int32_t op, int version) const {

@@ -97,7 +97,11 @@ tflite_inspect::OpCatalog ProbeCatalog(const tflite_inspect::Model& model,
                                        const OpResolver& resolver) {
   tflite_inspect::OpCatalog catalog;
   for (const auto& code : model.op_codes()) {
-    for (int v = 1; v <= std::max(code.version, 16); ++v) {
+    // Versions 1-16 and the model's own (a crafted 2^31-1 must not mean 2^31 lookups).
+    std::set<int> versions;
+    for (int v = 1; v <= 16; ++v) versions.insert(v);
+    versions.insert(code.version);
+    for (int v : versions) {
       if (code.is_custom()) {
         if (resolver.FindOp(code.custom_name.c_str(), v)) catalog.AddCustom(code.custom_name, v, v);
       } else if (tflite_inspect::IsKnownBuiltinOp(code.builtin) &&

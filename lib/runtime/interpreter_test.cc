@@ -151,11 +151,13 @@ TEST_CASE("a missing builtin fails the build with TFLite's message and lists eve
   ModelBuilder mb;
   int a = mb.AddTensor(tflite::TensorType_FLOAT32, {2}, "a");
   int c = mb.AddTensor(tflite::TensorType_FLOAT32, {2}, "c");
+  int d = mb.AddTensor(tflite::TensorType_FLOAT32, {2}, "d");
+  int e = mb.AddTensor(tflite::TensorType_FLOAT32, {2}, "e");
   mb.AddOperator(tflite::BuiltinOperator_ADD, {a, a}, {c}, {}, 2);
-  mb.AddOperator(tflite::BuiltinOperator_MUL, {c, c}, {a});
-  mb.AddCustomOperator("Twice", {a}, {c});
+  mb.AddOperator(tflite::BuiltinOperator_MUL, {c, c}, {d});
+  mb.AddCustomOperator("Twice", {d}, {e});
   mb.SetInputs({a});
-  mb.SetOutputs({c});
+  mb.SetOutputs({e});
   CapturingReporter reporter;
   tflite::MutableOpResolver resolver = TestResolver();
   resolver.AddBuiltin(tflite::BuiltinOperator_ADD, RegisterTwice(), 1, 1);
@@ -443,4 +445,20 @@ TEST_CASE("shape arithmetic folds at prepare, so the RESHAPE after it is static"
   for (int i = 0; i < 24; ++i) in[i] = static_cast<float>(i);
   REQUIRE(b.interpreter->Invoke() == kTfLiteOk);
   CHECK(b.interpreter->typed_output_tensor<float>(0)[23] == 23.0f);
+}
+
+TEST_CASE("an op version of 2^31-1 is a resolver miss, not an endless lookup") {
+  ModelBuilder mb;
+  const int a = mb.AddTensor(tflite::TensorType_FLOAT32, {2}, "a");
+  const int c = mb.AddTensor(tflite::TensorType_FLOAT32, {2}, "c");
+  const int d = mb.AddTensor(tflite::TensorType_FLOAT32, {2}, "d");
+  mb.AddOperator(tflite::BuiltinOperator_ADD, {a, a}, {c}, {}, 2147483647);
+  mb.AddCustomOperator("Twice", {c}, {d}, {}, 2147483647);
+  mb.SetInputs({a});
+  mb.SetOutputs({d});
+  CapturingReporter reporter;
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  Built b = Build(mb.Build(), resolver, &reporter);
+  CHECK(b.status == kTfLiteError);
+  CHECK_THAT(reporter.text, Catch::Contains("ADD v2147483647: version not supported"));
 }
