@@ -1,0 +1,137 @@
+// The mainstream zoo (../shared/models/zoo: Keras applications and custom graphs in
+// float, fp16, dynamic-range, full-int8 and 16x8, goldens from ai-edge-litert) through
+// all four tools with their default flags: `run` must reproduce the golden (integer
+// outputs bit for bit, float outputs within 1e-4 * max(1, max|ref|)), and
+// delegate_report, inference_diff and benchmark_model must run and exit 0. One
+// inference per tool. Skips with a message where ../shared is absent.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "catch2/catch.hpp"
+#include "fmt/format.h"
+#include "nlohmann/json.hpp"
+#include "testing/command.h"
+#include "util/sha256.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using tflite_inspect::testing::ReadFile;
+using tflite_inspect::testing::RunCommand;
+
+namespace {
+
+const fs::path kZoo = fs::path(TFI_SHARED_DIR) / "models" / "zoo";
+const std::string kBin = TFLITE_INSPECT_BIN;
+
+template <typename T>
+void Compare(const std::string& got, const std::string& want, double* max_err, double* max_ref) {
+  const size_t n = want.size() / sizeof(T);
+  for (size_t i = 0; i < n; ++i) {
+    T a, b;
+    std::memcpy(&a, got.data() + i * sizeof(T), sizeof(T));
+    std::memcpy(&b, want.data() + i * sizeof(T), sizeof(T));
+    *max_err = std::max(*max_err, std::fabs(static_cast<double>(a) - static_cast<double>(b)));
+    *max_ref = std::max(*max_ref, std::fabs(static_cast<double>(b)));
+  }
+}
+
+// Max |ours - golden| and max |golden| of one output; false for an unknown dtype.
+bool OutputError(const std::string& dtype, const std::string& got, const std::string& want,
+                 double* max_err, double* max_ref) {
+  *max_err = *max_ref = 0;
+  if (dtype == "float32") Compare<float>(got, want, max_err, max_ref);
+  else if (dtype == "int8") Compare<int8_t>(got, want, max_err, max_ref);
+  else if (dtype == "uint8") Compare<uint8_t>(got, want, max_err, max_ref);
+  else if (dtype == "int16") Compare<int16_t>(got, want, max_err, max_ref);
+  else if (dtype == "int32") Compare<int32_t>(got, want, max_err, max_ref);
+  else return false;
+  return true;
+}
+
+// `run` on the golden's inputs: outputs as the golden's.
+void CompareWithGolden(const fs::path& model, const fs::path& golden, const fs::path& out) {
+  const json report = json::parse(ReadFile(golden / "report.json"));
+  // A golden made from another file would show up as a numeric mismatch: say so instead.
+  auto sha = tflite_inspect::Sha256OfFile(model.string());
+  REQUIRE(sha.ok());
+  INFO("golden " << golden << " was made from a model with sha256 "
+                 << report.value("model_sha256", std::string("?")) << ", the file has " << *sha);
+  REQUIRE(report.value("model_sha256", std::string()) == *sha);
+  std::vector<std::string> inputs;
+  for (size_t i = 0; i < report["inputs"].size(); ++i) {
+    inputs.push_back((golden / fmt::format("input_{}.bin", i)).string());
+  }
+  const auto run = RunCommand(fmt::format("'{}' run --graph '{}' --input_files '{}' --output_dir '{}'",
+                                          kBin, model.string(), fmt::join(inputs, ","),
+                                          out.string()));
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  for (size_t i = 0; i < report["outputs"].size(); ++i) {
+    const json& ref = report["outputs"][i];
+    const std::string dtype = ref["dtype"];
+    CAPTURE(i, ref["name"].get<std::string>(), dtype);
+    const std::string want = ReadFile(golden / fmt::format("output_{}.bin", i));
+    const std::string got = ReadFile(out / fmt::format("output_{}.bin", i));
+    REQUIRE(got.size() == want.size());
+    double err = 0, ref_max = 0;
+    REQUIRE(OutputError(dtype, got, want, &err, &ref_max));
+    CAPTURE(err, ref_max);
+    if (dtype == "float32") {
+      CHECK(err <= 1e-4 * std::max(1.0, ref_max));
+    } else {
+      CHECK(err == 0);
+    }
+  }
+}
+
+// The four tools on `model`, default flags (benchmark_model: one run after one warm-up).
+void CheckModel(const fs::path& model, const fs::path& golden) {
+  const fs::path out = tflite_inspect::testing::TempDir("zoo_cli_test") / model.stem();
+  const std::string m = model.string();
+  if (fs::exists(golden / "report.json")) {
+    CompareWithGolden(model, golden, out);
+  } else {
+    WARN("no golden for " << model.filename() << ": checked that it runs only");
+    const auto run =
+        RunCommand(fmt::format("'{}' run --graph '{}' --output_dir '{}'", kBin, m, out.string()));
+    CAPTURE(run.err);
+    CHECK(run.exit_code == 0);
+  }
+  const auto dr = RunCommand(fmt::format("'{}' delegate_report --graph='{}'", kBin, m));
+  CAPTURE(dr.err);
+  CHECK(dr.exit_code == 0);
+  const auto diff =
+      RunCommand(fmt::format("'{}' inference_diff --model_file='{}' --num_runs=1", kBin, m));
+  CAPTURE(diff.out, diff.err);
+  CHECK(diff.exit_code == 0);
+  const auto bench = RunCommand(fmt::format(
+      "'{}' benchmark_model --graph='{}' --num_runs=1 --warmup_runs=1 --min_secs=0 "
+      "--warmup_min_secs=0",
+      kBin, m));
+  CAPTURE(bench.err);
+  CHECK(bench.exit_code == 0);
+}
+
+}  // namespace
+
+TEST_CASE("every zoo model runs in all four tools and matches TFLite's golden") {
+  if (!fs::exists(kZoo)) {
+    WARN("skipped: " << kZoo << " is absent (../shared/models/zoo)");
+    return;
+  }
+  std::vector<fs::path> models;
+  for (const auto& e : fs::directory_iterator(kZoo)) {
+    if (e.path().extension() == ".tflite") models.push_back(e.path());
+  }
+  std::sort(models.begin(), models.end());
+  REQUIRE(!models.empty());
+  for (const fs::path& model : models) {
+    DYNAMIC_SECTION(model.filename().string()) {
+      CheckModel(model, kZoo / "goldens" / model.stem());
+    }
+  }
+}

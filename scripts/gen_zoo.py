@@ -1,0 +1,435 @@
+#!/usr/bin/env python3
+"""Makes a larger model zoo than ../shared/models/zoo, with goldens from the real TFLite.
+
+Models come from the real converter (tensorflow-cpu, random weights from a fixed seed, so
+nothing is downloaded): Keras applications and small TensorFlow graphs that produce the
+structures converters emit (WHILE, IF, GRU, bidirectional LSTM, several signatures,
+embeddings, strided / gather-heavy graphs, resize variants), each in the quantization
+modes people deploy:
+
+  float         float32
+  fp16          fp16 weights (DEQUANTIZE at load)
+  dynamic       dynamic-range: int8 weights, hybrid kernels
+  int8          full integer, int8 input/output
+  int8_floatio  full integer inside, float input/output
+  int8_uint8io  full integer, uint8 input/output
+  16x8          int16 activations, int8 weights
+
+Everything goes to a cache folder outside the repository (default ~/.cache/tflite-inspect/zoo,
+or $TFI_ZOO_CACHE), laid out as ../shared/models/zoo: NAME_MODE.tflite and
+goldens/NAME_MODE/{input_<i>.bin, output_<i>.bin, report.json}. Goldens: integer outputs
+from TFLite's reference kernels (BUILTIN_REF) where they run, else its optimized builtin
+kernels (the reference int8 SOFTMAX aborts on long rows; each golden run is a child process
+so an abort only changes the kernels used, noted per output), and so are the float outputs
+of full-integer models (int8_floatio); other float outputs from the builtin kernels without
+delegates. A model the converter refuses is listed in
+goldens/conversion_failures.json with the converter's message.
+
+    scripts/setup_python.sh            # once: /tmp/tfi-venv with tensorflow-cpu, ai-edge-litert
+    /tmp/tfi-venv/bin/python scripts/gen_zoo.py [--only SUBSTR[,SUBSTR...]] [--modes m1,m2]
+        [--seed N] [--list]
+    scripts/zoo_check.sh               # runs every cached model, prints the table
+"""
+import argparse
+import hashlib
+import json
+import multiprocessing
+import os
+import sys
+
+import numpy as np
+
+CACHE = os.environ.get("TFI_ZOO_CACHE", os.path.expanduser("~/.cache/tflite-inspect/zoo"))
+MODES = ["float", "fp16", "dynamic", "int8", "int8_floatio", "int8_uint8io", "16x8"]
+
+
+# --- Model families -------------------------------------------------------------------
+# Each returns (keras model or tf.Module, [input specs]); Keras applications without
+# their softmax head where TFLite users strip it are kept whole here: the 1000-class
+# SOFTMAX is part of what users deploy.
+
+def keras_app(name, size, **kw):
+    def make(tf):
+        ctor = getattr(tf.keras.applications, name)
+        return ctor(weights=None, input_shape=(size, size, 3), **kw)
+    return make
+
+
+def transformer_encoder(seq, dim, heads, layers, vocab=1000):
+    def make(tf):
+        k = tf.keras
+        ids = k.Input((seq,), dtype="int32")
+        x = k.layers.Embedding(vocab, dim)(ids)
+        pos = k.layers.Embedding(seq, dim)(tf.range(seq)[tf.newaxis, :])
+        x = x + pos
+        for _ in range(layers):
+            a = k.layers.MultiHeadAttention(heads, dim // heads)(x, x)
+            x = k.layers.LayerNormalization()(x + a)
+            f = k.layers.Dense(dim * 4, activation="gelu")(x)
+            f = k.layers.Dense(dim)(f)
+            x = k.layers.LayerNormalization()(x + f)
+        x = k.layers.GlobalAveragePooling1D()(x)
+        return k.Model(ids, k.layers.Dense(4)(x))
+    return make
+
+
+def recurrent(kind, steps, features, units):
+    def make(tf):
+        k = tf.keras
+        x_in = k.Input((steps, features), batch_size=1)  # static: TensorList ops lower
+        if kind == "gru":
+            x = k.layers.GRU(units)(x_in)
+        elif kind == "bilstm":
+            x = k.layers.Bidirectional(k.layers.LSTM(units, return_sequences=True))(x_in)
+            x = k.layers.GlobalAveragePooling1D()(x)
+        else:
+            x = k.layers.LSTM(units)(x_in)
+        return k.Model(x_in, k.layers.Dense(8, activation="softmax")(x))
+    return make
+
+
+def while_loop_graph(tf):
+    class M(tf.Module):
+        def __init__(self):
+            rng = np.random.default_rng(3)
+            self.w = tf.constant(rng.standard_normal((16, 16)).astype(np.float32) * 0.2)
+
+        @tf.function(input_signature=[tf.TensorSpec([1, 16], tf.float32)])
+        def __call__(self, x):
+            i = tf.constant(0)
+            def body(i, h):
+                return i + 1, tf.tanh(tf.matmul(h, self.w) + x)
+            _, h = tf.while_loop(lambda i, h: i < 6, body, (i, x))
+            return h
+    return M()
+
+
+def cond_graph(tf):
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([1, 32], tf.float32)])
+        def __call__(self, x):
+            return tf.cond(tf.reduce_sum(x) > 0, lambda: tf.nn.relu(x) * 2.0,
+                           lambda: tf.sigmoid(x) - 1.0)
+    return M()
+
+
+def strided_gather(tf):
+    class M(tf.Module):
+        def __init__(self):
+            rng = np.random.default_rng(7)
+            self.k = tf.constant(rng.standard_normal((3, 3, 8, 8)).astype(np.float32) * 0.2)
+            self.w = tf.constant(rng.standard_normal((16 * 16 * 8, 16)).astype(np.float32) * 0.05)
+
+        @tf.function(input_signature=[tf.TensorSpec([1, 32, 32, 8], tf.float32)])
+        def __call__(self, x):
+            a = x[:, ::2, 1::2, :]
+            b = tf.gather(x, [7, 3, 1, 0], axis=3)[:, 4:20, 4:20, :]
+            c = tf.nn.relu(tf.nn.conv2d(a, self.k, 1, "SAME"))
+            e = tf.reduce_max(tf.reshape(b, (1, 16 * 16, 4)), axis=1)
+            f = tf.matmul(tf.reshape(c, (1, -1)), self.w)
+            return tf.concat([f, e], axis=1)
+    return M()
+
+
+def resize_variants(tf):
+    class M(tf.Module):
+        def __init__(self):
+            rng = np.random.default_rng(9)
+            self.k = tf.constant(rng.standard_normal((1, 1, 4, 4)).astype(np.float32))
+
+        @tf.function(input_signature=[tf.TensorSpec([1, 17, 23, 4], tf.float32)])
+        def __call__(self, x):
+            outs = [tf.image.resize(x, (34, 46), method="bilinear"),
+                    tf.image.resize(x, (34, 46), method="nearest"),
+                    tf.compat.v1.image.resize_bilinear(x, (34, 46), align_corners=True),
+                    tf.compat.v1.image.resize_nearest_neighbor(x, (34, 46), align_corners=True),
+                    tf.compat.v1.image.resize_bilinear(x, (34, 46), half_pixel_centers=True)]
+            return tf.concat([tf.nn.conv2d(o, self.k, 1, "SAME") for o in outs], axis=3)
+    return M()
+
+
+def two_signatures(tf):
+    class M(tf.Module):
+        def __init__(self):
+            rng = np.random.default_rng(5)
+            self.w = tf.Variable(rng.standard_normal((8, 4)).astype(np.float32))
+
+        @tf.function(input_signature=[tf.TensorSpec([2, 8], tf.float32)])
+        def encode(self, x):
+            return {"code": tf.nn.relu(tf.matmul(x, self.w))}
+
+        @tf.function(input_signature=[tf.TensorSpec([2, 4], tf.float32)])
+        def decode(self, z):
+            return {"recon": tf.matmul(z, self.w, transpose_b=True)}
+    return M()
+
+
+FAMILIES = {
+    "mobilenet_v1_0.5_160": keras_app("MobileNet", 160, alpha=0.5),
+    "mobilenet_v2_0.35_96": keras_app("MobileNetV2", 96, alpha=0.35),
+    "mobilenet_v3_small_224": keras_app("MobileNetV3Small", 224),
+    "efficientnet_b0_224": keras_app("EfficientNetB0", 224),
+    "efficientnet_b1_240": keras_app("EfficientNetB1", 240),
+    "efficientnet_b2_260": keras_app("EfficientNetB2", 260),
+    "efficientnet_b3_300": keras_app("EfficientNetB3", 300),
+    "efficientnet_v2_b0_224": keras_app("EfficientNetV2B0", 224),
+    "resnet50_v2_224": keras_app("ResNet50V2", 224),
+    "resnet101_224": keras_app("ResNet101", 224),
+    "densenet121_224": keras_app("DenseNet121", 224),
+    "inception_v3_299": keras_app("InceptionV3", 299),
+    "xception_299": keras_app("Xception", 299),
+    "nasnet_mobile_224": keras_app("NASNetMobile", 224),
+    "convnext_tiny_224": keras_app("ConvNeXtTiny", 224),
+    "transformer_128x256": transformer_encoder(128, 256, 4, 2),
+    "transformer_32x64": transformer_encoder(32, 64, 2, 1),
+    "gru_20x16": recurrent("gru", 20, 16, 32),
+    "bilstm_20x16": recurrent("bilstm", 20, 16, 24),
+    "lstm_30x12": recurrent("lstm", 30, 12, 20),
+    "while_loop": while_loop_graph,
+    "cond": cond_graph,
+    "strided_gather": strided_gather,
+    "resize_variants": resize_variants,
+    "two_signatures": two_signatures,
+}
+
+
+# --- Conversion ------------------------------------------------------------------------
+
+def converter_for(tf, obj):
+    if isinstance(obj, tf.keras.Model):
+        return tf.lite.TFLiteConverter.from_keras_model(obj)
+    if hasattr(obj, "encode"):
+        return tf.lite.TFLiteConverter.from_concrete_functions(
+            [obj.encode.get_concrete_function(), obj.decode.get_concrete_function()], obj)
+    return tf.lite.TFLiteConverter.from_concrete_functions([obj.__call__.get_concrete_function()],
+                                                           obj)
+
+
+def input_specs(tf, obj):
+    if isinstance(obj, tf.keras.Model):
+        return [(tuple(1 if d is None else d for d in t.shape), t.dtype) for t in obj.inputs]
+    if hasattr(obj, "encode"):
+        return [((2, 8), "float32"), ((2, 4), "float32")]
+    args, _ = obj.__call__.get_concrete_function().structured_input_signature
+    return [(tuple(t.shape), t.dtype.name) for t in args]
+
+
+def representative(tf, specs, seed):
+    def gen():
+        rng = np.random.default_rng(seed)
+        for _ in range(8):
+            sample = []
+            for shape, dtype in specs:
+                dt = np.dtype(getattr(dtype, "name", dtype))
+                if dt.kind == "i":
+                    sample.append(rng.integers(0, 1000, shape).astype(dt))
+                else:
+                    sample.append(rng.standard_normal(shape).astype(dt))
+            yield sample
+    return gen
+
+
+def convert(tf, obj, mode, seed):
+    c = converter_for(tf, obj)
+    ops = tf.lite.OpsSet
+    if mode == "fp16":
+        c.optimizations = [tf.lite.Optimize.DEFAULT]
+        c.target_spec.supported_types = [tf.float16]
+    elif mode == "dynamic":
+        c.optimizations = [tf.lite.Optimize.DEFAULT]
+    elif mode != "float":
+        c.optimizations = [tf.lite.Optimize.DEFAULT]
+        c.representative_dataset = representative(tf, input_specs(tf, obj), seed)
+        if mode == "16x8":
+            c.target_spec.supported_ops = [
+                ops.EXPERIMENTAL_TFLITE_BUILTINS_ACTIVATIONS_INT16_WEIGHTS_INT8]
+        else:
+            c.target_spec.supported_ops = [ops.TFLITE_BUILTINS_INT8]
+        if mode == "int8":
+            c.inference_input_type = c.inference_output_type = tf.int8
+        elif mode == "int8_uint8io":
+            c.inference_input_type = c.inference_output_type = tf.uint8
+    return c.convert()
+
+
+# --- Goldens ---------------------------------------------------------------------------
+
+def generated_input(d, seed, stream, vocab_hint):
+    rng = np.random.default_rng([seed, stream])
+    dt = np.dtype(d["dtype"])
+    shape = d["shape"]
+    if dt.kind == "f":
+        return rng.standard_normal(shape).astype(dt)
+    if dt in (np.int32, np.int64):
+        return rng.integers(0, vocab_hint, shape).astype(dt)
+    if dt == np.bool_:
+        return rng.integers(0, 2, shape).astype(dt)
+    info = np.iinfo(dt)
+    return rng.integers(info.min, info.max + 1, shape).astype(dt)
+
+
+def _run_child(path, kind, inputs, q):
+    from ai_edge_litert import interpreter as litert
+    it = litert.Interpreter(model_path=path, num_threads=1,
+                            experimental_op_resolver_type=getattr(litert.OpResolverType, kind))
+    it.allocate_tensors()
+    for d, x in zip(it.get_input_details(), inputs):
+        it.set_tensor(d["index"], x)
+    it.invoke()
+    q.put([it.get_tensor(d["index"]) for d in it.get_output_details()])
+
+
+def receive(p, q, limit_s):
+    """What child `p` puts on `q`, or None once it has exited without (or after limit_s)."""
+    import queue
+    import time
+    end = time.time() + limit_s
+    while time.time() < end:
+        try:
+            return q.get(timeout=1)
+        except queue.Empty:
+            if not p.is_alive():
+                try:
+                    return q.get(timeout=1)
+                except queue.Empty:
+                    return None
+    return None
+
+
+def run_isolated(path, kind, inputs):
+    """Outputs of one TFLite run in a child process, or None if it failed or aborted."""
+    ctx = multiprocessing.get_context("spawn")  # a fork of a threaded parent can hang
+    q = ctx.Queue()
+    p = ctx.Process(target=_run_child, args=(path, kind, inputs, q))
+    p.start()
+    # Read before joining: a child blocks on exit until its queued outputs are read.
+    outputs = receive(p, q, 1800)  # None: died (an abort in TFLite's reference kernel)
+    p.join(60)
+    if p.is_alive():
+        p.kill()
+    return outputs if p.exitcode == 0 else None
+
+
+def describe(d):
+    q = d.get("quantization_parameters", {})
+    quant = None
+    if len(q.get("scales", [])) > 0:
+        quant = {"scale": [float(s) for s in q["scales"]],
+                 "zero_point": [int(z) for z in q["zero_points"]]}
+    return {"name": d["name"], "dtype": np.dtype(d["dtype"]).name,
+            "shape": [int(s) for s in d["shape"]], "quantization": quant}
+
+
+def write_golden(path, out_dir, seed, integer_model):
+    from ai_edge_litert import __version__ as litert_version
+    from ai_edge_litert import interpreter as litert
+    it = litert.Interpreter(model_path=path)
+    ins = it.get_input_details()
+    outs = it.get_output_details()
+    inputs = [generated_input(d, seed, i, 1000) for i, d in enumerate(ins)]
+    builtin = run_isolated(path, "BUILTIN_WITHOUT_DEFAULT_DELEGATES", inputs)
+    if builtin is None:
+        raise RuntimeError("TFLite's builtin kernels cannot run it")
+    # Integer arithmetic inside (full-integer and 16x8 models, float I/O included) is
+    # compared with TFLite's reference kernels.
+    needs_ref = integer_model or any(np.dtype(d["dtype"]).kind in "iu" for d in outs)
+    ref = run_isolated(path, "BUILTIN_REF", inputs) if needs_ref else None
+    os.makedirs(out_dir, exist_ok=True)
+    data = open(path, "rb").read()
+    report = {"ok": True, "model": os.path.basename(path),
+              "runtime": {"name": "ai-edge-litert (TFLite)", "version": litert_version,
+                          "threads": 1},
+              "seed": seed, "model_bytes": len(data),
+              "model_sha256": hashlib.sha256(data).hexdigest(), "inputs": [], "outputs": []}
+    for i, (d, x) in enumerate(zip(ins, inputs)):
+        x.tofile(os.path.join(out_dir, f"input_{i}.bin"))
+        report["inputs"].append(describe(d))
+    for i, d in enumerate(outs):
+        use_ref = ref is not None
+        y = ref[i] if use_ref else builtin[i]
+        y.tofile(os.path.join(out_dir, f"output_{i}.bin"))
+        entry = describe(d)
+        entry["kernels"] = "BUILTIN_REF" if use_ref else "BUILTIN_WITHOUT_DEFAULT_DELEGATES"
+        report["outputs"].append(entry)
+    with open(os.path.join(out_dir, "report.json"), "w") as f:
+        json.dump(report, f, indent=1)
+
+
+def first_error_line(e):
+    """The converter's message: its first line that says "error", else its last line."""
+    lines = [l.strip() for l in str(e).splitlines() if l.strip() and l.strip() != "```"]
+    for l in lines:
+        if "error" in l.lower():
+            return l[:400]
+    return (lines[-1] if lines else repr(e))[:400]
+
+
+def _convert_child(name, mode, seed, path, q):
+    try:
+        import tensorflow as tf
+        tf.keras.utils.set_random_seed(seed)
+        data = convert(tf, FAMILIES[name](tf), mode, seed)
+        with open(path, "wb") as f:
+            f.write(data)
+        q.put("")
+    except Exception as e:  # the converter's refusal, recorded by the parent
+        q.put(first_error_line(e))
+
+
+def convert_isolated(name, mode, seed, path):
+    """Converts in a child process: the converter can crash (the calibrator segfaults on
+    some recurrent graphs); that is recorded like a refusal. Returns "" or the error."""
+    ctx = multiprocessing.get_context("spawn")
+    q = ctx.Queue()
+    p = ctx.Process(target=_convert_child, args=(name, mode, seed, path, q))
+    p.start()
+    error = receive(p, q, 3600)
+    p.join(60)
+    if p.is_alive():
+        p.kill()
+    if error is None or p.exitcode != 0:
+        return f"the converter died (exit {p.exitcode})"
+    return error
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--only", default="", help="comma-separated substrings of family names")
+    ap.add_argument("--modes", default=",".join(MODES))
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--list", action="store_true")
+    args = ap.parse_args()
+    names = [n for n in FAMILIES
+             if not args.only or any(s in n for s in args.only.split(","))]
+    modes = [m for m in args.modes.split(",") if m]
+    if args.list:
+        print("\n".join(f"{n}_{m}" for n in names for m in modes))
+        return 0
+    os.makedirs(os.path.join(CACHE, "goldens"), exist_ok=True)
+    failures_path = os.path.join(CACHE, "goldens", "conversion_failures.json")
+    failures = json.load(open(failures_path)) if os.path.exists(failures_path) else {}
+    for name in names:
+        for mode in modes:
+            key = f"{name}_{mode}"
+            path = os.path.join(CACHE, key + ".tflite")
+            try:
+                if not os.path.exists(path):
+                    error = convert_isolated(name, mode, args.seed, path)
+                    if error:
+                        raise RuntimeError(error)
+                write_golden(path, os.path.join(CACHE, "goldens", key), args.seed,
+                             mode in ("int8", "int8_floatio", "int8_uint8io", "16x8"))
+                failures.pop(key, None)
+                print(f"ok   {key}", flush=True)
+            except Exception as e:  # the converter's or TFLite's refusal, recorded
+                failures[key] = first_error_line(e)
+                if os.path.exists(path) and "cannot run" not in str(e):
+                    os.remove(path)
+                print(f"FAIL {key}: {failures[key]}", flush=True)
+            with open(failures_path, "w") as f:
+                json.dump(failures, f, indent=1, sort_keys=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
