@@ -102,6 +102,8 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_RESHAPE, Register_RESHAPE(), 1, 1);
   AddBuiltin(BuiltinOperator_RESIZE_BILINEAR, Register_RESIZE_BILINEAR(), 1, 4);
   AddBuiltin(BuiltinOperator_RESIZE_NEAREST_NEIGHBOR, Register_RESIZE_NEAREST_NEIGHBOR(), 1, 4);
+  // REVERSE_V2: v1, v2 int8, v3 several axes.
+  AddBuiltin(BuiltinOperator_REVERSE_V2, Register_REVERSE_V2(), 1, 3);
   AddBuiltin(BuiltinOperator_ROUND, Register_ROUND(), 1, 1);
   AddBuiltin(BuiltinOperator_RSQRT, Register_RSQRT(), 1, 2);
   AddBuiltin(BuiltinOperator_SELECT, Register_SELECT(), 1, 4);

@@ -840,6 +840,23 @@ ModelBuilder DetectionPostProcess(const DetectionGolden& c, uint32_t seed) {
   return b;
 }
 
+// --- REVERSE_V2 ---------------------------------------------------------------------------
+
+ModelBuilder ReverseV2(tflite::TensorType type, std::vector<int32_t> shape,
+                       std::vector<int32_t> axes, int version) {
+  ModelBuilder b;
+  const QuantSpec q{{0.1f}, {3}, 0};
+  const bool quantized = type == tflite::TensorType_INT8;
+  const int in = b.AddTensor(type, shape, "in", quantized ? &q : nullptr);
+  const int axis = b.AddConstTensor<int32_t>(tflite::TensorType_INT32,
+                                             {static_cast<int32_t>(axes.size())}, axes, "axis");
+  const int out = b.AddTensor(type, shape, "out", quantized ? &q : nullptr);
+  b.AddOperator(tflite::BuiltinOperator_REVERSE_V2, {in, axis}, {out},
+                Options(tflite::ReverseV2OptionsT()), version);
+  SingleIo(b, in, out);
+  return b;
+}
+
 struct GoldenCase {
   const char* name;
   ModelBuilder (*build)();
@@ -982,6 +999,12 @@ const GoldenCase kCases[] = {
                                     0.3f, 0.5f}, 625);
      },
      0},
+    {"reverse_v2_float_last_axis",
+     [] { return ReverseV2(tflite::TensorType_FLOAT32, {2, 3, 5}, {-1}, 1); }, 0},
+    {"reverse_v2_int8_middle_axis",
+     [] { return ReverseV2(tflite::TensorType_INT8, {2, 4, 3}, {1}, 2); }, 0},
+    {"reverse_v2_int32_two_axes",
+     [] { return ReverseV2(tflite::TensorType_INT32, {3, 2, 4}, {2, 1}, 3); }, 0},
     {"gelu_int8", [] { return GeluInt8(false); }, 0},
     {"logistic_int16_q3_12", [] { return SigmoidInt16(tflite::BuiltinOperator_LOGISTIC, 1.0f / 4096); }, 0},
     {"tanh_int16_q3_12", [] { return SigmoidInt16(tflite::BuiltinOperator_TANH, 1.0f / 4096); }, 0},
@@ -1163,6 +1186,12 @@ TEST_CASE("hybrid DEPTHWISE_CONV_2D with one filter scale is refused with the re
   CHECK(m.Prepare() != kTfLiteOk);
   CHECK_THAT(m.errors(), Catch::Contains("one scale per output channel on dimension 3") &&
                              Catch::Contains("expected 3 scales, got 1"));
+}
+
+TEST_CASE("REVERSE_V2 refuses axes that are not adjacent, with TFLite's message") {
+  OpTestModel m(ReverseV2(tflite::TensorType_INT32, {3, 2, 4}, {0, 2}, 3));
+  CHECK(m.Prepare() != kTfLiteOk);
+  CHECK_THAT(m.errors(), Catch::Contains("Non-contiguous `axes` not supported"));
 }
 
 TEST_CASE("FULLY_CONNECTED shuffled weights outside TFLite's batch counts are refused") {

@@ -70,6 +70,7 @@ TfLiteRegistration* Register_SLICE();
 TfLiteRegistration* Register_CAST();
 TfLiteRegistration* Register_SHAPE();
 TfLiteRegistration* Register_FILL();
+TfLiteRegistration* Register_REVERSE_V2();
 TfLiteRegistration* Register_ZEROS_LIKE();
 TfLiteRegistration* Register_SPLIT();
 TfLiteRegistration* Register_SPLIT_V();
