@@ -2,17 +2,16 @@
 """Finds the first tensor where this runtime and the real TFLite disagree.
 
 Rewrites a model so that every tensor an operator of the primary subgraph writes is also a
-subgraph output (flatc JSON round trip with schema/schema.fbs), runs it in ai-edge-litert
+subgraph output (through flatc's Python object API for schema/schema.fbs), runs it in ai-edge-litert
 (no delegates; --reference for TFLite's reference kernels) and in `tflite-inspect run`
 (--use_xnnpack=false), and prints, in execution order, each operator's output with its
 maximum error (in steps of the scale for quantized tensors). A developer's tool: needs
 scripts/setup_python.sh's virtual environment and a build.
 
   /tmp/tfi-venv/bin/python scripts/tensor_diff.py M.tflite [--inputs a.bin,b.bin]
-      [--reference] [--tool build/cmd/tflite-inspect/tflite-inspect] [--all]
+      [--reference] [--tool build/cmd/tflite-inspect] [--all] [--tolerance T]
 """
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -24,39 +23,46 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def expose_all(model, workdir):
+    """A copy of `model` whose primary subgraph outputs every tensor an operator writes.
+    Python classes for the schema come from flatc (object API) so that every field,
+    float quantization scales included, is copied exactly."""
     schema = os.path.join(ROOT, "schema", "schema.fbs")
-    subprocess.run(["flatc", "--json", "--strict-json", "--raw-binary", "-o", workdir, schema,
-                    "--", model], check=True)
-    js_path = os.path.join(workdir, os.path.splitext(os.path.basename(model))[0] + ".json")
-    with open(js_path) as f:
-        m = json.load(f)
-    sg = m["subgraphs"][0]
+    gen = os.path.join(workdir, "fbpy")
+    subprocess.run(["flatc", "--python", "--gen-object-api", "-o", gen, schema], check=True)
+    sys.path.insert(0, gen)
+    import flatbuffers
+    from tflite.Model import Model, ModelT
+    with open(model, "rb") as f:
+        data = f.read()
+    m = ModelT.InitFromObj(Model.GetRootAs(data, 0))
+    sg = m.subgraphs[0]
     order = []
-    for op in sg.get("operators", []):
-        for t in op.get("outputs", []):
+    for op in sg.operators or []:
+        for t in (op.outputs if op.outputs is not None else []):
             if t >= 0 and t not in order:
-                order.append(t)
-    outs = list(sg.get("outputs", []))
-    sg["outputs"] = outs + [t for t in order if t not in outs]
+                order.append(int(t))
+    outs = [int(t) for t in (sg.outputs if sg.outputs is not None else [])]
+    sg.outputs = outs + [t for t in order if t not in outs]
     # Signature defs name the original outputs only; drop them so both runtimes use the
     # subgraph's outputs.
-    m.pop("signature_defs", None)
-    with open(js_path, "w") as f:
-        json.dump(m, f)
-    subprocess.run(["flatc", "-b", "-o", workdir, schema, js_path], check=True)
-    return os.path.splitext(js_path)[0] + ".tflite", sg, order
+    m.signatureDefs = None
+    b = flatbuffers.Builder(len(data) + 1024)
+    b.Finish(m.Pack(b), file_identifier=b"TFL3")
+    out = os.path.join(workdir, os.path.splitext(os.path.basename(model))[0] + ".tflite")
+    with open(out, "wb") as f:
+        f.write(b.Output())
+    return out, sg, order
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("model")
-    ap.add_argument("--inputs", default="")
+    ap.add_argument("--inputs", default="", help="raw input files, comma-separated")
     ap.add_argument("--reference", action="store_true")
     ap.add_argument("--all", action="store_true", help="print every tensor, not only bad ones")
     ap.add_argument("--tolerance", type=float, default=1e-6,
                     help="float tensors: report errors above this, relative to max(1, max|ref|)")
-    ap.add_argument("--tool", default=os.path.join(ROOT, "build", "cmd", "tflite-inspect",
-                                                   "tflite-inspect"))
+    ap.add_argument("--tool", default=os.path.join(ROOT, "build", "cmd", "tflite-inspect"))
     args = ap.parse_args()
     from ai_edge_litert import interpreter as litert
 
