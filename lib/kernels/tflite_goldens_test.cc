@@ -689,7 +689,7 @@ ModelBuilder LstmIntegerModel(const LstmIntegerGolden& c, uint32_t seed) {
     ins[5 + g] = weight({c.cell, c.output});
     if (c.layer_norm) {
       ins[12 + g] = b.AddConstTensor<int32_t>(I32, {c.cell},
-                                              RandomInts<int32_t>(rng, c.cell, -1 << 19, 1 << 19),
+                                              RandomInts<int32_t>(rng, c.cell, -(1 << 19), 1 << 19),
                                               "", &ln_bias_q);
       ins[20 + g] = b.AddConstTensor<int16_t>(I16, {c.cell},
                                               RandomInts<int16_t>(rng, c.cell, 8192, 24576), "",
