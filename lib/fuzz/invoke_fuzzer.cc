@@ -1,0 +1,121 @@
+// libFuzzer target: bytes -> FlatBufferModel -> InterpreterBuilder -> (XNNPACK) ->
+// AllocateTensors -> seeded inputs -> Invoke -> outputs read. What `tflite-inspect run`
+// does with a model, in process. Run it with scripts/fuzz.sh (ASan + UBSan).
+//
+// A crash, sanitizer report, leak, timeout or out-of-memory is a bug: a model that the
+// loader accepts must be refused by some Prepare or Eval with a message, never reach a
+// kernel with sizes it does not check. The interpreter runs under the resource limits
+// the tools offer (memory limit, WHILE iteration cap), so that a valid model asking for
+// 100 GB or looping forever is a refusal, not an OOM or a hang.
+//
+// Mutations: libFuzzer's byte mutations, and (half of the time) a structure-aware one
+// (flatbuffer_mutator.h) that edits a verified model in place: shapes, types, tensor
+// indices, buffers, quantization parameters, op versions, option fields, constant bytes.
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <vector>
+
+#include "custom_ops/mediapipe/mediapipe_ops.h"
+#include "fuzz/flatbuffer_mutator.h"
+#include "tensorflow/lite/interpreter.h"
+#include "tensorflow/lite/interpreter_builder.h"
+#include "tensorflow/lite/kernels/register.h"
+#include "tensorflow/lite/model_builder.h"
+#include "tools/input_gen.h"
+#include "xnnpack/xnnpack_delegate.h"
+
+namespace {
+
+struct AlignedFree {
+  void operator()(uint8_t* p) const { ::operator delete[](p, std::align_val_t(16)); }
+};
+
+class SilentReporter : public tflite::ErrorReporter {
+ public:
+  using tflite::ErrorReporter::Report;
+  int Report(const char*, va_list) override { return 0; }
+};
+
+// Well under libFuzzer's -malloc_limit_mb (2048) in scripts/fuzz.sh: kernels keep a few
+// buffers of a tensor's size besides the arena.
+constexpr size_t kMemoryLimit = 256u << 20;
+constexpr int64_t kMaxWhileIterations = 1000;
+
+volatile size_t g_sink = 0;
+
+const tflite::OpResolver& Resolver() {
+  static const auto* resolver = [] {
+    auto* r = new tflite::ops::builtin::BuiltinOpResolver();
+    tflite_inspect::RegisterMediaPipeOps(r);
+    return r;
+  }();
+  return *resolver;
+}
+
+void Run(const uint8_t* bytes, size_t size, bool use_xnnpack) {
+  SilentReporter reporter;
+  auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes),
+                                                        size, &reporter);
+  if (model == nullptr) return;
+  std::unique_ptr<tflite::Interpreter> interpreter;
+  if (tflite::InterpreterBuilder(*model, Resolver(), &reporter)(&interpreter, 1) != kTfLiteOk) {
+    return;
+  }
+  interpreter->SetMemoryLimit(kMemoryLimit);
+  interpreter->SetMaxWhileIterations(kMaxWhileIterations);
+  tflite::TfLiteDelegateUniquePtr delegate(nullptr, [](TfLiteDelegate*) {});
+  if (use_xnnpack) {
+    auto created = tflite_inspect::CreateXnnpackDelegate({});
+    if (created.ok()) {
+      delegate = std::move(created.value());
+      // A failing delegate leaves the graph on the CPU: both outcomes are exercised.
+      interpreter->ModifyGraphWithDelegate(delegate.get());
+    }
+  }
+  if (interpreter->AllocateTensors() != kTfLiteOk) return;
+  std::vector<uint8_t> data;
+  for (size_t i = 0; i < interpreter->inputs().size(); ++i) {
+    TfLiteTensor* t = interpreter->input_tensor(i);
+    if (t == nullptr || !tflite_inspect::GenerateInput(*t, 1, static_cast<int>(i), &data).ok()) {
+      return;
+    }
+    if (t->data.raw != nullptr && t->bytes > 0 && data.size() == t->bytes) {
+      std::memcpy(t->data.raw, data.data(), t->bytes);
+    }
+  }
+  if (interpreter->Invoke() != kTfLiteOk) return;
+  size_t sum = 0;
+  for (size_t i = 0; i < interpreter->outputs().size(); ++i) {
+    const TfLiteTensor* t = interpreter->output_tensor(i);
+    if (t == nullptr || t->data.raw == nullptr) continue;
+    for (size_t b = 0; b < t->bytes; ++b) sum += static_cast<uint8_t>(t->data.raw[b]);
+  }
+  g_sink = g_sink + sum;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::unique_ptr<uint8_t[], AlignedFree> buf(
+      static_cast<uint8_t*>(::operator new[](size == 0 ? 1 : size, std::align_val_t(16))));
+  if (size != 0) std::memcpy(buf.get(), data, size);
+  // The same model with and without XNNPACK: the delegate's own checks and the CPU
+  // kernels' checks are both on the path of every input.
+  Run(buf.get(), size, /*use_xnnpack=*/false);
+  Run(buf.get(), size, /*use_xnnpack=*/true);
+  return 0;
+}
+
+extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
+
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size,
+                                          unsigned int seed) {
+  if (seed % 2 == 0) {
+    const size_t n = tflite_inspect::fuzz::MutateFlatbufferModel(data, size, seed / 2);
+    if (n != 0) return n;
+  }
+  return LLVMFuzzerMutate(data, size, max_size);
+}
