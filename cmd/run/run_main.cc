@@ -7,6 +7,7 @@
 #include "cli/flags.h"
 #include "tensorflow/lite/kernels/register.h"
 #include "tools/custom_ops.h"
+#include "tools/resource_limits.h"
 #include "tools/run_model.h"
 
 namespace tflite_inspect {
@@ -22,6 +23,7 @@ int RunMain(int argc, const char* const* argv) {
   app.add_option("--num_threads", options.num_threads, "Threads for kernels (default 1)")
       ->check(CLI::PositiveNumber);
   app.add_option("--output_dir", output_dir, "Folder for the outputs")->required();
+  AddResourceLimitFlags(app, &options.max_arena_mb, &options.max_while_iterations);
   CustomOpFlags custom_ops;
   AddCustomOpFlags(app, &custom_ops);
   DelegateRegistry delegate_registry = DelegateRegistry::Default();

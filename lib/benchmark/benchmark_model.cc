@@ -12,6 +12,7 @@
 
 #include "benchmark/input_layers.h"
 #include "benchmark/op_profiler.h"
+#include "tools/resource_limits.h"
 #include "runtime/delegation_record.h"
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/interpreter_builder.h"
@@ -151,6 +152,7 @@ Result<BenchmarkResult> RunBenchmark(const BenchmarkOptions& options,
     return Status(StatusCode::kInvalidModel,
                   "Failed to initialize the interpreter: " + reporter.text());
   }
+  ApplyResourceLimits(options.max_arena_mb, options.max_while_iterations, interpreter.get());
   r.num_threads = interpreter->num_threads();
   r.total_nodes = static_cast<int>(interpreter->execution_plan().size());
   const int64_t built = NowMicros();

@@ -23,6 +23,9 @@ namespace tflite_inspect {
 struct BenchmarkOptions {
   std::string graph;
   int num_threads = -1;  // -1: the runtime's default (1)
+  // Resource limits (tools/run_model.h's RunOptions): 0 = the machine's memory / no cap.
+  size_t max_arena_mb = 0;
+  int64_t max_while_iterations = 0;
   int num_runs = 50;
   float min_secs = 1.0f;
   float max_secs = 150.0f;

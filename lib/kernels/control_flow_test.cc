@@ -278,5 +278,20 @@ TEST_CASE("Control flow: bad models fail to prepare with a message", "[control_f
   }
 }
 
+TEST_CASE("WHILE: the tools' iteration cap stops a loop that would not end", "[control_flow]") {
+  OpTestModel m(CountingWhile());
+  REQUIRE(m.Prepare() == kTfLiteOk);
+  m.interpreter().SetMaxWhileIterations(10);
+  m.SetInput<int32_t>(0, {0});
+  m.SetInput<int32_t>(1, {10});  // exactly 10 iterations: allowed
+  m.SetInput<float>(2, {1.f});
+  REQUIRE(m.Invoke() == kTfLiteOk);
+  m.SetInput<int32_t>(0, {0});
+  m.SetInput<int32_t>(1, {1 << 30});  // as good as endless
+  CHECK(m.Invoke() == kTfLiteError);
+  CHECK_THAT(m.errors(), Catch::Contains("WHILE (cond subgraph 1, body subgraph 2): still running "
+                                         "after 10 iterations, the iteration cap"));
+}
+
 }  // namespace
 }  // namespace tflite_inspect

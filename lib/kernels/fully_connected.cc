@@ -122,6 +122,7 @@ TfLiteStatus PrepareQuant(TfLiteContext* context, const TfLiteTensor* input,
   }
   q.input_offset = -input->params.zero_point;
   q.output_offset = output->params.zero_point;
+  if (input->type == kTfLiteInt16) conv_util::NoteInt16ShiftRange(q);
   return CalculateActivationRangeQuantized(context, activation, output, &q.act_min, &q.act_max);
 }
 

@@ -72,7 +72,7 @@ void RandomRequantize(tflite::TensorType in_type, tflite::TensorType out_type, u
     auto zp_for = [&](bool wide) {
       return wide || sym
                  ? 0
-                 : static_cast<int>(rng() % 256) - (std::is_same<In, uint8_t>::value ? 0 : 128);
+                 : static_cast<int>(rng() % 256) - 128;  // an int8 zero point
     };
     const int in_zp =
         std::is_same<In, uint8_t>::value ? static_cast<int>(rng() % 256) : zp_for(sizeof(In) > 1);
@@ -170,13 +170,14 @@ TEST_CASE("QUANTIZE per-channel random against the definition (uint8, int8, int1
     const int dim = static_cast<int>(rng() % rank);
     QuantSpec q;
     q.quantized_dimension = dim;
+    const int type = iter % 3;
+    // Zero points near the middle of the type's range (uint8: 118..138).
     for (int c = 0; c < shape[dim]; ++c) {
       q.scale.push_back(std::exp(std::uniform_real_distribution<float>(-6, 1)(rng)));
-      q.zero_point.push_back(static_cast<int>(rng() % 21) - 10);
+      q.zero_point.push_back(static_cast<int>(rng() % 21) - 10 + (type == 0 ? 128 : 0));
     }
     std::vector<float> in(Count(shape));
     for (auto& v : in) v = std::uniform_real_distribution<float>(-30, 30)(rng);
-    const int type = iter % 3;
     CAPTURE(iter, shape, dim, type);
     OpRun r = type == 0   ? RunPerChannel<uint8_t>(TensorType_UINT8, shape, in, q)
               : type == 1 ? RunPerChannel<int8_t>(TensorType_INT8, shape, in, q)

@@ -186,7 +186,7 @@ void EvalInteger(OpData& d, const TfLiteTensor* input, const int8_t* weights_fea
     for (int f = 0; f < nf; ++f) {
       int32_t dot = 0;
       const int8_t* w = weights_feature + f * d.input_size;
-      for (int i = 0; i < d.input_size; ++i) dot += w[i] * (x[i] - input_zp);
+      for (int i = 0; i < d.input_size; ++i) dot = WrappingAdd(dot, w[i] * (x[i] - input_zp));
       dot = MultiplyByQuantizedMultiplier(dot, d.scale_1_a, d.scale_1_b);
       state[(b * nf + f) * mem + mem - 1] =
           static_cast<int16_t>(lstm_eval::Clamp(dot, -32768, 32767));
@@ -196,7 +196,9 @@ void EvalInteger(OpData& d, const TfLiteTensor* input, const int8_t* weights_fea
     for (int f = 0; f < nf; ++f) {
       const int16_t* s = state + (b * nf + f) * mem;
       int32_t dot = 0;
-      for (int m = 0; m < mem; ++m) dot += weights_time[f * mem + m] * s[m];
+      for (int m = 0; m < mem; ++m) {
+        dot = WrappingAdd(dot, static_cast<int32_t>(weights_time[f * mem + m]) * s[m]);
+      }
       d.scratch_i[b * nf + f] = dot;
     }
   }
@@ -204,9 +206,10 @@ void EvalInteger(OpData& d, const TfLiteTensor* input, const int8_t* weights_fea
   for (int b = 0; b < d.batch; ++b) {
     for (int u = 0; u < d.num_units; ++u) {
       int32_t sum = bias != nullptr ? bias[u] : 0;
-      for (int r = 0; r < rank; ++r) sum += d.scratch_i[b * nf + u * rank + r];
+      // int32 sums wrap, as TFLite's reference computes them on every target.
+      for (int r = 0; r < rank; ++r) sum = WrappingAdd(sum, d.scratch_i[b * nf + u * rank + r]);
       const int32_t scaled =
-          MultiplyByQuantizedMultiplier(sum, d.scale_2_a, d.scale_2_b) + output_zp;
+          WrappingAdd(MultiplyByQuantizedMultiplier(sum, d.scale_2_a, d.scale_2_b), output_zp);
       output->data.int8[b * d.num_units + u] =
           static_cast<int8_t>(lstm_eval::Clamp(scaled, -128, 127));
     }

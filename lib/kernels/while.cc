@@ -4,9 +4,11 @@
 // values are copied between subgraphs, which are resized and re-allocated when the body
 // changes shapes; the node's outputs are then dynamic.
 // Not supported: string, resource and variant loop variables.
+#include <cstdint>
 #include <vector>
 
 #include "kernels/internal/control_flow.h"
+#include "tensorflow/lite/core/subgraph.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
@@ -26,12 +28,15 @@ TfLiteStatus Subgraphs(TfLiteContext* context, TfLiteNode* node, Subgraph** cond
   return control_flow::GetSubgraph(context, params->body_subgraph_index, "WHILE body", body);
 }
 
-TfLiteStatus CheckCondOutput(TfLiteContext* context, Subgraph* cond) {
+// after_invoke: the output's shape is final (a dynamic one included), and its one
+// element is about to be read.
+TfLiteStatus CheckCondOutput(TfLiteContext* context, Subgraph* cond, bool after_invoke = false) {
   TF_LITE_ENSURE_EQ(context, cond->outputs().size(), 1);
   const TfLiteTensor* t = cond->tensor(cond->outputs()[0]);
   TF_LITE_ENSURE(context, t != nullptr);
   TF_LITE_ENSURE_TYPES_EQ(context, t->type, kTfLiteBool);
-  if (!IsDynamicTensor(t)) TF_LITE_ENSURE_EQ(context, NumElements(t), 1);
+  if (after_invoke || !IsDynamicTensor(t)) TF_LITE_ENSURE_EQ(context, NumElements(t), 1);
+  if (after_invoke) TF_LITE_ENSURE(context, t->data.raw != nullptr);
   return kTfLiteOk;
 }
 
@@ -74,11 +79,24 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, Subgraphs(context, node, &cond, &body));
   std::vector<control_flow::TensorValue> values;
   TF_LITE_ENSURE_OK(context, control_flow::SnapshotNode(context, node->inputs, 0, &values));
-  while (true) {
+  // TFLite has no cap; the tools may set one (Subgraph::SetMaxWhileIterations) so that
+  // a crafted loop condition fails instead of spinning forever.
+  const Subgraph* self = Subgraph::FromContext(context);
+  const int64_t cap = self != nullptr ? self->max_while_iterations() : 0;
+  for (int64_t iteration = 0;; ++iteration) {
     TF_LITE_ENSURE_OK(context, control_flow::SetInputs(context, cond, values));
     TF_LITE_ENSURE_OK(context, cond->Invoke());
-    TF_LITE_ENSURE_OK(context, CheckCondOutput(context, cond));
+    TF_LITE_ENSURE_OK(context, CheckCondOutput(context, cond, /*after_invoke=*/true));
     if (!cond->tensor(cond->outputs()[0])->data.b[0]) break;
+    if (cap > 0 && iteration >= cap) {
+      const auto* params = static_cast<const TfLiteWhileParams*>(node->builtin_data);
+      TF_LITE_KERNEL_LOG(context,
+                         "WHILE (cond subgraph %d, body subgraph %d): still running after %lld "
+                         "iterations, the iteration cap",
+                         params->cond_subgraph_index, params->body_subgraph_index,
+                         static_cast<long long>(cap));
+      return kTfLiteError;
+    }
     TF_LITE_ENSURE_OK(context, control_flow::SetInputs(context, body, values));
     TF_LITE_ENSURE_OK(context, body->Invoke());
     values = control_flow::SnapshotAll(body, body->outputs());

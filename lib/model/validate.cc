@@ -1,5 +1,6 @@
 #include "model/validate.h"
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -158,7 +159,64 @@ class Validator {
     TFI_RETURN_IF_ERROR(CheckTensorList(where, "output", sg->outputs(), num_tensors, true));
     const auto* ops = sg->operators();
     for (size_t o = 0; o < Size(ops); ++o) TFI_RETURN_IF_ERROR(CheckOperator(s, o, num_tensors));
+    CheckDataflow(s);
     return Status::Ok();
+  }
+
+  // Graphs no converter writes and whose kernels would size one buffer two ways or read
+  // memory nothing wrote: a tensor with two producers, an operator writing a constant,
+  // an operator reading a tensor that a later operator (or itself) writes. The model can
+  // still be inspected; building an interpreter is refused. (TFLite runs the first and
+  // the last, with undefined results, and faults on the second.)
+  void CheckDataflow(size_t s) {
+    const auto* sg = model_->subgraphs()->Get(s);
+    const auto* ops = sg->operators();
+    std::vector<int64_t> producer(Size(sg->tensors()), -1);
+    for (size_t o = 0; o < Size(ops); ++o) {
+      const auto* outputs = ops->Get(o)->outputs();
+      for (size_t k = 0; k < Size(outputs); ++k) {
+        const int32_t t = outputs->Get(k);
+        if (t < 0) continue;
+        const auto* tensor = sg->tensors()->Get(t);
+        if (BufferBytes(tensor->buffer()) != 0) {
+          refusals_->push_back(fmt::format(
+              "Operator {} of subgraph {} writes tensor {} ('{}'), which is a constant.", o, s,
+              t, tensor->name() ? tensor->name()->str() : ""));
+          return;
+        }
+        if (producer[t] >= 0) {
+          refusals_->push_back(fmt::format(
+              "Tensor {} ('{}') of subgraph {} is an output of operators {} and {}; a tensor "
+              "has one producer.",
+              t, tensor->name() ? tensor->name()->str() : "", s, producer[t], o));
+          return;
+        }
+        producer[t] = static_cast<int64_t>(o);
+      }
+    }
+    // Graph inputs and variables hold values before the first operator runs: reading
+    // one that an operator overwrites later reads the caller's (or the state's) value.
+    std::vector<bool> preset(producer.size(), false);
+    for (size_t k = 0; k < Size(sg->inputs()); ++k) {
+      const int32_t t = sg->inputs()->Get(k);
+      if (t >= 0) preset[t] = true;
+    }
+    for (size_t t = 0; t < preset.size(); ++t) {
+      if (sg->tensors()->Get(t)->is_variable()) preset[t] = true;
+    }
+    for (size_t o = 0; o < Size(ops); ++o) {
+      const auto* inputs = ops->Get(o)->inputs();
+      for (size_t k = 0; k < Size(inputs); ++k) {
+        const int32_t t = inputs->Get(k);
+        if (t < 0 || preset[t] || producer[t] < static_cast<int64_t>(o)) continue;
+        refusals_->push_back(fmt::format(
+            "Operator {} of subgraph {} reads tensor {} ('{}'), which operator {} writes{}: "
+            "the operators are not in dependency order.",
+            o, s, t, sg->tensors()->Get(t)->name() ? sg->tensors()->Get(t)->name()->str() : "",
+            producer[t], producer[t] == static_cast<int64_t>(o) ? " (itself)" : " later"));
+        return;
+      }
+    }
   }
 
   Status CheckOperator(size_t s, size_t o, size_t num_tensors) {
@@ -341,6 +399,33 @@ class Validator {
         num_scales != static_cast<size_t>(tensor->shape()->Get(qdim))) {
       refuse(fmt::format("num_scales must be 1 for per-layer quantization, or {} for per-axis "
                          "quantization, but got {}.", tensor->shape()->Get(qdim), num_scales));
+      return Status::Ok();
+    }
+    // Beyond TFLite (which DCHECKs or computes garbage in its kernels): values that no
+    // converter writes and that no integer kernel can use.
+    for (size_t i = 0; i < num_scales; ++i) {
+      const float scale = q->scale()->Get(i);
+      if (!std::isfinite(scale) || scale < 0.f) {
+        refuse(fmt::format("scale[{}] is {}; scales must be finite and non-negative.", i,
+                           scale));
+        return Status::Ok();
+      }
+    }
+    int64_t lo = std::numeric_limits<int32_t>::min(), hi = std::numeric_limits<int32_t>::max();
+    switch (tensor->type()) {
+      case tflite::TensorType_INT8: lo = -128; hi = 127; break;
+      case tflite::TensorType_UINT8: lo = 0; hi = 255; break;
+      case tflite::TensorType_INT16: lo = -32768; hi = 32767; break;
+      case tflite::TensorType_INT4: lo = -8; hi = 7; break;
+      default: break;
+    }
+    for (size_t i = 0; i < num_scales; ++i) {
+      const int64_t zp = q->zero_point()->Get(i);
+      if (zp < lo || zp > hi) {
+        refuse(fmt::format("zero_point[{}] is {}, outside [{}, {}] for {}.", i, zp, lo, hi,
+                           TensorTypeName(tensor->type())));
+        return Status::Ok();
+      }
     }
     return Status::Ok();
   }

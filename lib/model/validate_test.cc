@@ -415,6 +415,82 @@ TEST_CASE("validate: quantization", "[validate]") {
   }
 }
 
+TEST_CASE("validate: quantization values no kernel can use are refusals", "[validate]") {
+  auto refusal = [](tflite::TensorType type, QuantSpec q) {
+    ModelBuilder b;
+    b.AddTensor(type, {2, 3}, "q", &q);
+    std::vector<uint8_t> bytes = b.Build();
+    auto m = ExpectValid(bytes);
+    return m->refusals().empty() ? std::string() : m->refusals()[0];
+  };
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  CHECK(refusal(tflite::TensorType_INT8, {{nan}, {0}, 0}) ==
+        "scale[0] is nan; scales must be finite and non-negative. Tensor 0 has invalid "
+        "quantization parameters. (subgraph 0, tensor 0 ('q'))");
+  CHECK_THAT(refusal(tflite::TensorType_INT8, {{inf}, {0}, 0}), Catch::StartsWith("scale[0] is inf"));
+  CHECK_THAT(refusal(tflite::TensorType_INT8, {{-0.5f}, {0}, 0}), Catch::StartsWith("scale[0] is -0.5"));
+  CHECK(refusal(tflite::TensorType_INT8, {{0.5f}, {1000}, 0}) ==
+        "zero_point[0] is 1000, outside [-128, 127] for INT8. Tensor 0 has invalid "
+        "quantization parameters. (subgraph 0, tensor 0 ('q'))");
+  CHECK_THAT(refusal(tflite::TensorType_UINT8, {{0.5f}, {-1}, 0}),
+             Catch::StartsWith("zero_point[0] is -1, outside [0, 255] for UINT8"));
+  // -2^40 used to be truncated to 0 when copied into TfLiteAffineQuantization.
+  CHECK_THAT(refusal(tflite::TensorType_INT32, {{0.5f}, {-(int64_t{1} << 40)}, 0}),
+             Catch::StartsWith("zero_point[0] is -1099511627776, outside [-2147483648, "
+                               "2147483647] for INT32"));
+  CHECK(refusal(tflite::TensorType_INT8, {{0.f}, {-128}, 0}).empty());  // 0 is a valid scale
+  CHECK(refusal(tflite::TensorType_UINT8, {{0.5f}, {255}, 0}).empty());
+}
+
+TEST_CASE("validate: dataflow no converter writes is refused, with the tensor and operators",
+          "[validate]") {
+  // in (0) -> ADD -> mid (3) -> ADD -> out (2), both adding the constant w (1).
+  auto chain = [] {
+    ModelBuilder b = AddModel();
+    int mid = b.AddTensor(TensorType_FLOAT32, {1, 4}, "mid");
+    Op(b).outputs = {mid};
+    b.AddOperator(tflite::BuiltinOperator_ADD, {mid, 1}, {2});
+    return b;
+  };
+  auto refusals = [](ModelBuilder& b) {
+    std::vector<uint8_t> bytes = b.Build();
+    auto m = ExpectValid(bytes);
+    return m->refusals();
+  };
+  SECTION("a valid chain has none") {
+    ModelBuilder b = chain();
+    CHECK(refusals(b).empty());
+  }
+  SECTION("two producers") {
+    ModelBuilder b = chain();
+    Op(b, 0, 1).inputs = {0, 1};
+    Op(b, 0, 1).outputs = {3};
+    REQUIRE(refusals(b).size() == 1);
+    CHECK(refusals(b)[0] == "Tensor 3 ('mid') of subgraph 0 is an output of operators 0 and 1; "
+                            "a tensor has one producer.");
+  }
+  SECTION("an operator writing a constant") {
+    ModelBuilder b = chain();
+    Op(b, 0, 1).outputs = {1};
+    REQUIRE(refusals(b).size() == 1);
+    CHECK(refusals(b)[0] == "Operator 1 of subgraph 0 writes tensor 1 ('w'), which is a constant.");
+  }
+  SECTION("operators out of order") {
+    ModelBuilder b = chain();
+    std::swap(b.subgraph(0).operators[0], b.subgraph(0).operators[1]);
+    REQUIRE(refusals(b).size() == 1);
+    CHECK(refusals(b)[0] == "Operator 0 of subgraph 0 reads tensor 3 ('mid'), which operator 1 "
+                            "writes later: the operators are not in dependency order.");
+  }
+  SECTION("an operator reading its own output") {
+    ModelBuilder b = AddModel();
+    Op(b).inputs = {0, 2};
+    REQUIRE(refusals(b).size() == 1);
+    CHECK_THAT(refusals(b)[0], Catch::Contains("which operator 0 writes (itself)"));
+  }
+}
+
 // --- External data ------------------------------------------------------------------
 
 TEST_CASE("validate: external buffers", "[validate]") {

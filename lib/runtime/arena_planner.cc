@@ -13,7 +13,7 @@ size_t AlignUp(size_t n) { return (n + ArenaPlanner::kAlignment - 1) / ArenaPlan
 
 ArenaPlanner::~ArenaPlanner() { std::free(base_); }
 
-bool ArenaPlanner::Plan(const std::vector<Request>& requests) {
+bool ArenaPlanner::Plan(const std::vector<Request>& requests, size_t limit) {
   std::vector<size_t> order(requests.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
@@ -41,6 +41,7 @@ bool ArenaPlanner::Plan(const std::vector<Request>& requests) {
                                    [&](size_t a, size_t b) { return offsets_[a] < offsets_[b]; }),
                   r);
   }
+  if (limit != 0 && used_ > limit) return false;
   const size_t needed = used_ + kTailPadding;
   if (needed > capacity_) {
     std::free(base_);

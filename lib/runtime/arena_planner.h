@@ -34,8 +34,10 @@ class ArenaPlanner {
   ArenaPlanner& operator=(const ArenaPlanner&) = delete;
 
   // Computes offsets for `requests` and (re)allocates the arena. Returns false when
-  // memory cannot be allocated. offset(i) is valid for request i afterwards.
-  bool Plan(const std::vector<Request>& requests);
+  // memory cannot be allocated or the plan needs more than `limit` bytes (0: no limit;
+  // arena_bytes() then says how much it needed). offset(i) is valid for request i
+  // afterwards.
+  bool Plan(const std::vector<Request>& requests, size_t limit = 0);
   size_t offset(size_t request) const { return offsets_[request]; }
   uint8_t* base() const { return base_; }
   // Bytes the plan needs (without the tail padding).

@@ -1,11 +1,23 @@
 #include "tensorflow/lite/interpreter.h"
 
 #include <pthreadpool.h>
+#include <unistd.h>
 
 namespace tflite {
+namespace {
+
+size_t PhysicalMemoryBytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return 0;
+  return static_cast<size_t>(pages) * static_cast<size_t>(page_size);
+}
+
+}  // namespace
 
 Interpreter::Interpreter(ErrorReporter* error_reporter)
-    : error_reporter_(error_reporter ? error_reporter : DefaultErrorReporter()) {
+    : error_reporter_(error_reporter ? error_reporter : DefaultErrorReporter()),
+      memory_limit_(PhysicalMemoryBytes()) {
   AddSubgraphs(1);
 }
 
@@ -23,7 +35,19 @@ void Interpreter::AddSubgraphs(int subgraphs_to_add, int* first_new_subgraph_ind
     subgraphs_.push_back(std::make_unique<Subgraph>(error_reporter_, &subgraphs_, index));
     subgraphs_.back()->SetThreadPool(thread_pool_, num_threads_);
     subgraphs_.back()->SetProfiler(profiler_);
+    subgraphs_.back()->SetMemoryLimit(memory_limit_);
+    subgraphs_.back()->SetMaxWhileIterations(max_while_iterations_);
   }
+}
+
+void Interpreter::SetMemoryLimit(size_t bytes) {
+  memory_limit_ = bytes;
+  for (auto& s : subgraphs_) s->SetMemoryLimit(bytes);
+}
+
+void Interpreter::SetMaxWhileIterations(int64_t n) {
+  max_while_iterations_ = n;
+  for (auto& s : subgraphs_) s->SetMaxWhileIterations(n);
 }
 
 TfLiteStatus Interpreter::AllocateTensors() { return primary().AllocateTensors(); }
@@ -58,12 +82,13 @@ TfLiteStatus Interpreter::ResetVariableTensors() {
 }
 
 TfLiteStatus Interpreter::SetNumThreads(int num_threads) {
-  if (num_threads < -1 || num_threads == 0) {
+  // As TFLite: 0 and 1 both mean one thread, -1 the runtime's choice (one here).
+  if (num_threads < -1) {
     error_reporter_->Report(
         "num_threads should be >= 0 or just -1 to let TFLite runtime set the value.");
     return kTfLiteError;
   }
-  const int n = num_threads == -1 ? 1 : num_threads;
+  const int n = num_threads <= 0 ? 1 : num_threads;
   if (thread_pool_ != nullptr) {
     pthreadpool_destroy(thread_pool_);
     thread_pool_ = nullptr;

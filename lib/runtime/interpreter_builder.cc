@@ -127,7 +127,8 @@ InterpreterBuilder::InterpreterBuilder(const FlatBufferModel& model, const OpRes
 InterpreterBuilder::~InterpreterBuilder() = default;
 
 TfLiteStatus InterpreterBuilder::SetNumThreads(int num_threads) {
-  if (num_threads < -1 || num_threads == 0) {
+  // As TFLite: 0 is accepted (one thread), -1 is the runtime's choice.
+  if (num_threads < -1) {
     error_reporter_->Report(
         "num_threads should be >= 0 or just -1 to let TFLite runtime set the value.");
     return kTfLiteError;

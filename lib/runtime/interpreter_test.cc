@@ -346,7 +346,10 @@ TEST_CASE("threads: SetNumThreads validates and reaches the context") {
   auto resolver = TestResolver();
   Built b = Build(TwiceChain(1, {1}), resolver, &reporter);
   REQUIRE(b.status == kTfLiteOk);
-  CHECK(b.interpreter->SetNumThreads(0) == kTfLiteError);
+  CHECK(b.interpreter->SetNumThreads(-2) == kTfLiteError);
+  CHECK(reporter.text.find("num_threads should be >= 0 or just -1") != std::string::npos);
+  CHECK(b.interpreter->SetNumThreads(0) == kTfLiteOk);  // TFLite: 0 means one thread
+  CHECK(b.interpreter->num_threads() == 1);
   REQUIRE(b.interpreter->SetNumThreads(2) == kTfLiteOk);
   CHECK(b.interpreter->primary_subgraph().context()->recommended_num_threads == 2);
   CHECK(b.interpreter->primary_subgraph().thread_pool() != nullptr);
@@ -461,4 +464,30 @@ TEST_CASE("an op version of 2^31-1 is a resolver miss, not an endless lookup") {
   Built b = Build(mb.Build(), resolver, &reporter);
   CHECK(b.status == kTfLiteError);
   CHECK_THAT(reporter.text, Catch::Contains("ADD v2147483647: version not supported"));
+}
+
+TEST_CASE("resource limits: a memory limit refuses the arena with the size it needed") {
+  CapturingReporter reporter;
+  auto resolver = TestResolver();
+  Built b = Build(TwiceChain(2, {1, 1000}), resolver, &reporter);
+  REQUIRE(b.status == kTfLiteOk);
+  CHECK(b.interpreter->memory_limit() > 0);  // the machine's memory by default
+  b.interpreter->SetMemoryLimit(6000);
+  // 3 tensors of 4000 bytes, input and output live throughout: 12032 bytes of arena.
+  CHECK(b.interpreter->AllocateTensors() == kTfLiteError);
+  CHECK_THAT(reporter.text, Catch::Contains("the tensor arena of subgraph 0 needs 12"));
+  CHECK_THAT(reporter.text, Catch::Contains("more than the memory limit of 6000 bytes"));
+  b.interpreter->SetMemoryLimit(0);  // no limit
+  CHECK(b.interpreter->AllocateTensors() == kTfLiteOk);
+}
+
+TEST_CASE("resource limits: a single tensor over the limit is refused by name") {
+  CapturingReporter reporter;
+  auto resolver = TestResolver();
+  Built b = Build(TwiceChain(1, {1, 1000}), resolver, &reporter);
+  REQUIRE(b.status == kTfLiteOk);
+  b.interpreter->SetMemoryLimit(6000);
+  CHECK(b.interpreter->ResizeInputTensor(b.interpreter->inputs()[0], {1, 2000}) == kTfLiteError);
+  CHECK_THAT(reporter.text, Catch::Contains("tensor 'in' needs 8000 bytes (0.0 MiB), more than "
+                                            "the memory limit of 6000 bytes"));
 }

@@ -38,12 +38,26 @@ double DoubleFromBits(uint64_t u) {
   std::memcpy(&d, &u, sizeof(d));
   return d;
 }
+thread_local MultiplierRangeError g_range_error;
 }  // namespace
+
+MultiplierRangeError TakeMultiplierRangeError() {
+  MultiplierRangeError e = g_range_error;
+  g_range_error = MultiplierRangeError{};
+  return e;
+}
+
+void NoteMultiplierRangeError(double multiplier, const char* why) {
+  if (g_range_error.set) return;
+  g_range_error = MultiplierRangeError{true, multiplier, why};
+}
 
 void QuantizeMultiplier(double double_multiplier, int32_t* quantized_multiplier,
                         int* shift) {
   if (double_multiplier == 0. || !std::isfinite(double_multiplier)) {
-    // Upstream has no defined result for non-finite input; use "multiply by 0".
+    // Upstream has no defined result for non-finite input; use "multiply by 0" and let
+    // PrepareNode fail the node. (Negative multipliers are fine: LEAKY_RELU's alpha.)
+    if (double_multiplier != 0.) NoteMultiplierRangeError(double_multiplier, "is not finite");
     *quantized_multiplier = 0;
     *shift = 0;
     return;
@@ -73,6 +87,14 @@ void QuantizeMultiplier(double double_multiplier, int32_t* quantized_multiplier,
     *shift = 30;
     q_fixed = (1LL << 31) - 1;
   }
+#else
+  // x * (1 << shift) overflows beyond 30 (no real model comes near: ~2^30 is a
+  // rescale by a billion); saturate so the kernels stay defined, and fail the node.
+  if (*shift > 30) {
+    NoteMultiplierRangeError(double_multiplier, "needs a left shift over 30 bits");
+    *shift = 30;
+    q_fixed = (1LL << 31) - 1;
+  }
 #endif
   *quantized_multiplier = static_cast<int32_t>(q_fixed);
 }
@@ -80,19 +102,24 @@ void QuantizeMultiplier(double double_multiplier, int32_t* quantized_multiplier,
 void QuantizeMultiplierGreaterThanOne(double double_multiplier,
                                       int32_t* quantized_multiplier,
                                       int* left_shift) {
-  TFLITE_DCHECK_GT(double_multiplier, 1.);
+  // Upstream DCHECKs multiplier > 1; what its kernels rely on is a left shift >= 0
+  // (multipliers in [0.5, 1] occur in real int8 classifiers' SOFTMAX and are fine).
   QuantizeMultiplier(double_multiplier, quantized_multiplier, left_shift);
-  TFLITE_DCHECK_GE(*left_shift, 0);
+  if (*left_shift < 0) {
+    NoteMultiplierRangeError(double_multiplier, "must be at least 0.5 here");
+    *left_shift = 0;
+  }
 }
 
 void QuantizeMultiplierSmallerThanOneExp(double double_multiplier,
                                          int32_t* quantized_multiplier,
                                          int* left_shift) {
-  TFLITE_DCHECK_LT(double_multiplier, 1.);
-  TFLITE_DCHECK_GE(double_multiplier, 0.);
   int shift;
   QuantizeMultiplier(double_multiplier, quantized_multiplier, &shift);
-  TFLITE_DCHECK_LE(shift, 0);
+  if (shift > 0) {  // upstream DCHECKs multiplier < 1
+    NoteMultiplierRangeError(double_multiplier, "must be below 1 here");
+    shift = 0;
+  }
   *left_shift = shift;
 }
 

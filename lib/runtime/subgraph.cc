@@ -9,6 +9,7 @@
 #include "runtime/arena_planner.h"
 #include "runtime/delegation_record.h"
 #include "runtime/graph_partition.h"
+#include "tensorflow/lite/kernels/internal/quantization_util.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
 #include "tensorflow/lite/schema/schema_generated.h"
 
@@ -189,6 +190,10 @@ TfLiteStatus Subgraph::SetTensorParametersReadWrite(int tensor_index, TfLiteType
   if (!BytesRequired(type, dims.data(), static_cast<int>(dims.size()), &bytes)) {
     ReportError("tensor %d ('%s'): cannot compute the byte size of its shape", tensor_index,
                 name ? name : "");
+    return kTfLiteError;
+  }
+  if (!WithinMemoryLimit(bytes, "tensor " + std::to_string(tensor_index) + " ('" +
+                                    (name ? name : "") + "')")) {
     return kTfLiteError;
   }
   TfLiteAllocationType alloc = is_variable ? kTfLiteArenaRwPersistent : kTfLiteArenaRw;
@@ -393,7 +398,15 @@ TfLiteStatus Subgraph::PrepareNode(int node_index) {
     return kTfLiteError;
   }
   if (reg.prepare == nullptr) return kTfLiteOk;
-  if (reg.prepare(&context_, &node) != kTfLiteOk) {
+  TakeMultiplierRangeError();  // a note left by someone else is not this node's
+  const TfLiteStatus prepared = reg.prepare(&context_, &node);
+  const MultiplierRangeError range = TakeMultiplierRangeError();
+  if (prepared == kTfLiteOk && range.set) {
+    ReportError("%s: its quantization parameters give a rescaling multiplier of %g, which "
+                "%s; the integer kernels cannot represent it",
+                OpName(node_index).c_str(), range.multiplier, range.why);
+  }
+  if (prepared != kTfLiteOk || range.set) {
     ReportError("Node number %d (%s) failed to prepare.", node_index,
                 OpName(node_index).c_str());
     return kTfLiteError;
@@ -425,8 +438,19 @@ TfLiteStatus Subgraph::PrepareFrom(int plan_index, bool skip_unresolved) {
   return kTfLiteOk;
 }
 
+bool Subgraph::WithinMemoryLimit(size_t bytes, const std::string& what) {
+  if (memory_limit_ == 0 || bytes <= memory_limit_) return true;
+  ReportError("%s needs %zu bytes (%.1f MiB), more than the memory limit of %zu bytes "
+              "(%.1f MiB)",
+              what.c_str(), bytes, bytes / 1048576.0, memory_limit_, memory_limit_ / 1048576.0);
+  return false;
+}
+
 // Buffers of variable (kTfLiteArenaRwPersistent) tensors, kept until destruction.
 TfLiteStatus Subgraph::AllocatePersistent(TfLiteTensor* t) {
+  if (!WithinMemoryLimit(t->bytes, std::string("tensor '") + (t->name ? t->name : "") + "'")) {
+    return kTfLiteError;
+  }
   void* p = std::aligned_alloc(tflite_inspect::ArenaPlanner::kAlignment,
                                (t->bytes + tflite_inspect::ArenaPlanner::kTailPadding + 63) / 64 * 64);
   if (p == nullptr) {
@@ -499,8 +523,14 @@ TfLiteStatus Subgraph::AllocateTensors() {
     if (first[t] < 0) continue;
     requests.push_back({static_cast<int>(t), tensors_[t].bytes, first[t], last[t]});
   }
-  if (!planner_->Plan(requests)) {
-    ReportError("Failed to allocate the tensor arena");
+  if (!planner_->Plan(requests, memory_limit_)) {
+    if (memory_limit_ != 0 && planner_->arena_bytes() > memory_limit_) {
+      WithinMemoryLimit(planner_->arena_bytes(),
+                        "the tensor arena of subgraph " + std::to_string(index_));
+    } else {
+      ReportError("Failed to allocate the tensor arena (%zu bytes) of subgraph %d",
+                  planner_->arena_bytes(), index_);
+    }
     return kTfLiteError;
   }
   for (size_t i = 0; i < requests.size(); ++i) {
@@ -646,6 +676,9 @@ TfLiteStatus Subgraph::ResizeTensor(TfLiteTensor* t, TfLiteIntArray* new_size) {
     ReportError("ResizeTensor: invalid shape for tensor '%s'", t->name ? t->name : "");
     return kTfLiteError;
   }
+  if (!WithinMemoryLimit(bytes, std::string("tensor '") + (t->name ? t->name : "") + "'")) {
+    return kTfLiteError;
+  }
   const size_t old_bytes = t->bytes;
   TfLiteIntArrayFree(t->dims);
   t->dims = owned.release();
@@ -774,6 +807,7 @@ TfLiteStatus Subgraph::GetNodeAndRegistrationCb(TfLiteContext* ctx, int node_ind
 
 void* Subgraph::AllocatePersistentBufferCb(TfLiteContext* ctx, size_t bytes) {
   Subgraph* s = Self(ctx);
+  if (!s->WithinMemoryLimit(bytes, "a kernel's persistent buffer")) return nullptr;
   void* p = std::aligned_alloc(tflite_inspect::ArenaPlanner::kAlignment, (bytes + 63) / 64 * 64);
   if (p != nullptr) {
     s->persistent_buffers_.push_back(p);
@@ -784,6 +818,7 @@ void* Subgraph::AllocatePersistentBufferCb(TfLiteContext* ctx, size_t bytes) {
 
 TfLiteStatus Subgraph::RequestScratchBufferInArenaCb(TfLiteContext* ctx, size_t bytes, int* idx) {
   Subgraph* s = Self(ctx);
+  if (!s->WithinMemoryLimit(bytes, "a kernel's scratch buffer")) return kTfLiteError;
   s->scratch_buffers_.emplace_back(bytes);
   *idx = static_cast<int>(s->scratch_buffers_.size()) - 1;
   return kTfLiteOk;

@@ -13,6 +13,7 @@
 #include "tensorflow/lite/interpreter_builder.h"
 #include "tensorflow/lite/model_builder.h"
 #include "tools/input_gen.h"
+#include "tools/resource_limits.h"
 #include "tools/string_reporter.h"
 
 namespace tflite_inspect {
@@ -63,6 +64,7 @@ Result<RunResult> RunModel(const RunOptions& options, const tflite::OpResolver& 
       kTfLiteOk) {
     return fail("cannot build an interpreter for " + options.graph);
   }
+  ApplyResourceLimits(options.max_arena_mb, options.max_while_iterations, interpreter.get());
   RunResult result;
   if (options.delegates != nullptr) {
     auto applied = ApplyDelegates(interpreter.get(), *options.delegates, options.delegate_strict);

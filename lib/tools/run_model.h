@@ -26,6 +26,10 @@ struct RunOptions {
   // Applied in order after building (ApplyDelegates); must outlive the call.
   std::vector<DelegateInstance>* delegates = nullptr;
   bool delegate_strict = false;
+  // Resource limits (Interpreter::SetMemoryLimit / SetMaxWhileIterations): 0 MiB means
+  // the machine's memory, 0 iterations no cap (TFLite's behaviour).
+  size_t max_arena_mb = 0;
+  int64_t max_while_iterations = 0;
 };
 
 struct TensorDump {

@@ -4,6 +4,7 @@
 #ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_CONV_UTIL_H_
 #define TFLITE_INSPECT_LIB_KERNELS_INTERNAL_CONV_UTIL_H_
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "kernels/internal/padding.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
+#include "tensorflow/lite/kernels/internal/quantization_util.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
 
 namespace tflite {
@@ -71,6 +73,19 @@ struct QuantParams {
   }
 };
 
+// The 64-bit accumulator path (int16 activations) takes left shifts up to 7 only
+// (MultiplyByQuantizedMultiplier(int64_t, ...)); a larger one fails the node's Prepare
+// (NoteMultiplierRangeError, reported by Subgraph::PrepareNode).
+inline void NoteInt16ShiftRange(const QuantParams& q) {
+  for (size_t c = 0; c < q.shift.size(); ++c) {
+    if (q.shift[c] > 7) {
+      NoteMultiplierRangeError(std::ldexp(q.multiplier[c] / 2147483648.0, q.shift[c]),
+                               "needs a left shift over 7 bits (int16 activations)");
+      return;
+    }
+  }
+}
+
 inline const TfLiteAffineQuantization* Affine(const TfLiteTensor* t) {
   if (t->quantization.type != kTfLiteAffineQuantization) return nullptr;
   return static_cast<const TfLiteAffineQuantization*>(t->quantization.params);
@@ -102,6 +117,7 @@ inline TfLiteStatus PrepareConvQuant(TfLiteContext* context, const TfLiteTensor*
   }
   q->input_offset = -input->params.zero_point;
   q->output_offset = output->params.zero_point;
+  if (input->type == kTfLiteInt16) NoteInt16ShiftRange(*q);
   return kTfLiteOk;
 }
 

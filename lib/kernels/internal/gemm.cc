@@ -584,7 +584,12 @@ void QuantizedTile(bool avx2, int k, const int16_t* a, int lda, const int16_t* b
     for (int j = 0; j < cols; ++j) {
       const int col = col0 + j;
       int64_t v = acc[i][j];
-      if (s.bias != nullptr) v += s.bias[col];
+      if (s.bias != nullptr) {
+        // A model's constant int64 bias need not be 8-byte aligned in the file.
+        int64_t b;
+        std::memcpy(&b, s.bias + col, sizeof b);
+        v = WrappingAdd(v, b);
+      }
       if (s.single_rounding) {
         const int64_t r = SingleRoundingMultiply(v, s.multiplier[col], s.shift[col]);
         crow[j] = static_cast<OutT>(std::min<int64_t>(std::max<int64_t>(r, s.act_min), s.act_max));

@@ -80,6 +80,14 @@ class Interpreter {
   void SetProfiler(Profiler* profiler);
   Profiler* GetProfiler() const { return profiler_; }
 
+  // tflite-inspect extensions (resource limits; TFLite has none). No tensor, arena or
+  // kernel buffer may exceed `bytes` (default: the machine's physical memory; 0: no
+  // limit): a crafted shape fails AllocateTensors/Invoke with the size it needed rather
+  // than exhausting the machine. WHILE fails after `n` iterations (default 0: no cap).
+  void SetMemoryLimit(size_t bytes);
+  size_t memory_limit() const { return memory_limit_; }
+  void SetMaxWhileIterations(int64_t n);
+
   size_t subgraphs_size() const { return subgraphs_.size(); }
   Subgraph* subgraph(int index) {
     return index >= 0 && static_cast<size_t>(index) < subgraphs_.size() ? subgraphs_[index].get()
@@ -137,6 +145,8 @@ class Interpreter {
   int num_threads_ = 1;
   Profiler* profiler_ = nullptr;
   bool allow_buffer_handle_output_ = false;
+  size_t memory_limit_ = 0;
+  int64_t max_while_iterations_ = 0;
   // Destroyed after the subgraphs (~Interpreter clears those first).
   std::vector<std::unique_ptr<TfLiteDelegate, std::function<void(TfLiteDelegate*)>>>
       owned_delegates_;

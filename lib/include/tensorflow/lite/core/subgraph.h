@@ -109,6 +109,15 @@ class Subgraph {
   bool is_folded(int node_index) const { return folded_[node_index]; }
 
   void SetProfiler(Profiler* profiler) { profiler_ = profiler; }
+  // tflite-inspect extension (resource limits, set by Interpreter): no tensor, arena,
+  // scratch or persistent buffer larger than `bytes`; a bigger request fails with the
+  // size it needed instead of exhausting the machine. 0: no limit.
+  void SetMemoryLimit(size_t bytes) { memory_limit_ = bytes; }
+  size_t memory_limit() const { return memory_limit_; }
+  // tflite-inspect extension: WHILE fails after this many iterations (0: no cap, as
+  // TFLite).
+  void SetMaxWhileIterations(int64_t n) { max_while_iterations_ = n; }
+  int64_t max_while_iterations() const { return max_while_iterations_; }
   void SetThreadPool(pthreadpool* pool, int num_threads);
   pthreadpool* thread_pool() const { return thread_pool_; }
 
@@ -178,6 +187,8 @@ class Subgraph {
   TfLiteStatus FoldNode(int node_index, bool before_planning);
   TfLiteStatus CheckTensorIndices(const char* label, const std::vector<int>& indices);
   TfLiteStatus AllocatePersistent(TfLiteTensor* t);
+  // False (and an error naming `what`) when `bytes` exceeds the memory limit.
+  bool WithinMemoryLimit(size_t bytes, const std::string& what);
   bool IsConstant(int tensor_index) const;
   void SetupContext();
   void FreeNode(std::pair<TfLiteNode, TfLiteRegistration>* node);
@@ -230,6 +241,8 @@ class Subgraph {
   std::unique_ptr<tflite_inspect::ArenaPlanner> planner_;
   std::vector<void*> persistent_buffers_;
   size_t persistent_bytes_ = 0;
+  size_t memory_limit_ = 0;
+  int64_t max_while_iterations_ = 0;
   std::vector<std::vector<char>> scratch_buffers_;
   State state_ = State::kUninvokable;
   bool in_invoke_ = false;

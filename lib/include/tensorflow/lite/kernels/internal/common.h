@@ -158,7 +158,7 @@ inline int32_t MultiplyByQuantizedMultiplier(int32_t x,
   const int left_shift = shift > 0 ? shift : 0;
   const int right_shift = shift > 0 ? 0 : -shift;
   return gemmlowp::RoundingDivideByPOT(
-      gemmlowp::SaturatingRoundingDoublingHighMul(x * (1 << left_shift),
+      gemmlowp::SaturatingRoundingDoublingHighMul(WrappingMul(x, int32_t{1} << left_shift),
                                                   quantized_multiplier),
       right_shift);
 }
@@ -185,9 +185,11 @@ inline int32_t MultiplyByQuantizedMultiplier(int64_t x,
                                              int32_t quantized_multiplier,
                                              int shift) {
   TFLITE_DCHECK(quantized_multiplier >= 0);
-  TFLITE_DCHECK(shift >= -31 && shift < 8);
-  TFLITE_DCHECK(x >= -(static_cast<int64_t>(1) << 47) &&
-                x < (static_cast<int64_t>(1) << 47));
+  // Upstream DCHECKs these ranges; crafted parameters (a huge int64 bias) leave them,
+  // so saturate instead of overflowing. Results inside the ranges are unchanged.
+  shift = std::min(std::max(shift, -31), 7);
+  x = std::min(std::max(x, -(static_cast<int64_t>(1) << 47)),
+               (static_cast<int64_t>(1) << 47) - 1);
   const int32_t reduced_multiplier =
       (quantized_multiplier < 0x7FFF0000)
           ? ((quantized_multiplier + (1 << 15)) >> 16)
@@ -351,8 +353,10 @@ inline void LUTPopulateInt8(float input_scale, int32_t input_zero_point,
     const float transformed =
         LUTTransform(transform, transform_params, dequantized);
     const float rescaled = TfLiteRound(transformed * inverse_scale);
-    const int32_t quantized =
-        static_cast<int32_t>(rescaled + output_zero_point);
+    // Clamped as a float first: a crafted scale may put it beyond int32.
+    const int32_t quantized = static_cast<int32_t>(std::max(
+        static_cast<float>(minval),
+        std::min(static_cast<float>(maxval), rescaled + output_zero_point)));
     lut_uint8[static_cast<uint8_t>(static_cast<T>(val))] = static_cast<uint8_t>(
         static_cast<T>(std::max(std::min(maxval, quantized), minval)));
   }

@@ -75,7 +75,16 @@ T Neg(T a) {
 // Multiplication by 2^offset (defined for negative a, unlike <<).
 template <typename T>
 T ShiftLeft(T a, int offset) {
-  return a * (static_cast<T>(1) << offset);
+  if constexpr (std::is_integral_v<T>) {
+    // Wrapping, as on every target upstream runs on: the saturating callers compute the
+    // shifted value before selecting the saturated one, so it may overflow.
+    using U = std::make_unsigned_t<T>;
+    using P = std::common_type_t<U, unsigned int>;
+    return static_cast<T>(static_cast<U>(static_cast<P>(static_cast<U>(a)) *
+                                         (static_cast<P>(1) << offset)));
+  } else {
+    return a * (static_cast<T>(1) << offset);
+  }
 }
 // Arithmetic (sign-extending) shift, truncating toward -infinity.
 template <typename T>

@@ -158,6 +158,22 @@ void FakeQuantizeArray(float nudged_scale, float nudged_min, float nudged_max,
 // true.
 bool CheckedLog2(float x, int* log2_result);
 
+// tflite-inspect extension: crafted quantization parameters can ask for a multiplier
+// the integer kernels cannot represent (not finite, a left shift over 30, a
+// "greater than one" multiplier below 0.5). TFLite only DCHECKs these; here the
+// functions above note the first such multiplier of the calling thread, and
+// Subgraph::PrepareNode fails the node that computed it with a message.
+struct MultiplierRangeError {
+  bool set = false;
+  double multiplier = 0.;
+  const char* why = "";
+};
+// Clears the note and returns what it held.
+MultiplierRangeError TakeMultiplierRangeError();
+// Notes `multiplier` (first one wins until taken). Kernels with stricter limits than
+// QuantizeMultiplier's (the 64-bit accumulator path: shift < 8) call it themselves.
+void NoteMultiplierRangeError(double multiplier, const char* why);
+
 // QuantizeMultiplier for each of `size` scales.
 void QuantizeMultiplierArray(const double* effective_scales, size_t size,
                              int32_t* effective_scale_significand,

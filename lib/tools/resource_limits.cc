@@ -1,0 +1,22 @@
+#include "tools/resource_limits.h"
+
+namespace tflite_inspect {
+
+void AddResourceLimitFlags(CLI::App& app, size_t* max_arena_mb, int64_t* max_while_iterations) {
+  app.add_option("--max_arena_mb", *max_arena_mb,
+                 "Refuse a model whose tensor arena, or any one tensor or kernel buffer, needs "
+                 "more than this many MiB (default 0: the machine's memory)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--max_while_iterations", *max_while_iterations,
+                 "Fail a WHILE loop that runs more iterations than this (default 0: no cap, "
+                 "as TFLite)")
+      ->check(CLI::NonNegativeNumber);
+}
+
+void ApplyResourceLimits(size_t max_arena_mb, int64_t max_while_iterations,
+                         tflite::Interpreter* interpreter) {
+  if (max_arena_mb > 0) interpreter->SetMemoryLimit(max_arena_mb << 20);
+  interpreter->SetMaxWhileIterations(max_while_iterations);
+}
+
+}  // namespace tflite_inspect
