@@ -171,6 +171,27 @@ class Validator {
   void CheckDataflow(size_t s) {
     const auto* sg = model_->subgraphs()->Get(s);
     const auto* ops = sg->operators();
+    // Inputs are written by the caller (or a control-flow op) and outputs read back: -1
+    // (TFLite's optional tensor) or a constant there leaves nothing to write or read.
+    for (const auto* list : {sg->inputs(), sg->outputs()}) {
+      const char* what = list == sg->inputs() ? "Input" : "Output";
+      for (size_t k = 0; k < Size(list); ++k) {
+        const int32_t t = list->Get(k);
+        if (t < 0) {
+          refusals_->push_back(fmt::format("{} #{} of subgraph {} is {}: no tensor.", what, k,
+                                           s, t));
+          return;
+        }
+        const auto* tensor = sg->tensors()->Get(t);
+        if (list == sg->inputs() && BufferBytes(tensor->buffer()) != 0) {
+          refusals_->push_back(fmt::format(
+              "Input #{} of subgraph {} is tensor {} ('{}'), a constant: inputs are written "
+              "by the caller.",
+              k, s, t, tensor->name() ? tensor->name()->str() : ""));
+          return;
+        }
+      }
+    }
     std::vector<int64_t> producer(Size(sg->tensors()), -1);
     for (size_t o = 0; o < Size(ops); ++o) {
       const auto* outputs = ops->Get(o)->outputs();

@@ -1,0 +1,373 @@
+// Crafted models, one per class of TFLite's CVE history (testdata/malformed/, written by
+// this file's builders): every tool — run, benchmark_model, inference_diff,
+// delegate_report, inspect_ops — must answer each with its exit code and the exact
+// reason, never a signal or a hang. inspect_ops reads models the runtime refuses (that
+// is its job) and must not crash on them.
+//
+// The committed files are these builders' output: the test fails when a file differs
+// from what its builder makes. Regenerate after changing a builder with
+//   TFI_WRITE_MALFORMED=testdata/malformed build/cmd/malformed_cli_test
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "builder/model_builder.h"
+#include "catch2/catch.hpp"
+#include "fmt/format.h"
+#include "testing/command.h"
+
+namespace fs = std::filesystem;
+using tflite_inspect::ModelBuilder;
+using tflite_inspect::Options;
+using tflite_inspect::QuantSpec;
+using tflite_inspect::testing::ReadFile;
+using tflite_inspect::testing::RunCommand;
+
+namespace {
+
+const std::string kBin = TFLITE_INSPECT_BIN;
+const fs::path kCorpus = fs::path(TFI_SOURCE_DIR) / "testdata" / "malformed";
+constexpr auto kF32 = tflite::TensorType_FLOAT32;
+constexpr auto kI32 = tflite::TensorType_INT32;
+constexpr auto kI8 = tflite::TensorType_INT8;
+
+struct Case {
+  std::string name;
+  std::function<ModelBuilder()> build;
+  std::string message;  // in the stderr of every tool that builds an interpreter
+  // Found only when the data is seen (Invoke): delegate_report, which does not invoke,
+  // reports the model and exits 0.
+  bool at_invoke = false;
+};
+
+// in [1,4] -> op -> out [1,4]
+ModelBuilder Unary(tflite::BuiltinOperator op, std::vector<int32_t> in_shape = {1, 4},
+                   std::vector<int32_t> out_shape = {1, 4}) {
+  ModelBuilder b;
+  int in = b.AddTensor(kF32, in_shape, "in");
+  int out = b.AddTensor(kF32, out_shape, "out");
+  b.AddOperator(op, {in}, {out});
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  return b;
+}
+
+// in -> ADD(in, w) -> mid -> ADD(mid, w) -> out
+ModelBuilder AddChain() {
+  ModelBuilder b;
+  int in = b.AddTensor(kF32, {1, 4}, "in");
+  int w = b.AddConstTensor<float>(kF32, {1, 4}, {1, 2, 3, 4}, "w");
+  int mid = b.AddTensor(kF32, {1, 4}, "mid");
+  int out = b.AddTensor(kF32, {1, 4}, "out");
+  b.AddOperator(tflite::BuiltinOperator_ADD, {in, w}, {mid}, Options(tflite::AddOptionsT()));
+  b.AddOperator(tflite::BuiltinOperator_ADD, {mid, w}, {out}, Options(tflite::AddOptionsT()));
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  return b;
+}
+
+ModelBuilder Conv(int stride, std::vector<int32_t> in_shape, std::vector<int32_t> filter_shape) {
+  ModelBuilder b;
+  int in = b.AddTensor(kF32, in_shape, "in");
+  size_t n = 1;
+  for (int d : filter_shape) n *= static_cast<size_t>(d);
+  int f = b.AddConstTensor<float>(kF32, filter_shape, std::vector<float>(n, 0.5f), "filter");
+  int out = b.AddTensor(kF32, {1, 4, 4, filter_shape[0]}, "out");
+  tflite::Conv2DOptionsT o;
+  o.padding = tflite::Padding_SAME;
+  o.stride_w = o.stride_h = stride;
+  o.dilation_w_factor = o.dilation_h_factor = 1;
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, f}, {out}, Options(o));
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  return b;
+}
+
+ModelBuilder QuantizedAdd(QuantSpec q_in) {
+  ModelBuilder b;
+  QuantSpec q{{0.5f}, {0}, 0};
+  int in = b.AddTensor(kI8, {1, 4}, "in", &q_in);
+  int w = b.AddConstTensor<int8_t>(kI8, {1, 4}, {1, 2, 3, 4}, "w", &q);
+  int out = b.AddTensor(kI8, {1, 4}, "out", &q);
+  b.AddOperator(tflite::BuiltinOperator_ADD, {in, w}, {out}, Options(tflite::AddOptionsT()));
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  return b;
+}
+
+ModelBuilder Gather(int32_t index) {
+  ModelBuilder b;
+  int in = b.AddTensor(kF32, {4, 2}, "params");
+  int idx = b.AddConstTensor<int32_t>(kI32, {1}, {index}, "indices");
+  int out = b.AddTensor(kF32, {1, 2}, "out");
+  b.AddOperator(tflite::BuiltinOperator_GATHER, {in, idx}, {out},
+                Options(tflite::GatherOptionsT()));
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  return b;
+}
+
+ModelBuilder Transpose(std::vector<int32_t> perm) {
+  ModelBuilder b;
+  int in = b.AddTensor(kF32, {2, 3}, "in");
+  int p = b.AddConstTensor<int32_t>(kI32, {static_cast<int32_t>(perm.size())}, perm, "perm");
+  int out = b.AddTensor(kF32, {3, 2}, "out");
+  b.AddOperator(tflite::BuiltinOperator_TRANSPOSE, {in, p}, {out},
+                Options(tflite::TransposeOptionsT()));
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  return b;
+}
+
+ModelBuilder Reshape(std::vector<int32_t> shape) {
+  ModelBuilder b;
+  int in = b.AddTensor(kF32, {2, 3}, "in");
+  int s = b.AddConstTensor<int32_t>(kI32, {static_cast<int32_t>(shape.size())}, shape, "shape");
+  int out = b.AddTensor(kF32, shape, "out");
+  b.AddOperator(tflite::BuiltinOperator_RESHAPE, {in, s}, {out});
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  return b;
+}
+
+ModelBuilder Split(int num_splits) {
+  ModelBuilder b;
+  int axis = b.AddConstTensor<int32_t>(kI32, {}, {1}, "axis");
+  int in = b.AddTensor(kF32, {2, 4}, "in");
+  int out = b.AddTensor(kF32, {2, 2}, "out");
+  tflite::SplitOptionsT o;
+  o.num_splits = num_splits;
+  b.AddOperator(tflite::BuiltinOperator_SPLIT, {axis, in}, {out}, Options(o));
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  return b;
+}
+
+// WHILE whose body subgraph (1) runs WHILE again with itself as body.
+ModelBuilder WhileCycle() {
+  ModelBuilder b;
+  int x = b.AddTensor(kI32, {1}, "x");
+  int y = b.AddTensor(kI32, {1}, "y");
+  tflite::WhileOptionsT w;
+  w.cond_subgraph_index = 1;
+  w.body_subgraph_index = 1;
+  b.AddOperator(tflite::BuiltinOperator_WHILE, {x}, {y}, Options(w));
+  b.SetInputs({x});
+  b.SetOutputs({y});
+  b.UseSubgraph(b.AddSubgraph("loop"));
+  int a = b.AddTensor(kI32, {1}, "a");
+  int c = b.AddTensor(kI32, {1}, "c");
+  b.AddOperator(tflite::BuiltinOperator_WHILE, {a}, {c}, Options(w));
+  b.SetInputs({a});
+  b.SetOutputs({c});
+  b.UseSubgraph(0);
+  return b;
+}
+
+std::vector<Case> Cases() {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  return {
+      {"two_producers",
+       [] {
+         ModelBuilder b = AddChain();
+         b.subgraph(0).operators[1]->outputs = {2};
+         b.subgraph(0).operators[1]->inputs = {0, 1};
+         return b;
+       },
+       "Tensor 2 ('mid') of subgraph 0 is an output of operators 0 and 1; a tensor has one "
+       "producer."},
+      {"writes_constant",
+       [] {
+         ModelBuilder b = AddChain();
+         b.subgraph(0).operators[1]->outputs = {1};
+         return b;
+       },
+       "Operator 1 of subgraph 0 writes tensor 1 ('w'), which is a constant."},
+      {"out_of_order",
+       [] {
+         ModelBuilder b = AddChain();
+         std::swap(b.subgraph(0).operators[0], b.subgraph(0).operators[1]);
+         return b;
+       },
+       "Operator 0 of subgraph 0 reads tensor 2 ('mid'), which operator 1 writes later: the "
+       "operators are not in dependency order."},
+      {"reads_own_output",
+       [] {
+         ModelBuilder b = AddChain();
+         b.subgraph(0).operators[1]->inputs = {3, 1};
+         return b;
+       },
+       "Operator 1 of subgraph 0 reads tensor 3 ('out'), which operator 1 writes (itself)"},
+      {"zero_point_out_of_range", [] { return QuantizedAdd({{0.5f}, {1000}, 0}); },
+       "zero_point[0] is 1000, outside [-128, 127] for INT8. Tensor 0 has invalid quantization "
+       "parameters."},
+      {"zero_point_2pow40", [] { return QuantizedAdd({{0.5f}, {-(int64_t{1} << 40)}, 0}); },
+       "zero_point[0] is -1099511627776, outside [-128, 127] for INT8."},
+      {"scale_nan", [nan] { return QuantizedAdd({{nan}, {0}, 0}); },
+       "scale[0] is nan; scales must be finite and non-negative."},
+      {"scale_negative", [] { return QuantizedAdd({{-1.f}, {0}, 0}); },
+       "scale[0] is -1; scales must be finite and non-negative."},
+      {"scale_ratio_out_of_range", [] { return QuantizedAdd({{1e30f}, {0}, 0}); },
+       "ADD/SUB output scale too small for the input scales"},
+      {"per_channel_count_mismatch", [] { return QuantizedAdd({{0.5f, 0.5f, 0.5f}, {0, 0, 0}, 1}); },
+       "num_scales must be 1 for per-layer quantization, or 4 for per-axis quantization, but "
+       "got 3."},
+      {"quantized_dimension_out_of_range", [] { return QuantizedAdd({{0.5f}, {0}, 5}); },
+       "quantized_dimension must be in range [0, 2). Was 5."},
+      {"while_calls_itself", WhileCycle, "subgraph 1 calls itself"},
+      {"conv_zero_stride", [] { return Conv(0, {1, 4, 4, 2}, {3, 3, 3, 2}); },
+       "params->stride_width > 0 && params->stride_height > 0 was not true"},
+      {"conv_zero_input_channels", [] { return Conv(1, {1, 4, 4, 0}, {3, 3, 3, 0}); },
+       "input depth 0 is not a multiple of the filter depth 0"},
+      {"conv_channels_mismatch", [] { return Conv(1, {1, 4, 4, 2}, {3, 3, 3, 5}); },
+       "input depth 2 is not a multiple of the filter depth 5"},
+      {"huge_tensor",
+       [] { return Unary(tflite::BuiltinOperator_RELU, {65536, 65536, 64}, {65536, 65536, 64}); },
+       "tensor 0 ('in') needs 1099511627776 bytes"},
+      {"gather_index_out_of_range", [] { return Gather(100); },
+       "GATHER: index 100 is out of bounds [0, 4)", true},
+      {"gather_negative_index", [] { return Gather(-5); },
+       "GATHER: index -5 is out of bounds [0, 4)", true},
+      {"transpose_perm_out_of_range", [] { return Transpose({0, 7}); },
+       "TRANSPOSE: perm[1] = 7 is out of range or repeated"},
+      {"transpose_perm_repeated", [] { return Transpose({1, 1}); },
+       "TRANSPOSE: perm[1] = 1 is out of range or repeated"},
+      {"reshape_element_mismatch", [] { return Reshape({5, 7}); },
+       "RESHAPE: cannot reshape 6 elements into shape [5,7]"},
+      {"split_zero_splits", [] { return Split(0); }, "params->num_splits >= 1 was not true."},
+      {"split_uneven", [] { return Split(3); },
+       "NumOutputs(node) != params->num_splits (1 != 3)"},
+      {"op_input_out_of_range",
+       [] {
+         ModelBuilder b = AddChain();
+         b.subgraph(0).operators[0]->inputs = {0, 57};
+         return b;
+       },
+       "input #1 refers to tensor 57, but the subgraph has 4 tensors"},
+      {"constant_buffer_too_small",
+       [] {
+         ModelBuilder b;
+         int in = b.AddTensor(kF32, {1, 4}, "in");
+         int w = b.AddConstTensorBytes(kF32, {1, 4}, {0, 0, 0, 0}, "w");
+         int out = b.AddTensor(kF32, {1, 4}, "out");
+         b.AddOperator(tflite::BuiltinOperator_ADD, {in, w}, {out}, Options(tflite::AddOptionsT()));
+         b.SetInputs({in});
+         b.SetOutputs({out});
+         return b;
+       },
+       "holds 4 bytes, but shape [1,4] of FLOAT32 needs 16 bytes"},
+      {"op_version_int_max",
+       [] {
+         ModelBuilder b = Unary(tflite::BuiltinOperator_RELU);
+         b.model().operator_codes[0]->version = std::numeric_limits<int32_t>::max();
+         return b;
+       },
+       "version '2147483647'"},
+      {"shape_product_overflow",
+       [] {
+         return Unary(tflite::BuiltinOperator_RELU, {2147483647, 2147483647, 2147483647, 4},
+                      {1, 4});
+       },
+       "more elements than fit in int64"},
+      {"unresolved_custom_op",
+       [] {
+         ModelBuilder b;
+         int in = b.AddTensor(kF32, {1, 4}, "in");
+         int out = b.AddTensor(kF32, {1, 4}, "out");
+         b.AddCustomOperator("NoSuchOp", {in}, {out});
+         b.SetInputs({in});
+         b.SetOutputs({out});
+         return b;
+       },
+       "Encountered unresolved custom op: NoSuchOp."},
+      {"subgraph_input_constant",
+       [] {
+         ModelBuilder b = AddChain();
+         b.subgraph(0).inputs = {1};
+         return b;
+       },
+       "Input #0 of subgraph 0 is tensor 1 ('w'), a constant: inputs are written by the "
+       "caller."},
+      {"subgraph_input_minus_one",
+       [] {
+         ModelBuilder b = AddChain();
+         b.subgraph(0).inputs = {-1};
+         return b;
+       },
+       "Input #0 of subgraph 0 is -1: no tensor."},
+      {"subgraph_output_minus_one",
+       [] {
+         ModelBuilder b = AddChain();
+         b.subgraph(0).outputs = {3, -1};
+         return b;
+       },
+       "Output #1 of subgraph 0 is -1: no tensor."},
+  };
+}
+
+struct Tool {
+  std::string name;
+  std::string command;  // {} is the model
+};
+
+std::vector<Tool> Tools(const fs::path& out) {
+  return {
+      {"run", fmt::format("'{}' run --graph '{{}}' --output_dir '{}'", kBin, out.string())},
+      {"benchmark_model",
+       fmt::format("'{}' benchmark_model --graph='{{}}' --num_runs=1 --warmup_runs=1 "
+                   "--min_secs=0 --warmup_min_secs=0",
+                   kBin)},
+      {"inference_diff", fmt::format("'{}' inference_diff --model_file='{{}}' --num_runs=1", kBin)},
+      {"delegate_report", fmt::format("'{}' delegate_report --graph='{{}}'", kBin)},
+  };
+}
+
+}  // namespace
+
+TEST_CASE("crafted models: every tool exits 1 with the reason, the corpus is what the "
+          "builders make") {
+  const fs::path dir = tflite_inspect::testing::TempDir("malformed_cli_test");
+  const char* write_to = std::getenv("TFI_WRITE_MALFORMED");
+  const std::vector<Case> cases = Cases();
+  for (const Case& c : cases) {
+    DYNAMIC_SECTION(c.name) {
+      const std::vector<uint8_t> bytes = c.build().Build();
+      const fs::path model = dir / (c.name + ".tflite");
+      {
+        ModelBuilder b = c.build();
+        REQUIRE(b.WriteFile(model.string()).ok());
+      }
+      if (write_to != nullptr) {
+        ModelBuilder b = c.build();
+        REQUIRE(b.WriteFile((fs::path(write_to) / (c.name + ".tflite")).string()).ok());
+      }
+      const fs::path committed = kCorpus / (c.name + ".tflite");
+      INFO("corpus file " << committed);
+      CHECK(fs::exists(committed));
+      if (fs::exists(committed)) {
+        CHECK(ReadFile(committed) == std::string(bytes.begin(), bytes.end()));
+      }
+      for (const Tool& t : Tools(dir / (c.name + "_out"))) {
+        // A hang is a failure too: 124 from timeout is not 1.
+        const auto r = RunCommand("timeout 60 " +
+                                  fmt::format(fmt::runtime(t.command), model.string()));
+        INFO(t.name << " said:\n" << r.out << r.err);
+        if (c.at_invoke && t.name == "delegate_report") {
+          CHECK(r.exit_code == 0);
+          continue;
+        }
+        CHECK(r.exit_code == 1);
+        CHECK_THAT(r.out + r.err, Catch::Contains(c.message));
+      }
+      // inspect_ops reads what the runtime refuses; it may fail on what does not load.
+      const auto inspect = RunCommand(fmt::format("timeout 60 '{}' inspect_ops --tensors '{}'",
+                                                  kBin, model.string()));
+      INFO("inspect_ops said:\n" << inspect.out << inspect.err);
+      CHECK((inspect.exit_code == 0 || inspect.exit_code == 1));
+    }
+  }
+}
