@@ -195,6 +195,14 @@ std::vector<Case> Cases() {
        },
        "Operator 0 of subgraph 0 reads tensor 2 ('mid'), which operator 1 writes later: the "
        "operators are not in dependency order."},
+      {"writes_subgraph_input",
+       [] {
+         ModelBuilder b = AddChain();
+         b.subgraph(0).operators[1]->outputs = {0};
+         b.subgraph(0).outputs = {0};
+         return b;
+       },
+       "Operator 1 of subgraph 0 writes tensor 0 ('in'), which is an input of the subgraph."},
       {"reads_own_output",
        [] {
          ModelBuilder b = AddChain();

@@ -192,6 +192,18 @@ TfLiteStatus PrepareInteger(TfLiteContext* context, TfLiteNode* node, OpData* d,
   TF_LITE_ENSURE_TYPES_EQ(context, output_state->type, kTfLiteInt8);
   TF_LITE_ENSURE_TYPES_EQ(context, cell_state->type, kTfLiteInt16);
   TF_LITE_ENSURE_TYPES_EQ(context, output->type, kTfLiteInt8);
+  // Row sums of the weights (and the biases) are folded in here, at prepare: they must
+  // be constants (a crafted model may point them at activations, which have no data yet).
+  for (int i = 1; i < node->inputs->size && i < 24; ++i) {
+    if (i == kOutputState || i == kCellState) continue;
+    const TfLiteTensor* t = Opt(context, node, i);
+    if (t == nullptr || IsConstantTensor(t)) continue;
+    TF_LITE_KERNEL_LOG(context,
+                       "UNIDIRECTIONAL_SEQUENCE_LSTM (integer): input %d ('%s') must be a "
+                       "constant (weights and biases are folded in at prepare).",
+                       i, t->name ? t->name : "");
+    return kTfLiteError;
+  }
   float intermediate_scale[5];
   int32_t intermediate_zp[5];
   for (int i = 0; i < 5; ++i) {

@@ -193,6 +193,8 @@ class Validator {
       }
     }
     std::vector<int64_t> producer(Size(sg->tensors()), -1);
+    std::vector<bool> is_input(producer.size(), false);
+    for (size_t k = 0; k < Size(sg->inputs()); ++k) is_input[sg->inputs()->Get(k)] = true;
     for (size_t o = 0; o < Size(ops); ++o) {
       const auto* outputs = ops->Get(o)->outputs();
       for (size_t k = 0; k < Size(outputs); ++k) {
@@ -212,24 +214,26 @@ class Validator {
               t, tensor->name() ? tensor->name()->str() : "", s, producer[t], o));
           return;
         }
+        if (is_input[t]) {
+          refusals_->push_back(fmt::format(
+              "Operator {} of subgraph {} writes tensor {} ('{}'), which is an input of the "
+              "subgraph.",
+              o, s, t, tensor->name() ? tensor->name()->str() : ""));
+          return;
+        }
         producer[t] = static_cast<int64_t>(o);
       }
     }
-    // Graph inputs and variables hold values before the first operator runs: reading
-    // one that an operator overwrites later reads the caller's (or the state's) value.
-    std::vector<bool> preset(producer.size(), false);
-    for (size_t k = 0; k < Size(sg->inputs()); ++k) {
-      const int32_t t = sg->inputs()->Get(k);
-      if (t >= 0) preset[t] = true;
-    }
-    for (size_t t = 0; t < preset.size(); ++t) {
-      if (sg->tensors()->Get(t)->is_variable()) preset[t] = true;
-    }
+    // Variables hold state before the first operator runs: reading one that a later
+    // operator writes reads the state. An operator reading its own output never works.
     for (size_t o = 0; o < Size(ops); ++o) {
       const auto* inputs = ops->Get(o)->inputs();
       for (size_t k = 0; k < Size(inputs); ++k) {
         const int32_t t = inputs->Get(k);
-        if (t < 0 || preset[t] || producer[t] < static_cast<int64_t>(o)) continue;
+        if (t < 0 || producer[t] < static_cast<int64_t>(o)) continue;
+        if (producer[t] > static_cast<int64_t>(o) && sg->tensors()->Get(t)->is_variable()) {
+          continue;
+        }
         refusals_->push_back(fmt::format(
             "Operator {} of subgraph {} reads tensor {} ('{}'), which operator {} writes{}: "
             "the operators are not in dependency order.",

@@ -175,11 +175,12 @@ TEST_CASE("every unresolved custom op left on the CPU is named, with its node, i
   int a = mb.AddTensor(tflite::TensorType_FLOAT32, {2}, "a");
   int c = mb.AddTensor(tflite::TensorType_FLOAT32, {2}, "c");
   int d = mb.AddTensor(tflite::TensorType_FLOAT32, {2}, "d");
+  int e = mb.AddTensor(tflite::TensorType_FLOAT32, {2}, "e");
   mb.AddCustomOperator("FirstMissing", {a}, {c});
   mb.AddCustomOperator("Twice", {c}, {d});
-  mb.AddCustomOperator("SecondMissing", {d}, {a});
+  mb.AddCustomOperator("SecondMissing", {d}, {e});
   mb.SetInputs({a});
-  mb.SetOutputs({a});
+  mb.SetOutputs({e});
   CapturingReporter reporter;
   auto resolver = TestResolver();
   Built b = Build(mb.Build(), resolver, &reporter);
@@ -195,10 +196,11 @@ TEST_CASE("an unresolved custom op fails at prepare, naming the op and the node"
   ModelBuilder mb;
   int a = mb.AddTensor(tflite::TensorType_FLOAT32, {2}, "a");
   int c = mb.AddTensor(tflite::TensorType_FLOAT32, {2}, "c");
+  int d = mb.AddTensor(tflite::TensorType_FLOAT32, {2}, "d");
   mb.AddCustomOperator("Twice", {a}, {c});
-  mb.AddCustomOperator("MyMissingOp", {c}, {a});
+  mb.AddCustomOperator("MyMissingOp", {c}, {d});
   mb.SetInputs({a});
-  mb.SetOutputs({a});
+  mb.SetOutputs({d});
   CapturingReporter reporter;
   auto resolver = TestResolver();
   Built b = Build(mb.Build(), resolver, &reporter);

@@ -18,6 +18,9 @@ namespace hybrid {
 // std::round (halves away from zero) to int32 for |x| < 2^31, exactly: x - trunc(x) is
 // exact in float. Unlike std::round (a libm call), loops over it vectorize.
 inline int32_t RoundHalfAway(float x) {
+  // NaN and values beyond int32 (from crafted weights) would make the cast undefined:
+  // NaN becomes the lower bound, the rest saturates. Callers clamp to int8 anyway.
+  x = std::min(std::max(-2147483520.0f, x), 2147483520.0f);
   const int32_t t = static_cast<int32_t>(x);
   const float frac = x - static_cast<float>(t);
   return t + (frac >= 0.5f ? 1 : 0) - (frac <= -0.5f ? 1 : 0);
