@@ -255,6 +255,24 @@ TEST_CASE("XNNPACK FULLY_CONNECTED, 2-D and keep_num_dims") {
   for (bool keep : {false, true}) CheckDelegated(testing::FullyConnectedModel(keep));
 }
 
+// a -> ADD(a, c) -> mid -> ADD(mid, c) -> out, and MUL(mid, c) -> dead: an output no node
+// reads and no graph output. XNNPACK (2022) drops such an internal value and asserted on
+// its node in xnn_setup_runtime; the delegate now gives it memory of its own.
+TEST_CASE("XNNPACK runs a partition with an output nothing reads") {
+  ModelBuilder b;
+  const int a = b.AddTensor(TensorType_FLOAT32, {1, 8}, "a");
+  const int c = b.AddConstTensor<float>(TensorType_FLOAT32, {1, 8}, Ramp(8, 0.3f), "c");
+  const int mid = b.AddTensor(TensorType_FLOAT32, {1, 8}, "mid");
+  const int dead = b.AddTensor(TensorType_FLOAT32, {1, 8}, "dead");
+  const int out = b.AddTensor(TensorType_FLOAT32, {1, 8}, "out");
+  b.AddOperator(tflite::BuiltinOperator_ADD, {a, c}, {mid}, Options(tflite::AddOptionsT()));
+  b.AddOperator(tflite::BuiltinOperator_MUL, {mid, c}, {dead}, Options(tflite::MulOptionsT()));
+  b.AddOperator(tflite::BuiltinOperator_ADD, {mid, c}, {out}, Options(tflite::AddOptionsT()));
+  b.SetInputs({a});
+  b.SetOutputs({out});
+  CheckDelegated(b.Build());
+}
+
 std::vector<uint8_t> BinaryModel(tflite::BuiltinOperator op, std::vector<int32_t> a_shape,
                                  std::vector<int32_t> b_shape, std::vector<int32_t> out_shape,
                                  OpOptions options = {}) {

@@ -126,7 +126,13 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
   for (const auto& [t, segs] : users) {
     if (IsStatic(v, t) || inputs_.count(t) || outputs_.count(t)) continue;
     const bool crosses = segs.size() > 1 || !segments_[*segs.begin()].xnnpack;
-    if (crosses || (segments_.size() > 1 && keep_internal.count(t) == 0)) planned.push_back(t);
+    // A node output that nothing reads (and that is no graph output): XNNPACK drops an
+    // internal value without consumers and then asserts on the node writing it, so it
+    // gets memory here and is an external output of its runtime.
+    const bool dead = producer_[t] >= 0 && touches[t].size() == 1;
+    if (crosses || dead || (segments_.size() > 1 && keep_internal.count(t) == 0)) {
+      planned.push_back(t);
+    }
   }
   PlanArena(context, planned, live);
   for (size_t s = 0; s < segments_.size(); ++s) {
