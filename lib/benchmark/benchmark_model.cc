@@ -129,8 +129,6 @@ Result<BenchmarkResult> RunBenchmark(const BenchmarkOptions& options,
     std::ifstream f(options.graph, std::ios::binary | std::ios::ate);
     if (f) r.model_size_mb = static_cast<double>(f.tellg()) / 1e6;
   }
-  auto sha = Sha256OfFile(options.graph);
-  if (sha.ok()) r.model_sha256 = sha.value();
 
   // --- Init: load, build, delegates, allocate ---
   r.start_mem = GetMemoryUsage();
@@ -380,6 +378,10 @@ Result<BenchmarkResult> RunBenchmark(const BenchmarkOptions& options,
     r.op_profile = profiler->Summary(csv);
     interpreter->SetProfiler(nullptr);
   }
+  // Last: hashing a multi-GB file takes seconds, and a file the loader refuses (or a run
+  // that fails) must get its message without that wait.
+  auto sha = Sha256OfFile(options.graph);
+  if (sha.ok()) r.model_sha256 = sha.value();
   return r;
 }
 
