@@ -203,6 +203,16 @@ std::vector<Case> Cases() {
          return b;
        },
        "Operator 1 of subgraph 0 writes tensor 0 ('in'), which is an input of the subgraph."},
+      {"writes_variable",
+       [] {
+         ModelBuilder b = AddChain();
+         const int state = b.AddVariableTensor(kF32, {1, 2}, "state");
+         b.subgraph(0).operators[1]->outputs = {state};
+         b.subgraph(0).outputs = {2};
+         return b;
+       },
+       "Operator 1 of subgraph 0 writes tensor 4 ('state'), a variable: state is updated in "
+       "place by the operators that read it."},
       {"reads_own_output",
        [] {
          ModelBuilder b = AddChain();

@@ -46,8 +46,9 @@ class Mutator {
   uint32_t Below(uint32_t n) { return n == 0 ? 0 : static_cast<uint32_t>(rng_() % n); }
   int32_t Interesting(int32_t current) {
     switch (Below(4)) {
-      case 0: return current + static_cast<int32_t>(Below(5)) - 2;
-      case 1: return current * 2;
+      // Computed in 64 bits and truncated: near INT32_MAX these wrap, on purpose.
+      case 0: return static_cast<int32_t>(int64_t{current} + Below(5) - 2);
+      case 1: return static_cast<int32_t>(int64_t{current} * 2);
       default: return kInterestingInts[Below(std::size(kInterestingInts))];
     }
   }

@@ -264,7 +264,9 @@ TEST_CASE("Control flow: bad models fail to prepare with a message", "[control_f
   }
   SECTION("IF branch with a different input count") {
     ModelBuilder b = IfModel(false);
-    b.subgraph(1).inputs.push_back(b.subgraph(1).outputs[0]);
+    b.UseSubgraph(1);
+    b.subgraph(1).inputs.push_back(b.AddTensor(kF32, {1}, "extra"));
+    b.UseSubgraph(0);
     OpTestModel m(b);
     CHECK(m.Prepare() != kTfLiteOk);
     CHECK_THAT(m.errors(), Catch::Contains("IF input"));

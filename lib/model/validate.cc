@@ -214,6 +214,13 @@ class Validator {
               t, tensor->name() ? tensor->name()->str() : "", s, producer[t], o));
           return;
         }
+        if (tensor->is_variable()) {
+          refusals_->push_back(fmt::format(
+              "Operator {} of subgraph {} writes tensor {} ('{}'), a variable: state is "
+              "updated in place by the operators that read it.",
+              o, s, t, tensor->name() ? tensor->name()->str() : ""));
+          return;
+        }
         if (is_input[t]) {
           refusals_->push_back(fmt::format(
               "Operator {} of subgraph {} writes tensor {} ('{}'), which is an input of the "

@@ -697,6 +697,11 @@ TfLiteStatus Subgraph::ResizeTensor(TfLiteTensor* t, TfLiteIntArray* new_size) {
       t->data.raw = nullptr;
       TF_LITE_ENSURE_STATUS(TfLiteTensorRealloc(bytes, t));
     } else {
+      // A variable's buffer was sized for its old shape: the next AllocateTensors gives
+      // it a new one (the old one stays with persistent_buffers_ until destruction).
+      if (t->allocation_type == kTfLiteArenaRwPersistent && bytes != old_bytes) {
+        t->data.raw = nullptr;
+      }
       state_ = State::kUninvokable;
     }
   }
