@@ -18,6 +18,24 @@ namespace {
 
 constexpr char kName[] = "TfLiteXNNPackDelegate";
 
+// A node whose inputs were all constant has already run (Subgraph::FoldNode) and its
+// outputs are constants: XNNPACK cannot write them (it asserted in xnn_setup_runtime).
+// Weight DEQUANTIZE / DENSIFY are the exception: the delegate takes their outputs as
+// static weights on purpose.
+bool FoldedAtPrepare(TfLiteContext* context, const TfLiteNode& node,
+                     const TfLiteRegistration& reg) {
+  if (reg.builtin_code == kTfLiteBuiltinDequantize || reg.builtin_code == kTfLiteBuiltinDensify) {
+    return false;
+  }
+  for (int i = 0; i < node.outputs->size; ++i) {
+    const int t = node.outputs->data[i];
+    if (t < 0) continue;
+    const TfLiteAllocationType a = context->tensors[t].allocation_type;
+    if (a == kTfLiteMmapRo || a == kTfLitePersistentRo) return true;
+  }
+  return false;
+}
+
 class XnnpackDelegate : public tflite::SimpleDelegateInterface {
  public:
   explicit XnnpackDelegate(const XnnpackDelegateOptions& options) : options_(options) {}
@@ -74,6 +92,8 @@ class XnnpackDelegate : public tflite::SimpleDelegateInterface {
       v.static_data = &folded;
       v.float_only = options_.float_only;
       decisions_[node] = node->delegate != nullptr ? "already delegated"
+                         : FoldedAtPrepare(context, *node, *reg)
+                             ? "its outputs are constants (the runtime folded it at prepare)"
                          : xnnpack::VisitNode(v, n, *node, *reg) ? ""
                          : (v.reason.empty() ? std::string("not supported") : v.reason);
     }

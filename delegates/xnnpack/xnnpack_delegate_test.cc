@@ -273,6 +273,26 @@ TEST_CASE("XNNPACK runs a partition with an output nothing reads") {
   CheckDelegated(b.Build());
 }
 
+// SOFTMAX of a constant is folded at prepare (its output becomes a constant); XNNPACK
+// took it anyway and asserted writing a static value. It declines it now, with a reason.
+TEST_CASE("XNNPACK declines nodes the runtime folded at prepare") {
+  ModelBuilder b;
+  const int a = b.AddTensor(TensorType_FLOAT32, {1, 8}, "a");
+  const int c = b.AddConstTensor<float>(TensorType_FLOAT32, {1, 8}, Ramp(8, 0.3f), "c");
+  const int s = b.AddTensor(TensorType_FLOAT32, {1, 8}, "softmax_of_c");
+  const int out = b.AddTensor(TensorType_FLOAT32, {1, 8}, "out");
+  b.AddOperator(tflite::BuiltinOperator_SOFTMAX, {c}, {s}, Options(tflite::SoftmaxOptionsT{}));
+  b.AddOperator(tflite::BuiltinOperator_ADD, {a, s}, {out}, Options(tflite::AddOptionsT()));
+  b.SetInputs({a});
+  b.SetOutputs({out});
+  const std::vector<uint8_t> bytes = b.Build();
+  const Outcome cpu = Run(bytes, false);
+  const Outcome x = Run(bytes, true);
+  ExpectClose(cpu, x);
+  REQUIRE(x.refused.count(0) == 1);
+  CHECK(x.refused.at(0) == "its outputs are constants (the runtime folded it at prepare)");
+}
+
 std::vector<uint8_t> BinaryModel(tflite::BuiltinOperator op, std::vector<int32_t> a_shape,
                                  std::vector<int32_t> b_shape, std::vector<int32_t> out_shape,
                                  OpOptions options = {}) {
