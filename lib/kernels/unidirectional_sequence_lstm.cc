@@ -25,6 +25,7 @@
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
+#include "tensorflow/lite/kernels/internal/common.h"
 #include "tensorflow/lite/kernels/internal/quantization_util.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
 
@@ -175,7 +176,8 @@ void PrecomputeZpTimesWeights(int32_t zero_point, const TfLiteTensor* weights,
   for (int r = 0; r < rows; ++r) {
     int32_t row_sum = 0;
     for (int c = 0; c < cols; ++c) row_sum += weights->data.int8[r * cols + c];
-    (*out)[r] += row_sum * zero_point;
+    // int32 arithmetic that wraps, as upstream's on every target (crafted zero points).
+    (*out)[r] = WrappingAdd((*out)[r], WrappingMul(row_sum, zero_point));
   }
 }
 
