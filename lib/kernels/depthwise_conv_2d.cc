@@ -393,10 +393,11 @@ void EvalQuantized(const Geometry& g, const conv_util::QuantParams& q, const In*
       [&](int, size_t out_index, const Acc* a) {
         Out* out = output + out_index;
         for (int c = 0; c < g.out_c; ++c) {
+          // int32 sums wrap, as upstream's do on every target (crafted biases overflow).
           Acc v = a[c];
-          if (bias != nullptr) v += bias[c];
+          if (bias != nullptr) v = WrappingAdd(v, static_cast<Acc>(bias[c]));
           int32_t scaled = MultiplyByQuantizedMultiplier(v, q.multiplier[c], q.shift[c]);
-          scaled += q.output_offset;
+          scaled = WrappingAdd(scaled, q.output_offset);
           out[c] = static_cast<Out>(std::min(std::max(scaled, q.act_min), q.act_max));
         }
       });

@@ -493,3 +493,14 @@ TEST_CASE("resource limits: a single tensor over the limit is refused by name") 
   CHECK_THAT(reporter.text, Catch::Contains("tensor 'in' needs 8000 bytes (0.0 MiB), more than "
                                             "the memory limit of 6000 bytes"));
 }
+
+TEST_CASE("resource limits: tensors over a limit set after building fail before any prepare") {
+  CapturingReporter reporter;
+  auto resolver = TestResolver();
+  Built b = Build(TwiceChain(1, {1, 1000}), resolver, &reporter);
+  REQUIRE(b.status == kTfLiteOk);
+  b.interpreter->SetMemoryLimit(3000);  // the model's 4000-byte tensors were made before
+  CHECK(b.interpreter->AllocateTensors() == kTfLiteError);
+  CHECK_THAT(reporter.text, Catch::Contains("tensor 'in' needs 4000 bytes"));
+  CHECK_THAT(reporter.text, !Catch::Contains("failed to prepare"));
+}

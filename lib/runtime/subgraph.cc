@@ -417,6 +417,18 @@ TfLiteStatus Subgraph::PrepareNode(int node_index) {
 // As TFLite's PrepareOpsStartingAt: stops after the first node whose output is dynamic
 // (its shape is known only once it has run); Invoke prepares the nodes after it.
 TfLiteStatus Subgraph::PrepareFrom(int plan_index, bool skip_unresolved) {
+  // Before any kernel's prepare sizes its own buffers from them (here or in a static
+  // delegate's preparation): no tensor over the memory limit, which may have been set
+  // after the tensors were.
+  if (plan_index == 0) {
+    for (const auto& t : tensors_) {
+      if ((t.allocation_type == kTfLiteArenaRw ||
+           t.allocation_type == kTfLiteArenaRwPersistent) &&
+          !WithinMemoryLimit(t.bytes, std::string("tensor '") + (t.name ? t.name : "") + "'")) {
+        return kTfLiteError;
+      }
+    }
+  }
   for (size_t i = plan_index; i < execution_plan_.size(); ++i) {
     const int n = execution_plan_[i];
     if (skip_unresolved && IsUnresolvedCustomOp(nodes_and_registration_[n].second)) continue;

@@ -406,10 +406,11 @@ inline void IntegerMatMulAccumulate(const int8_t* input, const int32_t* bias, co
       int32_t acc = bias[r];
       const int8_t* wr = weights + r * n_input;
       const int8_t* xb = input + b * n_input;
-      for (int c = 0; c < n_input; ++c) acc += static_cast<int32_t>(xb[c]) * wr[c];
+      // int32 sums wrap, as upstream's on every target (the bias may be anything).
+      for (int c = 0; c < n_input; ++c) acc = WrappingAdd(acc, static_cast<int32_t>(xb[c]) * wr[c]);
       acc = MultiplyByQuantizedMultiplier(acc, multiplier, shift);
-      acc += output_zp;
-      acc += output[b * n_output + r];
+      acc = WrappingAdd(acc, output_zp);
+      acc = WrappingAdd(acc, static_cast<int32_t>(output[b * n_output + r]));
       output[b * n_output + r] = static_cast<Out>(Clamp(acc, lo, hi));
     }
   }
