@@ -12,6 +12,7 @@
 #include "report/delegate_report_format.h"
 #include "tensorflow/lite/kernels/register.h"
 #include "tools/custom_ops.h"
+#include "tools/resource_limits.h"
 
 namespace tflite_inspect {
 namespace {
@@ -41,6 +42,7 @@ int DelegateReportMain(int argc, const char* const* argv) {
   app.add_option("--graph", options.graph, "Model file (.tflite)")->required();
   app.add_option("--num_threads", options.num_threads, "Threads for kernels (default 1)")
       ->check(CLI::PositiveNumber);
+  AddResourceLimitFlags(app, &options.max_arena_mb, &options.max_while_iterations);
   Output json{"--json", ""}, dot{"--dot", ""}, html{"--html", ""};
   for (Output* o : {&json, &dot, &html}) {
     const std::string what = o == &json  ? "JSON (docs/delegate_report.md)"

@@ -12,6 +12,7 @@
 #include "tensorflow/lite/kernels/register.h"
 #include "tools/custom_ops.h"
 #include "tools/delegate_provider.h"
+#include "tools/resource_limits.h"
 
 namespace tflite_inspect {
 
@@ -26,6 +27,7 @@ int InferenceDiffMain(int argc, const char* const* argv) {
   app.add_option("--reference_model_file", options.reference_model_file,
                  "Optional second model as the reference (two conversions of one network)");
   app.add_option("--num_runs", options.num_runs, "Runs, each with new random inputs (default 50)");
+  AddResourceLimitFlags(app, &options.max_arena_mb, &options.max_while_iterations);
   app.add_option("--num_interpreter_threads", options.num_interpreter_threads,
                  "Threads of the test interpreter (the reference uses 1)")
       ->check(CLI::PositiveNumber);

@@ -389,3 +389,68 @@ TEST_CASE("crafted models: every tool exits 1 with the reason, the corpus is wha
     }
   }
 }
+
+// The tools' resource-limit flags on valid models: a 4 MiB activation under
+// --max_arena_mb=1, and a WHILE whose body never changes its condition under
+// --max_while_iterations=100 (without the cap it would spin forever, as in TFLite).
+TEST_CASE("resource-limit flags: every tool refuses with the size or the loop") {
+  const fs::path dir = tflite_inspect::testing::TempDir("malformed_cli_test_limits");
+  ModelBuilder big = Unary(tflite::BuiltinOperator_RELU, {1024, 1024}, {1024, 1024});
+  const fs::path big_model = dir / "big.tflite";
+  REQUIRE(big.WriteFile(big_model.string()).ok());
+  ModelBuilder loop;
+  {
+    const auto kBool = tflite::TensorType_BOOL;
+    int x = loop.AddTensor(kI32, {1}, "x");
+    int y = loop.AddTensor(kI32, {1}, "y");
+    tflite::WhileOptionsT w;
+    w.cond_subgraph_index = 1;
+    w.body_subgraph_index = 2;
+    loop.AddOperator(tflite::BuiltinOperator_WHILE, {x}, {y}, Options(w));
+    loop.SetInputs({x});
+    loop.SetOutputs({y});
+    loop.UseSubgraph(loop.AddSubgraph("cond"));  // x < x + 1: always true
+    int cx = loop.AddTensor(kI32, {1}, "x");
+    int one = loop.AddConstTensor<int32_t>(kI32, {1}, {1}, "one");
+    int next = loop.AddTensor(kI32, {1}, "next");
+    int less = loop.AddTensor(kBool, {1}, "less");
+    loop.AddOperator(tflite::BuiltinOperator_ADD, {cx, one}, {next}, Options(tflite::AddOptionsT()));
+    loop.AddOperator(tflite::BuiltinOperator_LESS, {cx, next}, {less});
+    loop.SetInputs({cx});
+    loop.SetOutputs({less});
+    loop.UseSubgraph(loop.AddSubgraph("body"));  // x -> x
+    int bx = loop.AddTensor(kI32, {1}, "x");
+    int zero = loop.AddConstTensor<int32_t>(kI32, {1}, {0}, "zero");
+    int same = loop.AddTensor(kI32, {1}, "same");
+    loop.AddOperator(tflite::BuiltinOperator_ADD, {bx, zero}, {same}, Options(tflite::AddOptionsT()));
+    loop.SetInputs({bx});
+    loop.SetOutputs({same});
+    loop.UseSubgraph(0);
+  }
+  const fs::path loop_model = dir / "loop.tflite";
+  REQUIRE(loop.WriteFile(loop_model.string()).ok());
+  for (const Tool& t : Tools(dir / "out")) {
+    CAPTURE(t.name);
+    const auto ok = RunCommand("timeout 60 " + fmt::format(fmt::runtime(t.command), big_model.string()));
+    INFO("without the flag:\n" << ok.out << ok.err);
+    CHECK(ok.exit_code == 0);
+    const auto r = RunCommand("timeout 60 " +
+                              fmt::format(fmt::runtime(t.command), big_model.string()) +
+                              " --max_arena_mb=1");
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.out + r.err, Catch::Contains("needs 4194304 bytes (4.0 MiB), more than the "
+                                              "memory limit of 1048576 bytes (1.0 MiB)"));
+    const auto w = RunCommand("timeout 60 " +
+                              fmt::format(fmt::runtime(t.command), loop_model.string()) +
+                              " --max_while_iterations=100");
+    INFO(w.out << w.err);
+    if (t.name == "delegate_report") {  // it does not invoke
+      CHECK(w.exit_code == 0);
+      continue;
+    }
+    CHECK(w.exit_code == 1);
+    CHECK_THAT(w.out + w.err, Catch::Contains("WHILE (cond subgraph 1, body subgraph 2): still "
+                                              "running after 100 iterations, the iteration cap"));
+  }
+}

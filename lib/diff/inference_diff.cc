@@ -17,6 +17,7 @@
 #include "tensorflow/lite/kernels/kernel_util.h"
 #include "tensorflow/lite/model_builder.h"
 #include "tools/input_gen.h"
+#include "tools/resource_limits.h"
 #include "tools/string_reporter.h"
 
 namespace tflite_inspect {
@@ -167,7 +168,7 @@ struct Side {
 };
 
 Status Build(const std::string& path, const tflite::OpResolver& resolver, int threads,
-             Side* side) {
+             const DiffOptions& options, Side* side) {
   side->model = tflite::FlatBufferModel::BuildFromFile(path.c_str(), &side->reporter);
   if (side->model == nullptr) {
     return Status(StatusCode::kInvalidModel, "cannot load " + path + ": " + side->reporter.text());
@@ -177,6 +178,8 @@ Status Build(const std::string& path, const tflite::OpResolver& resolver, int th
     return Status(StatusCode::kInvalidModel,
                   "cannot build an interpreter for " + path + ": " + side->reporter.text());
   }
+  ApplyResourceLimits(options.max_arena_mb, options.max_while_iterations,
+                      side->interpreter.get());
   return Status::Ok();
 }
 
@@ -228,8 +231,9 @@ Result<DiffResult> RunInferenceDiff(const DiffOptions& options, const tflite::Op
   Side ref, test;
   const std::string ref_path =
       options.reference_model_file.empty() ? options.model_file : options.reference_model_file;
-  TFI_RETURN_IF_ERROR(Build(ref_path, resolver, 1, &ref));
-  TFI_RETURN_IF_ERROR(Build(options.model_file, resolver, options.num_interpreter_threads, &test));
+  TFI_RETURN_IF_ERROR(Build(ref_path, resolver, 1, options, &ref));
+  TFI_RETURN_IF_ERROR(
+      Build(options.model_file, resolver, options.num_interpreter_threads, options, &test));
   DiffResult result;
   auto applied = ApplyDelegates(test.interpreter.get(), delegates, strict);
   if (!applied.ok()) return applied.status();

@@ -30,6 +30,9 @@ struct DiffOptions {
   std::optional<double> max_abs_error;   // thresholds, in float / dequantized units
   std::optional<double> max_rel_error;
   bool per_node = false;
+  // Resource limits for both sides (tools/resource_limits.h): 0 = machine's memory / no cap.
+  size_t max_arena_mb = 0;
+  int64_t max_while_iterations = 0;
 };
 
 // Errors of one tensor (float units; quantized tensors are dequantized first, and their

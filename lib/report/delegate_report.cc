@@ -12,6 +12,7 @@
 
 #include "delegate/partition_helper.h"
 #include "runtime/delegation_record.h"
+#include "tools/resource_limits.h"
 #include "tools/string_reporter.h"
 #include "tensorflow/lite/core/subgraph.h"
 #include "tensorflow/lite/interpreter_builder.h"
@@ -473,6 +474,7 @@ Result<DelegateReport> ReportDelegation(const DelegateReportOptions& options,
       kTfLiteOk) {
     return fail("cannot build an interpreter for " + options.graph);
   }
+  ApplyResourceLimits(options.max_arena_mb, options.max_while_iterations, interpreter.get());
   std::vector<ReportedDelegate> reported;
   if (options.delegates != nullptr) {
     auto applied = ApplyDelegates(interpreter.get(), *options.delegates, options.delegate_strict);

@@ -159,6 +159,9 @@ struct DelegateReportOptions {
   // Applied in order (ApplyDelegates); must outlive the call.
   std::vector<DelegateInstance>* delegates = nullptr;
   bool delegate_strict = false;
+  // Resource limits (tools/resource_limits.h): 0 = the machine's memory / no cap.
+  size_t max_arena_mb = 0;
+  int64_t max_while_iterations = 0;
 };
 
 // Loads the model, builds an interpreter with `resolver`, applies the delegates,
