@@ -231,6 +231,19 @@ std::vector<Case> Cases() {
        "scale[0] is -1; scales must be finite and non-negative."},
       {"scale_ratio_out_of_range", [] { return QuantizedAdd({{1e30f}, {0}, 0}); },
        "ADD/SUB output scale too small for the input scales"},
+      {"rsqrt_scale_ratio",
+       [] {
+         ModelBuilder b;
+         QuantSpec q{{1e6f}, {0}, 0};
+         int in = b.AddTensor(kI8, {1, 4}, "in", &q);
+         int out = b.AddTensor(kI8, {1, 4}, "out", &q);
+         b.AddOperator(tflite::BuiltinOperator_RSQRT, {in}, {out}, {}, 2);
+         b.SetInputs({in});
+         b.SetOutputs({out});
+         return b;
+       },
+       "RSQRT: its quantization parameters give a rescaling multiplier of 1e-09, which needs "
+       "a right shift over 31 bits"},
       {"per_channel_count_mismatch", [] { return QuantizedAdd({{0.5f, 0.5f, 0.5f}, {0, 0, 0}, 1}); },
        "num_scales must be 1 for per-layer quantization, or 4 for per-axis quantization, but "
        "got 3."},

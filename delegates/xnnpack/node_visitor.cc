@@ -148,6 +148,20 @@ bool VisitNode(VisitContext& v, int /*node_index*/, const TfLiteNode& node,
   }
   const bool quantized = node.inputs->size > 0 && node.inputs->data[0] >= 0 &&
                          IsQuantized8(Tensor(v, node.inputs->data[0]));
+  // XNNPACK (2022) has no buffer for an empty tensor and asserts in setup; the CPU
+  // kernels handle (or refuse) empty shapes themselves.
+  for (const TfLiteIntArray* list : {node.inputs, node.outputs}) {
+    for (int i = 0; i < list->size; ++i) {
+      const int t = list->data[i];
+      if (t < 0 || Tensor(v, t).dims == nullptr) continue;
+      const TfLiteIntArray* dims = Tensor(v, t).dims;
+      for (int d = 0; d < dims->size; ++d) {
+        if (dims->data[d] == 0) {
+          return v.Refuse("a tensor with no elements (tensor " + std::to_string(t) + ")");
+        }
+      }
+    }
+  }
   switch (reg.builtin_code) {
     case kTfLiteBuiltinConv2d:
     case kTfLiteBuiltinDepthwiseConv2d:

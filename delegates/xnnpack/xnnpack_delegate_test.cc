@@ -293,6 +293,21 @@ TEST_CASE("XNNPACK declines nodes the runtime folded at prepare") {
   CHECK(x.refused.at(0) == "its outputs are constants (the runtime folded it at prepare)");
 }
 
+// XNNPACK has no buffer for an empty tensor (it asserted in setup): such nodes stay on
+// the CPU, with the reason.
+TEST_CASE("XNNPACK declines nodes with an empty tensor") {
+  ModelBuilder b;
+  const int a = b.AddTensor(TensorType_FLOAT32, {0, 4}, "a");
+  const int c = b.AddConstTensor<float>(TensorType_FLOAT32, {1, 4}, Ramp(4, 0.3f), "c");
+  const int out = b.AddTensor(TensorType_FLOAT32, {0, 4}, "out");
+  b.AddOperator(tflite::BuiltinOperator_ADD, {a, c}, {out}, Options(tflite::AddOptionsT()));
+  b.SetInputs({a});
+  b.SetOutputs({out});
+  const Outcome x = Run(b.Build(), true);
+  REQUIRE(x.refused.count(0) == 1);
+  CHECK(x.refused.at(0) == "a tensor with no elements (tensor 0)");
+}
+
 std::vector<uint8_t> BinaryModel(tflite::BuiltinOperator op, std::vector<int32_t> a_shape,
                                  std::vector<int32_t> b_shape, std::vector<int32_t> out_shape,
                                  OpOptions options = {}) {

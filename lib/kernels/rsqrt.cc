@@ -45,6 +45,11 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   const double scale =
       1. / static_cast<double>(std::sqrt(input->params.scale) * output->params.scale);
   QuantizeMultiplier(scale, &data->multiplier, &data->shift);
+  // Eval rescales with shift - 20 (the fraction bits of 1/sqrt): below -31 the rounding
+  // shift is undefined (upstream DCHECKs it), so such scales fail here.
+  if (data->multiplier != 0 && data->shift - 20 < -31) {
+    NoteMultiplierRangeError(scale, "needs a right shift over 31 bits");
+  }
   return kTfLiteOk;
 }
 
