@@ -95,23 +95,24 @@ class Mutator {
     return t->mutate_buffer(static_cast<uint32_t>(Index(buffers ? buffers->size() : 0)));
   }
 
+  // One entry of a tensor-index list of `sg` (an operator's or the subgraph's I/O).
+  bool MutateTensorIndex(const tflite::SubGraph& sg, flatbuffers::Vector<int32_t>* list) {
+    if (list == nullptr || list->size() == 0) return false;
+    const uint32_t tensors = sg.tensors() ? sg.tensors()->size() : 0;
+    return Set(list, Below(list->size()), Index(tensors));
+  }
+
   bool MutateOperatorIndices() {
     tflite::SubGraph* sg = Subgraph();
     tflite::Operator* op = sg == nullptr ? nullptr : Pick(sg->mutable_operators());
     if (op == nullptr) return false;
-    auto* list = Below(2) == 0 ? op->mutable_inputs() : op->mutable_outputs();
-    if (list == nullptr || list->size() == 0) return false;
-    const uint32_t tensors = sg->tensors() ? sg->tensors()->size() : 0;
-    return Set(list, Below(list->size()), Index(tensors));
+    return MutateTensorIndex(*sg, Below(2) == 0 ? op->mutable_inputs() : op->mutable_outputs());
   }
 
   bool MutateSubgraphIo() {
     tflite::SubGraph* sg = Subgraph();
     if (sg == nullptr) return false;
-    auto* list = Below(2) == 0 ? sg->mutable_inputs() : sg->mutable_outputs();
-    if (list == nullptr || list->size() == 0) return false;
-    const uint32_t tensors = sg->tensors() ? sg->tensors()->size() : 0;
-    return Set(list, Below(list->size()), Index(tensors));
+    return MutateTensorIndex(*sg, Below(2) == 0 ? sg->mutable_inputs() : sg->mutable_outputs());
   }
 
   bool MutateQuantization() {

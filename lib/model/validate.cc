@@ -168,6 +168,10 @@ class Validator {
   // an operator reading a tensor that a later operator (or itself) writes. The model can
   // still be inspected; building an interpreter is refused. (TFLite runs the first and
   // the last, with undefined results, and faults on the second.)
+  static std::string TensorName(const tflite::Tensor* t) {
+    return t->name() ? t->name()->str() : std::string();
+  }
+
   void CheckDataflow(size_t s) {
     const auto* sg = model_->subgraphs()->Get(s);
     const auto* ops = sg->operators();
@@ -187,7 +191,7 @@ class Validator {
           refusals_->push_back(fmt::format(
               "Input #{} of subgraph {} is tensor {} ('{}'), a constant: inputs are written "
               "by the caller.",
-              k, s, t, tensor->name() ? tensor->name()->str() : ""));
+              k, s, t, TensorName(tensor)));
           return;
         }
       }
@@ -204,28 +208,28 @@ class Validator {
         if (BufferBytes(tensor->buffer()) != 0) {
           refusals_->push_back(fmt::format(
               "Operator {} of subgraph {} writes tensor {} ('{}'), which is a constant.", o, s,
-              t, tensor->name() ? tensor->name()->str() : ""));
+              t, TensorName(tensor)));
           return;
         }
         if (producer[t] >= 0) {
           refusals_->push_back(fmt::format(
               "Tensor {} ('{}') of subgraph {} is an output of operators {} and {}; a tensor "
               "has one producer.",
-              t, tensor->name() ? tensor->name()->str() : "", s, producer[t], o));
+              t, TensorName(tensor), s, producer[t], o));
           return;
         }
         if (tensor->is_variable()) {
           refusals_->push_back(fmt::format(
               "Operator {} of subgraph {} writes tensor {} ('{}'), a variable: state is "
               "updated in place by the operators that read it.",
-              o, s, t, tensor->name() ? tensor->name()->str() : ""));
+              o, s, t, TensorName(tensor)));
           return;
         }
         if (is_input[t]) {
           refusals_->push_back(fmt::format(
               "Operator {} of subgraph {} writes tensor {} ('{}'), which is an input of the "
               "subgraph.",
-              o, s, t, tensor->name() ? tensor->name()->str() : ""));
+              o, s, t, TensorName(tensor)));
           return;
         }
         producer[t] = static_cast<int64_t>(o);
@@ -244,7 +248,7 @@ class Validator {
         refusals_->push_back(fmt::format(
             "Operator {} of subgraph {} reads tensor {} ('{}'), which operator {} writes{}: "
             "the operators are not in dependency order.",
-            o, s, t, sg->tensors()->Get(t)->name() ? sg->tensors()->Get(t)->name()->str() : "",
+            o, s, t, TensorName(sg->tensors()->Get(t)),
             producer[t], producer[t] == static_cast<int64_t>(o) ? " (itself)" : " later"));
         return;
       }
@@ -337,7 +341,7 @@ class Validator {
     const auto* tensor = model_->subgraphs()->Get(s)->tensors()->Get(t);
     const std::string where =
         fmt::format("subgraph {}, tensor {} ('{}')", s, t,
-                    tensor->name() ? tensor->name()->str() : std::string());
+                    TensorName(tensor));
     const int type = tensor->type();
     if (type < tflite::TensorType_MIN || type > tflite::TensorType_MAX) {
       return Error(where, fmt::format("unknown tensor type {}", type));

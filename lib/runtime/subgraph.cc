@@ -47,6 +47,11 @@ bool BytesRequired(TfLiteType type, const int* dims, int ndims, size_t* bytes) {
 
 Subgraph* Self(const TfLiteContext* ctx) { return static_cast<Subgraph*>(ctx->impl_); }
 
+// "tensor 'name'", for the memory limit's messages.
+std::string TensorLabel(const TfLiteTensor& t) {
+  return std::string("tensor '") + (t.name ? t.name : "") + "'";
+}
+
 // The byte a variable tensor starts from: TFLite's ResetVariableTensor fills int8
 // variables with their zero point (the quantized 0.0) and everything else with 0.
 int VariableFill(const TfLiteTensor& t) {
@@ -424,7 +429,7 @@ TfLiteStatus Subgraph::PrepareFrom(int plan_index, bool skip_unresolved) {
     for (const auto& t : tensors_) {
       if ((t.allocation_type == kTfLiteArenaRw ||
            t.allocation_type == kTfLiteArenaRwPersistent) &&
-          !WithinMemoryLimit(t.bytes, std::string("tensor '") + (t.name ? t.name : "") + "'")) {
+          !WithinMemoryLimit(t.bytes, TensorLabel(t))) {
         return kTfLiteError;
       }
     }
@@ -460,7 +465,7 @@ bool Subgraph::WithinMemoryLimit(size_t bytes, const std::string& what) {
 
 // Buffers of variable (kTfLiteArenaRwPersistent) tensors, kept until destruction.
 TfLiteStatus Subgraph::AllocatePersistent(TfLiteTensor* t) {
-  if (!WithinMemoryLimit(t->bytes, std::string("tensor '") + (t->name ? t->name : "") + "'")) {
+  if (!WithinMemoryLimit(t->bytes, TensorLabel(*t))) {
     return kTfLiteError;
   }
   void* p = std::aligned_alloc(tflite_inspect::ArenaPlanner::kAlignment,
@@ -688,7 +693,7 @@ TfLiteStatus Subgraph::ResizeTensor(TfLiteTensor* t, TfLiteIntArray* new_size) {
     ReportError("ResizeTensor: invalid shape for tensor '%s'", t->name ? t->name : "");
     return kTfLiteError;
   }
-  if (!WithinMemoryLimit(bytes, std::string("tensor '") + (t->name ? t->name : "") + "'")) {
+  if (!WithinMemoryLimit(bytes, TensorLabel(*t))) {
     return kTfLiteError;
   }
   const size_t old_bytes = t->bytes;
