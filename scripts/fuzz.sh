@@ -3,7 +3,7 @@
 # a bounded time each (default 60 s). Exits non-zero on any finding (crash, sanitizer
 # report, leak, timeout, OOM); reproducers land in build-fuzz/artifacts/<target>/.
 #
-#   scripts/fuzz.sh [seconds] [model|invoke|all]      (default: 60 all)
+#   scripts/fuzz.sh [seconds] [model|invoke|tools|all]      (default: 60 all)
 #
 # seconds 0: no mutation; every seed and regression input runs once (a deterministic
 # check that every real model goes through the target clean under the sanitizers).
@@ -11,6 +11,12 @@
 # model_fuzzer:  load + validate + everything inspect_ops does with a model.
 # invoke_fuzzer: load + build + (XNNPACK) + AllocateTensors + Invoke, byte mutations and
 #                a structure-aware flatbuffer mutator (lib/fuzz/flatbuffer_mutator.h).
+# tools:         the tools themselves, sanitizer-built: ctest's malformed_cli_test (every
+#                tool on testdata/malformed: exit 1, the message, no sanitizer report),
+#                then for `seconds` a sweep of the tools over the fuzzers' corpora (inputs
+#                the mutators made; TFI_TOOLS_CORPUS=DIR adds a folder): any exit other
+#                than 0 or 1, a sanitizer report or a hang (20 s) is a finding, copied to
+#                build-fuzz/artifacts/tools/.
 #
 # Seeds: the *.tflite under ../shared/models (skipped, with a message, when absent) and
 # testdata/ (the invoke target takes those under 600 kB: big models make slow runs).
@@ -21,11 +27,11 @@ set -euo pipefail
 seconds="${1:-60}"
 which="${2:-all}"
 if ! [[ "$seconds" =~ ^[0-9]+$ ]] || \
-   ! [[ "$which" =~ ^(model|invoke|all)$ ]]; then
-  echo "usage: $0 [seconds] [model|invoke|all]   (seconds per target, 0: seeds only; default 60 all)" >&2
+   ! [[ "$which" =~ ^(model|invoke|tools|all)$ ]]; then
+  echo "usage: $0 [seconds] [model|invoke|tools|all]   (seconds per target, 0: seeds only; default 60 all)" >&2
   exit 2
 fi
-targets=(model invoke)
+targets=(model invoke tools)
 [[ "$which" != all ]] && targets=("$which")
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -42,12 +48,21 @@ flags="$san -fno-omit-frame-pointer -g -O1"
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja \
   -DCMAKE_BUILD_TYPE=Fuzz \
   -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
-  -DTFI_BUILD_FUZZERS=ON -DTFI_BUILD_TESTS=OFF -DTFI_BUILD_TOOLS=OFF >/dev/null
-ninja -C "$build" -j"$jobs" "${targets[@]/%/_fuzzer}"
+  -DTFI_BUILD_FUZZERS=ON -DTFI_BUILD_TESTS=ON -DTFI_BUILD_TOOLS=ON >/dev/null
+ninja_targets=()
+for t in "${targets[@]}"; do
+  case "$t" in
+    tools) ninja_targets+=(tflite-inspect malformed_cli_test) ;;
+    *) ninja_targets+=("${t}_fuzzer") ;;
+  esac
+done
+ninja -C "$build" -j"$jobs" "${ninja_targets[@]}"
 
 # --- Corpus, regressions, fuzzing: one target at a time ----------------------------------
-export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:symbolize=1"
-export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+# Sanitizer reports exit with their own statuses, apart from the tools' 1 (refused) and
+# 2 (usage); libFuzzer reports its findings either way.
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:symbolize=1:exitcode=86"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=87"
 mapfile -t regress < <(find "$regressions" -type f ! -name '*.md' 2>/dev/null | sort)
 failed=0
 
@@ -103,10 +118,54 @@ fuzz_target() {  # fuzz_target NAME MAX_SEED_BYTES
   echo "fuzz: $name: ${runs:-?} runs in ${elapsed:-$seconds} s (${execs:-?} exec/s), $findings findings"
 }
 
+# The sanitizer-built tools: the crafted corpus in ctest, then a sweep over mutated inputs.
+tools_check() {
+  local log="$build/tools-malformed.log"
+  if ! ctest --test-dir "$build" -R '^malformed_cli_test:' --output-on-failure -j"$jobs" \
+      >"$log" 2>&1; then
+    tail -n 80 "$log" >&2
+    echo "fuzz: tools: FAILED on testdata/malformed (log: $log)" >&2
+    failed=1
+    return
+  fi
+  echo "fuzz: tools: testdata/malformed through every tool clean (log: $log)"
+  (( seconds == 0 )) && return
+  local bin="$build/cmd/tflite-inspect" out="$build/tools-out" artifacts="$build/artifacts/tools"
+  mkdir -p "$out" "$artifacts"
+  local dirs=("$build/corpus/invoke" "$build/corpus/model")
+  [[ -n "${TFI_TOOLS_CORPUS:-}" ]] && dirs+=("$TFI_TOOLS_CORPUS")
+  local files=()
+  mapfile -t files < <(find "${dirs[@]}" -type f -size -600000c 2>/dev/null | shuf)
+  local tools=(
+    "run --output_dir=$out --graph="
+    "benchmark_model --num_runs=1 --warmup_runs=1 --min_secs=0 --warmup_min_secs=0 --graph="
+    "inference_diff --num_runs=1 --model_file="
+    "delegate_report --graph="
+  )
+  local end=$((SECONDS + seconds)) n=0 found=0 f rc
+  for f in "${files[@]}"; do
+    (( SECONDS >= end )) && break
+    local cmd="${tools[n % ${#tools[@]}]}"
+    n=$((n + 1))
+    rc=0
+    # shellcheck disable=SC2086
+    timeout -k 5 20 "$bin" $cmd"$f" >"$out/stdout" 2>"$out/stderr" || rc=$?
+    if (( rc > 1 )) || grep -qE 'Sanitizer|runtime error:' "$out/stderr"; then
+      found=$((found + 1))
+      cp -f "$f" "$artifacts/"
+      echo "fuzz: tools: exit $rc from '${cmd%% *}' on $f (copied to $artifacts/):" >&2
+      tail -n 30 "$out/stderr" >&2
+    fi
+  done
+  echo "fuzz: tools: ${n} tool runs over ${#files[@]} mutated inputs in $seconds s, $found findings"
+  (( found == 0 )) || failed=1
+}
+
 for t in "${targets[@]}"; do
   case "$t" in
     model) fuzz_target model "$max_len" ;;
     invoke) fuzz_target invoke 600000 ;;
+    tools) tools_check ;;
   esac
 done
 (( failed == 0 ))

@@ -1,3 +1,7 @@
 #include "delegate_report/delegate_report_main.h"
+#include "tools/signals.h"
 
-int main(int argc, char** argv) { return tflite_inspect::DelegateReportMain(argc, argv); }
+int main(int argc, char** argv) {
+  tflite_inspect::InstallToolSignalHandlers();
+  return tflite_inspect::ToolExitStatus(tflite_inspect::DelegateReportMain(argc, argv));
+}

@@ -1,3 +1,7 @@
 #include "run/run_main.h"
+#include "tools/signals.h"
 
-int main(int argc, char** argv) { return tflite_inspect::RunMain(argc, argv); }
+int main(int argc, char** argv) {
+  tflite_inspect::InstallToolSignalHandlers();
+  return tflite_inspect::ToolExitStatus(tflite_inspect::RunMain(argc, argv));
+}

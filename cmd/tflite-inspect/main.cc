@@ -7,6 +7,7 @@
 #include "inference_diff/inference_diff_main.h"
 #include "inspect_ops/inspect_ops_main.h"
 #include "run/run_main.h"
+#include "tools/signals.h"
 
 namespace {
 
@@ -44,7 +45,10 @@ int main(int argc, char** argv) {
     return 0;
   }
   for (const Tool& t : kTools) {
-    if (std::strcmp(argv[1], t.name) == 0) return t.main(argc - 1, argv + 1);
+    if (std::strcmp(argv[1], t.name) == 0) {
+      tflite_inspect::InstallToolSignalHandlers();
+      return tflite_inspect::ToolExitStatus(t.main(argc - 1, argv + 1));
+    }
   }
   std::cerr << "tflite-inspect: unknown tool '" << argv[1] << "'\n";
   return Usage(std::cerr);

@@ -252,6 +252,23 @@ std::vector<Case> Cases() {
       {"while_calls_itself", WhileCycle, "subgraph 1 calls itself"},
       {"conv_zero_stride", [] { return Conv(0, {1, 4, 4, 2}, {3, 3, 3, 2}); },
        "params->stride_width > 0 && params->stride_height > 0 was not true"},
+      {"conv_options_wrong_union",
+       [] {  // a Pool2DOptions table (strides 1) where CONV_2D reads Conv2DOptions
+         ModelBuilder b;
+         int in = b.AddTensor(kF32, {1, 4, 4, 2}, "in");
+         int f = b.AddConstTensor<float>(kF32, {3, 3, 3, 2}, std::vector<float>(54, 0.5f),
+                                         "filter");
+         int out = b.AddTensor(kF32, {1, 4, 4, 3}, "out");
+         tflite::Pool2DOptionsT o;
+         o.padding = tflite::Padding_SAME;
+         o.stride_w = o.stride_h = 1;
+         b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, f}, {out}, Options(o));
+         b.SetInputs({in});
+         b.SetOutputs({out});
+         return b;
+       },
+       "Node number 0 (CONV_2D): its builtin_options is a Pool2DOptions table where CONV_2D "
+       "reads Conv2DOptions (as in TFLite, it gets zeroed parameters)."},
       {"conv_zero_input_channels", [] { return Conv(1, {1, 4, 4, 0}, {3, 3, 3, 0}); },
        "input depth 0 is not a multiple of the filter depth 0"},
       {"conv_channels_mismatch", [] { return Conv(1, {1, 4, 4, 2}, {3, 3, 3, 5}); },
@@ -357,6 +374,12 @@ std::vector<Tool> Tools(const fs::path& out) {
   };
 }
 
+// In the sanitizer build (scripts/fuzz.sh tools) ASan/UBSan reports end up in stderr;
+// their exit status is set apart too (ASAN_OPTIONS=exitcode=86), this names the report.
+void CheckNoSanitizerReport(const std::string& err) {
+  CHECK_THAT(err, !Catch::Contains("Sanitizer") && !Catch::Contains("runtime error:"));
+}
+
 }  // namespace
 
 TEST_CASE("crafted models: every tool exits 1 with the reason, the corpus is what the "
@@ -387,6 +410,7 @@ TEST_CASE("crafted models: every tool exits 1 with the reason, the corpus is wha
         const auto r = RunCommand("timeout 60 " +
                                   fmt::format(fmt::runtime(t.command), model.string()));
         INFO(t.name << " said:\n" << r.out << r.err);
+        CheckNoSanitizerReport(r.err);
         if (c.at_invoke && t.name == "delegate_report") {
           CHECK(r.exit_code == 0);
           continue;
@@ -398,6 +422,7 @@ TEST_CASE("crafted models: every tool exits 1 with the reason, the corpus is wha
       const auto inspect = RunCommand(fmt::format("timeout 60 '{}' inspect_ops --tensors '{}'",
                                                   kBin, model.string()));
       INFO("inspect_ops said:\n" << inspect.out << inspect.err);
+      CheckNoSanitizerReport(inspect.err);
       CHECK((inspect.exit_code == 0 || inspect.exit_code == 1));
     }
   }
@@ -465,5 +490,18 @@ TEST_CASE("resource-limit flags: every tool refuses with the size or the loop") 
     CHECK(w.exit_code == 1);
     CHECK_THAT(w.out + w.err, Catch::Contains("WHILE (cond subgraph 1, body subgraph 2): still "
                                               "running after 100 iterations, the iteration cap"));
+    // Without the cap the loop spins, as in TFLite; Ctrl-C (SIGINT after 2 s) cancels it:
+    // the tool names the loop and how far it got, and exits 130. -k: a tool that ignored
+    // the interrupt would be killed (137), not hang the test.
+    const auto i = RunCommand("timeout --preserve-status -k 30 -s INT 2 " +
+                              fmt::format(fmt::runtime(t.command), loop_model.string()));
+    INFO("interrupted:\n" << i.out << i.err);
+    CHECK(i.exit_code == 130);
+    CHECK_THAT(i.err, Catch::Contains("tflite-inspect: interrupted (SIGINT): stopping at the "
+                                      "next operator"));
+    CHECK_THAT(i.err, Catch::Contains("Client requested cancel during Invoke()"));
+    CHECK_THAT(i.err, Catch::Matches("[\\s\\S]*WHILE \\(cond subgraph 1, body subgraph 2\\): "
+                                     "(cancelled|cond failed|body failed) in iteration "
+                                     "[0-9]+[\\s\\S]*"));
   }
 }

@@ -83,13 +83,26 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   // a crafted loop condition fails instead of spinning forever.
   const Subgraph* self = Subgraph::FromContext(context);
   const int64_t cap = self != nullptr ? self->max_while_iterations() : 0;
+  const auto* params = static_cast<const TfLiteWhileParams*>(node->builtin_data);
+  // A failure inside the loop (a cancel included: a user interrupting a loop that does
+  // not end) names the loop and how far it got.
+  auto failed = [&](int64_t iteration, const char* what) {
+    TF_LITE_KERNEL_LOG(context, "WHILE (cond subgraph %d, body subgraph %d): %s in iteration %lld",
+                       params->cond_subgraph_index, params->body_subgraph_index, what,
+                       static_cast<long long>(iteration));
+    return kTfLiteError;
+  };
   for (int64_t iteration = 0;; ++iteration) {
+    // Checked here too: cond and body may have no nodes at all.
+    if (self != nullptr && self->IsCancelled()) {
+      TF_LITE_KERNEL_LOG(context, "Client requested cancel during Invoke()");
+      return failed(iteration, "cancelled");
+    }
     TF_LITE_ENSURE_OK(context, control_flow::SetInputs(context, cond, values));
-    TF_LITE_ENSURE_OK(context, cond->Invoke());
+    if (cond->Invoke() != kTfLiteOk) return failed(iteration, "cond failed");
     TF_LITE_ENSURE_OK(context, CheckCondOutput(context, cond, /*after_invoke=*/true));
     if (!cond->tensor(cond->outputs()[0])->data.b[0]) break;
     if (cap > 0 && iteration >= cap) {
-      const auto* params = static_cast<const TfLiteWhileParams*>(node->builtin_data);
       TF_LITE_KERNEL_LOG(context,
                          "WHILE (cond subgraph %d, body subgraph %d): still running after %lld "
                          "iterations, the iteration cap",
@@ -98,7 +111,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
       return kTfLiteError;
     }
     TF_LITE_ENSURE_OK(context, control_flow::SetInputs(context, body, values));
-    TF_LITE_ENSURE_OK(context, body->Invoke());
+    if (body->Invoke() != kTfLiteOk) return failed(iteration, "body failed");
     values = control_flow::SnapshotAll(body, body->outputs());
   }
   return control_flow::SetNodeTensors(context, node->outputs, values);

@@ -215,10 +215,10 @@ TfLiteStatus ConvertTensorType(tflite::TensorType tensor_type, TfLiteType* type,
 }
 
 TfLiteStatus ParseBuiltinOptions(const tflite::Operator* op, tflite::BuiltinOperator code,
-                                 void** builtin_data, std::string* error) {
+                                 void** builtin_data, std::string* error, std::string* note) {
   using namespace builtin_options_internal;  // NOLINT
   *builtin_data = nullptr;
-  const OptionsContext ctx{op, code, error};
+  const OptionsContext ctx{op, code, error, note};
   if (op == nullptr) return ctx.Fail("no operator to parse options of");
   for (auto* family :
        {ParseNnOptions, ParseTensorOptions, ParseMiscOptions, ParseStablehloOptions}) {

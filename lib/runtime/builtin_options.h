@@ -23,9 +23,11 @@ namespace tflite_inspect {
 // most 8 are supported"); *builtin_data is then nullptr and nothing is leaked.
 // As upstream, options of the wrong union type count as absent, and absent options
 // give a zeroed struct (not the schema's defaults) except where upstream fills others.
-// `error` may be nullptr.
+// `error` may be nullptr. `note` (may be nullptr) gets a sentence when the options are
+// of another union type than the op reads (kept apart: it is not an error).
 TfLiteStatus ParseBuiltinOptions(const tflite::Operator* op, tflite::BuiltinOperator code,
-                                 void** builtin_data, std::string* error);
+                                 void** builtin_data, std::string* error,
+                                 std::string* note = nullptr);
 
 // Maps a schema TensorType to the runtime's TfLiteType (the numbering differs:
 // TensorType_FLOAT32 is 0, kTfLiteFloat32 is 1). For a value outside the schema sets

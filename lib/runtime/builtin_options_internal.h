@@ -21,6 +21,7 @@ struct OptionsContext {
   const tflite::Operator* op;
   tflite::BuiltinOperator code;
   std::string* error;  // may be nullptr
+  std::string* note = nullptr;  // why the options read as absent; may be nullptr
 
   // Writes "<OP>: <reason>" to *error and returns kTfLiteError.
   TfLiteStatus Fail(const std::string& reason) const;
@@ -50,6 +51,18 @@ TfLiteStatus ParseParams(const OptionsContext& ctx, const Options* options, void
   static_assert(std::is_trivial_v<Params>, "params must be plain C data");
   ParamsPtr<Params> params(static_cast<Params*>(std::calloc(1, sizeof(Params))));
   if (params == nullptr) return ctx.Fail("out of memory allocating the params struct");
+  // Options of another union type read as absent (zeros), as upstream; the note lets a
+  // later failure (a zero stride, ...) name the real cause.
+  constexpr tflite::BuiltinOptions kExpected = tflite::BuiltinOptionsTraits<Options>::enum_value;
+  if (options == nullptr && ctx.note != nullptr && kExpected != tflite::BuiltinOptions_NONE &&
+      ctx.op->builtin_options_type() != tflite::BuiltinOptions_NONE &&
+      ctx.op->builtin_options_type() != kExpected) {
+    const char* actual = tflite::EnumNameBuiltinOptions(ctx.op->builtin_options_type());
+    *ctx.note = std::string("its builtin_options is a ") + (*actual ? actual : "unknown") +
+                " table where " + tflite::EnumNameBuiltinOperator(ctx.code) + " reads " +
+                tflite::EnumNameBuiltinOptions(kExpected) +
+                " (as in TFLite, it gets zeroed parameters)";
+  }
   if (options != nullptr) {
     if constexpr (std::is_void_v<std::invoke_result_t<Fill, const Options&, Params*>>) {
       fill(*options, params.get());

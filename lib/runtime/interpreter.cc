@@ -37,6 +37,7 @@ void Interpreter::AddSubgraphs(int subgraphs_to_add, int* first_new_subgraph_ind
     subgraphs_.back()->SetProfiler(profiler_);
     subgraphs_.back()->SetMemoryLimit(memory_limit_);
     subgraphs_.back()->SetMaxWhileIterations(max_while_iterations_);
+    subgraphs_.back()->SetCancellationFunction(cancellation_data_, check_cancelled_func_);
   }
 }
 
@@ -50,9 +51,32 @@ void Interpreter::SetMaxWhileIterations(int64_t n) {
   for (auto& s : subgraphs_) s->SetMaxWhileIterations(n);
 }
 
+void Interpreter::SetCancellationFunction(void* data, bool (*check_cancelled_func)(void*)) {
+  cancellation_data_ = data;
+  check_cancelled_func_ = check_cancelled_func;
+  for (auto& s : subgraphs_) s->SetCancellationFunction(data, check_cancelled_func);
+}
+
+TfLiteStatus Interpreter::EnableCancellation() {
+  cancellation_enabled_ = true;
+  continue_invocation_.test_and_set();
+  SetCancellationFunction(this, [](void* data) {
+    // test_and_set answers the old value: false once Cancel() has cleared the flag.
+    return !static_cast<Interpreter*>(data)->continue_invocation_.test_and_set();
+  });
+  return kTfLiteOk;
+}
+
+TfLiteStatus Interpreter::Cancel() {
+  if (!cancellation_enabled_) return kTfLiteError;
+  continue_invocation_.clear();
+  return kTfLiteOk;
+}
+
 TfLiteStatus Interpreter::AllocateTensors() { return primary().AllocateTensors(); }
 
 TfLiteStatus Interpreter::Invoke() {
+  if (cancellation_enabled_) continue_invocation_.test_and_set();
   TF_LITE_ENSURE_STATUS(primary().Invoke());
   if (!allow_buffer_handle_output_) {
     for (int t : outputs()) TF_LITE_ENSURE_STATUS(primary().EnsureTensorDataIsReadable(t));

@@ -254,6 +254,7 @@ TfLiteStatus InterpreterBuilder::BuildSubgraph(int index,
     const char* init_data = nullptr;
     size_t init_size = 0;
     void* builtin_data = nullptr;
+    std::string note;
     if (code.is_custom()) {
       if (op->large_custom_options_offset() > 1) {
         init_data = reinterpret_cast<const char*>(model.bytes() + op->large_custom_options_offset());
@@ -265,15 +266,17 @@ TfLiteStatus InterpreterBuilder::BuildSubgraph(int index,
     } else {
       std::string error;
       if (tflite_inspect::ParseBuiltinOptions(op, static_cast<BuiltinOperator>(code.builtin),
-                                              &builtin_data, &error) != kTfLiteOk) {
+                                              &builtin_data, &error, &note) != kTfLiteOk) {
         error_reporter_->Report("subgraph %d, operator %d (%s): %s", index, o,
                                 code.display().c_str(), error.c_str());
         return kTfLiteError;
       }
     }
+    int node_index = -1;
     TF_LITE_ENSURE_STATUS(subgraph->AddNodeWithParameters(
         VectorFrom(op->inputs()), VectorFrom(op->outputs()), VectorFrom(op->intermediates()),
-        init_data, init_size, builtin_data, reg));
+        init_data, init_size, builtin_data, reg, &node_index));
+    if (!note.empty()) subgraph->SetNodeNote(node_index, std::move(note));
   }
   TF_LITE_ENSURE_STATUS(subgraph->SetInputs(VectorFrom(sg->inputs())));
   TF_LITE_ENSURE_STATUS(subgraph->SetOutputs(VectorFrom(sg->outputs())));

@@ -504,3 +504,37 @@ TEST_CASE("resource limits: tensors over a limit set after building fail before 
   CHECK_THAT(reporter.text, Catch::Contains("tensor 'in' needs 4000 bytes"));
   CHECK_THAT(reporter.text, !Catch::Contains("failed to prepare"));
 }
+
+TEST_CASE("cancellation: the check runs before every node, a cancel fails the Invoke") {
+  CapturingReporter reporter;
+  auto resolver = TestResolver();
+  Built b = Build(TwiceChain(3, {1, 4}), resolver, &reporter);
+  REQUIRE(b.status == kTfLiteOk);
+  REQUIRE(b.interpreter->AllocateTensors() == kTfLiteOk);
+  static int checks = 0;
+  checks = 0;
+  // Answers "cancelled" at the second check: node 0 runs, node 1 does not.
+  b.interpreter->SetCancellationFunction(nullptr, [](void*) { return ++checks >= 2; });
+  g_twice_invocations = 0;
+  CHECK(b.interpreter->Invoke() == kTfLiteError);
+  CHECK(g_twice_invocations == 1);
+  CHECK(checks == 2);
+  CHECK(reporter.text == "Client requested cancel during Invoke()\n");
+  b.interpreter->SetCancellationFunction(nullptr, nullptr);
+  CHECK(b.interpreter->Invoke() == kTfLiteOk);
+  CHECK(g_twice_invocations == 4);
+}
+
+TEST_CASE("cancellation: Cancel needs EnableCancellation and affects the Invoke in flight only") {
+  CapturingReporter reporter;
+  auto resolver = TestResolver();
+  Built b = Build(TwiceChain(2, {1, 4}), resolver, &reporter);
+  REQUIRE(b.status == kTfLiteOk);
+  REQUIRE(b.interpreter->AllocateTensors() == kTfLiteOk);
+  CHECK(b.interpreter->Cancel() == kTfLiteError);
+  REQUIRE(b.interpreter->EnableCancellation() == kTfLiteOk);
+  REQUIRE(b.interpreter->Cancel() == kTfLiteOk);
+  // As TFLite: each Invoke starts uncancelled, so a Cancel before it has no effect.
+  CHECK(b.interpreter->Invoke() == kTfLiteOk);
+  CHECK(reporter.text.empty());
+}

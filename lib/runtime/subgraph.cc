@@ -373,6 +373,14 @@ bool IsUnresolvedCustomOp(const TfLiteRegistration& r) {
          r.invoke == UnresolvedCustomOpInvoke;
 }
 
+void Subgraph::ReportNodeNote(int node_index) {
+  auto it = node_notes_.find(node_index);
+  if (it != node_notes_.end()) {
+    ReportError("Node number %d (%s): %s.", node_index, OpName(node_index).c_str(),
+                it->second.c_str());
+  }
+}
+
 TfLiteStatus Subgraph::PrepareNode(int node_index) {
   auto& [node, reg] = nodes_and_registration_[node_index];
   if (IsUnresolvedCustomOp(reg)) {
@@ -414,6 +422,7 @@ TfLiteStatus Subgraph::PrepareNode(int node_index) {
   if (prepared != kTfLiteOk || range.set) {
     ReportError("Node number %d (%s) failed to prepare.", node_index,
                 OpName(node_index).c_str());
+    ReportNodeNote(node_index);
     return kTfLiteError;
   }
   return kTfLiteOk;
@@ -762,6 +771,10 @@ TfLiteStatus Subgraph::Invoke() {
         return kTfLiteError;
       }
     }
+    if (IsCancelled()) {
+      ReportError("Client requested cancel during Invoke()");
+      return kTfLiteError;
+    }
     uint32_t event = 0;
     if (profiler_ != nullptr) {
       event = profiler_->BeginEvent(OpName(n).c_str(), Profiler::EventType::OPERATOR_INVOKE_EVENT,
@@ -771,6 +784,7 @@ TfLiteStatus Subgraph::Invoke() {
     if (profiler_ != nullptr) profiler_->EndEvent(event);
     if (status != kTfLiteOk) {
       ReportError("Node number %d (%s) failed to invoke.", n, OpName(n).c_str());
+      ReportNodeNote(n);
       return status;
     }
     for (int i = 0; i < node.outputs->size && !reprepare; ++i) {

@@ -1,5 +1,7 @@
 #include "tools/resource_limits.h"
 
+#include "tools/signals.h"
+
 namespace tflite_inspect {
 
 void AddResourceLimitFlags(CLI::App& app, size_t* max_arena_mb, int64_t* max_while_iterations) {
@@ -17,6 +19,7 @@ void ApplyResourceLimits(size_t max_arena_mb, int64_t max_while_iterations,
                          tflite::Interpreter* interpreter) {
   if (max_arena_mb > 0) interpreter->SetMemoryLimit(max_arena_mb << 20);
   interpreter->SetMaxWhileIterations(max_while_iterations);
+  CancelOnInterrupt(interpreter);  // Ctrl-C stops a loop that never ends, and says where
 }
 
 }  // namespace tflite_inspect

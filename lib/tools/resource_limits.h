@@ -15,7 +15,8 @@ namespace tflite_inspect {
 // Adds --max_arena_mb (0: the machine's memory) and --max_while_iterations (0: no cap).
 void AddResourceLimitFlags(CLI::App& app, size_t* max_arena_mb, int64_t* max_while_iterations);
 
-// max_arena_mb 0 keeps the interpreter's default (the machine's physical memory).
+// max_arena_mb 0 keeps the interpreter's default (the machine's physical memory). Also
+// makes a Ctrl-C cancel the interpreter's Invoke (tools/signals.h).
 void ApplyResourceLimits(size_t max_arena_mb, int64_t max_while_iterations,
                          tflite::Interpreter* interpreter);
 

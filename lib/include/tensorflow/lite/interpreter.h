@@ -3,6 +3,7 @@
 #ifndef TENSORFLOW_LITE_INTERPRETER_H_
 #define TENSORFLOW_LITE_INTERPRETER_H_
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -88,6 +89,15 @@ class Interpreter {
   size_t memory_limit() const { return memory_limit_; }
   void SetMaxWhileIterations(int64_t n);
 
+  // Cancellation, as TFLite: every subgraph's Invoke asks `check_cancelled_func(data)`
+  // before each node and fails with "Client requested cancel during Invoke()" when it
+  // answers true. EnableCancellation installs TFLite's own check, which Cancel() trips
+  // for the Invoke in flight only (each Invoke starts uncancelled); Cancel() without
+  // EnableCancellation() is an error. Cancel() is safe to call from another thread.
+  void SetCancellationFunction(void* data, bool (*check_cancelled_func)(void*));
+  TfLiteStatus EnableCancellation();
+  TfLiteStatus Cancel();
+
   size_t subgraphs_size() const { return subgraphs_.size(); }
   Subgraph* subgraph(int index) {
     return index >= 0 && static_cast<size_t>(index) < subgraphs_.size() ? subgraphs_[index].get()
@@ -147,6 +157,10 @@ class Interpreter {
   bool allow_buffer_handle_output_ = false;
   size_t memory_limit_ = 0;
   int64_t max_while_iterations_ = 0;
+  void* cancellation_data_ = nullptr;
+  bool (*check_cancelled_func_)(void*) = nullptr;
+  bool cancellation_enabled_ = false;
+  std::atomic_flag continue_invocation_ = ATOMIC_FLAG_INIT;
   // Destroyed after the subgraphs (~Interpreter clears those first).
   std::vector<std::unique_ptr<TfLiteDelegate, std::function<void(TfLiteDelegate*)>>>
       owned_delegates_;

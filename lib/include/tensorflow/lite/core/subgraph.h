@@ -15,6 +15,7 @@
 #include <cstdarg>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -118,8 +119,23 @@ class Subgraph {
   // TFLite).
   void SetMaxWhileIterations(int64_t n) { max_while_iterations_ = n; }
   int64_t max_while_iterations() const { return max_while_iterations_; }
+  // As TFLite: Invoke asks `check_cancelled_func(data)` before every node (WHILE also
+  // before every iteration) and fails with "Client requested cancel during Invoke()"
+  // once it answers true. nullptr: never cancelled.
+  void SetCancellationFunction(void* data, bool (*check_cancelled_func)(void*)) {
+    cancellation_data_ = data;
+    check_cancelled_func_ = check_cancelled_func;
+  }
+  bool IsCancelled() const {
+    return check_cancelled_func_ != nullptr && check_cancelled_func_(cancellation_data_);
+  }
   void SetThreadPool(pthreadpool* pool, int num_threads);
   pthreadpool* thread_pool() const { return thread_pool_; }
+
+  // tflite-inspect extension: a sentence about the node added to its prepare/invoke
+  // failure messages (the builder notes options of the wrong union type, which TFLite
+  // reads as zeros: the kernel's own complaint, "stride>0", would hide the cause).
+  void SetNodeNote(int node_index, std::string note) { node_notes_[node_index] = std::move(note); }
 
   // Name of the node's op for messages: "CONV_2D", a custom name, or for a delegate
   // kernel its registration's custom_name ("DELEGATE" without one), as TFLite prints.
@@ -178,6 +194,7 @@ class Subgraph {
   enum class State { kUninvokable, kInvokable, kInvokableAndImmutable };
 
   TfLiteStatus PrepareNode(int node_index);
+  void ReportNodeNote(int node_index);  // the SetNodeNote sentence, if any
   // skip_unresolved: leave unresolved custom ops unprepared (their outputs keep the
   // model's shapes) so that a static-shape delegate can still look at, and claim, them.
   TfLiteStatus PrepareFrom(int plan_index, bool skip_unresolved = false);
@@ -243,6 +260,9 @@ class Subgraph {
   size_t persistent_bytes_ = 0;
   size_t memory_limit_ = 0;
   int64_t max_while_iterations_ = 0;
+  std::map<int, std::string> node_notes_;
+  void* cancellation_data_ = nullptr;
+  bool (*check_cancelled_func_)(void*) = nullptr;
   std::vector<std::vector<char>> scratch_buffers_;
   State state_ = State::kUninvokable;
   bool in_invoke_ = false;
