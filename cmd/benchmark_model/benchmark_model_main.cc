@@ -46,21 +46,12 @@ int BenchmarkModelMain(int argc, const char* const* argv) {
   AddCustomOpFlags(app, &custom_ops);
   DelegateRegistry registry = DelegateRegistry::Default();
   registry.AddFlags(app);
-  std::string target_runtime;
-  AddTargetRuntimeFlag(app, &target_runtime);
+  AddTargetRuntimeFlag(app, &options.target_runtime);
   if (int rc = ParseFlags(app, argc, argv); rc >= 0) return rc;
   CollectGivenFlags(app, &options);
   options.show_progress = isatty(STDERR_FILENO) && isatty(STDOUT_FILENO);
 
   Info("STARTING!");
-  if (!target_runtime.empty() && !options.graph.empty()) {
-    auto warning = TargetRuntimeWarningForGraph(options.graph, target_runtime);
-    if (!warning.ok()) {
-      Error(warning.status().message());
-      return warning.status().code() == StatusCode::kInvalidArgument ? kExitUsage : kExitInvalidModel;
-    }
-    if (!warning->empty()) std::cout << "WARN: " << warning.value() << std::endl;
-  }
   for (const auto& line : BenchmarkParamLines(options)) Info(line);
   for (const auto& line : registry.LogParams(options.verbose)) Info(line);
 
@@ -78,7 +69,8 @@ int BenchmarkModelMain(int argc, const char* const* argv) {
   log.progress = [](const std::string& line) {
     std::cerr << "\r\033[K" << line << std::flush;
   };
-  auto result = RunBenchmark(options, resolver, registry, argc, argv, log);
+  log.warn = [](const std::string& line) { std::cout << "WARN: " << line << std::endl; };
+  auto result = RunBenchmark(options, resolver, registry.Plan(app), log);
   if (!result.ok()) {
     Error(result.status().message());
     if (auto hint = UnresolvedCustomOpHint(result.status().message()); !hint.empty()) Error(hint);

@@ -42,7 +42,7 @@ int DelegateReportMain(int argc, const char* const* argv) {
   app.add_option("--graph", options.graph, "Model file (.tflite)")->required();
   app.add_option("--num_threads", options.num_threads, "Threads for kernels (default 1)")
       ->check(CLI::PositiveNumber);
-  AddResourceLimitFlags(app, &options.max_arena_mb, &options.max_while_iterations);
+  AddResourceLimitFlags(app, &options.limits);
   Output json{"--json", ""}, dot{"--dot", ""}, html{"--html", ""};
   for (Output* o : {&json, &dot, &html}) {
     const std::string what = o == &json  ? "JSON (docs/delegate_report.md)"
@@ -60,19 +60,9 @@ int DelegateReportMain(int argc, const char* const* argv) {
   delegate_registry.AddFlags(app);
   bool verbose = false;
   app.add_flag("--verbose", verbose, "Print the delegate parameters to stderr");
-  std::string target_runtime;
-  AddTargetRuntimeFlag(app, &target_runtime);
+  AddTargetRuntimeFlag(app, &options.target_runtime);
   if (int rc = ParseFlags(app, argc, argv); rc >= 0) return rc;
-  {
-    auto warning = TargetRuntimeWarningForGraph(options.graph, target_runtime);
-    if (!warning.ok()) {
-      std::cerr << "delegate_report: error: " << warning.status().message() << "\n";
-      return warning.status().code() == StatusCode::kInvalidArgument ? kExitUsage
-                                                                      : kExitInvalidModel;
-    }
-    if (!warning->empty()) std::cerr << "delegate_report: warning: " << warning.value() << "\n";
-  }
-
+  options.warn = [](const std::string& w) { std::cerr << "delegate_report: warning: " << w << "\n"; };
   int to_stdout = 0;
   for (const Output* o : {&json, &dot, &html}) to_stdout += o->path == "-";
   if (to_stdout > 1) {
@@ -80,14 +70,7 @@ int DelegateReportMain(int argc, const char* const* argv) {
                  "the others a path (--dot=report.dot)\n";
     return kExitUsage;
   }
-  delegate_registry.common().num_threads = options.num_threads;
-  auto delegates = delegate_registry.CreateDelegates(argc, argv);
-  if (!delegates.ok()) {
-    std::cerr << "delegate_report: error: " << delegates.status().message() << "\n";
-    return kExitUsage;
-  }
-  options.delegates = &delegates.value();
-  options.delegate_strict = delegate_registry.common().strict;
+  options.delegates = delegate_registry.Plan(app);
   for (const auto& line : delegate_registry.LogParams(verbose)) std::cerr << line << "\n";
   CustomOpLibraryHandles plugins;  // outlives the resolver and the interpreter
   tflite::ops::builtin::BuiltinOpResolver resolver;
@@ -103,7 +86,7 @@ int DelegateReportMain(int argc, const char* const* argv) {
     if (auto hint = UnresolvedCustomOpHint(report.status().message()); !hint.empty()) {
       std::cerr << "delegate_report: " << hint << "\n";
     }
-    return kExitInvalidModel;
+    return report.status().code() == StatusCode::kInvalidArgument ? kExitUsage : kExitInvalidModel;
   }
   for (const DelegateEntry& d : report->delegates) {
     if (d.status != kTfLiteOk) {

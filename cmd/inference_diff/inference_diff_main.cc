@@ -27,7 +27,7 @@ int InferenceDiffMain(int argc, const char* const* argv) {
   app.add_option("--reference_model_file", options.reference_model_file,
                  "Optional second model as the reference (two conversions of one network)");
   app.add_option("--num_runs", options.num_runs, "Runs, each with new random inputs (default 50)");
-  AddResourceLimitFlags(app, &options.max_arena_mb, &options.max_while_iterations);
+  AddResourceLimitFlags(app, &options.limits);
   app.add_option("--num_interpreter_threads", options.num_interpreter_threads,
                  "Threads of the test interpreter (the reference uses 1)")
       ->check(CLI::PositiveNumber);
@@ -55,7 +55,6 @@ int InferenceDiffMain(int argc, const char* const* argv) {
   for (std::string f; std::getline(ss, f, ',');) {
     if (!f.empty()) options.input_files.push_back(f);
   }
-  registry.common().num_threads = options.num_interpreter_threads;
   CustomOpLibraryHandles plugins;
   tflite::ops::builtin::BuiltinOpResolver resolver;
   if (Status st = AddCustomOpLibraries(custom_ops.custom_ops, custom_ops.custom_op_library,
@@ -64,12 +63,7 @@ int InferenceDiffMain(int argc, const char* const* argv) {
     std::cerr << "inference_diff: error: " << st.message() << "\n";
     return kExitUsage;
   }
-  auto delegates = registry.CreateDelegates(argc, argv);
-  if (!delegates.ok()) {
-    std::cerr << "inference_diff: error: " << delegates.status().message() << "\n";
-    return kExitUsage;
-  }
-  auto result = RunInferenceDiff(options, resolver, delegates.value(), registry.common().strict);
+  auto result = RunInferenceDiff(options, resolver, registry.Plan(app));
   if (!result.ok()) {
     std::cerr << "inference_diff: error: " << result.status().message() << "\n";
     if (auto hint = UnresolvedCustomOpHint(result.status().message()); !hint.empty()) {

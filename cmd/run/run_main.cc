@@ -23,7 +23,7 @@ int RunMain(int argc, const char* const* argv) {
   app.add_option("--num_threads", options.num_threads, "Threads for kernels (default 1)")
       ->check(CLI::PositiveNumber);
   app.add_option("--output_dir", output_dir, "Folder for the outputs")->required();
-  AddResourceLimitFlags(app, &options.max_arena_mb, &options.max_while_iterations);
+  AddResourceLimitFlags(app, &options.limits);
   CustomOpFlags custom_ops;
   AddCustomOpFlags(app, &custom_ops);
   DelegateRegistry delegate_registry = DelegateRegistry::Default();
@@ -31,14 +31,7 @@ int RunMain(int argc, const char* const* argv) {
   bool verbose = false;
   app.add_flag("--verbose", verbose, "Print delegate parameters and TFLite's replacement log");
   if (int rc = ParseFlags(app, argc, argv); rc >= 0) return rc;
-  delegate_registry.common().num_threads = options.num_threads;
-  auto delegates = delegate_registry.CreateDelegates(argc, argv);
-  if (!delegates.ok()) {
-    std::cerr << "run: error: " << delegates.status().message() << "\n";
-    return kExitUsage;
-  }
-  options.delegates = &delegates.value();
-  options.delegate_strict = delegate_registry.common().strict;
+  options.delegates = delegate_registry.Plan(app);
   for (const auto& line : delegate_registry.LogParams(verbose)) std::cerr << line << "\n";
   std::stringstream ss(input_files);
   for (std::string f; std::getline(ss, f, ',');) {

@@ -98,7 +98,11 @@ TEST_CASE("run --external_delegate_options: a bad string exits 2 naming the pair
       "--external_delegate_options='max_delegated_partitions:1;min_nodes_per_partition'",
       model.string(), (TempDir() / "bad").string(), kPlugin));
   CHECK(r.exit_code == 2);
-  CHECK(r.err == "run: error: --external_delegate_options #1 (for '" + kPlugin +
+  // TFLite's parameter lines come first (as TFLite logs them before making delegates).
+  CHECK(r.err == "External delegate path: [" + kPlugin +
+                     "]\nExternal delegate options: [max_delegated_partitions:1;"
+                     "min_nodes_per_partition]\n"
+                     "run: error: --external_delegate_options #1 (for '" + kPlugin +
                      "'): option pair 2 'min_nodes_per_partition' in "
                      "'max_delegated_partitions:1;min_nodes_per_partition' has no ':' (expected "
                      "key:value pairs separated by ';')\n");
@@ -124,7 +128,9 @@ TEST_CASE("run --external_delegate_path: count mismatch and failing plugins exit
   const std::string reported =
       "sample external delegate: unknown option 'colour' (known: max_delegated_partitions, "
       "min_nodes_per_partition)";
-  CHECK(unknown.err == "external delegate " + kPlugin + ": " + reported +
+  CHECK(unknown.err == "External delegate path: [" + kPlugin +
+                           "]\nExternal delegate options: [colour:red]\n"
+                           "external delegate " + kPlugin + ": " + reported +
                            "\nrun: error: failed to create external delegate '" + kPlugin +
                            "': tflite_plugin_create_delegate returned NULL; the plugin "
                            "reported: " +
@@ -139,6 +145,7 @@ TEST_CASE("run --external_delegate_path: count mismatch and failing plugins exit
   const Exec missing = Run(fmt::format("{} --external_delegate_path=/nonexistent/x.so", base));
   CHECK(missing.exit_code == 2);
   CHECK(missing.err ==
+        "External delegate path: [/nonexistent/x.so]\n"
         "run: error: failed to load external delegate '/nonexistent/x.so': file not found\n");
 }
 

@@ -9,9 +9,9 @@
 
 #include "builder/model_builder.h"
 #include "catch2/catch.hpp"
-#include "external/external_provider.h"
+#include "tools/providers/external_provider.h"
 #include "runtime/delegation_record.h"
-#include "sample/sample_provider.h"
+#include "tools/providers/sample_provider.h"
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/interpreter_builder.h"
 #include "tensorflow/lite/kernels/register.h"
@@ -204,7 +204,7 @@ Result<std::vector<DelegateInstance>> FromFlags(std::vector<std::string> args,
   std::vector<const char*> argv;
   for (const auto& a : args) argv.push_back(a.c_str());
   app.parse(static_cast<int>(argv.size()), argv.data());
-  return registry.CreateDelegates(static_cast<int>(argv.size()), argv.data());
+  return registry.Plan(app).create(/*num_threads=*/1);
 }
 
 const std::string kPlugin = TFI_EXAMPLE_EXTERNAL_DELEGATE;

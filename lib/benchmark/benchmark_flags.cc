@@ -30,7 +30,7 @@ void AddBenchmarkFlags(CLI::App& app, BenchmarkOptions* o, BenchmarkToolOptions*
   app.add_option("--run_frequency", o->run_frequency,
                  "Execute at a fixed frequency, instead of a fixed delay (overrides run_delay)");
   app.add_option("--num_threads", o->num_threads, "number of threads");
-  AddResourceLimitFlags(app, &o->max_arena_mb, &o->max_while_iterations);
+  AddResourceLimitFlags(app, &o->limits);
   app.add_option("--benchmark_name", o->benchmark_name, "benchmark name");
   app.add_option("--output_prefix", o->output_prefix, "benchmark output prefix");
   app.add_option("--warmup_runs", o->warmup_runs,

@@ -12,22 +12,14 @@
 
 #include "benchmark/input_layers.h"
 #include "benchmark/op_profiler.h"
-#include "tools/resource_limits.h"
 #include "runtime/delegation_record.h"
 #include "tensorflow/lite/interpreter.h"
-#include "tensorflow/lite/interpreter_builder.h"
-#include "tensorflow/lite/model_builder.h"
+#include "tools/session.h"
+#include "util/now.h"
 #include "util/sha256.h"
-#include "tools/string_reporter.h"
 
 namespace tflite_inspect {
 namespace {
-
-int64_t NowMicros() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 template <typename T>
 std::string Str(const T& v) {
@@ -100,193 +92,244 @@ std::vector<std::string> EndOfRunLines(const BenchmarkResult& r) {
   return out;
 }
 
-Result<BenchmarkResult> RunBenchmark(const BenchmarkOptions& options,
-                                     const tflite::OpResolver& resolver,
-                                     DelegateRegistry& registry, int argc,
-                                     const char* const* argv, const BenchmarkLog& log) {
-  if (options.graph.empty()) {
-    return InvalidArgument("Please specify the name of your TF Lite input file with --graph");
-  }
-  auto layers = ParseInputLayers(options.input_layer, options.input_layer_shape,
-                                 options.input_layer_value_range,
-                                 options.input_layer_value_files);
-  if (!layers.ok()) return layers.status();
-  int interval_ms = options.memory_footprint_check_interval_ms;
-  if (options.report_peak_memory_footprint && interval_ms <= 0) {
-    log.info(fmt::format("--memory_footprint_check_interval_ms is set to {} (ms), This value is "
-                         "invalid, and it will be set to the default value 50 (ms).",
-                         interval_ms));
-    interval_ms = 50;
-  }
-  std::unique_ptr<PeakMemoryMonitor> monitor;
-  if (options.report_peak_memory_footprint) {
-    monitor = std::make_unique<PeakMemoryMonitor>(interval_ms);
-    monitor->Start();
-  }
+namespace {
 
+// What the phases share. Declaration order is destruction order reversed: the profiler
+// and the monitor go before the session that runs the interpreter.
+struct Bench {
+  const BenchmarkOptions& options;
+  const BenchmarkLog& log;
   BenchmarkResult r;
-  {
-    std::ifstream f(options.graph, std::ios::binary | std::ios::ate);
-    if (f) r.model_size_mb = static_cast<double>(f.tellg()) / 1e6;
-  }
-
-  // --- Init: load, build, delegates, allocate ---
-  r.start_mem = GetMemoryUsage();
-  const int64_t init_start = NowMicros();
-  StringErrorReporter reporter;
-  auto model = tflite::FlatBufferModel::BuildFromFile(options.graph.c_str(), &reporter);
-  if (model == nullptr) {
-    return Status(StatusCode::kInvalidModel,
-                  "Failed to mmap model " + options.graph + ": " + reporter.text());
-  }
-  log.info("Loaded model " + options.graph);
-  const int64_t loaded = NowMicros();
-  r.load_us = loaded - init_start;
-  // Declared before the interpreter so that it outlives the delegate kernels.
-  std::vector<DelegateInstance> delegate_instances;
-  std::unique_ptr<tflite::Interpreter> interpreter;
-  tflite::InterpreterBuilder(*model, resolver, &reporter)(&interpreter, options.num_threads);
-  if (interpreter == nullptr) {
-    return Status(StatusCode::kInvalidModel,
-                  "Failed to initialize the interpreter: " + reporter.text());
-  }
-  ApplyResourceLimits(options.max_arena_mb, options.max_while_iterations, interpreter.get());
-  r.num_threads = interpreter->num_threads();
-  r.total_nodes = static_cast<int>(interpreter->execution_plan().size());
-  const int64_t built = NowMicros();
-  r.build_us = built - loaded;
+  std::vector<InputLayerInfo> layers;
+  std::unique_ptr<Session> session;
+  tflite::Interpreter* interpreter = nullptr;
   std::unique_ptr<OpProfiler> profiler;
-  if (options.enable_op_profiling) {
-    profiler = std::make_unique<OpProfiler>(interpreter.get());
-    interpreter->SetProfiler(profiler.get());
-  }
+  std::unique_ptr<PeakMemoryMonitor> monitor;
+  std::vector<std::vector<uint8_t>> input_data;
+};
 
-  DelegateCommonParams& common = registry.common();
-  common.num_threads = r.num_threads;
-  const int64_t create_start = NowMicros();
-  auto created = registry.CreateDelegates(argc, argv);
-  if (!created.ok()) return created.status();
-  r.create_delegates_us = NowMicros() - create_start;
-  delegate_instances = std::move(created.value());
-  // As TFLite, the count is of the delegates asked for; XNNPACK applied by default is not one.
-  log.info(fmt::format("Going to apply {} delegates one after another.",
-                       std::count_if(delegate_instances.begin(), delegate_instances.end(),
-                                     [](const DelegateInstance& d) { return !d.by_default; })));
-  auto applied = ApplyDelegates(interpreter.get(), delegate_instances, common.strict);
-  if (!applied.ok()) return applied.status();
-  for (size_t i = 0; i < applied->size(); ++i) {
-    const AppliedDelegate& a = applied.value()[i];
+// TFLite's per-delegate lines after ModifyGraphWithDelegate, and the summaries.
+void SummarizeDelegates(Bench& b, Session& session) {
+  tflite::Interpreter& interpreter = session.interpreter();
+  for (size_t i = 0; i < session.applied().size(); ++i) {
+    const AppliedDelegate& a = session.applied()[i];
+    const DelegateInstance& instance = session.delegates()[i];
     DelegateSummary d;
     d.label = a.label;
     d.status = a.status;
     d.message = a.message;
     d.apply_us = a.apply_us;
-    const TfLiteDelegate* delegate = delegate_instances[i].delegate.get();
-    for (const auto& rec : interpreter->primary_subgraph().delegation_records()) {
-      if (rec->delegate != delegate || rec->status != kTfLiteOk) continue;
+    for (const auto& rec : interpreter.primary_subgraph().delegation_records()) {
+      if (rec->delegate != instance.delegate.get() || rec->status != kTfLiteOk) continue;
       d.partitions = static_cast<int>(rec->partitions.size());
       d.nodes = 0;
       for (const auto& p : rec->partitions) d.nodes += static_cast<int>(p.nodes.size());
     }
+    const size_t plan_size = interpreter.execution_plan().size();
     if (a.status != kTfLiteOk) {
-      log.error(fmt::format("Failed to apply {} delegate: {}; continuing without it.", a.label,
-                            a.message));
-    } else if (delegate_instances[i].by_default) {
-      log.info("Created TensorFlow Lite XNNPACK delegate for CPU.");
-    } else if (d.partitions == 1 && interpreter->execution_plan().size() == 1) {
-      log.info("Explicitly applied " + a.label +
-               " delegate, and the model graph will be completely executed by the delegate.");
+      b.log.error(fmt::format("Failed to apply {} delegate: {}; continuing without it.", a.label,
+                              a.message));
+    } else if (instance.by_default) {
+      b.log.info("Created TensorFlow Lite XNNPACK delegate for CPU.");
+    } else if (d.partitions == 1 && plan_size == 1) {
+      b.log.info("Explicitly applied " + a.label +
+                 " delegate, and the model graph will be completely executed by the delegate.");
     } else if (d.partitions > 0) {
-      log.info(fmt::format("Explicitly applied {} delegate, and the model graph will be "
-                           "partially executed by the delegate w/ {} delegate kernels.",
-                           a.label, d.partitions));
+      b.log.info(fmt::format("Explicitly applied {} delegate, and the model graph will be "
+                             "partially executed by the delegate w/ {} delegate kernels.",
+                             a.label, d.partitions));
     } else {
-      log.info("Though " + a.label + " delegate is explicitly applied, the model graph will not "
-               "be executed by the delegate.");
+      b.log.info("Though " + a.label + " delegate is explicitly applied, the model graph will "
+                 "not be executed by the delegate.");
     }
     if (a.status == kTfLiteOk) {
-      log.info(fmt::format("{}: {} of {} nodes in {} partitions", a.label, d.nodes,
-                           r.total_nodes, d.partitions));
+      b.log.info(fmt::format("{}: {} of {} nodes in {} partitions", a.label, d.nodes,
+                             b.r.total_nodes, d.partitions));
     }
-    if (delegate_instances[i].description) d.description = delegate_instances[i].description();
-    if (!d.description.empty()) log.info(d.description);
-    if (options.verbose) {
-      for (const auto& rec : interpreter->primary_subgraph().delegation_records()) {
-        if (rec->delegate == delegate) {
-          for (const auto& line : rec->log) log.info(line);
-        }
-      }
+    if (instance.description) d.description = instance.description();
+    if (!d.description.empty()) b.log.info(d.description);
+    if (b.options.verbose) {
+      for (const auto& line : session.DelegationLog(instance.delegate.get())) b.log.info(line);
     }
-    r.delegates.push_back(std::move(d));
+    b.r.delegates.push_back(std::move(d));
   }
-  r.cpu_nodes = 0;
-  for (int n : interpreter->execution_plan()) {
-    if (interpreter->node_and_registration(n)->first.delegate == nullptr) ++r.cpu_nodes;
-  }
-  if (options.require_full_delegation &&
-      !(interpreter->execution_plan().size() == 1 && r.cpu_nodes == 0)) {
-    return Status(StatusCode::kUnsupported, "Disallowed CPU fallback detected.");
-  }
+}
 
-  const auto& inputs = interpreter->inputs();
-  if (!layers->empty()) {
-    if (layers->size() != inputs.size()) {
-      return InvalidArgument(fmt::format("Inputs mismatch: Model inputs #:{} expected: {}",
-                                         layers->size(), inputs.size()));
-    }
-    for (size_t j = 0; j < layers->size(); ++j) {
-      const InputLayerInfo& layer = layers.value()[j];
-      TfLiteTensor* t = interpreter->tensor(inputs[j]);
-      if (layer.name != (t->name ? t->name : "")) {
-        log.info(fmt::format("Tensor # {} is named {} but flags call it {}", inputs[j],
+// --input_layer_shape: the inputs resized before AllocateTensors.
+Status ResizeInputLayers(Bench& b, tflite::Interpreter& interpreter) {
+  if (b.layers.empty()) return Status::Ok();
+  const auto& inputs = interpreter.inputs();
+  if (b.layers.size() != inputs.size()) {
+    return InvalidArgument(fmt::format("Inputs mismatch: Model inputs #:{} expected: {}",
+                                       b.layers.size(), inputs.size()));
+  }
+  for (size_t j = 0; j < b.layers.size(); ++j) {
+    const InputLayerInfo& layer = b.layers[j];
+    TfLiteTensor* t = interpreter.tensor(inputs[j]);
+    if (layer.name != (t->name ? t->name : "")) {
+      b.log.info(fmt::format("Tensor # {} is named {} but flags call it {}", inputs[j],
                              t->name ? t->name : "", layer.name));
-      }
-      if (t->type != kTfLiteString && static_cast<int>(layer.shape.size()) != t->dims->size) {
-        return InvalidArgument(fmt::format("Input tensor #{} should have {} dimensions!",
-                                           inputs[j], t->dims->size));
-      }
-      if (t->type != kTfLiteString &&
-          interpreter->ResizeInputTensor(inputs[j], layer.shape) != kTfLiteOk) {
-        return InvalidArgument(fmt::format("cannot resize input '{}': {}", layer.name,
-                                           reporter.text()));
-      }
+    }
+    if (t->type != kTfLiteString && static_cast<int>(layer.shape.size()) != t->dims->size) {
+      return InvalidArgument(fmt::format("Input tensor #{} should have {} dimensions!",
+                                         inputs[j], t->dims->size));
+    }
+    if (t->type != kTfLiteString && interpreter.ResizeInputTensor(inputs[j], layer.shape) != kTfLiteOk) {
+      return InvalidArgument(fmt::format("cannot resize input '{}': {}", layer.name,
+                                         b.session != nullptr ? b.session->messages() : ""));
     }
   }
-  const int64_t alloc_start = NowMicros();
-  if (interpreter->AllocateTensors() != kTfLiteOk) {
-    return Status(StatusCode::kInvalidModel, "Failed to allocate tensors!\n" + reporter.text());
-  }
-  r.allocate_us = NowMicros() - alloc_start;
-  r.init_us = NowMicros() - init_start;
-  r.init_mem = GetMemoryUsage();
-  r.arena_bytes = interpreter->arena_bytes();
-  r.persistent_bytes = interpreter->primary_subgraph().persistent_bytes();
-  if (r.model_size_mb > 0) {
-    log.info("The input model file size (MB): " + Str(r.model_size_mb));
-  } else {
-    log.info("Failed to get the input model file size.");
-  }
-  log.info("Initialized session in " + Str(r.init_us / 1e3) + "ms.");
+  return Status::Ok();
+}
 
-  // --- Inputs ---
-  std::vector<std::vector<uint8_t>> input_data;
-  for (size_t j = 0; j < inputs.size(); ++j) {
-    const TfLiteTensor* t = interpreter->tensor(inputs[j]);
-    auto data = MakeInputData(*t, layers->empty() ? nullptr : &layers.value()[j], options.seed,
-                              static_cast<int>(j));
-    if (!data.ok()) return data.status();
-    r.input_bytes += t->bytes;
-    input_data.push_back(std::move(data.value()));
-  }
-  auto reset_inputs = [&] {
-    for (size_t j = 0; j < inputs.size(); ++j) {
-      TfLiteTensor* t = interpreter->tensor(inputs[j]);
-      if (t->bytes > 0 && t->data.raw != nullptr) {
-        std::memcpy(t->data.raw, input_data[j].data(), std::min(t->bytes, input_data[j].size()));
-      }
+// Phase 1, TFLite's Init: load, build, delegates, allocate (tools/session.h).
+Status Init(Bench& b, const tflite::OpResolver& resolver, DelegatePlan plan) {
+  const BenchmarkOptions& options = b.options;
+  BenchmarkResult& r = b.r;
+  r.start_mem = GetMemoryUsage();
+  const int64_t init_start = NowMicros();
+  SessionOptions so;
+  so.graph = options.graph;
+  so.num_threads = options.num_threads;
+  so.limits = options.limits;
+  so.target_runtime = options.target_runtime;
+  so.warn = b.log.warn;
+  so.after_build = [&](tflite::Interpreter& interpreter) {
+    if (options.enable_op_profiling) {
+      b.profiler = std::make_unique<OpProfiler>(&interpreter);
+      interpreter.SetProfiler(b.profiler.get());
+    }
+    return Status::Ok();
+  };
+  so.progress = [&](SessionStage done, Session& session) {
+    switch (done) {
+      case SessionStage::kLoad: b.log.info("Loaded model " + options.graph); break;
+      case SessionStage::kBuild:
+        r.num_threads = session.interpreter().num_threads();
+        r.total_nodes = static_cast<int>(session.interpreter().execution_plan().size());
+        break;
+      case SessionStage::kCreateDelegates:
+        // As TFLite, the count is of the delegates asked for; XNNPACK by default is not one.
+        b.log.info(fmt::format("Going to apply {} delegates one after another.",
+                               std::count_if(session.delegates().begin(), session.delegates().end(),
+                                             [](const DelegateInstance& d) { return !d.by_default; })));
+        break;
+      case SessionStage::kApplyDelegates: SummarizeDelegates(b, session); break;
+      default: break;
     }
   };
+  so.before_allocate = [&](tflite::Interpreter& interpreter) {
+    r.cpu_nodes = 0;
+    for (int n : interpreter.execution_plan()) {
+      if (interpreter.node_and_registration(n)->first.delegate == nullptr) ++r.cpu_nodes;
+    }
+    if (options.require_full_delegation &&
+        !(interpreter.execution_plan().size() == 1 && r.cpu_nodes == 0)) {
+      return Status(StatusCode::kUnsupported, "Disallowed CPU fallback detected.");
+    }
+    return ResizeInputLayers(b, interpreter);
+  };
+  SessionStage failed_at = SessionStage::kOpen;
+  auto session = Session::Open(so, resolver, std::move(plan), &failed_at);
+  if (!session.ok()) {
+    // TFLite's wording. A delegate that cannot be made keeps its provider's status.
+    return SessionError(failed_at, session.status(),
+                        {"Failed to mmap model " + options.graph + ": ",
+                         "Failed to initialize the interpreter: ", "Failed to allocate tensors!\n",
+                         /*delegate_creation_is_usage=*/false});
+  }
+  b.session = std::move(session.value());
+  b.interpreter = &b.session->interpreter();
+  const SessionTimings& t = b.session->timings();
+  r.load_us = t.load_us;
+  r.build_us = t.build_us;
+  r.create_delegates_us = t.create_delegates_us;
+  r.allocate_us = t.allocate_us;
+  r.init_us = NowMicros() - init_start;
+  r.init_mem = GetMemoryUsage();
+  r.arena_bytes = b.interpreter->arena_bytes();
+  r.persistent_bytes = b.interpreter->primary_subgraph().persistent_bytes();
+  if (r.model_size_mb > 0) {
+    b.log.info("The input model file size (MB): " + Str(r.model_size_mb));
+  } else {
+    b.log.info("Failed to get the input model file size.");
+  }
+  b.log.info("Initialized session in " + Str(r.init_us / 1e3) + "ms.");
+  return Status::Ok();
+}
 
+// Phase 2: input data, from --input_layer_value_range/_files or generated.
+Status PrepareInputs(Bench& b) {
+  const auto& inputs = b.interpreter->inputs();
+  for (size_t j = 0; j < inputs.size(); ++j) {
+    const TfLiteTensor* t = b.interpreter->tensor(inputs[j]);
+    auto data = MakeInputData(*t, b.layers.empty() ? nullptr : &b.layers[j], b.options.seed,
+                              static_cast<int>(j));
+    if (!data.ok()) return data.status();
+    b.r.input_bytes += t->bytes;
+    b.input_data.push_back(std::move(data.value()));
+  }
+  return Status::Ok();
+}
+
+void ResetInputs(Bench& b) {
+  const auto& inputs = b.interpreter->inputs();
+  for (size_t j = 0; j < inputs.size(); ++j) {
+    TfLiteTensor* t = b.interpreter->tensor(inputs[j]);
+    if (t->bytes > 0 && t->data.raw != nullptr) {
+      std::memcpy(t->data.raw, b.input_data[j].data(), std::min(t->bytes, b.input_data[j].size()));
+    }
+  }
+}
+
+// Phases 3 and 4, TFLite's BenchmarkModel::Run: at least `min_runs` invocations and
+// `min_s` seconds, at most `max_s` seconds; `regular` runs are profiled.
+void RunLoop(Bench& b, int min_runs, float min_s, float max_s, bool regular,
+             Stat<int64_t>* stats) {
+  const BenchmarkOptions& options = b.options;
+  b.log.info(fmt::format("Running benchmark for at least {} iterations and at least {} seconds "
+                         "but terminate if exceeding {} seconds.",
+                         min_runs, Str(min_s), Str(max_s)));
+  int64_t now = NowMicros();
+  const int64_t min_finish = now + static_cast<int64_t>(min_s * 1e6f);
+  const int64_t max_finish = now + static_cast<int64_t>(max_s * 1e6f);
+  const double gap = 1.0 / options.run_frequency;
+  double next_finish = now * 1e-6 + gap;
+  float sleep_s = options.run_delay;
+  int64_t last_progress = now;
+  for (int i = 0; (i < min_runs || now < min_finish) && now <= max_finish; ++i) {
+    ResetInputs(b);
+    if (regular && b.profiler) b.profiler->StartRun();
+    const int64_t start = NowMicros();
+    const TfLiteStatus status = options.dry_run ? kTfLiteOk : b.interpreter->Invoke();
+    const int64_t end = NowMicros();
+    if (regular && b.profiler) b.profiler->EndRun();
+    stats->UpdateStat(end - start);
+    if (status != kTfLiteOk) {
+      b.r.invoke_status = status;
+      return;
+    }
+    if (options.run_frequency > 0) {
+      sleep_s = static_cast<float>(next_finish - NowMicros() * 1e-6);
+      next_finish += gap;
+    }
+    if (sleep_s > 0) std::this_thread::sleep_for(std::chrono::duration<float>(sleep_s));
+    now = NowMicros();
+    if (options.show_progress && b.log.progress && now - last_progress > 250000) {
+      last_progress = now;
+      b.log.progress(fmt::format("{} run {}{}, {:.1f} s, last {} us",
+                                 regular ? "benchmark" : "warmup", i + 1,
+                                 min_runs > 0 ? fmt::format("/{}", min_runs) : "",
+                                 (now - (min_finish - static_cast<int64_t>(min_s * 1e6f))) / 1e6,
+                                 end - start));
+    }
+  }
+  if (options.show_progress && b.log.progress) b.log.progress("");
+  b.log.info(stats->ToString() + "\n");
+}
+
+Status WarmupAndRuns(Bench& b) {
+  const BenchmarkOptions& options = b.options;
   int warmup_runs = options.warmup_runs, num_runs = options.num_runs;
   float warmup_min_secs = options.warmup_min_secs, min_secs = options.min_secs;
   if (options.dry_run) {
@@ -294,95 +337,96 @@ Result<BenchmarkResult> RunBenchmark(const BenchmarkOptions& options,
     warmup_min_secs = min_secs = -1.0f;
   }
   if (options.print_preinvoke_state) {
-    for (const auto& line : InterpreterStateLines(*interpreter)) log.info(line);
+    for (const auto& line : InterpreterStateLines(*b.interpreter)) b.log.info(line);
   }
+  RunLoop(b, warmup_runs, warmup_min_secs, options.max_secs, false, &b.r.warmup_us);
+  if (b.r.invoke_status != kTfLiteOk) {
+    return Status(StatusCode::kInvalidModel,
+                  "Invoke failed during warm-up:\n" + b.session->messages());
+  }
+  RunLoop(b, num_runs, min_secs, options.max_secs, true, &b.r.inference_us);
+  if (b.r.invoke_status != kTfLiteOk) {
+    return Status(StatusCode::kInvalidModel, "Invoke failed:\n" + b.session->messages());
+  }
+  return Status::Ok();
+}
 
-  // --- Runs, as TFLite's BenchmarkModel::Run ---
-  auto run = [&](int min_runs, float min_s, float max_s, bool regular, Stat<int64_t>* stats) {
-    log.info(fmt::format("Running benchmark for at least {} iterations and at least {} seconds "
-                         "but terminate if exceeding {} seconds.",
-                         min_runs, Str(min_s), Str(max_s)));
-    int64_t now = NowMicros();
-    const int64_t min_finish = now + static_cast<int64_t>(min_s * 1e6f);
-    const int64_t max_finish = now + static_cast<int64_t>(max_s * 1e6f);
-    const double gap = 1.0 / options.run_frequency;
-    double next_finish = now * 1e-6 + gap;
-    float sleep_s = options.run_delay;
-    int64_t last_progress = now;
-    for (int i = 0; (i < min_runs || now < min_finish) && now <= max_finish; ++i) {
-      reset_inputs();
-      if (regular && profiler) profiler->StartRun();
-      const int64_t start = NowMicros();
-      const TfLiteStatus status = options.dry_run ? kTfLiteOk : interpreter->Invoke();
-      const int64_t end = NowMicros();
-      if (regular && profiler) profiler->EndRun();
-      stats->UpdateStat(end - start);
-      if (status != kTfLiteOk) {
-        r.invoke_status = status;
-        return;
-      }
-      if (options.run_frequency > 0) {
-        sleep_s = static_cast<float>(next_finish - NowMicros() * 1e-6);
-        next_finish += gap;
-      }
-      if (sleep_s > 0) std::this_thread::sleep_for(std::chrono::duration<float>(sleep_s));
-      now = NowMicros();
-      if (options.show_progress && log.progress && now - last_progress > 250000) {
-        last_progress = now;
-        log.progress(fmt::format("{} run {}{}, {:.1f} s, last {} us", regular ? "benchmark" : "warmup",
-                                 i + 1, min_runs > 0 ? fmt::format("/{}", min_runs) : "",
-                                 (now - (min_finish - static_cast<int64_t>(min_s * 1e6f))) / 1e6,
-                                 end - start));
-      }
-    }
-    if (options.show_progress && log.progress) log.progress("");
-    log.info(stats->ToString() + "\n");
-  };
-  run(warmup_runs, warmup_min_secs, options.max_secs, false, &r.warmup_us);
-  if (r.invoke_status != kTfLiteOk) {
-    return Status(StatusCode::kInvalidModel, "Invoke failed during warm-up:\n" + reporter.text());
-  }
-  run(num_runs, min_secs, options.max_secs, true, &r.inference_us);
-  if (r.invoke_status != kTfLiteOk) {
-    return Status(StatusCode::kInvalidModel, "Invoke failed:\n" + reporter.text());
-  }
+// Phase 5: what the runs leave to report (delegate counters, memory, profile, hash).
+void Report(Bench& b) {
+  BenchmarkResult& r = b.r;
   // Delegates' counters, e.g. what crossed to and from a GPU per inference.
   const int64_t invokes = r.warmup_us.count() + r.inference_us.count();
-  for (size_t i = 0; i < r.delegates.size() && i < delegate_instances.size(); ++i) {
-    if (!delegate_instances[i].counters) continue;
+  const auto& instances = b.session->delegates();
+  for (size_t i = 0; i < r.delegates.size() && i < instances.size(); ++i) {
+    if (!instances[i].counters) continue;
     DelegateSummary& d = r.delegates[i];
-    d.counters = delegate_instances[i].counters();
+    d.counters = instances[i].counters();
     double to = -1, from = -1;
     for (const auto& [name, value] : d.counters) {
       if (name.find("bytes_to_device") != std::string::npos) to = value;
       if (name.find("bytes_from_device") != std::string::npos) from = value;
     }
     if (to >= 0 && from >= 0 && invokes > 0) {
-      log.info(fmt::format("{}: bytes copied per inference across partition boundaries: {} to the "
-                           "device, {} from the device",
-                           d.label, static_cast<int64_t>(to / invokes),
-                           static_cast<int64_t>(from / invokes)));
+      b.log.info(fmt::format("{}: bytes copied per inference across partition boundaries: {} to "
+                             "the device, {} from the device",
+                             d.label, static_cast<int64_t>(to / invokes),
+                             static_cast<int64_t>(from / invokes)));
     }
   }
   r.end_mem = GetMemoryUsage();
-  if (monitor) {
-    monitor->Stop();
-    r.peak_mem_mb = monitor->peak_mb();
+  if (b.monitor) {
+    b.monitor->Stop();
+    r.peak_mem_mb = b.monitor->peak_mb();
   }
-  if (options.print_postinvoke_state) {
-    for (const auto& line : InterpreterStateLines(*interpreter)) log.info(line);
+  if (b.options.print_postinvoke_state) {
+    for (const auto& line : InterpreterStateLines(*b.interpreter)) b.log.info(line);
   }
-  if (profiler) {
-    const bool csv = options.op_profiling_output_mode == "csv" ||
-                     !options.profiling_output_csv_file.empty();
-    r.op_profile = profiler->Summary(csv);
-    interpreter->SetProfiler(nullptr);
+  if (b.profiler) {
+    const bool csv = b.options.op_profiling_output_mode == "csv" ||
+                     !b.options.profiling_output_csv_file.empty();
+    r.op_profile = b.profiler->Summary(csv);
+    b.interpreter->SetProfiler(nullptr);
   }
   // Last: hashing a multi-GB file takes seconds, and a file the loader refuses (or a run
   // that fails) must get its message without that wait.
-  auto sha = Sha256OfFile(options.graph);
+  auto sha = Sha256OfFile(b.options.graph);
   if (sha.ok()) r.model_sha256 = sha.value();
-  return r;
+}
+
+}  // namespace
+
+Result<BenchmarkResult> RunBenchmark(const BenchmarkOptions& options,
+                                     const tflite::OpResolver& resolver, DelegatePlan delegates,
+                                     const BenchmarkLog& log) {
+  if (options.graph.empty()) {
+    return InvalidArgument("Please specify the name of your TF Lite input file with --graph");
+  }
+  Bench b{options, log, {}, {}, nullptr, nullptr, nullptr, nullptr, {}};
+  auto layers = ParseInputLayers(options.input_layer, options.input_layer_shape,
+                                 options.input_layer_value_range,
+                                 options.input_layer_value_files);
+  if (!layers.ok()) return layers.status();
+  b.layers = std::move(layers.value());
+  int interval_ms = options.memory_footprint_check_interval_ms;
+  if (options.report_peak_memory_footprint && interval_ms <= 0) {
+    log.info(fmt::format("--memory_footprint_check_interval_ms is set to {} (ms), This value is "
+                         "invalid, and it will be set to the default value 50 (ms).",
+                         interval_ms));
+    interval_ms = 50;
+  }
+  if (options.report_peak_memory_footprint) {
+    b.monitor = std::make_unique<PeakMemoryMonitor>(interval_ms);
+    b.monitor->Start();
+  }
+  {
+    std::ifstream f(options.graph, std::ios::binary | std::ios::ate);
+    if (f) b.r.model_size_mb = static_cast<double>(f.tellg()) / 1e6;
+  }
+  TFI_RETURN_IF_ERROR(Init(b, resolver, std::move(delegates)));
+  TFI_RETURN_IF_ERROR(PrepareInputs(b));
+  TFI_RETURN_IF_ERROR(WarmupAndRuns(b));
+  Report(b);
+  return std::move(b.r);
 }
 
 }  // namespace tflite_inspect

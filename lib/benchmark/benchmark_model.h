@@ -15,6 +15,7 @@
 #include "benchmark/stat.h"
 #include "tensorflow/lite/core/api/op_resolver.h"
 #include "tools/delegate_provider.h"
+#include "tools/resource_limits.h"
 #include "util/status.h"
 
 namespace tflite_inspect {
@@ -23,9 +24,8 @@ namespace tflite_inspect {
 struct BenchmarkOptions {
   std::string graph;
   int num_threads = -1;  // -1: the runtime's default (1)
-  // Resource limits (tools/run_model.h's RunOptions): 0 = the machine's memory / no cap.
-  size_t max_arena_mb = 0;
-  int64_t max_while_iterations = 0;
+  std::string target_runtime;  // warn when the model needs a newer TFLite than this
+  ResourceLimits limits;       // --max_arena_mb, --max_while_iterations
   int num_runs = 50;
   float min_secs = 1.0f;
   float max_secs = 150.0f;
@@ -95,13 +95,15 @@ struct BenchmarkLog {
   std::function<void(const std::string&)> info;
   std::function<void(const std::string&)> error;
   std::function<void(const std::string&)> progress;  // "\r..." updates; may be empty
+  std::function<void(const std::string&)> warn;      // --target_runtime's warning
 };
 
 // Runs the benchmark. Errors carry TFLite's wording where TFLite has one.
+// The phases, as TFLite's: init (tools/session.h: load, build, delegates in plan order,
+// allocate), inputs, warm-up runs, regular runs, report.
 Result<BenchmarkResult> RunBenchmark(const BenchmarkOptions& options,
-                                     const tflite::OpResolver& resolver,
-                                     DelegateRegistry& delegates, int argc,
-                                     const char* const* argv, const BenchmarkLog& log);
+                                     const tflite::OpResolver& resolver, DelegatePlan delegates,
+                                     const BenchmarkLog& log);
 
 // "Inference timings in us: Init: ..., First inference: ..., Warmup (avg): ...,
 // Inference (avg): ..." and the memory lines, as TFLite prints them at the end.

@@ -185,7 +185,7 @@ TEST_CASE("a benchmark run reports TFLite's figures, op profile and JSON") {
   registry.AddFlags(app);
   const char* argv[] = {"benchmark_model", "--use_xnnpack=false"};
   app.parse(2, argv);
-  auto r = RunBenchmark(options, resolver, registry, 2, argv, log);
+  auto r = RunBenchmark(options, resolver, registry.Plan(app), log);
   REQUIRE(r.ok());
   CHECK(r->inference_us.count() == 5);
   CHECK(r->warmup_us.count() == 2);

@@ -13,12 +13,9 @@
 #include "runtime/delegation_record.h"
 #include "tensorflow/lite/core/api/profiler.h"
 #include "tensorflow/lite/interpreter.h"
-#include "tensorflow/lite/interpreter_builder.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
-#include "tensorflow/lite/model_builder.h"
 #include "tools/input_gen.h"
-#include "tools/resource_limits.h"
-#include "tools/string_reporter.h"
+#include "tools/session.h"
 
 namespace tflite_inspect {
 namespace {
@@ -161,25 +158,31 @@ class Capture : public tflite::Profiler {
 };
 
 struct Side {
-  std::unique_ptr<tflite::FlatBufferModel> model;
-  std::unique_ptr<tflite::Interpreter> interpreter;
-  std::unique_ptr<Capture> capture;
-  StringErrorReporter reporter;
+  std::unique_ptr<Session> session;
+  tflite::Interpreter* interpreter = nullptr;
+  std::unique_ptr<Capture> capture;  // a profiler of `interpreter`: goes first
 };
 
-Status Build(const std::string& path, const tflite::OpResolver& resolver, int threads,
-             const DiffOptions& options, Side* side) {
-  side->model = tflite::FlatBufferModel::BuildFromFile(path.c_str(), &side->reporter);
-  if (side->model == nullptr) {
-    return Status(StatusCode::kInvalidModel, "cannot load " + path + ": " + side->reporter.text());
+// `reference`: the CPU side (no delegates), for the wording of its errors.
+Status Open(const std::string& path, const tflite::OpResolver& resolver, int threads,
+            const DiffOptions& options, DelegatePlan plan, bool reference, Side* side) {
+  SessionOptions so;
+  so.graph = path;
+  so.num_threads = threads;
+  so.limits = options.limits;
+  SessionStage failed_at = SessionStage::kOpen;
+  auto session = Session::Open(so, resolver, std::move(plan), &failed_at);
+  if (!session.ok()) {
+    // The reference runs every node on the CPU kernels: a node only a delegate can run
+    // (an unresolved custom op it claims) has no reference.
+    return SessionError(failed_at, session.status(),
+                        {"cannot load " + path + ": ", "cannot build an interpreter for " + path + ": ",
+                         std::string("AllocateTensors failed for the ") +
+                             (reference ? "reference (CPU kernels, no delegates)" : "model under test") +
+                             ": "});
   }
-  tflite::InterpreterBuilder(*side->model, resolver, &side->reporter)(&side->interpreter, threads);
-  if (side->interpreter == nullptr) {
-    return Status(StatusCode::kInvalidModel,
-                  "cannot build an interpreter for " + path + ": " + side->reporter.text());
-  }
-  ApplyResourceLimits(options.max_arena_mb, options.max_while_iterations,
-                      side->interpreter.get());
+  side->session = std::move(session.value());
+  side->interpreter = &side->session->interpreter();
   return Status::Ok();
 }
 
@@ -220,34 +223,21 @@ void ErrorStats::Add(const ErrorStats& o) {
 }
 
 Result<DiffResult> RunInferenceDiff(const DiffOptions& options, const tflite::OpResolver& resolver,
-                                    std::vector<DelegateInstance>& delegates, bool strict) {
+                                    DelegatePlan delegates) {
   if (options.model_file.empty()) return InvalidArgument("--model_file (or --graph) is required");
   if (options.num_runs < 1) return InvalidArgument("--num_runs must be at least 1");
   if (options.per_node && !options.reference_model_file.empty()) {
     return InvalidArgument("--per_node compares the tensors of one model; it cannot be combined "
                            "with --reference_model_file");
   }
-  // The test side owns the delegates' interpreter; it must go before `delegates`.
   Side ref, test;
   const std::string ref_path =
       options.reference_model_file.empty() ? options.model_file : options.reference_model_file;
-  TFI_RETURN_IF_ERROR(Build(ref_path, resolver, 1, options, &ref));
-  TFI_RETURN_IF_ERROR(
-      Build(options.model_file, resolver, options.num_interpreter_threads, options, &test));
+  TFI_RETURN_IF_ERROR(Open(ref_path, resolver, 1, options, DelegatePlan(), true, &ref));
+  TFI_RETURN_IF_ERROR(Open(options.model_file, resolver, options.num_interpreter_threads, options,
+                           std::move(delegates), false, &test));
   DiffResult result;
-  auto applied = ApplyDelegates(test.interpreter.get(), delegates, strict);
-  if (!applied.ok()) return applied.status();
-  result.delegates = std::move(applied.value());
-  for (Side* s : {&ref, &test}) {
-    if (s->interpreter->AllocateTensors() != kTfLiteOk) {
-      // The reference runs every node on the CPU kernels: a node only a delegate can run
-      // (an unresolved custom op it claims) has no reference.
-      return Status(StatusCode::kInvalidModel,
-                    std::string("AllocateTensors failed for the ") +
-                        (s == &ref ? "reference (CPU kernels, no delegates)" : "model under test") +
-                        ": " + s->reporter.text());
-    }
-  }
+  result.delegates = test.session->applied();
   const auto& ref_inputs = ref.interpreter->inputs();
   const auto& test_inputs = test.interpreter->inputs();
   const auto& ref_outputs = ref.interpreter->outputs();
@@ -278,7 +268,7 @@ Result<DiffResult> RunInferenceDiff(const DiffOptions& options, const tflite::Op
   }
   if (options.per_node) {
     for (Side* s : {&ref, &test}) {
-      s->capture = std::make_unique<Capture>(s->interpreter.get());
+      s->capture = std::make_unique<Capture>(s->interpreter);
       s->interpreter->SetProfiler(s->capture.get());
     }
   }
@@ -310,10 +300,10 @@ Result<DiffResult> RunInferenceDiff(const DiffOptions& options, const tflite::Op
     const bool capture = options.per_node && run == 0;
     if (ref.capture) ref.capture->set_enabled(capture);
     if (test.capture) test.capture->set_enabled(capture);
-    const int64_t ref_us = Invoke(ref.interpreter.get());
-    if (ref_us < 0) return Status(StatusCode::kInvalidModel, "reference Invoke failed: " + ref.reporter.text());
-    const int64_t test_us = Invoke(test.interpreter.get());
-    if (test_us < 0) return Status(StatusCode::kInvalidModel, "test Invoke failed: " + test.reporter.text());
+    const int64_t ref_us = Invoke(ref.interpreter);
+    if (ref_us < 0) return Status(StatusCode::kInvalidModel, "reference Invoke failed: " + ref.session->messages());
+    const int64_t test_us = Invoke(test.interpreter);
+    if (test_us < 0) return Status(StatusCode::kInvalidModel, "test Invoke failed: " + test.session->messages());
     result.reference_us.UpdateStat(ref_us);
     result.test_us.UpdateStat(test_us);
     for (size_t i = 0; i < ref_outputs.size(); ++i) {

@@ -16,6 +16,7 @@
 #include "nlohmann/json.hpp"
 #include "tensorflow/lite/core/api/op_resolver.h"
 #include "tools/delegate_provider.h"
+#include "tools/resource_limits.h"
 #include "util/status.h"
 
 namespace tflite_inspect {
@@ -30,9 +31,7 @@ struct DiffOptions {
   std::optional<double> max_abs_error;   // thresholds, in float / dequantized units
   std::optional<double> max_rel_error;
   bool per_node = false;
-  // Resource limits for both sides (tools/resource_limits.h): 0 = machine's memory / no cap.
-  size_t max_arena_mb = 0;
-  int64_t max_while_iterations = 0;
+  ResourceLimits limits;  // --max_arena_mb, --max_while_iterations
 };
 
 // Errors of one tensor (float units; quantized tensors are dequantized first, and their
@@ -84,8 +83,7 @@ struct DiffResult {
 
 // Runs the comparison. `delegates` apply to the test side only.
 Result<DiffResult> RunInferenceDiff(const DiffOptions& options,
-                                    const tflite::OpResolver& resolver,
-                                    std::vector<DelegateInstance>& delegates, bool strict);
+                                    const tflite::OpResolver& resolver, DelegatePlan delegates);
 
 std::vector<std::string> DiffReportText(const DiffOptions& options, const DiffResult& r);
 nlohmann::json DiffReportJson(const DiffOptions& options, const DiffResult& r);

@@ -52,7 +52,7 @@ TEST_CASE("a correct delegate gives zero error") {
   o.max_abs_error = 0.0;
   tflite::ops::builtin::BuiltinOpResolver resolver;
   auto delegates = One(CreateSampleDelegate({}));
-  auto r = RunInferenceDiff(o, resolver, delegates, false);
+  auto r = RunInferenceDiff(o, resolver, DelegatePlan::Of(std::move(delegates)));
   REQUIRE(r.ok());
   REQUIRE(r->outputs.size() == 1);
   CHECK(r->outputs[0].error.max_abs == 0.0);
@@ -72,7 +72,7 @@ TEST_CASE("a wrong delegate is caught and localised to its first partition") {
   t.ops = {"ADD"};
   t.output_error = 0.5f;
   auto delegates = One(CreateTestDelegate(t));
-  auto r = RunInferenceDiff(o, resolver, delegates, false);
+  auto r = RunInferenceDiff(o, resolver, DelegatePlan::Of(std::move(delegates)));
   REQUIRE(r.ok());
   CHECK(r->exceeded);
   CHECK(r->outputs[0].exceeded);
@@ -105,7 +105,7 @@ TEST_CASE("per node, a correct delegate leaves every tensor within the threshold
   TestDelegateOptions t;
   t.ops = {"MUL"};
   auto delegates = One(CreateTestDelegate(t));
-  auto r = RunInferenceDiff(o, resolver, delegates, false);
+  auto r = RunInferenceDiff(o, resolver, DelegatePlan::Of(std::move(delegates)));
   REQUIRE(r.ok());
   CHECK(r->first_bad_node < 0);
   CHECK(r->nodes.size() == 3);
@@ -117,8 +117,7 @@ TEST_CASE("quantized outputs report dequantized errors and integer steps") {
   o.num_runs = 2;
   o.num_interpreter_threads = 2;
   tflite::ops::builtin::BuiltinOpResolver resolver;
-  std::vector<DelegateInstance> none;
-  auto r = RunInferenceDiff(o, resolver, none, false);
+  auto r = RunInferenceDiff(o, resolver, DelegatePlan());
   REQUIRE(r.ok());
   CHECK(r->outputs[0].error.quantized);
   CHECK(r->outputs[0].error.max_abs_quantized == 0);  // threads do not change integer results
@@ -126,17 +125,16 @@ TEST_CASE("quantized outputs report dequantized errors and integer steps") {
 
 TEST_CASE("usage errors") {
   tflite::ops::builtin::BuiltinOpResolver resolver;
-  std::vector<DelegateInstance> none;
   DiffOptions o;
-  CHECK(RunInferenceDiff(o, resolver, none, false).status().code() == StatusCode::kInvalidArgument);
+  CHECK(RunInferenceDiff(o, resolver, DelegatePlan()).status().code() == StatusCode::kInvalidArgument);
   o.model_file = ChainModel();
   o.reference_model_file = o.model_file;
   o.per_node = true;
-  CHECK_THAT(RunInferenceDiff(o, resolver, none, false).status().message(),
+  CHECK_THAT(RunInferenceDiff(o, resolver, DelegatePlan()).status().message(),
              Catch::Contains("--per_node compares the tensors of one model"));
   o.per_node = false;
   o.reference_model_file = std::string(TFI_SOURCE_DIR) + "/testdata/models/tiny_cnn_int8.tflite";
-  CHECK_FALSE(RunInferenceDiff(o, resolver, none, false).ok());
+  CHECK_FALSE(RunInferenceDiff(o, resolver, DelegatePlan()).ok());
 }
 
 }  // namespace
@@ -163,7 +161,7 @@ TEST_CASE("the sample delegate on real models: zero error", "[real]") {
     o.max_abs_error = 0.0;
     tflite::ops::builtin::BuiltinOpResolver resolver;
     auto delegates = One(CreateSampleDelegate({}));
-    auto r = RunInferenceDiff(o, resolver, delegates, false);
+    auto r = RunInferenceDiff(o, resolver, DelegatePlan::Of(std::move(delegates)));
     REQUIRE(r.ok());
     for (const auto& out : r->outputs) CHECK(out.error.max_abs == 0.0);
     CHECK_FALSE(r->exceeded);

@@ -12,11 +12,8 @@
 
 #include "delegate/partition_helper.h"
 #include "runtime/delegation_record.h"
-#include "tools/resource_limits.h"
-#include "tools/string_reporter.h"
+#include "tools/session.h"
 #include "tensorflow/lite/core/subgraph.h"
-#include "tensorflow/lite/interpreter_builder.h"
-#include "tensorflow/lite/model_builder.h"
 
 namespace tflite_inspect {
 namespace {
@@ -462,33 +459,27 @@ Result<DelegateReport> BuildDelegateReport(tflite::Interpreter& interpreter,
 
 Result<DelegateReport> ReportDelegation(const DelegateReportOptions& options,
                                         const tflite::OpResolver& resolver) {
-  StringErrorReporter reporter;
-  auto fail = [&](const std::string& what) {
-    return Status(StatusCode::kInvalidModel,
-                  what + (reporter.text().empty() ? "" : ":\n" + reporter.text()));
-  };
-  auto model = tflite::FlatBufferModel::BuildFromFile(options.graph.c_str(), &reporter);
-  if (model == nullptr) return fail("cannot load the model " + options.graph);
-  std::unique_ptr<tflite::Interpreter> interpreter;
-  if (tflite::InterpreterBuilder(*model, resolver, &reporter)(&interpreter, options.num_threads) !=
-      kTfLiteOk) {
-    return fail("cannot build an interpreter for " + options.graph);
+  SessionOptions so;
+  so.graph = options.graph;
+  so.num_threads = options.num_threads;
+  so.limits = options.limits;
+  so.target_runtime = options.target_runtime;
+  so.warn = options.warn;
+  SessionStage failed_at = SessionStage::kOpen;
+  auto session = Session::Open(so, resolver, options.delegates, &failed_at);
+  if (!session.ok()) {
+    return SessionError(failed_at, session.status(),
+                        {"cannot load the model " + options.graph + ":\n",
+                         "cannot build an interpreter for " + options.graph + ":\n",
+                         "AllocateTensors failed for " + options.graph + ":\n"});
   }
-  ApplyResourceLimits(options.max_arena_mb, options.max_while_iterations, interpreter.get());
+  Session& s = *session.value();
   std::vector<ReportedDelegate> reported;
-  if (options.delegates != nullptr) {
-    auto applied = ApplyDelegates(interpreter.get(), *options.delegates, options.delegate_strict);
-    if (!applied.ok()) return applied.status();
-    for (size_t i = 0; i < options.delegates->size(); ++i) {
-      const DelegateInstance& d = (*options.delegates)[i];
-      reported.push_back(
-          {d.label, d.delegate.get(), applied->at(i).status, applied->at(i).message});
-    }
+  for (size_t i = 0; i < s.delegates().size(); ++i) {
+    const DelegateInstance& d = s.delegates()[i];
+    reported.push_back({d.label, d.delegate.get(), s.applied()[i].status, s.applied()[i].message});
   }
-  if (interpreter->AllocateTensors() != kTfLiteOk) {
-    return fail("AllocateTensors failed for " + options.graph);
-  }
-  auto report = BuildDelegateReport(*interpreter, reported);
+  auto report = BuildDelegateReport(s.interpreter(), reported);
   if (report.ok()) report->model = options.graph;
   return report;
 }

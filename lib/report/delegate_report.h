@@ -13,6 +13,7 @@
 #define TFLITE_INSPECT_LIB_REPORT_DELEGATE_REPORT_H_
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "tensorflow/lite/core/c/common.h"
 #include "tensorflow/lite/interpreter.h"
 #include "tools/delegate_provider.h"
+#include "tools/resource_limits.h"
 #include "util/status.h"
 
 namespace tflite_inspect {
@@ -156,17 +158,18 @@ Result<DelegateReport> BuildDelegateReport(tflite::Interpreter& interpreter,
 struct DelegateReportOptions {
   std::string graph;
   int num_threads = 1;
-  // Applied in order (ApplyDelegates); must outlive the call.
-  std::vector<DelegateInstance>* delegates = nullptr;
-  bool delegate_strict = false;
-  // Resource limits (tools/resource_limits.h): 0 = the machine's memory / no cap.
-  size_t max_arena_mb = 0;
-  int64_t max_while_iterations = 0;
+  // Made and applied in order (tools/session.h).
+  DelegatePlan delegates;
+  // --target_runtime: `warn` gets the line when the model needs a newer release.
+  std::string target_runtime;
+  std::function<void(const std::string&)> warn;
+  ResourceLimits limits;  // --max_arena_mb, --max_while_iterations
 };
 
 // Loads the model, builds an interpreter with `resolver`, applies the delegates,
 // allocates tensors (no Invoke) and builds the report. Errors: kInvalidModel (load,
-// build, allocate, with the runtime's messages) or the strict delegate failure.
+// build, allocate, with the runtime's messages), kInvalidArgument (delegate flags that
+// cannot be served, an unknown --target_runtime) or the strict delegate failure.
 Result<DelegateReport> ReportDelegation(const DelegateReportOptions& options,
                                         const tflite::OpResolver& resolver);
 

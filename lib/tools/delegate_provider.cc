@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -11,29 +12,13 @@
 namespace tflite_inspect {
 namespace {
 
-// Position of the first argv entry that is --name or --name=...; INT_MAX when absent.
-int FlagPosition(int argc, const char* const* argv, const std::vector<std::string>& names) {
-  for (int i = 1; i < argc; ++i) {
-    const char* arg = argv[i];
-    while (*arg == '-') ++arg;
-    for (const auto& n : names) {
-      if (std::strncmp(arg, n.c_str(), n.size()) == 0 &&
-          (arg[n.size()] == '\0' || arg[n.size()] == '=')) {
-        return i;
-      }
-    }
-  }
-  return std::numeric_limits<int>::max();
-}
-
-// Position of the n-th (0-based) argv entry that is --name or --name=...; INT_MAX when absent.
-int NthFlagPosition(int argc, const char* const* argv, const std::string& name, int n) {
-  for (int i = 1; i < argc; ++i) {
-    const char* arg = argv[i];
-    while (*arg == '-') ++arg;
-    if (std::strncmp(arg, name.c_str(), name.size()) == 0 &&
-        (arg[name.size()] == '\0' || arg[name.size()] == '=') && n-- == 0) {
-      return i;
+// Where each option was parsed: CLI11 lists an option once per occurrence, in order.
+// The rank of the n-th occurrence of any of `options`; INT_MAX when there is none.
+int Rank(const std::vector<CLI::Option*>& order, const std::vector<const CLI::Option*>& options,
+         int n = 0) {
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (std::find(options.begin(), options.end(), order[i]) != options.end() && n-- == 0) {
+      return static_cast<int>(i);
     }
   }
   return std::numeric_limits<int>::max();
@@ -65,24 +50,52 @@ std::vector<std::string> DelegateRegistry::LogParams(bool verbose) const {
   return lines;
 }
 
-Result<std::vector<DelegateInstance>> DelegateRegistry::CreateDelegates(int argc,
-                                                                        const char* const* argv) {
-  std::vector<DelegateInstance> all;
+DelegatePlan DelegatePlan::Of(std::vector<DelegateInstance> made, bool strict) {
+  auto shared = std::make_shared<std::vector<DelegateInstance>>(std::move(made));
+  DelegatePlan plan;
+  plan.strict = strict;
+  plan.create = [shared](int) -> Result<std::vector<DelegateInstance>> {
+    return std::move(*shared);
+  };
+  return plan;
+}
+
+DelegatePlan DelegateRegistry::Plan(const CLI::App& app) {
+  // Ranks are taken now, from the parse; the delegates are made later, by the session.
+  const std::vector<CLI::Option*> order = app.parse_order();
+  struct Ranked {
+    DelegateProvider* provider;
+    int rank;
+    std::vector<const CLI::Option*> first_flag;  // for one delegate per occurrence
+  };
+  std::vector<Ranked> ranked;
   for (auto& p : providers_) {
-    auto made = p->CreateDelegates(common_);
-    if (!made.ok()) return made.status();
-    const int rank = FlagPosition(argc, argv, p->flag_names());
-    for (auto& d : made.value()) {
-      d.rank = rank;
-      if (d.flag_occurrence >= 0 && !p->flag_names().empty()) {
-        d.rank = NthFlagPosition(argc, argv, p->flag_names()[0], d.flag_occurrence);
-      }
-      all.push_back(std::move(d));
+    std::vector<const CLI::Option*> options;
+    for (const auto& name : p->flag_names()) {
+      if (const CLI::Option* o = app.get_option_no_throw("--" + name)) options.push_back(o);
     }
+    std::vector<const CLI::Option*> first;
+    if (!options.empty()) first.push_back(options.front());
+    ranked.push_back({p.get(), Rank(order, options), first});
   }
-  std::stable_sort(all.begin(), all.end(),
-                   [](const DelegateInstance& a, const DelegateInstance& b) { return a.rank < b.rank; });
-  return all;
+  DelegatePlan plan;
+  plan.strict = common_.strict;
+  plan.create = [this, ranked, order](int num_threads) -> Result<std::vector<DelegateInstance>> {
+    common_.num_threads = num_threads;
+    std::vector<DelegateInstance> all;
+    for (const Ranked& r : ranked) {
+      auto made = r.provider->CreateDelegates(common_);
+      if (!made.ok()) return made.status();
+      for (auto& d : made.value()) {
+        d.rank = d.flag_occurrence >= 0 ? Rank(order, r.first_flag, d.flag_occurrence) : r.rank;
+        all.push_back(std::move(d));
+      }
+    }
+    std::stable_sort(all.begin(), all.end(), [](const DelegateInstance& a,
+                                                const DelegateInstance& b) { return a.rank < b.rank; });
+    return all;
+  };
+  return plan;
 }
 
 Result<std::vector<AppliedDelegate>> ApplyDelegates(tflite::Interpreter* interpreter,

@@ -5,7 +5,8 @@
 // --max_delegated_partitions, --min_nodes_per_partition and --delegate_strict.
 //
 // Delegates apply in the order their flags first appear on the command line, as in
-// TFLite's tools. A delegate that fails is removed, the delegates applied before it are
+// TFLite's tools: the registry reads that order from the parser (CLI11's parse order)
+// into a DelegatePlan, so no library code sees argv. A delegate that fails is removed, the delegates applied before it are
 // applied again, and the model runs on without it (a warning), unless --delegate_strict.
 #ifndef TFLITE_INSPECT_LIB_TOOLS_DELEGATE_PROVIDER_H_
 #define TFLITE_INSPECT_LIB_TOOLS_DELEGATE_PROVIDER_H_
@@ -26,7 +27,7 @@ namespace tflite_inspect {
 struct DelegateCommonParams {
   int max_delegated_partitions = 0;  // <= 0: no limit (the GPU delegate maps it to 1)
   int min_nodes_per_partition = 0;   // <= 0: no minimum
-  int num_threads = 1;               // the tool's --num_threads
+  int num_threads = 1;               // the interpreter's (set when the plan is made)
   bool strict = false;               // --delegate_strict: a failing delegate is an error
 };
 
@@ -50,6 +51,17 @@ struct DelegateInstance {
   // description (device, precision), for benchmark_model's report.
   std::function<std::vector<std::pair<std::string, double>>()> counters;
   std::function<std::string()> description;
+};
+
+// What the parsed delegate flags ask for, its order fixed while parsing: the delegates
+// are made when a session opens (TFLite times that step) and applied in that order.
+struct DelegatePlan {
+  // The delegates, in application order, for an interpreter with `num_threads` threads
+  // (the providers' DelegateCommonParams::num_threads); empty function: none.
+  std::function<Result<std::vector<DelegateInstance>>(int num_threads)> create;
+  bool strict = false;  // --delegate_strict: a delegate that fails to apply is an error
+  // Delegates made already (tests, library users), applied in the given order.
+  static DelegatePlan Of(std::vector<DelegateInstance> made, bool strict = false);
 };
 
 class DelegateProvider {
@@ -89,8 +101,10 @@ class DelegateRegistry {
   // The parameter echo lines of every provider plus the common flags.
   std::vector<std::string> LogParams(bool verbose) const;
 
-  // After parsing: the requested delegates sorted by their flags' position in argv.
-  Result<std::vector<DelegateInstance>> CreateDelegates(int argc, const char* const* argv);
+  // After `app` parsed the command line: the requested delegates, ranked by where their
+  // flags first appear in it. The plan reads the providers' parsed values when it makes
+  // the delegates, so the registry must outlive its use.
+  DelegatePlan Plan(const CLI::App& app);
 
  private:
   std::vector<std::unique_ptr<DelegateProvider>> providers_;

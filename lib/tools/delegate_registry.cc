@@ -1,10 +1,10 @@
 // The one list of built-in delegate providers. Order here is only the order of the
 // flags in --help; delegates apply in command-line order.
-#include "external/external_provider.h"
-#include "gpu/gpu_provider.h"
-#include "sample/sample_provider.h"
+#include "tools/providers/external_provider.h"
+#include "tools/providers/gpu_provider.h"
+#include "tools/providers/sample_provider.h"
 #include "tools/delegate_provider.h"
-#include "xnnpack/xnnpack_provider.h"
+#include "tools/providers/xnnpack_provider.h"
 
 namespace tflite_inspect {
 

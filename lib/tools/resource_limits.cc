@@ -4,21 +4,20 @@
 
 namespace tflite_inspect {
 
-void AddResourceLimitFlags(CLI::App& app, size_t* max_arena_mb, int64_t* max_while_iterations) {
-  app.add_option("--max_arena_mb", *max_arena_mb,
+void AddResourceLimitFlags(CLI::App& app, ResourceLimits* limits) {
+  app.add_option("--max_arena_mb", limits->max_arena_mb,
                  "Refuse a model whose tensor arena, or any one tensor or kernel buffer, needs "
                  "more than this many MiB (default 0: the machine's memory)")
       ->check(CLI::NonNegativeNumber);
-  app.add_option("--max_while_iterations", *max_while_iterations,
+  app.add_option("--max_while_iterations", limits->max_while_iterations,
                  "Fail a WHILE loop that runs more iterations than this (default 0: no cap, "
                  "as TFLite)")
       ->check(CLI::NonNegativeNumber);
 }
 
-void ApplyResourceLimits(size_t max_arena_mb, int64_t max_while_iterations,
-                         tflite::Interpreter* interpreter) {
-  if (max_arena_mb > 0) interpreter->SetMemoryLimit(max_arena_mb << 20);
-  interpreter->SetMaxWhileIterations(max_while_iterations);
+void ApplyResourceLimits(const ResourceLimits& limits, tflite::Interpreter* interpreter) {
+  if (limits.max_arena_mb > 0) interpreter->SetMemoryLimit(limits.max_arena_mb << 20);
+  interpreter->SetMaxWhileIterations(limits.max_while_iterations);
   CancelOnInterrupt(interpreter);  // Ctrl-C stops a loop that never ends, and says where
 }
 

@@ -12,13 +12,16 @@
 
 namespace tflite_inspect {
 
-// Adds --max_arena_mb (0: the machine's memory) and --max_while_iterations (0: no cap).
-void AddResourceLimitFlags(CLI::App& app, size_t* max_arena_mb, int64_t* max_while_iterations);
+struct ResourceLimits {
+  size_t max_arena_mb = 0;           // 0: the machine's physical memory
+  int64_t max_while_iterations = 0;  // 0: no cap (TFLite's behaviour)
+};
 
-// max_arena_mb 0 keeps the interpreter's default (the machine's physical memory). Also
-// makes a Ctrl-C cancel the interpreter's Invoke (tools/signals.h).
-void ApplyResourceLimits(size_t max_arena_mb, int64_t max_while_iterations,
-                         tflite::Interpreter* interpreter);
+// Adds --max_arena_mb and --max_while_iterations.
+void AddResourceLimitFlags(CLI::App& app, ResourceLimits* limits);
+
+// Also makes a Ctrl-C cancel the interpreter's Invoke (tools/signals.h).
+void ApplyResourceLimits(const ResourceLimits& limits, tflite::Interpreter* interpreter);
 
 }  // namespace tflite_inspect
 

@@ -13,8 +13,7 @@
 #include "tensorflow/lite/interpreter_builder.h"
 #include "tensorflow/lite/model_builder.h"
 #include "tools/input_gen.h"
-#include "tools/resource_limits.h"
-#include "tools/string_reporter.h"
+#include "tools/session.h"
 
 namespace tflite_inspect {
 namespace {
@@ -52,31 +51,25 @@ Status WriteFile(const std::filesystem::path& path, const void* data, size_t siz
 }  // namespace
 
 Result<RunResult> RunModel(const RunOptions& options, const tflite::OpResolver& resolver) {
-  StringErrorReporter reporter;
-  auto fail = [&](const std::string& what) {
-    return Status(StatusCode::kInvalidModel,
-                  what + (reporter.text().empty() ? "" : ":\n" + reporter.text()));
-  };
-  auto model = tflite::FlatBufferModel::BuildFromFile(options.graph.c_str(), &reporter);
-  if (model == nullptr) return fail("cannot load the model");
-  std::unique_ptr<tflite::Interpreter> interpreter;
-  if (tflite::InterpreterBuilder(*model, resolver, &reporter)(&interpreter, options.num_threads) !=
-      kTfLiteOk) {
-    return fail("cannot build an interpreter for " + options.graph);
+  SessionOptions so;
+  so.graph = options.graph;
+  so.num_threads = options.num_threads;
+  so.limits = options.limits;
+  SessionStage failed_at = SessionStage::kOpen;
+  auto session = Session::Open(so, resolver, options.delegates, &failed_at);
+  if (!session.ok()) {
+    return SessionError(failed_at, session.status(),
+                        {"cannot load the model:\n", "cannot build an interpreter for " +
+                         options.graph + ":\n", "AllocateTensors failed:\n"});
   }
-  ApplyResourceLimits(options.max_arena_mb, options.max_while_iterations, interpreter.get());
+  tflite::Interpreter* interpreter = &session.value()->interpreter();
   RunResult result;
-  if (options.delegates != nullptr) {
-    auto applied = ApplyDelegates(interpreter.get(), *options.delegates, options.delegate_strict);
-    if (!applied.ok()) return applied.status();
-    result.delegates = std::move(applied.value());
-    for (size_t s = 0; s < interpreter->subgraphs_size(); ++s) {
-      for (const auto& r : interpreter->subgraph(static_cast<int>(s))->delegation_records()) {
-        result.delegate_log.insert(result.delegate_log.end(), r->log.begin(), r->log.end());
-      }
-    }
-  }
-  if (interpreter->AllocateTensors() != kTfLiteOk) return fail("AllocateTensors failed");
+  result.delegates = session.value()->applied();
+  result.delegate_log = session.value()->DelegationLog();
+  auto fail = [&](const std::string& what) {
+    const std::string& text = session.value()->messages();
+    return Status(StatusCode::kInvalidModel, what + (text.empty() ? "" : ":\n" + text));
+  };
   const auto& inputs = interpreter->inputs();
   if (!options.input_files.empty() && options.input_files.size() != inputs.size()) {
     return InvalidArgument(fmt::format("{} input files given, the model has {} inputs",

@@ -12,6 +12,7 @@
 #include "tensorflow/lite/core/api/op_resolver.h"
 #include "tensorflow/lite/core/c/common.h"
 #include "tools/delegate_provider.h"
+#include "tools/resource_limits.h"
 #include "util/status.h"
 
 namespace tflite_inspect {
@@ -23,13 +24,9 @@ struct RunOptions {
   std::vector<std::string> input_files;
   uint64_t seed = 1;
   int num_threads = 1;
-  // Applied in order after building (ApplyDelegates); must outlive the call.
-  std::vector<DelegateInstance>* delegates = nullptr;
-  bool delegate_strict = false;
-  // Resource limits (Interpreter::SetMemoryLimit / SetMaxWhileIterations): 0 MiB means
-  // the machine's memory, 0 iterations no cap (TFLite's behaviour).
-  size_t max_arena_mb = 0;
-  int64_t max_while_iterations = 0;
+  // Made and applied in order after building (tools/session.h).
+  DelegatePlan delegates;
+  ResourceLimits limits;  // --max_arena_mb, --max_while_iterations
 };
 
 struct TensorDump {

@@ -1,4 +1,4 @@
-#include "xnnpack/xnnpack_provider.h"
+#include "tools/providers/xnnpack_provider.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "external/external_provider.h"
+#include "tools/providers/external_provider.h"
 
 #include <utility>
 

@@ -1,4 +1,4 @@
-#include "sample/sample_provider.h"
+#include "tools/providers/sample_provider.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "gpu/gpu_provider.h"
+#include "tools/providers/gpu_provider.h"
 
 #include <cstdio>
 

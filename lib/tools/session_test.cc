@@ -1,0 +1,88 @@
+#include "tools/session.h"
+
+#include <string>
+#include <vector>
+
+#include "catch2/catch.hpp"
+#include "tensorflow/lite/kernels/register.h"
+#include "tools/providers/sample_provider.h"
+
+namespace tflite_inspect {
+namespace {
+
+const std::string kModel = std::string(TFI_SOURCE_DIR) + "/testdata/models/tiny_cnn_float.tflite";
+
+TEST_CASE("Session::Open runs the steps in order and owns what it made") {
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  SessionOptions o;
+  o.graph = kModel;
+  std::vector<SessionStage> seen;
+  o.progress = [&](SessionStage done, Session&) { seen.push_back(done); };
+  int hooks = 0;
+  o.after_build = [&](tflite::Interpreter&) { return ++hooks == 1 ? Status::Ok() : InvalidArgument("order"); };
+  o.before_allocate = [&](tflite::Interpreter&) { return ++hooks == 2 ? Status::Ok() : InvalidArgument("order"); };
+  auto s = Session::Open(o, resolver, DelegatePlan());
+  REQUIRE(s.ok());
+  CHECK(hooks == 2);
+  CHECK(seen == std::vector<SessionStage>{SessionStage::kLoad, SessionStage::kBuild,
+                                          SessionStage::kCreateDelegates,
+                                          SessionStage::kApplyDelegates,
+                                          SessionStage::kBeforeAllocate, SessionStage::kAllocate});
+  CHECK(s.value()->delegates().empty());
+  CHECK(s.value()->interpreter().Invoke() == kTfLiteOk);
+  CHECK(s.value()->interpreter().arena_bytes() > 0);
+}
+
+TEST_CASE("Session::Open names the step that failed, and the tool words it") {
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  SessionOptions o;
+  o.graph = "/nonexistent.tflite";
+  SessionStage at = SessionStage::kOpen;
+  auto s = Session::Open(o, resolver, DelegatePlan(), &at);
+  REQUIRE_FALSE(s.ok());
+  CHECK(at == SessionStage::kLoad);
+  const Status st = SessionError(at, s.status(), {"cannot load: ", "", ""});
+  CHECK(st.code() == StatusCode::kInvalidModel);
+  CHECK(st.message().rfind("cannot load: ", 0) == 0);
+  CHECK_THAT(st.message(), Catch::Contains("/nonexistent.tflite"));
+
+  // An unknown --target_runtime fails the load step with its own message.
+  o.graph = kModel;
+  o.target_runtime = "0.1";
+  s = Session::Open(o, resolver, DelegatePlan(), &at);
+  REQUIRE_FALSE(s.ok());
+  CHECK(at == SessionStage::kLoad);
+  CHECK(SessionError(at, s.status(), {"x", "", ""}).code() == StatusCode::kInvalidArgument);
+
+  // A hook's failure is the hook's status, at its step.
+  o.target_runtime.clear();
+  o.before_allocate = [](tflite::Interpreter&) { return InvalidArgument("no such input"); };
+  s = Session::Open(o, resolver, DelegatePlan(), &at);
+  REQUIRE_FALSE(s.ok());
+  CHECK(at == SessionStage::kBeforeAllocate);
+  CHECK(s.status().message() == "no such input");
+}
+
+// The plan's order is the parse order of the delegates' flags, whatever the registry's.
+TEST_CASE("DelegateRegistry::Plan orders delegates by where their flags were parsed") {
+  for (const bool sample_first : {true, false}) {
+    DelegateRegistry registry;
+    registry.Add(CreateSampleDelegateProvider());
+    registry.Add(CreateTestDelegateProvider());
+    CLI::App app{"test"};
+    registry.AddFlags(app);
+    std::vector<const char*> argv = {"test", "--use_sample_delegate", "--test_delegate_ops=ADD"};
+    if (!sample_first) std::swap(argv[1], argv[2]);
+    app.parse(static_cast<int>(argv.size()), argv.data());
+    DelegatePlan plan = registry.Plan(app);
+    auto made = plan.create(1);
+    REQUIRE(made.ok());
+    REQUIRE(made->size() == 2);
+    CAPTURE(sample_first);
+    CHECK(made.value()[0].provider == (sample_first ? "sample" : "test"));
+    CHECK(made.value()[1].provider == (sample_first ? "test" : "sample"));
+  }
+}
+
+}  // namespace
+}  // namespace tflite_inspect
