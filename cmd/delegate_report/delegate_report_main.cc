@@ -40,8 +40,8 @@ int DelegateReportMain(int argc, const char* const* argv) {
       "delegate_report"};
   DelegateReportOptions options;
   app.add_option("--graph", options.graph, "Model file (.tflite)")->required();
-  app.add_option("--num_threads", options.num_threads, "Threads for kernels (default 1)")
-      ->check(CLI::PositiveNumber);
+  AddNumThreadsFlag(app, "--num_threads", &options.num_threads,
+                    "Threads for kernels (default 1; 0 means 1, -1 the runtime's choice)");
   AddResourceLimitFlags(app, &options.limits);
   Output json{"--json", ""}, dot{"--dot", ""}, html{"--html", ""};
   for (Output* o : {&json, &dot, &html}) {

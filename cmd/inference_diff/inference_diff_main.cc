@@ -28,9 +28,9 @@ int InferenceDiffMain(int argc, const char* const* argv) {
                  "Optional second model as the reference (two conversions of one network)");
   app.add_option("--num_runs", options.num_runs, "Runs, each with new random inputs (default 50)");
   AddResourceLimitFlags(app, &options.limits);
-  app.add_option("--num_interpreter_threads", options.num_interpreter_threads,
-                 "Threads of the test interpreter (the reference uses 1)")
-      ->check(CLI::PositiveNumber);
+  AddNumThreadsFlag(app, "--num_interpreter_threads", &options.num_interpreter_threads,
+                    "Threads of the test interpreter (the reference uses 1; 0 means 1, -1 the "
+                    "runtime's choice)");
   app.add_option("--seed", options.seed, "Seed of the random inputs (run r uses seed + r)");
   app.add_option("--input_files", input_files,
                  "Comma-separated raw input files used for every run instead of random inputs");

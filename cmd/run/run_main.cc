@@ -20,8 +20,8 @@ int RunMain(int argc, const char* const* argv) {
   app.add_option("--input_files", input_files,
                  "Comma-separated raw input files, in the order of the model's inputs");
   app.add_option("--seed", options.seed, "Seed of generated inputs (default 1)");
-  app.add_option("--num_threads", options.num_threads, "Threads for kernels (default 1)")
-      ->check(CLI::PositiveNumber);
+  AddNumThreadsFlag(app, "--num_threads", &options.num_threads,
+                    "Threads for kernels (default 1; 0 means 1, -1 the runtime's choice)");
   app.add_option("--output_dir", output_dir, "Folder for the outputs")->required();
   AddResourceLimitFlags(app, &options.limits);
   CustomOpFlags custom_ops;

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "delegate/fused_activation.h"
 #include "gpu/ops.h"
 #include "tensorflow/lite/builtin_ops.h"
 
@@ -82,23 +83,9 @@ bool CheckConstFloat(OpContext& c, int tensor, const char* what) {
 }
 
 bool ActivationRange(OpContext& c, TfLiteFusedActivation act, float* lo, float* hi) {
-  constexpr float kInf = std::numeric_limits<float>::infinity();
-  switch (act) {
-    case kTfLiteActNone:
-      *lo = -kInf, *hi = kInf;
-      return true;
-    case kTfLiteActRelu:
-      *lo = 0, *hi = kInf;
-      return true;
-    case kTfLiteActReluN1To1:
-      *lo = -1, *hi = 1;
-      return true;
-    case kTfLiteActRelu6:
-      *lo = 0, *hi = 6;
-      return true;
-    default:
-      return c.Refuse(fmt::format("fused activation {} is not supported", static_cast<int>(act)));
-  }
+  if (tflite_inspect::FusedActivationClamp(act, lo, hi)) return true;
+  return c.Refuse(fmt::format("fused activation {} is not supported",
+                              tflite_inspect::FusedActivationName(act)));
 }
 
 cl_int4 Shape4(const TfLiteTensor& t) {

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "delegate/fused_activation.h"
 #include "tensorflow/lite/builtin_ops.h"
 
 namespace tflite_inspect {
@@ -116,18 +117,9 @@ bool CheckFloatOrSameQuantized(VisitContext& v, int input, int output) {
 }
 
 bool ActivationRange(VisitContext& v, TfLiteFusedActivation act, float* min, float* max) {
-  const float inf = std::numeric_limits<float>::infinity();
-  switch (act) {
-    case kTfLiteActNone: *min = -inf; *max = inf; return true;
-    case kTfLiteActRelu: *min = 0.0f; *max = inf; return true;
-    case kTfLiteActReluN1To1: *min = -1.0f; *max = 1.0f; return true;
-    case kTfLiteActRelu6: *min = 0.0f; *max = 6.0f; return true;
-    default:
-      return v.Refuse(fmt::format("fused activation {} is not supported",
-                                  act == kTfLiteActTanh ? "TANH"
-                                  : act == kTfLiteActSignBit ? "SIGN_BIT"
-                                  : act == kTfLiteActSigmoid ? "SIGMOID" : "?"));
-  }
+  if (tflite_inspect::FusedActivationClamp(act, min, max)) return true;
+  return v.Refuse(fmt::format("fused activation {} is not supported",
+                              tflite_inspect::FusedActivationName(act)));
 }
 
 bool Defined(VisitContext& v, xnn_status status, const char* what) {

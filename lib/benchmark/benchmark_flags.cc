@@ -29,7 +29,7 @@ void AddBenchmarkFlags(CLI::App& app, BenchmarkOptions* o, BenchmarkToolOptions*
   app.add_option("--run_delay", o->run_delay, "delay between runs in seconds");
   app.add_option("--run_frequency", o->run_frequency,
                  "Execute at a fixed frequency, instead of a fixed delay (overrides run_delay)");
-  app.add_option("--num_threads", o->num_threads, "number of threads");
+  AddNumThreadsFlag(app, "--num_threads", &o->num_threads, "number of threads");
   AddResourceLimitFlags(app, &o->limits);
   app.add_option("--benchmark_name", o->benchmark_name, "benchmark name");
   app.add_option("--output_prefix", o->output_prefix, "benchmark output prefix");

@@ -26,6 +26,22 @@ std::string SuggestFlag(const CLI::App& app, const std::string& unknown) {
   return best.empty() ? "" : "--" + best;
 }
 
+CLI::Option* AddNumThreadsFlag(CLI::App& app, const std::string& name, int* value,
+                               const std::string& description) {
+  CLI::Validator threads(
+      [](std::string& text) -> std::string {
+        // Digits only (CLI11's own message for "abc" or "1e3" names the type, not the rule).
+        size_t i = text.size() > 1 && text[0] == '-' ? 1 : 0;
+        bool digits = i < text.size() && text.size() - i <= 9;
+        for (size_t k = i; digits && k < text.size(); ++k) digits = text[k] >= '0' && text[k] <= '9';
+        if (digits && std::stoi(text) >= -1) return "";
+        return "'" + text + "' is not a thread count: N >= 1, 0 (one thread) or -1 (the "
+               "runtime's choice), as in TFLite";
+      },
+      "THREADS");
+  return app.add_option(name, *value, description)->check(threads);
+}
+
 CLI::Option* AddBoolFlag(CLI::App& app, const std::string& name, bool* value,
                          const std::string& description) {
   // A flag that may take one value: bare means true, and the value may follow a space.

@@ -23,6 +23,11 @@ int ParseFlags(CLI::App& app, int argc, const char* const* argv);
 CLI::Option* AddBoolFlag(CLI::App& app, const std::string& name, bool* value,
                          const std::string& description);
 
+// A thread count with TFLite's meanings: N >= 1 threads, 0 the same as 1, -1 the
+// runtime's choice. Anything else is refused in one line naming the flag and the value.
+CLI::Option* AddNumThreadsFlag(CLI::App& app, const std::string& name, int* value,
+                               const std::string& description);
+
 // "--tensors" for an unknown "--tensor", or "" when nothing is close.
 std::string SuggestFlag(const CLI::App& app, const std::string& unknown);
 

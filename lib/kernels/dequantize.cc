@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "kernels/internal/conv_util.h"
+#include "kernels/internal/fp16.h"
 #include "tensorflow/lite/core/c/common.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
 #include "tensorflow/lite/kernels/internal/tensor_ctypes.h"
@@ -18,32 +19,6 @@ namespace ops {
 namespace builtin {
 namespace dequantize {
 namespace {
-
-// IEEE binary16 -> binary32, exact for every value (subnormals, inf, NaN payload).
-float HalfToFloat(uint16_t h) {
-  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
-  uint32_t exponent = (h >> 10) & 0x1Fu;
-  uint32_t mantissa = h & 0x3FFu;
-  uint32_t bits;
-  if (exponent == 0x1F) {
-    bits = sign | 0x7F800000u | (mantissa << 13);
-  } else if (exponent != 0) {
-    bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
-  } else if (mantissa == 0) {
-    bits = sign;
-  } else {
-    // Subnormal: normalize.
-    exponent = 113;
-    while ((mantissa & 0x400u) == 0) {
-      mantissa <<= 1;
-      --exponent;
-    }
-    bits = sign | (exponent << 23) | ((mantissa & 0x3FFu) << 13);
-  }
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
-}
 
 const TfLiteAffineQuantization* PerChannel(const TfLiteTensor* t) {
   const TfLiteAffineQuantization* q = conv_util::Affine(t);
@@ -134,7 +109,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
     case kTfLiteFloat16: {
       const auto* in = static_cast<const uint16_t*>(static_cast<const void*>(input->data.raw));
       const int64_t n = NumElements(input);
-      for (int64_t i = 0; i < n; ++i) out[i] = HalfToFloat(in[i]);
+      for (int64_t i = 0; i < n; ++i) out[i] = tflite::fp16::HalfToFloat(in[i]);
       return kTfLiteOk;
     }
     default:

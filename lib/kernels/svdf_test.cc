@@ -8,6 +8,7 @@
 
 #include "kernels/testing/conv_test_util.h"
 #include "kernels/testing/op_test_util.h"
+#include "testing/random.h"
 
 namespace tflite_inspect {
 namespace {
@@ -107,8 +108,8 @@ TEST_CASE("SVDF float: hand-checked memory of two steps", "[svdf]") {
 }
 
 TEST_CASE("SVDF float: randomized against double precision", "[svdf]") {
-  const uint32_t seed = std::random_device{}();
-  CAPTURE(seed);
+  const uint32_t seed = tflite_inspect::testing::TestSeed(0x5df);
+  CAPTURE(seed, Catch::rngSeed());  // replay: --rng-seed <rngSeed> (testing/random.h)
   std::mt19937 rng(seed);
   for (int iter = 0; iter < 20; ++iter) {
     SvdfCase c;
@@ -215,8 +216,8 @@ struct QSvdfRef {
 };
 
 TEST_CASE("SVDF int8: randomized, bit-exact with an integer reference", "[svdf]") {
-  const uint32_t seed = std::random_device{}();
-  CAPTURE(seed);
+  const uint32_t seed = tflite_inspect::testing::TestSeed(0x5d8);
+  CAPTURE(seed, Catch::rngSeed());  // replay: --rng-seed <rngSeed> (testing/random.h)
   std::mt19937 rng(seed);
   for (int iter = 0; iter < 20; ++iter) {
     QSvdf q;

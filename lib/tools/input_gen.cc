@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "fmt/format.h"
+#include "kernels/internal/fp16.h"
 
 namespace tflite_inspect {
 namespace {
@@ -52,21 +53,6 @@ class Xoshiro256 {
   uint64_t s_[4];
 };
 
-// Round-to-nearest-even float -> IEEE half.
-uint16_t FloatToHalf(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  const uint32_t sign = (x >> 16) & 0x8000;
-  int32_t exp = static_cast<int32_t>((x >> 23) & 0xFF) - 127 + 15;
-  uint32_t mant = x & 0x7FFFFF;
-  if (exp <= 0) return static_cast<uint16_t>(sign);  // tiny values flush to zero
-  if (exp >= 31) return static_cast<uint16_t>(sign | 0x7C00);
-  uint32_t h = sign | (static_cast<uint32_t>(exp) << 10) | (mant >> 13);
-  const uint32_t rest = mant & 0x1FFF;
-  if (rest > 0x1000 || (rest == 0x1000 && (h & 1))) ++h;
-  return static_cast<uint16_t>(h);
-}
-
 template <typename T>
 void Fill(std::vector<uint8_t>* bytes, size_t n, T (*gen)(Xoshiro256&), Xoshiro256& rng) {
   bytes->resize(n * sizeof(T));
@@ -109,7 +95,7 @@ Status GenerateInput(const TfLiteTensor& tensor, uint64_t seed, int stream,
       break;
     case kTfLiteFloat16:
       Fill<uint16_t>(bytes, n,
-                     [](Xoshiro256& r) { return FloatToHalf(static_cast<float>(r.Gaussian())); },
+                     [](Xoshiro256& r) { return tflite::fp16::FloatToHalf(static_cast<float>(r.Gaussian())); },
                      rng);
       break;
     case kTfLiteInt8:
