@@ -2,7 +2,8 @@
 // - SIGINT (Ctrl-C): the first one cancels the run at the next operator or WHILE
 //   iteration, through TFLite's cancellation check, so the tool reports where it was
 //   (a WHILE that never ends names itself and its iteration) and exits 130; a second
-//   one kills the process as usual.
+//   one (half a second or more later: a signal sent to the process and its group arrives
+//   twice) kills the process as usual.
 // - SIGBUS inside a model's mapping (the file truncated or rewritten by another
 //   process): one line naming the file and exit status 1 (MappedFile::InstallFaultHandler).
 #ifndef TFLITE_INSPECT_LIB_TOOLS_SIGNALS_H_
