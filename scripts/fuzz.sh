@@ -136,11 +136,14 @@ tools_check() {
   [[ -n "${TFI_TOOLS_CORPUS:-}" ]] && dirs+=("$TFI_TOOLS_CORPUS")
   local files=()
   mapfile -t files < <(find "${dirs[@]}" -type f -size -600000c 2>/dev/null | shuf)
+  # --max_arena_mb bounds each buffer (as the fuzzers' 64 MiB limit does): a crafted
+  # shape may legally ask for gigabytes, which ASan's overhead turns into an OOM kill.
+  local limit="--max_arena_mb=1024"
   local tools=(
-    "run --output_dir=$out --graph="
-    "benchmark_model --num_runs=1 --warmup_runs=1 --min_secs=0 --warmup_min_secs=0 --graph="
-    "inference_diff --num_runs=1 --model_file="
-    "delegate_report --graph="
+    "run $limit --output_dir=$out --graph="
+    "benchmark_model $limit --num_runs=1 --warmup_runs=1 --min_secs=0 --warmup_min_secs=0 --graph="
+    "inference_diff $limit --num_runs=1 --model_file="
+    "delegate_report $limit --graph="
   )
   local end=$((SECONDS + seconds)) n=0 found=0 f rc
   for f in "${files[@]}"; do

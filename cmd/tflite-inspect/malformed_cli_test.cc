@@ -269,6 +269,38 @@ std::vector<Case> Cases() {
        },
        "Node number 0 (CONV_2D): its builtin_options is a Pool2DOptions table where CONV_2D "
        "reads Conv2DOptions (as in TFLite, it gets zeroed parameters)."},
+      {"dequantize_input_missing",
+       [] {  // -1 where DEQUANTIZE needs its input: XNNPACK looks before any prepare
+         ModelBuilder b;
+         int in = b.AddTensor(kF32, {1, 4}, "in");
+         int mid = b.AddTensor(kF32, {1, 4}, "mid");
+         int out = b.AddTensor(kF32, {1, 4}, "out");
+         b.AddOperator(tflite::BuiltinOperator_DEQUANTIZE, {-1}, {mid});
+         b.AddOperator(tflite::BuiltinOperator_ADD, {in, mid}, {out}, Options(tflite::AddOptionsT()));
+         b.SetInputs({in});
+         b.SetOutputs({out});
+         return b;
+       },
+       "Node number 0 (DEQUANTIZE) failed to prepare."},
+      {"conv_input_missing",
+       [] {  // -1 as CONV_2D's input
+         ModelBuilder b;
+         int in = b.AddTensor(kF32, {1, 4, 4, 2}, "in");
+         int f = b.AddConstTensor<float>(kF32, {3, 3, 3, 2}, std::vector<float>(54, 0.5f),
+                                         "filter");
+         int mid = b.AddTensor(kF32, {1, 4, 4, 3}, "mid");
+         int out = b.AddTensor(kF32, {1, 4, 4, 3}, "out");
+         tflite::Conv2DOptionsT o;
+         o.padding = tflite::Padding_SAME;
+         o.stride_w = o.stride_h = 1;
+         o.dilation_w_factor = o.dilation_h_factor = 1;
+         b.AddOperator(tflite::BuiltinOperator_CONV_2D, {-1, f}, {mid}, Options(o));
+         b.AddOperator(tflite::BuiltinOperator_RELU, {mid}, {out});
+         b.SetInputs({in});
+         b.SetOutputs({out});
+         return b;
+       },
+       "Node number 0 (CONV_2D) failed to prepare."},
       {"conv_zero_input_channels", [] { return Conv(1, {1, 4, 4, 0}, {3, 3, 3, 0}); },
        "input depth 0 is not a multiple of the filter depth 0"},
       {"conv_channels_mismatch", [] { return Conv(1, {1, 4, 4, 2}, {3, 3, 3, 5}); },

@@ -12,9 +12,32 @@
 namespace tflite_inspect {
 namespace xnnpack {
 
-const TfLiteTensor& Tensor(const VisitContext& v, int index) { return v.context->tensors[index]; }
+namespace {
+
+bool InRange(const VisitContext& v, int index) {
+  return index >= 0 && static_cast<size_t>(index) < v.context->tensors_size;
+}
+
+}  // namespace
+
+// Visitors look at a graph before any prepare has checked it: an index out of range (an
+// optional -1 where the op needs a tensor) reads as an absent tensor of no type and no
+// elements, which every check refuses.
+const TfLiteTensor& Tensor(const VisitContext& v, int index) {
+  if (InRange(v, index)) return v.context->tensors[index];
+  static TfLiteIntArray* const kNoDims = TfLiteIntArrayCreate(0);
+  static TfLiteTensor absent = [] {
+    TfLiteTensor t{};
+    t.type = kTfLiteNoType;
+    t.dims = kNoDims;
+    t.allocation_type = kTfLiteMemNone;
+    return t;
+  }();
+  return absent;
+}
 
 bool IsStatic(const VisitContext& v, int index) {
+  if (!InRange(v, index)) return false;
   if (v.static_data != nullptr && (*v.static_data)[index] != nullptr) return true;
   const TfLiteTensor& t = Tensor(v, index);
   return (t.allocation_type == kTfLiteMmapRo || t.allocation_type == kTfLitePersistentRo) &&
@@ -22,6 +45,7 @@ bool IsStatic(const VisitContext& v, int index) {
 }
 
 const void* StaticData(const VisitContext& v, int index) {
+  if (!InRange(v, index)) return nullptr;
   if (v.static_data != nullptr && (*v.static_data)[index] != nullptr) return (*v.static_data)[index];
   return Tensor(v, index).data.raw;
 }
@@ -29,7 +53,7 @@ const void* StaticData(const VisitContext& v, int index) {
 bool CheckFloat(VisitContext& v, int index, const char* what) {
   if (index < 0) return v.Refuse(fmt::format("{} is missing", what));
   const TfLiteTensor& t = Tensor(v, index);
-  if (t.type != kTfLiteFloat32 && !(v.static_data && (*v.static_data)[index])) {
+  if (t.type != kTfLiteFloat32 && !(v.static_data && InRange(v, index) && (*v.static_data)[index])) {
     return v.Refuse(fmt::format("{} is {}; this XNNPACK delegate runs FLOAT32 only", what,
                                 TfLiteTypeGetName(t.type)));
   }
@@ -134,6 +158,13 @@ constexpr char kFloatOnly[] =
 
 bool VisitNode(VisitContext& v, int /*node_index*/, const TfLiteNode& node,
                const TfLiteRegistration& reg) {
+  // No op has an optional first input or an optional output.
+  if (node.inputs->size > 0 && !InRange(v, node.inputs->data[0])) {
+    return v.Refuse("its first input is missing");
+  }
+  for (int i = 0; i < node.outputs->size; ++i) {
+    if (!InRange(v, node.outputs->data[i])) return v.Refuse("an output is missing");
+  }
   if (v.float_only && node.inputs->size > 0 && node.inputs->data[0] >= 0 &&
       IsQuantized8(Tensor(v, node.inputs->data[0]))) {
     return v.Refuse(kFloatOnly);

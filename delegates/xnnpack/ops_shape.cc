@@ -95,6 +95,7 @@ bool VisitShape(VisitContext& v, const TfLiteNode& node, const TfLiteRegistratio
 
 bool VisitDequantize(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&) {
   if (node.inputs->size != 1 || node.outputs->size != 1) return v.Refuse("expects 1 input, 1 output");
+  if (node.inputs->data[0] < 0 || node.outputs->data[0] < 0) return v.Refuse("a tensor is missing");
   const TfLiteTensor& in = Tensor(v, node.inputs->data[0]);
   if (in.type != kTfLiteFloat16 || !IsStatic(v, node.inputs->data[0])) {
     return v.Refuse("only DEQUANTIZE of constant FLOAT16 weights is supported (folded at prepare)");
