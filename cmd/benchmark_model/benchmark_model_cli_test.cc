@@ -108,9 +108,21 @@ TEST_CASE("benchmark_model applies XNNPACK by default to float models, last, as 
 }
 
 TEST_CASE("benchmark_model exit codes") {
-  const CommandResult typo = Run(fmt::format("--graph={} --num_thread=2", Model()));
-  CHECK(typo.exit_code == 2);
-  CHECK_THAT(typo.err, Catch::Contains("did you mean '--num_threads'?"));
+  // As TFLite: a flag it does not know is reported and the run goes on (scripts parse
+  // the line); --strict_flags makes it an error.
+  const std::string quick = "--num_runs=1 --warmup_runs=0 --min_secs=0 --warmup_min_secs=0";
+  const CommandResult typo =
+      Run(fmt::format("--graph={} {} --num_thread=2 --use_nnapi=true --foo bar", Model(), quick));
+  CHECK(typo.exit_code == 0);
+  CHECK_THAT(typo.out, Catch::Contains("INFO: STARTING!\nWARN: Unconsumed cmdline flags: "
+                                       "--num_thread=2 --use_nnapi=true --foo bar\n"));
+  CHECK_THAT(typo.out, Catch::Contains("WARN: unknown flag '--num_thread'; did you mean "
+                                       "'--num_threads'?"));
+  CHECK_THAT(typo.out, Catch::Contains("Inference timings in us"));
+  const CommandResult strict =
+      Run(fmt::format("--graph={} --num_thread=2 --strict_flags", Model()));
+  CHECK(strict.exit_code == 2);
+  CHECK_THAT(strict.err, Catch::Contains("did you mean '--num_threads'?"));
   const CommandResult no_graph = Run("--num_runs=1");
   CHECK(no_graph.exit_code == 2);
   CHECK_THAT(no_graph.err, Catch::Contains("Please specify the name of your TF Lite input file with --graph"));

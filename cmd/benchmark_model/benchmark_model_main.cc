@@ -47,11 +47,31 @@ int BenchmarkModelMain(int argc, const char* const* argv) {
   DelegateRegistry registry = DelegateRegistry::Default();
   registry.AddFlags(app);
   AddTargetRuntimeFlag(app, &options.target_runtime);
-  if (int rc = ParseFlags(app, argc, argv); rc >= 0) return rc;
+  bool strict_flags = false;
+  AddBoolFlag(app, "--strict_flags",  &strict_flags,
+              "(not in TFLite) unknown flags are an error (exit 2) instead of TFLite's "
+              "\"Unconsumed cmdline flags\" warning");
+  std::vector<std::string> unknown;
+  if (int rc = ParseFlagsKeepingUnknown(app, argc, argv, &unknown); rc >= 0) return rc;
+  if (!unknown.empty() && strict_flags) {
+    std::cerr << app.get_name() << ": unknown flags under --strict_flags:\n";
+    for (const auto& line : UnknownFlagLines(app, unknown)) std::cerr << line << "\n";
+    std::cerr << "Run with --help for the list of flags.\n";
+    return kExitUsage;
+  }
   CollectGivenFlags(app, &options);
   options.show_progress = isatty(STDERR_FILENO) && isatty(STDOUT_FILENO);
 
   Info("STARTING!");
+  if (!unknown.empty()) {
+    // TFLite's line (scripts parse it), then which of them look like a misspelt flag.
+    std::string joined;
+    for (const auto& u : unknown) joined += (joined.empty() ? "" : " ") + u;
+    std::cout << "WARN: Unconsumed cmdline flags: " << joined << std::endl;
+    for (const auto& line : UnknownFlagLines(app, unknown)) {
+      if (line.find("did you mean") != std::string::npos) std::cout << "WARN: " << line.substr(2) << std::endl;
+    }
+  }
   for (const auto& line : BenchmarkParamLines(options)) Info(line);
   for (const auto& line : registry.LogParams(options.verbose)) Info(line);
 

@@ -48,6 +48,26 @@ CLI::Option* AddBoolFlag(CLI::App& app, const std::string& name, bool* value,
   return app.add_flag(name, *value, description)->expected(0, 1)->take_last();
 }
 
+std::vector<std::string> UnknownFlagLines(const CLI::App& app,
+                                          const std::vector<std::string>& unknown) {
+  std::vector<std::string> lines;
+  for (const auto& extra : unknown) {
+    if (extra.rfind("-", 0) != 0) continue;
+    std::string s = SuggestFlag(app, extra);
+    lines.push_back("  unknown flag '" + extra.substr(0, extra.find('=')) + "'" +
+                    (s.empty() ? "" : "; did you mean '" + s + "'?"));
+  }
+  return lines;
+}
+
+int ParseFlagsKeepingUnknown(CLI::App& app, int argc, const char* const* argv,
+                             std::vector<std::string>* unknown) {
+  app.allow_extras();
+  const int rc = ParseFlags(app, argc, argv);
+  if (rc < 0) *unknown = app.remaining();
+  return rc;
+}
+
 int ParseFlags(CLI::App& app, int argc, const char* const* argv) {
   try {
     app.parse(argc, argv);
@@ -55,12 +75,7 @@ int ParseFlags(CLI::App& app, int argc, const char* const* argv) {
     return app.exit(e);
   } catch (const CLI::ExtrasError& e) {
     std::cerr << app.get_name() << ": " << e.what() << "\n";
-    for (const auto& extra : app.remaining()) {
-      if (extra.rfind("-", 0) != 0) continue;
-      std::string s = SuggestFlag(app, extra);
-      std::cerr << "  unknown flag '" << extra.substr(0, extra.find('=')) << "'"
-                << (s.empty() ? "" : "; did you mean '" + s + "'?") << "\n";
-    }
+    for (const auto& line : UnknownFlagLines(app, app.remaining())) std::cerr << line << "\n";
     std::cerr << "Run with --help for the list of flags.\n";
     return kExitUsage;
   } catch (const CLI::ParseError& e) {

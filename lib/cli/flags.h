@@ -4,6 +4,7 @@
 #define TFLITE_INSPECT_LIB_CLI_FLAGS_H_
 
 #include <string>
+#include <vector>
 
 #include "CLI/CLI.hpp"
 
@@ -18,6 +19,18 @@ inline constexpr int kExitUsage = 2;
 // code to return (0 after --help, kExitUsage after a usage error, which is printed to
 // stderr with a suggestion for a misspelt flag).
 int ParseFlags(CLI::App& app, int argc, const char* const* argv);
+
+// For the tools TFLite also ships (benchmark_model): flags `app` does not know are kept
+// in *unknown (in command-line order) instead of failing the parse, as TFLite's
+// benchmark_model warns "Unconsumed cmdline flags: ..." and goes on. Returns as
+// ParseFlags does.
+int ParseFlagsKeepingUnknown(CLI::App& app, int argc, const char* const* argv,
+                             std::vector<std::string>* unknown);
+
+// The lines for flags nobody knows: "  unknown flag '--x'; did you mean '--y'?" (the
+// suggestion only when one is close).
+std::vector<std::string> UnknownFlagLines(const CLI::App& app,
+                                          const std::vector<std::string>& unknown);
 
 // A boolean flag TFLite-style: `--name`, `--name=true|false|1|0`, or `--name true`.
 CLI::Option* AddBoolFlag(CLI::App& app, const std::string& name, bool* value,
