@@ -14,7 +14,7 @@
 # tools:         the tools themselves, sanitizer-built: ctest's malformed_cli_test (every
 #                tool on testdata/malformed: exit 1, the message, no sanitizer report),
 #                then for `seconds` a sweep of the tools over the fuzzers' corpora (inputs
-#                the mutators made; TFI_TOOLS_CORPUS=DIR adds a folder): any exit other
+#                the mutators made; TFI_TOOLS_CORPUS=DIR[:DIR...] adds folders): any exit other
 #                than 0 or 1, a sanitizer report or a hang (20 s) is a finding, copied to
 #                build-fuzz/artifacts/tools/.
 #
@@ -132,8 +132,9 @@ tools_check() {
   (( seconds == 0 )) && return
   local bin="$build/cmd/tflite-inspect" out="$build/tools-out" artifacts="$build/artifacts/tools"
   mkdir -p "$out" "$artifacts"
-  local dirs=("$build/corpus/invoke" "$build/corpus/model")
-  [[ -n "${TFI_TOOLS_CORPUS:-}" ]] && dirs+=("$TFI_TOOLS_CORPUS")
+  local dirs=("$build/corpus/invoke" "$build/corpus/model") extra=()
+  [[ -n "${TFI_TOOLS_CORPUS:-}" ]] && IFS=: read -r -a extra <<<"$TFI_TOOLS_CORPUS"
+  dirs+=("${extra[@]}")
   local files=()
   mapfile -t files < <(find "${dirs[@]}" -type f -size -600000c 2>/dev/null | shuf)
   # --max_arena_mb bounds each buffer (as the fuzzers' 64 MiB limit does): a crafted
@@ -145,7 +146,7 @@ tools_check() {
     "inference_diff $limit --num_runs=1 --model_file="
     "delegate_report $limit --graph="
   )
-  local end=$((SECONDS + seconds)) n=0 found=0 f rc
+  local start=$SECONDS end=$((SECONDS + seconds)) n=0 found=0 f rc
   for f in "${files[@]}"; do
     (( SECONDS >= end )) && break
     local cmd="${tools[n % ${#tools[@]}]}"
@@ -160,7 +161,7 @@ tools_check() {
       tail -n 30 "$out/stderr" >&2
     fi
   done
-  echo "fuzz: tools: ${n} tool runs over ${#files[@]} mutated inputs in $seconds s, $found findings"
+  echo "fuzz: tools: ${n} tool runs over ${#files[@]} mutated inputs in $((SECONDS - start)) s, $found findings"
   (( found == 0 )) || failed=1
 }
 
