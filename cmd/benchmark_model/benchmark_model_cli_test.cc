@@ -184,3 +184,35 @@ TEST_CASE("benchmark_model --target_runtime warns when the model needs a newer T
 }
 
 }  // namespace
+
+namespace {
+
+// docs/benchmark_model.md lists every TFLite flag with "yes" (taken here) or "unconsumed"
+// (reported in TFLite's warning line); the tool must agree with the page.
+TEST_CASE("benchmark_model takes exactly the TFLite flags its page says it takes") {
+  std::ifstream page(std::string(TFI_SOURCE_DIR) + "/docs/benchmark_model.md");
+  REQUIRE(page);
+  const std::regex row(R"(^\| `--([a-z0-9_]+)` \| [^|]+ \| [^|]* \| (yes|unconsumed) \|$)");
+  const CommandResult help = Run("--help");
+  REQUIRE(help.exit_code == 0);
+  int rows = 0;
+  std::string unconsumed;
+  for (std::string line; std::getline(page, line);) {
+    std::smatch m;
+    if (!std::regex_match(line, m, row)) continue;
+    ++rows;
+    const std::string flag = "--" + m[1].str();
+    const bool listed = std::regex_search(help.out, std::regex(flag + R"((\b|=))"));
+    CAPTURE(flag);
+    CHECK(listed == (m[2] == "yes"));
+    if (m[2] == "unconsumed") unconsumed += " " + flag + "=1";
+  }
+  CHECK(rows >= 80);
+  // Every "unconsumed" flag is named in the warning and the run goes on.
+  const CommandResult r = Run(fmt::format("--graph={} --num_runs=1 --warmup_runs=0 --min_secs=0 "
+                                          "--warmup_min_secs=0{}", Model(), unconsumed));
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("WARN: Unconsumed cmdline flags:" + unconsumed + "\n"));
+}
+
+}  // namespace

@@ -303,6 +303,9 @@ std::vector<Case> Cases() {
        "Node number 0 (CONV_2D) failed to prepare."},
       {"conv_zero_input_channels", [] { return Conv(1, {1, 4, 4, 0}, {3, 3, 3, 0}); },
        "input depth 0 is not a multiple of the filter depth 0"},
+      {"conv_zero_input_channels_nonzero_filter",
+       [] { return Conv(1, {1, 4, 4, 0}, {3, 3, 3, 3}); },  // 0 groups: a division by zero
+       "input depth 0 is not a multiple of the filter depth 3"},
       {"conv_channels_mismatch", [] { return Conv(1, {1, 4, 4, 2}, {3, 3, 3, 5}); },
        "input depth 2 is not a multiple of the filter depth 5"},
       {"huge_tensor",

@@ -98,7 +98,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE(context, params->dilation_width_factor > 0 && params->dilation_height_factor > 0);
   const int channels_out = SizeOfDimension(filter, 0);
   const int in_c = SizeOfDimension(input, 3), f_c = SizeOfDimension(filter, 3);
-  if (f_c <= 0 || in_c % f_c != 0) {
+  if (f_c <= 0 || in_c <= 0 || in_c % f_c != 0) {
     TF_LITE_KERNEL_LOG(context,
                        "failed to prepare CONV_2D: input depth %d is not a multiple of the filter "
                        "depth %d (grouped convolution needs groups = input depth / filter depth).",
