@@ -7,6 +7,9 @@
 #
 # seconds 0: no mutation; every seed and regression input runs once (a deterministic
 # check that every real model goes through the target clean under the sanitizers).
+# TFI_FUZZ_RUNS=N (CI): instead of a time, N mutations from a fresh corpus of the seeds
+# with libFuzzer's -seed=${TFI_FUZZ_SEED:-1}: the same inputs on every run, so a CI run
+# that passed here passes there (new ground is for timed runs).
 #
 # model_fuzzer:  load + validate + everything inspect_ops does with a model.
 # invoke_fuzzer: load + build + (XNNPACK) + AllocateTensors + Invoke, byte mutations and
@@ -70,6 +73,10 @@ fuzz_target() {  # fuzz_target NAME MAX_SEED_BYTES
   local name="$1" max_seed="$2"
   local fuzzer="$build/lib/fuzz/${name}_fuzzer"
   local corpus="$build/corpus/$name" artifacts="$build/artifacts/$name"
+  if [[ -n "${TFI_FUZZ_RUNS:-}" ]]; then
+    corpus="$build/corpus-fixed/$name"
+    rm -rf "$corpus"
+  fi
   local log="$build/fuzz-$name.log"
   local common=(-rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=20 -max_len="$max_len")
   mkdir -p "$corpus" "$artifacts"
@@ -102,6 +109,7 @@ fuzz_target() {  # fuzz_target NAME MAX_SEED_BYTES
   before=$(find "$artifacts" -type f ! -name 'slow-unit-*' | wc -l)
   local budget=(-max_total_time="$seconds")
   (( seconds == 0 )) && budget=(-runs=0)
+  [[ -n "${TFI_FUZZ_RUNS:-}" ]] && budget=(-runs="$TFI_FUZZ_RUNS" -seed="${TFI_FUZZ_SEED:-1}")
   "$fuzzer" "${common[@]}" "${budget[@]}" -artifact_prefix="$artifacts/" \
     -print_final_stats=1 "$corpus" >"$log" 2>&1 || rc=$?
   after=$(find "$artifacts" -type f ! -name 'slow-unit-*' | wc -l)

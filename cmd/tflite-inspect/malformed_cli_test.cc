@@ -244,6 +244,62 @@ std::vector<Case> Cases() {
        },
        "RSQRT: its quantization parameters give a rescaling multiplier of 1e-09, which needs "
        "a right shift over 31 bits"},
+      {"tanh_int16_scale_too_large",
+       [] {  // int16 TANH: a 1e30 input scale made a float-to-int conversion undefined
+         ModelBuilder b;
+         QuantSpec qi{{1e30f}, {0}, 0};
+         QuantSpec qo{{1.0f / 32768}, {0}, 0};
+         int in = b.AddTensor(tflite::TensorType_INT16, {1, 4}, "in", &qi);
+         int out = b.AddTensor(tflite::TensorType_INT16, {1, 4}, "out", &qo);
+         b.AddOperator(tflite::BuiltinOperator_TANH, {in}, {out});
+         b.SetInputs({in});
+         b.SetOutputs({out});
+         return b;
+       },
+       "TANH int16 input scale 1e+30 is too large: its rescale multiplier 1.2288e+34 does not "
+       "fit 15 bits."},
+      {"sparse_tensor_as_input",
+       [] {  // a sparse constant read by ADD: its buffer holds 2 of its 16 elements
+         ModelBuilder b;
+         int in = b.AddTensor(kF32, {4, 4}, "in");
+         int w = b.AddConstTensor<float>(kF32, {4, 4}, {1, 2}, "sparse");
+         auto sp = std::make_unique<tflite::SparsityParametersT>();
+         sp->traversal_order = {0, 1};
+         auto d0 = std::make_unique<tflite::DimensionMetadataT>();
+         d0->format = tflite::DimensionType_DENSE;
+         d0->dense_size = 4;
+         auto d1 = std::make_unique<tflite::DimensionMetadataT>();
+         d1->format = tflite::DimensionType_SPARSE_CSR;
+         tflite::Int32VectorT segments, indices;
+         segments.values = {0, 1, 1, 1, 2};
+         indices.values = {0, 3};
+         d1->array_segments.Set(std::move(segments));
+         d1->array_indices.Set(std::move(indices));
+         sp->dim_metadata.push_back(std::move(d0));
+         sp->dim_metadata.push_back(std::move(d1));
+         b.subgraph(0).tensors[w]->sparsity = std::move(sp);
+         int out = b.AddTensor(kF32, {4, 4}, "out");
+         b.AddOperator(tflite::BuiltinOperator_ADD, {in, w}, {out}, Options(tflite::AddOptionsT()));
+         b.SetInputs({in});
+         b.SetOutputs({out});
+         return b;
+       },
+       "Operator 0 of subgraph 0 (ADD) reads sparse tensor 1 ('sparse') as input 1: only "
+       "DENSIFY's input and FULLY_CONNECTED's weights may be sparse."},
+      {"tanh_int16_scale_too_small",
+       [] {  // int16 TANH: a 1e-30 input scale left a zero multiplier, then 3 << 31
+         ModelBuilder b;
+         QuantSpec qi{{1e-30f}, {0}, 0};
+         QuantSpec qo{{1.0f / 32768}, {0}, 0};
+         int in = b.AddTensor(tflite::TensorType_INT16, {1, 4}, "in", &qi);
+         int out = b.AddTensor(tflite::TensorType_INT16, {1, 4}, "out", &qo);
+         b.AddOperator(tflite::BuiltinOperator_TANH, {in}, {out});
+         b.SetInputs({in});
+         b.SetOutputs({out});
+         return b;
+       },
+       "TANH int16 input scale 1e-30 is too small: its rescale multiplier stays below 1 after "
+       "a 31-bit shift."},
       {"per_channel_count_mismatch", [] { return QuantizedAdd({{0.5f, 0.5f, 0.5f}, {0, 0, 0}, 1}); },
        "num_scales must be 1 for per-layer quantization, or 4 for per-axis quantization, but "
        "got 3."},

@@ -508,6 +508,20 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* bias = NumInputs(node) == 3 ? GetInput(context, node, 2) : nullptr;
   TfLiteTensor* output = GetOutput(context, node, 0);
   pthreadpool* pool = parallel::ThreadPool(context);
+  // The shapes Prepare sized its buffers for must still hold (a tensor resized since,
+  // e.g. by control flow, without this node being prepared again, would be read past).
+  const int64_t rows = static_cast<int64_t>(data->batches);
+  if (NumElements(input) != rows * data->input_size || NumElements(output) != rows * data->units) {
+    TF_LITE_KERNEL_LOG(context,
+                       "FULLY_CONNECTED: input of %lld and output of %lld elements, prepared for "
+                       "%lld and %lld (%d rows of %d inputs, %d units).",
+                       static_cast<long long>(NumElements(input)),
+                       static_cast<long long>(NumElements(output)),
+                       static_cast<long long>(rows * data->input_size),
+                       static_cast<long long>(rows * data->units), data->batches, data->input_size,
+                       data->units);
+    return kTfLiteError;
+  }
   switch (input->type) {
     case kTfLiteFloat32:
       if (data->hybrid) {

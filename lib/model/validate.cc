@@ -237,10 +237,26 @@ class Validator {
     }
     // Variables hold state before the first operator runs: reading one that a later
     // operator writes reads the state. An operator reading its own output never works.
+    // A sparse tensor's buffer holds its compressed values: only the ops that decode it
+    // (DENSIFY's input, FULLY_CONNECTED's weights) may read one; any other would read
+    // its shape's worth of elements past the end of the buffer.
     for (size_t o = 0; o < Size(ops); ++o) {
       const auto* inputs = ops->Get(o)->inputs();
+      const uint32_t code_index = ops->Get(o)->opcode_index();
+      const int32_t code =
+          code_index < in_.op_codes.size() ? in_.op_codes[code_index].builtin : -1;
       for (size_t k = 0; k < Size(inputs); ++k) {
         const int32_t t = inputs->Get(k);
+        if (t >= 0 && sg->tensors()->Get(t)->sparsity() != nullptr &&
+            !(code == tflite::BuiltinOperator_DENSIFY && k == 0) &&
+            !(code == tflite::BuiltinOperator_FULLY_CONNECTED && k == 1)) {
+          refusals_->push_back(fmt::format(
+              "Operator {} of subgraph {} ({}) reads sparse tensor {} ('{}') as input {}: only "
+              "DENSIFY's input and FULLY_CONNECTED's weights may be sparse.",
+              o, s, code_index < in_.op_codes.size() ? in_.op_codes[code_index].name() : "?", t,
+              TensorName(sg->tensors()->Get(t)), k));
+          return;
+        }
         if (t < 0 || producer[t] < static_cast<int64_t>(o)) continue;
         if (producer[t] > static_cast<int64_t>(o) && sg->tensors()->Get(t)->is_variable()) {
           continue;

@@ -77,12 +77,28 @@ inline TfLiteStatus Prepare(TfLiteContext* context, const char* op, bool tanh,
   if (!pot) {
     // Rescale to 1 / (3 * 4096) per step, as large as fits 15 bits.
     double multiplier = input->params.scale * 4096.0 * 3.0;
+    // Above 15 bits (an input scale over 2.67) the int32 products overflow, and past
+    // 2^31 the conversion itself is undefined.
+    if (!(multiplier <= 32767.0)) {
+      TF_LITE_KERNEL_LOG(context,
+                         "%s int16 input scale %g is too large: its rescale multiplier %g does "
+                         "not fit 15 bits.",
+                         op, static_cast<double>(input->params.scale), multiplier);
+      return kTfLiteError;
+    }
     p->left_shift = 0;
     while (multiplier <= 32767.0 / 2.0 && p->left_shift <= 30) {
       ++p->left_shift;
       multiplier *= 2.0;
     }
     p->multiplier = static_cast<int32_t>(multiplier);
+    if (p->multiplier == 0) {  // 0 marks a power-of-two scale in Logistic / Tanh
+      TF_LITE_KERNEL_LOG(context,
+                         "%s int16 input scale %g is too small: its rescale multiplier stays "
+                         "below 1 after a 31-bit shift.",
+                         op, static_cast<double>(input->params.scale));
+      return kTfLiteError;
+    }
   }
   int output_log2 = 0;
   if (!CheckedLog2(output->params.scale, &output_log2) || output_log2 != -kOutputFractionalBits) {
