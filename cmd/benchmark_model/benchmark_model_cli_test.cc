@@ -216,3 +216,18 @@ TEST_CASE("benchmark_model takes exactly the TFLite flags its page says it takes
 }
 
 }  // namespace
+
+namespace {
+
+TEST_CASE("benchmark_model --list_signatures prints TFLite's lines and stops with exit 1") {
+  const CommandResult r = Run(fmt::format("--graph={} --list_signatures", Model()));
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.out, Catch::Contains("INFO: Loaded model " + Model() +
+                                    "\nINFO: The Model contains 1 signature key(s).\n"
+                                    "INFO: They are listed below: \n"
+                                    "INFO: -> Signature Key: serving_default\n"));
+  CHECK(r.out.find("Running benchmark") == std::string::npos);
+  CHECK(r.err == "ERROR: Benchmarking failed.\n");
+}
+
+}  // namespace

@@ -92,7 +92,7 @@ int BenchmarkModelMain(int argc, const char* const* argv) {
   log.warn = [](const std::string& line) { std::cout << "WARN: " << line << std::endl; };
   auto result = RunBenchmark(options, resolver, registry.Plan(app), log);
   if (!result.ok()) {
-    Error(result.status().message());
+    if (!result.status().message().empty()) Error(result.status().message());
     if (auto hint = UnresolvedCustomOpHint(result.status().message()); !hint.empty()) Error(hint);
     Error("Benchmarking failed.");
     return result.status().code() == StatusCode::kInvalidArgument ? kExitUsage

@@ -68,6 +68,8 @@ void AddBenchmarkFlags(CLI::App& app, BenchmarkOptions* o, BenchmarkToolOptions*
               "print the interpreter internals just before calling Invoke");
   AddBoolFlag(app, "--print_postinvoke_state", &o->print_postinvoke_state,
               "print the interpreter internals after all Invoke calls");
+  AddBoolFlag(app, "--list_signatures", &o->list_signatures,
+              "print the signature keys of the model, then stop (exit 1, as TFLite)");
   app.add_option("--random_seed", o->seed, "seed of the random inputs (default 1)");
   app.add_option("--output_json", tool->output_json,
                  "Write every statistic, per-run latency and the setup as JSON to this file");
@@ -123,6 +125,8 @@ std::vector<std::string> BenchmarkParamLines(const BenchmarkOptions& o) {
         Str(o.print_preinvoke_state ? 1 : 0), false);
   param("print_postinvoke_state", "Print post-invoke interpreter state",
         Str(o.print_postinvoke_state ? 1 : 0), false);
+  param("list_signatures", "List signatures from the provided model",
+        Str(o.list_signatures ? 1 : 0), false);
   return lines;
 }
 

@@ -12,6 +12,7 @@
 
 #include "benchmark/input_layers.h"
 #include "benchmark/op_profiler.h"
+#include "model/model.h"
 #include "runtime/delegation_record.h"
 #include "tensorflow/lite/interpreter.h"
 #include "tools/session.h"
@@ -194,7 +195,15 @@ Status Init(Bench& b, const tflite::OpResolver& resolver, DelegatePlan plan) {
   so.limits = options.limits;
   so.target_runtime = options.target_runtime;
   so.warn = b.log.warn;
+  std::vector<std::string> signature_keys;
   so.after_build = [&](tflite::Interpreter& interpreter) {
+    if (options.list_signatures) {
+      // TFLite's lines; then Init fails on purpose ("Benchmarking failed.", exit 1).
+      b.log.info(fmt::format("The Model contains {} signature key(s).", signature_keys.size()));
+      if (!signature_keys.empty()) b.log.info("They are listed below: ");
+      for (const auto& key : signature_keys) b.log.info("-> Signature Key: " + key);
+      return Status(StatusCode::kUnsupported, "");  // exit 1, no message of its own
+    }
     if (options.enable_op_profiling) {
       b.profiler = std::make_unique<OpProfiler>(&interpreter);
       interpreter.SetProfiler(b.profiler.get());
@@ -203,7 +212,15 @@ Status Init(Bench& b, const tflite::OpResolver& resolver, DelegatePlan plan) {
   };
   so.progress = [&](SessionStage done, Session& session) {
     switch (done) {
-      case SessionStage::kLoad: b.log.info("Loaded model " + options.graph); break;
+      case SessionStage::kLoad: {
+        b.log.info("Loaded model " + options.graph);
+        const auto* defs = session.model().inspect_model().fb()->signature_defs();
+        for (size_t i = 0; defs != nullptr && i < defs->size(); ++i) {
+          const auto* key = defs->Get(i)->signature_key();
+          signature_keys.push_back(key != nullptr ? key->str() : "");
+        }
+        break;
+      }
       case SessionStage::kBuild:
         r.num_threads = session.interpreter().num_threads();
         r.total_nodes = static_cast<int>(session.interpreter().execution_plan().size());

@@ -46,6 +46,7 @@ struct BenchmarkOptions {
   int memory_footprint_check_interval_ms = 50;
   bool print_preinvoke_state = false;
   bool print_postinvoke_state = false;
+  bool list_signatures = false;  // print the model's signature keys, then fail (as TFLite)
   bool require_full_delegation = false;
   bool dry_run = false;
   bool verbose = false;
