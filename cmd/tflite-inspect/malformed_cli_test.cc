@@ -87,6 +87,19 @@ ModelBuilder Conv(int stride, std::vector<int32_t> in_shape, std::vector<int32_t
   return b;
 }
 
+// int16 TANH with the given input scale (output scale 2^-15, as int16 TANH needs).
+ModelBuilder Int16Tanh(float input_scale) {
+  ModelBuilder b;
+  QuantSpec qi{{input_scale}, {0}, 0};
+  QuantSpec qo{{1.0f / 32768}, {0}, 0};
+  int in = b.AddTensor(tflite::TensorType_INT16, {1, 4}, "in", &qi);
+  int out = b.AddTensor(tflite::TensorType_INT16, {1, 4}, "out", &qo);
+  b.AddOperator(tflite::BuiltinOperator_TANH, {in}, {out});
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  return b;
+}
+
 ModelBuilder QuantizedAdd(QuantSpec q_in) {
   ModelBuilder b;
   QuantSpec q{{0.5f}, {0}, 0};
@@ -245,17 +258,8 @@ std::vector<Case> Cases() {
        "RSQRT: its quantization parameters give a rescaling multiplier of 1e-09, which needs "
        "a right shift over 31 bits"},
       {"tanh_int16_scale_too_large",
-       [] {  // int16 TANH: a 1e30 input scale made a float-to-int conversion undefined
-         ModelBuilder b;
-         QuantSpec qi{{1e30f}, {0}, 0};
-         QuantSpec qo{{1.0f / 32768}, {0}, 0};
-         int in = b.AddTensor(tflite::TensorType_INT16, {1, 4}, "in", &qi);
-         int out = b.AddTensor(tflite::TensorType_INT16, {1, 4}, "out", &qo);
-         b.AddOperator(tflite::BuiltinOperator_TANH, {in}, {out});
-         b.SetInputs({in});
-         b.SetOutputs({out});
-         return b;
-       },
+       // a float-to-int conversion of a 1.2e34 multiplier was undefined
+       [] { return Int16Tanh(1e30f); },
        "TANH int16 input scale 1e+30 is too large: its rescale multiplier 1.2288e+34 does not "
        "fit 15 bits."},
       {"sparse_tensor_as_input",
@@ -287,17 +291,8 @@ std::vector<Case> Cases() {
        "Operator 0 of subgraph 0 (ADD) reads sparse tensor 1 ('sparse') as input 1: only "
        "DENSIFY's input and FULLY_CONNECTED's weights may be sparse."},
       {"tanh_int16_scale_too_small",
-       [] {  // int16 TANH: a 1e-30 input scale left a zero multiplier, then 3 << 31
-         ModelBuilder b;
-         QuantSpec qi{{1e-30f}, {0}, 0};
-         QuantSpec qo{{1.0f / 32768}, {0}, 0};
-         int in = b.AddTensor(tflite::TensorType_INT16, {1, 4}, "in", &qi);
-         int out = b.AddTensor(tflite::TensorType_INT16, {1, 4}, "out", &qo);
-         b.AddOperator(tflite::BuiltinOperator_TANH, {in}, {out});
-         b.SetInputs({in});
-         b.SetOutputs({out});
-         return b;
-       },
+       // a zero multiplier, then 3 << 31
+       [] { return Int16Tanh(1e-30f); },
        "TANH int16 input scale 1e-30 is too small: its rescale multiplier stays below 1 after "
        "a 31-bit shift."},
       {"per_channel_count_mismatch", [] { return QuantizedAdd({{0.5f, 0.5f, 0.5f}, {0, 0, 0}, 1}); },

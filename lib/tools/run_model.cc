@@ -8,10 +8,7 @@
 #include <iterator>
 
 #include "fmt/format.h"
-#include "runtime/delegation_record.h"
 #include "tensorflow/lite/interpreter.h"
-#include "tensorflow/lite/interpreter_builder.h"
-#include "tensorflow/lite/model_builder.h"
 #include "tools/input_gen.h"
 #include "tools/session.h"
 
