@@ -165,6 +165,16 @@ bool VisitNode(VisitContext& v, int /*node_index*/, const TfLiteNode& node,
   for (int i = 0; i < node.outputs->size; ++i) {
     if (!InRange(v, node.outputs->data[i])) return v.Refuse("an output is missing");
   }
+  // XNNPACK reads weights dense: a sparse tensor's buffer holds only its nonzeros. Only
+  // DENSIFY (folded by the runtime before delegation) decodes one.
+  if (reg.builtin_code != kTfLiteBuiltinDensify) {
+    for (int i = 0; i < node.inputs->size; ++i) {
+      const int t = node.inputs->data[i];
+      if (InRange(v, t) && Tensor(v, t).sparsity != nullptr) {
+        return v.Refuse(fmt::format("input {} (tensor {}) is sparse", i, t));
+      }
+    }
+  }
   if (v.float_only && node.inputs->size > 0 && node.inputs->data[0] >= 0 &&
       IsQuantized8(Tensor(v, node.inputs->data[0]))) {
     return v.Refuse(kFloatOnly);
