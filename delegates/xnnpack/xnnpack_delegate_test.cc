@@ -3,6 +3,8 @@
 // checked too; refusals and their reasons; and every float model in ../shared/models.
 #include "xnnpack/xnnpack_delegate.h"
 
+#include <xnnpack.h>
+
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -18,6 +20,7 @@
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "catch2/catch.hpp"
 #include "runtime/delegation_record.h"
+#include "runtime/thread_pool.h"
 #include "testing/delegate_check.h"
 #include "xnnpack/depthwise_f32.h"
 #include "tensorflow/lite/interpreter.h"
@@ -959,6 +962,36 @@ TEST_CASE("XNNPACK on the real float models: outputs within tolerance of the CPU
     ++checked;
   }
   CHECK(checked > 0);
+}
+
+// XNNPACK's pthreadpool calls must reach the runtime's pool (lib/runtime/thread_pool.h),
+// not Debian's libpthreadpool that libXNNPACK.so was linked against: a fully connected
+// operator run on a 2-thread pool counts as a call served by ours, with correct sums.
+TEST_CASE("XNNPACK runs its operators on the runtime's thread pool") {
+  REQUIRE(xnn_initialize(nullptr) == xnn_status_success);
+  constexpr size_t kIn = 64, kOut = 48, kBatch = 32;
+  std::vector<float> w(kIn * kOut), x(kBatch * kIn + 16), y(kBatch * kOut);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(i % 7) - 3.0f;
+  for (size_t i = 0; i < kBatch * kIn; ++i) x[i] = static_cast<float>(i % 5) * 0.25f;
+  pthreadpool_t pool = pthreadpool_create(2);
+  REQUIRE(pool != nullptr);
+  xnn_operator_t op = nullptr;
+  REQUIRE(xnn_create_fully_connected_nc_f32(kIn, kOut, kIn, kOut, w.data(), nullptr,
+                                            -INFINITY, INFINITY, 0, &op) == xnn_status_success);
+  REQUIRE(xnn_setup_fully_connected_nc_f32(op, kBatch, x.data(), y.data(), pool) ==
+          xnn_status_success);
+  const size_t before = tflite::thread_pool::CallsServed(pool);
+  REQUIRE(xnn_run_operator(op, pool) == xnn_status_success);
+  CHECK(tflite::thread_pool::CallsServed(pool) > before);
+  for (size_t b = 0; b < kBatch; ++b) {
+    for (size_t o = 0; o < kOut; ++o) {
+      double sum = 0;
+      for (size_t i = 0; i < kIn; ++i) sum += double{w[o * kIn + i]} * x[b * kIn + i];
+      CHECK(y[b * kOut + o] == Approx(sum).margin(1e-4));
+    }
+  }
+  xnn_delete_operator(op);
+  pthreadpool_destroy(pool);
 }
 
 }  // namespace

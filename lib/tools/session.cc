@@ -2,8 +2,11 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "resolver/runtime_check.h"
 #include "runtime/delegation_record.h"
+#include "runtime/thread_pool.h"
 #include "tensorflow/lite/interpreter_builder.h"
 #include "tools/resource_limits.h"
 #include "util/now.h"
@@ -41,6 +44,12 @@ Result<std::unique_ptr<Session>> Session::Open(const SessionOptions& options,
                                                                        options.num_threads);
   if (s->interpreter_ == nullptr) return runtime_error();
   ApplyResourceLimits(options.limits, s->interpreter_.get());
+  if (const int cpus = tflite::thread_pool::AvailableCpus();
+      options.num_threads > cpus && options.warn) {
+    options.warn(fmt::format("{} threads requested, this process may run on {} CPUs: the "
+                             "threads beyond {} take turns on them (no further speed-up)",
+                             options.num_threads, cpus, cpus));
+  }
   if (options.after_build) {
     if (Status st = options.after_build(*s->interpreter_); !st.ok()) return fail(st);
   }

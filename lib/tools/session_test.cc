@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "catch2/catch.hpp"
+#include "runtime/thread_pool.h"
 #include "tensorflow/lite/kernels/register.h"
 #include "tools/providers/sample_provider.h"
 
@@ -31,6 +32,29 @@ TEST_CASE("Session::Open runs the steps in order and owns what it made") {
   CHECK(s.value()->delegates().empty());
   CHECK(s.value()->interpreter().Invoke() == kTfLiteOk);
   CHECK(s.value()->interpreter().arena_bytes() > 0);
+}
+
+TEST_CASE("Session::Open warns once when threads exceed the CPUs it may run on") {
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  const int cpus = tflite::thread_pool::AvailableCpus();
+  for (int threads : {cpus, cpus + 2}) {
+    SessionOptions o;
+    o.graph = kModel;
+    o.num_threads = threads;
+    std::vector<std::string> warnings;
+    o.warn = [&](const std::string& w) { warnings.push_back(w); };
+    auto s = Session::Open(o, resolver, DelegatePlan());
+    REQUIRE(s.ok());
+    CHECK(s.value()->interpreter().Invoke() == kTfLiteOk);
+    if (threads == cpus) {
+      CHECK(warnings.empty());
+    } else {
+      REQUIRE(warnings.size() == 1);
+      CHECK(warnings[0] == std::to_string(cpus + 2) + " threads requested, this process may run on " +
+                               std::to_string(cpus) + " CPUs: the threads beyond " +
+                               std::to_string(cpus) + " take turns on them (no further speed-up)");
+    }
+  }
 }
 
 TEST_CASE("Session::Open names the step that failed, and the tool words it") {
