@@ -50,14 +50,15 @@ def tflite(python, graph, threads, runs, warmup):
     return json.loads(p.stdout.strip().splitlines()[-1])["runs_us"]
 
 
-def float_models(bench, models_dir, only):
+def xnnpack_models(bench, models_dir, only):
     found = []
     for dirpath, _, files in os.walk(models_dir):
         for f in sorted(files):
             if not f.endswith(".tflite") or (only and not any(o in f for o in only)):
                 continue
             path = os.path.join(dirpath, f)
-            # Models our runtime cannot run (custom ops it lacks, ...) are not float models here.
+            # Models XNNPACK takes by default (float32 and 8-bit ops); not those our runtime
+            # cannot run (custom ops it lacks, ...).
             _, data = ours(bench, path, 1, [], 1, 0, quiet=True)
             if data and any("XNNPACK" in json.dumps(d) for d in data.get("delegates", [])):
                 found.append(path)
@@ -92,7 +93,7 @@ def main():
     has_tflite = os.path.exists(a.python)
     if not has_tflite:
         print(f"warning: no {a.python} (scripts/setup_python.sh): no TFLite column", file=sys.stderr)
-    models = float_models(bench, a.models, [o for o in a.only.split(",") if o])
+    models = xnnpack_models(bench, a.models, [o for o in a.only.split(",") if o])
     variants = ["cpu", "xnnpack"] + (["tflite"] if has_tflite else [])
     results = []
     for model in models:

@@ -81,7 +81,7 @@ TEST_CASE("benchmark_model: op profiling tables, delegates and CSV") {
   CHECK_THAT(ReadFile(csv), Catch::Contains("node type, start, first, avg_ms, %, cdf%, mem KB, times called, name"));
 }
 
-TEST_CASE("benchmark_model applies XNNPACK by default to float models, last, as TFLite") {
+TEST_CASE("benchmark_model applies XNNPACK by default, last, to float and 8-bit ops, as TFLite") {
   const std::string common = "--num_runs=1 --min_secs=0 --warmup_runs=0 --warmup_min_secs=0 ";
   const std::regex created(R"(INFO: Created TensorFlow Lite XNNPACK delegate for CPU\.)");
   // Float model, no flag: XNNPACK after the delegate given, not counted as asked for.
@@ -98,13 +98,19 @@ TEST_CASE("benchmark_model applies XNNPACK by default to float models, last, as 
   r = Run(fmt::format("--graph={} {} --use_xnnpack=true --test_delegate_ops=CONV_2D", Model(), common));
   CHECK(HasLine(r.out, std::regex(R"(INFO: Explicitly applied XNNPACK delegate.*)")));
   CHECK(r.out.find("XNNPACK:") < r.out.find("TestDelegate:"));
-  // A fully quantized model: the default XNNPACK takes nothing, so it is not applied.
+  // A fully quantized int8 model: the default XNNPACK takes its 8-bit ops, as TFLite's
+  // default delegate takes QS8 / QU8 operators.
   const std::string int8 = std::string(TFI_SOURCE_DIR) + "/testdata/models/tiny_cnn_int8.tflite";
   r = Run(fmt::format("--graph={} {}", int8, common));
   REQUIRE(r.exit_code == 0);
-  CHECK(r.out.find("XNNPACK") == std::string::npos);
-  r = Run(fmt::format("--graph={} {} --use_xnnpack=true", int8, common));
+  CHECK(HasLine(r.out, created));
   CHECK(HasLine(r.out, std::regex(R"(INFO: XNNPACK: [1-9]\d* of \d+ nodes in \d+ partitions)")));
+  // A model it takes nothing of (16x8: int16 activations) runs as without it.
+  const std::string int16 =
+      std::string(TFI_SOURCE_DIR) + "/testdata/kernels/fully_connected_16x8_no_bias/model.tflite";
+  r = Run(fmt::format("--graph={} {}", int16, common));
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("XNNPACK") == std::string::npos);
 }
 
 TEST_CASE("benchmark_model exit codes") {

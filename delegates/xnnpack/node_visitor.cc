@@ -152,9 +152,8 @@ bool Defined(VisitContext& v, xnn_status status, const char* what) {
                               static_cast<int>(status)));
 }
 
-// As TFLite: the XNNPACK delegate applied by default runs float32 ops only.
-constexpr char kFloatOnly[] =
-    "quantized: XNNPACK applied by default takes float32 ops only (--use_xnnpack=true takes quantized ones too)";
+// XnnpackDelegateOptions::float_only (TFLite's delegate without its QS8 / QU8 flags).
+constexpr char kFloatOnly[] = "quantized: this delegate was created for float32 ops only";
 
 bool VisitNode(VisitContext& v, int /*node_index*/, const TfLiteNode& node,
                const TfLiteRegistration& reg) {

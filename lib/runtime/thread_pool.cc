@@ -138,25 +138,45 @@ struct Task {
 
 constexpr size_t kTaskWords = (sizeof(Task) + sizeof(uintptr_t) - 1) / sizeof(uintptr_t);
 
-// Runs items [begin, end) of t.
+// Runs items [begin, end) of t: the outer dimensions' starts and sizes are set when they
+// change, the innermost one's per item (XNNPACK's 1-thread runs call this for every tile).
 void RunItems(const Task& t, size_t begin, size_t end) {
+  const int last = static_cast<int>(t.dims) - 1;
   size_t index[kMaxDims];
   size_t rest = begin;
-  for (int d = static_cast<int>(t.dims) - 1; d >= 0; --d) {
+  for (int d = last; d >= 0; --d) {
     index[d] = rest % t.tiles[d];
     rest /= t.tiles[d];
   }
   size_t start[kMaxDims];
   size_t size[kMaxDims];
-  for (size_t item = begin; item < end; ++item) {
-    for (uint32_t d = 0; d < t.dims; ++d) {
-      start[d] = index[d] * t.tile[d];
-      size[d] = std::min(t.tile[d], t.range[d] - start[d]);
+  for (int d = 0; d <= last; ++d) {
+    start[d] = index[d] * t.tile[d];
+    size[d] = std::min(t.tile[d], t.range[d] - start[d]);
+  }
+  const size_t tile = t.tile[last], range = t.range[last], tiles = t.tiles[last];
+  size_t item = begin;
+  while (item < end) {
+    const size_t run = std::min(end - item, tiles - index[last]);
+    for (size_t i = 0; i < run; ++i) {
+      t.invoke(t, start, size);
+      start[last] += tile;
+      size[last] = std::min(tile, range - std::min(range, start[last]));
     }
-    t.invoke(t, start, size);
-    for (int d = static_cast<int>(t.dims) - 1; d >= 0; --d) {  // odometer step
-      if (++index[d] < t.tiles[d]) break;
+    item += run;
+    // The innermost dimension wrapped: step the outer ones (odometer).
+    index[last] = 0;
+    start[last] = 0;
+    size[last] = std::min(tile, range);
+    for (int d = last - 1; d >= 0; --d) {
+      if (++index[d] < t.tiles[d]) {
+        start[d] = index[d] * t.tile[d];
+        size[d] = std::min(t.tile[d], t.range[d] - start[d]);
+        break;
+      }
       index[d] = 0;
+      start[d] = 0;
+      size[d] = std::min(t.tile[d], t.range[d]);
     }
   }
 }

@@ -17,8 +17,8 @@ class XnnpackProvider : public DelegateProvider {
     use_option_ = AddBoolFlag(
         app, "--use_xnnpack", &use_,
         "XNNPACK delegate. Not given: applied by default, after the delegates given, to models "
-        "with float32 ops it can run (float32 ops only), as TFLite; =true: applied at this flag's "
-        "position, quantized ops too; =false: not applied");
+        "with ops it can run (float32 and 8-bit quantized), as TFLite; =true: applied at this "
+        "flag's position; =false: not applied");
     AddBoolFlag(app, "--xnnpack_force_fp16", &force_fp16_,
                 "Run the XNNPACK partitions in fp16 (fails where this XNNPACK cannot)");
   }
@@ -42,7 +42,6 @@ class XnnpackProvider : public DelegateProvider {
     options.max_delegated_partitions = common.max_delegated_partitions;
     options.min_nodes_per_partition = common.min_nodes_per_partition;
     options.force_fp16 = force_fp16_;
-    options.float_only = !given;
     auto created = CreateXnnpackDelegate(options);
     if (!created.ok()) {
       // By default, a CPU XNNPACK cannot serve is not an error: the CPU kernels run.
