@@ -194,6 +194,8 @@ bool VisitNode(VisitContext& v, int /*node_index*/, const TfLiteNode& node,
       }
     }
   }
+  // 8-bit LOGISTIC, TANH, GELU, ELU, HARD_SWISH: the delegate's own tables.
+  if (IsByteTableNode(v, node, reg)) return PlanByteTable(v, node, reg, nullptr);
   switch (reg.builtin_code) {
     case kTfLiteBuiltinConv2d:
     case kTfLiteBuiltinDepthwiseConv2d:

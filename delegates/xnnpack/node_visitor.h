@@ -14,6 +14,7 @@
 
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
+#include "kernels/internal/elementwise.h"
 #include "xnnpack/binary_f32.h"
 #include "xnnpack/depthwise_f32.h"
 #include "xnnpack/transpose_conv_f32.h"
@@ -146,6 +147,21 @@ constexpr size_t kOwnBinaryMinElements = 16384;
 // Only with `threads` > 1: on one thread XNNPACK's own loop is the same.
 bool PlanOwnBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                    int threads, BinaryStep* step);
+
+// --- 8-bit LOGISTIC, TANH, GELU, ELU, HARD_SWISH: this XNNPACK has no quantized version;
+// the delegate runs them as 256-entry tables built by the builtin kernels' own code
+// (kernels/internal/byte_table.h), so they give the builtin kernels' bytes ---
+struct ByteTableStep {
+  int input = -1, output = -1;
+  size_t elements = 0;
+  tflite::elementwise::ByteLut lut;
+};
+// Whether the node is such an op with 8-bit tensors the table serves; fills `step` when
+// given. Refuses (with the reason) an 8-bit node of those ops that the table cannot serve.
+bool PlanByteTable(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                   ByteTableStep* step);
+// Whether PlanByteTable decides the node (an op with a table, 8-bit input).
+bool IsByteTableNode(const VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 
 }  // namespace xnnpack
 }  // namespace tflite_inspect

@@ -8,6 +8,9 @@
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "xnnpack/node_visitor.h"
 
+#include "kernels/internal/byte_table.h"
+#include "tensorflow/lite/kernels/kernel_util.h"
+
 namespace tflite_inspect {
 namespace xnnpack {
 
@@ -135,6 +138,39 @@ bool VisitUnary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistratio
       return Defined(v, xnn_define_prelu(v.subgraph, i, v.id(node.inputs->data[1]), o, 0), "PRELU");
     default: return Defined(v, xnn_define_softmax(v.subgraph, i, o, 0), "SOFTMAX");
   }
+}
+
+bool IsByteTableNode(const VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg) {
+  return tflite::byte_table::HasTable(reg.builtin_code) && node.inputs->size >= 1 &&
+         node.inputs->data[0] >= 0 && IsQuantized8(Tensor(v, node.inputs->data[0]));
+}
+
+bool PlanByteTable(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                   ByteTableStep* step) {
+  if (!IsByteTableNode(v, node, reg)) return false;
+  if (node.inputs->size != 1 || node.outputs->size != 1) {
+    return v.Refuse("unexpected number of inputs or outputs");
+  }
+  const int in = node.inputs->data[0], out = node.outputs->data[0];
+  if (!CheckQuantized(v, in, "input") || !CheckQuantized(v, out, "output")) return false;
+  const TfLiteTensor& x = Tensor(v, in);
+  const TfLiteTensor& y = Tensor(v, out);
+  const size_t elements = static_cast<size_t>(tflite::NumElements(&x));
+  if (static_cast<size_t>(tflite::NumElements(&y)) != elements) {
+    return v.Refuse("input and output differ in size");
+  }
+  ByteTableStep planned;
+  if (!tflite::byte_table::Build(reg.builtin_code, x, y, node.builtin_data, &planned.lut,
+                                 &v.reason)) {
+    return false;
+  }
+  if (step != nullptr) {
+    planned.input = in;
+    planned.output = out;
+    planned.elements = elements;
+    *step = planned;
+  }
+  return true;
 }
 
 }  // namespace xnnpack

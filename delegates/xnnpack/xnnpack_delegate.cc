@@ -106,6 +106,31 @@ class XnnpackDelegate : public tflite::SimpleDelegateInterface {
         }
       }
     }
+    // An 8-bit table node (the delegate's own step, the builtin kernel's table) helps only
+    // next to XNNPACK work: alone it would cost a partition's copies in and out.
+    std::map<int, const TfLiteNode*> writer;
+    for (const auto& [node, reg] : all) {
+      for (int i = 0; i < node->outputs->size; ++i) writer[node->outputs->data[i]] = node;
+    }
+    auto is_table = [&](const TfLiteNode* node, const TfLiteRegistration* reg) {
+      xnnpack::VisitContext v;
+      v.context = context;
+      return xnnpack::IsByteTableNode(v, *node, *reg);
+    };
+    std::map<const TfLiteNode*, const TfLiteRegistration*> reg_of(all.begin(), all.end());
+    auto xnnpack_work = [&](const TfLiteNode* node) {
+      return node != nullptr && decisions_[node].empty() && !is_table(node, reg_of[node]);
+    };
+    for (const auto& [node, reg] : all) {
+      if (!decisions_[node].empty() || !is_table(node, reg)) continue;
+      const int in = node->inputs->data[0], out = node->outputs->data[0];
+      bool beside = xnnpack_work(writer.count(in) ? writer[in] : nullptr);
+      for (const TfLiteNode* reader : readers[out]) beside = beside || xnnpack_work(reader);
+      if (!beside) {
+        decisions_[node] = "an 8-bit table with no XNNPACK node beside it: the builtin kernel "
+                           "runs the same table without a partition's copies";
+      }
+    }
     compute_nodes_taken_ = 0;
     for (const auto& [node, reg] : all) {
       compute_nodes_taken_ += decisions_[node].empty() && reg->builtin_code != kTfLiteBuiltinDequantize &&

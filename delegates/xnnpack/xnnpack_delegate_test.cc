@@ -898,6 +898,72 @@ TEST_CASE("XNNPACK quantized MEAN, and copy ops (TRANSPOSE, CONCATENATION) on qu
   }
 }
 
+// 8-bit LOGISTIC, TANH, GELU (both forms), ELU and HARD_SWISH run in the partition as the
+// builtin kernels' own tables: between two PADs (exact moves in XNNPACK) the output is the
+// CPU's bit for bit, the graph is one partition; alone, such a node stays on the CPU.
+TEST_CASE("XNNPACK partitions run 8-bit LOGISTIC, TANH, GELU, ELU and HARD_SWISH as tables") {
+  struct Case {
+    tflite::BuiltinOperator op;
+    bool approximate;
+  };
+  const Case cases[] = {{tflite::BuiltinOperator_LOGISTIC, false}, {tflite::BuiltinOperator_TANH, false},
+                        {tflite::BuiltinOperator_GELU, false},     {tflite::BuiltinOperator_GELU, true},
+                        {tflite::BuiltinOperator_ELU, false},      {tflite::BuiltinOperator_HARD_SWISH, false}};
+  for (auto type : {tflite::TensorType_INT8, tflite::TensorType_UINT8}) {
+    const bool s8 = type == tflite::TensorType_INT8;
+    for (const Case& c : cases) {
+      if (c.op == tflite::BuiltinOperator_ELU && !s8) continue;  // ELU is INT8 only
+      CAPTURE(s8, tflite::EnumNameBuiltinOperator(c.op), c.approximate);
+      QuantSpec q{{0.043f}, {s8 ? -7 : 121}};
+      // LOGISTIC's output must be 1/256 with TFLite's zero point.
+      QuantSpec qo = c.op == tflite::BuiltinOperator_LOGISTIC
+                         ? QuantSpec{{1.0f / 256}, {s8 ? -128 : 0}}
+                         : QuantSpec{{0.021f}, {s8 ? 3 : 131}};
+      auto op_options = [&]() {
+        if (c.op != tflite::BuiltinOperator_GELU) return OpOptions{};
+        tflite::GeluOptionsT g;
+        g.approximate = c.approximate;
+        return Options(g);
+      };
+      for (bool alone : {false, true}) {
+        ModelBuilder b;
+        const int in = b.AddTensor(type, {1, 5, 7, 8}, "in", &q);
+        int x = in;
+        if (!alone) {
+          const int pads = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {4, 2}, {0, 0, 1, 0, 0, 1, 0, 0}, "pads");
+          x = b.AddTensor(type, {1, 6, 8, 8}, "padded", &q);
+          b.AddOperator(tflite::BuiltinOperator_PAD, {in, pads}, {x}, Options(tflite::PadOptionsT{}), 2);
+        }
+        const std::vector<int> shape = alone ? std::vector<int>{1, 5, 7, 8} : std::vector<int>{1, 6, 8, 8};
+        const int y = b.AddTensor(type, shape, "y", &qo);
+        b.AddOperator(c.op, {x}, {y}, op_options(),
+                      c.op == tflite::BuiltinOperator_ELU || c.op == tflite::BuiltinOperator_HARD_SWISH ? 1 : 2);
+        int out = y;
+        if (!alone) {
+          const int pads = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {4, 2}, {0, 0, 0, 1, 1, 0, 0, 0}, "pads2");
+          out = b.AddTensor(type, {1, 7, 9, 8}, "out", &qo);
+          b.AddOperator(tflite::BuiltinOperator_PAD, {y, pads}, {out}, Options(tflite::PadOptionsT{}), 2);
+        }
+        b.SetInputs({in});
+        b.SetOutputs({out});
+        const auto bytes = b.Build();
+        const QOutcome cpu = RunQuantized(bytes, false);
+        const QOutcome x8 = RunQuantized(bytes, true);
+        CAPTURE(alone, x8.refused);
+        if (alone) {
+          CHECK(x8.delegate_nodes == 0);
+          CHECK(x8.refused == "an 8-bit table with no XNNPACK node beside it: the builtin kernel "
+                              "runs the same table without a partition's copies");
+        } else {
+          CHECK(x8.delegate_nodes == 1);
+          CHECK(x8.refused.empty());
+        }
+        CHECK(x8.values == cpu.values);
+      }
+    }
+  }
+}
+
 TEST_CASE("XNNPACK refuses quantized AVERAGE_POOL_2D and, applied by default, quantized ops") {
   ModelBuilder b;
   QuantSpec q{{0.05f}, {0}};

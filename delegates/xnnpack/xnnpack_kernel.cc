@@ -156,6 +156,10 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         DepthwiseStep step;
         planned = PlanOwnDepthwise(v, *node, *reg, &step);
         seg.steps.emplace_back(step);
+      } else if (IsByteTableNode(v, *node, *reg)) {
+        ByteTableStep step;
+        planned = PlanByteTable(v, *node, *reg, &step);
+        seg.steps.emplace_back(step);
       } else if (op == kTfLiteBuiltinAdd || op == kTfLiteBuiltinSub || op == kTfLiteBuiltinMul) {
         BinaryStep step;
         planned = PlanOwnBinary(v, *node, *reg, threads_, &step);
@@ -245,11 +249,13 @@ void XnnpackKernel::PlanArena(TfLiteContext* context, const std::vector<int>& te
 bool XnnpackKernel::RunsItself(TfLiteContext* context, const TfLiteNode& node,
                                const TfLiteRegistration& reg) {
   if (IsGlueOp(reg.builtin_code)) return true;
-  // With --xnnpack_force_fp16 the user asked for XNNPACK's fp16 arithmetic everywhere.
-  if (force_fp16_) return false;
   VisitContext v;
   v.context = context;
   v.static_data = &static_data_;
+  // XNNPACK has no quantized version of these: always the delegate's tables.
+  if (IsByteTableNode(v, node, reg)) return true;
+  // With --xnnpack_force_fp16 the user asked for XNNPACK's fp16 arithmetic everywhere.
+  if (force_fp16_) return false;
   return PlanOwnDepthwise(v, node, reg, nullptr) || PlanOwnTransposeConv(v, node, reg, nullptr) ||
          PlanOwnBinary(v, node, reg, threads_, nullptr);
 }
@@ -365,7 +371,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   tflite::Subgraph* sg = tflite::Subgraph::FromContext(context);
   DelegationRecord* record = sg != nullptr ? sg->current_delegation() : nullptr;
   if (record == nullptr) return;
-  std::string copied, convolved, transposed, elementwise;
+  std::string copied, convolved, transposed, elementwise, tabled;
   int runtimes = 0, own_nodes = 0;
   for (const Segment& s : segments_) {
     runtimes += s.xnnpack;
@@ -375,7 +381,10 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
       TfLiteRegistration* reg;
       if (context->GetNodeAndRegistration(context, n, &node, &reg) != kTfLiteOk) continue;
       const int op = reg->builtin_code;
+      VisitContext v;
+      v.context = context;
       std::string& list = IsGlueOp(op)                        ? copied
+                          : IsByteTableNode(v, *node, *reg)     ? tabled
                           : op == kTfLiteBuiltinDepthwiseConv2d ? convolved
                           : op == kTfLiteBuiltinAdd || op == kTfLiteBuiltinSub || op == kTfLiteBuiltinMul
                               ? elementwise
@@ -400,6 +409,11 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
     what += fmt::format("{}same-shape elementwise ops split over the threads (this XNNPACK runs "
                         "them on one): {}",
                         what.empty() ? "" : "; ", elementwise);
+  }
+  if (!tabled.empty()) {
+    what += fmt::format("{}8-bit lookup tables, the builtin kernels' own (this XNNPACK has no "
+                        "quantized version): {}",
+                        what.empty() ? "" : "; ", tabled);
   }
   record->log.push_back(fmt::format("partition of {} nodes: {} XNNPACK runtime{}; {} node{} run by the delegate's own code, not by XNNPACK: {}",
                                     nodes, runtimes, runtimes == 1 ? "" : "s", own_nodes,
@@ -459,6 +473,15 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const BinaryStep& b)
   if (!Buffers(context, {b.a, b.b, b.output}, p)) return kTfLiteError;
   RunBinaryF32(b.op, static_cast<const float*>(p[0]), static_cast<const float*>(p[1]),
                static_cast<float*>(p[2]), b.elements, b.min, b.max, pool_);
+  return kTfLiteOk;
+}
+
+TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const ByteTableStep& t) const {
+  void* p[2];
+  if (!Buffers(context, {t.input, t.output}, p)) return kTfLiteError;
+  const auto* x = static_cast<const uint8_t*>(p[0]);
+  auto* y = static_cast<uint8_t*>(p[1]);
+  for (size_t i = 0; i < t.elements; ++i) y[i] = t.lut.table[x[i]];
   return kTfLiteOk;
 }
 

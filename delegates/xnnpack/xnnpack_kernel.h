@@ -47,7 +47,8 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
     std::vector<uint32_t> external_ids;
     std::vector<void*> setup_pointers;
     // !xnnpack: the steps, in order.
-    using Step = std::variant<StridedCopy, DepthwiseStep, TransposeConvStep, BinaryStep>;
+    using Step = std::variant<StridedCopy, DepthwiseStep, TransposeConvStep, BinaryStep,
+                              ByteTableStep>;
     std::vector<Step> steps;
   };
   struct Folded {
@@ -73,6 +74,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   TfLiteStatus RunStep(TfLiteContext* context, const DepthwiseStep& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const TransposeConvStep& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const BinaryStep& step) const;
+  TfLiteStatus RunStep(TfLiteContext* context, const ByteTableStep& step) const;
   void Note(TfLiteContext* context, int nodes) const;
 
   // Whether node n is one this kernel computes itself rather than XNNPACK.

@@ -3,6 +3,7 @@
 // EluPrepare, which uses std::expm1 in current LiteRT).
 #include <cmath>
 
+#include "kernels/internal/byte_table.h"
 #include "kernels/internal/elementwise.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
 
@@ -25,8 +26,8 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
       return kTfLiteOk;
     case kTfLiteInt8:
       TF_LITE_ENSURE(context, output->params.scale > 0);
-      elementwise::PopulateByteLut(input, output, Elu,
-                                   static_cast<elementwise::ByteLut*>(node->user_data));
+      TF_LITE_ENSURE_OK(context, byte_table::Prepare(context, node, kTfLiteBuiltinElu, *input, *output,
+                                                             static_cast<elementwise::ByteLut*>(node->user_data)));
       return kTfLiteOk;
     default:
       return elementwise::UnsupportedType(context, input->type);

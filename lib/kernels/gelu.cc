@@ -5,6 +5,7 @@
 // expressions (reference_ops::GeluTransform / GeluTransformApproximate).
 #include <cmath>
 
+#include "kernels/internal/byte_table.h"
 #include "kernels/internal/elementwise.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
 
@@ -21,13 +22,6 @@ float GeluApproximate(float x) {
   if (two_u >= 0) return x / (1.0f + std::exp(-two_u));
   const float e = std::exp(two_u);
   return x * e / (1.0f + e);
-}
-
-// Table transforms: upstream's float expressions, for identical tables.
-constexpr float kLutSqrt2dPi = M_2_SQRTPI * M_SQRT1_2;
-float LutGeluExact(float x) { return 0.5f * x * std::erfc(x * static_cast<float>(-M_SQRT1_2)); }
-float LutGeluApproximate(float x) {
-  return 0.5f * x * (1.f + std::tanh(kLutSqrt2dPi * (x + 0.044715f * x * x * x)));
 }
 
 bool Approximate(const TfLiteNode* node) {
@@ -48,9 +42,8 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     case kTfLiteInt8:
     case kTfLiteUInt8:
       TF_LITE_ENSURE(context, output->params.scale > 0);
-      elementwise::PopulateByteLut(input, output,
-                                   Approximate(node) ? LutGeluApproximate : LutGeluExact,
-                                   static_cast<elementwise::ByteLut*>(node->user_data));
+      TF_LITE_ENSURE_OK(context, byte_table::Prepare(context, node, kTfLiteBuiltinGelu, *input, *output,
+                                                             static_cast<elementwise::ByteLut*>(node->user_data)));
       return kTfLiteOk;
     default:
       return elementwise::UnsupportedType(context, input->type);

@@ -5,6 +5,7 @@
 // int16 (version 3): kernels/internal/sigmoid_int16.h, bit-exact with the reference.
 #include <cmath>
 
+#include "kernels/internal/byte_table.h"
 #include "kernels/internal/elementwise.h"
 #include "kernels/internal/sigmoid_int16.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
@@ -19,9 +20,6 @@ float Sigmoid(float x) {
   const float e = std::exp(x);
   return e / (1.0f + e);
 }
-
-// The table's transform: upstream's exact float expression.
-float SigmoidForLut(float x) { return 1.0f / (1.0f + std::exp(-x)); }
 
 struct OpData {
   elementwise::ByteLut lut;     // int8 / uint8
@@ -41,8 +39,8 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     case kTfLiteInt8:
     case kTfLiteUInt8:
       TF_LITE_ENSURE(context, output->params.scale == 1. / 256);
-      elementwise::PopulateByteLut(input, output, SigmoidForLut,
-                                   &static_cast<OpData*>(node->user_data)->lut);
+      TF_LITE_ENSURE_OK(context, byte_table::Prepare(context, node, kTfLiteBuiltinLogistic, *input, *output,
+                                                             &static_cast<OpData*>(node->user_data)->lut));
       return kTfLiteOk;
     case kTfLiteInt16:
       TF_LITE_ENSURE(context, output->params.scale == 1. / 32768);

@@ -4,6 +4,7 @@
 // int16 (version 3): kernels/internal/sigmoid_int16.h, bit-exact with the reference.
 #include <cmath>
 
+#include "kernels/internal/byte_table.h"
 #include "kernels/internal/elementwise.h"
 #include "kernels/internal/sigmoid_int16.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
@@ -33,8 +34,8 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     case kTfLiteInt8:
     case kTfLiteUInt8:
       TF_LITE_ENSURE(context, output->params.scale > 0);
-      elementwise::PopulateByteLut(input, output, Tanh,
-                                   &static_cast<OpData*>(node->user_data)->lut);
+      TF_LITE_ENSURE_OK(context, byte_table::Prepare(context, node, kTfLiteBuiltinTanh, *input, *output,
+                                                             &static_cast<OpData*>(node->user_data)->lut));
       return kTfLiteOk;
     case kTfLiteInt16:
       return sigmoid_int16::Prepare(context, "TANH", /*tanh=*/true, input, output,
