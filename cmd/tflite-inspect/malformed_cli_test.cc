@@ -591,3 +591,26 @@ TEST_CASE("resource-limit flags: every tool refuses with the size or the loop") 
                                      "[0-9]+[\\s\\S]*"));
   }
 }
+
+// --max_arena_mb bounds what a tool allocates in all: inference_diff's two interpreters
+// share it. A 400 KiB activation (two tensors live: about 800 KiB of arena) fits one
+// interpreter under 1 MiB, not two.
+TEST_CASE("resource-limit flags: inference_diff's two interpreters share the memory limit") {
+  const fs::path dir = tflite_inspect::testing::TempDir("malformed_cli_test_shared_limit");
+  ModelBuilder mid = Unary(tflite::BuiltinOperator_RELU, {200, 512}, {200, 512});
+  const fs::path model = dir / "mid.tflite";
+  REQUIRE(mid.WriteFile(model.string()).ok());
+  const auto run = RunCommand(fmt::format("timeout 60 '{}' run --graph='{}' --output_dir='{}' "
+                                          "--max_arena_mb=1", kBin, model.string(),
+                                          (dir / "out").string()));
+  INFO(run.out << run.err);
+  CHECK(run.exit_code == 0);
+  const auto diff = RunCommand(fmt::format("timeout 60 '{}' inference_diff --model_file='{}' "
+                                           "--num_runs=1 --max_arena_mb=1", kBin,
+                                           model.string()));
+  INFO(diff.out << diff.err);
+  CHECK(diff.exit_code == 1);
+  CHECK_THAT(diff.err, Catch::Contains("already allocated by the interpreters that share the "
+                                       "limit, that is over the memory limit of 1048576 bytes "
+                                       "(1.0 MiB)"));
+}

@@ -164,12 +164,16 @@ struct Side {
 };
 
 // `reference`: the CPU side (no delegates), for the wording of its errors.
+// `share_with`: the other side's interpreter, whose memory limit this one shares (the
+// limit is on both together: a crafted model cannot take twice the memory here).
 Status Open(const std::string& path, const tflite::OpResolver& resolver, int threads,
-            const DiffOptions& options, DelegatePlan plan, bool reference, Side* side) {
+            const DiffOptions& options, DelegatePlan plan, bool reference, Side* side,
+            tflite::Interpreter* share_with = nullptr) {
   SessionOptions so;
   so.graph = path;
   so.num_threads = threads;
   so.limits = options.limits;
+  so.share_memory_limit_with = share_with;
   SessionStage failed_at = SessionStage::kOpen;
   auto session = Session::Open(so, resolver, std::move(plan), &failed_at);
   if (!session.ok()) {
@@ -235,7 +239,7 @@ Result<DiffResult> RunInferenceDiff(const DiffOptions& options, const tflite::Op
       options.reference_model_file.empty() ? options.model_file : options.reference_model_file;
   TFI_RETURN_IF_ERROR(Open(ref_path, resolver, 1, options, DelegatePlan(), true, &ref));
   TFI_RETURN_IF_ERROR(Open(options.model_file, resolver, options.num_interpreter_threads, options,
-                           std::move(delegates), false, &test));
+                           std::move(delegates), false, &test, ref.interpreter));
   DiffResult result;
   result.delegates = test.session->applied();
   const auto& ref_inputs = ref.interpreter->inputs();

@@ -42,6 +42,9 @@ class ArenaPlanner {
   uint8_t* base() const { return base_; }
   // Bytes the plan needs (without the tail padding).
   size_t arena_bytes() const { return used_; }
+  // Bytes allocated now (the arena keeps its largest size; a plan refused by the limit
+  // allocates nothing).
+  size_t allocated_bytes() const { return capacity_; }
 
  private:
   std::vector<size_t> offsets_;

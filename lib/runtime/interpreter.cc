@@ -3,6 +3,10 @@
 #include <pthreadpool.h>
 #include <unistd.h>
 
+#include <algorithm>
+
+#include "runtime/memory_share.h"
+
 namespace tflite {
 namespace {
 
@@ -17,11 +21,14 @@ size_t PhysicalMemoryBytes() {
 
 Interpreter::Interpreter(ErrorReporter* error_reporter)
     : error_reporter_(error_reporter ? error_reporter : DefaultErrorReporter()),
-      memory_limit_(PhysicalMemoryBytes()) {
+      memory_share_(std::make_shared<MemoryShare>()) {
+  memory_share_->limit = PhysicalMemoryBytes();
+  memory_share_->members.push_back(this);
   AddSubgraphs(1);
 }
 
 Interpreter::~Interpreter() {
+  LeaveMemoryShare();
   subgraphs_.clear();  // kernels may still use the pool while freeing
   if (thread_pool_ != nullptr) pthreadpool_destroy(thread_pool_);
 }
@@ -35,15 +42,39 @@ void Interpreter::AddSubgraphs(int subgraphs_to_add, int* first_new_subgraph_ind
     subgraphs_.push_back(std::make_unique<Subgraph>(error_reporter_, &subgraphs_, index));
     subgraphs_.back()->SetThreadPool(thread_pool_, num_threads_);
     subgraphs_.back()->SetProfiler(profiler_);
-    subgraphs_.back()->SetMemoryLimit(memory_limit_);
+    subgraphs_.back()->SetMemoryShare(memory_share_.get());
     subgraphs_.back()->SetMaxWhileIterations(max_while_iterations_);
     subgraphs_.back()->SetCancellationFunction(cancellation_data_, check_cancelled_func_);
   }
 }
 
-void Interpreter::SetMemoryLimit(size_t bytes) {
-  memory_limit_ = bytes;
-  for (auto& s : subgraphs_) s->SetMemoryLimit(bytes);
+void Interpreter::SetMemoryLimit(size_t bytes) { memory_share_->limit = bytes; }
+
+size_t Interpreter::memory_limit() const { return memory_share_->limit; }
+
+void Interpreter::LeaveMemoryShare() {
+  auto& m = memory_share_->members;
+  m.erase(std::remove(m.begin(), m.end(), this), m.end());
+}
+
+void Interpreter::ShareMemoryLimitWith(Interpreter* other) {
+  if (other == nullptr || other->memory_share_ == memory_share_) return;
+  LeaveMemoryShare();
+  memory_share_ = other->memory_share_;
+  memory_share_->members.push_back(this);
+  for (auto& s : subgraphs_) s->SetMemoryShare(memory_share_.get());
+}
+
+size_t Interpreter::AllocatedBytes() const {
+  size_t total = 0;
+  for (const auto& s : subgraphs_) total += s->AllocatedBytes();
+  return total;
+}
+
+size_t MemoryShare::Allocated() const {
+  size_t total = 0;
+  for (const Interpreter* i : members) total += i->AllocatedBytes();
+  return total;
 }
 
 void Interpreter::SetMaxWhileIterations(int64_t n) {

@@ -505,6 +505,41 @@ TEST_CASE("resource limits: tensors over a limit set after building fail before 
   CHECK_THAT(reporter.text, !Catch::Contains("failed to prepare"));
 }
 
+TEST_CASE("resource limits: the limit is on what is allocated in all, and can be shared") {
+  auto resolver = TestResolver();
+  CapturingReporter ra, rb;
+  Built a = Build(TwiceChain(2, {1, 1000}), resolver, &ra);
+  Built b = Build(TwiceChain(2, {1, 1000}), resolver, &rb);
+  REQUIRE(a.status == kTfLiteOk);
+  REQUIRE(b.status == kTfLiteOk);
+  CHECK(a.interpreter->AllocatedBytes() == 0);
+  a.interpreter->SetMemoryLimit(20000);
+  // Allocating again, or after a resize back and forth, counts the arena once.
+  for (int i = 0; i < 3; ++i) REQUIRE(a.interpreter->AllocateTensors() == kTfLiteOk);
+  const size_t arena = a.interpreter->AllocatedBytes();  // the arena, with its padding
+  CHECK(arena >= a.interpreter->primary_subgraph().arena_bytes());
+  CHECK(arena > 12000);
+  REQUIRE(a.interpreter->ResizeInputTensor(a.interpreter->inputs()[0], {1, 500}) == kTfLiteOk);
+  REQUIRE(a.interpreter->AllocateTensors() == kTfLiteOk);
+  REQUIRE(a.interpreter->ResizeInputTensor(a.interpreter->inputs()[0], {1, 1000}) == kTfLiteOk);
+  REQUIRE(a.interpreter->AllocateTensors() == kTfLiteOk);
+  CHECK(a.interpreter->AllocatedBytes() == arena);
+  // Each arena fits alone; the two together do not.
+  b.interpreter->ShareMemoryLimitWith(a.interpreter.get());
+  CHECK(b.interpreter->memory_limit() == 20000);
+  CHECK(b.interpreter->AllocateTensors() == kTfLiteError);
+  const size_t wanted = b.interpreter->primary_subgraph().arena_bytes();  // without padding
+  CHECK_THAT(rb.text, Catch::Contains(
+                          "the tensor arena of subgraph 0 needs " + std::to_string(wanted) +
+                          " bytes (0.0 MiB) more; with the " + std::to_string(arena) +
+                          " bytes (0.0 MiB) already allocated by the interpreters that share "
+                          "the limit, that is over the memory limit of 20000 bytes"));
+  // What a destroyed interpreter held is free again.
+  a.interpreter.reset();
+  CHECK(b.interpreter->AllocateTensors() == kTfLiteOk);
+  CHECK(b.interpreter->AllocatedBytes() == arena);
+}
+
 TEST_CASE("cancellation: the check runs before every node, a cancel fails the Invoke") {
   CapturingReporter reporter;
   auto resolver = TestResolver();

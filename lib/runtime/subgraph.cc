@@ -9,6 +9,7 @@
 #include "runtime/arena_planner.h"
 #include "runtime/delegation_record.h"
 #include "runtime/graph_partition.h"
+#include "runtime/memory_share.h"
 #include "tensorflow/lite/kernels/internal/quantization_util.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
 #include "tensorflow/lite/schema/schema_generated.h"
@@ -464,17 +465,49 @@ TfLiteStatus Subgraph::PrepareFrom(int plan_index, bool skip_unresolved) {
   return kTfLiteOk;
 }
 
+size_t Subgraph::memory_limit() const {
+  return memory_share_ != nullptr ? memory_share_->limit : 0;
+}
+
+size_t Subgraph::AllocatedBytes() const {
+  size_t total = planner_->allocated_bytes() + persistent_bytes_;
+  for (const auto& b : scratch_buffers_) total += b.size();
+  for (const auto& t : tensors_) {
+    if ((t.allocation_type == kTfLiteDynamic || t.allocation_type == kTfLitePersistentRo) &&
+        t.data.raw != nullptr) {
+      total += t.bytes;
+    }
+  }
+  return total;
+}
+
 bool Subgraph::WithinMemoryLimit(size_t bytes, const std::string& what) {
-  if (memory_limit_ == 0 || bytes <= memory_limit_) return true;
+  const size_t limit = memory_limit();
+  if (limit == 0 || bytes <= limit) return true;
   ReportError("%s needs %zu bytes (%.1f MiB), more than the memory limit of %zu bytes "
               "(%.1f MiB)",
-              what.c_str(), bytes, bytes / 1048576.0, memory_limit_, memory_limit_ / 1048576.0);
+              what.c_str(), bytes, bytes / 1048576.0, limit, limit / 1048576.0);
+  return false;
+}
+
+bool Subgraph::CanAllocate(size_t extra, const std::string& what) {
+  const size_t limit = memory_limit();
+  if (limit == 0 || extra == 0) return true;
+  if (!WithinMemoryLimit(extra, what)) return false;
+  const size_t used = memory_share_->Allocated();
+  if (used <= limit && extra <= limit - used) return true;
+  ReportError("%s needs %zu bytes (%.1f MiB) more; with the %zu bytes (%.1f MiB) already "
+              "allocated%s, that is over the memory limit of %zu bytes (%.1f MiB)",
+              what.c_str(), extra, extra / 1048576.0, used, used / 1048576.0,
+              memory_share_->members.size() > 1 ? " by the interpreters that share the limit"
+                                                : "",
+              limit, limit / 1048576.0);
   return false;
 }
 
 // Buffers of variable (kTfLiteArenaRwPersistent) tensors, kept until destruction.
 TfLiteStatus Subgraph::AllocatePersistent(TfLiteTensor* t) {
-  if (!WithinMemoryLimit(t->bytes, TensorLabel(*t))) {
+  if (!CanAllocate(t->bytes, TensorLabel(*t))) {
     return kTfLiteError;
   }
   void* p = std::aligned_alloc(tflite_inspect::ArenaPlanner::kAlignment,
@@ -549,10 +582,19 @@ TfLiteStatus Subgraph::AllocateTensors() {
     if (first[t] < 0) continue;
     requests.push_back({static_cast<int>(t), tensors_[t].bytes, first[t], last[t]});
   }
-  if (!planner_->Plan(requests, memory_limit_)) {
-    if (memory_limit_ != 0 && planner_->arena_bytes() > memory_limit_) {
-      WithinMemoryLimit(planner_->arena_bytes(),
-                        "the tensor arena of subgraph " + std::to_string(index_));
+  // The new arena replaces this subgraph's old one: it may use what the others leave.
+  size_t arena_limit = 0;
+  const size_t limit = memory_limit();
+  if (limit != 0) {
+    const size_t others = memory_share_->Allocated() - planner_->allocated_bytes();
+    arena_limit = others < limit ? limit - others : 1;
+  }
+  const size_t old_arena = planner_->allocated_bytes();
+  if (!planner_->Plan(requests, arena_limit)) {
+    if (arena_limit != 0 && planner_->arena_bytes() > arena_limit) {
+      const size_t wanted = planner_->arena_bytes();
+      CanAllocate(wanted > old_arena ? wanted - old_arena : wanted,
+                  "the tensor arena of subgraph " + std::to_string(index_));
     } else {
       ReportError("Failed to allocate the tensor arena (%zu bytes) of subgraph %d",
                   planner_->arena_bytes(), index_);
@@ -619,6 +661,7 @@ TfLiteStatus Subgraph::FoldNode(int n, bool before_planning) {
     if (t.allocation_type == kTfLiteDynamic) continue;
     if (t.allocation_type == kTfLiteArenaRw) t.data.raw = nullptr;  // arena bytes are not its own
     t.allocation_type = kTfLitePersistentRo;
+    if (!CanAllocate(t.bytes, TensorLabel(t))) return kTfLiteError;
     TF_LITE_ENSURE_STATUS(TfLiteTensorRealloc(t.bytes, &t));
   }
   if (reg.invoke(&context_, &node) != kTfLiteOk) {
@@ -706,6 +749,15 @@ TfLiteStatus Subgraph::ResizeTensor(TfLiteTensor* t, TfLiteIntArray* new_size) {
     return kTfLiteError;
   }
   const size_t old_bytes = t->bytes;
+  // A heap buffer grows (TfLiteTensorRealloc) by the difference; an arena tensor resized
+  // while running moves to the heap whole.
+  const bool heap = t->allocation_type == kTfLiteDynamic ||
+                    t->allocation_type == kTfLitePersistentRo;
+  const size_t held = heap && t->data.raw != nullptr ? old_bytes : 0;
+  const bool to_heap = !heap && in_invoke_ && (bytes != old_bytes || t->data.raw == nullptr);
+  if ((heap || to_heap) && bytes > held && !CanAllocate(bytes - held, TensorLabel(*t))) {
+    return kTfLiteError;
+  }
   TfLiteIntArrayFree(t->dims);
   t->dims = owned.release();
   // TfLiteTensorRealloc grows the buffer by comparing with t->bytes: it must still hold
@@ -843,7 +895,7 @@ TfLiteStatus Subgraph::GetNodeAndRegistrationCb(TfLiteContext* ctx, int node_ind
 
 void* Subgraph::AllocatePersistentBufferCb(TfLiteContext* ctx, size_t bytes) {
   Subgraph* s = Self(ctx);
-  if (!s->WithinMemoryLimit(bytes, "a kernel's persistent buffer")) return nullptr;
+  if (!s->CanAllocate(bytes, "a kernel's persistent buffer")) return nullptr;
   void* p = std::aligned_alloc(tflite_inspect::ArenaPlanner::kAlignment, (bytes + 63) / 64 * 64);
   if (p != nullptr) {
     s->persistent_buffers_.push_back(p);
@@ -854,7 +906,7 @@ void* Subgraph::AllocatePersistentBufferCb(TfLiteContext* ctx, size_t bytes) {
 
 TfLiteStatus Subgraph::RequestScratchBufferInArenaCb(TfLiteContext* ctx, size_t bytes, int* idx) {
   Subgraph* s = Self(ctx);
-  if (!s->WithinMemoryLimit(bytes, "a kernel's scratch buffer")) return kTfLiteError;
+  if (!s->CanAllocate(bytes, "a kernel's scratch buffer")) return kTfLiteError;
   s->scratch_buffers_.emplace_back(bytes);
   *idx = static_cast<int>(s->scratch_buffers_.size()) - 1;
   return kTfLiteOk;

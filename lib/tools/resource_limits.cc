@@ -6,8 +6,9 @@ namespace tflite_inspect {
 
 void AddResourceLimitFlags(CLI::App& app, ResourceLimits* limits) {
   app.add_option("--max_arena_mb", limits->max_arena_mb,
-                 "Refuse a model whose tensor arena, or any one tensor or kernel buffer, needs "
-                 "more than this many MiB (default 0: the machine's memory)")
+                 "Refuse a model whose tensor arenas, tensors and kernel buffers together need "
+                 "more than this many MiB (default 0: the machine's memory; inference_diff: "
+                 "both of its interpreters together)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--max_while_iterations", limits->max_while_iterations,
                  "Fail a WHILE loop that runs more iterations than this (default 0: no cap, "

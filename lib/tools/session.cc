@@ -44,6 +44,9 @@ Result<std::unique_ptr<Session>> Session::Open(const SessionOptions& options,
                                                                        options.num_threads);
   if (s->interpreter_ == nullptr) return runtime_error();
   ApplyResourceLimits(options.limits, s->interpreter_.get());
+  if (options.share_memory_limit_with != nullptr) {
+    s->interpreter_->ShareMemoryLimitWith(options.share_memory_limit_with);
+  }
   if (const int cpus = tflite::thread_pool::AvailableCpus();
       options.num_threads > cpus && options.warn) {
     options.warn(fmt::format("{} threads requested, this process may run on {} CPUs: the "

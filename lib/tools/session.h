@@ -38,6 +38,8 @@ struct SessionOptions {
   std::string graph;
   int num_threads = 1;  // -1: the runtime's default
   ResourceLimits limits;
+  // An interpreter whose memory limit this session's shares (both allocations count).
+  tflite::Interpreter* share_memory_limit_with = nullptr;
   // --target_runtime: a release the model should load on; "" for no check. A model that
   // needs a newer release gets one `warn` line; an unknown release fails the load step.
   std::string target_runtime;

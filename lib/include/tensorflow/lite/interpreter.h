@@ -81,12 +81,17 @@ class Interpreter {
   void SetProfiler(Profiler* profiler);
   Profiler* GetProfiler() const { return profiler_; }
 
-  // tflite-inspect extensions (resource limits; TFLite has none). No tensor, arena or
-  // kernel buffer may exceed `bytes` (default: the machine's physical memory; 0: no
-  // limit): a crafted shape fails AllocateTensors/Invoke with the size it needed rather
-  // than exhausting the machine. WHILE fails after `n` iterations (default 0: no cap).
+  // tflite-inspect extensions (resource limits; TFLite has none). What the runtime
+  // allocates for this interpreter (every subgraph's tensor arena, persistent, scratch
+  // and heap tensor buffers together) may not exceed `bytes` (default: the machine's
+  // physical memory; 0: no limit): a crafted shape fails AllocateTensors/Invoke with the
+  // sizes rather than exhausting the machine. ShareMemoryLimitWith(other) makes this
+  // interpreter's allocations count against `other`'s limit, with other's (two
+  // interpreters of one tool). WHILE fails after `n` iterations (default 0: no cap).
   void SetMemoryLimit(size_t bytes);
-  size_t memory_limit() const { return memory_limit_; }
+  size_t memory_limit() const;
+  void ShareMemoryLimitWith(Interpreter* other);
+  size_t AllocatedBytes() const;
   void SetMaxWhileIterations(int64_t n);
 
   // Cancellation, as TFLite: every subgraph's Invoke asks `check_cancelled_func(data)`
@@ -148,6 +153,7 @@ class Interpreter {
  private:
   Subgraph& primary() { return *subgraphs_.front(); }
   const Subgraph& primary() const { return *subgraphs_.front(); }
+  void LeaveMemoryShare();
 
   ErrorReporter* error_reporter_;
   std::vector<std::unique_ptr<Subgraph>> subgraphs_;
@@ -155,7 +161,7 @@ class Interpreter {
   int num_threads_ = 1;
   Profiler* profiler_ = nullptr;
   bool allow_buffer_handle_output_ = false;
-  size_t memory_limit_ = 0;
+  std::shared_ptr<MemoryShare> memory_share_;
   int64_t max_while_iterations_ = 0;
   void* cancellation_data_ = nullptr;
   bool (*check_cancelled_func_)(void*) = nullptr;

@@ -27,6 +27,10 @@
 
 struct pthreadpool;
 
+namespace tflite {
+struct MemoryShare;
+}
+
 namespace tflite_inspect {
 class ArenaPlanner;
 struct DelegationRecord;
@@ -110,11 +114,15 @@ class Subgraph {
   bool is_folded(int node_index) const { return folded_[node_index]; }
 
   void SetProfiler(Profiler* profiler) { profiler_ = profiler; }
-  // tflite-inspect extension (resource limits, set by Interpreter): no tensor, arena,
-  // scratch or persistent buffer larger than `bytes`; a bigger request fails with the
-  // size it needed instead of exhausting the machine. 0: no limit.
-  void SetMemoryLimit(size_t bytes) { memory_limit_ = bytes; }
-  size_t memory_limit() const { return memory_limit_; }
+  // tflite-inspect extension (resource limits, set by Interpreter): the limit this
+  // subgraph's allocations count against, with those of every subgraph of the
+  // interpreters that share it (runtime/memory_share.h); a request over it fails with
+  // the sizes instead of exhausting the machine. Null: no limit.
+  void SetMemoryShare(const MemoryShare* share) { memory_share_ = share; }
+  size_t memory_limit() const;
+  // Bytes this subgraph's runtime has allocated now: the arena, persistent buffers
+  // (variables, kernel state), scratch buffers and heap tensors (dynamic, folded).
+  size_t AllocatedBytes() const;
   // tflite-inspect extension: WHILE fails after this many iterations (0: no cap, as
   // TFLite).
   void SetMaxWhileIterations(int64_t n) { max_while_iterations_ = n; }
@@ -204,8 +212,11 @@ class Subgraph {
   TfLiteStatus FoldNode(int node_index, bool before_planning);
   TfLiteStatus CheckTensorIndices(const char* label, const std::vector<int>& indices);
   TfLiteStatus AllocatePersistent(TfLiteTensor* t);
-  // False (and an error naming `what`) when `bytes` exceeds the memory limit.
+  // False (and an error naming `what`) when `bytes` alone exceeds the memory limit.
   bool WithinMemoryLimit(size_t bytes, const std::string& what);
+  // False (and an error naming `what`) when `extra` more bytes would take what is
+  // allocated under the limit (by every interpreter sharing it) over it.
+  bool CanAllocate(size_t extra, const std::string& what);
   bool IsConstant(int tensor_index) const;
   void SetupContext();
   void FreeNode(std::pair<TfLiteNode, TfLiteRegistration>* node);
@@ -258,7 +269,7 @@ class Subgraph {
   std::unique_ptr<tflite_inspect::ArenaPlanner> planner_;
   std::vector<void*> persistent_buffers_;
   size_t persistent_bytes_ = 0;
-  size_t memory_limit_ = 0;
+  const MemoryShare* memory_share_ = nullptr;
   int64_t max_while_iterations_ = 0;
   std::map<int, std::string> node_notes_;
   void* cancellation_data_ = nullptr;
