@@ -125,6 +125,20 @@ TEST_CASE("benchmark_model exit codes") {
   CHECK_THAT(typo.out, Catch::Contains("WARN: unknown flag '--num_thread'; did you mean "
                                        "'--num_threads'?"));
   CHECK_THAT(typo.out, Catch::Contains("Inference timings in us"));
+  // A value it cannot parse: TFLite's line (scripts look for it) and its exit code 1.
+  for (const std::string& arg : {std::string("--num_runs=abc"), std::string("--num_runs abc")}) {
+    CAPTURE(arg);
+    const CommandResult bad = Run(fmt::format("--graph={} {}", Model(), arg));
+    CHECK(bad.exit_code == 1);
+    CHECK(bad.out == "INFO: STARTING!\n");
+    CHECK_THAT(bad.err, Catch::StartsWith("ERROR: Failed to parse flag 'num_runs' against argv "
+                                          "'--num_runs=abc'\n"));
+    CHECK_THAT(bad.err, Catch::EndsWith("ERROR: Benchmarking failed.\n"));
+  }
+  const CommandResult negative = Run(fmt::format("--graph={} --max_arena_mb=-3", Model()));
+  CHECK(negative.exit_code == 1);
+  CHECK_THAT(negative.err, Catch::Contains("benchmark_model: --max_arena_mb: '-3' is negative: "
+                                           "MiB >= 0 (0: the machine's memory)\n"));
   const CommandResult strict =
       Run(fmt::format("--graph={} --num_thread=2 --strict_flags", Model()));
   CHECK(strict.exit_code == 2);

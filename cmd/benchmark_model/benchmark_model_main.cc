@@ -52,7 +52,17 @@ int BenchmarkModelMain(int argc, const char* const* argv) {
               "(not in TFLite) unknown flags are an error (exit 2) instead of TFLite's "
               "\"Unconsumed cmdline flags\" warning");
   std::vector<std::string> unknown;
-  if (int rc = ParseFlagsKeepingUnknown(app, argc, argv, &unknown); rc >= 0) return rc;
+  // A value TFLite's parser cannot read either: its lines and exit code (1), then ours.
+  auto tflite_failure = [&](const std::string& line, const std::string& reason) {
+    Info("STARTING!");
+    Error(line);
+    std::cerr << app.get_name() << ": " << reason << "\nRun with --help for the list of flags.\n";
+    Error("Benchmarking failed.");
+    return kExitInvalidModel;
+  };
+  if (int rc = ParseFlagsAsTflite(app, argc, argv, &unknown, tflite_failure); rc >= 0) {
+    return rc;
+  }
   if (!unknown.empty() && strict_flags) {
     std::cerr << app.get_name() << ": unknown flags under --strict_flags:\n";
     for (const auto& line : UnknownFlagLines(app, unknown)) std::cerr << line << "\n";

@@ -1,5 +1,6 @@
 #include "cli/flags.h"
 
+#include <cctype>
 #include <iostream>
 
 #include "util/strings.h"
@@ -60,6 +61,46 @@ std::vector<std::string> UnknownFlagLines(const CLI::App& app,
   return lines;
 }
 
+namespace {
+
+// --help: the help text and 0; an unknown flag: its "did you mean" lines; any other
+// usage error: CLI11's text. All but --help return kExitUsage.
+int ReportParseError(CLI::App& app, const CLI::ParseError& e) {
+  if (dynamic_cast<const CLI::CallForHelp*>(&e) != nullptr ||
+      dynamic_cast<const CLI::CallForAllHelp*>(&e) != nullptr) {
+    return app.exit(e);
+  }
+  std::cerr << app.get_name() << ": " << e.what() << "\n";
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+    for (const auto& line : UnknownFlagLines(app, app.remaining())) std::cerr << line << "\n";
+  }
+  std::cerr << "Run with --help for the list of flags.\n";
+  return kExitUsage;
+}
+
+// The long flag name (without "--") that a CLI11 conversion or validation error is
+// about: the longest option name the message mentions; "" if none.
+std::string FlagOfError(const CLI::App& app, const std::string& what) {
+  std::string best;
+  for (const CLI::Option* o : app.get_options()) {
+    for (const std::string& n : o->get_lnames()) {
+      const std::string flag = "--" + n;
+      const size_t at = what.find(flag);
+      if (at == std::string::npos || n.size() <= best.size()) continue;
+      const size_t end = at + flag.size();
+      // Not a prefix of a longer flag's name in the message.
+      if (end < what.size() && (std::isalnum(static_cast<unsigned char>(what[end])) ||
+                                what[end] == '_')) {
+        continue;
+      }
+      best = n;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
 int ParseFlagsKeepingUnknown(CLI::App& app, int argc, const char* const* argv,
                              std::vector<std::string>* unknown) {
   app.allow_extras();
@@ -68,19 +109,43 @@ int ParseFlagsKeepingUnknown(CLI::App& app, int argc, const char* const* argv,
   return rc;
 }
 
+int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
+                       std::vector<std::string>* unknown,
+                       const std::function<int(const std::string&, const std::string&)>&
+                           tflite_failure) {
+  app.allow_extras();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const bool value_error = dynamic_cast<const CLI::ConversionError*>(&e) != nullptr ||
+                             dynamic_cast<const CLI::ValidationError*>(&e) != nullptr;
+    const std::string flag = value_error ? FlagOfError(app, e.what()) : "";
+    if (flag.empty()) return ReportParseError(app, e);
+    // The argument as TFLite saw it: its first `--flag=value` (or `--flag value`).
+    std::string arg = "--" + flag;
+    for (int i = 1; i < argc; ++i) {
+      const std::string a = argv[i];
+      if (a.rfind("--" + flag + "=", 0) == 0) {
+        arg = a;
+        break;
+      }
+      if (a == "--" + flag) {
+        arg = i + 1 < argc ? a + "=" + argv[i + 1] : a;
+        break;
+      }
+    }
+    return tflite_failure("Failed to parse flag '" + flag + "' against argv '" + arg + "'",
+                          e.what());
+  }
+  *unknown = app.remaining();
+  return -1;
+}
+
 int ParseFlags(CLI::App& app, int argc, const char* const* argv) {
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ExtrasError& e) {
-    std::cerr << app.get_name() << ": " << e.what() << "\n";
-    for (const auto& line : UnknownFlagLines(app, app.remaining())) std::cerr << line << "\n";
-    std::cerr << "Run with --help for the list of flags.\n";
-    return kExitUsage;
   } catch (const CLI::ParseError& e) {
-    std::cerr << app.get_name() << ": " << e.what() << "\nRun with --help for the list of flags.\n";
-    return kExitUsage;
+    return ReportParseError(app, e);
   }
   return -1;
 }

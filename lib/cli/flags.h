@@ -3,6 +3,7 @@
 #ifndef TFLITE_INSPECT_LIB_CLI_FLAGS_H_
 #define TFLITE_INSPECT_LIB_CLI_FLAGS_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,16 @@ int ParseFlags(CLI::App& app, int argc, const char* const* argv);
 // ParseFlags does.
 int ParseFlagsKeepingUnknown(CLI::App& app, int argc, const char* const* argv,
                              std::vector<std::string>* unknown);
+
+// When a flag's value cannot be parsed (`--num_runs=abc`), TFLite's benchmark_model logs
+// "Failed to parse flag 'num_runs' against argv '--num_runs=abc'" and exits 1; scripts
+// look for that line. Parses as ParseFlagsKeepingUnknown, and for such an error calls
+// `tflite_failure(line, our_reason)` and returns what it returns (other usage errors are
+// printed and return kExitUsage, as ParseFlags).
+int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
+                       std::vector<std::string>* unknown,
+                       const std::function<int(const std::string& tflite_line,
+                                               const std::string& reason)>& tflite_failure);
 
 // The lines for flags nobody knows: "  unknown flag '--x'; did you mean '--y'?" (the
 // suggestion only when one is close).
