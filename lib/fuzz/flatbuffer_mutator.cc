@@ -165,7 +165,11 @@ class Mutator {
   bool MutateOptions() {
     tflite::Operator* op = Operator();
     if (op == nullptr) return false;
-    auto* table = static_cast<uint8_t*>(op->mutable_builtin_options());
+    // The verifier checks an options table only for a union type it knows; with NONE or
+    // an unknown type the table's vtable offset is unchecked and may point anywhere.
+    const auto type = op->builtin_options_type();
+    const bool verified = type > tflite::BuiltinOptions_NONE && type <= tflite::BuiltinOptions_MAX;
+    auto* table = verified ? static_cast<uint8_t*>(op->mutable_builtin_options()) : nullptr;
     if (table == nullptr) {
       auto* custom = op->mutable_custom_options();
       if (custom == nullptr || custom->size() == 0) return false;
