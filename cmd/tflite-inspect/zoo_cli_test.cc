@@ -30,44 +30,39 @@ namespace {
 const fs::path kZoo = fs::path(TFI_SHARED_DIR) / "models" / "zoo";
 const std::string kBin = TFLITE_INSPECT_BIN;
 
-template <typename T>
-void Compare(const std::string& got, const std::string& want, double* max_err, double* max_ref) {
-  const size_t n = want.size() / sizeof(T);
-  for (size_t i = 0; i < n; ++i) {
-    T a, b;
-    std::memcpy(&a, got.data() + i * sizeof(T), sizeof(T));
-    std::memcpy(&b, want.data() + i * sizeof(T), sizeof(T));
-    *max_err = std::max(*max_err, std::fabs(static_cast<double>(a) - static_cast<double>(b)));
-    *max_ref = std::max(*max_ref, std::fabs(static_cast<double>(b)));
-  }
-}
+// One output against its golden: max |ours - golden|, max |golden|, how many values are
+// more than 1 apart (integer outputs: quantization steps), and how many values.
+struct OutputErrors {
+  double max_err = 0, max_ref = 0;
+  size_t over_one = 0, n = 0;
+};
 
-// Max |ours - golden| and max |golden| of one output; false for an unknown dtype.
-bool OutputError(const std::string& dtype, const std::string& got, const std::string& want,
-                 double* max_err, double* max_ref) {
-  *max_err = *max_ref = 0;
-  if (dtype == "float32") Compare<float>(got, want, max_err, max_ref);
-  else if (dtype == "int8") Compare<int8_t>(got, want, max_err, max_ref);
-  else if (dtype == "uint8") Compare<uint8_t>(got, want, max_err, max_ref);
-  else if (dtype == "int16") Compare<int16_t>(got, want, max_err, max_ref);
-  else if (dtype == "int32") Compare<int32_t>(got, want, max_err, max_ref);
-  else return false;
-  return true;
-}
-
-// Integer outputs: max |ours - golden| and how many values are more than one step off.
 template <typename T>
-void StepErrors(const std::string& got, const std::string& want, double* max_steps,
-                size_t* over_one) {
-  const size_t n = want.size() / sizeof(T);
-  for (size_t i = 0; i < n; ++i) {
+OutputErrors Compare(const std::string& got, const std::string& want) {
+  OutputErrors e;
+  e.n = want.size() / sizeof(T);
+  for (size_t i = 0; i < e.n; ++i) {
     T a, b;
     std::memcpy(&a, got.data() + i * sizeof(T), sizeof(T));
     std::memcpy(&b, want.data() + i * sizeof(T), sizeof(T));
     const double d = std::fabs(static_cast<double>(a) - static_cast<double>(b));
-    *max_steps = std::max(*max_steps, d);
-    if (d > 1) ++*over_one;
+    e.max_err = std::max(e.max_err, d);
+    e.max_ref = std::max(e.max_ref, std::fabs(static_cast<double>(b)));
+    if (d > 1) ++e.over_one;
   }
+  return e;
+}
+
+// False for an unknown dtype.
+bool OutputError(const std::string& dtype, const std::string& got, const std::string& want,
+                 OutputErrors* e) {
+  if (dtype == "float32") *e = Compare<float>(got, want);
+  else if (dtype == "int8") *e = Compare<int8_t>(got, want);
+  else if (dtype == "uint8") *e = Compare<uint8_t>(got, want);
+  else if (dtype == "int16") *e = Compare<int16_t>(got, want);
+  else if (dtype == "int32") *e = Compare<int32_t>(got, want);
+  else return false;
+  return true;
 }
 
 // `run` on the golden's inputs (`flags` added): outputs as the golden's; `exact`: integer
@@ -97,22 +92,16 @@ void CompareWithGolden(const fs::path& model, const fs::path& golden, const fs::
     const std::string want = ReadFile(golden / fmt::format("output_{}.bin", i));
     const std::string got = ReadFile(out / fmt::format("output_{}.bin", i));
     REQUIRE(got.size() == want.size());
-    double err = 0, ref_max = 0;
-    REQUIRE(OutputError(dtype, got, want, &err, &ref_max));
-    CAPTURE(err, ref_max);
+    OutputErrors e;
+    REQUIRE(OutputError(dtype, got, want, &e));
+    CAPTURE(e.max_err, e.max_ref, e.over_one, e.n);
     if (dtype == "float32") {
-      CHECK(err <= 1e-4 * std::max(1.0, ref_max));
+      CHECK(e.max_err <= 1e-4 * std::max(1.0, e.max_ref));
     } else if (exact || dtype == "int32") {
-      CHECK(err == 0);
+      CHECK(e.max_err == 0);
     } else {
-      double steps = 0;
-      size_t over_one = 0, n = 0;
-      if (dtype == "int8") StepErrors<int8_t>(got, want, &steps, &over_one), n = want.size();
-      if (dtype == "uint8") StepErrors<uint8_t>(got, want, &steps, &over_one), n = want.size();
-      if (dtype == "int16") StepErrors<int16_t>(got, want, &steps, &over_one), n = want.size() / 2;
-      CAPTURE(steps, over_one, n);
-      CHECK(steps <= 4);
-      CHECK(over_one * 50 <= n);
+      CHECK(e.max_err <= 4);
+      CHECK(e.over_one * 50 <= e.n);
     }
   }
 }

@@ -479,9 +479,8 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const BinaryStep& b)
 TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const ByteTableStep& t) const {
   void* p[2];
   if (!Buffers(context, {t.input, t.output}, p)) return kTfLiteError;
-  const auto* x = static_cast<const uint8_t*>(p[0]);
-  auto* y = static_cast<uint8_t*>(p[1]);
-  for (size_t i = 0; i < t.elements; ++i) y[i] = t.lut.table[x[i]];
+  tflite::elementwise::ApplyByteLut(t.lut, static_cast<const uint8_t*>(p[0]),
+                                    static_cast<uint8_t*>(p[1]), static_cast<int64_t>(t.elements));
   return kTfLiteOk;
 }
 

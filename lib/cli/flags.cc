@@ -101,14 +101,6 @@ std::string FlagOfError(const CLI::App& app, const std::string& what) {
 
 }  // namespace
 
-int ParseFlagsKeepingUnknown(CLI::App& app, int argc, const char* const* argv,
-                             std::vector<std::string>* unknown) {
-  app.allow_extras();
-  const int rc = ParseFlags(app, argc, argv);
-  if (rc < 0) *unknown = app.remaining();
-  return rc;
-}
-
 int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
                        std::vector<std::string>* unknown,
                        const std::function<int(const std::string&, const std::string&)>&

@@ -21,18 +21,13 @@ inline constexpr int kExitUsage = 2;
 // stderr with a suggestion for a misspelt flag).
 int ParseFlags(CLI::App& app, int argc, const char* const* argv);
 
-// For the tools TFLite also ships (benchmark_model): flags `app` does not know are kept
-// in *unknown (in command-line order) instead of failing the parse, as TFLite's
-// benchmark_model warns "Unconsumed cmdline flags: ..." and goes on. Returns as
-// ParseFlags does.
-int ParseFlagsKeepingUnknown(CLI::App& app, int argc, const char* const* argv,
-                             std::vector<std::string>* unknown);
-
-// When a flag's value cannot be parsed (`--num_runs=abc`), TFLite's benchmark_model logs
-// "Failed to parse flag 'num_runs' against argv '--num_runs=abc'" and exits 1; scripts
-// look for that line. Parses as ParseFlagsKeepingUnknown, and for such an error calls
-// `tflite_failure(line, our_reason)` and returns what it returns (other usage errors are
-// printed and return kExitUsage, as ParseFlags).
+// For the tools TFLite also ships (benchmark_model), parsing as TFLite's tool does:
+// flags `app` does not know are kept in *unknown (in command-line order) instead of failing
+// the parse, as TFLite warns "Unconsumed cmdline flags: ..." and goes on; a flag value
+// that cannot be parsed (`--num_runs=abc`) is TFLite's "Failed to parse flag 'num_runs'
+// against argv '--num_runs=abc'" and exit 1 (scripts look for that line):
+// `tflite_failure(line, our_reason)` is called and its result returned. Other usage
+// errors are printed and return kExitUsage, as ParseFlags.
 int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
                        std::vector<std::string>* unknown,
                        const std::function<int(const std::string& tflite_line,

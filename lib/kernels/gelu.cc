@@ -42,9 +42,8 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     case kTfLiteInt8:
     case kTfLiteUInt8:
       TF_LITE_ENSURE(context, output->params.scale > 0);
-      TF_LITE_ENSURE_OK(context, byte_table::Prepare(context, node, kTfLiteBuiltinGelu, *input, *output,
-                                                             static_cast<elementwise::ByteLut*>(node->user_data)));
-      return kTfLiteOk;
+      return byte_table::Prepare(context, node, kTfLiteBuiltinGelu, *input, *output,
+                                 static_cast<elementwise::ByteLut*>(node->user_data));
     default:
       return elementwise::UnsupportedType(context, input->type);
   }

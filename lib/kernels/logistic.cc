@@ -39,9 +39,8 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     case kTfLiteInt8:
     case kTfLiteUInt8:
       TF_LITE_ENSURE(context, output->params.scale == 1. / 256);
-      TF_LITE_ENSURE_OK(context, byte_table::Prepare(context, node, kTfLiteBuiltinLogistic, *input, *output,
-                                                             &static_cast<OpData*>(node->user_data)->lut));
-      return kTfLiteOk;
+      return byte_table::Prepare(context, node, kTfLiteBuiltinLogistic, *input, *output,
+                                 &static_cast<OpData*>(node->user_data)->lut);
     case kTfLiteInt16:
       TF_LITE_ENSURE(context, output->params.scale == 1. / 32768);
       return sigmoid_int16::Prepare(context, "LOGISTIC", /*tanh=*/false, input, output,

@@ -34,9 +34,8 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     case kTfLiteInt8:
     case kTfLiteUInt8:
       TF_LITE_ENSURE(context, output->params.scale > 0);
-      TF_LITE_ENSURE_OK(context, byte_table::Prepare(context, node, kTfLiteBuiltinTanh, *input, *output,
-                                                             &static_cast<OpData*>(node->user_data)->lut));
-      return kTfLiteOk;
+      return byte_table::Prepare(context, node, kTfLiteBuiltinTanh, *input, *output,
+                                 &static_cast<OpData*>(node->user_data)->lut);
     case kTfLiteInt16:
       return sigmoid_int16::Prepare(context, "TANH", /*tanh=*/true, input, output,
                                     &static_cast<OpData*>(node->user_data)->int16);

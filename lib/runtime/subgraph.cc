@@ -583,13 +583,13 @@ TfLiteStatus Subgraph::AllocateTensors() {
     requests.push_back({static_cast<int>(t), tensors_[t].bytes, first[t], last[t]});
   }
   // The new arena replaces this subgraph's old one: it may use what the others leave.
+  const size_t old_arena = planner_->allocated_bytes();
   size_t arena_limit = 0;
   const size_t limit = memory_limit();
   if (limit != 0) {
-    const size_t others = memory_share_->Allocated() - planner_->allocated_bytes();
+    const size_t others = memory_share_->Allocated() - old_arena;
     arena_limit = others < limit ? limit - others : 1;
   }
-  const size_t old_arena = planner_->allocated_bytes();
   if (!planner_->Plan(requests, arena_limit)) {
     if (arena_limit != 0 && planner_->arena_bytes() > arena_limit) {
       const size_t wanted = planner_->arena_bytes();

@@ -138,47 +138,36 @@ struct Task {
 
 constexpr size_t kTaskWords = (sizeof(Task) + sizeof(uintptr_t) - 1) / sizeof(uintptr_t);
 
-// Runs items [begin, end) of t: the outer dimensions' starts and sizes are set when they
-// change, the innermost one's per item (XNNPACK's 1-thread runs call this for every tile).
+// Runs items [begin, end) of t, stepping the tile indices like an odometer (the last
+// dimension fastest); a dimension's start and size are recomputed only when its index moves.
 void RunItems(const Task& t, size_t begin, size_t end) {
   const int last = static_cast<int>(t.dims) - 1;
-  size_t index[kMaxDims];
+  size_t index[kMaxDims], start[kMaxDims], size[kMaxDims];
+  auto place = [&](int d) {
+    start[d] = index[d] * t.tile[d];
+    size[d] = std::min(t.tile[d], t.range[d] - start[d]);
+  };
   size_t rest = begin;
   for (int d = last; d >= 0; --d) {
     index[d] = rest % t.tiles[d];
     rest /= t.tiles[d];
+    place(d);
   }
-  size_t start[kMaxDims];
-  size_t size[kMaxDims];
-  for (int d = 0; d <= last; ++d) {
-    start[d] = index[d] * t.tile[d];
-    size[d] = std::min(t.tile[d], t.range[d] - start[d]);
-  }
-  const size_t tile = t.tile[last], range = t.range[last], tiles = t.tiles[last];
-  size_t item = begin;
-  while (item < end) {
-    const size_t run = std::min(end - item, tiles - index[last]);
-    for (size_t i = 0; i < run; ++i) {
-      t.invoke(t, start, size);
-      start[last] += tile;
-      size[last] = std::min(tile, range - std::min(range, start[last]));
-    }
-    item += run;
-    // The innermost dimension wrapped: step the outer ones (odometer).
-    index[last] = 0;
-    start[last] = 0;
-    size[last] = std::min(tile, range);
-    for (int d = last - 1; d >= 0; --d) {
-      if (++index[d] < t.tiles[d]) {
-        start[d] = index[d] * t.tile[d];
-        size[d] = std::min(t.tile[d], t.range[d] - start[d]);
-        break;
-      }
+  for (size_t item = begin; item < end; ++item) {
+    t.invoke(t, start, size);
+    int d = last;
+    for (; d >= 0 && ++index[d] == t.tiles[d]; --d) {
       index[d] = 0;
-      start[d] = 0;
-      size[d] = std::min(t.tile[d], t.range[d]);
+      place(d);
     }
+    if (d >= 0) place(d);
   }
+}
+
+// A call on the caller's thread alone (no pool, one thread, or one item).
+void RunInline(const Task& t) {
+  DenormalsOff denormals(t.flags & PTHREADPOOL_FLAG_DISABLE_DENORMALS);
+  RunItems(t, 0, t.items);
 }
 
 }  // namespace
@@ -202,11 +191,7 @@ struct pthreadpool {
     std::lock_guard<std::mutex> lock(call_mutex_);
     ++calls_;
     if (t.items == 0) return;
-    if (threads_ <= 1 || t.items == 1) {
-      DenormalsOff denormals(t.flags & PTHREADPOOL_FLAG_DISABLE_DENORMALS);
-      RunItems(t, 0, t.items);
-      return;
-    }
+    if (threads_ <= 1 || t.items == 1) return RunInline(t);
     // Chunks: enough for balance between threads that may be descheduled, few enough that
     // claiming costs nothing next to the work.
     t.chunk = std::max<size_t>(1, t.items / (threads_ * 16));
@@ -350,11 +335,7 @@ Task MakeTask(void (*invoke)(const Task&, const size_t*, const size_t*), AnyFn f
 
 void Execute(pthreadpool_t pool, Task t) {
   if (t.items == 0) return;
-  if (pool == nullptr) {
-    DenormalsOff denormals(t.flags & PTHREADPOOL_FLAG_DISABLE_DENORMALS);
-    RunItems(t, 0, t.items);
-    return;
-  }
+  if (pool == nullptr) return RunInline(t);
   pool->Run(t);
 }
 

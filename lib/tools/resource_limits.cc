@@ -9,14 +9,13 @@ namespace tflite_inspect {
 namespace {
 
 // One short line for a negative value (CLI11's NonNegativeNumber prints its range with
-// a 300-digit upper bound).
-CLI::Validator NonNegative(const std::string& unit) {
+// a 300-digit upper bound); `zero` says what 0 means.
+CLI::Validator NonNegative(const std::string& unit, const std::string& zero) {
   return CLI::Validator(
-      [unit](std::string& value) -> std::string {
+      [unit, zero](std::string& value) -> std::string {
         const size_t first = value.find_first_not_of(" \t");
         if (first != std::string::npos && value[first] == '-') {
-          return "'" + value + "' is negative: " + unit + " >= 0 (0: " +
-                 (unit == "MiB" ? "the machine's memory" : "no cap") + ")";
+          return "'" + value + "' is negative: " + unit + " >= 0 (0: " + zero + ")";
         }
         return std::string();
       },
@@ -30,11 +29,11 @@ void AddResourceLimitFlags(CLI::App& app, ResourceLimits* limits) {
                  "Refuse a model whose tensor arenas, tensors and kernel buffers together need "
                  "more than this many MiB (default 0: the machine's memory; inference_diff: "
                  "both of its interpreters together)")
-      ->check(NonNegative("MiB"));
+      ->check(NonNegative("MiB", "the machine's memory"));
   app.add_option("--max_while_iterations", limits->max_while_iterations,
                  "Fail a WHILE loop that runs more iterations than this (default 0: no cap, "
                  "as TFLite)")
-      ->check(NonNegative("iterations"));
+      ->check(NonNegative("iterations", "no cap"));
 }
 
 void ApplyResourceLimits(const ResourceLimits& limits, tflite::Interpreter* interpreter) {

@@ -185,9 +185,13 @@ inline void PopulateByteLut(const TfLiteTensor* input, const TfLiteTensor* outpu
   }
 }
 
+inline void ApplyByteLut(const ByteLut& lut, const uint8_t* in, uint8_t* out, int64_t n) {
+  UnaryMap(in, out, n, [&lut](uint8_t x) { return lut.table[x]; });
+}
+
 inline void EvalByteLut(const ByteLut& lut, const TfLiteTensor* input, TfLiteTensor* output) {
-  UnaryMap(GetTensorData<uint8_t>(input), GetTensorData<uint8_t>(output), NumElements(input),
-           [&lut](uint8_t x) { return lut.table[x]; });
+  ApplyByteLut(lut, GetTensorData<uint8_t>(input), GetTensorData<uint8_t>(output),
+               NumElements(input));
 }
 
 // --- Activation clamps ---------------------------------------------------------
