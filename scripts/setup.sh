@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages tflite-inspect needs. Idempotent and quiet when all
-# are present; uses sudo only when not root.
+# are present; uses sudo only when not root. `setup.sh cross` installs the ARM cross
+# toolchains and qemu-user instead (scripts/cross_build.sh; the :arm64 / :armhf libraries
+# are unpacked into a private sysroot, never installed).
 set -euo pipefail
 
 PACKAGES=(
@@ -11,6 +13,9 @@ PACKAGES=(
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
   clang libclang-rt-14-dev
 )
+if [[ "${1:-}" == cross ]]; then
+  PACKAGES=(g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user dpkg-dev python3)
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test: the libFuzzer targets (ASan + UBSan, bounded
-# time) and then the whole ctest suite, whose summary ends the output.
+# time), the arm64 phone bundle, and then the whole ctest suite, whose summary ends the
+# output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -15,6 +16,9 @@ mkdir -p "$POCL_CACHE_DIR"
 TFI_FUZZ_RUNS="${TFI_FUZZ_MODEL_RUNS:-15000}" bash scripts/fuzz.sh 0 model
 TFI_FUZZ_RUNS="${TFI_FUZZ_INVOKE_RUNS:-6000}" bash scripts/fuzz.sh 0 invoke
 bash scripts/fuzz.sh 0 tools
+# Phones: the arm64 bundle, cross-built with Debian's toolchain, for the tests that run it
+# under qemu-user (phone_bundle_test, adb_benchmark_test).
+bash scripts/phone_bundle.sh arm64 build-arm64/bundle
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DTFI_BUILD_TESTS=ON >/dev/null
 cmake --build build -j "$(nproc)"
 ctest --test-dir build --output-on-failure -j "$(nproc)"

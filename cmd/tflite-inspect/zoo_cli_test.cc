@@ -18,10 +18,13 @@
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
 #include "testing/command.h"
+#include "testing/output_compare.h"
 #include "util/sha256.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using tflite_inspect::testing::CompareOutputs;
+using tflite_inspect::testing::OutputErrors;
 using tflite_inspect::testing::ReadFile;
 using tflite_inspect::testing::RunCommand;
 
@@ -29,41 +32,6 @@ namespace {
 
 const fs::path kZoo = fs::path(TFI_SHARED_DIR) / "models" / "zoo";
 const std::string kBin = TFLITE_INSPECT_BIN;
-
-// One output against its golden: max |ours - golden|, max |golden|, how many values are
-// more than 1 apart (integer outputs: quantization steps), and how many values.
-struct OutputErrors {
-  double max_err = 0, max_ref = 0;
-  size_t over_one = 0, n = 0;
-};
-
-template <typename T>
-OutputErrors Compare(const std::string& got, const std::string& want) {
-  OutputErrors e;
-  e.n = want.size() / sizeof(T);
-  for (size_t i = 0; i < e.n; ++i) {
-    T a, b;
-    std::memcpy(&a, got.data() + i * sizeof(T), sizeof(T));
-    std::memcpy(&b, want.data() + i * sizeof(T), sizeof(T));
-    const double d = std::fabs(static_cast<double>(a) - static_cast<double>(b));
-    e.max_err = std::max(e.max_err, d);
-    e.max_ref = std::max(e.max_ref, std::fabs(static_cast<double>(b)));
-    if (d > 1) ++e.over_one;
-  }
-  return e;
-}
-
-// False for an unknown dtype.
-bool OutputError(const std::string& dtype, const std::string& got, const std::string& want,
-                 OutputErrors* e) {
-  if (dtype == "float32") *e = Compare<float>(got, want);
-  else if (dtype == "int8") *e = Compare<int8_t>(got, want);
-  else if (dtype == "uint8") *e = Compare<uint8_t>(got, want);
-  else if (dtype == "int16") *e = Compare<int16_t>(got, want);
-  else if (dtype == "int32") *e = Compare<int32_t>(got, want);
-  else return false;
-  return true;
-}
 
 // `run` on the golden's inputs (`flags` added): outputs as the golden's; `exact`: integer
 // outputs bit for bit, else within XNNPACK's requantization (see the top of the file).
@@ -93,7 +61,7 @@ void CompareWithGolden(const fs::path& model, const fs::path& golden, const fs::
     const std::string got = ReadFile(out / fmt::format("output_{}.bin", i));
     REQUIRE(got.size() == want.size());
     OutputErrors e;
-    REQUIRE(OutputError(dtype, got, want, &e));
+    REQUIRE(CompareOutputs(dtype, got, want, &e));
     CAPTURE(e.max_err, e.max_ref, e.over_one, e.n);
     if (dtype == "float32") {
       CHECK(e.max_err <= 1e-4 * std::max(1.0, e.max_ref));

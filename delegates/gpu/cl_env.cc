@@ -99,15 +99,40 @@ struct Candidate {
   DeviceInfo info;
 };
 
+// Android (adb shell and apps get ANDROID_ROOT from init): the GPU's OpenCL driver is the
+// vendor's libOpenCL.so, a bionic library that a glibc program (this one, run from the
+// phone bundle) cannot load. The first vendor library found, or "" when none is.
+std::string AndroidVendorOpenCl() {
+  static const char* const kPaths[] = {"/vendor/lib64/libOpenCL.so",
+                                       "/system/vendor/lib64/libOpenCL.so",
+                                       "/vendor/lib/libOpenCL.so",
+                                       "/system/vendor/lib/libOpenCL.so"};
+  for (const char* p : kPaths) {
+    if (access(p, F_OK) == 0) return p;
+  }
+  return "";
+}
+
 Result<std::vector<Candidate>> Enumerate() {
   EnsurePoclCacheDir();
   cl_uint num_platforms = 0;
   cl_int err = clGetPlatformIDs(0, nullptr, &num_platforms);
   if (err != CL_SUCCESS || num_platforms == 0) {
+    const std::string found = err != CL_SUCCESS ? ClErrorName(err) : "0 platforms";
+    if (std::getenv("ANDROID_ROOT") != nullptr) {
+      const std::string vendor = AndroidVendorOpenCl();
+      return Status(StatusCode::kUnsupported,
+                    fmt::format("no OpenCL platform found (clGetPlatformIDs: {}): on Android the "
+                                "GPU's OpenCL driver ({}) is built for Android's libc (bionic) "
+                                "and cannot be loaded into this glibc program, so the GPU "
+                                "delegate is not available from the phone bundle "
+                                "(docs/phones.md)",
+                                found, vendor.empty() ? "the vendor's libOpenCL.so" : vendor));
+    }
     return Status(StatusCode::kUnsupported,
                   fmt::format("no OpenCL platform found (clGetPlatformIDs: {}); install an "
                               "OpenCL driver (for example pocl-opencl-icd)",
-                              err != CL_SUCCESS ? ClErrorName(err) : "0 platforms"));
+                              found));
   }
   std::vector<cl_platform_id> platforms(num_platforms);
   clGetPlatformIDs(num_platforms, platforms.data(), nullptr);

@@ -164,6 +164,17 @@ TEST_CASE("GPU failure paths: unknown device, strict, gl backend, serialize flag
   CHECK(none.exit_code == 0);
   CHECK(none.err.find("no OpenCL platform found (clGetPlatformIDs: CL_PLATFORM_NOT_FOUND_KHR (-1001))") !=
         std::string::npos);
+  // The same on Android (the phone bundle): the vendor's bionic driver cannot load; with
+  // --gpu_strict that is an error.
+  const auto android = RunCommand("ANDROID_ROOT=/system OCL_ICD_VENDORS=" + empty.string() + " " +
+                                  Tool("benchmark_model", fmt::format("--graph={} --use_gpu=true "
+                                                                      "--gpu_strict=true --num_runs=1",
+                                                                      model.string())));
+  CAPTURE(android.out, android.err);
+  CHECK(android.exit_code != 0);
+  CHECK(android.err.find("on Android the GPU's OpenCL driver (") != std::string::npos);
+  CHECK(android.err.find("is built for Android's libc (bionic) and cannot be loaded into this "
+                         "glibc program") != std::string::npos);
   const auto gl = RunCommand(Tool("delegate_report", fmt::format("--graph={} --use_gpu=true --gpu_backend=gl",
                                                                  model.string())));
   CAPTURE(gl.out, gl.err);

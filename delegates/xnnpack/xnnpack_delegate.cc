@@ -1,5 +1,6 @@
 #include "xnnpack/xnnpack_delegate.h"
 
+#include <cpuinfo.h>
 #include <xnnpack.h>
 
 #include <map>
@@ -169,6 +170,14 @@ bool XnnpackTakesAnyNode(TfLiteContext* context, const XnnpackDelegateOptions& o
 Result<tflite::TfLiteDelegateUniquePtr> CreateXnnpackDelegate(const XnnpackDelegateOptions& options) {
   const xnn_status st = xnn_initialize(nullptr);
   if (st != xnn_status_success) {
+    // XNNPACK learns the CPU from cpuinfo, which on ARM reads /proc/cpuinfo and
+    // /sys/devices/system/cpu: a restricted shell or container without them is the usual
+    // cause, not the CPU.
+    if (!cpuinfo_initialize()) {
+      return Status(StatusCode::kUnsupported,
+                    "XNNPACK cannot initialize: cpuinfo cannot describe this CPU (it reads "
+                    "/proc/cpuinfo and /sys/devices/system/cpu, which this process may not see)");
+    }
     return Status(StatusCode::kUnsupported,
                   fmt::format("XNNPACK cannot initialize on this CPU (xnn_status {})",
                               static_cast<int>(st)));

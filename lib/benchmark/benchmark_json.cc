@@ -2,9 +2,10 @@
 
 #include <flatbuffers/base.h>
 
-#include <fstream>
 #include <string>
 #include <thread>
+
+#include "util/machine.h"
 
 #ifndef TFI_BUILD_TYPE
 #define TFI_BUILD_TYPE "unknown"
@@ -14,20 +15,6 @@
 #endif
 
 namespace tflite_inspect {
-namespace {
-
-std::string CpuModel() {
-  std::ifstream f("/proc/cpuinfo");
-  for (std::string line; std::getline(f, line);) {
-    if (line.rfind("model name", 0) == 0 || line.rfind("Hardware", 0) == 0) {
-      const auto colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
-    }
-  }
-  return "unknown";
-}
-
-}  // namespace
 
 nlohmann::json StatToJson(const Stat<int64_t>& s) {
   nlohmann::json j;
@@ -75,6 +62,7 @@ nlohmann::json BenchmarkResultToJson(const BenchmarkOptions& o, const BenchmarkR
   for (const auto& d : r.delegates) {
     delegates.push_back({{"label", d.label},
                          {"applied", d.status == kTfLiteOk},
+                         {"by_default", d.by_default},
                          {"error", d.message},
                          {"modify_graph_us", d.apply_us},
                          {"nodes", d.nodes},
@@ -98,9 +86,20 @@ nlohmann::json BenchmarkResultToJson(const BenchmarkOptions& o, const BenchmarkR
                  {"arena_bytes", r.arena_bytes},
                  {"persistent_bytes", r.persistent_bytes},
                  {"input_bytes", r.input_bytes}};
-  j["machine"] = {{"cpu", CpuModel()},
+  const MachineInfo machine = DescribeMachine();
+  nlohmann::json cores = nlohmann::json::array();
+  for (const CpuCore& c : machine.cores) {
+    cores.push_back({{"cpu", c.cpu},
+                     {"part", c.part},
+                     {"max_mhz", c.max_khz > 0 ? nlohmann::json(c.max_khz / 1000) : nlohmann::json()}});
+  }
+  j["machine"] = {{"cpu", machine.cpu_model},
+                  {"architecture", machine.architecture},
                   {"hardware_threads", std::thread::hardware_concurrency()},
-                  {"threads_used", r.num_threads}};
+                  {"threads_used", r.num_threads},
+                  {"affinity", CpuListString(machine.affinity)},
+                  {"affinity_mask", CpuMaskString(machine.affinity)},
+                  {"cores", cores}};
   j["build"] = {{"tflite_inspect", TFI_VERSION},
                 {"build_type", TFI_BUILD_TYPE},
                 {"compiler", __VERSION__},

@@ -127,7 +127,11 @@ void SummarizeDelegates(Bench& b, Session& session) {
       for (const auto& p : rec->partitions) d.nodes += static_cast<int>(p.nodes.size());
     }
     const size_t plan_size = interpreter.execution_plan().size();
-    if (a.status != kTfLiteOk) {
+    d.by_default = instance.by_default;
+    if (a.status != kTfLiteOk && instance.by_default) {
+      b.log.warn(fmt::format("The default {} delegate is not applied: {}; every node runs on "
+                             "the CPU kernels.", a.label, a.message));
+    } else if (a.status != kTfLiteOk) {
       b.log.error(fmt::format("Failed to apply {} delegate: {}; continuing without it.", a.label,
                               a.message));
     } else if (instance.by_default) {
@@ -150,7 +154,9 @@ void SummarizeDelegates(Bench& b, Session& session) {
     if (instance.description) d.description = instance.description();
     if (!d.description.empty()) b.log.info(d.description);
     if (b.options.verbose) {
-      for (const auto& line : session.DelegationLog(instance.delegate.get())) b.log.info(line);
+      if (instance.delegate != nullptr) {
+        for (const auto& line : session.DelegationLog(instance.delegate.get())) b.log.info(line);
+      }
     }
     b.r.delegates.push_back(std::move(d));
   }

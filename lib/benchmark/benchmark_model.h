@@ -62,6 +62,7 @@ struct DelegateSummary {
   std::string label;
   TfLiteStatus status = kTfLiteOk;
   std::string message;  // why it failed, if it did
+  bool by_default = false;  // applied without a flag (XNNPACK, as TFLite)
   int64_t apply_us = 0;
   int nodes = 0;       // original nodes it took
   int partitions = 0;  // delegate kernels

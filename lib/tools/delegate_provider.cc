@@ -111,6 +111,12 @@ Result<std::vector<AppliedDelegate>> ApplyDelegates(tflite::Interpreter* interpr
     }
     AppliedDelegate r;
     r.label = d.label;
+    if (d.delegate == nullptr) {
+      r.status = kTfLiteApplicationError;  // nothing was applied; the graph is as it was
+      r.message = d.unavailable.empty() ? "the delegate could not be created" : d.unavailable;
+      results.push_back(std::move(r));
+      continue;
+    }
     const auto start = std::chrono::steady_clock::now();
     r.status = interpreter->ModifyGraphWithDelegate(d.delegate.get());
     r.apply_us = std::chrono::duration_cast<std::chrono::microseconds>(
@@ -118,7 +124,6 @@ Result<std::vector<AppliedDelegate>> ApplyDelegates(tflite::Interpreter* interpr
                      .count();
     if (r.status != kTfLiteOk) {
       // The runtime's record holds what the delegate and the runtime reported.
-      const auto& records = interpreter->primary_subgraph().delegation_records();
       std::string why;
       for (size_t s = 0; s < interpreter->subgraphs_size(); ++s) {
         const auto& recs = interpreter->subgraph(static_cast<int>(s))->delegation_records();
@@ -128,7 +133,6 @@ Result<std::vector<AppliedDelegate>> ApplyDelegates(tflite::Interpreter* interpr
           break;
         }
       }
-      (void)records;
       if (why.empty()) why = "the delegate reported no reason";
       r.message = why;
       if (strict || d.strict) {

@@ -46,6 +46,9 @@ struct DelegateInstance {
   // take something of the model (otherwise dropped without a trace).
   bool by_default = false;
   std::function<bool(tflite::Interpreter&)> applies;
+  // A default delegate that could not be made (`delegate` is null): why. Applying it
+  // records the failure, so every tool says the model runs without it.
+  std::string unavailable;
   bool strict = false;  // a failure to apply it is an error even without --delegate_strict
   // Optional: named counters (e.g. bytes copied to the device) and a one-line
   // description (device, precision), for benchmark_model's report.

@@ -118,12 +118,42 @@ struct Quantized16x8OutputStage {
   bool single_rounding = false;
 };
 
-// acc * multiplier / 2^(31 - shift) rounded once (halves towards +infinity), exact.
+// acc * multiplier / 2^(31 - shift) rounded once (halves towards +infinity), exact; the
+// result wraps to 64 bits as the 128-bit expression's cast would. shift is in [-31, 30].
+// With 64-bit words only (32-bit ARM has no __int128): the 95-bit product is kept as
+// high * 2^32 + low with 0 <= low < 2^32, so every partial product fits in int64.
+inline int64_t SingleRoundingMultiplyPortable(int64_t acc, int32_t multiplier, int shift) {
+  const int total_shift = 31 - shift;  // 1..62
+  const uint64_t mask = 0xFFFFFFFFu;
+  const int64_t acc_high = acc >> 32;  // floor, |acc_high| <= 2^31
+  const int64_t acc_low = static_cast<int64_t>(static_cast<uint64_t>(acc) & mask);
+  const int64_t low_product = acc_low * multiplier;  // |.| < 2^63
+  int64_t high = acc_high * multiplier + (low_product >> 32);
+  uint64_t low = static_cast<uint64_t>(low_product) & mask;
+  // Add the rounding half, 2^(total_shift - 1), to whichever word holds its bit.
+  if (total_shift - 1 < 32) {
+    low += uint64_t{1} << (total_shift - 1);
+    high += static_cast<int64_t>(low >> 32);
+    low &= mask;
+  } else {
+    high += int64_t{1} << (total_shift - 1 - 32);
+  }
+  if (total_shift <= 32) {
+    return static_cast<int64_t>((static_cast<uint64_t>(high) << (32 - total_shift)) +
+                                (low >> total_shift));
+  }
+  return high >> (total_shift - 32);
+}
+
 inline int64_t SingleRoundingMultiply(int64_t acc, int32_t multiplier, int shift) {
+#if defined(__SIZEOF_INT128__)
   const int total_shift = 31 - shift;
   const __int128 product = static_cast<__int128>(acc) * multiplier;
   return static_cast<int64_t>((product + (static_cast<__int128>(1) << (total_shift - 1))) >>
                               total_shift);
+#else
+  return SingleRoundingMultiplyPortable(acc, multiplier, shift);
+#endif
 }
 
 void QuantizedGemm16x8(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b,

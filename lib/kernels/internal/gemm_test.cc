@@ -138,6 +138,40 @@ TEST_CASE("QuantizedGemm (both micro-kernels) is exact, odd and even depths") {
 // 16x8: int16 activations times 8-bit weights, summed exactly in int64. Extreme values
 // (every product -32768 * 255 or 32767 * 255) over long depths would overflow an int32
 // sum; the reference's int64 sum and its 64-bit requantization must come out.
+TEST_CASE("SingleRoundingMultiply without __int128 gives the 128-bit result, bit for bit") {
+  // 32-bit ARM builds take the portable path; here both run, against the exact reference.
+  std::vector<int64_t> accs = {0, 1, -1, INT64_MAX, INT64_MIN, INT64_MIN + 1, 0xFFFFFFFFll,
+                               0x100000000ll, -0x100000000ll, -0xFFFFFFFFll, 0x7FFFFFFFll,
+                               -0x80000000ll, (int64_t{1} << 62) + 12345, -(int64_t{1} << 62)};
+  std::vector<int32_t> multipliers = {0, 1, -1, INT32_MAX, INT32_MIN, 1 << 30, 1518500250,
+                                      -1073741824};
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 200; ++i) {
+    accs.push_back(static_cast<int64_t>(rng()) >> (rng() % 64));
+    multipliers.push_back(static_cast<int32_t>(rng()));
+  }
+  int checked = 0;
+  for (int64_t acc : accs) {
+    for (int32_t multiplier : multipliers) {
+      for (int shift = -31; shift <= 30; ++shift) {
+        const int64_t expected = RefSingleRoundingMultiply(acc, multiplier, shift);
+        const int64_t portable =
+            tflite::gemm::SingleRoundingMultiplyPortable(acc, multiplier, shift);
+        if (portable != expected) {
+          CAPTURE(acc, multiplier, shift, expected, portable);
+          FAIL("portable SingleRoundingMultiply differs");
+        }
+        if (tflite::gemm::SingleRoundingMultiply(acc, multiplier, shift) != expected) {
+          CAPTURE(acc, multiplier, shift);
+          FAIL("SingleRoundingMultiply differs from the reference");
+        }
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked == static_cast<int>(accs.size() * multipliers.size() * 62));
+}
+
 TEST_CASE("QuantizedGemm16x8 (both micro-kernels) sums exactly in int64") {
   const int shapes[][3] = {{1, 1, 1}, {3, 20, 7}, {5, 17, 256}, {6, 33, 257}, {2, 16, 1201},
                            {4, 3, 0}};

@@ -43,11 +43,7 @@ class XnnpackProvider : public DelegateProvider {
     options.min_nodes_per_partition = common.min_nodes_per_partition;
     options.force_fp16 = force_fp16_;
     auto created = CreateXnnpackDelegate(options);
-    if (!created.ok()) {
-      // By default, a CPU XNNPACK cannot serve is not an error: the CPU kernels run.
-      if (!given) return out;
-      return created.status();
-    }
+    if (!created.ok() && given) return created.status();
     DelegateInstance d;
     d.provider = "xnnpack";
     d.label = "XNNPACK";
@@ -59,6 +55,13 @@ class XnnpackProvider : public DelegateProvider {
         }
         return false;
       };
+    }
+    if (!created.ok()) {
+      // By default, a CPU XNNPACK cannot serve is not an error: the CPU kernels run, and
+      // the tools say so (a restricted shell without /sys hides the CPU from cpuinfo).
+      d.unavailable = created.status().message();
+      out.push_back(std::move(d));
+      return out;
     }
     auto deleter = created.value().get_deleter();
     d.delegate = {created.value().release(), deleter};
