@@ -44,6 +44,9 @@ cat "$work/out.txt" "$work/err.txt"
 check "two phones: exit 0" test "$rc" -eq 0
 check "one table: a header and one row per phone" test "$(grep -c 'Test Phone' "$work/out.txt")" -eq 2
 check "the header" grep -q '^serial  *device  *arch  *cpus  *threads  *delegates  *init ms  *avg ms' "$work/out.txt"
+# docs/phones.md shows the table as printed: its header line must be this one.
+header=$(head -n 1 "$work/out.txt")
+check "docs/phones.md shows the header as printed" grep -qxF "$header" "$HERE/../docs/phones.md"
 check "the bundle was pushed to each phone" test -x "$FAKE_ADB_HOME/phoneB/root/data/local/tmp/tflite-inspect/bin/benchmark_model"
 check "pinned with taskset" grep -q '^taskset 1 sh ./run.sh benchmark_model --graph=models/' "$FAKE_ADB_HOME/phoneA/taskset.log"
 name=$(basename "$model" .tflite)

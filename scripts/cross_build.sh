@@ -26,7 +26,7 @@ PACKAGES=(
   libxnnpack-dev libxnnpack0 libpthreadpool-dev libpthreadpool0 libcpuinfo-dev libcpuinfo0
   libfmt-dev libfmt9 libflatbuffers-dev libflatbuffers2
   ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-c-headers opencl-clhpp-headers
-  libcli11-dev nlohmann-json3-dev
+  libcli11-dev nlohmann-json3-dev catch2 libbenchmark-dev libbenchmark1debian
 )
 OUT="$ROOT/build-$NAME"
 SYSROOT="$OUT/sysroot"

@@ -7,6 +7,12 @@ set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_C_COMPILER ${TFI_CROSS_TRIPLE}-gcc)
 set(CMAKE_CXX_COMPILER ${TFI_CROSS_TRIPLE}-g++)
 set(CMAKE_LIBRARY_ARCHITECTURE ${TFI_CROSS_TRIPLE})
+# x86-64's baseline has no FMA, so GCC never fuses a * b + c there; ARM's has, and GCC's
+# default (-ffp-contract=fast) would fuse the portable kernels' multiply-adds: 1-ulp
+# differences from the x86 build and from TFLite's reference goldens (tflite_goldens_test
+# under qemu). Explicit FMA intrinsics are not affected.
+set(CMAKE_C_FLAGS_INIT "-ffp-contract=off")
+set(CMAKE_CXX_FLAGS_INIT "-ffp-contract=off")
 
 # try_compile projects re-read this file without the cache: pass the sysroot on, and
 # fall back to the environment.

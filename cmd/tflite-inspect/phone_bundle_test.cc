@@ -52,6 +52,17 @@ std::string Emulator(const fs::path& bundle) {
   return RunCommand("command -v " + qemu).exit_code == 0 ? qemu : "";
 }
 
+// Why the bundle cannot be tested here ("" when it can); `emulator` gets its qemu.
+std::string WhyNotTestable(const fs::path& bundle, std::string* emulator) {
+  if (!fs::exists(bundle / "run.sh")) {
+    return "no phone bundle at " + bundle.string() + " (scripts/phone_bundle.sh arm64 " +
+           bundle.string() + " makes it)";
+  }
+  *emulator = Emulator(bundle);
+  if (emulator->empty()) return "qemu-user is not installed (scripts/setup.sh cross)";
+  return "";
+}
+
 // The small shared models: MediaPipe, TFLite Micro and the zoo's smaller graphs (one of
 // each quantization mode; the large ones take minutes under emulation).
 std::vector<fs::path> Models() {
@@ -125,14 +136,9 @@ void CheckModel(const fs::path& bundle, const std::string& emulator, const fs::p
 
 TEST_CASE("the phone bundle's tools, under qemu-user, give this build's outputs") {
   const fs::path bundle = BundleDir();
-  if (!fs::exists(bundle / "run.sh")) {
-    WARN("skipped: no phone bundle at " << bundle
-         << " (scripts/phone_bundle.sh arm64 " << bundle.string() << " makes it)");
-    return;
-  }
-  const std::string emulator = Emulator(bundle);
-  if (emulator.empty()) {
-    WARN("skipped: qemu-user is not installed (scripts/setup.sh cross)");
+  std::string emulator;
+  if (const std::string why = WhyNotTestable(bundle, &emulator); !why.empty()) {
+    WARN("skipped: " << why);
     return;
   }
   const std::vector<fs::path> models = Models();
@@ -151,13 +157,9 @@ TEST_CASE("the phone bundle's tools, under qemu-user, give this build's outputs"
 
 TEST_CASE("the phone bundle needs nothing from the system: every library is in lib/") {
   const fs::path bundle = BundleDir();
-  if (!fs::exists(bundle / "run.sh")) {
-    WARN("skipped: no phone bundle at " << bundle);
-    return;
-  }
-  const std::string emulator = Emulator(bundle);
-  if (emulator.empty()) {
-    WARN("skipped: qemu-user is not installed (scripts/setup.sh cross)");
+  std::string emulator;
+  if (const std::string why = WhyNotTestable(bundle, &emulator); !why.empty()) {
+    WARN("skipped: " << why);
     return;
   }
   // The loader lists what it would load for each tool; every path must be in lib/.
@@ -184,14 +186,14 @@ TEST_CASE("the phone bundle needs nothing from the system: every library is in l
 
 TEST_CASE("without /sys (a restricted shell) the bundle says the default XNNPACK is off") {
   const fs::path bundle = BundleDir();
-  if (!fs::exists(bundle / "run.sh")) {
-    WARN("skipped: no phone bundle at " << bundle);
+  std::string emulator;
+  if (const std::string why = WhyNotTestable(bundle, &emulator); !why.empty()) {
+    WARN("skipped: " << why);
     return;
   }
-  const std::string emulator = Emulator(bundle);
   const fs::path model = kModels / "mediapipe" / "face_detection_short_range.tflite";
-  if (emulator.empty() || !fs::exists(model)) {
-    WARN("skipped: qemu-user or " << model << " is absent");
+  if (!fs::exists(model)) {
+    WARN("skipped: " << model << " is absent (../shared/models)");
     return;
   }
   // cpuinfo reads /sys/devices/system/cpu on ARM: hide /sys in a private mount namespace.

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "util/machine.h"
+#include "util/strings.h"
 
 #ifndef TFI_BUILD_TYPE
 #define TFI_BUILD_TYPE "unknown"
@@ -97,7 +98,7 @@ nlohmann::json BenchmarkResultToJson(const BenchmarkOptions& o, const BenchmarkR
                   {"architecture", machine.architecture},
                   {"hardware_threads", std::thread::hardware_concurrency()},
                   {"threads_used", r.num_threads},
-                  {"affinity", CpuListString(machine.affinity)},
+                  {"affinity", JoinRanges(machine.affinity, ",")},
                   {"affinity_mask", CpuMaskString(machine.affinity)},
                   {"cores", cores}};
   j["build"] = {{"tflite_inspect", TFI_VERSION},

@@ -4,8 +4,10 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "fmt/format.h"
+#include "util/strings.h"
 
 namespace tflite_inspect {
 namespace {
@@ -46,19 +48,7 @@ std::string Identifier(const std::string& name) {
 
 }  // namespace
 
-std::string CompressIds(std::vector<int> ids) {
-  std::sort(ids.begin(), ids.end());
-  std::string out;
-  for (size_t i = 0; i < ids.size();) {
-    size_t j = i;
-    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
-    if (!out.empty()) out += ", ";
-    out += std::to_string(ids[i]);
-    if (j > i) out += "-" + std::to_string(ids[j]);
-    i = j + 1;
-  }
-  return out;
-}
+std::string CompressIds(std::vector<int> ids) { return JoinRanges(std::move(ids), ", "); }
 
 ModelReport BuildReport(const Model& model) {
   const tflite::Model* m = model.fb();

@@ -108,19 +108,6 @@ std::vector<CpuCore> ParseCpuInfo(const std::string& text) {
   return cores;
 }
 
-std::string CpuListString(const std::vector<int>& cpus) {
-  std::string out;
-  for (size_t i = 0; i < cpus.size();) {
-    size_t j = i;
-    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
-    if (!out.empty()) out += ",";
-    out += std::to_string(cpus[i]);
-    if (j > i) out += "-" + std::to_string(cpus[j]);
-    i = j + 1;
-  }
-  return out;
-}
-
 std::string CpuMaskString(const std::vector<int>& cpus) {
   // Nibbles, highest first, as taskset prints a mask of any width.
   int max_cpu = 0;

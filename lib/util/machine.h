@@ -29,8 +29,8 @@ struct MachineInfo {
 std::vector<CpuCore> ParseCpuInfo(const std::string& text);
 // The name of an ARM MIDR implementer/part pair ("Cortex-A76"), or "" when unknown.
 std::string ArmPartName(unsigned implementer, unsigned part);
-// "0-3,6" for {0,1,2,3,6}; the mask as hex ("0x4f").
-std::string CpuListString(const std::vector<int>& cpus);
+// The CPUs as taskset writes a mask: hex, "0x4f" for {0,1,2,3,6}. (The list, "0-3,6":
+// JoinRanges(cpus, ",") of util/strings.h.)
 std::string CpuMaskString(const std::vector<int>& cpus);
 
 MachineInfo DescribeMachine();

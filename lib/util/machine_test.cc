@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "util/strings.h"
+
 namespace tflite_inspect {
 namespace {
 
@@ -41,9 +43,9 @@ TEST_CASE("ParseCpuInfo takes x86's model name and survives a non-numeric proces
 }
 
 TEST_CASE("CPU lists and masks are written as taskset writes them") {
-  CHECK(CpuListString({0, 1, 2, 3, 6}) == "0-3,6");
-  CHECK(CpuListString({4}) == "4");
-  CHECK(CpuListString({}) == "");
+  CHECK(JoinRanges({6, 0, 1, 2, 3}, ",") == "0-3,6");
+  CHECK(JoinRanges({4}, ",") == "4");
+  CHECK(JoinRanges({}, ",") == "");
   CHECK(CpuMaskString({0, 1, 2, 3, 6}) == "0x4f");
   CHECK(CpuMaskString({4, 5, 6, 7}) == "0xf0");
   CHECK(CpuMaskString({9}) == "0x200");

@@ -57,4 +57,18 @@ int CompareVersions(const std::string& a, const std::string& b) {
   }
 }
 
+std::string JoinRanges(std::vector<int> values, const std::string& separator) {
+  std::sort(values.begin(), values.end());
+  std::string out;
+  for (size_t i = 0; i < values.size();) {
+    size_t j = i;
+    while (j + 1 < values.size() && values[j + 1] == values[j] + 1) ++j;
+    if (!out.empty()) out += separator;
+    out += std::to_string(values[i]);
+    if (j > i) out += "-" + std::to_string(values[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
 }  // namespace tflite_inspect

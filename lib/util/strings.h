@@ -14,6 +14,9 @@ std::string ToLower(std::string s);
 // max(1, word.size() / 4) ignoring case. Best first.
 std::vector<std::string> NearMatches(const std::string& word,
                                      const std::vector<std::string>& candidates);
+// Sorted integers with consecutive runs written "first-last": {6, 0, 1, 2, 3} with
+// separator "," is "0-3,6" (taskset's CPU lists, node id lists).
+std::string JoinRanges(std::vector<int> values, const std::string& separator);
 // Compares dotted version strings numerically ("2.10.0" > "2.9.1"); missing parts are 0.
 int CompareVersions(const std::string& a, const std::string& b);
 
