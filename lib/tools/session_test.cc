@@ -88,6 +88,30 @@ TEST_CASE("Session::Open names the step that failed, and the tool words it") {
 }
 
 // The plan's order is the parse order of the delegates' flags, whatever the registry's.
+TEST_CASE("Session::Open reports a default delegate that could not be made, and runs without it") {
+  // What the XNNPACK provider returns when XNNPACK cannot initialize (cpuinfo without /sys).
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  SessionOptions o;
+  o.graph = kModel;
+  std::vector<DelegateInstance> made(1);
+  made[0].provider = "xnnpack";
+  made[0].label = "XNNPACK";
+  made[0].by_default = true;
+  made[0].unavailable = "XNNPACK cannot initialize: cpuinfo cannot describe this CPU";
+  auto s = Session::Open(o, resolver, DelegatePlan::Of(std::move(made), /*strict=*/true));
+  REQUIRE(s.ok());  // not an error, even under --delegate_strict: nobody asked for it
+  REQUIRE(s.value()->applied().size() == 1);
+  const AppliedDelegate& a = s.value()->applied()[0];
+  CHECK(a.label == "XNNPACK");
+  CHECK(a.status != kTfLiteOk);
+  CHECK(a.message == "XNNPACK cannot initialize: cpuinfo cannot describe this CPU");
+  tflite::Interpreter& interpreter = s.value()->interpreter();
+  for (int n : interpreter.execution_plan()) {
+    CHECK(interpreter.node_and_registration(n)->first.delegate == nullptr);
+  }
+  CHECK(interpreter.Invoke() == kTfLiteOk);
+}
+
 TEST_CASE("DelegateRegistry::Plan orders delegates by where their flags were parsed") {
   for (const bool sample_first : {true, false}) {
     DelegateRegistry registry;
