@@ -60,6 +60,35 @@ TEST_CASE("benchmark_model prints TFLite's lines and writes JSON") {
   for (const char* key : {"model", "params", "init_us", "delegates", "warmup", "memory", "machine", "build"}) {
     CHECK(j.contains(key));
   }
+  // The default XNNPACK, marked as such.
+  REQUIRE(j["delegates"].size() == 1);
+  CHECK(j["delegates"][0]["label"] == "XNNPACK");
+  CHECK(j["delegates"][0]["by_default"] == true);
+  CHECK(j["delegates"][0]["applied"] == true);
+  const auto& m = j["machine"];
+  CHECK_FALSE(m["architecture"].get<std::string>().empty());
+  CHECK_THAT(m["affinity_mask"].get<std::string>(), Catch::StartsWith("0x"));
+  CHECK(m["cores"].size() >= 1);
+}
+
+TEST_CASE("benchmark_model's JSON records the CPUs taskset pinned it to") {
+  if (testing::RunCommand("command -v taskset").exit_code != 0) {
+    WARN("skipped: taskset is not installed");
+    return;
+  }
+  const fs::path json_path = TempDir() / "pinned.json";
+  const CommandResult r = testing::RunCommand(fmt::format(
+      "taskset 1 {} --graph={} --num_runs=1 --warmup_runs=0 --output_json={}", BENCHMARK_MODEL_BIN,
+      Model(), json_path.string()));
+  CAPTURE(r.out, r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto m = nlohmann::json::parse(ReadFile(json_path))["machine"];
+  CHECK(m["affinity"] == "0");
+  CHECK(m["affinity_mask"] == "0x1");
+  REQUIRE(m["cores"].size() == 1);
+  CHECK(m["cores"][0]["cpu"] == 0);
+  CHECK(m["cores"][0].contains("part"));
+  CHECK(m["cores"][0].contains("max_mhz"));
 }
 
 TEST_CASE("benchmark_model: op profiling tables, delegates and CSV") {
