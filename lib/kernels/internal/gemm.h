@@ -56,7 +56,9 @@ void PackUint8Weights(const uint8_t* weights, int n, int k, int32_t zero_point, 
 // Packs int16 weights already in [-255, 255] (e.g. the bytes of wider values), as they are.
 void PackInt16Weights(const int16_t* weights, int n, int k, int16_t* packed);
 
-// kAuto: the fastest micro-kernel the CPU supports; kPortable: the generic one (tests);
+// kAuto: the fastest micro-kernel the CPU supports (AVX-512F, AVX2 + FMA, NEON on AArch64:
+// for float, all one fused multiply-add per k, k ascending, so the same bits on x86 and
+// ARM); kPortable: the generic one (tests);
 // kAvx2: the AVX2(+FMA) kernels even where AVX-512F is there (tests; as kAuto where the
 // CPU lacks AVX2). kTfliteOrder (float only): the sums of TFLite's builtin float GEMM on
 // x86 (Eigen without FMA): k ascending from 0, each product rounded and then added, one

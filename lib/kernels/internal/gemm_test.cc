@@ -1,9 +1,12 @@
 #include "kernels/internal/gemm.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "kernels/testing/conv_test_util.h"
@@ -38,6 +41,52 @@ TEST_CASE("FloatGemm's AVX-512 and AVX2 tiles give the same bits") {
                             GemmKernel::kAvx2);
     CAPTURE(m, n, k, tflite::gemm::FloatKernelName());
     CHECK(std::memcmp(c_auto.data(), c_avx2.data(), c_auto.size() * sizeof(float)) == 0);
+  }
+}
+
+TEST_CASE("FloatGemm's SIMD tiles (AVX-512, AVX2, NEON) give the bits of one fma per k") {
+  if (std::string(tflite::gemm::FloatKernelName()).rfind("generic", 0) == 0) {
+    WARN("skipped: this CPU runs the portable tile (no FMA kernel to check)");
+    return;
+  }
+  // The rule every FMA tile follows, on x86 and ARM alike: per k block (one block up to
+  // k = 320, else blocks of at most 256), acc = fma(a, b, acc) from 0 in k order; the
+  // blocks' sums added to C in order; then the bias and the clamp.
+  const int shapes[][3] = {{7, 17, 5}, {13, 32, 300}, {6, 48, 321}, {19, 20, 700}, {1, 16, 1}};
+  uint32_t seed = 300;
+  for (const auto& s : shapes) {
+    const int m = s[0], n = s[1], k = s[2];
+    std::mt19937 rng(++seed);
+    const auto a = RandomFloats(rng, static_cast<size_t>(m) * k);
+    const auto w = RandomFloats(rng, static_cast<size_t>(n) * k);
+    const auto bias = RandomFloats(rng, n);
+    std::vector<float> packed(tflite::gemm::PackedWeightsSize(n, k));
+    tflite::gemm::PackFloatWeights(w.data(), n, k, packed.data());
+    tflite::gemm::FloatOutputStage stage;
+    stage.bias = bias.data();
+    stage.min = -1.5f;
+    stage.max = 2.0f;
+    std::vector<float> got(static_cast<size_t>(m) * n);
+    tflite::gemm::FloatGemm(m, n, k, a.data(), k, packed.data(), got.data(), n, stage, nullptr);
+    const int blocks = k <= 320 ? 1 : (k + 255) / 256;
+    const int kc = (k + blocks - 1) / blocks;
+    std::vector<float> want(got.size());
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < n; ++j) {
+        float c = 0.0f;
+        for (int p0 = 0; p0 < k; p0 += kc) {
+          float acc = 0.0f;
+          for (int p = p0; p < std::min(k, p0 + kc); ++p) {
+            acc = std::fma(a[static_cast<size_t>(i) * k + p], w[static_cast<size_t>(j) * k + p], acc);
+          }
+          c = p0 == 0 ? acc : c + acc;
+        }
+        c += bias[j];
+        want[static_cast<size_t>(i) * n + j] = std::min(std::max(c, stage.min), stage.max);
+      }
+    }
+    CAPTURE(m, n, k, tflite::gemm::FloatKernelName());
+    CHECK(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0);
   }
 }
 
