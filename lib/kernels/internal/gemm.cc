@@ -574,26 +574,92 @@ __attribute__((target("avx2"))) void Avx2QuantTile(int k, const int16_t* a, int 
 }
 #endif
 
-// acc = a (R rows) x b (one packed panel) over k, in int32.
+#ifdef TFI_GEMM_NEON
+// 4 x 16 over the same pair-interleaved panel: per pair, vmull_s16 of (a[k], a[k + 1])
+// with each 4-column block's 8 values and a pairwise add give vpmaddwd's sums; int32
+// additions wrap alike in any order, so the sums are the AVX2 tile's and the reference's.
 template <int R>
-inline void QuantAccumulate(bool avx2, int k, const int16_t* a, int lda, const int16_t* b,
+void NeonQuantTile(int k, const int16_t* a, int lda, const int16_t* b, int32_t (&acc)[R][kNr]) {
+  static_assert(R >= 1 && R <= 4, "");
+#define TFI_QGEMM_ROWS(ROW) ROW(0) ROW(1) ROW(2) ROW(3)
+#define TFI_DECL(i)                                                        \
+  int32x4_t acc##i##0 = vdupq_n_s32(0), acc##i##1 = vdupq_n_s32(0);        \
+  int32x4_t acc##i##2 = vdupq_n_s32(0), acc##i##3 = vdupq_n_s32(0);        \
+  const int16_t* a##i = a + static_cast<size_t>(i < R ? i : 0) * lda;
+  TFI_QGEMM_ROWS(TFI_DECL)
+#undef TFI_DECL
+  // acc += the 4 column sums of block `bv` (columns 4q..4q+3) for the pair in `av`.
+#define TFI_MADD(accv, av, bv) \
+  accv = vaddq_s32(accv, vpaddq_s32(vmull_s16(vget_low_s16(av), vget_low_s16(bv)), vmull_high_s16(av, bv)))
+#define TFI_ROW(i, pair)                                                   \
+  if constexpr (i < R) {                                                   \
+    const int16x8_t av = vreinterpretq_s16_s32(vdupq_n_s32(pair));         \
+    TFI_MADD(acc##i##0, av, b0);                                           \
+    TFI_MADD(acc##i##1, av, b1);                                           \
+    TFI_MADD(acc##i##2, av, b2);                                           \
+    TFI_MADD(acc##i##3, av, b3);                                           \
+  }
+  const int full_pairs = k / 2;
+  for (int kp = 0; kp < full_pairs; ++kp, b += 2 * kNr) {
+    const int16x8_t b0 = vld1q_s16(b), b1 = vld1q_s16(b + 8);
+    const int16x8_t b2 = vld1q_s16(b + 16), b3 = vld1q_s16(b + 24);
+#define TFI_STEP(i)                                 \
+  {                                                 \
+    int32_t pair = 0;                               \
+    if constexpr (i < R) std::memcpy(&pair, a##i + 2 * kp, sizeof pair); \
+    TFI_ROW(i, pair)                                \
+  }
+    TFI_QGEMM_ROWS(TFI_STEP)
+#undef TFI_STEP
+  }
+  if (k & 1) {  // last k alone; its pair partner in b is zero
+    const int16x8_t b0 = vld1q_s16(b), b1 = vld1q_s16(b + 8);
+    const int16x8_t b2 = vld1q_s16(b + 16), b3 = vld1q_s16(b + 24);
+#define TFI_TAIL(i) TFI_ROW(i, static_cast<int32_t>(static_cast<uint16_t>(a##i[k - 1])))
+    TFI_QGEMM_ROWS(TFI_TAIL)
+#undef TFI_TAIL
+  }
+#define TFI_OUT(i)                      \
+  if constexpr (i < R) {                \
+    vst1q_s32(&acc[i][0], acc##i##0);   \
+    vst1q_s32(&acc[i][4], acc##i##1);   \
+    vst1q_s32(&acc[i][8], acc##i##2);   \
+    vst1q_s32(&acc[i][12], acc##i##3);  \
+  }
+  TFI_QGEMM_ROWS(TFI_OUT)
+#undef TFI_OUT
+#undef TFI_ROW
+#undef TFI_MADD
+#undef TFI_QGEMM_ROWS
+}
+#endif
+
+// acc = a (R rows) x b (one packed panel) over k, in int32; `simd`: the CPU's vector tile
+// (AVX2, NEON), else the portable loop.
+template <int R>
+inline void QuantAccumulate(bool simd, int k, const int16_t* a, int lda, const int16_t* b,
                             int32_t (&acc)[R][kNr]) {
-#ifdef TFI_GEMM_X86
-  if (avx2) {
+#if defined(TFI_GEMM_X86)
+  if (simd) {
     Avx2QuantTile<R>(k, a, lda, b, acc);
     return;
   }
+#elif defined(TFI_GEMM_NEON)
+  if (simd) {
+    NeonQuantTile<R>(k, a, lda, b, acc);
+    return;
+  }
 #else
-  (void)avx2;
+  (void)simd;
 #endif
   GenericQuantTile<R>(k, a, lda, b, acc);
 }
 
 template <int R, typename OutT>
-void QuantizedTile(bool avx2, int k, const int16_t* a, int lda, const int16_t* b, OutT* c, int ldc,
+void QuantizedTile(bool simd, int k, const int16_t* a, int lda, const int16_t* b, OutT* c, int ldc,
                    int cols, const QuantizedOutputStage& s, int col0) {
   int32_t acc[R][kNr];
-  QuantAccumulate<R>(avx2, k, a, lda, b, acc);
+  QuantAccumulate<R>(simd, k, a, lda, b, acc);
   for (int i = 0; i < R; ++i) {
     OutT* crow = c + static_cast<size_t>(i) * ldc;
     for (int j = 0; j < cols; ++j) {
@@ -619,14 +685,14 @@ void QuantizedTile(bool avx2, int k, const int16_t* a, int lda, const int16_t* b
 constexpr int kWideBlockK = 256;
 
 template <int R>
-inline void WideAccumulate(bool avx2, int k, const int16_t* a, int lda, const int16_t* b,
+inline void WideAccumulate(bool simd, int k, const int16_t* a, int lda, const int16_t* b,
                            int64_t (&acc)[R][kNr]) {
   for (int i = 0; i < R; ++i)
     for (int j = 0; j < kNr; ++j) acc[i][j] = 0;
   for (int k0 = 0; k0 < k; k0 += kWideBlockK) {
     int32_t part[R][kNr];
     // k0 is even, so the block starts at a pair boundary of the packed panel.
-    QuantAccumulate<R>(avx2, std::min(kWideBlockK, k - k0), a + k0, lda,
+    QuantAccumulate<R>(simd, std::min(kWideBlockK, k - k0), a + k0, lda,
                        b + static_cast<size_t>(k0) * kNr, part);
     for (int i = 0; i < R; ++i)
       for (int j = 0; j < kNr; ++j) acc[i][j] += part[i][j];
@@ -634,10 +700,10 @@ inline void WideAccumulate(bool avx2, int k, const int16_t* a, int lda, const in
 }
 
 template <int R, typename OutT>
-void QuantizedTile(bool avx2, int k, const int16_t* a, int lda, const int16_t* b, OutT* c, int ldc,
+void QuantizedTile(bool simd, int k, const int16_t* a, int lda, const int16_t* b, OutT* c, int ldc,
                    int cols, const Quantized16x8OutputStage& s, int col0) {
   int64_t acc[R][kNr];
-  WideAccumulate<R>(avx2, k, a, lda, b, acc);
+  WideAccumulate<R>(simd, k, a, lda, b, acc);
   for (int i = 0; i < R; ++i) {
     OutT* crow = c + static_cast<size_t>(i) * ldc;
     for (int j = 0; j < cols; ++j) {
@@ -666,13 +732,13 @@ void QuantizedTile(bool avx2, int k, const int16_t* a, int lda, const int16_t* b
 struct RawStage {};
 
 template <int R, typename Acc>
-void QuantizedTile(bool avx2, int k, const int16_t* a, int lda, const int16_t* b, Acc* c, int ldc,
+void QuantizedTile(bool simd, int k, const int16_t* a, int lda, const int16_t* b, Acc* c, int ldc,
                    int cols, const RawStage&, int) {
   Acc acc[R][kNr];
   if constexpr (sizeof(Acc) == sizeof(int64_t)) {
-    WideAccumulate<R>(avx2, k, a, lda, b, acc);
+    WideAccumulate<R>(simd, k, a, lda, b, acc);
   } else {
-    QuantAccumulate<R>(avx2, k, a, lda, b, acc);
+    QuantAccumulate<R>(simd, k, a, lda, b, acc);
   }
   for (int i = 0; i < R; ++i) {
     std::memcpy(c + static_cast<size_t>(i) * ldc, acc[i], sizeof(Acc) * cols);
@@ -684,7 +750,11 @@ void QuantizedGemmImpl(int m, int n, int k, const int16_t* a, int lda, const int
                        OutT* c, int ldc, const Stage& s, pthreadpool* pool, GemmKernel kernel) {
   if (m <= 0 || n <= 0) return;
   const int panels = (n + kNr - 1) / kNr;
-  const bool avx2 = kernel != GemmKernel::kPortable && CpuHasAvx2();
+#if defined(TFI_GEMM_NEON)
+  const bool simd = kernel != GemmKernel::kPortable;
+#else
+  const bool simd = kernel != GemmKernel::kPortable && CpuHasAvx2();
+#endif
   const size_t panel_size = static_cast<size_t>(KPairs(k)) * 2 * kNr;
   RunBlocks(pool, m, panels, k, kQuantMr * 16, [&](int m0, int m1, int p0, int p1) {
     for (int p = p0; p < p1; ++p) {
@@ -696,16 +766,16 @@ void QuantizedGemmImpl(int m, int n, int k, const int16_t* a, int lda, const int
         OutT* ci = c + static_cast<size_t>(i) * ldc + col0;
         switch (std::min(kQuantMr, m1 - i)) {
           case 1:
-            QuantizedTile<1>(avx2, k, ai, lda, bp, ci, ldc, cols, s, col0);
+            QuantizedTile<1>(simd, k, ai, lda, bp, ci, ldc, cols, s, col0);
             break;
           case 2:
-            QuantizedTile<2>(avx2, k, ai, lda, bp, ci, ldc, cols, s, col0);
+            QuantizedTile<2>(simd, k, ai, lda, bp, ci, ldc, cols, s, col0);
             break;
           case 3:
-            QuantizedTile<3>(avx2, k, ai, lda, bp, ci, ldc, cols, s, col0);
+            QuantizedTile<3>(simd, k, ai, lda, bp, ci, ldc, cols, s, col0);
             break;
           default:
-            QuantizedTile<4>(avx2, k, ai, lda, bp, ci, ldc, cols, s, col0);
+            QuantizedTile<4>(simd, k, ai, lda, bp, ci, ldc, cols, s, col0);
             break;
         }
       }
