@@ -40,7 +40,9 @@ endforeach()
 
 # No RPATH into the sysroot: a cross-built program runs from the phone bundle (its own
 # lib/) or under the emulator below, never from this machine's folders.
-set(CMAKE_SKIP_RPATH ON)
+# (A cache entry, forced: CMake creates CMAKE_SKIP_RPATH in the cache on the first
+# configure, which would hide a plain variable set here.)
+set(CMAKE_SKIP_RPATH ON CACHE BOOL "cross builds run from the phone bundle or the emulator" FORCE)
 
 # Run target programs (ctest, try_run) under qemu-user through the target's own dynamic
 # loader, with the sysroot's and the cross toolchain's libraries.
