@@ -48,15 +48,78 @@ def convert(model, quantize):
     return conv.convert()
 
 
+class TwoSignatures(tf.Module):
+    """Two signatures on two subgraphs: "encode" (dense + tanh, 4 -> 3) and "decode"
+    (two inputs, 3 + 2 -> 5), so that a tool must pick one (--signature_to_run_for)."""
+
+    def __init__(self):
+        super().__init__()
+        rng = np.random.default_rng(11)
+        self.w_enc = tf.constant(rng.standard_normal((4, 3)).astype(np.float32))
+        self.w_dec = tf.constant(rng.standard_normal((5, 5)).astype(np.float32))
+
+    @tf.function(input_signature=[tf.TensorSpec([1, 4], tf.float32, name="x")])
+    def encode(self, x):
+        return {"code": tf.tanh(tf.matmul(x, self.w_enc))}
+
+    @tf.function(input_signature=[tf.TensorSpec([1, 3], tf.float32, name="code"),
+                                  tf.TensorSpec([1, 2], tf.float32, name="extra")])
+    def decode(self, code, extra):
+        z = tf.matmul(tf.concat([code, extra], axis=1), self.w_dec)
+        return {"out": z * 2.0 + 1.0, "norm": tf.reduce_sum(z * z, axis=1)}
+
+
+def two_signatures():
+    m = TwoSignatures()
+    fns = [m.encode.get_concrete_function(), m.decode.get_concrete_function()]
+    conv = tf.lite.TFLiteConverter.from_concrete_functions(fns, m)
+    return conv.convert()
+
+
+def signature_goldens(model_name):
+    """Every signature of the model run by TFLite (ai-edge-litert, builtin kernels) on fixed
+    inputs: testdata/goldens/<model>.json, {signature: {inputs: {name: [...]}, outputs: ...}}."""
+    import json
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
+    it = Interpreter(model_path=os.path.join(OUT, model_name),
+                     experimental_op_resolver_type=OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES)
+    rng = np.random.default_rng(5)
+    goldens = {}
+    for key in it.get_signature_list():
+        runner = it.get_signature_runner(key)
+        inputs = {name: rng.uniform(-2, 2, d["shape"]).astype(np.float32)
+                  for name, d in runner.get_input_details().items()}
+        outputs = runner(**inputs)
+        goldens[key] = {"inputs": {k: v.flatten().tolist() for k, v in inputs.items()},
+                        "outputs": {k: np.asarray(v).flatten().tolist() for k, v in outputs.items()}}
+    path = os.path.join(OUT, "..", "goldens", model_name.replace(".tflite", ".json"))
+    with open(path, "w") as f:
+        json.dump(goldens, f, indent=1)
+    print(f"wrote {os.path.relpath(path)}")
+
+
+def write(name, data):
+    path = os.path.join(OUT, name)
+    with open(path, "wb") as f:
+        f.write(data)
+    print(f"wrote {os.path.relpath(path)} ({os.path.getsize(path)} bytes), "
+          f"tensorflow {tf.__version__}")
+
+
 def main():
+    """Every model, or only those named (e.g. two_signatures.tflite)."""
     os.makedirs(OUT, exist_ok=True)
-    model = tiny_cnn()
-    for name, quant in (("tiny_cnn_float.tflite", False), ("tiny_cnn_int8.tflite", True)):
-        path = os.path.join(OUT, name)
-        with open(path, "wb") as f:
-            f.write(convert(model, quant))
-        print(f"wrote {os.path.relpath(path)} ({os.path.getsize(path)} bytes), "
-              f"tensorflow {tf.__version__}")
+    wanted = set(sys.argv[1:])
+    makers = {
+        "tiny_cnn_float.tflite": lambda: convert(tiny_cnn(), False),
+        "tiny_cnn_int8.tflite": lambda: convert(tiny_cnn(), True),
+        "two_signatures.tflite": two_signatures,
+    }
+    for name, make in makers.items():
+        if not wanted or name in wanted:
+            write(name, make())
+            if name == "two_signatures.tflite":
+                signature_goldens(name)
     return 0
 
 

@@ -1,8 +1,10 @@
 // End-to-end tests of the benchmark_model executable: TFLite's log lines (regexes that
 // TFLite's own output matches), --output_json, exit codes, and the CI gate against
 // synthetic baselines.
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -11,6 +13,7 @@
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
 #include "testing/command.h"
+#include "testing/proto_fields.h"
 
 namespace fs = std::filesystem;
 
@@ -183,12 +186,19 @@ TEST_CASE("benchmark_model exit codes") {
 }
 
 TEST_CASE("benchmark_model CI gate: pass, regression, inconclusive") {
+  const std::string common = fmt::format("--graph={} --num_runs=8 --min_secs=0 --warmup_min_secs=0", Model());
+  // Baselines: a real run's JSON (its configuration is this command's) with the
+  // inference figures replaced.
+  const fs::path real = TempDir() / "gate_real.json";
+  REQUIRE(Run(common + " --output_json=" + real.string()).exit_code == 0);
+  const auto recorded = nlohmann::json::parse(ReadFile(real));
   auto baseline = [&](double p50, int count) {
     const fs::path p = TempDir() / fmt::format("baseline_{}_{}.json", p50, count);
-    std::ofstream(p) << nlohmann::json{{"inference", {{"p50", p50}, {"std", 1.0}, {"count", count}}}}.dump();
+    nlohmann::json j = recorded;
+    j["inference"] = {{"p50", p50}, {"std", 1.0}, {"count", count}};
+    std::ofstream(p) << j.dump();
     return p.string();
   };
-  const std::string common = fmt::format("--graph={} --num_runs=8 --min_secs=0 --warmup_min_secs=0", Model());
   const CommandResult pass = Run(common + " --baseline=" + baseline(1e9, 50));
   CAPTURE(pass.out, pass.err);
   CHECK(pass.exit_code == 0);
@@ -210,7 +220,40 @@ TEST_CASE("benchmark_model CI gate: pass, regression, inconclusive") {
   CHECK_THAT(few.err, Catch::Contains("INCONCLUSIVE"));
   const fs::path junk = TempDir() / "junk.json";
   std::ofstream(junk) << "not json";
-  CHECK(Run(common + " --baseline=" + junk.string()).exit_code == 2);
+  // A baseline that cannot be read is refused before the benchmark runs.
+  const CommandResult broken = Run(common + " --baseline=" + junk.string());
+  CHECK(broken.exit_code == 2);
+  CHECK(broken.out.find("Running benchmark") == std::string::npos);
+  const CommandResult missing = Run(common + " --baseline=/nonexistent/base.json");
+  CHECK(missing.exit_code == 2);
+  CHECK_THAT(missing.err, Catch::Contains("cannot read the baseline '/nonexistent/base.json'"));
+  CHECK(missing.out.find("Running benchmark") == std::string::npos);
+
+  // Another configuration (threads, delegates) is not a comparison: INVALID, exit 2,
+  // unless allowed.
+  const std::string base = baseline(1e9, 50);
+  const CommandResult threads = Run(common + " --num_threads=2 --baseline=" + base);
+  CAPTURE(threads.out, threads.err);
+  CHECK(threads.exit_code == 2);
+  CHECK_THAT(threads.err, Catch::Contains("INVALID: baseline is for another model/configuration: "
+                                          "num_threads: 1 in the baseline, 2 now"));
+  const CommandResult delegate = Run(common + " --use_xnnpack=false --baseline=" + base);
+  CHECK(delegate.exit_code == 2);
+  CHECK_THAT(delegate.err, Catch::Contains("delegates: XNNPACK in the baseline, (none) now"));
+  const CommandResult allowed =
+      Run(common + " --num_threads=2 --allow_baseline_mismatch --baseline=" + base);
+  CAPTURE(allowed.out, allowed.err);
+  CHECK(allowed.exit_code == 0);
+  CHECK_THAT(allowed.out, Catch::Contains("WARN: baseline is for another model/configuration "
+                                          "(--allow_baseline_mismatch): num_threads: 1 in the "
+                                          "baseline, 2 now"));
+  CHECK_THAT(allowed.out, Catch::Contains("PASS: median"));
+  // Another model.
+  const std::string int8 = std::string(TFI_SOURCE_DIR) + "/testdata/models/tiny_cnn_int8.tflite";
+  const CommandResult model = Run(fmt::format("--graph={} --num_runs=8 --min_secs=0 "
+                                              "--warmup_min_secs=0 --baseline={}", int8, base));
+  CHECK(model.exit_code == 2);
+  CHECK_THAT(model.err, Catch::Contains("model_sha256: "));
 }
 
 }  // namespace
@@ -277,6 +320,152 @@ TEST_CASE("benchmark_model --list_signatures prints TFLite's lines and stops wit
                                     "INFO: -> Signature Key: serving_default\n"));
   CHECK(r.out.find("Running benchmark") == std::string::npos);
   CHECK(r.err == "ERROR: Benchmarking failed.\n");
+}
+
+}  // namespace
+
+namespace {
+
+std::string TwoSignatures() {
+  return std::string(TFI_SOURCE_DIR) + "/testdata/models/two_signatures.tflite";
+}
+
+TEST_CASE("benchmark_model picks a signature as TFLite: the only one, else the one named") {
+  // One signature: run it, and say so.
+  const CommandResult one = Run(fmt::format("--graph={} --num_runs=1 --warmup_runs=0 --min_secs=0 "
+                                            "--warmup_min_secs=0", Model()));
+  CAPTURE(one.out, one.err);
+  CHECK(one.exit_code == 0);
+  CHECK_THAT(one.out, Catch::Contains("INFO: Graph: [" + Model() + "]\nINFO: Signature to run: []\n"));
+  CHECK_THAT(one.out, Catch::Contains("INFO: Using signature: serving_default\n"));
+
+  // Several and none named: TFLite's lines, exit 1, nothing run.
+  const CommandResult several = Run(fmt::format("--graph={}", TwoSignatures()));
+  CAPTURE(several.out, several.err);
+  CHECK(several.exit_code == 1);
+  CHECK(several.err ==
+        "ERROR: Signature not specified or incorrect. Pass one of the following to the flag "
+        "\"--signature_to_run_for\"\nERROR:  #> Signature key: decode\n"
+        "ERROR:  #> Signature key: encode\nERROR: Benchmarking failed.\n");
+  CHECK(several.out.find("Running benchmark") == std::string::npos);
+  const CommandResult wrong = Run(fmt::format("--graph={} --signature_to_run_for=nope", Model()));
+  CHECK(wrong.exit_code == 1);
+  CHECK_THAT(wrong.err, Catch::Contains("ERROR:  #> Signature key: serving_default\n"));
+  CHECK_THAT(wrong.out, Catch::Contains("INFO: Signature to run: [nope]\n"));
+
+  // A model without signatures runs its first subgraph, unless a key is named.
+  const std::string none = std::string(TFI_SOURCE_DIR) + "/testdata/models/partition_diamond.tflite";
+  const CommandResult plain = Run(fmt::format("--graph={} --num_runs=1 --warmup_runs=0 --min_secs=0 "
+                                              "--warmup_min_secs=0", none));
+  CAPTURE(plain.out, plain.err);
+  CHECK(plain.exit_code == 0);
+  CHECK(plain.out.find("Using signature") == std::string::npos);
+  const CommandResult named = Run(fmt::format("--graph={} --signature_to_run_for=x", none));
+  CHECK(named.exit_code == 1);
+  CHECK(named.err == "ERROR: Signature key is specified, but the model does not have any "
+                     "signatures.\nERROR: Benchmarking failed.\n");
+}
+
+// The second signature (the model's second subgraph) on TFLite's inputs, its outputs
+// written by --output_filepath and compared with TFLite's (ai-edge-litert) for the same
+// inputs; the input file is named with TFLite's "::" escape for the ':' in the name.
+TEST_CASE("benchmark_model --signature_to_run_for runs that subgraph, --output_filepath saves it") {
+  std::ifstream golden_file(std::string(TFI_SOURCE_DIR) + "/testdata/goldens/two_signatures.json");
+  const auto golden = nlohmann::json::parse(golden_file)["encode"];
+  const fs::path in = TempDir() / "x.bin", out = TempDir() / "code.bin";
+  {
+    std::vector<float> x = golden["inputs"]["x"].get<std::vector<float>>();
+    std::ofstream f(in, std::ios::binary);
+    f.write(reinterpret_cast<const char*>(x.data()), x.size() * sizeof(float));
+  }
+  fs::remove(out);
+  for (const char* xnnpack : {"", "--use_xnnpack=false"}) {
+    const CommandResult r = Run(fmt::format(
+        "--graph={} --signature_to_run_for=encode --input_layer=encode_x:0 "
+        "--input_layer_shape=1,4 --input_layer_value_files=encode_x::0:{} --output_filepath={} "
+        "--num_runs=2 --warmup_runs=1 --min_secs=0 --warmup_min_secs=0 {}",
+        TwoSignatures(), in.string(), out.string(), xnnpack));
+    CAPTURE(xnnpack, r.out, r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("INFO: Using signature: encode\n"));
+    CHECK_THAT(r.out, Catch::Contains("INFO: File path to export outputs layer to: [" +
+                                      out.string() + "]\n"));
+    const std::string bytes = ReadFile(out);
+    const auto want = golden["outputs"]["code"].get<std::vector<float>>();
+    REQUIRE(bytes.size() == want.size() * sizeof(float));
+    for (size_t i = 0; i < want.size(); ++i) {
+      float got;
+      std::memcpy(&got, bytes.data() + i * sizeof(float), sizeof(float));
+      CHECK(got == Approx(want[i]).margin(1e-5));
+    }
+  }
+  const CommandResult unwritable = Run(fmt::format(
+      "--graph={} --signature_to_run_for=encode --output_filepath=/nonexistent/dir/o.bin "
+      "--num_runs=1 --warmup_runs=0 --min_secs=0 --warmup_min_secs=0", TwoSignatures()));
+  CHECK(unwritable.exit_code == 1);
+  CHECK_THAT(unwritable.err, Catch::Contains("cannot write the outputs to '/nonexistent/dir/o.bin' "
+                                             "(--output_filepath)"));
+}
+
+// The first signature (two inputs, two outputs) on TFLite's inputs; the outputs as a
+// tensorflow.Example (features keyed by tensor name, float_list = 2, packed values).
+TEST_CASE("benchmark_model --output_proto_filepath writes the outputs as a tf.Example") {
+  std::ifstream golden_file(std::string(TFI_SOURCE_DIR) + "/testdata/goldens/two_signatures.json");
+  const auto golden = nlohmann::json::parse(golden_file)["decode"];
+  std::vector<std::string> files;
+  for (const char* name : {"code", "extra"}) {
+    const fs::path path = TempDir() / (std::string(name) + ".bin");
+    const auto values = golden["inputs"][name].get<std::vector<float>>();
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
+    files.push_back(path.string());
+  }
+  const fs::path out = TempDir() / "outputs.pb";
+  const CommandResult r = Run(fmt::format(
+      "--graph={} --signature_to_run_for=decode --input_layer=decode_extra:0,decode_code:0 "
+      "--input_layer_shape=1,2:1,3 --input_layer_value_files=decode_extra::0:{},decode_code::0:{} "
+      "--output_proto_filepath={} --num_runs=1 --warmup_runs=0 --min_secs=0 --warmup_min_secs=0",
+      TwoSignatures(), files[1], files[0], out.string()));
+  CAPTURE(r.out, r.err);
+  REQUIRE(r.exit_code == 0);
+  testing::ProtoFields example, features;
+  REQUIRE(testing::ParseProto(ReadFile(out), &example));
+  REQUIRE(testing::ParseProto(example.All(1).at(0), &features));
+  // Tensor names of the signature outputs "norm" and "out" (PartitionedCall:0 and :1).
+  std::map<std::string, std::string> by_name;
+  for (const std::string& entry_bytes : features.All(1)) {
+    testing::ProtoFields entry;
+    REQUIRE(testing::ParseProto(entry_bytes, &entry));
+    by_name[entry.All(1).at(0)] = entry.All(2).at(0);
+  }
+  REQUIRE(by_name.size() == 2);
+  for (const auto& [tensor, signature_name] :
+       {std::pair<std::string, std::string>{"PartitionedCall:0", "norm"}, {"PartitionedCall:1", "out"}}) {
+    CAPTURE(tensor);
+    REQUIRE(by_name.count(tensor) == 1);
+    testing::ProtoFields feature, list;
+    REQUIRE(testing::ParseProto(by_name[tensor], &feature));
+    REQUIRE(testing::ParseProto(feature.All(2).at(0), &list));  // float_list
+    const std::string packed = list.All(1).at(0);
+    const auto want = golden["outputs"][signature_name].get<std::vector<float>>();
+    REQUIRE(packed.size() == want.size() * sizeof(float));
+    for (size_t i = 0; i < want.size(); ++i) {
+      CHECK(testing::ProtoValue<float>(packed.substr(i * 4, 4)) ==
+            Approx(want[i]).epsilon(1e-5).margin(1e-5));
+    }
+  }
+}
+
+TEST_CASE("benchmark_model --print_preinvoke_state cuts names to the display lengths") {
+  const CommandResult r = Run(fmt::format(
+      "--graph={} --signature_to_run_for=encode --print_preinvoke_state --num_runs=1 "
+      "--warmup_runs=0 --min_secs=0 --warmup_min_secs=0 --tensor_name_display_length=6 "
+      "--tensor_type_display_length=4 --alloc_type_display_length=9", TwoSignatures()));
+  CAPTURE(r.out, r.err);
+  REQUIRE(r.exit_code == 0);
+  // "encode_x:0" (float32, kTfLiteArenaRw) shown as its first 6, 4 and 9 characters.
+  CHECK(HasLine(r.out, std::regex(R"(INFO: Tensor +\d+ encode FLOA kTfLiteAr +16 bytes \[1,4\])")));
+  CHECK_THAT(r.out, Catch::Contains("INFO: Tensor name display length: [6]\n"));
 }
 
 }  // namespace

@@ -5,8 +5,11 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iostream>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -42,6 +45,17 @@ int BenchmarkModelMain(int argc, const char* const* argv) {
   BenchmarkOptions options;
   BenchmarkToolOptions tool;
   AddBenchmarkFlags(app, &options, &tool);
+  // Ours: the model as the first argument too (`benchmark_model m.tflite --num_runs=5`).
+  // Elsewhere a bare word stays what TFLite makes of it (an unconsumed argument: in
+  // `--foo bar`, TFLite's "Unconsumed cmdline flags: --foo bar").
+  std::string positional_model;
+  std::vector<const char*> args(argv, argv + argc);
+  if (args.size() > 1 && args[1][0] != '-') {
+    positional_model = args[1];
+    args.erase(args.begin() + 1);
+    argc = static_cast<int>(args.size());
+    argv = args.data();
+  }
   CustomOpFlags custom_ops;
   AddCustomOpFlags(app, &custom_ops);
   DelegateRegistry registry = DelegateRegistry::Default();
@@ -69,6 +83,15 @@ int BenchmarkModelMain(int argc, const char* const* argv) {
     std::cerr << "Run with --help for the list of flags.\n";
     return kExitUsage;
   }
+  if (!positional_model.empty()) {
+    if (!options.graph.empty() && options.graph != positional_model) {
+      std::cerr << app.get_name() << ": the model is given twice, as '" << options.graph
+                << "' and '" << positional_model << "'; give it once (--graph=M or as an "
+                << "argument)\n";
+      return kExitUsage;
+    }
+    options.graph = positional_model;
+  }
   CollectGivenFlags(app, &options);
   options.show_progress = isatty(STDERR_FILENO) && isatty(STDOUT_FILENO);
 
@@ -84,6 +107,23 @@ int BenchmarkModelMain(int argc, const char* const* argv) {
   }
   for (const auto& line : BenchmarkParamLines(options)) Info(line);
   for (const auto& line : registry.LogParams(options.verbose)) Info(line);
+
+  // The baseline is read first: a missing or broken one must not cost a whole benchmark.
+  nlohmann::json baseline;
+  if (!tool.baseline.empty()) {
+    std::ifstream f(tool.baseline);
+    if (!f) {
+      Error(fmt::format("cannot read the baseline '{}': {}", tool.baseline, std::strerror(errno)));
+      return kExitUsage;
+    }
+    try {
+      baseline = nlohmann::json::parse(f);
+    } catch (const nlohmann::json::exception& e) {
+      Error(fmt::format("cannot read the baseline '{}': {}", tool.baseline, e.what()));
+      return kExitUsage;
+    }
+  }
+  options.delegate_params = registry.LogParams(/*verbose=*/true);
 
   CustomOpLibraryHandles plugins;  // outlives the resolver and the interpreter
   tflite::ops::builtin::BuiltinOpResolver resolver;
@@ -140,18 +180,15 @@ int BenchmarkModelMain(int argc, const char* const* argv) {
   nlohmann::json json = BenchmarkResultToJson(options, r);
   int rc = kExitOk;
   if (!tool.baseline.empty()) {
-    std::ifstream f(tool.baseline);
-    nlohmann::json baseline;
-    try {
-      baseline = nlohmann::json::parse(f);
-    } catch (const nlohmann::json::exception& e) {
-      Error(fmt::format("cannot read the baseline '{}': {}", tool.baseline, e.what()));
-      return kExitUsage;
+    const GateVerdict v = CheckRegression(baseline, json, tool.max_regression_pct,
+                                          tool.allow_baseline_mismatch);
+    if (!v.mismatch.empty()) {
+      std::cout << "WARN: baseline is for another model/configuration (--allow_baseline_mismatch): "
+                << v.mismatch << std::endl;
     }
-    const GateVerdict v = CheckRegression(baseline, json, tool.max_regression_pct);
     json["gate"] = {{"baseline", tool.baseline}, {"verdict", v.line},
                     {"failed", v.failed()}, {"change_pct", v.change_pct},
-                    {"noise_pct", v.noise_pct}};
+                    {"noise_pct", v.noise_pct}, {"mismatch", v.mismatch}};
     (v.failed() ? std::cerr : std::cout) << v.line << std::endl;
     if (v.kind == GateVerdict::kInvalid) return kExitUsage;
     if (v.failed()) rc = kExitGateFailed;

@@ -70,6 +70,22 @@ void AddBenchmarkFlags(CLI::App& app, BenchmarkOptions* o, BenchmarkToolOptions*
               "print the interpreter internals after all Invoke calls");
   AddBoolFlag(app, "--list_signatures", &o->list_signatures,
               "print the signature keys of the model, then stop (exit 1, as TFLite)");
+  app.add_option("--signature_to_run_for", o->signature_to_run_for,
+                 "the signature to benchmark: required when the model has several, the only "
+                 "one by default");
+  app.add_option("--output_filepath", o->output_filepath,
+                 "File path to export outputs layer as binary data (after the last run)");
+  app.add_option("--output_proto_filepath", o->output_proto_filepath,
+                 "File path to export outputs layer as tf example proto (after the last run)");
+  app.add_option("--tensor_name_display_length", o->tensor_name_display_length,
+                 "characters of a tensor's name shown by --print_*_state");
+  app.add_option("--tensor_type_display_length", o->tensor_type_display_length,
+                 "characters of a tensor's type shown by --print_*_state");
+  app.add_option("--alloc_type_display_length", o->alloc_type_display_length,
+                 "characters of a tensor's allocation type shown by --print_*_state");
+  AddBoolFlag(app, "--allow_dynamic_profiling_buffer_increase",
+              &o->allow_dynamic_profiling_buffer_increase,
+              "allow dynamic increase on profiling buffer entries (ours always grows)");
   app.add_option("--random_seed", o->seed, "seed of the random inputs (default 1)");
   app.add_option("--output_json", tool->output_json,
                  "Write every statistic, per-run latency and the setup as JSON to this file");
@@ -77,6 +93,10 @@ void AddBenchmarkFlags(CLI::App& app, BenchmarkOptions* o, BenchmarkToolOptions*
                  "CI gate: a previous --output_json; exit 3 when the median regressed");
   app.add_option("--max_regression_pct", tool->max_regression_pct,
                  "CI gate: allowed slowdown of the median in percent (default 5)");
+  AddBoolFlag(app, "--allow_baseline_mismatch", &tool->allow_baseline_mismatch,
+              "CI gate: compare even when the baseline is of another model or configuration "
+              "(threads, delegates and their options, input shapes, signature); warns instead "
+              "of INVALID (exit 2)");
 }
 
 void CollectGivenFlags(const CLI::App& app, BenchmarkOptions* o) {
@@ -108,6 +128,9 @@ std::vector<std::string> BenchmarkParamLines(const BenchmarkOptions& o) {
   param("memory_footprint_check_interval_ms", "Memory footprint check interval (ms)",
         Str(o.memory_footprint_check_interval_ms), false);
   param("graph", "Graph", o.graph, true);
+  param("signature_to_run_for", "Signature to run", o.signature_to_run_for, true);
+  param("list_signatures", "List signatures from the provided model",
+        Str(o.list_signatures ? 1 : 0), false);
   param("input_layer", "Input layers", o.input_layer, false);
   param("input_layer_shape", "Input shapes", o.input_layer_shape, false);
   param("input_layer_value_range", "Input value ranges", o.input_layer_value_range, false);
@@ -115,18 +138,28 @@ std::vector<std::string> BenchmarkParamLines(const BenchmarkOptions& o) {
   param("require_full_delegation", "Require full delegation",
         Str(o.require_full_delegation ? 1 : 0), false);
   param("enable_op_profiling", "Enable op profiling", Str(o.enable_op_profiling ? 1 : 0), false);
-  param("max_profiling_buffer_entries", "Max profiling buffer entries",
-        Str(o.max_profiling_buffer_entries), false);
   param("op_profiling_output_mode", "Op profiling output mode.", o.op_profiling_output_mode, false);
   param("op_profiling_output_file", "Op profiling output file.", o.op_profiling_output_file, false);
+  param("max_profiling_buffer_entries", "Max initial profiling buffer entries",
+        Str(o.max_profiling_buffer_entries), false);
+  param("allow_dynamic_profiling_buffer_increase",
+        "Allow dynamic increase on profiling buffer entries",
+        Str(o.allow_dynamic_profiling_buffer_increase ? 1 : 0), false);
   param("profiling_output_csv_file", "CSV File to export profiling data to",
         o.profiling_output_csv_file, false);
   param("print_preinvoke_state", "Print pre-invoke interpreter state",
         Str(o.print_preinvoke_state ? 1 : 0), false);
   param("print_postinvoke_state", "Print post-invoke interpreter state",
         Str(o.print_postinvoke_state ? 1 : 0), false);
-  param("list_signatures", "List signatures from the provided model",
-        Str(o.list_signatures ? 1 : 0), false);
+  param("output_filepath", "File path to export outputs layer to", o.output_filepath, false);
+  param("output_proto_filepath", "File path to export outputs layer as tf example to",
+        o.output_proto_filepath, false);
+  param("tensor_name_display_length", "Tensor name display length",
+        Str(o.tensor_name_display_length), false);
+  param("tensor_type_display_length", "Tensor type display length",
+        Str(o.tensor_type_display_length), false);
+  param("alloc_type_display_length", "Tensor allocation type display length",
+        Str(o.alloc_type_display_length), false);
   return lines;
 }
 

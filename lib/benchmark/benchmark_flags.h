@@ -17,6 +17,7 @@ struct BenchmarkToolOptions {
   std::string output_json;
   std::string baseline;
   double max_regression_pct = 5.0;
+  bool allow_baseline_mismatch = false;  // compare with a baseline of another configuration
 };
 
 void AddBenchmarkFlags(CLI::App& app, BenchmarkOptions* options, BenchmarkToolOptions* tool);

@@ -35,6 +35,19 @@ nlohmann::json StatToJson(const Stat<int64_t>& s) {
   return j;
 }
 
+nlohmann::json BenchmarkConfigurationJson(const BenchmarkOptions& o, const BenchmarkResult& r) {
+  nlohmann::json applied = nlohmann::json::array();
+  for (const auto& d : r.delegates) {
+    if (d.status == kTfLiteOk) applied.push_back(d.label);
+  }
+  return {{"model_sha256", r.model_sha256},
+          {"signature", r.signature},
+          {"num_threads", r.num_threads},
+          {"inputs", r.input_shapes},
+          {"delegates", applied},
+          {"delegate_params", o.delegate_params}};
+}
+
 nlohmann::json BenchmarkResultToJson(const BenchmarkOptions& o, const BenchmarkResult& r) {
   nlohmann::json j;
   j["schema"] = kBenchmarkJsonSchema;
@@ -54,6 +67,7 @@ nlohmann::json BenchmarkResultToJson(const BenchmarkOptions& o, const BenchmarkR
                  {"enable_op_profiling", o.enable_op_profiling},
                  {"dry_run", o.dry_run},
                  {"benchmark_name", o.benchmark_name}};
+  j["configuration"] = BenchmarkConfigurationJson(o, r);
   j["init_us"] = {{"total", r.init_us},
                   {"model_load", r.load_us},
                   {"interpreter_build", r.build_us},

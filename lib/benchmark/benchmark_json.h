@@ -13,6 +13,12 @@ inline constexpr char kBenchmarkJsonSchema[] = "tflite-inspect.benchmark/1";
 
 nlohmann::json BenchmarkResultToJson(const BenchmarkOptions& options, const BenchmarkResult& r);
 
+// What makes two runs' latencies comparable (JSON "configuration", which the CI gate
+// checks): the model's sha256, the signature, the threads used, the inputs as run, the
+// delegates applied and every delegate parameter.
+nlohmann::json BenchmarkConfigurationJson(const BenchmarkOptions& options,
+                                          const BenchmarkResult& r);
+
 // The statistics object used for "warmup" and "inference" (microseconds).
 nlohmann::json StatToJson(const Stat<int64_t>& s);
 

@@ -1,12 +1,16 @@
 #include "benchmark/benchmark_model.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <fstream>
 #include <memory>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -15,8 +19,10 @@
 #include "model/model.h"
 #include "runtime/delegation_record.h"
 #include "tensorflow/lite/interpreter.h"
+#include "tensorflow/lite/kernels/kernel_util.h"
 #include "tools/session.h"
 #include "util/now.h"
+#include "util/proto_writer.h"
 #include "util/sha256.h"
 
 namespace tflite_inspect {
@@ -31,7 +37,14 @@ std::string Str(const T& v) {
 
 // What TFLite's PrintInterpreterState shows, condensed: tensors and nodes of every
 // subgraph with allocation types, bytes and shapes.
-std::vector<std::string> InterpreterStateLines(tflite::Interpreter& interpreter) {
+// Names, types and allocation types are cut to TFLite's display lengths
+// (--tensor_name_display_length, ...).
+std::string Cut(const std::string& text, int length) {
+  return length >= 0 && text.size() > static_cast<size_t>(length) ? text.substr(0, length) : text;
+}
+
+std::vector<std::string> InterpreterStateLines(tflite::Interpreter& interpreter,
+                                               const BenchmarkOptions& o) {
   std::vector<std::string> out;
   out.push_back(fmt::format("Interpreter has {} subgraphs.", interpreter.subgraphs_size()));
   static const char* kAlloc[] = {"kTfLiteMemNone", "kTfLiteMmapRo", "kTfLiteArenaRw",
@@ -48,10 +61,14 @@ std::vector<std::string> InterpreterStateLines(tflite::Interpreter& interpreter)
         shape += (d ? "," : "") + std::to_string(tensor->dims->data[d]);
       }
       const int alloc = static_cast<int>(tensor->allocation_type);
-      out.push_back(fmt::format("Tensor {:>4} {:<40} {:<8} {:<24} {:>10} bytes [{}]", t,
-                                tensor->name ? tensor->name : "", TfLiteTypeGetName(tensor->type),
-                                alloc >= 0 && alloc < 8 ? kAlloc[alloc] : "?", tensor->bytes,
-                                shape));
+      out.push_back(fmt::format(
+          "Tensor {:>4} {:<{}} {:<{}} {:<{}} {:>10} bytes [{}]", t,
+          Cut(tensor->name ? tensor->name : "", o.tensor_name_display_length),
+          std::max(o.tensor_name_display_length, 0),
+          Cut(TfLiteTypeGetName(tensor->type), o.tensor_type_display_length),
+          std::max(o.tensor_type_display_length, 0),
+          Cut(alloc >= 0 && alloc < 8 ? kAlloc[alloc] : "?", o.alloc_type_display_length),
+          std::max(o.alloc_type_display_length, 0), tensor->bytes, shape));
     }
     for (int n : sg.execution_plan()) {
       const auto* nr = sg.node_and_registration(n);
@@ -104,6 +121,7 @@ struct Bench {
   std::vector<InputLayerInfo> layers;
   std::unique_ptr<Session> session;
   tflite::Interpreter* interpreter = nullptr;
+  tflite::Subgraph* graph = nullptr;  // what runs: the signature's subgraph, or the primary
   std::unique_ptr<OpProfiler> profiler;
   std::unique_ptr<PeakMemoryMonitor> monitor;
   std::vector<std::vector<uint8_t>> input_data;
@@ -120,14 +138,24 @@ void SummarizeDelegates(Bench& b, Session& session) {
     d.status = a.status;
     d.message = a.message;
     d.apply_us = a.apply_us;
-    for (const auto& rec : interpreter.primary_subgraph().delegation_records()) {
+    for (const auto& rec : session.subgraph().delegation_records()) {
       if (rec->delegate != instance.delegate.get() || rec->status != kTfLiteOk) continue;
       d.partitions = static_cast<int>(rec->partitions.size());
       d.nodes = 0;
       for (const auto& p : rec->partitions) d.nodes += static_cast<int>(p.nodes.size());
     }
-    const size_t plan_size = interpreter.execution_plan().size();
+    const size_t plan_size = session.subgraph().execution_plan().size();
     d.by_default = instance.by_default;
+    // What the delegate reported while it was applied (every subgraph), as TFLite's error
+    // reporter prints it: e.g. the GPU delegate's unsupported operations.
+    if (a.status == kTfLiteOk) {
+      for (size_t s = 0; s < interpreter.subgraphs_size(); ++s) {
+        for (const auto& rec : interpreter.subgraph(static_cast<int>(s))->delegation_records()) {
+          if (rec->delegate != instance.delegate.get()) continue;
+          for (const auto& message : rec->reported) b.log.error(message);
+        }
+      }
+    }
     if (a.status != kTfLiteOk && instance.by_default) {
       b.log.warn(fmt::format("The default {} delegate is not applied: {}; every node runs on "
                              "the CPU kernels.", a.label, a.message));
@@ -163,16 +191,16 @@ void SummarizeDelegates(Bench& b, Session& session) {
 }
 
 // --input_layer_shape: the inputs resized before AllocateTensors.
-Status ResizeInputLayers(Bench& b, tflite::Interpreter& interpreter) {
+Status ResizeInputLayers(Bench& b, tflite::Subgraph& graph) {
   if (b.layers.empty()) return Status::Ok();
-  const auto& inputs = interpreter.inputs();
+  const auto& inputs = graph.inputs();
   if (b.layers.size() != inputs.size()) {
     return InvalidArgument(fmt::format("Inputs mismatch: Model inputs #:{} expected: {}",
                                        b.layers.size(), inputs.size()));
   }
   for (size_t j = 0; j < b.layers.size(); ++j) {
     const InputLayerInfo& layer = b.layers[j];
-    TfLiteTensor* t = interpreter.tensor(inputs[j]);
+    TfLiteTensor* t = graph.tensor(inputs[j]);
     if (layer.name != (t->name ? t->name : "")) {
       b.log.info(fmt::format("Tensor # {} is named {} but flags call it {}", inputs[j],
                              t->name ? t->name : "", layer.name));
@@ -181,7 +209,7 @@ Status ResizeInputLayers(Bench& b, tflite::Interpreter& interpreter) {
       return InvalidArgument(fmt::format("Input tensor #{} should have {} dimensions!",
                                          inputs[j], t->dims->size));
     }
-    if (t->type != kTfLiteString && interpreter.ResizeInputTensor(inputs[j], layer.shape) != kTfLiteOk) {
+    if (t->type != kTfLiteString && graph.ResizeInputTensor(inputs[j], layer.shape) != kTfLiteOk) {
       return InvalidArgument(fmt::format("cannot resize input '{}': {}", layer.name,
                                          b.session != nullptr ? b.session->messages() : ""));
     }
@@ -201,13 +229,38 @@ Status Init(Bench& b, const tflite::OpResolver& resolver, DelegatePlan plan) {
   so.limits = options.limits;
   so.target_runtime = options.target_runtime;
   so.warn = b.log.warn;
-  std::vector<std::string> signature_keys;
+  // TFLite's BenchmarkInterpreterRunner::Create: no signature for a model without one,
+  // the only one when none is named, else the one named.
+  tflite::SignatureRunner* chosen = nullptr;
+  so.select_signature =
+      [&](tflite::Interpreter& interpreter) -> Result<tflite::SignatureRunner*> {
+    if (options.list_signatures) return nullptr;  // listed (and failed) after this
+    const auto keys = interpreter.signature_keys();
+    std::string key = options.signature_to_run_for;
+    if (keys.empty()) {
+      if (key.empty()) return nullptr;
+      b.log.error("Signature key is specified, but the model does not have any signatures.");
+      return Status(StatusCode::kUnsupported, "");
+    }
+    if (keys.size() == 1 && key.empty()) key = *keys[0];
+    if (std::none_of(keys.begin(), keys.end(), [&](const std::string* k) { return *k == key; })) {
+      b.log.error("Signature not specified or incorrect. Pass one of the following to the flag "
+                  "\"--signature_to_run_for\"");
+      for (const std::string* k : keys) b.log.error(" #> Signature key: " + *k);
+      return Status(StatusCode::kUnsupported, "");
+    }
+    b.log.info("Using signature: " + key);
+    r.signature = key;
+    chosen = interpreter.GetSignatureRunner(key.c_str());
+    return chosen;
+  };
   so.after_build = [&](tflite::Interpreter& interpreter) {
     if (options.list_signatures) {
+      const auto signature_keys = interpreter.signature_keys();
       // TFLite's lines; then Init fails on purpose ("Benchmarking failed.", exit 1).
       b.log.info(fmt::format("The Model contains {} signature key(s).", signature_keys.size()));
       if (!signature_keys.empty()) b.log.info("They are listed below: ");
-      for (const auto& key : signature_keys) b.log.info("-> Signature Key: " + key);
+      for (const std::string* key : signature_keys) b.log.info("-> Signature Key: " + *key);
       return Status(StatusCode::kUnsupported, "");  // exit 1, no message of its own
     }
     if (options.enable_op_profiling) {
@@ -220,16 +273,11 @@ Status Init(Bench& b, const tflite::OpResolver& resolver, DelegatePlan plan) {
     switch (done) {
       case SessionStage::kLoad: {
         b.log.info("Loaded model " + options.graph);
-        const auto* defs = session.model().inspect_model().fb()->signature_defs();
-        for (size_t i = 0; defs != nullptr && i < defs->size(); ++i) {
-          const auto* key = defs->Get(i)->signature_key();
-          signature_keys.push_back(key != nullptr ? key->str() : "");
-        }
         break;
       }
       case SessionStage::kBuild:
         r.num_threads = session.interpreter().num_threads();
-        r.total_nodes = static_cast<int>(session.interpreter().execution_plan().size());
+        r.total_nodes = static_cast<int>(session.subgraph().execution_plan().size());
         break;
       case SessionStage::kCreateDelegates:
         // As TFLite, the count is of the delegates asked for; XNNPACK by default is not one.
@@ -242,15 +290,17 @@ Status Init(Bench& b, const tflite::OpResolver& resolver, DelegatePlan plan) {
     }
   };
   so.before_allocate = [&](tflite::Interpreter& interpreter) {
+    tflite::Subgraph& graph =
+        chosen != nullptr ? *chosen->subgraph() : interpreter.primary_subgraph();
     r.cpu_nodes = 0;
-    for (int n : interpreter.execution_plan()) {
-      if (interpreter.node_and_registration(n)->first.delegate == nullptr) ++r.cpu_nodes;
+    for (int n : graph.execution_plan()) {
+      if (graph.node_and_registration(n)->first.delegate == nullptr) ++r.cpu_nodes;
     }
     if (options.require_full_delegation &&
-        !(interpreter.execution_plan().size() == 1 && r.cpu_nodes == 0)) {
+        !(graph.execution_plan().size() == 1 && r.cpu_nodes == 0)) {
       return Status(StatusCode::kUnsupported, "Disallowed CPU fallback detected.");
     }
-    return ResizeInputLayers(b, interpreter);
+    return ResizeInputLayers(b, graph);
   };
   SessionStage failed_at = SessionStage::kOpen;
   auto session = Session::Open(so, resolver, std::move(plan), &failed_at);
@@ -263,6 +313,7 @@ Status Init(Bench& b, const tflite::OpResolver& resolver, DelegatePlan plan) {
   }
   b.session = std::move(session.value());
   b.interpreter = &b.session->interpreter();
+  b.graph = &b.session->subgraph();
   const SessionTimings& t = b.session->timings();
   r.load_us = t.load_us;
   r.build_us = t.build_us;
@@ -270,8 +321,8 @@ Status Init(Bench& b, const tflite::OpResolver& resolver, DelegatePlan plan) {
   r.allocate_us = t.allocate_us;
   r.init_us = NowMicros() - init_start;
   r.init_mem = GetMemoryUsage();
-  r.arena_bytes = b.interpreter->arena_bytes();
-  r.persistent_bytes = b.interpreter->primary_subgraph().persistent_bytes();
+  r.arena_bytes = b.graph->arena_bytes();
+  r.persistent_bytes = b.graph->persistent_bytes();
   if (r.model_size_mb > 0) {
     b.log.info("The input model file size (MB): " + Str(r.model_size_mb));
   } else {
@@ -283,9 +334,15 @@ Status Init(Bench& b, const tflite::OpResolver& resolver, DelegatePlan plan) {
 
 // Phase 2: input data, from --input_layer_value_range/_files or generated.
 Status PrepareInputs(Bench& b) {
-  const auto& inputs = b.interpreter->inputs();
+  const auto& inputs = b.graph->inputs();
   for (size_t j = 0; j < inputs.size(); ++j) {
-    const TfLiteTensor* t = b.interpreter->tensor(inputs[j]);
+    const TfLiteTensor* t = b.graph->tensor(inputs[j]);
+    std::string shape;
+    for (int d = 0; t->dims != nullptr && d < t->dims->size; ++d) {
+      shape += (d ? "," : "") + std::to_string(t->dims->data[d]);
+    }
+    b.r.input_shapes.push_back(fmt::format("{} {}[{}]", t->name ? t->name : "",
+                                           TfLiteTypeGetName(t->type), shape));
     auto data = MakeInputData(*t, b.layers.empty() ? nullptr : &b.layers[j], b.options.seed,
                               static_cast<int>(j));
     if (!data.ok()) return data.status();
@@ -296,9 +353,9 @@ Status PrepareInputs(Bench& b) {
 }
 
 void ResetInputs(Bench& b) {
-  const auto& inputs = b.interpreter->inputs();
+  const auto& inputs = b.graph->inputs();
   for (size_t j = 0; j < inputs.size(); ++j) {
-    TfLiteTensor* t = b.interpreter->tensor(inputs[j]);
+    TfLiteTensor* t = b.graph->tensor(inputs[j]);
     if (t->bytes > 0 && t->data.raw != nullptr) {
       std::memcpy(t->data.raw, b.input_data[j].data(), std::min(t->bytes, b.input_data[j].size()));
     }
@@ -324,7 +381,7 @@ void RunLoop(Bench& b, int min_runs, float min_s, float max_s, bool regular,
     ResetInputs(b);
     if (regular && b.profiler) b.profiler->StartRun();
     const int64_t start = NowMicros();
-    const TfLiteStatus status = options.dry_run ? kTfLiteOk : b.interpreter->Invoke();
+    const TfLiteStatus status = options.dry_run ? kTfLiteOk : b.session->Invoke();
     const int64_t end = NowMicros();
     if (regular && b.profiler) b.profiler->EndRun();
     stats->UpdateStat(end - start);
@@ -360,7 +417,7 @@ Status WarmupAndRuns(Bench& b) {
     warmup_min_secs = min_secs = -1.0f;
   }
   if (options.print_preinvoke_state) {
-    for (const auto& line : InterpreterStateLines(*b.interpreter)) b.log.info(line);
+    for (const auto& line : InterpreterStateLines(*b.interpreter, b.options)) b.log.info(line);
   }
   RunLoop(b, warmup_runs, warmup_min_secs, options.max_secs, false, &b.r.warmup_us);
   if (b.r.invoke_status != kTfLiteOk) {
@@ -370,6 +427,81 @@ Status WarmupAndRuns(Bench& b) {
   RunLoop(b, num_runs, min_secs, options.max_secs, true, &b.r.inference_us);
   if (b.r.invoke_status != kTfLiteOk) {
     return Status(StatusCode::kInvalidModel, "Invoke failed:\n" + b.session->messages());
+  }
+  return Status::Ok();
+}
+
+// --output_filepath: every output's bytes, one after another in output order (TFLite's
+// OutputSaver), after the last run.
+Status SaveOutputs(Bench& b) {
+  const std::string& path = b.options.output_filepath;
+  if (path.empty()) return Status::Ok();
+  std::ofstream out(path, std::ios::binary);
+  for (int index : b.graph->outputs()) {
+    const TfLiteTensor* t = b.graph->tensor(index);
+    if (t != nullptr && t->data.raw != nullptr) out.write(t->data.raw, t->bytes);
+  }
+  if (!out) {
+    return Status(StatusCode::kInvalidModel,
+                  fmt::format("cannot write the outputs to '{}' (--output_filepath): {}", path,
+                              std::strerror(errno)));
+  }
+  return Status::Ok();
+}
+
+// --output_proto_filepath: the outputs as a tensorflow.Example (TFLite's OutputSaver):
+// one feature per output, keyed by the tensor's name; float32/float64 as a float_list,
+// integers as an int64_list; other types are left out, as TFLite leaves them.
+Status SaveOutputsAsExample(Bench& b) {
+  const std::string& path = b.options.output_proto_filepath;
+  if (path.empty()) return Status::Ok();
+  ProtoWriter features;  // tensorflow.Features { map<string, Feature> feature = 1; }
+  for (int index : b.graph->outputs()) {
+    const TfLiteTensor* t = b.graph->tensor(index);
+    if (t == nullptr || t->dims == nullptr || t->data.raw == nullptr) continue;
+    const size_t n = static_cast<size_t>(tflite::NumElements(t));
+    ProtoWriter feature;  // tensorflow.Feature { bytes_list = 1; float_list = 2; int64_list = 3; }
+    if (t->type == kTfLiteFloat32 || t->type == kTfLiteFloat64) {
+      std::vector<float> values(n);
+      for (size_t i = 0; i < n; ++i) {
+        values[i] = t->type == kTfLiteFloat32
+                        ? t->data.f[i]
+                        : static_cast<float>(reinterpret_cast<const double*>(t->data.raw)[i]);
+      }
+      feature.Message(2, ProtoWriter().PackedFloats(1, values.data(), n));
+    } else {
+      std::vector<int64_t> values(n);
+      bool integer = true;
+      for (size_t i = 0; i < n && integer; ++i) {
+        switch (t->type) {
+          case kTfLiteUInt8: values[i] = t->data.uint8[i]; break;
+          case kTfLiteInt8: values[i] = t->data.int8[i]; break;
+          case kTfLiteUInt16: values[i] = reinterpret_cast<const uint16_t*>(t->data.raw)[i]; break;
+          case kTfLiteInt16: values[i] = t->data.i16[i]; break;
+          case kTfLiteInt32: values[i] = t->data.i32[i]; break;
+          case kTfLiteUInt32: values[i] = reinterpret_cast<const uint32_t*>(t->data.raw)[i]; break;
+          case kTfLiteUInt64:
+            values[i] = static_cast<int64_t>(reinterpret_cast<const uint64_t*>(t->data.raw)[i]);
+            break;
+          case kTfLiteInt64: values[i] = t->data.i64[i]; break;
+          default: integer = false; break;
+        }
+      }
+      if (!integer) continue;
+      feature.Message(3, ProtoWriter().PackedInts(1, values.data(), n));
+    }
+    ProtoWriter entry;  // the map entry: key = 1, value = 2
+    entry.Bytes(1, t->name ? t->name : "").Message(2, feature);
+    features.Message(1, entry);
+  }
+  ProtoWriter example;  // tensorflow.Example { Features features = 1; }
+  example.Message(1, features);
+  std::ofstream out(path, std::ios::binary);
+  out << example.bytes();
+  if (!out) {
+    return Status(StatusCode::kInvalidModel,
+                  fmt::format("cannot write the outputs to '{}' (--output_proto_filepath): {}",
+                              path, std::strerror(errno)));
   }
   return Status::Ok();
 }
@@ -402,7 +534,7 @@ void Report(Bench& b) {
     r.peak_mem_mb = b.monitor->peak_mb();
   }
   if (b.options.print_postinvoke_state) {
-    for (const auto& line : InterpreterStateLines(*b.interpreter)) b.log.info(line);
+    for (const auto& line : InterpreterStateLines(*b.interpreter, b.options)) b.log.info(line);
   }
   if (b.profiler) {
     const bool csv = b.options.op_profiling_output_mode == "csv" ||
@@ -411,9 +543,10 @@ void Report(Bench& b) {
     b.interpreter->SetProfiler(nullptr);
   }
   // Last: hashing a multi-GB file takes seconds, and a file the loader refuses (or a run
-  // that fails) must get its message without that wait.
-  auto sha = Sha256OfFile(b.options.graph);
-  if (sha.ok()) r.model_sha256 = sha.value();
+  // that fails) must get its message without that wait. The bytes hashed are the ones
+  // that ran (a pipe cannot be read twice).
+  const Model& model = b.session->model().inspect_model();
+  r.model_sha256 = Sha256Hex(model.bytes(), model.size());
 }
 
 }  // namespace
@@ -424,7 +557,7 @@ Result<BenchmarkResult> RunBenchmark(const BenchmarkOptions& options,
   if (options.graph.empty()) {
     return InvalidArgument("Please specify the name of your TF Lite input file with --graph");
   }
-  Bench b{options, log, {}, {}, nullptr, nullptr, nullptr, nullptr, {}};
+  Bench b{options, log, {}, {}, nullptr, nullptr, nullptr, nullptr, nullptr, {}};
   auto layers = ParseInputLayers(options.input_layer, options.input_layer_shape,
                                  options.input_layer_value_range,
                                  options.input_layer_value_files);
@@ -442,12 +575,17 @@ Result<BenchmarkResult> RunBenchmark(const BenchmarkOptions& options,
     b.monitor->Start();
   }
   {
-    std::ifstream f(options.graph, std::ios::binary | std::ios::ate);
-    if (f) b.r.model_size_mb = static_cast<double>(f.tellg()) / 1e6;
+    // stat, not open: opening a FIFO would wait for its writer.
+    struct stat st {};
+    if (::stat(options.graph.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+      b.r.model_size_mb = static_cast<double>(st.st_size) / 1e6;
+    }
   }
   TFI_RETURN_IF_ERROR(Init(b, resolver, std::move(delegates)));
   TFI_RETURN_IF_ERROR(PrepareInputs(b));
   TFI_RETURN_IF_ERROR(WarmupAndRuns(b));
+  TFI_RETURN_IF_ERROR(SaveOutputs(b));
+  TFI_RETURN_IF_ERROR(SaveOutputsAsExample(b));
   Report(b);
   return std::move(b.r);
 }

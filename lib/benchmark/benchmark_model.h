@@ -42,11 +42,20 @@ struct BenchmarkOptions {
   std::string op_profiling_output_file;
   std::string profiling_output_csv_file;  // TFLite's older name: CSV to this file
   int max_profiling_buffer_entries = 1024;
+  bool allow_dynamic_profiling_buffer_increase = false;  // accepted: our buffer grows
   bool report_peak_memory_footprint = false;
   int memory_footprint_check_interval_ms = 50;
   bool print_preinvoke_state = false;
   bool print_postinvoke_state = false;
   bool list_signatures = false;  // print the model's signature keys, then fail (as TFLite)
+  // The signature to run ("": the only one; a model without signatures runs subgraph 0).
+  std::string signature_to_run_for;
+  std::string output_filepath;  // the outputs' bytes after the last run
+  std::string output_proto_filepath;  // the outputs as a tensorflow.Example
+  // --print_*_state columns.
+  int tensor_name_display_length = 25;
+  int tensor_type_display_length = 15;
+  int alloc_type_display_length = 18;
   bool require_full_delegation = false;
   bool dry_run = false;
   bool verbose = false;
@@ -54,6 +63,9 @@ struct BenchmarkOptions {
   std::string output_prefix;
   uint64_t seed = 1;        // random inputs (TFLite seeds from random_device)
   bool show_progress = false;  // the tool turns it on for a terminal
+  // Every delegate parameter in words ("Use xnnpack: [1]", ...), from the tool's delegate
+  // registry: part of the configuration the CI gate compares (JSON "configuration").
+  std::vector<std::string> delegate_params;
   // Flags given on the command line: their values are echoed (all are with --verbose).
   std::set<std::string> given;
 };
@@ -90,6 +102,9 @@ struct BenchmarkResult {
   double peak_mem_mb = -1;  // -1: not measured
   std::string op_profile;   // TFLite's tables (text or CSV), when op profiling was on
   TfLiteStatus invoke_status = kTfLiteOk;
+  std::string signature;  // the signature run ("" for a model without signatures)
+  // The inputs as run (after --input_layer_shape): "name FLOAT32[1,224,224,3]".
+  std::vector<std::string> input_shapes;
 };
 
 // INFO / WARN lines go to `info`, ERROR lines to `error` (each without the newline).

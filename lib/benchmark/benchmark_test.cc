@@ -61,6 +61,14 @@ TEST_CASE("input layer flags parse as TFLite's and name the item at fault") {
              Catch::Contains("'a,0' is not name,low,high"));
   CHECK_THAT(ParseInputLayers("a", "1", "", "a").status().message(),
              Catch::Contains("'a' is not name:path"));
+  // TFLite's escape: "::" is a ':' of the name (or of the path).
+  auto escaped = ParseInputLayers("serving_default_x:0,y", "1,4:2", "",
+                                  "serving_default_x::0:/tmp/x.bin,y:/tmp/c::d.bin");
+  REQUIRE(escaped.ok());
+  CHECK(escaped.value()[0].input_file_path == "/tmp/x.bin");
+  CHECK(escaped.value()[1].input_file_path == "/tmp/c:d.bin");
+  CHECK_THAT(ParseInputLayers("x:0", "1", "", "x:0:/tmp/x.bin").status().message(),
+             Catch::Contains("x:0:/tmp/x.bin contains more than one delimiter"));
 }
 
 TEST_CASE("random inputs follow TFLite's ranges and are reproducible") {
@@ -136,8 +144,14 @@ TEST_CASE("TFLite-style invocations from the upstream docs parse") {
   CHECK(Parse({"--graph=m", "--num_thread=4"})->rc == kExitUsage);
 }
 
-nlohmann::json Synthetic(double p50, double std, int64_t n) {
-  return {{"inference", {{"p50", p50}, {"std", std}, {"count", n}}}};
+nlohmann::json Synthetic(double p50, double std, int64_t n, int threads = 1) {
+  return {{"inference", {{"p50", p50}, {"std", std}, {"count", n}}},
+          {"configuration", {{"model_sha256", "ab12"},
+                             {"signature", ""},
+                             {"num_threads", threads},
+                             {"inputs", {"x FLOAT32[1,4]"}},
+                             {"delegates", {"XNNPACK"}},
+                             {"delegate_params", {"Use xnnpack: [0]"}}}}};
 }
 
 TEST_CASE("the regression gate weighs the slowdown against the limit and the noise") {
@@ -164,6 +178,35 @@ TEST_CASE("the regression gate weighs the slowdown against the limit and the noi
   GateVerdict bad = CheckRegression(nlohmann::json{{"x", 1}}, Synthetic(1000, 10, 50), 5.0);
   CHECK(bad.kind == GateVerdict::kInvalid);
   CHECK_THAT(bad.line, Catch::Contains("the baseline JSON has no inference.p50"));
+}
+
+TEST_CASE("the regression gate refuses a baseline of another model or configuration") {
+  const nlohmann::json baseline = Synthetic(1000, 10, 50, 4);
+  nlohmann::json current = Synthetic(1000, 10, 50, 1);
+  GateVerdict v = CheckRegression(baseline, current, 5.0);
+  CHECK(v.kind == GateVerdict::kInvalid);
+  CHECK(v.line == "INVALID: baseline is for another model/configuration: num_threads: 4 in the "
+                  "baseline, 1 now (rerun the baseline with these settings, or "
+                  "--allow_baseline_mismatch)");
+  // Allowed: compared anyway, and the difference is kept for the warning.
+  v = CheckRegression(baseline, current, 5.0, /*allow_mismatch=*/true);
+  CHECK(v.kind == GateVerdict::kPass);
+  CHECK(v.mismatch == "num_threads: 4 in the baseline, 1 now");
+  // Lists name the first entry that differs; every difference is given.
+  current = Synthetic(1000, 10, 50, 4);
+  current["configuration"]["model_sha256"] = "cd34";
+  current["configuration"]["inputs"] = {"x FLOAT32[1,8]"};
+  current["configuration"]["delegate_params"] = {"Use xnnpack: [1]"};
+  CHECK(ConfigurationDifferences(baseline, current) ==
+        std::vector<std::string>{"model_sha256: ab12 in the baseline, cd34 now",
+                                 "inputs: x FLOAT32[1,4] in the baseline, x FLOAT32[1,8] now",
+                                 "delegate_params: Use xnnpack: [0] in the baseline, Use "
+                                 "xnnpack: [1] now"});
+  // A baseline without the record (an older tool's JSON) cannot be trusted either.
+  nlohmann::json old = baseline;
+  old.erase("configuration");
+  CHECK_THAT(CheckRegression(old, current, 5.0).line,
+             Catch::Contains("the baseline records no configuration"));
 }
 
 TEST_CASE("a benchmark run reports TFLite's figures, op profile and JSON") {

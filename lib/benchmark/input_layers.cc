@@ -105,17 +105,39 @@ Result<std::vector<InputLayerInfo>> ParseInputLayers(const std::string& names_st
     layers[index].high = high;
   }
   for (const auto& item : Split(files_string, ',')) {
-    const auto colon = item.find(':');
+    // TFLite's rule: "::" is a ':' of the name or path (converted models name inputs
+    // "serving_default_x:0"); exactly one single ':' separates them.
+    size_t colon = std::string::npos;
+    for (size_t i = 0; i + 1 < item.size(); ++i) {
+      if (item[i] != ':') continue;
+      if (item[i + 1] == ':') {
+        ++i;
+      } else if (colon != std::string::npos) {
+        return InvalidArgument(fmt::format("--input_layer_value_files: {} contains more than "
+                                           "one delimiter (write a ':' of a name as '::')",
+                                           item));
+      } else {
+        colon = i;
+      }
+    }
     if (colon == std::string::npos || colon == 0 || colon + 1 == item.size()) {
       return InvalidArgument(fmt::format("--input_layer_value_files: '{}' is not name:path "
-                                         "(e.g. input1:file_path1,input2:file_path2)", item));
+                                         "(e.g. input1:file_path1,input2:file_path2; a ':' of "
+                                         "a name as '::')", item));
     }
-    const int index = FindLayer(layers, item.substr(0, colon));
+    auto unescape = [](std::string text) {
+      for (size_t p = text.find("::"); p != std::string::npos; p = text.find("::", p + 1)) {
+        text.erase(p, 1);
+      }
+      return text;
+    };
+    const std::string name = unescape(item.substr(0, colon));
+    const int index = FindLayer(layers, name);
     if (index < 0) {
       return InvalidArgument(fmt::format("--input_layer_value_files: input '{}' is not in "
-                                         "--input_layer ({})", item.substr(0, colon), names_string));
+                                         "--input_layer ({})", name, names_string));
     }
-    layers[index].input_file_path = item.substr(colon + 1);
+    layers[index].input_file_path = unescape(item.substr(colon + 1));
   }
   return layers;
 }

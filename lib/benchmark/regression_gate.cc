@@ -35,16 +35,65 @@ Side Read(const nlohmann::json& j, const char* which) {
   return s;
 }
 
+std::string Short(const nlohmann::json& v) {
+  std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+  return text.size() > 80 ? text.substr(0, 77) + "..." : text;
+}
+
 }  // namespace
 
+std::vector<std::string> ConfigurationDifferences(const nlohmann::json& baseline,
+                                                  const nlohmann::json& current) {
+  const auto b = baseline.find("configuration");
+  const auto c = current.find("configuration");
+  if (!baseline.is_object() || b == baseline.end() || !b->is_object()) {
+    return {"the baseline records no configuration (made before tflite-inspect checked it?)"};
+  }
+  if (!current.is_object() || c == current.end() || !c->is_object()) {
+    return {"this run records no configuration"};
+  }
+  std::vector<std::string> out;
+  for (const char* key :
+       {"model_sha256", "signature", "num_threads", "inputs", "delegates", "delegate_params"}) {
+    const auto bv = b->find(key);
+    const auto cv = c->find(key);
+    const nlohmann::json none;
+    const nlohmann::json& x = bv == b->end() ? none : *bv;
+    const nlohmann::json& y = cv == c->end() ? none : *cv;
+    if (x == y) continue;
+    if (x.is_array() && y.is_array()) {
+      // Name the first entry that differs rather than two long lists.
+      size_t i = 0;
+      while (i < x.size() && i < y.size() && x[i] == y[i]) ++i;
+      out.push_back(fmt::format("{}: {} in the baseline, {} now", key,
+                                i < x.size() ? Short(x[i]) : "(none)",
+                                i < y.size() ? Short(y[i]) : "(none)"));
+    } else {
+      out.push_back(fmt::format("{}: {} in the baseline, {} now", key, Short(x), Short(y)));
+    }
+  }
+  return out;
+}
+
 GateVerdict CheckRegression(const nlohmann::json& baseline, const nlohmann::json& current,
-                            double max_regression_pct) {
+                            double max_regression_pct, bool allow_mismatch) {
   GateVerdict v;
   const Side b = Read(baseline, "baseline");
   const Side c = Read(current, "current");
   if (!b.ok || !c.ok) {
     v.line = "INVALID: " + (b.ok ? c.error : b.error);
     return v;
+  }
+  const std::vector<std::string> differences = ConfigurationDifferences(baseline, current);
+  if (!differences.empty()) {
+    std::string joined;
+    for (const auto& d : differences) joined += (joined.empty() ? "" : "; ") + d;
+    if (!allow_mismatch) {
+      v.line = "INVALID: baseline is for another model/configuration: " + joined +
+               " (rerun the baseline with these settings, or --allow_baseline_mismatch)";
+      return v;
+    }
+    v.mismatch = joined;
   }
   v.baseline_median_us = b.median;
   v.current_median_us = c.median;

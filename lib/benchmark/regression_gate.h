@@ -7,11 +7,13 @@
 // error of a median of roughly normal samples); the gate requires the slowdown to exceed
 // three times the combined standard error, so a noisy pair of runs does not fail CI by
 // chance. With fewer than kMinRuns runs on either side the verdict is "inconclusive",
-// which fails the gate too: a CI gate must not pass on no evidence.
+// which fails the gate too: a CI gate must not pass on no evidence. Nor on a wrong
+// comparison: a baseline of another model or configuration is refused.
 #ifndef TFLITE_INSPECT_LIB_BENCHMARK_REGRESSION_GATE_H_
 #define TFLITE_INSPECT_LIB_BENCHMARK_REGRESSION_GATE_H_
 
 #include <string>
+#include <vector>
 
 #include "nlohmann/json.hpp"
 
@@ -23,13 +25,22 @@ struct GateVerdict {
   double change_pct = 0;  // (current - baseline) / baseline * 100
   double noise_pct = 0;   // 3 combined standard errors, in percent of the baseline
   std::string line;       // one-line verdict for the log
+  std::string mismatch;   // with allow_mismatch: what differs (empty when nothing does)
   bool failed() const { return kind != kPass; }
 };
 
 inline constexpr int kMinGateRuns = 5;
 
+// The two runs must have the same "configuration" (benchmark_json.h): otherwise the
+// verdict is kInvalid ("INVALID: baseline is for another model/configuration: ..."),
+// or, with allow_mismatch, the comparison goes on and `mismatch` says what differs.
 GateVerdict CheckRegression(const nlohmann::json& baseline, const nlohmann::json& current,
-                            double max_regression_pct);
+                            double max_regression_pct, bool allow_mismatch = false);
+
+// What differs between the two runs' configurations, one phrase each ("num_threads: 4 in
+// the baseline, 1 now"); empty when they match.
+std::vector<std::string> ConfigurationDifferences(const nlohmann::json& baseline,
+                                                  const nlohmann::json& current);
 
 }  // namespace tflite_inspect
 

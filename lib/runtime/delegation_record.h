@@ -39,6 +39,10 @@ struct DelegationRecord {
   std::vector<DroppedPartition> dropped;
   std::string limits;  // the helper's limits in words, e.g. "max_delegated_partitions=0 (no limit)"
   std::vector<std::string> log;  // TFLite's "Replacing N out of M node(s) ..." lines
+  // What the delegate reported through the context (TF_LITE_KERNEL_LOG) while it was
+  // applied, one entry per report: TFLite's tools print these at default verbosity
+  // (e.g. the GPU delegate's "Following operations are not supported ..." message).
+  std::vector<std::string> reported;
   TfLiteStatus status = kTfLiteOk;
   std::string error;  // messages reported while the delegate was applied, if it failed
 };

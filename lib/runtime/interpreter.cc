@@ -107,7 +107,7 @@ TfLiteStatus Interpreter::Cancel() {
 TfLiteStatus Interpreter::AllocateTensors() { return primary().AllocateTensors(); }
 
 TfLiteStatus Interpreter::Invoke() {
-  if (cancellation_enabled_) continue_invocation_.test_and_set();
+  BeginInvoke();
   TF_LITE_ENSURE_STATUS(primary().Invoke());
   if (!allow_buffer_handle_output_) {
     for (int t : outputs()) TF_LITE_ENSURE_STATUS(primary().EnsureTensorDataIsReadable(t));
@@ -153,6 +153,68 @@ TfLiteStatus Interpreter::SetNumThreads(int num_threads) {
   num_threads_ = n;
   for (auto& s : subgraphs_) s->SetThreadPool(thread_pool_, n);
   return kTfLiteOk;
+}
+
+const internal::SignatureDef* Interpreter::FindSignature(const char* signature_key) const {
+  if (signature_key == nullptr) return nullptr;
+  for (const auto& def : signature_defs_) {
+    if (def.signature_key == signature_key) return &def;
+  }
+  return nullptr;
+}
+
+std::vector<const std::string*> Interpreter::signature_keys() const {
+  std::vector<const std::string*> keys;
+  for (const auto& def : signature_defs_) keys.push_back(&def.signature_key);
+  return keys;
+}
+
+SignatureRunner* Interpreter::GetSignatureRunner(const char* signature_key) {
+  const internal::SignatureDef* def = FindSignature(signature_key);
+  if (def == nullptr) return nullptr;
+  auto it = signature_runners_.find(def->signature_key);
+  if (it == signature_runners_.end()) {
+    it = signature_runners_
+             .emplace(def->signature_key,
+                      SignatureRunner(def, subgraph(static_cast<int>(def->subgraph_index)), this))
+             .first;
+  }
+  return &it->second;
+}
+
+int Interpreter::GetSubgraphIndexFromSignature(const char* signature_key) const {
+  const internal::SignatureDef* def = FindSignature(signature_key);
+  return def == nullptr ? -1 : static_cast<int>(def->subgraph_index);
+}
+
+const std::map<std::string, uint32_t>& Interpreter::signature_inputs(
+    const char* signature_key) const {
+  static const std::map<std::string, uint32_t> kNone;
+  const internal::SignatureDef* def = FindSignature(signature_key);
+  return def == nullptr ? kNone : def->inputs;
+}
+
+const std::map<std::string, uint32_t>& Interpreter::signature_outputs(
+    const char* signature_key) const {
+  static const std::map<std::string, uint32_t> kNone;
+  const internal::SignatureDef* def = FindSignature(signature_key);
+  return def == nullptr ? kNone : def->outputs;
+}
+
+TfLiteTensor* Interpreter::input_tensor_by_signature(const char* signature_input_name,
+                                                     const char* signature_key) {
+  SignatureRunner* runner = GetSignatureRunner(signature_key);
+  return runner == nullptr ? nullptr : runner->input_tensor(signature_input_name);
+}
+
+const TfLiteTensor* Interpreter::output_tensor_by_signature(const char* signature_output_name,
+                                                            const char* signature_key) const {
+  const internal::SignatureDef* def = FindSignature(signature_key);
+  if (def == nullptr || signature_output_name == nullptr) return nullptr;
+  auto it = def->outputs.find(signature_output_name);
+  if (it == def->outputs.end()) return nullptr;
+  const Subgraph& sg = *subgraphs_[def->subgraph_index];
+  return sg.tensor(static_cast<int>(it->second));
 }
 
 void Interpreter::SetProfiler(Profiler* profiler) {

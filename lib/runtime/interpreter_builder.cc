@@ -309,6 +309,25 @@ TfLiteStatus InterpreterBuilder::operator()(std::unique_ptr<Interpreter>* interp
   for (int index = 0; index < num_subgraphs; ++index) {
     TF_LITE_ENSURE_STATUS(BuildSubgraph(index, regs, result->subgraph(index)));
   }
+  // The validator checked every signature's subgraph and tensor indices.
+  std::vector<internal::SignatureDef> signatures;
+  if (const auto* defs = model.fb()->signature_defs()) {
+    for (const auto* def : *defs) {
+      internal::SignatureDef sig;
+      sig.signature_key = def->signature_key() ? def->signature_key()->str() : "";
+      sig.subgraph_index = def->subgraph_index();
+      auto names = [](const auto* maps, std::map<std::string, uint32_t>* out) {
+        for (size_t k = 0; maps != nullptr && k < maps->size(); ++k) {
+          const auto* m = maps->Get(k);
+          (*out)[m->name() ? m->name()->str() : ""] = m->tensor_index();
+        }
+      };
+      names(def->inputs(), &sig.inputs);
+      names(def->outputs(), &sig.outputs);
+      signatures.push_back(std::move(sig));
+    }
+  }
+  result->SetSignatureDefs(std::move(signatures));
   for (size_t i = 0; i < delegates_.size(); ++i) {
     if (result->ModifyGraphWithDelegate(delegates_[i]) != kTfLiteOk) {
       error_reporter_->Report("Failed to apply delegate %zu of %zu added to the "

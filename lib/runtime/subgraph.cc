@@ -344,14 +344,17 @@ void Subgraph::ReportError(const char* format, ...) {
 }
 
 void Subgraph::ReportErrorV(const char* format, va_list args) {
-  if (error_capture_ != nullptr) {
+  if (error_capture_ != nullptr || current_delegation_ != nullptr) {
     va_list copy;
     va_copy(copy, args);
     char buf[2048];
     std::vsnprintf(buf, sizeof(buf), format, copy);
     va_end(copy);
-    if (!error_capture_->empty()) error_capture_->push_back('\n');
-    error_capture_->append(buf);
+    if (error_capture_ != nullptr) {
+      if (!error_capture_->empty()) error_capture_->push_back('\n');
+      error_capture_->append(buf);
+    }
+    if (current_delegation_ != nullptr) current_delegation_->reported.push_back(buf);
   }
   error_reporter_->Report(format, args);
 }

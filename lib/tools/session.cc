@@ -53,6 +53,11 @@ Result<std::unique_ptr<Session>> Session::Open(const SessionOptions& options,
                              "threads beyond {} take turns on them (no further speed-up)",
                              options.num_threads, cpus, cpus));
   }
+  if (options.select_signature) {
+    auto runner = options.select_signature(*s->interpreter_);
+    if (!runner.ok()) return fail(runner.status());
+    s->runner_ = runner.value();
+  }
   if (options.after_build) {
     if (Status st = options.after_build(*s->interpreter_); !st.ok()) return fail(st);
   }
@@ -81,7 +86,9 @@ Result<std::unique_ptr<Session>> Session::Open(const SessionOptions& options,
   done(SessionStage::kAllocate);
 
   t = NowMicros();
-  if (s->interpreter_->AllocateTensors() != kTfLiteOk) return runtime_error();
+  const TfLiteStatus allocated = s->runner_ != nullptr ? s->runner_->AllocateTensors()
+                                                      : s->interpreter_->AllocateTensors();
+  if (allocated != kTfLiteOk) return runtime_error();
   s->timings_.allocate_us = NowMicros() - t;
   done(SessionStage::kOpen);
   return s;

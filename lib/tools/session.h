@@ -47,6 +47,11 @@ struct SessionOptions {
   // TFLite's lines there: "Loaded model ...", "Going to apply N delegates ...").
   std::function<void(SessionStage done, class Session&)> progress;
   std::function<void(const std::string&)> warn;
+  // The signature the tool runs (TFLite's SignatureRunner), chosen right after the build
+  // by the tool's rule; nullptr (or no function) runs the primary subgraph. A failure
+  // fails the build step with the function's status. The session allocates the chosen
+  // signature's subgraph only, as a runner does.
+  std::function<Result<tflite::SignatureRunner*>(tflite::Interpreter&)> select_signature;
   // After the build (a profiler), and after the delegates, before AllocateTensors.
   std::function<Status(tflite::Interpreter&)> after_build;
   std::function<Status(tflite::Interpreter&)> before_allocate;
@@ -70,6 +75,14 @@ class Session {
   tflite::Interpreter& interpreter() { return *interpreter_; }
   const tflite::Interpreter& interpreter() const { return *interpreter_; }
   const tflite::FlatBufferModel& model() const { return *model_; }
+  // The chosen signature's runner (nullptr: the primary subgraph runs), and the subgraph
+  // the tool runs either way.
+  tflite::SignatureRunner* runner() const { return runner_; }
+  tflite::Subgraph& subgraph() {
+    return runner_ != nullptr ? *runner_->subgraph() : interpreter_->primary_subgraph();
+  }
+  // Runs it: the runner's Invoke, or the interpreter's.
+  TfLiteStatus Invoke() { return runner_ != nullptr ? runner_->Invoke() : interpreter_->Invoke(); }
   // Delegates in the order applied, index-aligned with applied() (default delegates that
   // took nothing are dropped from both).
   const std::vector<DelegateInstance>& delegates() const { return delegates_; }
@@ -91,6 +104,7 @@ class Session {
   std::vector<DelegateInstance> delegates_;
   std::unique_ptr<tflite::Interpreter> interpreter_;
   std::vector<AppliedDelegate> applied_;
+  tflite::SignatureRunner* runner_ = nullptr;  // owned by the interpreter
   SessionTimings timings_;
 };
 

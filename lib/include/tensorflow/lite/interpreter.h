@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -14,7 +15,9 @@
 #include "tensorflow/lite/core/api/error_reporter.h"
 #include "tensorflow/lite/core/api/profiler.h"
 #include "tensorflow/lite/core/c/common.h"
+#include "tensorflow/lite/core/signature_runner.h"
 #include "tensorflow/lite/core/subgraph.h"
+#include "tensorflow/lite/internal/signature_def.h"
 
 struct pthreadpool;
 
@@ -103,6 +106,22 @@ class Interpreter {
   TfLiteStatus EnableCancellation();
   TfLiteStatus Cancel();
 
+  // --- Signatures (TFLite's API): named computations, each on one subgraph. ---
+  // The keys in the model's order; empty for a model without signatures.
+  std::vector<const std::string*> signature_keys() const;
+  // The runner of `signature_key` (made once, owned by the interpreter); nullptr when the
+  // model has no such signature.
+  SignatureRunner* GetSignatureRunner(const char* signature_key);
+  // -1 when the model has no such signature.
+  int GetSubgraphIndexFromSignature(const char* signature_key) const;
+  // Name -> tensor index in the signature's subgraph; empty for an unknown key.
+  const std::map<std::string, uint32_t>& signature_inputs(const char* signature_key) const;
+  const std::map<std::string, uint32_t>& signature_outputs(const char* signature_key) const;
+  TfLiteTensor* input_tensor_by_signature(const char* signature_input_name,
+                                          const char* signature_key);
+  const TfLiteTensor* output_tensor_by_signature(const char* signature_output_name,
+                                                 const char* signature_key) const;
+
   size_t subgraphs_size() const { return subgraphs_.size(); }
   Subgraph* subgraph(int index) {
     return index >= 0 && static_cast<size_t>(index) < subgraphs_.size() ? subgraphs_[index].get()
@@ -151,6 +170,17 @@ class Interpreter {
   }
 
  private:
+  friend class InterpreterBuilder;
+  friend class SignatureRunner;
+  // The builder's, once: runners point into this vector.
+  void SetSignatureDefs(std::vector<internal::SignatureDef> defs) {
+    signature_defs_ = std::move(defs);
+  }
+  const internal::SignatureDef* FindSignature(const char* signature_key) const;
+  // Every Invoke (the interpreter's or a runner's) starts uncancelled.
+  void BeginInvoke() {
+    if (cancellation_enabled_) continue_invocation_.test_and_set();
+  }
   Subgraph& primary() { return *subgraphs_.front(); }
   const Subgraph& primary() const { return *subgraphs_.front(); }
   void LeaveMemoryShare();
@@ -167,6 +197,8 @@ class Interpreter {
   bool (*check_cancelled_func_)(void*) = nullptr;
   bool cancellation_enabled_ = false;
   std::atomic_flag continue_invocation_ = ATOMIC_FLAG_INIT;
+  std::vector<internal::SignatureDef> signature_defs_;
+  std::map<std::string, SignatureRunner> signature_runners_;
   // Destroyed after the subgraphs (~Interpreter clears those first).
   std::vector<std::unique_ptr<TfLiteDelegate, std::function<void(TfLiteDelegate*)>>>
       owned_delegates_;
