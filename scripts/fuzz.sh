@@ -151,7 +151,7 @@ tools_check() {
   local tools=(
     "run $limit --output_dir=$out --graph="
     "benchmark_model $limit --num_runs=1 --warmup_runs=1 --min_secs=0 --warmup_min_secs=0 --graph="
-    "inference_diff $limit --num_runs=1 --model_file="
+    "inference_diff $limit --num_runs=1 --invocations_per_run=1 --model_file="
     "delegate_report $limit --graph="
   )
   local start=$SECONDS end=$((SECONDS + seconds)) n=0 found=0 f rc

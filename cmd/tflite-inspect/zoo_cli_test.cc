@@ -92,7 +92,7 @@ void CheckModel(const fs::path& model, const fs::path& golden) {
   CAPTURE(dr.err);
   CHECK(dr.exit_code == 0);
   const auto diff =
-      RunCommand(fmt::format("'{}' inference_diff --model_file='{}' --num_runs=1", kBin, m));
+      RunCommand(fmt::format("'{}' inference_diff --model_file='{}' --num_runs=1 --invocations_per_run=1", kBin, m));
   CAPTURE(diff.out, diff.err);
   CHECK(diff.exit_code == 0);
   const auto bench = RunCommand(fmt::format(

@@ -1,7 +1,10 @@
-// inference_diff's text and JSON reports.
+// inference_diff's text and JSON reports, and TFLite's summary lines and metrics proto.
 #include <fmt/format.h>
 
+#include <sstream>
+
 #include "inspect/inspect_report.h"
+#include "util/proto_writer.h"
 
 #include "diff/inference_diff.h"
 
@@ -45,8 +48,10 @@ std::vector<std::string> DiffReportText(const DiffOptions& o, const DiffResult& 
   out.push_back(test);
   out.push_back(fmt::format("Runs: {} ({} inputs, seed {})", r.reference_us.count(),
                             o.input_files.empty() ? "random" : "file", o.seed));
-  out.push_back(fmt::format("Latency (us): reference avg {:.1f} std {:.1f}; test avg {:.1f} std {:.1f}",
-                            r.reference_us.avg(), r.reference_us.std_deviation(), r.test_us.avg(),
+  out.push_back(fmt::format("Latency (us) per run of {} invocations: reference avg {:.1f} std "
+                            "{:.1f}; test avg {:.1f} std {:.1f}",
+                            o.invocations_per_run, r.reference_us.avg(),
+                            r.reference_us.std_deviation(), r.test_us.avg(),
                             r.test_us.std_deviation()));
   for (const auto& od : r.outputs) {
     const ErrorStats& e = od.error;
@@ -98,6 +103,7 @@ nlohmann::json DiffReportJson(const DiffOptions& o, const DiffResult& r) {
   for (const auto& d : r.delegates) {
     j["delegates"].push_back({{"label", d.label}, {"applied", d.status == kTfLiteOk}, {"error", d.message}});
   }
+  j["invocations_per_run"] = o.invocations_per_run;
   j["latency_us"] = {{"reference", {{"avg", r.reference_us.avg()}, {"std", r.reference_us.std_deviation()}}},
                      {"test", {{"avg", r.test_us.avg()}, {"std", r.test_us.std_deviation()}}}};
   j["outputs"] = nlohmann::json::array();
@@ -108,6 +114,8 @@ nlohmann::json DiffReportJson(const DiffOptions& o, const DiffResult& r) {
     e["type"] = od.type;
     e["shape"] = od.shape;
     e["exceeded"] = od.exceeded;
+    e["tflite_output_diff"] = {{"avg_error", od.run_mean_abs_error.avg()},
+                               {"std_dev", od.run_mean_abs_error.std_deviation()}};
     j["outputs"].push_back(e);
   }
   if (o.per_node) {
@@ -127,6 +135,59 @@ nlohmann::json DiffReportJson(const DiffOptions& o, const DiffResult& r) {
   }
   j["exceeded"] = r.exceeded;
   return j;
+}
+
+std::vector<std::string> TfliteSummaryLines(const DiffResult& r) {
+  // TFLite streams the values (6 significant digits); the latency deviation is an int64
+  // field there, so it prints truncated.
+  auto line = [](auto&&... parts) {
+    std::ostringstream s;
+    (s << ... << parts);
+    return s.str();
+  };
+  std::vector<std::string> out;
+  out.push_back(line("Num evaluation runs: ", r.reference_us.count()));
+  out.push_back(line("Reference run latency: avg=", r.reference_us.avg(), "(us), std_dev=",
+                     static_cast<int64_t>(r.reference_us.std_deviation()), "(us)"));
+  out.push_back(line("Test run latency: avg=", r.test_us.avg(), "(us), std_dev=",
+                     static_cast<int64_t>(r.test_us.std_deviation()), "(us)"));
+  for (size_t i = 0; i < r.outputs.size(); ++i) {
+    const Stat<double>& e = r.outputs[i].run_mean_abs_error;
+    out.push_back(line("OutputDiff[", i, "]: avg_error=", e.empty() ? 0.0 : e.avg(),
+                       ", std_dev=", static_cast<float>(e.empty() ? 0.0 : e.std_deviation())));
+  }
+  return out;
+}
+
+std::string TfliteMetricsProto(const DiffResult& r) {
+  // tflite.evaluation.EvaluationStageMetrics { num_runs = 1; process_metrics = 2 {
+  // inference_profiler_metrics = 5 { reference_latency = 1; test_latency = 2;
+  // repeated output_errors = 3 } } }, fields in number order as protobuf writes them.
+  auto latency = [](const Stat<int64_t>& s) {
+    ProtoWriter m;  // LatencyMetrics
+    m.Int(1, s.newest()).Int(2, s.max()).Int(3, s.min());
+    m.Int(4, static_cast<int64_t>(s.sum()));
+    m.Double(5, s.avg());
+    m.Int(6, static_cast<int64_t>(s.std_deviation()));
+    return m;
+  };
+  ProtoWriter profiler;  // InferenceProfilerMetrics
+  profiler.Message(1, latency(r.reference_us)).Message(2, latency(r.test_us));
+  for (const auto& od : r.outputs) {
+    const Stat<double>& e = od.run_mean_abs_error;
+    const double avg = e.empty() ? 0.0 : e.avg();
+    ProtoWriter m;  // AccuracyMetrics; TFLite writes max 0 when the average is 0
+    m.Float(1, avg != 0 ? static_cast<float>(e.max()) : 0.0f);
+    m.Float(2, e.empty() ? 0.0f : static_cast<float>(e.min()));
+    m.Double(3, avg);
+    m.Float(4, static_cast<float>(e.empty() ? 0.0 : e.std_deviation()));
+    profiler.Message(3, m);
+  }
+  ProtoWriter process;  // ProcessMetrics
+  process.Message(5, profiler);
+  ProtoWriter metrics;  // EvaluationStageMetrics
+  metrics.Int(1, r.reference_us.count()).Message(2, process);
+  return metrics.bytes();
 }
 
 }  // namespace tflite_inspect

@@ -105,6 +105,7 @@ ErrorStats Compare(const Values& ref, const Values& test, int run) {
     const double d = std::fabs(test.value[i] - ref.value[i]);
     e.sum_abs += d;
     e.sum_sq += d * d;
+    e.sum_abs_raw += e.quantized ? static_cast<double>(std::llabs(test.raw[i] - ref.raw[i])) : d;
     if (d > e.max_abs || e.worst_index < 0) {
       e.max_abs = d;
       e.worst_index = static_cast<int64_t>(i);
@@ -220,6 +221,7 @@ void ErrorStats::Add(const ErrorStats& o) {
   count += o.count;
   sum_abs += o.sum_abs;
   sum_sq += o.sum_sq;
+  sum_abs_raw += o.sum_abs_raw;
   max_rel = std::max(max_rel, o.max_rel);
   max_abs_ref = std::max(max_abs_ref, o.max_abs_ref);
   quantized = quantized || o.quantized;
@@ -230,6 +232,9 @@ Result<DiffResult> RunInferenceDiff(const DiffOptions& options, const tflite::Op
                                     DelegatePlan delegates) {
   if (options.model_file.empty()) return InvalidArgument("--model_file (or --graph) is required");
   if (options.num_runs < 1) return InvalidArgument("--num_runs must be at least 1");
+  if (options.invocations_per_run < 1) {
+    return InvalidArgument("--invocations_per_run must be at least 1");
+  }
   if (options.per_node && !options.reference_model_file.empty()) {
     return InvalidArgument("--per_node compares the tensors of one model; it cannot be combined "
                            "with --reference_model_file");
@@ -301,18 +306,35 @@ Result<DiffResult> RunInferenceDiff(const DiffOptions& options, const tflite::Op
         std::memcpy(tt->data.raw, bytes.data(), tt->bytes);
       }
     }
-    const bool capture = options.per_node && run == 0;
-    if (ref.capture) ref.capture->set_enabled(capture);
-    if (test.capture) test.capture->set_enabled(capture);
-    const int64_t ref_us = Invoke(ref.interpreter);
-    if (ref_us < 0) return Status(StatusCode::kInvalidModel, "reference Invoke failed: " + ref.session->messages());
-    const int64_t test_us = Invoke(test.interpreter);
+    // As TFLite: the test side first, each side invoked invocations_per_run times and
+    // timed together. Tensors are captured (per_node) in the first run's last invocation,
+    // whose outputs are the ones compared.
+    auto invoke = [&](Side& side) -> int64_t {
+      int64_t total = 0;
+      for (int k = 0; k < options.invocations_per_run; ++k) {
+        if (side.capture) {
+          side.capture->set_enabled(run == 0 && k == options.invocations_per_run - 1);
+        }
+        const int64_t us = Invoke(side.interpreter);
+        if (us < 0) return -1;
+        total += us;
+      }
+      return total;
+    };
+    const int64_t test_us = invoke(test);
     if (test_us < 0) return Status(StatusCode::kInvalidModel, "test Invoke failed: " + test.session->messages());
+    const int64_t ref_us = invoke(ref);
+    if (ref_us < 0) return Status(StatusCode::kInvalidModel, "reference Invoke failed: " + ref.session->messages());
     result.reference_us.UpdateStat(ref_us);
     result.test_us.UpdateStat(test_us);
     for (size_t i = 0; i < ref_outputs.size(); ++i) {
-      result.outputs[i].error.Add(Compare(Read(*ref.interpreter->tensor(ref_outputs[i])),
-                                          Read(*test.interpreter->tensor(test_outputs[i])), run));
+      const ErrorStats e = Compare(Read(*ref.interpreter->tensor(ref_outputs[i])),
+                                   Read(*test.interpreter->tensor(test_outputs[i])), run);
+      if (e.count > 0) {
+        result.outputs[i].run_mean_abs_error.UpdateStat(e.sum_abs_raw /
+                                                         static_cast<double>(e.count));
+      }
+      result.outputs[i].error.Add(e);
     }
   }
   auto beyond = [&](const ErrorStats& e, double abs_limit, std::optional<double> rel_limit) {

@@ -32,6 +32,10 @@ struct DiffOptions {
   std::optional<double> max_rel_error;
   bool per_node = false;
   ResourceLimits limits;  // --max_arena_mb, --max_while_iterations
+  // Invocations of each side per run (same inputs), timed together, as TFLite's tool
+  // (3 there, so latency is not dominated by input generation). Outputs are compared
+  // after the last one.
+  int invocations_per_run = 3;
 };
 
 // Errors of one tensor (float units; quantized tensors are dequantized first, and their
@@ -45,6 +49,9 @@ struct ErrorStats {
   double worst_ref = 0, worst_test = 0;
   bool quantized = false;
   double max_abs_quantized = 0;  // in integer steps
+  // Sum of |test - reference| of the raw values (integers as stored, not dequantized):
+  // what TFLite's tool averages.
+  double sum_abs_raw = 0;
   bool shape_mismatch = false;
   std::string note;  // e.g. "shapes differ: [1,4] vs [1,5]"
   double mean_abs() const { return count ? sum_abs / static_cast<double>(count) : 0.0; }
@@ -57,6 +64,8 @@ struct OutputDiff {
   std::string name, type;
   std::vector<int> shape;
   ErrorStats error;
+  // TFLite's OutputDiff: per run, the mean |test - reference| of the raw values.
+  Stat<double> run_mean_abs_error;
   bool exceeded = false;
 };
 
@@ -72,7 +81,7 @@ struct NodeDiff {
 
 struct DiffResult {
   std::vector<OutputDiff> outputs;
-  Stat<int64_t> reference_us, test_us;
+  Stat<int64_t> reference_us, test_us;  // per run (invocations_per_run invocations)
   std::vector<AppliedDelegate> delegates;
   std::vector<NodeDiff> nodes;  // per_node: every compared tensor, test execution order
   int first_bad_node = -1;      // index into `nodes`, or -1
@@ -86,6 +95,11 @@ Result<DiffResult> RunInferenceDiff(const DiffOptions& options,
                                     const tflite::OpResolver& resolver, DelegatePlan delegates);
 
 std::vector<std::string> DiffReportText(const DiffOptions& options, const DiffResult& r);
+// TFLite's summary lines ("Num evaluation runs: 50", "Reference run latency: avg=...(us),
+// std_dev=...(us)", "Test run latency: ...", "OutputDiff[0]: avg_error=..., std_dev=...").
+std::vector<std::string> TfliteSummaryLines(const DiffResult& r);
+// TFLite's --output_file_path: the EvaluationStageMetrics proto, serialized.
+std::string TfliteMetricsProto(const DiffResult& r);
 nlohmann::json DiffReportJson(const DiffOptions& options, const DiffResult& r);
 
 }  // namespace tflite_inspect
