@@ -39,7 +39,8 @@ int DelegateReportMain(int argc, const char* const* argv) {
       "CPU, and the bytes crossing each CPU<->delegate boundary (no inference)",
       "delegate_report"};
   DelegateReportOptions options;
-  app.add_option("--graph", options.graph, "Model file (.tflite)")->required();
+  ModelFlag model_arg;
+  AddModelFlag(app, &model_arg);
   AddNumThreadsFlag(app, "--num_threads", &options.num_threads,
                     "Threads for kernels (default 1; 0 means 1, -1 the runtime's choice)");
   AddResourceLimitFlags(app, &options.limits);
@@ -62,6 +63,12 @@ int DelegateReportMain(int argc, const char* const* argv) {
   app.add_flag("--verbose", verbose, "Print the delegate parameters to stderr");
   AddTargetRuntimeFlag(app, &options.target_runtime);
   if (int rc = ParseFlags(app, argc, argv); rc >= 0) return rc;
+  std::string model_error;
+  options.graph = ModelPath(model_arg, "delegate_report", &model_error);
+  if (options.graph.empty()) {
+    std::cerr << model_error << "\n";
+    return kExitUsage;
+  }
   options.warn = [](const std::string& w) { std::cerr << "delegate_report: warning: " << w << "\n"; };
   int to_stdout = 0;
   for (const Output* o : {&json, &dot, &html}) to_stdout += o->path == "-";

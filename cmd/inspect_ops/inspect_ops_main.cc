@@ -20,11 +20,10 @@ constexpr int kExitTargetRuntimeMiss = 3;
 int InspectOpsMain(int argc, const char* const* argv) {
   CLI::App app{"inspect_ops: summary, operator codes, operators and tensors of a .tflite model",
                "inspect_ops"};
-  std::string positional, graph;
+  ModelFlag model_arg;
   bool tensors = false, json = false, check_resolver = false, emit_resolver = false,
        list_ops = false;
-  app.add_option("model", positional, "Model file (same as --graph)");
-  app.add_option("--graph", graph, "Model file (.tflite)");
+  AddModelFlag(app, &model_arg);
   app.add_flag("--tensors", tensors, "Also print every tensor");
   app.add_flag("--json", json, "Print one JSON document (docs/inspect_ops.md)");
   app.add_flag("--check_resolver", check_resolver,
@@ -71,13 +70,10 @@ int InspectOpsMain(int argc, const char* const* argv) {
     }
     return kExitOk;
   }
-  if (!positional.empty() && !graph.empty() && positional != graph) {
-    std::cerr << "inspect_ops: give the model once, either as --graph or as an argument\n";
-    return kExitUsage;
-  }
-  const std::string path = graph.empty() ? positional : graph;
+  std::string model_error;
+  const std::string path = ModelPath(model_arg, "inspect_ops", &model_error);
   if (path.empty()) {
-    std::cerr << "inspect_ops: no model given; usage: inspect_ops --graph=M.tflite [flags]\n";
+    std::cerr << model_error << "\n";
     return kExitUsage;
   }
 

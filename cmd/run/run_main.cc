@@ -16,7 +16,8 @@ int RunMain(int argc, const char* const* argv) {
   CLI::App app{"run: one inference; writes DIR/output_<i>.bin and DIR/outputs.json", "run"};
   RunOptions options;
   std::string input_files, output_dir;
-  app.add_option("--graph", options.graph, "Model file (.tflite)")->required();
+  ModelFlag model_arg;
+  AddModelFlag(app, &model_arg);
   app.add_option("--input_files", input_files,
                  "Comma-separated raw input files, in the order of the model's inputs");
   app.add_option("--seed", options.seed, "Seed of generated inputs (default 1)");
@@ -31,6 +32,12 @@ int RunMain(int argc, const char* const* argv) {
   bool verbose = false;
   app.add_flag("--verbose", verbose, "Print delegate parameters and TFLite's replacement log");
   if (int rc = ParseFlags(app, argc, argv); rc >= 0) return rc;
+  std::string model_error;
+  options.graph = ModelPath(model_arg, "run", &model_error);
+  if (options.graph.empty()) {
+    std::cerr << model_error << "\n";
+    return kExitUsage;
+  }
   options.delegates = delegate_registry.Plan(app);
   for (const auto& line : delegate_registry.LogParams(verbose)) std::cerr << line << "\n";
   std::stringstream ss(input_files);

@@ -3,6 +3,12 @@
 #include <cctype>
 #include <iostream>
 
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "CLI/Version.hpp"
+#include "flatbuffers/base.h"
+#include "resolver/runtime_versions.h"
 #include "util/strings.h"
 
 namespace tflite_inspect {
@@ -67,7 +73,8 @@ namespace {
 // usage error: CLI11's text. All but --help return kExitUsage.
 int ReportParseError(CLI::App& app, const CLI::ParseError& e) {
   if (dynamic_cast<const CLI::CallForHelp*>(&e) != nullptr ||
-      dynamic_cast<const CLI::CallForAllHelp*>(&e) != nullptr) {
+      dynamic_cast<const CLI::CallForAllHelp*>(&e) != nullptr ||
+      dynamic_cast<const CLI::CallForVersion*>(&e) != nullptr) {
     return app.exit(e);
   }
   std::cerr << app.get_name() << ": " << e.what() << "\n";
@@ -99,12 +106,72 @@ std::string FlagOfError(const CLI::App& app, const std::string& what) {
   return best;
 }
 
+void AddVersionFlag(CLI::App& app) {
+  if (app.get_option_no_throw("--version") == nullptr) {
+    app.set_version_flag("--version", VersionText(app.get_name()),
+                         "Print the version, the build and the libraries', then exit");
+  }
+}
+
 }  // namespace
+
+std::string VersionText(const std::string& tool) {
+  return fmt::format(
+      "{} (tflite-inspect) {}\n"
+      "build: {}, {} {}, {}\n"
+      "TFLite: schema and builtin op versions of releases {} to {}\n"
+      "libraries: FlatBuffers {}.{}.{}, XNNPACK {} (Debian), CLI11 {}, fmt {}.{}.{}, "
+      "nlohmann_json {}.{}.{}; OpenCL loaded at run time",
+      tool.empty() ? "tflite-inspect" : tool, TFI_VERSION, TFI_BUILD_TYPE,
+#if defined(__clang__)
+      "clang", __clang_version__,
+#else
+      "GCC", __VERSION__,
+#endif
+#if defined(__aarch64__)
+      "aarch64",
+#elif defined(__arm__)
+      "arm",
+#elif defined(__x86_64__)
+      "x86_64",
+#else
+      "unknown architecture",
+#endif
+      KnownReleases().front().Name(), KnownReleases().back().Name(), FLATBUFFERS_VERSION_MAJOR,
+      FLATBUFFERS_VERSION_MINOR, FLATBUFFERS_VERSION_REVISION, TFI_XNNPACK_VERSION, CLI11_VERSION,
+      FMT_VERSION / 10000, FMT_VERSION / 100 % 100, FMT_VERSION % 100,
+      NLOHMANN_JSON_VERSION_MAJOR, NLOHMANN_JSON_VERSION_MINOR, NLOHMANN_JSON_VERSION_PATCH);
+}
+
+void AddModelFlag(CLI::App& app, ModelFlag* model, const std::string& alias) {
+  app.add_option("model", model->positional, "Model file (same as --graph)");
+  app.add_option("--graph", model->graph, "Model file (.tflite)");
+  if (!alias.empty()) app.add_option(alias, model->alias, "Same as --graph");
+}
+
+std::string ModelPath(const ModelFlag& model, const std::string& tool, std::string* error) {
+  std::string path;
+  for (const std::string* given : {&model.graph, &model.alias, &model.positional}) {
+    if (given->empty()) continue;
+    if (!path.empty() && *given != path) {
+      *error = tool + ": the model is given twice, as '" + path + "' and '" + *given +
+               "'; give it once (--graph=M or as an argument)";
+      return "";
+    }
+    path = *given;
+  }
+  if (path.empty()) {
+    *error = tool + ": no model given; usage: " + tool + " --graph=M.tflite [flags] (or " +
+             tool + " M.tflite [flags])";
+  }
+  return path;
+}
 
 int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
                        std::vector<std::string>* unknown,
                        const std::function<int(const std::string&, const std::string&)>&
                            tflite_failure) {
+  AddVersionFlag(app);
   app.allow_extras();
   try {
     app.parse(argc, argv);
@@ -134,6 +201,7 @@ int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
 }
 
 int ParseFlags(CLI::App& app, int argc, const char* const* argv) {
+  AddVersionFlag(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -47,6 +47,20 @@ CLI::Option* AddBoolFlag(CLI::App& app, const std::string& name, bool* value,
 CLI::Option* AddNumThreadsFlag(CLI::App& app, const std::string& name, int* value,
                                const std::string& description);
 
+// --version (every tool; ParseFlags and ParseFlagsAsTflite add it): the project's version,
+// the build, and the versions of the libraries it was built with.
+std::string VersionText(const std::string& tool);
+
+// The model, as every tool takes it: `--graph=M` (or TFLite's other name for the tool,
+// e.g. inference_diff's --model_file) or a plain argument.
+struct ModelFlag {
+  std::string graph, alias, positional;
+};
+void AddModelFlag(CLI::App& app, ModelFlag* model, const std::string& alias = "");
+// After parsing: the path; "" with `error` set when it is given twice differently, or
+// not at all (then `error` says how to give it).
+std::string ModelPath(const ModelFlag& model, const std::string& tool, std::string* error);
+
 // "--tensors" for an unknown "--tensor", or "" when nothing is close.
 std::string SuggestFlag(const CLI::App& app, const std::string& unknown);
 

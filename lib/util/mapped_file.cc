@@ -113,7 +113,8 @@ void OnSigbus(int sig, siginfo_t* info, void*) {
 }  // namespace
 
 Result<std::unique_ptr<MappedFile>> MappedFile::Open(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO nobody writes to would otherwise wait forever.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     return IoError("cannot open '" + path + "': " + std::strerror(errno));
   }
@@ -127,6 +128,16 @@ Result<std::unique_ptr<MappedFile>> MappedFile::Open(const std::string& path) {
     ::close(fd);
     return IoError("'" + path + "' is a directory");
   }
+  // A device (a terminal, /dev/zero, a disk) is not a model file: reading it would wait
+  // for typing or never end.
+  if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
+    ::close(fd);
+    return IoError("'" + path + "' is a " +
+                   (S_ISCHR(st.st_mode) ? std::string("character") : std::string("block")) +
+                   " device, not a model file");
+  }
+  // Reads block again (a pipe's writer may still be producing the model).
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   if (S_ISREG(st.st_mode) && !IsNetworkFileSystem(fd)) {
     const size_t size = static_cast<size_t>(st.st_size);
     const uint8_t* data = nullptr;
@@ -146,6 +157,7 @@ Result<std::unique_ptr<MappedFile>> MappedFile::Open(const std::string& path) {
   // A pipe, a character device or a network file: read it whole, into 64-byte aligned
   // memory (as a mapping's start is aligned, buffers' alignment holds).
   size_t capacity = 1 << 20, size = 0;
+  int fifo_waits = 0;
   auto* buf = static_cast<uint8_t*>(std::aligned_alloc(64, capacity));
   for (;;) {
     if (buf == nullptr) {
@@ -177,10 +189,21 @@ Result<std::unique_ptr<MappedFile>> MappedFile::Open(const std::string& path) {
       ::close(fd);
       return IoError("cannot read '" + path + "': " + std::strerror(e));
     }
-    if (n == 0) break;
+    if (n == 0) {
+      // A FIFO's writer may open it just after we did: give it two seconds to appear.
+      if (size == 0 && S_ISFIFO(st.st_mode) && fifo_waits++ < 200) {
+        ::usleep(10000);
+        continue;
+      }
+      break;
+    }
     size += static_cast<size_t>(n);
   }
   ::close(fd);
+  if (size == 0 && S_ISFIFO(st.st_mode)) {
+    std::free(buf);
+    return IoError("'" + path + "' is a FIFO (named pipe) and nothing was written to it");
+  }
   return std::unique_ptr<MappedFile>(new MappedFile(buf, size, /*mapped=*/false, -1));
 }
 

@@ -2,10 +2,12 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -61,6 +63,36 @@ TEST_CASE("MappedFile: a directory is refused by name") {
   auto f = MappedFile::Open("/tmp");
   REQUIRE_FALSE(f.ok());
   CHECK(f.status().message() == "'/tmp' is a directory");
+}
+
+TEST_CASE("MappedFile: devices are refused, a FIFO nobody writes to does not hang") {
+  auto zero = MappedFile::Open("/dev/zero");
+  REQUIRE_FALSE(zero.ok());
+  CHECK(zero.status().message() == "'/dev/zero' is a character device, not a model file");
+  const std::string fifo = (std::filesystem::temp_directory_path() /
+                            ("mapped_file_test_fifo_" + std::to_string(::getpid())))
+                               .string();
+  ::unlink(fifo.c_str());
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  auto idle = MappedFile::Open(fifo);  // no writer: an error after the grace period
+  REQUIRE_FALSE(idle.ok());
+  CHECK(idle.status().message() == "'" + fifo + "' is a FIFO (named pipe) and nothing was "
+                                               "written to it");
+  // A writer that opens the FIFO a little after the reader still gets read.
+  std::thread writer([&] {
+    ::usleep(100000);
+    const int fd = ::open(fifo.c_str(), O_WRONLY);
+    if (fd >= 0) {
+      const ssize_t n = ::write(fd, "TFL3", 4);
+      (void)n;
+      ::close(fd);
+    }
+  });
+  auto late = MappedFile::Open(fifo);
+  writer.join();
+  ::unlink(fifo.c_str());
+  REQUIRE(late.ok());
+  CHECK(late.value()->size() == 4);
 }
 
 // A file truncated under its mapping: with the tools' handler the read that faults ends
