@@ -71,9 +71,9 @@ TEST_CASE("delegate_report --use_gpu: one partition, TFLite's lines, reasons") {
   REQUIRE(r.exit_code == 0);
   CHECK(r.err.find("Created TensorFlow Lite delegate for GPU.") != std::string::npos);
   CHECK(r.out.find("summary: 2 of 5 nodes in 1 partition on TfLiteGpuDelegateV2") != std::string::npos);
-  CHECK(r.out.find("log: Next operations are not supported by GPU delegate:") != std::string::npos);
+  CHECK(r.out.find("log: Following operations are not supported by GPU delegate:") != std::string::npos);
   CHECK(r.out.find("log: GELU: Operation is not supported.") != std::string::npos);
-  CHECK(r.out.find("log: First 2 operations will run on the GPU, and the remaining 3 on the CPU.") !=
+  CHECK(r.out.find("log: 2 operations will run on the GPU, and the remaining 3 operations will run on the CPU.") !=
         std::string::npos);
   CHECK(r.out.find("means 1 for the GPU delegate") != std::string::npos);
   const auto two = RunCommand(Tool("delegate_report", fmt::format("--graph={} --use_gpu=true "
@@ -82,7 +82,7 @@ TEST_CASE("delegate_report --use_gpu: one partition, TFLite's lines, reasons") {
   CAPTURE(two.out, two.err);
   REQUIRE(two.exit_code == 0);
   CHECK(two.out.find("summary: 4 of 5 nodes in 2 partitions on TfLiteGpuDelegateV2") != std::string::npos);
-  CHECK(two.out.find("First 4 operations will run on the GPU, and the remaining 1 on the CPU.") !=
+  CHECK(two.out.find("4 operations will run on the GPU, and the remaining 1 operations will run on the CPU.") !=
         std::string::npos);
 }
 
@@ -97,7 +97,18 @@ TEST_CASE("benchmark_model --use_gpu: device line, cache, bytes per inference, J
   CAPTURE(first.out, first.err);
   REQUIRE(first.exit_code == 0);
   CHECK(first.out.find("GPU: OpenCL device") != std::string::npos);
+  // A CPU device (PoCL's, as in CI) is named as one in the description and warned about
+  // right after TFLite's "Created" line; a real GPU is neither.
+  const bool cpu_device = first.out.find("(a CPU device: not a GPU's latency)") != std::string::npos;
+  const bool pocl = first.out.find("Portable Computing Language") != std::string::npos;
+  CHECK(cpu_device == pocl);
+  CHECK((first.err.find("INFO: Created TensorFlow Lite delegate for GPU.\nWARNING: the OpenCL device ") !=
+         std::string::npos) == cpu_device);
   CHECK(first.out.find("kernels compiled from source") != std::string::npos);
+  // LiteRT's message at default verbosity, as its error reporter prints it.
+  CHECK(first.err.find("ERROR: Following operations are not supported by GPU delegate:\n"
+                       "GELU: Operation is not supported.\n2 operations will run on the GPU, and "
+                       "the remaining 3 operations will run on the CPU.\n") != std::string::npos);
   // 1x8x8x4 floats in and out of each of the 1 partition per inference.
   CHECK(first.out.find("GPU: bytes copied per inference across partition boundaries: 1024 to the device, "
                        "1024 from the device") != std::string::npos);

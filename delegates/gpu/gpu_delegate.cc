@@ -601,19 +601,24 @@ TfLiteStatus GpuDelegate::Prepare(TfLiteContext* context) {
   // TFLite's GPU delegate: max_delegated_partitions <= 0 means 1.
   limits.max_delegated_partitions = options_.max_delegated_partitions <= 0 ? 1 : options_.max_delegated_partitions;
   limits.min_nodes_per_partition = options_.min_nodes_per_partition;
+  limits.first_delegate_node_index = options_.first_delegate_node_index;
+  limits.last_delegate_node_index = options_.last_delegate_node_index;
   NodeSelection selection;
   TF_LITE_ENSURE_STATUS(SelectNodesToDelegate(context, supported, limits, &selection));
 
-  // TFLite reports these as one message; the record keeps one line each.
+  // LiteRT's GetOpsToReplace: one message, only when some node is unsupported and not
+  // every node runs on the GPU (a partition dropped by the limits alone says nothing);
+  // the record keeps one line each.
   std::vector<std::string> log;
-  if (!selection.unsupported_info.empty()) {
-    log.push_back("Next operations are not supported by GPU delegate:");
-    log.insert(log.end(), selection.unsupported_info.begin(), selection.unsupported_info.end());
-  }
   const int on_gpu = static_cast<int>(selection.nodes.size());
-  if (on_gpu < selection.num_total_nodes) {
-    log.push_back(fmt::format("First {} operations will run on the GPU, and the remaining {} on the CPU.",
-                              on_gpu, selection.num_total_nodes - on_gpu));
+  if (!selection.unsupported_info.empty() && on_gpu < selection.num_total_nodes) {
+    log.push_back("Following operations are not supported by GPU delegate:");
+    log.insert(log.end(), selection.unsupported_info.begin(), selection.unsupported_info.end());
+    const int on_cpu = selection.num_total_nodes - on_gpu;
+    log.push_back(on_gpu > 0 ? fmt::format("{} operations will run on the GPU, and the remaining {} "
+                                           "operations will run on the CPU.", on_gpu, on_cpu)
+                             : fmt::format("No operations will run on the GPU, and all {} "
+                                           "operations will run on the CPU.", on_cpu));
   }
   if (!log.empty()) {
     std::string message = log.front();
@@ -653,6 +658,7 @@ Result<tflite::TfLiteDelegateUniquePtr> CreateGpuDelegate(const GpuDelegateOptio
   auto* d = new GpuDelegate(options, env.value(), program.value());
   GpuDelegateStats& s = d->stats();
   s.device = env.value()->info().Describe();
+  s.cpu_device = (env.value()->info().type & CL_DEVICE_TYPE_CPU) != 0;
   s.precision = options.precision_loss_allowed ? "fp16 storage, fp32 arithmetic" : "fp32";
   s.program_build_ms = build.build_ms;
   s.program_from_disk = build.from_disk;

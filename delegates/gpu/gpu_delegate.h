@@ -6,6 +6,7 @@
 #ifndef TFLITE_INSPECT_DELEGATES_GPU_GPU_DELEGATE_H_
 #define TFLITE_INSPECT_DELEGATES_GPU_GPU_DELEGATE_H_
 
+#include <limits>
 #include <cstdint>
 #include <string>
 
@@ -25,6 +26,8 @@ struct GpuDelegateOptions {
   std::string cache_token;  // prefix of the cache files (TFLite's serialization token)
   int max_delegated_partitions = 0;  // <= 0 means 1, TFLite's GPU rule
   int min_nodes_per_partition = 0;
+  int first_delegate_node_index = 0;  // nodes outside [first, last] stay on the CPU
+  int last_delegate_node_index = std::numeric_limits<int>::max();
   // Testing aid: nodes of this op (e.g. "ADD") get a wrong result (negated output), so
   // tests can prove inference_diff --per_node finds a broken GPU kernel.
   std::string inject_fault_op;
@@ -32,6 +35,7 @@ struct GpuDelegateOptions {
 
 struct GpuDelegateStats {
   std::string device;     // DeviceInfo::Describe()
+  bool cpu_device = false;  // an OpenCL CPU device (PoCL's): correct results, not a GPU's timing
   std::string precision;  // "fp32" or "fp16 storage, fp32 arithmetic"
   double program_build_ms = 0;
   bool program_from_disk = false;

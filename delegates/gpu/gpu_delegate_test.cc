@@ -386,9 +386,9 @@ TEST_CASE("GPU partitions: one by default, the first-N line, reasons") {
   REQUIRE(g.refused.count(2) == 1);
   CHECK(g.refused.at(2) == "Operation is not supported.");
   REQUIRE(g.log.size() >= 4);
-  CHECK(g.log[g.log.size() - 4] == "Next operations are not supported by GPU delegate:");
+  CHECK(g.log[g.log.size() - 4] == "Following operations are not supported by GPU delegate:");
   CHECK(g.log[g.log.size() - 3] == "GELU: Operation is not supported.");
-  CHECK(g.log[g.log.size() - 2] == "First 2 operations will run on the GPU, and the remaining 2 on the CPU.");
+  CHECK(g.log[g.log.size() - 2] == "2 operations will run on the GPU, and the remaining 2 operations will run on the CPU.");
   // Two partitions when asked for.
   auto two = MakeGpu(false, 2);
   const Outcome t = RunWith(bytes, two.get());

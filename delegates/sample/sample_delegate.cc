@@ -133,6 +133,8 @@ class SampleDelegate : public tflite::SimpleDelegateInterface {
     Options o;
     o.max_delegated_partitions = options_.max_delegated_partitions;
     o.min_nodes_per_partition = options_.min_nodes_per_partition;
+    o.first_delegate_node_index = options_.first_delegate_node_index;
+    o.last_delegate_node_index = options_.last_delegate_node_index;
     return o;
   }
 

@@ -5,6 +5,8 @@
 #ifndef TFLITE_INSPECT_DELEGATES_SAMPLE_SAMPLE_DELEGATE_H_
 #define TFLITE_INSPECT_DELEGATES_SAMPLE_SAMPLE_DELEGATE_H_
 
+#include <limits>
+
 #include "tensorflow/lite/delegates/utils/simple_delegate.h"
 
 namespace tflite_inspect {
@@ -12,6 +14,8 @@ namespace tflite_inspect {
 struct SampleDelegateOptions {
   int max_delegated_partitions = 0;
   int min_nodes_per_partition = 0;
+  int first_delegate_node_index = 0;  // nodes outside [first, last] stay on the CPU
+  int last_delegate_node_index = std::numeric_limits<int>::max();
 };
 
 tflite::TfLiteDelegateUniquePtr CreateSampleDelegate(const SampleDelegateOptions& options);

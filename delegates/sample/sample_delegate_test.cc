@@ -112,6 +112,41 @@ TEST_CASE("sample delegate limits: one partition, or none below the minimum size
   }
 }
 
+// Nodes 0 (ADD), 1 (SUB), 3 (ADD RELU) are supported; the window decides which may go.
+TEST_CASE("sample delegate takes only the node window --first/last_delegate_node_index gives") {
+  const auto bytes = SampleGraph();
+  const auto cpu = Run(bytes, nullptr);
+  const std::string window_1_3 =
+      "outside the node window 1..3 (--first_delegate_node_index, --last_delegate_node_index)";
+  SECTION("1..3: node 0 stays on the CPU") {
+    auto delegate = CreateSampleDelegate({0, 0, 1, 3});
+    tflite::Interpreter* interpreter = nullptr;
+    std::unique_ptr<tflite::Interpreter> holder;
+    CHECK(Run(bytes, delegate.get(), &interpreter, &holder) == cpu);
+    const auto& r = *interpreter->primary_subgraph().delegation_records().at(0);
+    REQUIRE(r.partitions.size() == 2);
+    CHECK(r.partitions[0].nodes == std::vector<int>{1});
+    CHECK(r.partitions[1].nodes == std::vector<int>{3});
+    CHECK(r.unsupported.at(0) == window_1_3);
+    CHECK(r.limits.find("nodes 1..3 only") != std::string::npos);
+  }
+  SECTION("0..0: the scan stops at the first supported node past the window, as TFLite's") {
+    auto delegate = CreateSampleDelegate({0, 0, 0, 0});
+    tflite::Interpreter* interpreter = nullptr;
+    std::unique_ptr<tflite::Interpreter> holder;
+    CHECK(Run(bytes, delegate.get(), &interpreter, &holder) == cpu);
+    const auto& r = *interpreter->primary_subgraph().delegation_records().at(0);
+    REQUIRE(r.partitions.size() == 1);
+    CHECK(r.partitions[0].nodes == std::vector<int>{0});
+    // Node 1 is the first supported node past 0; nodes after it are not even asked.
+    for (int n : {1, 2, 3, 4}) {
+      CAPTURE(n);
+      CHECK(r.unsupported.at(n) == "outside the node window 0..0 (--first_delegate_node_index, "
+                                   "--last_delegate_node_index)");
+    }
+  }
+}
+
 TEST_CASE("sample delegate refuses non-float inputs with the dtype") {
   ModelBuilder b;
   QuantSpec q{{0.5f}, {0}};

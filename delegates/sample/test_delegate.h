@@ -5,6 +5,7 @@
 #ifndef TFLITE_INSPECT_DELEGATES_SAMPLE_TEST_DELEGATE_H_
 #define TFLITE_INSPECT_DELEGATES_SAMPLE_TEST_DELEGATE_H_
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,8 @@ struct TestDelegateOptions {
   std::vector<std::string> ops;  // builtin op names or custom op names
   int max_delegated_partitions = 0;
   int min_nodes_per_partition = 0;
+  int first_delegate_node_index = 0;  // nodes outside [first, last] stay on the CPU
+  int last_delegate_node_index = std::numeric_limits<int>::max();
   std::string name = "TestDelegate";
   // Added to every float32 value the delegate's partitions output: a deliberately wrong
   // delegate, for testing inference_diff. 0 keeps results exact.

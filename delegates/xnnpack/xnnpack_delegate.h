@@ -4,6 +4,8 @@
 #ifndef TFLITE_INSPECT_DELEGATES_XNNPACK_XNNPACK_DELEGATE_H_
 #define TFLITE_INSPECT_DELEGATES_XNNPACK_XNNPACK_DELEGATE_H_
 
+#include <limits>
+
 #include "tensorflow/lite/delegates/utils/simple_delegate.h"
 #include "util/status.h"
 
@@ -12,6 +14,8 @@ namespace tflite_inspect {
 struct XnnpackDelegateOptions {
   int max_delegated_partitions = 0;
   int min_nodes_per_partition = 0;
+  int first_delegate_node_index = 0;  // nodes outside [first, last] stay on the CPU
+  int last_delegate_node_index = std::numeric_limits<int>::max();
   bool force_fp16 = false;  // XNN_FLAG_FORCE_FP16_INFERENCE; refused where unsupported
   // Take float32 nodes only, as TFLite's XNNPACK applied by default (no --use_xnnpack).
   bool float_only = false;

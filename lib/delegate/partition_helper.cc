@@ -32,11 +32,17 @@ std::string OpNameOf(const TfLiteRegistration& r) {
 }
 
 std::string PartitionLimits::Describe() const {
-  return fmt::format("max_delegated_partitions={}{}, min_nodes_per_partition={}{}",
-                     max_delegated_partitions,
-                     max_delegated_partitions <= 0 ? " (no limit)" : "",
-                     min_nodes_per_partition,
-                     min_nodes_per_partition <= 0 ? " (no minimum)" : "");
+  std::string text = fmt::format("max_delegated_partitions={}{}, min_nodes_per_partition={}{}",
+                                 max_delegated_partitions,
+                                 max_delegated_partitions <= 0 ? " (no limit)" : "",
+                                 min_nodes_per_partition,
+                                 min_nodes_per_partition <= 0 ? " (no minimum)" : "");
+  if (first_delegate_node_index > 0 ||
+      last_delegate_node_index < std::numeric_limits<int>::max()) {
+    text += fmt::format(", nodes {}..{} only", first_delegate_node_index,
+                        last_delegate_node_index);
+  }
+  return text;
 }
 
 TfLiteStatus SelectNodesToDelegate(TfLiteContext* context,
@@ -44,7 +50,9 @@ TfLiteStatus SelectNodesToDelegate(TfLiteContext* context,
                                    const PartitionLimits& limits, NodeSelection* selection) {
   *selection = NodeSelection{};
   tflite::delegates::GraphPartitionHelper helper(context, is_supported);
-  TF_LITE_ENSURE_STATUS(helper.Partition(&selection->unsupported_info));
+  TF_LITE_ENSURE_STATUS(helper.Partition(&selection->unsupported_info,
+                                         limits.first_delegate_node_index,
+                                         limits.last_delegate_node_index));
   const int max_partitions = limits.max_delegated_partitions <= 0
                                  ? std::numeric_limits<int>::max()
                                  : limits.max_delegated_partitions;
@@ -110,6 +118,11 @@ bool GraphPartitionHelper::IsNodeSupported(TfLiteContext* context, TfLiteNode* n
 }
 
 TfLiteStatus GraphPartitionHelper::Partition(std::set<std::string>* unsupported_nodes_info) {
+  return Partition(unsupported_nodes_info, 0, std::numeric_limits<int>::max());
+}
+
+TfLiteStatus GraphPartitionHelper::Partition(std::set<std::string>* unsupported_nodes_info,
+                                             int start_node_index, int end_node_index) {
   partitions_.clear();
   TfLiteIntArray* plan = nullptr;
   if (context_->GetExecutionPlan(context_, &plan) != kTfLiteOk) {
@@ -123,7 +136,15 @@ TfLiteStatus GraphPartitionHelper::Partition(std::set<std::string>* unsupported_
   if (!fixed_nodes_) {
     supported_nodes_.clear();
     if (record != nullptr) record->has_reasons = true;
+    const std::string window =
+        fmt::format("outside the node window {}..{} (--first_delegate_node_index, "
+                    "--last_delegate_node_index)", start_node_index, end_node_index);
+    bool past_end = false;
     for (int node_id : nodes) {
+      if (past_end) {  // TFLite stops at the first supported node past the window
+        if (record != nullptr) record->unsupported[node_id] = window;
+        continue;
+      }
       TfLiteNode* node = nullptr;
       TfLiteRegistration* registration = nullptr;
       if (context_->GetNodeAndRegistration(context_, node_id, &node, &registration) != kTfLiteOk) {
@@ -139,6 +160,11 @@ TfLiteStatus GraphPartitionHelper::Partition(std::set<std::string>* unsupported_
         ok = false;
       } else {
         ok = IsNodeSupported(context_, node, registration, node_id, &details);
+      }
+      if (ok && (node_id < start_node_index || node_id > end_node_index)) {
+        past_end = node_id > end_node_index;
+        if (record != nullptr) record->unsupported[node_id] = window;
+        continue;
       }
       if (ok) {
         supported_nodes_.push_back(node_id);

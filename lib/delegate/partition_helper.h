@@ -4,6 +4,7 @@
 #ifndef TFLITE_INSPECT_LIB_DELEGATE_PARTITION_HELPER_H_
 #define TFLITE_INSPECT_LIB_DELEGATE_PARTITION_HELPER_H_
 
+#include <limits>
 #include <set>
 #include <string>
 #include <vector>
@@ -19,6 +20,10 @@ struct PartitionLimits {
   int max_delegated_partitions = 0;
   // Leave partitions with fewer nodes on the CPU; <= 0 keeps all.
   int min_nodes_per_partition = 0;
+  // Only nodes with an index in [first, last] may be delegated (TFLite's debug flags
+  // --first_delegate_node_index / --last_delegate_node_index, for bisecting a delegate).
+  int first_delegate_node_index = 0;
+  int last_delegate_node_index = std::numeric_limits<int>::max();
   // "max_delegated_partitions=0 (no limit), min_nodes_per_partition=0 (no minimum)".
   std::string Describe() const;
 };

@@ -61,6 +61,8 @@ TfLiteStatus DelegatePrepare(TfLiteContext* context, TfLiteDelegate* base) {
   tflite_inspect::PartitionLimits limits;
   limits.max_delegated_partitions = options.max_delegated_partitions;
   limits.min_nodes_per_partition = options.min_nodes_per_partition;
+  limits.first_delegate_node_index = options.first_delegate_node_index;
+  limits.last_delegate_node_index = options.last_delegate_node_index;
   tflite_inspect::NodeSelection selection;
   TF_LITE_ENSURE_STATUS(tflite_inspect::SelectNodesToDelegate(context, supported, limits, &selection));
   TfLiteIntArray* nodes = TfLiteIntArrayCreate(static_cast<int>(selection.nodes.size()));

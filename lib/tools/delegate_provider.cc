@@ -32,6 +32,12 @@ void DelegateRegistry::AddFlags(CLI::App& app) {
                  "limit; the GPU delegate takes <= 0 as 1)");
   app.add_option("--min_nodes_per_partition", common_.min_nodes_per_partition,
                  "Leave partitions with fewer nodes on the CPU (<= 0: no minimum)");
+  app.add_option("--first_delegate_node_index", common_.first_delegate_node_index,
+                 "The index of the first node that may be delegated (TFLite's debug flag; "
+                 "with --last_delegate_node_index, for finding the node a delegate gets "
+                 "wrong)");
+  app.add_option("--last_delegate_node_index", common_.last_delegate_node_index,
+                 "The index of the last node that may be delegated");
   app.add_flag("--delegate_strict", common_.strict,
                "Fail when a delegate cannot be applied (default: warn and run on the CPU)");
   for (auto& p : providers_) p->AddFlags(app);
@@ -46,6 +52,14 @@ std::vector<std::string> DelegateRegistry::LogParams(bool verbose) const {
   }
   if (verbose || common_.min_nodes_per_partition != 0) {
     lines.push_back(fmt::format("Min nodes per partition: [{}]", common_.min_nodes_per_partition));
+  }
+  if (verbose || common_.first_delegate_node_index != 0) {
+    lines.push_back(fmt::format("Index of the first node that could be delegated: [{}]",
+                                common_.first_delegate_node_index));
+  }
+  if (verbose || common_.last_delegate_node_index != std::numeric_limits<int>::max()) {
+    lines.push_back(fmt::format("Index of the last node that could be delegated: [{}]",
+                                common_.last_delegate_node_index));
   }
   return lines;
 }

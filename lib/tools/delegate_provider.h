@@ -12,6 +12,7 @@
 #define TFLITE_INSPECT_LIB_TOOLS_DELEGATE_PROVIDER_H_
 
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,6 +28,9 @@ namespace tflite_inspect {
 struct DelegateCommonParams {
   int max_delegated_partitions = 0;  // <= 0: no limit (the GPU delegate maps it to 1)
   int min_nodes_per_partition = 0;   // <= 0: no minimum
+  // Only nodes with an index in [first, last] may be delegated (TFLite's debug flags).
+  int first_delegate_node_index = 0;
+  int last_delegate_node_index = std::numeric_limits<int>::max();
   int num_threads = 1;               // the interpreter's (set when the plan is made)
   bool strict = false;               // --delegate_strict: a failing delegate is an error
 };

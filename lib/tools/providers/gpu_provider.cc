@@ -66,6 +66,8 @@ class GpuProvider : public DelegateProvider {
     GpuDelegateOptions options = options_;
     options.max_delegated_partitions = common.max_delegated_partitions;
     options.min_nodes_per_partition = common.min_nodes_per_partition;
+    options.first_delegate_node_index = common.first_delegate_node_index;
+    options.last_delegate_node_index = common.last_delegate_node_index;
     // TFLite serializes only when both the directory and the token are given.
     if (!serialize_dir_.empty() != !serialize_token_.empty()) {
       return InvalidArgument("--delegate_serialize_dir and --delegate_serialize_token go together");
@@ -85,6 +87,13 @@ class GpuProvider : public DelegateProvider {
       return out;
     }
     std::fprintf(stderr, "INFO: Created TensorFlow Lite delegate for GPU.\n");
+    if (const GpuDelegateStats* s = GetGpuDelegateStats(created.value().get());
+        s != nullptr && s->cpu_device) {
+      std::fprintf(stderr,
+                   "WARNING: the OpenCL device %s is a CPU, not a GPU: the GPU delegate's "
+                   "results are real, its latency is not a GPU's.\n",
+                   s->device.c_str());
+    }
     DelegateInstance d;
     d.provider = "gpu";
     d.label = "GPU";
@@ -108,7 +117,9 @@ class GpuProvider : public DelegateProvider {
     d.description = [raw]() {
       const GpuDelegateStats* s = GetGpuDelegateStats(raw);
       if (s == nullptr) return std::string();
-      std::string text = fmt::format("GPU: OpenCL device {}, {}; kernels {} in {:.1f} ms", s->device, s->precision,
+      std::string text = fmt::format("GPU: OpenCL device {}{}, {}; kernels {} in {:.1f} ms", s->device,
+                                     s->cpu_device ? " (a CPU device: not a GPU's latency)" : "",
+                                     s->precision,
                                      s->program_from_memory ? "already built in this process"
                                      : s->program_from_disk ? "loaded from " + s->cache_file
                                                             : "compiled from source",

@@ -34,7 +34,9 @@ class SampleProvider : public DelegateProvider {
     if (!use_) return out;
     out.push_back(Wrap("sample", "SampleDelegate",
                        CreateSampleDelegate({common.max_delegated_partitions,
-                                             common.min_nodes_per_partition})));
+                                             common.min_nodes_per_partition,
+                                             common.first_delegate_node_index,
+                                             common.last_delegate_node_index})));
     return out;
   }
 
@@ -69,6 +71,8 @@ class TestProvider : public DelegateProvider {
     }
     options.max_delegated_partitions = common.max_delegated_partitions;
     options.min_nodes_per_partition = common.min_nodes_per_partition;
+    options.first_delegate_node_index = common.first_delegate_node_index;
+    options.last_delegate_node_index = common.last_delegate_node_index;
     options.output_error = error_;
     out.push_back(Wrap("test", "TestDelegate", CreateTestDelegate(options)));
     return out;

@@ -41,6 +41,8 @@ class XnnpackProvider : public DelegateProvider {
     XnnpackDelegateOptions options;
     options.max_delegated_partitions = common.max_delegated_partitions;
     options.min_nodes_per_partition = common.min_nodes_per_partition;
+    options.first_delegate_node_index = common.first_delegate_node_index;
+    options.last_delegate_node_index = common.last_delegate_node_index;
     options.force_fp16 = force_fp16_;
     auto created = CreateXnnpackDelegate(options);
     if (!created.ok() && given) return created.status();

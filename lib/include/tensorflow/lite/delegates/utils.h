@@ -34,6 +34,11 @@ class GraphPartitionHelper {
   // Finds supported nodes and previews partitions. unsupported_nodes_info (optional)
   // gets "OP: reason" lines, one per distinct cause, as TFLite's.
   virtual TfLiteStatus Partition(std::set<std::string>* unsupported_nodes_info);
+  // TFLite's debug-build form (TFLITE_DEBUG_DELEGATE, --first/last_delegate_node_index):
+  // only supported nodes with start <= index <= end are candidates; the scan stops at the
+  // first supported node past `end`.
+  TfLiteStatus Partition(std::set<std::string>* unsupported_nodes_info, int start_node_index,
+                         int end_node_index);
 
   // Partitions sorted by size, largest first; at most n, none smaller than
   // min_nodes_per_partition (the scan stops at the first one that is).

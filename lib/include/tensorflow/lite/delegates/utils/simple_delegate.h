@@ -8,6 +8,7 @@
 #ifndef TENSORFLOW_LITE_DELEGATES_UTILS_SIMPLE_DELEGATE_H_
 #define TENSORFLOW_LITE_DELEGATES_UTILS_SIMPLE_DELEGATE_H_
 
+#include <limits>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -36,6 +37,10 @@ class SimpleDelegateInterface {
     int max_delegated_partitions = 0;
     // Leave smaller partitions on the CPU; <= 0 keeps them all.
     int min_nodes_per_partition = 0;
+    // Only nodes with an index in [first, last] may be delegated (TFLite has these in its
+    // TFLITE_DEBUG_DELEGATE builds; here always).
+    int first_delegate_node_index = 0;
+    int last_delegate_node_index = std::numeric_limits<int>::max();
   };
 
   virtual ~SimpleDelegateInterface() = default;
