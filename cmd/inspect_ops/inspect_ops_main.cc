@@ -120,6 +120,12 @@ int InspectOpsMain(int argc, const char* const* argv) {
               << (on_target->misses == 1 ? " does" : "s do") << " not resolve\n";
     return kExitTargetRuntimeMiss;
   }
+  if (check && check->misses > 0) {
+    // A CI check must fail on a miss; the report above says which and why.
+    std::cerr << "inspect_ops: error: " << check->misses << " operator code"
+              << (check->misses == 1 ? " does" : "s do") << " not resolve (--check_resolver)\n";
+    return kExitInvalidModel;
+  }
   return kExitOk;
 }
 

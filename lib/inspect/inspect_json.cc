@@ -63,6 +63,19 @@ json ReportToJson(const ModelReport& r, const TextOptions& options) {
     sigs.push_back({{"key", s.key}, {"subgraph", s.subgraph}, {"inputs", ins}, {"outputs", outs}});
   }
   j["model"]["signature_defs"] = sigs;
+  // The model's inputs and outputs (the first subgraph's), in full.
+  json io_in = json::array(), io_out = json::array();
+  if (!r.subgraphs.empty()) {
+    const SubgraphInfo& sg = r.subgraphs[0];
+    for (int32_t id : sg.inputs) {
+      if (id >= 0 && static_cast<size_t>(id) < sg.tensors.size()) io_in.push_back(TensorJson(sg.tensors[id]));
+    }
+    for (int32_t id : sg.outputs) {
+      if (id >= 0 && static_cast<size_t>(id) < sg.tensors.size()) io_out.push_back(TensorJson(sg.tensors[id]));
+    }
+  }
+  j["model"]["inputs"] = io_in;
+  j["model"]["outputs"] = io_out;
   json codes = json::array();
   for (const auto& u : r.op_codes) {
     codes.push_back({{"index", u.index},
@@ -86,12 +99,19 @@ json ReportToJson(const ModelReport& r, const TextOptions& options) {
                      {"custom", op.custom},
                      {"inputs", op.inputs},
                      {"outputs", op.outputs}});
+      json attributes = json::object();
+      for (const auto& [key, value] : op.attributes) attributes[key] = value;
+      ops.back()["attributes"] = attributes;
+      ops.back()["macs"] = op.macs >= 0 ? json(op.macs) : json(nullptr);
+      ops.back()["param_bytes"] = op.param_bytes;
     }
     json s = {{"index", sg.index},
               {"name", sg.name},
               {"inputs", sg.inputs},
               {"outputs", sg.outputs},
               {"num_tensors", sg.tensors.size()},
+              {"macs", sg.macs},
+              {"param_bytes", sg.param_bytes},
               {"operators", ops}};
     // Operators name tensors by id; shapes and dtypes of the tensors they touch are
     // always included so that consumers need not ask for --tensors.

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "fmt/format.h"
+#include "inspect/node_attributes.h"
 #include "util/strings.h"
 
 namespace tflite_inspect {
@@ -108,11 +109,28 @@ ModelReport BuildReport(const Model& model) {
         oi.custom = code.is_custom();
         oi.inputs = ToVector(op->inputs());
         oi.outputs = ToVector(op->outputs());
+        if (!oi.custom) oi.attributes = NodeAttributes(*op, code.builtin);
+        if (sg->tensors() != nullptr) {
+          oi.macs = oi.custom ? 0 : NodeMacs(*op, code.builtin, *sg->tensors());
+        }
+        if (oi.macs > 0) info.macs += oi.macs;
         OpCodeUsage& u = r.op_codes[oi.opcode_index];
         ++u.uses_per_subgraph[s];
         ++u.total_uses;
         u.nodes.push_back({static_cast<int>(s), oi.index});
         info.operators.push_back(std::move(oi));
+      }
+    }
+    // Parameters: the constant tensors operators read (a weight read twice counts once
+    // for the subgraph, once per node for each node).
+    std::set<int32_t> counted;
+    for (OperatorInfo& oi : info.operators) {
+      std::set<int32_t> mine;
+      for (int32_t t : oi.inputs) {
+        if (t < 0 || static_cast<size_t>(t) >= info.tensors.size()) continue;
+        if (info.tensors[t].buffer_bytes == 0 || !mine.insert(t).second) continue;
+        oi.param_bytes += info.tensors[t].buffer_bytes;
+        if (counted.insert(t).second) info.param_bytes += info.tensors[t].buffer_bytes;
       }
     }
     r.subgraphs.push_back(std::move(info));

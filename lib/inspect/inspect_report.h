@@ -40,6 +40,10 @@ struct OperatorInfo {
   int version = 1;
   bool custom = false;
   std::vector<int32_t> inputs, outputs;
+  // Its options in words ("stride" "2x2", "padding" "SAME", ...; node_attributes.h).
+  std::vector<std::pair<std::string, std::string>> attributes;
+  int64_t macs = 0;          // multiply-accumulates per inference; -1: shapes unknown
+  uint64_t param_bytes = 0;  // bytes of the constant tensors it reads
 };
 
 struct SubgraphInfo {
@@ -48,6 +52,8 @@ struct SubgraphInfo {
   std::vector<int32_t> inputs, outputs;
   std::vector<TensorInfo> tensors;
   std::vector<OperatorInfo> operators;
+  int64_t macs = 0;           // of the nodes whose MACs are known
+  uint64_t param_bytes = 0;   // every constant tensor an operator reads, once
 };
 
 struct OpCodeUsage {

@@ -96,3 +96,82 @@ TEST_CASE("node id lists collapse runs") {
 
 }  // namespace
 }  // namespace tflite_inspect
+
+namespace tflite_inspect {
+namespace {
+
+// CONV_2D (stride 2, SAME, RELU6) -> DEPTHWISE_CONV_2D (dilation 2) -> MEAN -> FULLY_CONNECTED:
+// the attributes, MACs and parameter bytes a model viewer shows, computed by hand.
+std::vector<uint8_t> ConvModel() {
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 32, 32, 3}, "image");
+  const int f1 = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {8, 3, 3, 3},
+                                         std::vector<float>(8 * 27, 0.1f), "f1");
+  const int b1 = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {8}, std::vector<float>(8), "b1");
+  const int c1 = b.AddTensor(tflite::TensorType_FLOAT32, {1, 16, 16, 8}, "c1");
+  const int f2 = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {1, 3, 3, 8},
+                                         std::vector<float>(72, 0.1f), "f2");
+  const int c2 = b.AddTensor(tflite::TensorType_FLOAT32, {1, 16, 16, 8}, "c2");
+  const int axes = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {2}, {1, 2}, "axes");
+  const int m = b.AddTensor(tflite::TensorType_FLOAT32, {1, 8}, "m");
+  const int w = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {10, 8},
+                                        std::vector<float>(80, 0.1f), "w");
+  const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 10}, "logits");
+  tflite::Conv2DOptionsT conv;
+  conv.padding = tflite::Padding_SAME;
+  conv.stride_w = conv.stride_h = 2;
+  conv.fused_activation_function = tflite::ActivationFunctionType_RELU6;
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, f1, b1}, {c1}, Options(conv));
+  tflite::DepthwiseConv2DOptionsT dw;
+  dw.padding = tflite::Padding_SAME;
+  dw.stride_w = dw.stride_h = 1;
+  dw.depth_multiplier = 1;
+  dw.dilation_w_factor = dw.dilation_h_factor = 2;
+  b.AddOperator(tflite::BuiltinOperator_DEPTHWISE_CONV_2D, {c1, f2, -1}, {c2}, Options(dw));
+  tflite::ReducerOptionsT mean;
+  mean.keep_dims = false;
+  b.AddOperator(tflite::BuiltinOperator_MEAN, {c2, axes}, {m}, Options(mean));
+  b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {m, w, -1}, {out},
+                Options(tflite::FullyConnectedOptionsT{}));
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  return b.Build();
+}
+
+TEST_CASE("operators carry their attributes, MACs and parameter bytes, the model its I/O") {
+  auto bytes = ConvModel();
+  auto model = Model::LoadBuffer(bytes.data(), bytes.size());
+  REQUIRE(model.ok());
+  const ModelReport r = BuildReport(*model.value());
+  const auto& ops = r.subgraphs[0].operators;
+  REQUIRE(ops.size() == 4);
+  using A = std::vector<std::pair<std::string, std::string>>;
+  CHECK(ops[0].attributes == A{{"stride", "2x2"}, {"padding", "SAME"}, {"activation", "RELU6"}});
+  CHECK(ops[0].macs == 16 * 16 * 8 * 3 * 3 * 3);
+  CHECK(ops[0].param_bytes == (8 * 27 + 8) * 4);
+  CHECK(ops[1].attributes == A{{"stride", "1x1"}, {"padding", "SAME"}, {"dilation", "2x2"}});
+  CHECK(ops[1].macs == 16 * 16 * 8 * 3 * 3);
+  CHECK(ops[1].param_bytes == 72 * 4);
+  CHECK(ops[2].attributes.empty());  // keep_dims false: nothing to say
+  CHECK(ops[2].macs == 0);
+  CHECK(ops[2].param_bytes == 2 * 4);
+  CHECK(ops[3].macs == 10 * 8);
+  CHECK(r.subgraphs[0].macs == 55296 + 18432 + 80);
+  CHECK(r.subgraphs[0].param_bytes == (8 * 27 + 8 + 72 + 2 + 80) * 4);
+
+  const std::string text = FormatReportText(r, {false});
+  CHECK_THAT(text, Catch::Contains("\nInputs\n      0  image                            FLOAT32[1,32,32,3]\n"
+                                   "Outputs\n      9  logits                           FLOAT32[1,10]\n"));
+  CHECK_THAT(text, Catch::Contains("stride 2x2, padding SAME, activation RELU6; 55.3k MACs, 896 B parameters\n"));
+  CHECK_THAT(text, Catch::Contains("73.8k MACs, 1.5 kB of parameters"));
+  const nlohmann::json j = ReportToJson(r, {false});
+  CHECK(j["model"]["inputs"][0]["name"] == "image");
+  CHECK(j["model"]["outputs"][0]["shape"] == std::vector<int>{1, 10});
+  CHECK(j["subgraphs"][0]["operators"][0]["attributes"]["padding"] == "SAME");
+  CHECK(j["subgraphs"][0]["operators"][0]["macs"] == 55296);
+  CHECK(j["subgraphs"][0]["operators"][1]["param_bytes"] == 288);
+  CHECK(j["subgraphs"][0]["macs"] == 73808);
+}
+
+}  // namespace
+}  // namespace tflite_inspect

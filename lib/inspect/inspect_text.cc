@@ -6,6 +6,7 @@
 #include "fmt/format.h"
 #include "fmt/ranges.h"
 #include "inspect/inspect_report.h"
+#include "inspect/node_attributes.h"
 #include "resolver/runtime_versions.h"
 
 namespace tflite_inspect {
@@ -77,6 +78,38 @@ void AppendSummary(const ModelReport& r, std::string* out) {
   line("min runtime", r.min_runtime_version ? *r.min_runtime_version + " (metadata)" : "- (no metadata)");
 }
 
+// The model's inputs and outputs (the first subgraph's), as a user feeds and reads them.
+void AppendModelIo(const ModelReport& r, std::string* out) {
+  if (r.subgraphs.empty()) return;
+  const SubgraphInfo& sg = r.subgraphs[0];
+  for (const auto* ids : {&sg.inputs, &sg.outputs}) {
+    *out += ids == &sg.inputs ? "\nInputs\n" : "Outputs\n";
+    for (int32_t id : *ids) {
+      if (id < 0 || static_cast<size_t>(id) >= sg.tensors.size()) continue;
+      const TensorInfo& t = sg.tensors[id];
+      std::string shape = t.dtype + ShapeString(t.shape);
+      if (t.shape_signature && *t.shape_signature != t.shape) {
+        shape += " (signature " + ShapeString(*t.shape_signature) + ")";
+      }
+      const std::string quant = Quantization(t);
+      *out += fmt::format("  {:>5}  {:<32} {}{}\n", id, t.name, shape,
+                          quant == "-" ? "" : "  " + quant);
+    }
+  }
+}
+
+// "stride 2x2, padding SAME, activation RELU6; 1.2M MACs, 3.5 kB parameters" or "".
+std::string NodeDetails(const OperatorInfo& op) {
+  std::vector<std::string> attrs, cost;
+  for (const auto& [key, value] : op.attributes) attrs.push_back(key + " " + value);
+  if (op.macs > 0) cost.push_back(HumanCount(op.macs) + " MACs");
+  if (op.macs < 0) cost.push_back("MACs unknown (dynamic shape)");
+  if (op.param_bytes > 0) cost.push_back(HumanBytes(op.param_bytes) + " parameters");
+  std::string text = fmt::format("{}", fmt::join(attrs, ", "));
+  if (!cost.empty()) text += (text.empty() ? "" : "; ") + fmt::format("{}", fmt::join(cost, ", "));
+  return text;
+}
+
 void AppendOpCodes(const ModelReport& r, std::string* out) {
   *out += fmt::format("\nOperator codes ({})\n", r.op_codes.size());
   *out += fmt::format("  {:>4}  {:<32} {:>7} {:>6}  {}\n", "idx", "op", "version", "uses",
@@ -92,13 +125,17 @@ void AppendOpCodes(const ModelReport& r, std::string* out) {
 }
 
 void AppendSubgraph(const SubgraphInfo& sg, const TextOptions& options, std::string* out) {
-  *out += fmt::format("\nSubgraph {}{}: {} tensors, {} operators; inputs [{}], outputs [{}]\n",
+  *out += fmt::format("\nSubgraph {}{}: {} tensors, {} operators; inputs [{}], outputs [{}]; "
+                      "{} MACs, {} of parameters\n",
                       sg.index, sg.name.empty() ? "" : " '" + sg.name + "'", sg.tensors.size(),
-                      sg.operators.size(), fmt::join(sg.inputs, ","), fmt::join(sg.outputs, ","));
+                      sg.operators.size(), fmt::join(sg.inputs, ","), fmt::join(sg.outputs, ","),
+                      HumanCount(sg.macs), HumanBytes(sg.param_bytes));
   for (const auto& op : sg.operators) {
     *out += fmt::format("  {:>5}  {:<28} in: {}  out: {}\n", op.index,
                         fmt::format("{} v{}", op.op, op.version), TensorRefs(sg, op.inputs),
                         TensorRefs(sg, op.outputs));
+    const std::string details = NodeDetails(op);
+    if (!details.empty()) *out += fmt::format("  {:>5}  {:<28} {}\n", "", "", details);
   }
   if (!options.tensors) return;
   *out += fmt::format("\n  Tensors of subgraph {}\n", sg.index);
@@ -123,6 +160,7 @@ void AppendSubgraph(const SubgraphInfo& sg, const TextOptions& options, std::str
 std::string FormatReportText(const ModelReport& r, const TextOptions& options) {
   std::string out;
   AppendSummary(r, &out);
+  AppendModelIo(r, &out);
   AppendOpCodes(r, &out);
   for (const auto& sg : r.subgraphs) AppendSubgraph(sg, options, &out);
   if (!r.refusals.empty()) {
