@@ -21,6 +21,9 @@ int RunMain(int argc, const char* const* argv) {
   app.add_option("--input_files", input_files,
                  "Comma-separated raw input files, in the order of the model's inputs");
   app.add_option("--seed", options.seed, "Seed of generated inputs (default 1)");
+  app.add_option("--signature", options.signature,
+                 "Run this signature of the model (its subgraph, inputs and outputs; default: "
+                 "the first subgraph), as TFLite's SignatureRunner");
   AddNumThreadsFlag(app, "--num_threads", &options.num_threads,
                     "Threads for kernels (default 1; 0 means 1, -1 the runtime's choice)");
   app.add_option("--output_dir", output_dir, "Folder for the outputs")->required();

@@ -52,6 +52,18 @@ Result<RunResult> RunModel(const RunOptions& options, const tflite::OpResolver& 
   so.graph = options.graph;
   so.num_threads = options.num_threads;
   so.limits = options.limits;
+  if (!options.signature.empty()) {
+    so.select_signature = [&](tflite::Interpreter& interpreter) -> Result<tflite::SignatureRunner*> {
+      if (tflite::SignatureRunner* runner = interpreter.GetSignatureRunner(options.signature.c_str())) {
+        return runner;
+      }
+      std::string keys;
+      for (const std::string* k : interpreter.signature_keys()) keys += (keys.empty() ? "" : ", ") + *k;
+      return InvalidArgument(fmt::format("the model has no signature '{}' ({})", options.signature,
+                                         keys.empty() ? "it has no signatures"
+                                                      : "its signatures: " + keys));
+    };
+  }
   SessionStage failed_at = SessionStage::kOpen;
   auto session = Session::Open(so, resolver, options.delegates, &failed_at);
   if (!session.ok()) {
@@ -59,7 +71,8 @@ Result<RunResult> RunModel(const RunOptions& options, const tflite::OpResolver& 
                         {"cannot load the model:\n", "cannot build an interpreter for " +
                          options.graph + ":\n", "AllocateTensors failed:\n"});
   }
-  tflite::Interpreter* interpreter = &session.value()->interpreter();
+  // The subgraph that runs: the signature's, or the first.
+  tflite::Subgraph* graph = &session.value()->subgraph();
   RunResult result;
   result.delegates = session.value()->applied();
   result.delegate_log = session.value()->DelegationLog();
@@ -67,13 +80,13 @@ Result<RunResult> RunModel(const RunOptions& options, const tflite::OpResolver& 
     const std::string& text = session.value()->messages();
     return Status(StatusCode::kInvalidModel, what + (text.empty() ? "" : ":\n" + text));
   };
-  const auto& inputs = interpreter->inputs();
+  const auto& inputs = graph->inputs();
   if (!options.input_files.empty() && options.input_files.size() != inputs.size()) {
     return InvalidArgument(fmt::format("{} input files given, the model has {} inputs",
                                        options.input_files.size(), inputs.size()));
   }
   for (size_t i = 0; i < inputs.size(); ++i) {
-    TfLiteTensor* t = interpreter->tensor(inputs[i]);
+    TfLiteTensor* t = graph->tensor(inputs[i]);
     TensorDump d = Describe(*t, static_cast<int>(i), inputs[i]);
     if (!options.input_files.empty()) {
       TFI_RETURN_IF_ERROR(ReadFile(options.input_files[i], &d.data));
@@ -90,16 +103,16 @@ Result<RunResult> RunModel(const RunOptions& options, const tflite::OpResolver& 
     if (t->bytes > 0) std::memcpy(t->data.raw, d.data.data(), t->bytes);
     result.inputs.push_back(std::move(d));
   }
-  if (interpreter->Invoke() != kTfLiteOk) return fail("Invoke failed");
-  const auto& outputs = interpreter->outputs();
+  if (session.value()->Invoke() != kTfLiteOk) return fail("Invoke failed");
+  const auto& outputs = graph->outputs();
   for (size_t i = 0; i < outputs.size(); ++i) {
-    const TfLiteTensor* t = interpreter->tensor(outputs[i]);
+    const TfLiteTensor* t = graph->tensor(outputs[i]);
     TensorDump d = Describe(*t, static_cast<int>(i), outputs[i]);
     const auto* p = reinterpret_cast<const uint8_t*>(t->data.raw);
     if (p != nullptr) d.data.assign(p, p + t->bytes);
     result.outputs.push_back(std::move(d));
   }
-  result.arena_bytes = interpreter->arena_bytes();
+  result.arena_bytes = graph->arena_bytes();
   return result;
 }
 

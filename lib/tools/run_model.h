@@ -27,6 +27,8 @@ struct RunOptions {
   // Made and applied in order after building (tools/session.h).
   DelegatePlan delegates;
   ResourceLimits limits;  // --max_arena_mb, --max_while_iterations
+  // The signature to run (its subgraph, inputs and outputs); "": the first subgraph.
+  std::string signature;
 };
 
 struct TensorDump {

@@ -166,4 +166,38 @@ TEST_CASE("generated inputs are reproducible and per-input") {
   TfLiteIntArrayFree(t.dims);
 }
 
+// --signature: the second signature of a two-subgraph model (its own inputs and outputs)
+// on TFLite's inputs gives TFLite's outputs (testdata/goldens/two_signatures.json).
+TEST_CASE("run --signature runs that signature's subgraph") {
+  std::ifstream golden_file(std::string(TFI_SOURCE_DIR) + "/testdata/goldens/two_signatures.json");
+  const json golden = json::parse(golden_file)["encode"];
+  const fs::path input = fs::temp_directory_path() / "run_model_test_encode_x.bin";
+  {
+    const auto x = golden["inputs"]["x"].get<std::vector<float>>();
+    std::ofstream(input, std::ios::binary)
+        .write(reinterpret_cast<const char*>(x.data()), x.size() * sizeof(float));
+  }
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  RunOptions options;
+  options.graph = std::string(TFI_SOURCE_DIR) + "/testdata/models/two_signatures.tflite";
+  options.signature = "encode";
+  options.input_files = {input.string()};
+  auto r = RunModel(options, resolver);
+  REQUIRE(r.ok());
+  REQUIRE(r->inputs.size() == 1);
+  CHECK(r->inputs[0].name == "encode_x:0");
+  REQUIRE(r->outputs.size() == 1);
+  const auto want = golden["outputs"]["code"].get<std::vector<float>>();
+  REQUIRE(r->outputs[0].data.size() == want.size() * sizeof(float));
+  const float* got = reinterpret_cast<const float*>(r->outputs[0].data.data());
+  for (size_t i = 0; i < want.size(); ++i) CHECK(got[i] == Approx(want[i]).margin(1e-5));
+  options.signature = "nope";
+  options.input_files.clear();
+  auto missing = RunModel(options, resolver);
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.status().message() ==
+        "the model has no signature 'nope' (its signatures: decode, encode)");
+  CHECK(missing.status().code() == StatusCode::kInvalidArgument);
+}
+
 }  // namespace tflite_inspect
