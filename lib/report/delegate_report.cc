@@ -99,6 +99,21 @@ void Builder::AddNodes() {
     node_pos[n] = out.nodes.size();
     out.nodes.push_back(std::move(e));
   }
+  // Constant-only nodes: every input read-only model data or written by an earlier
+  // constant-only node (fp16 DEQUANTIZE, DENSIFY of weights), whoever runs them.
+  std::set<int> constant_tensors;
+  for (NodeEntry& e : out.nodes) {
+    bool constant = false;
+    for (int t : e.inputs) {
+      if (t < 0) continue;
+      const TfLiteTensor* tensor = sg.tensor(t);
+      constant = tensor != nullptr && (tensor->allocation_type == kTfLiteMmapRo ||
+                                        constant_tensors.count(t) > 0);
+      if (!constant) break;
+    }
+    e.constant_only = constant;
+    if (constant) constant_tensors.insert(e.outputs.begin(), e.outputs.end());
+  }
 }
 
 Status Builder::AddPartitions() {

@@ -50,6 +50,9 @@ struct NodeEntry {
   int version = 1;
   int partition = -1;                // index into SubgraphReport::partitions; -1: runs on the CPU
   bool folded = false;               // CPU node with constant inputs: runs once in AllocateTensors
+  // Every input is model data or another constant-only node's output (fp16 DEQUANTIZE,
+  // DENSIFY of weights), on the CPU or in a partition; the graphs draw it on its readers.
+  bool constant_only = false;
   std::vector<int> inputs, outputs;  // tensor ids (-1 for an omitted optional input)
   std::vector<NodeLeft> reasons;     // CPU nodes: one per delegate that saw the subgraph
 };

@@ -1,8 +1,8 @@
 // The Graphviz form of a DelegateReport: one box per op of the model, filled with the
 // colour of the delegate that runs it (grey: the CPU), each partition a dashed cluster,
 // graph inputs and outputs as ellipses. Edges that cross a CPU<->delegate boundary are
-// red and labelled with the tensor and its bytes; edges from folded constant nodes are
-// dotted.
+// red and labelled with the tensor and its bytes. Constant-only nodes (fp16 DEQUANTIZE,
+// DENSIFY of weights) are not drawn: their readers' labels and tooltips name them.
 #include <fmt/format.h>
 
 #include <map>
@@ -41,10 +41,15 @@ void AppendSubgraph(const DelegateReport& r, const SubgraphReport& sr, std::stri
         "bytes in, {} bytes out\"; style=dashed; color=\"{}\";\n",
         id, pi, Escape(r.delegates[p.delegate].name), p.ordinal, p.kernel_node, p.bytes_in,
         p.bytes_out, OwnerColour(p.delegate));
-    for (int n : p.nodes) *out += fmt::format("      {}_n{};\n", id, n);
+    for (int n : p.nodes) {
+      const NodeEntry* e = sr.FindNode(n);
+      if (e == nullptr || !DrawnOnReaders(sr, *e)) *out += fmt::format("      {}_n{};\n", id, n);
+    }
     *out += "    }\n";
   }
+  const auto folded_inputs = ConstantInputsByReader(sr);
   for (const NodeEntry& e : sr.nodes) {
+    if (DrawnOnReaders(sr, e)) continue;
     std::string tip =
         e.partition >= 0
             ? fmt::format("{} partition {}", r.delegates[sr.partitions[e.partition].delegate].name,
@@ -52,27 +57,28 @@ void AppendSubgraph(const DelegateReport& r, const SubgraphReport& sr, std::stri
             : std::string("CPU") + (e.folded ? " (folded)" : "");
     for (const NodeLeft& l : e.reasons)
       tip += "\n" + r.delegates[l.delegate].name + ": " + l.reason;
+    std::string label = fmt::format("#{} {} v{}", e.node, e.op, e.version);
+    if (auto f = folded_inputs.find(e.node); f != folded_inputs.end()) {
+      label += "\n+ " + ConstantSummary(f->second);
+      for (const NodeEntry* c : f->second) tip += fmt::format("\nreads #{} {} (constant)", c->node, c->op);
+    }
     const int owner = e.partition >= 0 ? sr.partitions[e.partition].delegate : -1;
-    *out +=
-        fmt::format("    {}_n{} [label=\"#{} {} v{}\", fillcolor=\"{}\", tooltip=\"{}\"];\n", id,
-                    e.node, e.node, Escape(e.op), e.version, OwnerColour(owner), Escape(tip));
+    *out += fmt::format("    {}_n{} [label=\"{}\", fillcolor=\"{}\", tooltip=\"{}\"];\n", id,
+                        e.node, Escape(label), OwnerColour(owner), Escape(tip));
   }
   std::map<int, const NodeEntry*> producer;
   for (const NodeEntry& e : sr.nodes) {
     for (int t : e.outputs) producer[t] = &e;
   }
-  // Red with the bytes where the edge crosses a boundary; dotted for a folded constant.
+  // Red with the bytes where the edge crosses a boundary.
   auto edge = [&](const std::string& from, int from_owner, const std::string& to, int to_owner,
                   int t) {
     const long long bytes = EdgeCrossingBytes(sr, t, from_owner, to_owner);
-    auto p = producer.find(t);
     if (bytes >= 0) {
       *out += fmt::format(
           "    {} -> {} [label=\"t{}: {} B\", color=\"#d62828\", "
           "fontcolor=\"#d62828\", penwidth=2];\n",
           from, to, t, bytes);
-    } else if (p != producer.end() && p->second->folded) {
-      *out += fmt::format("    {} -> {} [style=dotted];\n", from, to);
     } else {
       *out += fmt::format("    {} -> {};\n", from, to);
     }
@@ -92,6 +98,7 @@ void AppendSubgraph(const DelegateReport& r, const SubgraphReport& sr, std::stri
     for (int t : e.inputs) {
       if (t < 0 || !seen.insert(t).second) continue;
       if (auto p = producer.find(t); p != producer.end()) {
+        if (DrawnOnReaders(sr, *p->second)) continue;  // shown in the reader's label
         edge(fmt::format("{}_n{}", id, p->second->node), Owner(*p->second), to, Owner(e), t);
       } else if (graph_inputs.count(t)) {
         edge(fmt::format("{}_in{}", id, t), -1, to, Owner(e), t);
@@ -101,7 +108,7 @@ void AppendSubgraph(const DelegateReport& r, const SubgraphReport& sr, std::stri
   for (int t : sr.outputs) {
     auto p = producer.find(t);
     const std::string to = fmt::format("{}_out{}", id, t);
-    if (p != producer.end()) {
+    if (p != producer.end() && !DrawnOnReaders(sr, *p->second)) {
       edge(fmt::format("{}_n{}", id, p->second->node), Owner(*p->second), to, -1, t);
     } else if (graph_inputs.count(t)) {
       edge(fmt::format("{}_in{}", id, t), -1, to, -1, t);

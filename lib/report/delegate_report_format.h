@@ -1,10 +1,13 @@
 // Formatters of a DelegateReport (report/delegate_report.h): text for people, JSON for
 // programs (schema in docs/delegate_report.md), Graphviz DOT, and one self-contained
-// HTML page (inline SVG, no scripts, no network). Pure functions of the report.
+// HTML page (inline SVG and a small script for zoom and search; nothing fetched). Pure
+// functions of the report.
 #ifndef TFLITE_INSPECT_LIB_REPORT_DELEGATE_REPORT_FORMAT_H_
 #define TFLITE_INSPECT_LIB_REPORT_DELEGATE_REPORT_FORMAT_H_
 
+#include <map>
 #include <string>
+#include <vector>
 
 #include "nlohmann/json.hpp"
 #include "report/delegate_report.h"
@@ -26,6 +29,15 @@ std::string DescribeTensorType(const BoundaryTensor& tensor);
 // partition `from` to one run by partition `to` (-1: the CPU, a graph input or output);
 // -1 when the edge does not cross a boundary.
 long long EdgeCrossingBytes(const SubgraphReport& subgraph, int tensor, int from, int to);
+// Constant-only producers (fp16 DEQUANTIZE, DENSIFY of weights; folded or delegated) are
+// drawn as properties of the nodes that read them, not as nodes of their own (an fp16
+// model would otherwise be mostly rows of DEQUANTIZE). True for such a node unless it
+// writes a graph output (then it stays a node).
+bool DrawnOnReaders(const SubgraphReport& subgraph, const NodeEntry& node);
+// Reader node -> the constant-only nodes drawn on it.
+std::map<int, std::vector<const NodeEntry*>> ConstantInputsByReader(const SubgraphReport& subgraph);
+// "2 constants (DEQUANTIZE)" for a reader's label; "" for none.
+std::string ConstantSummary(const std::vector<const NodeEntry*>& producers);
 // Fill colour of a node run by delegate `index` (-1: the CPU), as #rrggbb.
 const char* OwnerColour(int index);
 // "applied", "failed to apply, running on the CPU: <error>", ...

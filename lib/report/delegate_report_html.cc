@@ -1,8 +1,9 @@
-// The HTML form of a DelegateReport: one self-contained page (inline CSS and SVG, no
-// scripts, nothing fetched). Per subgraph: the plan as a coloured strip in run order,
+// The HTML form of a DelegateReport: one self-contained page (inline CSS, SVG and a small
+// script for zoom and search; nothing fetched, no model text ever reaches the script but
+// as escaped attribute values). Per subgraph: the plan as a coloured strip in run order,
 // the graph laid out in layers (a node one layer below the deepest node it reads from;
-// folded constant nodes just above their first reader), and tables of partitions,
-// CPU nodes with their reasons, and boundary tensors.
+// constant-only nodes are not drawn: their readers carry a "+N" badge and name them),
+// and tables of partitions, CPU nodes with their reasons, and boundary tensors.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <set>
 
 #include "report/delegate_report_format.h"
+#include "util/strings.h"
 
 namespace tflite_inspect {
 namespace {
@@ -85,31 +87,20 @@ Layout LayOut(const SubgraphReport& sr) {
   // Layer 0 holds the graph inputs; nodes start at layer 1.
   std::vector<int> layer(sr.nodes.size(), 1);
   for (size_t i = 0; i < sr.nodes.size(); ++i) {
-    if (sr.nodes[i].folded) continue;
+    if (DrawnOnReaders(sr, sr.nodes[i])) continue;
     for (int t : sr.nodes[i].inputs) {
       auto p = producer.find(t);
-      if (p != producer.end() && p->second < i && !sr.nodes[p->second].folded) {
+      if (p != producer.end() && p->second < i && !DrawnOnReaders(sr, sr.nodes[p->second])) {
         layer[i] = std::max(layer[i], layer[p->second] + 1);
       }
     }
   }
-  for (size_t k = sr.nodes.size(); k-- > 0;) {
-    if (!sr.nodes[k].folded) continue;
-    int first_reader = -1;
-    for (size_t j = k + 1; j < sr.nodes.size(); ++j) {
-      const auto& in = sr.nodes[j].inputs;
-      for (int t : sr.nodes[k].outputs) {
-        if (std::find(in.begin(), in.end(), t) != in.end()) {
-          first_reader = first_reader < 0 ? layer[j] : std::min(first_reader, layer[j]);
-        }
-      }
-    }
-    layer[k] = std::max(1, first_reader - 1);
-  }
   int max_layer = 1;
   for (int l : layer) max_layer = std::max(max_layer, l);
   std::map<int, std::vector<int>> rows;  // layer -> nodes, in run order
-  for (size_t i = 0; i < sr.nodes.size(); ++i) rows[layer[i]].push_back(sr.nodes[i].node);
+  for (size_t i = 0; i < sr.nodes.size(); ++i) {
+    if (!DrawnOnReaders(sr, sr.nodes[i])) rows[layer[i]].push_back(sr.nodes[i].node);
+  }
   size_t widest = std::max(sr.inputs.size(), sr.outputs.size());
   for (const auto& [l, nodes] : rows) widest = std::max(widest, nodes.size());
   Layout lay;
@@ -135,8 +126,8 @@ Layout LayOut(const SubgraphReport& sr) {
 void AppendGraph(const DelegateReport& r, const SubgraphReport& sr, std::string* out) {
   const Layout lay = LayOut(sr);
   *out += fmt::format(
-      "<div class=\"graph\"><svg width=\"{}\" height=\"{}\" "
-      "font-family=\"sans-serif\" font-size=\"11\">\n",
+      "<div class=\"graph\"><svg width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
+      "data-w=\"{0}\" data-h=\"{1}\" font-family=\"sans-serif\" font-size=\"11\">\n",
       lay.width, lay.height);
   std::map<int, const NodeEntry*> producer;
   for (const NodeEntry& e : sr.nodes) {
@@ -167,10 +158,12 @@ void AppendGraph(const DelegateReport& r, const SubgraphReport& sr, std::string*
   };
   const std::set<int> graph_inputs(sr.inputs.begin(), sr.inputs.end());
   for (const NodeEntry& e : sr.nodes) {
+    if (DrawnOnReaders(sr, e)) continue;
     std::set<int> seen;
     for (int t : e.inputs) {
       if (t < 0 || !seen.insert(t).second) continue;
       if (auto p = producer.find(t); p != producer.end()) {
+        if (DrawnOnReaders(sr, *p->second)) continue;  // a property of this node (its badge)
         edge(lay.pos.at(p->second->node), p->second->partition, lay.pos.at(e.node), e.partition, t);
       } else if (graph_inputs.count(t)) {
         edge(lay.in_pos.at(t), -1, lay.pos.at(e.node), e.partition, t);
@@ -178,20 +171,32 @@ void AppendGraph(const DelegateReport& r, const SubgraphReport& sr, std::string*
     }
   }
   for (int t : sr.outputs) {
-    if (auto p = producer.find(t); p != producer.end()) {
+    if (auto p = producer.find(t); p != producer.end() && !DrawnOnReaders(sr, *p->second)) {
       edge(lay.pos.at(p->second->node), p->second->partition, lay.out_pos.at(t), -1, t);
     }
   }
+  const auto folded_inputs = ConstantInputsByReader(sr);
   for (const NodeEntry& e : sr.nodes) {
+    if (DrawnOnReaders(sr, e)) continue;
     const auto [x, y] = lay.pos.at(e.node);
     std::string label = fmt::format("#{} {}", e.node, e.op);
-    if (label.size() > 26) label = label.substr(0, 25) + "…";
+    std::string tip = Tooltip(r, sr, e), badge;
+    if (auto f = folded_inputs.find(e.node); f != folded_inputs.end()) {
+      tip += "\n+ " + ConstantSummary(f->second) + ":";
+      for (const NodeEntry* c : f->second) tip += fmt::format(" #{} {}", c->node, c->op);
+      badge = fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\" font-size=\"9\" "
+                          "fill=\"#616161\">+{}</text>",
+                          x + kBoxW - 4, y + 10, f->second.size());
+    }
+    if (label.size() > 24) label = label.substr(0, 23) + "…";
+    // data-search: what the page's search box matches (lower case).
+    std::string search = ToLower(tip);
     *out += fmt::format(
-        "<g><title>{}</title><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" "
-        "rx=\"5\" fill=\"{}\" stroke=\"{}\"/><text x=\"{}\" y=\"{}\" "
-        "text-anchor=\"middle\">{}</text></g>\n",
-        Html(Tooltip(r, sr, e)), x, y, kBoxW, kBoxH, OwnerColour(OwnerDelegate(sr, e)),
-        e.folded ? "#bdbdbd" : "#424242", x + kBoxW / 2, y + 17, Html(label));
+        "<g class=\"node\" data-search=\"{}\"><title>{}</title><rect x=\"{}\" y=\"{}\" "
+        "width=\"{}\" height=\"{}\" rx=\"5\" fill=\"{}\" stroke=\"#424242\"/><text x=\"{}\" "
+        "y=\"{}\" text-anchor=\"middle\">{}</text>{}</g>\n",
+        Html(search), Html(tip), x, y, kBoxW, kBoxH, OwnerColour(OwnerDelegate(sr, e)),
+        x + kBoxW / 2, y + 17, Html(label), badge);
   }
   auto terminal = [&](const std::map<int, std::pair<int, int>>& where, const char* what) {
     for (const auto& [t, xy] : where) {
@@ -277,13 +282,51 @@ void AppendTables(const DelegateReport& r, const SubgraphReport& sr, std::string
   *out += "</table>\n";
 }
 
+// Zoom (buttons), pan (drag) and search (highlights the nodes whose op, number, owner,
+// reasons or folded constants match). Reads only the page's own escaped attributes.
+constexpr const char* kScript = R"(<script>
+(function(){
+  var q=document.getElementById('q'),hits=document.getElementById('hits');
+  q.addEventListener('input',function(){
+    var s=q.value.trim().toLowerCase(),n=0,first=null;
+    document.querySelectorAll('g.node').forEach(function(g){
+      var m=s!==''&&g.getAttribute('data-search').indexOf(s)>=0;
+      g.classList.toggle('hit',m);g.classList.toggle('dim',s!==''&&!m);
+      if(m){n++;if(!first)first=g;}
+    });
+    hits.textContent=s?n+(n==1?' match':' matches'):'';
+    if(first)first.scrollIntoView({block:'center',inline:'center'});
+  });
+  document.querySelectorAll('button[data-z]').forEach(function(b){
+    b.addEventListener('click',function(){
+      var z=parseFloat(b.getAttribute('data-z'));
+      document.querySelectorAll('.graph svg').forEach(function(svg){
+        var w=+svg.getAttribute('data-w'),h=+svg.getAttribute('data-h');
+        var k=z?(+svg.getAttribute('data-k')||1)*z:Math.min(1,svg.parentNode.clientWidth/w);
+        svg.setAttribute('data-k',k);svg.setAttribute('width',w*k);svg.setAttribute('height',h*k);
+      });
+    });
+  });
+  document.querySelectorAll('.graph').forEach(function(d){
+    var x=0,y=0,l=0,t=0,down=false;
+    d.addEventListener('mousedown',function(e){down=true;x=e.clientX;y=e.clientY;l=d.scrollLeft;t=d.scrollTop;});
+    window.addEventListener('mouseup',function(){down=false;});
+    d.addEventListener('mousemove',function(e){if(down){d.scrollLeft=l-(e.clientX-x);d.scrollTop=t-(e.clientY-y);}});
+  });
+})();
+</script>
+)";
+
 constexpr const char* kStyle = R"(<style>
 body{font-family:sans-serif;margin:24px;color:#212121}
 table{border-collapse:collapse;margin:8px 0 16px}
 td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top;font-size:13px}
 th{background:#f5f5f5}
 .sw{display:inline-block;width:12px;height:12px;margin-right:6px;border:1px solid #999;vertical-align:middle}
-.graph{overflow:auto;max-height:900px;border:1px solid #ddd;margin:8px 0}
+.graph{overflow:auto;max-height:900px;border:1px solid #ddd;margin:8px 0;cursor:grab}
+.tools{position:sticky;top:0;background:#fff;padding:6px 0;z-index:1}
+.node.hit rect{stroke:#d62828;stroke-width:3}
+.node.dim{opacity:.35}
 .fail{color:#b71c1c}
 .summary{font-weight:bold}
 </style>
@@ -314,8 +357,14 @@ std::string FormatDelegateReportHtml(const DelegateReport& r) {
   }
   out +=
       "</table>\n<p>Red edges cross a CPU&harr;delegate boundary (labelled with the tensor "
-      "and its bytes, copied on every inference); dashed edges carry constants. Hover a "
-      "node for its owner and the reasons it stayed on the CPU.</p>\n";
+      "and its bytes, copied on every inference). Nodes computed from constants only (fp16 "
+      "DEQUANTIZE, DENSIFY of weights) are not drawn: a \"+N\" badge on the node that reads "
+      "them counts them. Hover a node for its owner, the reasons it stayed on the CPU and its "
+      "constant inputs; drag a graph to pan.</p>\n"
+      "<div class=\"tools\">search <input id=\"q\" type=\"search\" size=\"32\" "
+      "placeholder=\"op, #node, delegate, reason\"> <span id=\"hits\"></span> &nbsp; zoom "
+      "<button data-z=\"1.25\">+</button><button data-z=\"0.8\">&minus;</button>"
+      "<button data-z=\"0\">fit</button></div>\n";
   for (const SubgraphReport& sr : r.subgraphs) {
     out += fmt::format("<h2>Subgraph {}{}</h2>\n<p class=\"summary\">{}</p>\n", sr.index,
                        sr.name.empty() ? "" : " (" + Html(sr.name) + ")", Html(sr.summary));
@@ -325,6 +374,7 @@ std::string FormatDelegateReportHtml(const DelegateReport& r) {
     AppendGraph(r, sr, &out);
     AppendTables(r, sr, &out);
   }
+  out += kScript;
   out += "</body></html>\n";
   return out;
 }

@@ -393,7 +393,47 @@ TEST_CASE("no delegates: everything on the CPU, nothing crosses") {
   CHECK(r.subgraphs[0].nodes[4].reasons.empty());
 }
 
-TEST_CASE("formats: JSON fields, DOT edges with bytes, HTML without scripts or network") {
+// in -> ADD(c16) -> MUL -> out, where c16 is a DEQUANTIZE of fp16 weights (folded: it
+// runs once in AllocateTensors), as in fp16 models.
+std::vector<uint8_t> Fp16ConstModel() {
+  ModelBuilder b;
+  const int in = b.AddTensor(kF32, {1, 8}, "in");
+  const int h = b.AddConstTensor<uint16_t>(tflite::TensorType_FLOAT16, {1, 8},
+                                           std::vector<uint16_t>(8, 0x3800), "half");  // 0.5
+  const int c = b.AddTensor(kF32, {1, 8}, "c");
+  const int a = b.AddTensor(kF32, {1, 8}, "a");
+  const int out = b.AddTensor(kF32, {1, 8}, "out");
+  b.AddOperator(tflite::BuiltinOperator_DEQUANTIZE, {h}, {c}, {}, 3);
+  b.AddOperator(tflite::BuiltinOperator_ADD, {in, c}, {a}, Options(tflite::AddOptionsT()));
+  b.AddOperator(tflite::BuiltinOperator_MUL, {a, c}, {out}, Options(tflite::MulOptionsT()));
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  return b.Build();
+}
+
+TEST_CASE("DOT and HTML draw a folded constant as a property of its readers, not a node") {
+  Harness h(Fp16ConstModel());
+  DelegateReport r = h.Report();
+  const SubgraphReport& sr = r.subgraphs[0];
+  REQUIRE(sr.FindNode(0) != nullptr);
+  REQUIRE(sr.FindNode(0)->folded);
+  CHECK(sr.FindNode(0)->constant_only);
+  CHECK_FALSE(sr.FindNode(1)->constant_only);
+  const auto by_reader = ConstantInputsByReader(sr);
+  CHECK(by_reader.size() == 2);  // ADD and MUL both read it
+  CHECK(ConstantSummary(by_reader.at(1)) == "1 constant (DEQUANTIZE)");
+  const std::string dot = FormatDelegateReportDot(r);
+  CHECK(dot.find("s0_n0 ") == std::string::npos);     // no node of its own
+  CHECK(dot.find("s0_n0 ->") == std::string::npos);   // no edges from it
+  CHECK(dot.find("s0_n1 [label=\"#1 ADD v1\\n+ 1 constant (DEQUANTIZE)\"") != std::string::npos);
+  CHECK(dot.find("reads #0 DEQUANTIZE (constant)") != std::string::npos);
+  const std::string html = FormatDelegateReportHtml(r);
+  CHECK(html.find("data-search=\"#0 dequantize") == std::string::npos);  // (the plan strip keeps it)
+  CHECK(html.find("+ 1 constant (DEQUANTIZE): #0 DEQUANTIZE") != std::string::npos);
+  CHECK(html.find(">+1</text>") != std::string::npos);
+}
+
+TEST_CASE("formats: JSON fields, DOT edges with bytes, HTML with nothing fetched") {
   Harness h(ChainModel());
   h.AddTest({"ADD", "SUB"});
   DelegateReport r = h.Report();
@@ -419,8 +459,11 @@ TEST_CASE("formats: JSON fields, DOT edges with bytes, HTML without scripts or n
 
   const std::string html = FormatDelegateReportHtml(r);
   CHECK(html.find("<svg") != std::string::npos);
-  CHECK(html.find("<script") == std::string::npos);
+  // One inline script (zoom, pan, search), nothing fetched.
+  CHECK(html.find("<script src") == std::string::npos);
   CHECK(html.find("http") == std::string::npos);
+  CHECK(html.find("data-search=\"#1 mul v1: cpu") != std::string::npos);
+  CHECK(html.find("<input id=\"q\" type=\"search\"") != std::string::npos);
   CHECK(html.find(r.summary) != std::string::npos);
   CHECK(html.find("MUL is not in --test_delegate_ops") != std::string::npos);
 

@@ -173,6 +173,44 @@ std::string DescribeTensorType(const BoundaryTensor& t) {
   return ToLower(TfLiteTypeGetName(t.type)) + "[" + shape + "]";
 }
 
+bool DrawnOnReaders(const SubgraphReport& sr, const NodeEntry& e) {
+  if (!e.constant_only) return false;
+  for (int t : e.outputs) {
+    if (std::find(sr.outputs.begin(), sr.outputs.end(), t) != sr.outputs.end()) return false;
+  }
+  return true;
+}
+
+std::map<int, std::vector<const NodeEntry*>> ConstantInputsByReader(const SubgraphReport& sr) {
+  std::map<int, const NodeEntry*> folded_producer;  // tensor -> constant-only node writing it
+  for (const NodeEntry& e : sr.nodes) {
+    if (!DrawnOnReaders(sr, e)) continue;
+    for (int t : e.outputs) folded_producer[t] = &e;
+  }
+  std::map<int, std::vector<const NodeEntry*>> by_reader;
+  for (const NodeEntry& e : sr.nodes) {
+    if (DrawnOnReaders(sr, e)) continue;
+    for (int t : e.inputs) {
+      auto p = folded_producer.find(t);
+      if (p == folded_producer.end()) continue;
+      auto& list = by_reader[e.node];
+      if (std::find(list.begin(), list.end(), p->second) == list.end()) list.push_back(p->second);
+    }
+  }
+  return by_reader;
+}
+
+std::string ConstantSummary(const std::vector<const NodeEntry*>& folded) {
+  if (folded.empty()) return "";
+  std::vector<std::string> ops;
+  for (const NodeEntry* e : folded) {
+    if (std::find(ops.begin(), ops.end(), e->op) == ops.end()) ops.push_back(e->op);
+  }
+  std::string names;
+  for (const auto& op : ops) names += (names.empty() ? "" : ", ") + op;
+  return fmt::format("{} constant{} ({})", folded.size(), folded.size() == 1 ? "" : "s", names);
+}
+
 long long EdgeCrossingBytes(const SubgraphReport& sr, int tensor, int from, int to) {
   if (from == to) return -1;
   for (const BoundaryTensor& b : sr.boundary) {
