@@ -120,7 +120,8 @@ TEST_CASE("benchmark_model applies XNNPACK by default, last, to float and 8-bit 
   CommandResult r = Run(fmt::format("--graph={} {} --test_delegate_ops=CONV_2D", Model(), common));
   CAPTURE(r.out, r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(HasLine(r.out, std::regex(R"(INFO: Going to apply 1 delegates one after another\.)")));
+  // TFLite says how many delegates it applies only when there are two or more.
+  CHECK(r.out.find("Going to apply") == std::string::npos);
   CHECK(HasLine(r.out, created));
   CHECK(r.out.find("TestDelegate:") < r.out.find("XNNPACK:"));
   // =false: no XNNPACK; =true: at its flag's position, before the test delegate.
@@ -128,6 +129,7 @@ TEST_CASE("benchmark_model applies XNNPACK by default, last, to float and 8-bit 
   CHECK(r.out.find("XNNPACK") == std::string::npos);
   CHECK(HasLine(r.out, std::regex(R"(INFO: Use xnnpack: \[0\])")));
   r = Run(fmt::format("--graph={} {} --use_xnnpack=true --test_delegate_ops=CONV_2D", Model(), common));
+  CHECK(HasLine(r.out, std::regex(R"(INFO: Going to apply 2 delegates one after another\.)")));
   CHECK(HasLine(r.out, std::regex(R"(INFO: Explicitly applied XNNPACK delegate.*)")));
   CHECK(r.out.find("XNNPACK:") < r.out.find("TestDelegate:"));
   // A fully quantized int8 model: the default XNNPACK takes its 8-bit ops, as TFLite's

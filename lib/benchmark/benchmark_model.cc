@@ -279,12 +279,17 @@ Status Init(Bench& b, const tflite::OpResolver& resolver, DelegatePlan plan) {
         r.num_threads = session.interpreter().num_threads();
         r.total_nodes = static_cast<int>(session.subgraph().execution_plan().size());
         break;
-      case SessionStage::kCreateDelegates:
-        // As TFLite, the count is of the delegates asked for; XNNPACK by default is not one.
-        b.log.info(fmt::format("Going to apply {} delegates one after another.",
-                               std::count_if(session.delegates().begin(), session.delegates().end(),
-                                             [](const DelegateInstance& d) { return !d.by_default; })));
+      case SessionStage::kCreateDelegates: {
+        // As TFLite: the count is of the delegates asked for (XNNPACK by default is not
+        // one), and the line only appears for two or more (TFLITE_MAY_LOG).
+        const auto asked =
+            std::count_if(session.delegates().begin(), session.delegates().end(),
+                          [](const DelegateInstance& d) { return !d.by_default; });
+        if (asked >= 2) {
+          b.log.info(fmt::format("Going to apply {} delegates one after another.", asked));
+        }
         break;
+      }
       case SessionStage::kApplyDelegates: SummarizeDelegates(b, session); break;
       default: break;
     }
