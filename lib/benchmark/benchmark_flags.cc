@@ -83,6 +83,9 @@ void AddBenchmarkFlags(CLI::App& app, BenchmarkOptions* o, BenchmarkToolOptions*
                  "characters of a tensor's type shown by --print_*_state");
   app.add_option("--alloc_type_display_length", o->alloc_type_display_length,
                  "characters of a tensor's allocation type shown by --print_*_state");
+  AddBoolFlag(app, "--enable_builtin_cast_constant_cache", &o->enable_builtin_cast_constant_cache,
+              "Cache the output of the builtin cast operation when its input is a constant "
+              "tensor (always done here: nodes with constant inputs are computed once)");
   AddBoolFlag(app, "--allow_dynamic_profiling_buffer_increase",
               &o->allow_dynamic_profiling_buffer_increase,
               "allow dynamic increase on profiling buffer entries (ours always grows)");
@@ -151,6 +154,8 @@ std::vector<std::string> BenchmarkParamLines(const BenchmarkOptions& o) {
         Str(o.print_preinvoke_state ? 1 : 0), false);
   param("print_postinvoke_state", "Print post-invoke interpreter state",
         Str(o.print_postinvoke_state ? 1 : 0), false);
+  param("enable_builtin_cast_constant_cache", "Constant CAST output cache",
+        Str(o.enable_builtin_cast_constant_cache ? 1 : 0), false);
   param("output_filepath", "File path to export outputs layer to", o.output_filepath, false);
   param("output_proto_filepath", "File path to export outputs layer as tf example to",
         o.output_proto_filepath, false);

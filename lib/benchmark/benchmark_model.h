@@ -43,6 +43,9 @@ struct BenchmarkOptions {
   std::string profiling_output_csv_file;  // TFLite's older name: CSV to this file
   int max_profiling_buffer_entries = 1024;
   bool allow_dynamic_profiling_buffer_increase = false;  // accepted: our buffer grows
+  // Accepted: the runtime computes every node with constant inputs once (constant
+  // folding), a CAST of a constant included, whatever this says.
+  bool enable_builtin_cast_constant_cache = false;
   bool report_peak_memory_footprint = false;
   int memory_footprint_check_interval_ms = 50;
   bool print_preinvoke_state = false;
