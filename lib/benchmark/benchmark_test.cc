@@ -202,6 +202,15 @@ TEST_CASE("the regression gate refuses a baseline of another model or configurat
                                  "inputs: x FLOAT32[1,4] in the baseline, x FLOAT32[1,8] now",
                                  "delegate_params: Use xnnpack: [0] in the baseline, Use "
                                  "xnnpack: [1] now"});
+  // Kernel-cache locations change the start-up only: not part of the configuration.
+  {
+    BenchmarkOptions options;
+    options.delegate_params = {"Use gpu: [1]", "GPU cache dir: [/tmp/a]",
+                               "Delegate serialize token: [t]"};
+    BenchmarkResult result;
+    CHECK(BenchmarkConfigurationJson(options, result)["delegate_params"] ==
+          nlohmann::json::array({"Use gpu: [1]"}));
+  }
   // A baseline without the record (an older tool's JSON) cannot be trusted either.
   nlohmann::json old = baseline;
   old.erase("configuration");
