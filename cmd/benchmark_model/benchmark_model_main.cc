@@ -84,13 +84,13 @@ int BenchmarkModelMain(int argc, const char* const* argv) {
     return kExitUsage;
   }
   if (!positional_model.empty()) {
-    if (!options.graph.empty() && options.graph != positional_model) {
-      std::cerr << app.get_name() << ": the model is given twice, as '" << options.graph
-                << "' and '" << positional_model << "'; give it once (--graph=M or as an "
-                << "argument)\n";
+    // No model at all keeps TFLite's own message (RunBenchmark), so only this case here.
+    std::string model_error;
+    options.graph = ModelPath({options.graph, "", positional_model}, app.get_name(), &model_error);
+    if (options.graph.empty()) {
+      std::cerr << model_error << "\n";
       return kExitUsage;
     }
-    options.graph = positional_model;
   }
   CollectGivenFlags(app, &options);
   options.show_progress = isatty(STDERR_FILENO) && isatty(STDOUT_FILENO);

@@ -56,13 +56,11 @@ std::vector<std::string> InterpreterStateLines(tflite::Interpreter& interpreter,
                               s, sg.tensors_size(), sg.execution_plan().size()));
     for (size_t t = 0; t < sg.tensors_size(); ++t) {
       const TfLiteTensor* tensor = sg.tensor(static_cast<int>(t));
-      std::string shape;
-      for (int d = 0; tensor->dims != nullptr && d < tensor->dims->size; ++d) {
-        shape += (d ? "," : "") + std::to_string(tensor->dims->data[d]);
-      }
+      const std::string shape =
+          tensor->dims != nullptr ? tflite::GetShapeDebugString(tensor->dims) : "[]";
       const int alloc = static_cast<int>(tensor->allocation_type);
       out.push_back(fmt::format(
-          "Tensor {:>4} {:<{}} {:<{}} {:<{}} {:>10} bytes [{}]", t,
+          "Tensor {:>4} {:<{}} {:<{}} {:<{}} {:>10} bytes {}", t,
           Cut(tensor->name ? tensor->name : "", o.tensor_name_display_length),
           std::max(o.tensor_name_display_length, 0),
           Cut(TfLiteTypeGetName(tensor->type), o.tensor_type_display_length),
@@ -231,7 +229,6 @@ Status Init(Bench& b, const tflite::OpResolver& resolver, DelegatePlan plan) {
   so.warn = b.log.warn;
   // TFLite's BenchmarkInterpreterRunner::Create: no signature for a model without one,
   // the only one when none is named, else the one named.
-  tflite::SignatureRunner* chosen = nullptr;
   so.select_signature =
       [&](tflite::Interpreter& interpreter) -> Result<tflite::SignatureRunner*> {
     if (options.list_signatures) return nullptr;  // listed (and failed) after this
@@ -251,8 +248,7 @@ Status Init(Bench& b, const tflite::OpResolver& resolver, DelegatePlan plan) {
     }
     b.log.info("Using signature: " + key);
     r.signature = key;
-    chosen = interpreter.GetSignatureRunner(key.c_str());
-    return chosen;
+    return interpreter.GetSignatureRunner(key.c_str());
   };
   so.after_build = [&](tflite::Interpreter& interpreter) {
     if (options.list_signatures) {
@@ -294,9 +290,7 @@ Status Init(Bench& b, const tflite::OpResolver& resolver, DelegatePlan plan) {
       default: break;
     }
   };
-  so.before_allocate = [&](tflite::Interpreter& interpreter) {
-    tflite::Subgraph& graph =
-        chosen != nullptr ? *chosen->subgraph() : interpreter.primary_subgraph();
+  so.before_allocate = [&](tflite::Subgraph& graph) {
     r.cpu_nodes = 0;
     for (int n : graph.execution_plan()) {
       if (graph.node_and_registration(n)->first.delegate == nullptr) ++r.cpu_nodes;
@@ -342,12 +336,10 @@ Status PrepareInputs(Bench& b) {
   const auto& inputs = b.graph->inputs();
   for (size_t j = 0; j < inputs.size(); ++j) {
     const TfLiteTensor* t = b.graph->tensor(inputs[j]);
-    std::string shape;
-    for (int d = 0; t->dims != nullptr && d < t->dims->size; ++d) {
-      shape += (d ? "," : "") + std::to_string(t->dims->data[d]);
-    }
-    b.r.input_shapes.push_back(fmt::format("{} {}[{}]", t->name ? t->name : "",
-                                           TfLiteTypeGetName(t->type), shape));
+    b.r.input_shapes.push_back(fmt::format("{} {}{}", t->name ? t->name : "",
+                                           TfLiteTypeGetName(t->type),
+                                           t->dims != nullptr ? tflite::GetShapeDebugString(t->dims)
+                                                              : "[]"));
     auto data = MakeInputData(*t, b.layers.empty() ? nullptr : &b.layers[j], b.options.seed,
                               static_cast<int>(j));
     if (!data.ok()) return data.status();

@@ -64,18 +64,16 @@ json ReportToJson(const ModelReport& r, const TextOptions& options) {
   }
   j["model"]["signature_defs"] = sigs;
   // The model's inputs and outputs (the first subgraph's), in full.
-  json io_in = json::array(), io_out = json::array();
-  if (!r.subgraphs.empty()) {
-    const SubgraphInfo& sg = r.subgraphs[0];
-    for (int32_t id : sg.inputs) {
-      if (id >= 0 && static_cast<size_t>(id) < sg.tensors.size()) io_in.push_back(TensorJson(sg.tensors[id]));
+  for (const char* key : {"inputs", "outputs"}) {
+    json tensors = json::array();
+    if (!r.subgraphs.empty()) {
+      const SubgraphInfo& sg = r.subgraphs[0];
+      for (int32_t id : key == std::string("inputs") ? sg.inputs : sg.outputs) {
+        if (id >= 0 && static_cast<size_t>(id) < sg.tensors.size()) tensors.push_back(TensorJson(sg.tensors[id]));
+      }
     }
-    for (int32_t id : sg.outputs) {
-      if (id >= 0 && static_cast<size_t>(id) < sg.tensors.size()) io_out.push_back(TensorJson(sg.tensors[id]));
-    }
+    j["model"][key] = tensors;
   }
-  j["model"]["inputs"] = io_in;
-  j["model"]["outputs"] = io_out;
   json codes = json::array();
   for (const auto& u : r.op_codes) {
     codes.push_back({{"index", u.index},

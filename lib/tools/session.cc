@@ -81,7 +81,7 @@ Result<std::unique_ptr<Session>> Session::Open(const SessionOptions& options,
   done(SessionStage::kBeforeAllocate);
 
   if (options.before_allocate) {
-    if (Status st = options.before_allocate(*s->interpreter_); !st.ok()) return fail(st);
+    if (Status st = options.before_allocate(s->subgraph()); !st.ok()) return fail(st);
   }
   done(SessionStage::kAllocate);
 

@@ -52,9 +52,10 @@ struct SessionOptions {
   // fails the build step with the function's status. The session allocates the chosen
   // signature's subgraph only, as a runner does.
   std::function<Result<tflite::SignatureRunner*>(tflite::Interpreter&)> select_signature;
-  // After the build (a profiler), and after the delegates, before AllocateTensors.
+  // After the build (a profiler), and after the delegates, before AllocateTensors (given
+  // the subgraph that runs: the chosen signature's, or the primary).
   std::function<Status(tflite::Interpreter&)> after_build;
-  std::function<Status(tflite::Interpreter&)> before_allocate;
+  std::function<Status(tflite::Subgraph&)> before_allocate;
 };
 
 struct SessionTimings {

@@ -21,7 +21,7 @@ TEST_CASE("Session::Open runs the steps in order and owns what it made") {
   o.progress = [&](SessionStage done, Session&) { seen.push_back(done); };
   int hooks = 0;
   o.after_build = [&](tflite::Interpreter&) { return ++hooks == 1 ? Status::Ok() : InvalidArgument("order"); };
-  o.before_allocate = [&](tflite::Interpreter&) { return ++hooks == 2 ? Status::Ok() : InvalidArgument("order"); };
+  o.before_allocate = [&](tflite::Subgraph&) { return ++hooks == 2 ? Status::Ok() : InvalidArgument("order"); };
   auto s = Session::Open(o, resolver, DelegatePlan());
   REQUIRE(s.ok());
   CHECK(hooks == 2);
@@ -80,7 +80,7 @@ TEST_CASE("Session::Open names the step that failed, and the tool words it") {
 
   // A hook's failure is the hook's status, at its step.
   o.target_runtime.clear();
-  o.before_allocate = [](tflite::Interpreter&) { return InvalidArgument("no such input"); };
+  o.before_allocate = [](tflite::Subgraph&) { return InvalidArgument("no such input"); };
   s = Session::Open(o, resolver, DelegatePlan(), &at);
   REQUIRE_FALSE(s.ok());
   CHECK(at == SessionStage::kBeforeAllocate);

@@ -154,7 +154,7 @@ Result<std::unique_ptr<MappedFile>> MappedFile::Open(const std::string& path) {
     const int slot = data != nullptr ? Register(data, size, path) : -1;
     return std::unique_ptr<MappedFile>(new MappedFile(data, size, /*mapped=*/true, slot));
   }
-  // A pipe, a character device or a network file: read it whole, into 64-byte aligned
+  // A pipe or a network file: read it whole, into 64-byte aligned
   // memory (as a mapping's start is aligned, buffers' alignment holds).
   size_t capacity = 1 << 20, size = 0;
   int fifo_waits = 0;
