@@ -8,6 +8,9 @@ with TFLite's on the same machine and thread count (docs/xnnpack.md).
   python scripts/time_tflite.py --graph M.tflite --num_threads 1 --num_runs 100
 
 --json prints {"runs_us": [...]} instead (scripts/bench_vs_tflite.py reads it).
+--builtin times TFLite's builtin kernels without its default XNNPACK delegate
+(OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES), the counterpart of our
+--use_xnnpack=false.
 """
 import argparse
 import json
@@ -15,7 +18,7 @@ import statistics
 import time
 
 import numpy as np
-from ai_edge_litert.interpreter import Interpreter
+from ai_edge_litert.interpreter import Interpreter, OpResolverType
 
 
 def main():
@@ -25,8 +28,13 @@ def main():
     p.add_argument("--num_runs", type=int, default=100)
     p.add_argument("--warmup_runs", type=int, default=10)
     p.add_argument("--json", action="store_true", help="print the per-run latencies as JSON")
+    p.add_argument("--builtin", action="store_true",
+                   help="builtin kernels only (no default XNNPACK delegate)")
     a = p.parse_args()
-    it = Interpreter(model_path=a.graph, num_threads=a.num_threads)
+    kwargs = {}
+    if a.builtin:
+        kwargs["experimental_op_resolver_type"] = OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES
+    it = Interpreter(model_path=a.graph, num_threads=a.num_threads, **kwargs)
     it.allocate_tensors()
     rng = np.random.default_rng(1)
     for d in it.get_input_details():

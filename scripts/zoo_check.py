@@ -4,6 +4,10 @@ run` with its default flags on the golden's inputs and prints one table row per 
 zoo (shared or gen_zoo), model, mode, ops, result, max error. Integer outputs must match bit for bit (error in
 steps); float outputs within 1e-4 * max(1, max|ref|) (error relative to that). Exit 1 if
 any model fails. Used by scripts/zoo_check.sh; needs numpy.
+
+TFI_RUN_FLAGS adds flags to every run (e.g. "--use_xnnpack=false --num_threads=2" checks
+the builtin kernels, which must be bit-exact too); TFI_ZOO_ONLY keeps the models whose
+name contains one of its comma-separated words.
 """
 import json
 import os
@@ -39,7 +43,9 @@ def check(tool, zoo, name, work):
     ins = [os.path.join(golden, f"input_{i}.bin") for i in range(len(report["inputs"]))]
     out = os.path.join(work, name)
     r = subprocess.run([tool, "run", "--graph", model, "--output_dir", out,
-                        "--input_files", ",".join(ins)], capture_output=True, text=True)
+                        "--input_files", ",".join(ins),
+                        *os.environ.get("TFI_RUN_FLAGS", "").split()],
+                       capture_output=True, text=True)
     if r.returncode != 0:
         last = [l for l in r.stderr.splitlines() if l.strip()]
         return "FAIL", (last[0] if last else f"exit {r.returncode}")[:120]
@@ -73,6 +79,9 @@ def main():
             if not f.endswith(".tflite"):
                 continue
             name = f[:-7]
+            only = [w for w in os.environ.get("TFI_ZOO_ONLY", "").split(",") if w]
+            if only and not any(w in name for w in only):
+                continue
             if not os.path.exists(os.path.join(zoo, "goldens", name, "report.json")):
                 continue
             result, err = check(tool, zoo, name, work)

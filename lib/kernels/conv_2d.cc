@@ -189,6 +189,29 @@ void Im2ColRows(const Geometry& g, const In* input, int c0, size_t r0, size_t r1
     const int oy = static_cast<int>((r / g.out_w) % g.out_h);
     const size_t b = r / g.out_w / g.out_h;
     Out* row = dst + (r - r0) * depth;
+    if (g.dil_w == 1 && g.f_c == g.in_c) {
+      // Each filter row's taps inside the image are one contiguous span of the input
+      // (f_w pixels of all channels): one loop over the span (vectorized), padding
+      // around it.
+      const int ix0 = ox * g.stride_w - g.pad_w;
+      const int fx_lo = std::max(0, -ix0);
+      const int fx_hi = std::max(fx_lo, std::min(g.f_w, g.in_w - ix0));
+      for (int fy = 0; fy < g.f_h; ++fy) {
+        const int iy = oy * g.stride_h - g.pad_h + fy * g.dil_h;
+        Out* cells = row + static_cast<size_t>(fy) * g.f_w * g.f_c;
+        if (iy < 0 || iy >= g.in_h || fx_lo == fx_hi) {
+          std::fill(cells, cells + static_cast<size_t>(g.f_w) * g.f_c, pad);
+          continue;
+        }
+        std::fill(cells, cells + static_cast<size_t>(fx_lo) * g.f_c, pad);
+        const In* src = input + ((b * g.in_h + iy) * g.in_w + ix0 + fx_lo) * g.in_c;
+        const size_t span = static_cast<size_t>(fx_hi - fx_lo) * g.f_c;
+        Out* dst_span = cells + static_cast<size_t>(fx_lo) * g.f_c;
+        for (size_t i = 0; i < span; ++i) dst_span[i] = convert(src[i], b);
+        std::fill(dst_span + span, cells + static_cast<size_t>(g.f_w) * g.f_c, pad);
+      }
+      continue;
+    }
     for (int fy = 0; fy < g.f_h; ++fy) {
       const int iy = oy * g.stride_h - g.pad_h + fy * g.dil_h;
       for (int fx = 0; fx < g.f_w; ++fx) {

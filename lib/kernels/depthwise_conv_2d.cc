@@ -15,13 +15,16 @@
 // int8 activations take int4 filters too (v7: unpacked to int8 once).
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "kernels/internal/conv_util.h"
+#include "kernels/internal/depthwise_integer.h"
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/hybrid.h"
 #include "kernels/internal/padding.h"
 #include "kernels/internal/parallel.h"
+#include "kernels/internal/requantize.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
@@ -44,6 +47,11 @@ struct OpData {
   std::vector<float> filter_scale;
   hybrid::QuantizedRows images;
   std::vector<int8_t> filter_unpacked;  // int4 filter as int8
+  // 8-bit activations, depth multiplier 1: the filter packed for dwconv::Int8Sums (once
+  // while it is constant) and a row of the input zero point per batch image.
+  dwconv::Int8Sums sums;
+  bool sums_ok = false;
+  std::vector<uint8_t> zero_rows;
 };
 
 struct Geometry {
@@ -80,6 +88,8 @@ TfLiteStatus PrepareHybrid(TfLiteContext* context, const TfLiteTensor* filter,
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   auto* data = static_cast<OpData*>(node->user_data);
   data->filter_unpacked.clear();
+  data->sums = dwconv::Int8Sums();
+  data->sums_ok = false;
   const auto* params = static_cast<const TfLiteDepthwiseConvParams*>(node->builtin_data);
   TF_LITE_ENSURE(context, params != nullptr);
   TF_LITE_ENSURE(context, NumInputs(node) == 2 || NumInputs(node) == 3);
@@ -383,6 +393,72 @@ void IntegerPixels(const Geometry& g, const In* input, const F* filter, Acc f_of
   });
 }
 
+// The packed path (8-bit activations, depth multiplier 1): packs the filter (once while it
+// is constant) and reports whether dwconv::Int8Sums takes this node; it does not when
+// a crafted zero point leaves what its arithmetic covers (the generic loops do it then).
+template <typename F>
+bool PreparePacked(const Geometry& g, OpData* data, const TfLiteTensor* filter, const F* f,
+                   int32_t filter_offset) {
+  if (g.depth_multiplier != 1) return false;
+  if (!data->sums.packed() || !IsConstantOrPersistentTensor(filter)) {
+    data->sums_ok = data->sums.Pack(f, g.f_h * g.f_w, g.out_c, filter_offset);
+  }
+  return data->sums_ok;
+}
+
+// Rows of int32 sums from the packed filter: finish(b, row, acc) gets output row `row`'s
+// out_w x out_c sums. zero_point(b) is batch b's input zero point, which must fit In.
+template <typename In, typename ZeroPoint, typename Finish>
+void PackedRows(const Geometry& g, OpData* data, const In* input, const ZeroPoint& zero_point,
+                pthreadpool* pool, const Finish& finish) {
+  const size_t zero_len = static_cast<size_t>(g.in_c) + dwconv::kZeroRowPad;
+  data->zero_rows.resize(zero_len * g.batches);
+  for (int b = 0; b < g.batches; ++b) {
+    std::fill_n(reinterpret_cast<In*>(data->zero_rows.data()) + b * zero_len, zero_len,
+                static_cast<In>(zero_point(b)));
+  }
+  const dwconv::Window w{g.in_h,     g.in_w,     g.in_c,  g.f_h,  g.f_w,  g.stride_h,
+                         g.stride_w, g.dil_h,    g.dil_w, g.pad_h, g.pad_w, g.out_w};
+  const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
+  const size_t rows = static_cast<size_t>(g.batches) * g.out_h;
+  const double work = static_cast<double>(rows) * g.out_w * g.out_c * g.f_h * g.f_w;
+  parallel::ParallelFor(pool, rows, work, [&](size_t r) {
+    const int b = static_cast<int>(r) / g.out_h;
+    const int oy = static_cast<int>(r) % g.out_h;
+    std::vector<int32_t> acc(static_cast<size_t>(g.out_w) * g.out_c);
+    const In* zero_row = reinterpret_cast<const In*>(data->zero_rows.data()) + b * zero_len;
+    data->sums.Row(w, input + b * image, oy, 0, g.out_w, -zero_point(b), zero_row, acc.data());
+    finish(b, r, acc.data());
+  });
+}
+
+template <typename T>
+bool FitsIn(int32_t v) {
+  return v >= std::numeric_limits<T>::min() && v <= std::numeric_limits<T>::max();
+}
+
+// 8-bit activations with the packed sums; false when the node needs the generic loops.
+template <typename In, typename F>
+bool EvalPacked(const Geometry& g, OpData* data, const TfLiteTensor* filter, const In* input,
+                const F* f, const int32_t* bias, In* output, pthreadpool* pool) {
+  const conv_util::QuantParams& q = data->quant;
+  if (!FitsIn<In>(-q.input_offset) ||
+      !PreparePacked(g, data, filter, f, static_cast<int32_t>(q.filter_offset))) {
+    return false;
+  }
+  const gemm::QuantizedOutputStage stage = q.Stage(bias);
+  PackedRows<In>(
+      g, data, input, [&q](int) { return -q.input_offset; }, pool,
+      [&](int, size_t r, const int32_t* acc) {
+        In* out = output + r * g.out_w * static_cast<size_t>(g.out_c);
+        for (int ox = 0; ox < g.out_w; ++ox) {
+          const size_t at = static_cast<size_t>(ox) * g.out_c;
+          requant::OutputStageRow(acc + at, g.out_c, stage, out + at);
+        }
+      });
+  return true;
+}
+
 // Quantized: In/F are the input and filter types, Acc the accumulator, B the bias type.
 template <typename Acc, typename In, typename F, typename B, typename Out>
 void EvalQuantized(const Geometry& g, const conv_util::QuantParams& q, const In* input,
@@ -418,16 +494,29 @@ void EvalHybrid(const Geometry& g, OpData* data, const TfLiteDepthwiseConvParams
   const float* scale = data->filter_scale.data();
   const float* bias_data = bias != nullptr ? bias->data.f : nullptr;
   const int32_t* offset = images.offset.data();
+  auto finish_pixel = [&](int b, size_t out_index, const int32_t* a) {
+    float* out = output->data.f + out_index;
+    for (int c = 0; c < g.out_c; ++c) {
+      float v = static_cast<float>(a[c]) * (scale[c] * images.scale[b]);
+      if (bias_data != nullptr) v += bias_data[c];
+      out[c] = std::min(std::max(v, act_min), act_max);
+    }
+  };
+  if (PreparePacked(g, data, filter, filter->data.int8, 0)) {
+    // The images' zero points are int8 (AsymmetricQuantizeFloats' range).
+    PackedRows<int8_t>(
+        g, data, images.values.data(), [offset](int b) { return offset[b]; }, pool,
+        [&](int b, size_t r, const int32_t* acc) {
+          for (int ox = 0; ox < g.out_w; ++ox) {
+            const size_t at = static_cast<size_t>(ox) * g.out_c;
+            finish_pixel(b, (r * g.out_w) * g.out_c + at, acc + at);
+          }
+        });
+    return;
+  }
   IntegerPixels<int32_t>(
       g, images.values.data(), filter->data.int8, 0, [offset](int b) { return -offset[b]; },
-      pool, [&](int b, size_t out_index, const int32_t* a) {
-        float* out = output->data.f + out_index;
-        for (int c = 0; c < g.out_c; ++c) {
-          float v = static_cast<float>(a[c]) * (scale[c] * images.scale[b]);
-          if (bias_data != nullptr) v += bias_data[c];
-          out[c] = std::min(std::max(v, act_min), act_max);
-        }
-      });
+      pool, finish_pixel);
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
@@ -461,11 +550,19 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
         }
         f = data->filter_unpacked.data();
       }
+      if (EvalPacked(g, data, filter, input->data.int8, f,
+                     bias != nullptr ? bias->data.i32 : nullptr, output->data.int8, pool)) {
+        return kTfLiteOk;
+      }
       EvalQuantized<int32_t>(g, data->quant, input->data.int8, f,
                              bias != nullptr ? bias->data.i32 : nullptr, output->data.int8, pool);
       return kTfLiteOk;
     }
     case kTfLiteUInt8:
+      if (EvalPacked(g, data, filter, input->data.uint8, filter->data.uint8,
+                     bias != nullptr ? bias->data.i32 : nullptr, output->data.uint8, pool)) {
+        return kTfLiteOk;
+      }
       EvalQuantized<int32_t>(g, data->quant, input->data.uint8, filter->data.uint8,
                              bias != nullptr ? bias->data.i32 : nullptr, output->data.uint8, pool);
       return kTfLiteOk;

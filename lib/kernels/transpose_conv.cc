@@ -27,6 +27,7 @@
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/padding.h"
 #include "kernels/internal/parallel.h"
+#include "kernels/internal/requantize.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
@@ -46,6 +47,11 @@ constexpr int64_t kColBudget = int64_t{1} << 20;
 struct OpData {
   conv_util::PackedWeights weights;
   std::vector<float> col;
+  // 8-bit activations: the input rows as int16 (x + input_offset), their int32 col rows
+  // and one batch's int32 sums.
+  std::vector<int16_t> rows_q;
+  std::vector<int32_t> col_q;
+  std::vector<int32_t> acc_q;
   conv_util::QuantParams quant;  // quantized types
   bool int16_int32_acc = false;   // 16x8 with quantized_bias_type int32 (v5)
 };
@@ -155,38 +161,82 @@ struct Geometry {
   int stride_h, stride_w, pad_h, pad_w;
 };
 
+inline void AddInto(float& o, float v) { o += v; }
+inline void AddInto(int32_t& o, int32_t v) { o = WrappingAdd(o, v); }  // as the reference's
+
 // Adds col (rows * in_w pixels starting at input row y0, each kh*kw*out_c values in
 // (oc, fy, fx) order) into out (one batch).
-void Col2Im(const Geometry& g, const float* col, int y0, int rows, float* out) {
+template <typename V>
+void Col2Im(const Geometry& g, const V* col, int y0, int rows, V* out) {
   const int taps = g.kh * g.kw;
   const int n = g.out_c * taps;
   for (int r = 0; r < rows; ++r) {
     const int oy0 = (y0 + r) * g.stride_h - g.pad_h;
     for (int x = 0; x < g.in_w; ++x) {
       const int ox0 = x * g.stride_w - g.pad_w;
-      const float* c = col + (static_cast<int64_t>(r) * g.in_w + x) * n;
+      const V* c = col + (static_cast<int64_t>(r) * g.in_w + x) * n;
       for (int fy = 0; fy < g.kh; ++fy) {
         const int oy = oy0 + fy;
         if (oy < 0 || oy >= g.out_h) continue;
         for (int fx = 0; fx < g.kw; ++fx) {
           const int ox = ox0 + fx;
           if (ox < 0 || ox >= g.out_w) continue;
-          float* o = out + (static_cast<int64_t>(oy) * g.out_w + ox) * g.out_c;
-          const float* src = c + fy * g.kw + fx;
-          for (int oc = 0; oc < g.out_c; ++oc) o[oc] += src[oc * taps];
+          V* o = out + (static_cast<int64_t>(oy) * g.out_w + ox) * g.out_c;
+          const V* src = c + fy * g.kw + fx;
+          for (int oc = 0; oc < g.out_c; ++oc) AddInto(o[oc], src[oc * taps]);
         }
       }
     }
   }
 }
 
-// Quantized, as the reference kernels: per output batch, a scatter of
-// (x + input_offset) * (w + filter_offset) sums into Acc, then bias, requantization
-// (per channel; uint8's one multiplier is repeated per channel), output offset and clamp.
-// uint8 / int8: Acc int32, int32 bias; int16 (16x8): Acc int64, int64 bias, offsets 0.
-template <typename T, typename Acc, typename Bias>
-void EvalQuantized(OpData* data, const Geometry& g, const T* input, const T* weights_u8,
-                   const int8_t* weights_s8, const Bias* bias, T* output) {
+// 8-bit activations (uint8, int8) on the packed GEMM: col = (x + input_offset) rows times
+// the packed (w - zero point) in exact int32 sums (Int32Gemm), scattered into one batch's
+// int32 sums, then bias, requantization, output offset and clamp per pixel
+// (requant::OutputStageRow). int32 additions wrap alike in any order, so the sums are the
+// reference's below.
+template <typename T>
+void EvalQuantized8(OpData* data, const Geometry& g, const TfLiteTensor* weights, const T* input,
+                    const int32_t* bias, T* output, pthreadpool* pool) {
+  const conv_util::QuantParams& q = data->quant;
+  const int n = g.out_c * g.kh * g.kw;
+  const int64_t out_batch = static_cast<int64_t>(g.out_h) * g.out_w * g.out_c;
+  data->acc_q.resize(static_cast<size_t>(out_batch));
+  const bool any_sums = n > 0 && g.in_c > 0 && g.in_h > 0 && g.in_w > 0;
+  int chunk = 1;
+  if (any_sums) {
+    data->weights.Pack(weights, n, g.in_c, -q.filter_offset);
+    const int64_t per_row = static_cast<int64_t>(g.in_w) * n;
+    chunk = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(g.in_h, kColBudget / per_row)));
+    data->col_q.resize(static_cast<size_t>(chunk) * per_row);
+    data->rows_q.resize(static_cast<size_t>(chunk) * g.in_w * g.in_c);
+  }
+  const gemm::QuantizedOutputStage stage = q.Stage(bias);
+  for (int b = 0; b < g.batches; ++b) {
+    std::fill(data->acc_q.begin(), data->acc_q.end(), 0);
+    for (int y0 = 0; any_sums && y0 < g.in_h; y0 += chunk) {
+      const int rows = std::min(chunk, g.in_h - y0);
+      const size_t count = static_cast<size_t>(rows) * g.in_w * g.in_c;
+      const T* x = input + (static_cast<int64_t>(b) * g.in_h + y0) * g.in_w * g.in_c;
+      int16_t* a = data->rows_q.data();
+      for (size_t i = 0; i < count; ++i) a[i] = static_cast<int16_t>(x[i] + q.input_offset);
+      gemm::Int32Gemm(rows * g.in_w, n, g.in_c, a, g.in_c, data->weights.q.data(),
+                      data->col_q.data(), n, pool);
+      Col2Im(g, data->col_q.data(), y0, rows, data->acc_q.data());
+    }
+    T* out = output + b * out_batch;
+    for (int64_t p = 0; p < out_batch; p += g.out_c) {
+      requant::OutputStageRow(data->acc_q.data() + p, g.out_c, stage, out + p);
+    }
+  }
+}
+
+// int16 activations (16x8), as reference_integer_ops::TransposeConv: per output batch, a
+// scatter of x * w sums into Acc (int64 with an int64 bias; int32 when
+// quantized_bias_type is int32), then bias, requantization and clamp (offsets 0).
+template <typename Acc, typename Bias>
+void EvalInt16(OpData* data, const Geometry& g, const int16_t* input, const int8_t* weights,
+               const Bias* bias, int16_t* output) {
   const conv_util::QuantParams& q = data->quant;
   const int64_t out_batch = static_cast<int64_t>(g.out_h) * g.out_w * g.out_c;
   std::vector<Acc> acc_buf(out_batch);
@@ -194,7 +244,8 @@ void EvalQuantized(OpData* data, const Geometry& g, const T* input, const T* wei
     std::fill(acc_buf.begin(), acc_buf.end(), 0);
     for (int y = 0; y < g.in_h; ++y) {
       for (int x = 0; x < g.in_w; ++x) {
-        const T* in = input + ((static_cast<int64_t>(b) * g.in_h + y) * g.in_w + x) * g.in_c;
+        const int16_t* in =
+            input + ((static_cast<int64_t>(b) * g.in_h + y) * g.in_w + x) * g.in_c;
         for (int fy = 0; fy < g.kh; ++fy) {
           const int oy = y * g.stride_h - g.pad_h + fy;
           if (oy < 0 || oy >= g.out_h) continue;
@@ -203,31 +254,22 @@ void EvalQuantized(OpData* data, const Geometry& g, const T* input, const T* wei
             if (ox < 0 || ox >= g.out_w) continue;
             Acc* acc = acc_buf.data() + (static_cast<int64_t>(oy) * g.out_w + ox) * g.out_c;
             for (int oc = 0; oc < g.out_c; ++oc) {
-              const int64_t w_at = ((static_cast<int64_t>(oc) * g.kh + fy) * g.kw + fx) * g.in_c;
+              const int8_t* wr =
+                  weights + ((static_cast<int64_t>(oc) * g.kh + fy) * g.kw + fx) * g.in_c;
               Acc sum = 0;
-              if (weights_s8 != nullptr) {
-                const int8_t* wr = weights_s8 + w_at;
-                for (int ic = 0; ic < g.in_c; ++ic) {
-                  sum += static_cast<Acc>((in[ic] + q.input_offset) * (wr[ic] + q.filter_offset));
-                }
-              } else {
-                const T* wr = weights_u8 + w_at;
-                for (int ic = 0; ic < g.in_c; ++ic) {
-                  sum += static_cast<Acc>((in[ic] + q.input_offset) * (wr[ic] + q.filter_offset));
-                }
-              }
+              for (int ic = 0; ic < g.in_c; ++ic) sum += static_cast<Acc>(in[ic] * wr[ic]);
               acc[oc] += sum;
             }
           }
         }
       }
     }
-    T* out = output + b * out_batch;
+    int16_t* out = output + b * out_batch;
     for (int64_t i = 0; i < out_batch; ++i) {
       const int oc = static_cast<int>(i % g.out_c);
       const Acc a = acc_buf[i] + (bias != nullptr ? static_cast<Acc>(bias[oc]) : 0);
-      int32_t v = MultiplyByQuantizedMultiplier(a, q.multiplier[oc], q.shift[oc]) + q.output_offset;
-      out[i] = static_cast<T>(std::min(q.act_max, std::max(q.act_min, v)));
+      const int32_t v = MultiplyByQuantizedMultiplier(a, q.multiplier[oc], q.shift[oc]);
+      out[i] = static_cast<int16_t>(std::min(q.act_max, std::max(q.act_min, v)));
     }
   }
 }
@@ -262,30 +304,24 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
                                 params.padding, &unused_h, &unused_w);
   g.pad_h = pad.height;
   g.pad_w = pad.width;
+  pthreadpool* pool = parallel::ThreadPool(context);
   switch (output->type) {
     case kTfLiteUInt8:
-      EvalQuantized<uint8_t, int32_t, int32_t>(data, g, input->data.uint8, weights->data.uint8,
-                                               nullptr, bias != nullptr ? bias->data.i32 : nullptr,
-                                               output->data.uint8);
+      EvalQuantized8(data, g, weights, input->data.uint8,
+                     bias != nullptr ? bias->data.i32 : nullptr, output->data.uint8, pool);
       return kTfLiteOk;
     case kTfLiteInt8:
-      EvalQuantized<int8_t, int32_t, int32_t>(data, g, input->data.int8, nullptr,
-                                              weights->data.int8,
-                                              bias != nullptr ? bias->data.i32 : nullptr,
-                                              output->data.int8);
+      EvalQuantized8(data, g, weights, input->data.int8,
+                     bias != nullptr ? bias->data.i32 : nullptr, output->data.int8, pool);
       return kTfLiteOk;
     case kTfLiteInt16:
       if (data->int16_int32_acc) {
-        EvalQuantized<int16_t, int32_t, int32_t>(data, g, input->data.i16, nullptr,
-                                                 weights->data.int8,
-                                                 bias != nullptr ? bias->data.i32 : nullptr,
-                                                 output->data.i16);
+        EvalInt16<int32_t>(data, g, input->data.i16, weights->data.int8,
+                           bias != nullptr ? bias->data.i32 : nullptr, output->data.i16);
         return kTfLiteOk;
       }
-      EvalQuantized<int16_t, int64_t, int64_t>(data, g, input->data.i16, nullptr,
-                                               weights->data.int8,
-                                               bias != nullptr ? bias->data.i64 : nullptr,
-                                               output->data.i16);
+      EvalInt16<int64_t>(data, g, input->data.i16, weights->data.int8,
+                         bias != nullptr ? bias->data.i64 : nullptr, output->data.i16);
       return kTfLiteOk;
     default:
       break;
@@ -300,7 +336,6 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
     const int chunk =
         static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(g.in_h, kColBudget / per_row)));
     data->col.resize(static_cast<size_t>(chunk) * per_row);
-    pthreadpool* pool = parallel::ThreadPool(context);
     const int64_t out_batch = static_cast<int64_t>(g.out_h) * g.out_w * g.out_c;
     for (int b = 0; b < g.batches; ++b) {
       for (int y0 = 0; y0 < g.in_h; y0 += chunk) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "kernels/internal/requantize.h"
 #include "tensorflow/lite/kernels/internal/common.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -655,11 +656,60 @@ inline void QuantAccumulate(bool simd, int k, const int16_t* a, int lda, const i
   GenericQuantTile<R>(k, a, lda, b, acc);
 }
 
+#ifdef TFI_GEMM_X86
+// The output stage of a tile on 8 lanes at a time (requant::OutputStage8: the scalar
+// loop's bits); a tile with a short last panel goes through a 16-value buffer.
+template <int R, typename OutT>
+__attribute__((target("avx2"))) void Avx2QuantizedStore(const int32_t (&acc)[R][kNr], OutT* c,
+                                                        int ldc, int cols,
+                                                        const QuantizedOutputStage& s, int col0) {
+  int32_t mult[kNr] = {}, shift[kNr] = {}, bias[kNr] = {};
+  const int32_t* mp = s.multiplier + col0;
+  const int32_t* sp = s.shift + col0;
+  const int32_t* bp = s.bias != nullptr ? s.bias + col0 : bias;
+  if (cols < kNr) {
+    std::memcpy(mult, mp, sizeof(int32_t) * cols);
+    std::memcpy(shift, sp, sizeof(int32_t) * cols);
+    if (s.bias != nullptr) std::memcpy(bias, bp, sizeof(int32_t) * cols);
+    mp = mult;
+    sp = shift;
+    bp = bias;
+  }
+  const requant::Avx2Channels ch0 = requant::LoadChannels8(mp, sp);
+  const requant::Avx2Channels ch1 = requant::LoadChannels8(mp + 8, sp + 8);
+  const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bp));
+  const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bp + 8));
+  const __m256i offset = _mm256_set1_epi32(s.output_offset);
+  const __m256i lo = _mm256_set1_epi32(s.act_min), hi = _mm256_set1_epi32(s.act_max);
+  for (int i = 0; i < R; ++i) {
+    const __m256i v0 = requant::OutputStage8(
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&acc[i][0])), b0, ch0, offset, lo, hi);
+    const __m256i v1 = requant::OutputStage8(
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&acc[i][8])), b1, ch1, offset, lo, hi);
+    const auto packed = requant::Narrow16(v0, v1, static_cast<OutT*>(nullptr));
+    OutT* crow = c + static_cast<size_t>(i) * ldc;
+    if (cols == kNr) {
+      std::memcpy(crow, &packed, sizeof(OutT) * kNr);
+    } else {
+      OutT tmp[kNr];
+      std::memcpy(tmp, &packed, sizeof tmp);
+      std::memcpy(crow, tmp, sizeof(OutT) * cols);
+    }
+  }
+}
+#endif
+
 template <int R, typename OutT>
 void QuantizedTile(bool simd, int k, const int16_t* a, int lda, const int16_t* b, OutT* c, int ldc,
                    int cols, const QuantizedOutputStage& s, int col0) {
   int32_t acc[R][kNr];
   QuantAccumulate<R>(simd, k, a, lda, b, acc);
+#ifdef TFI_GEMM_X86
+  if (simd && !s.single_rounding) {
+    Avx2QuantizedStore<R>(acc, c, ldc, cols, s, col0);
+    return;
+  }
+#endif
   for (int i = 0; i < R; ++i) {
     OutT* crow = c + static_cast<size_t>(i) * ldc;
     for (int j = 0; j < cols; ++j) {

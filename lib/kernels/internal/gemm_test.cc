@@ -165,6 +165,65 @@ TEST_CASE("QuantizedGemm (both micro-kernels) is exact, odd and even depths") {
   }
 }
 
+// The SIMD tiles' vector output stage against the reference arithmetic for every output
+// type, with multipliers above and below one, negative ones (crafted negative scales) and
+// partial panels.
+template <typename OutT>
+void CheckOutputStage(uint32_t seed, int32_t act_min, int32_t act_max) {
+  const int shapes[][3] = {{7, 37, 9}, {4, 16, 64}, {13, 5, 3}};
+  for (const auto& sh : shapes) {
+    for (GemmKernel kernel : kKernels) {
+      ++seed;
+      const int m = sh[0], n = sh[1], k = sh[2];
+      CAPTURE(seed, m, n, k, static_cast<int>(kernel), sizeof(OutT));
+      std::mt19937 rng(seed);
+      const auto a = RandomInts<int16_t>(rng, static_cast<size_t>(m) * k, -255, 255);
+      const auto w = RandomInts<int8_t>(rng, static_cast<size_t>(n) * k, -127, 127);
+      const auto bias = RandomInts<int32_t>(rng, n, -2000000, 2000000);
+      std::uniform_real_distribution<double> log_scale(-14.0, 8.0);
+      std::vector<int32_t> mult(n), shift(n);
+      for (int j = 0; j < n; ++j) {
+        const double real = std::exp2(log_scale(rng)) * (j % 5 == 4 ? -1.0 : 1.0);
+        int e = 0;
+        RefQuantizeMultiplier(real, &mult[j], &e);
+        shift[j] = e;
+      }
+      std::vector<int16_t> packed(tflite::gemm::PackedQuantizedWeightsSize(n, k));
+      tflite::gemm::PackInt8Weights(w.data(), n, k, 0, packed.data());
+      tflite::gemm::QuantizedOutputStage stage;
+      stage.bias = bias.data();
+      stage.multiplier = mult.data();
+      stage.shift = shift.data();
+      stage.output_offset = 5;
+      stage.act_min = act_min;
+      stage.act_max = act_max;
+      std::vector<OutT> c(static_cast<size_t>(m) * n);
+      tflite::gemm::QuantizedGemm(m, n, k, a.data(), k, packed.data(), c.data(), n, stage, nullptr,
+                                  kernel);
+      for (int i = 0; i < m; ++i) {
+        for (int j = 0; j < n; ++j) {
+          int32_t acc = bias[j];
+          for (int kk = 0; kk < k; ++kk) acc += a[i * k + kk] * w[j * k + kk];
+          int32_t v = RefMultiplyByQuantizedMultiplier(acc, mult[j], shift[j]);
+          v = static_cast<int32_t>(static_cast<uint32_t>(v) + 5u);
+          v = std::min(std::max(v, act_min), act_max);
+          if (c[i * n + j] != v) {
+            CAPTURE(i, j, static_cast<int>(c[i * n + j]), v, mult[j], shift[j]);
+            FAIL("mismatch");
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("QuantizedGemm's output stage: int8, uint8 and int16 outputs, any multiplier") {
+  CheckOutputStage<int8_t>(700, -128, 127);
+  CheckOutputStage<int8_t>(710, -20, 90);
+  CheckOutputStage<uint8_t>(720, 0, 255);
+  CheckOutputStage<int16_t>(730, -32768, 32767);
+}
+
 // 16x8: int16 activations times 8-bit weights, summed exactly in int64. Extreme values
 // (every product -32768 * 255 or 32767 * 255) over long depths would overflow an int32
 // sum; the reference's int64 sum and its 64-bit requantization must come out.

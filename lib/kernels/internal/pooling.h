@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "kernels/internal/padding.h"
 #include "kernels/internal/parallel.h"
@@ -125,24 +126,25 @@ void PoolLoop(pthreadpool* pool, const TfLitePoolParams& params, const PoolData&
     const int y0 = oy * params.stride_height - data.pad_height;
     const int fy_start = std::max(0, -y0);
     const int fy_end = std::min(params.filter_height, in_h - y0);
+    // Channels innermost (contiguous, vectorized): each element still reduces its window
+    // in (fy, fx) order, so the results are those of the per-element loop.
+    std::vector<Acc> acc(static_cast<size_t>(depth));
     for (int ox = 0; ox < out_w; ++ox) {
       const int x0 = ox * params.stride_width - data.pad_width;
       const int fx_start = std::max(0, -x0);
       const int fx_end = std::min(params.filter_width, in_w - x0);
-      for (int c = 0; c < depth; ++c) {
-        Acc acc = init;
-        int count = 0;
-        for (int fy = fy_start; fy < fy_end; ++fy) {
-          for (int fx = fx_start; fx < fx_end; ++fx) {
-            const int64_t off =
-                ((static_cast<int64_t>(b) * in_h + y0 + fy) * in_w + x0 + fx) * depth + c;
-            acc = reduce(acc, in[off]);
-            ++count;
-          }
+      std::fill(acc.begin(), acc.end(), init);
+      Acc* a = acc.data();
+      int count = 0;
+      for (int fy = fy_start; fy < fy_end; ++fy) {
+        for (int fx = fx_start; fx < fx_end; ++fx) {
+          const T* px = in + ((static_cast<int64_t>(b) * in_h + y0 + fy) * in_w + x0 + fx) * depth;
+          for (int c = 0; c < depth; ++c) a[c] = reduce(a[c], px[c]);
+          ++count;
         }
-        const int64_t o = ((static_cast<int64_t>(b) * out_h + oy) * out_w + ox) * depth + c;
-        out[o] = finish(acc, count);
       }
+      T* o = out + ((static_cast<int64_t>(b) * out_h + oy) * out_w + ox) * depth;
+      for (int c = 0; c < depth; ++c) o[c] = finish(a[c], count);
     }
   });
 }

@@ -1,0 +1,196 @@
+#include "kernels/internal/depthwise_integer.h"
+
+#include <cstring>
+
+#include "kernels/internal/gemm.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define TFI_DWCONV_X86 1
+#endif
+
+namespace tflite {
+namespace dwconv {
+namespace {
+
+constexpr int kBlock = 16;  // channels per packed block: two AVX2 vectors of int32 sums
+
+// Index in the packed filter of tap (2 * pair + h), channel c.
+inline size_t PackedIndex(int pairs, int pair, int c, int h) {
+  const int block = c / kBlock, lane = c % kBlock;
+  return (static_cast<size_t>(block) * pairs + pair) * 2 * kBlock + (lane / 8) * 16 +
+         (lane % 8) * 2 + h;
+}
+
+// ptr[t] for every tap (padded to an even count) of output pixel (oy, ox): its input pixel,
+// or the zero row outside the image.
+template <typename In>
+inline void TapPointers(const Window& w, const In* image, const In* zero_row, int oy, int ox,
+                        int taps_even, const In** ptr) {
+  int t = 0;
+  for (int fy = 0; fy < w.f_h; ++fy) {
+    const int iy = oy * w.stride_h - w.pad_h + fy * w.dil_h;
+    const bool y_in = iy >= 0 && iy < w.in_h;
+    const In* row = image + static_cast<size_t>(y_in ? iy : 0) * w.in_w * w.channels;
+    for (int fx = 0; fx < w.f_w; ++fx, ++t) {
+      const int ix = ox * w.stride_w - w.pad_w + fx * w.dil_w;
+      ptr[t] = y_in && ix >= 0 && ix < w.in_w ? row + static_cast<size_t>(ix) * w.channels
+                                              : zero_row;
+    }
+  }
+  for (; t < taps_even; ++t) ptr[t] = zero_row;
+}
+
+// One channel's sum, in wrapping int32 arithmetic.
+template <typename In>
+inline int32_t ChannelSum(const Int8Sums::Layout& l, const In* const* ptr, int32_t input_offset,
+                          int c) {
+  uint32_t s = static_cast<uint32_t>(input_offset) * static_cast<uint32_t>(l.tap_sums[c]);
+  for (int p = 0; p < l.pairs; ++p) {
+    const int16_t* f = l.pairs_data + PackedIndex(l.pairs, p, c, 0);
+    s += static_cast<uint32_t>(f[0] * static_cast<int32_t>(ptr[2 * p][c]));
+    s += static_cast<uint32_t>(f[1] * static_cast<int32_t>(ptr[2 * p + 1][c]));
+  }
+  return static_cast<int32_t>(s);
+}
+
+template <typename In>
+void RowPortable(const Int8Sums::Layout& l, const Window& w, const In* image, int oy, int ox0,
+                 int ox1, int32_t input_offset, const In* zero_row, int32_t* acc) {
+  std::vector<const In*> ptr(static_cast<size_t>(l.pairs) * 2);
+  for (int ox = ox0; ox < ox1; ++ox) {
+    TapPointers(w, image, zero_row, oy, ox, l.pairs * 2, ptr.data());
+    int32_t* a = acc + static_cast<size_t>(ox - ox0) * l.channels;
+    for (int c = 0; c < l.channels; ++c) a[c] = ChannelSum(l, ptr.data(), input_offset, c);
+  }
+}
+
+#if defined(TFI_DWCONV_X86)
+__attribute__((target("avx2"))) inline __m256i Widen(__m128i v, const int8_t*) {
+  return _mm256_cvtepi8_epi16(v);
+}
+__attribute__((target("avx2"))) inline __m256i Widen(__m128i v, const uint8_t*) {
+  return _mm256_cvtepu8_epi16(v);
+}
+
+template <typename In>
+__attribute__((target("avx2"))) void RowAvx2(const Int8Sums::Layout& l, const Window& w,
+                                             const In* image, int oy, int ox0, int ox1,
+                                             int32_t input_offset, const In* zero_row,
+                                             int32_t* acc) {
+  const int channels = l.channels, pairs = l.pairs;
+  std::vector<const In*> ptr(static_cast<size_t>(pairs) * 2);
+  const __m256i offset = _mm256_set1_epi32(input_offset);
+  const In* tag = nullptr;
+  for (int ox = ox0; ox < ox1; ++ox) {
+    TapPointers(w, image, zero_row, oy, ox, pairs * 2, ptr.data());
+    int32_t* a = acc + static_cast<size_t>(ox - ox0) * channels;
+    int c = 0;
+    for (; c + kBlock <= channels; c += kBlock) {
+      const int16_t* f = l.pairs_data + static_cast<size_t>(c / kBlock) * pairs * 2 * kBlock;
+      __m256i acc0 = _mm256_mullo_epi32(
+          offset, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(l.tap_sums + c)));
+      __m256i acc1 = _mm256_mullo_epi32(
+          offset, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(l.tap_sums + c + 8)));
+      for (int p = 0; p < pairs; ++p, f += 2 * kBlock) {
+        const __m128i x0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(ptr[2 * p] + c));
+        const __m128i x1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(ptr[2 * p + 1] + c));
+        const __m256i lo = Widen(_mm_unpacklo_epi8(x0, x1), tag);
+        const __m256i hi = Widen(_mm_unpackhi_epi8(x0, x1), tag);
+        acc0 = _mm256_add_epi32(
+            acc0, _mm256_madd_epi16(lo, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(f))));
+        acc1 = _mm256_add_epi32(
+            acc1,
+            _mm256_madd_epi16(hi, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(f + 16))));
+      }
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(a + c), acc0);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(a + c + 8), acc1);
+    }
+    if (c + 8 <= channels) {  // the first half of the last (padded) block
+      const int16_t* f = l.pairs_data + static_cast<size_t>(c / kBlock) * pairs * 2 * kBlock;
+      __m256i acc0 = _mm256_mullo_epi32(
+          offset, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(l.tap_sums + c)));
+      for (int p = 0; p < pairs; ++p, f += 2 * kBlock) {
+        const __m128i x0 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(ptr[2 * p] + c));
+        const __m128i x1 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(ptr[2 * p + 1] + c));
+        const __m256i lo = Widen(_mm_unpacklo_epi8(x0, x1), tag);
+        acc0 = _mm256_add_epi32(
+            acc0, _mm256_madd_epi16(lo, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(f))));
+      }
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(a + c), acc0);
+      c += 8;
+    }
+    for (; c < channels; ++c) a[c] = ChannelSum(l, ptr.data(), input_offset, c);
+  }
+}
+#endif
+
+template <typename In>
+void RowDispatch(const Int8Sums::Layout& l, const Window& w, const In* image, int oy, int ox0,
+                 int ox1, int32_t input_offset, const In* zero_row, int32_t* acc, bool portable) {
+#if defined(TFI_DWCONV_X86)
+  if (!portable && gemm::CpuHasAvx2()) {
+    RowAvx2(l, w, image, oy, ox0, ox1, input_offset, zero_row, acc);
+    return;
+  }
+#endif
+  (void)portable;
+  RowPortable(l, w, image, oy, ox0, ox1, input_offset, zero_row, acc);
+}
+
+}  // namespace
+
+template <typename F>
+bool Int8Sums::PackImpl(const F* filter, int taps, int channels, int32_t filter_offset) {
+  pairs_.clear();
+  if (taps <= 0 || channels <= 0 || filter_offset < -32767 + 128 || filter_offset > 32767 - 255) {
+    return false;
+  }
+  taps_ = taps;
+  channels_ = channels;
+  const int pairs = (taps + 1) / 2;
+  const int blocks = (channels + kBlock - 1) / kBlock;
+  pairs_.assign(static_cast<size_t>(blocks) * pairs * 2 * kBlock, 0);
+  tap_sums_.assign(static_cast<size_t>(channels), 0);
+  for (int t = 0; t < taps; ++t) {
+    for (int c = 0; c < channels; ++c) {
+      const int32_t v = static_cast<int32_t>(filter[static_cast<size_t>(t) * channels + c]) +
+                        filter_offset;
+      pairs_[PackedIndex(pairs, t / 2, c, t % 2)] = static_cast<int16_t>(v);
+      tap_sums_[c] = static_cast<int32_t>(static_cast<uint32_t>(tap_sums_[c]) +
+                                          static_cast<uint32_t>(v));
+    }
+  }
+  return true;
+}
+
+bool Int8Sums::Pack(const int8_t* filter, int taps, int channels, int32_t filter_offset) {
+  return PackImpl(filter, taps, channels, filter_offset);
+}
+bool Int8Sums::Pack(const uint8_t* filter, int taps, int channels, int32_t filter_offset) {
+  return PackImpl(filter, taps, channels, filter_offset);
+}
+
+Int8Sums::Layout Int8Sums::layout() const {
+  Layout l;
+  l.taps = taps_;
+  l.pairs = (taps_ + 1) / 2;
+  l.channels = channels_;
+  l.pairs_data = pairs_.data();
+  l.tap_sums = tap_sums_.data();
+  return l;
+}
+
+void Int8Sums::Row(const Window& w, const int8_t* image, int oy, int ox0, int ox1,
+                   int32_t input_offset, const int8_t* zero_row, int32_t* acc,
+                   bool portable) const {
+  RowDispatch(layout(), w, image, oy, ox0, ox1, input_offset, zero_row, acc, portable);
+}
+void Int8Sums::Row(const Window& w, const uint8_t* image, int oy, int ox0, int ox1,
+                   int32_t input_offset, const uint8_t* zero_row, int32_t* acc,
+                   bool portable) const {
+  RowDispatch(layout(), w, image, oy, ox0, ox1, input_offset, zero_row, acc, portable);
+}
+
+}  // namespace dwconv
+}  // namespace tflite

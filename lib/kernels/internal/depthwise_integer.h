@@ -1,0 +1,74 @@
+// The int32 sums of an 8-bit depthwise convolution with depth multiplier 1 (DEPTHWISE_CONV_2D
+// int8 / uint8, and the hybrid kernel's quantized images), vectorized over channels:
+//
+//   acc[ox][c] = sum over the taps t of output pixel (oy, ox) that fall inside the image
+//                of f'[t][c] * (in[t][c] + input_offset),   f' = filter + filter_offset
+//
+// which are the reference kernels' int32 sums (additions wrap alike in any order). The
+// vector loop reads every tap, and reads a taps outside the image from a row of the input
+// zero point (-input_offset): there (zp + input_offset) = 0, so they add nothing. So
+// acc = input_offset * sum_t f'[t][c] + sum_t f'[t][c] * x[t][c], the first term per
+// channel, the second with int16 pairs of taps on vpmaddwd (|f'| <= 255, |x| <= 255: no
+// saturation).
+//
+// AVX2 (16 and 8 channels at a time; picked at run time) and a portable loop over the same
+// packed filter; an arm64 variant (vmlal_s16 over the same pairs) fits beside them.
+#ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_DEPTHWISE_INTEGER_H_
+#define TFLITE_INSPECT_LIB_KERNELS_INTERNAL_DEPTHWISE_INTEGER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace tflite {
+namespace dwconv {
+
+// One image's geometry.
+struct Window {
+  int in_h, in_w, channels;
+  int f_h, f_w;
+  int stride_h, stride_w, dil_h, dil_w, pad_h, pad_w;
+  int out_w;
+};
+
+// Values a zero row needs beyond `channels` (the vector loads' reach).
+constexpr int kZeroRowPad = 16;
+
+class Int8Sums {
+ public:
+  // Packs filter[t * channels + c] (t = fy * f_w + fx) plus filter_offset; 8-bit filters.
+  // False (nothing packed) when some f' leaves int16 (a crafted filter zero point).
+  bool Pack(const int8_t* filter, int taps, int channels, int32_t filter_offset);
+  bool Pack(const uint8_t* filter, int taps, int channels, int32_t filter_offset);
+  bool packed() const { return !pairs_.empty(); }
+
+  // The sums of output pixels [ox0, ox1) of output row oy into acc ((ox1 - ox0) * channels
+  // values). `image` is one batch image (in_h x in_w x channels), `zero_row` holds
+  // channels + kZeroRowPad copies of -input_offset (which must fit In). kPortable forces
+  // the portable loop (tests).
+  void Row(const Window& w, const int8_t* image, int oy, int ox0, int ox1, int32_t input_offset,
+           const int8_t* zero_row, int32_t* acc, bool portable = false) const;
+  void Row(const Window& w, const uint8_t* image, int oy, int ox0, int ox1, int32_t input_offset,
+           const uint8_t* zero_row, int32_t* acc, bool portable = false) const;
+
+  struct Layout {
+    int taps = 0, pairs = 0, channels = 0;
+    const int16_t* pairs_data = nullptr;  // [channel block of 16][pair][2 x 8 channels][2 taps]
+    const int32_t* tap_sums = nullptr;    // sum_t f'[t][c]
+  };
+
+ private:
+  template <typename F>
+  bool PackImpl(const F* filter, int taps, int channels, int32_t filter_offset);
+  Layout layout() const;
+
+  int taps_ = 0;
+  int channels_ = 0;
+  std::vector<int16_t> pairs_;
+  std::vector<int32_t> tap_sums_;
+};
+
+}  // namespace dwconv
+}  // namespace tflite
+
+#endif  // TFLITE_INSPECT_LIB_KERNELS_INTERNAL_DEPTHWISE_INTEGER_H_

@@ -1,0 +1,76 @@
+#include "kernels/internal/requantize.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "tensorflow/lite/kernels/internal/common.h"
+
+namespace tflite {
+namespace requant {
+namespace {
+
+template <typename OutT>
+void RowPortable(const int32_t* acc, int n, const gemm::QuantizedOutputStage& s, int from,
+                 OutT* out) {
+  for (int j = from; j < n; ++j) {
+    int32_t v = acc[j];
+    if (s.bias != nullptr) v = WrappingAdd(v, s.bias[j]);
+    v = MultiplyByQuantizedMultiplier(v, s.multiplier[j], s.shift[j]);
+    v = WrappingAdd(v, s.output_offset);
+    out[j] = static_cast<OutT>(std::min(std::max(v, s.act_min), s.act_max));
+  }
+}
+
+#if defined(TFI_REQUANTIZE_AVX2)
+// 16 values at a time; the rest (< 16) by the portable loop.
+template <typename OutT>
+__attribute__((target("avx2"))) int RowAvx2(const int32_t* acc, int n,
+                                            const gemm::QuantizedOutputStage& s, OutT* out) {
+  const __m256i offset = _mm256_set1_epi32(s.output_offset);
+  const __m256i lo = _mm256_set1_epi32(s.act_min), hi = _mm256_set1_epi32(s.act_max);
+  const __m256i zero = _mm256_setzero_si256();
+  int j = 0;
+  for (; j + 16 <= n; j += 16) {
+    const Avx2Channels ch0 = LoadChannels8(s.multiplier + j, s.shift + j);
+    const Avx2Channels ch1 = LoadChannels8(s.multiplier + j + 8, s.shift + j + 8);
+    const __m256i b0 = s.bias != nullptr
+                           ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s.bias + j))
+                           : zero;
+    const __m256i b1 = s.bias != nullptr
+                           ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s.bias + j + 8))
+                           : zero;
+    const __m256i v0 = OutputStage8(
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + j)), b0, ch0, offset, lo, hi);
+    const __m256i v1 = OutputStage8(
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + j + 8)), b1, ch1, offset, lo, hi);
+    const __m128i packed = Narrow16(v0, v1, static_cast<OutT*>(nullptr));
+    std::memcpy(out + j, &packed, 16);
+  }
+  return j;
+}
+#endif
+
+template <typename OutT>
+void Row(const int32_t* acc, int n, const gemm::QuantizedOutputStage& s, OutT* out,
+         bool portable) {
+  int from = 0;
+#if defined(TFI_REQUANTIZE_AVX2)
+  if (!portable && gemm::CpuHasAvx2()) from = RowAvx2(acc, n, s, out);
+#endif
+  (void)portable;
+  RowPortable(acc, n, s, from, out);
+}
+
+}  // namespace
+
+void OutputStageRow(const int32_t* acc, int n, const gemm::QuantizedOutputStage& s, int8_t* out,
+                    bool portable) {
+  Row(acc, n, s, out, portable);
+}
+void OutputStageRow(const int32_t* acc, int n, const gemm::QuantizedOutputStage& s, uint8_t* out,
+                    bool portable) {
+  Row(acc, n, s, out, portable);
+}
+
+}  // namespace requant
+}  // namespace tflite
