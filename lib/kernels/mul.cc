@@ -86,8 +86,17 @@ void EvalPlain(TfLiteFusedActivation activation, const TfLiteTensor* input1,
 template <typename T>
 void EvalQuantized(const ArithmeticParams& p, const TfLiteTensor* input1,
                    const TfLiteTensor* input2, TfLiteTensor* output) {
-  elementwise::BroadcastTensors<T>(input1, input2, output,
-                                   [&p](T a, T b) { return elementwise::QuantizedMul(p, a, b); });
+  if constexpr (sizeof(T) == 1) {  // int8 / uint8: vectorized rows (quantized_rows.h)
+    elementwise::BroadcastRows(
+        GetTensorShape(input1), GetTensorData<T>(input1), GetTensorShape(input2),
+        GetTensorData<T>(input2), GetTensorShape(output), GetTensorData<T>(output),
+        [&p](const T* a, int sa, const T* b, int sb, T* o, int64_t n) {
+          elementwise::QuantizedMulRow(p, a, sa, b, sb, o, n);
+        });
+  } else {
+    elementwise::BroadcastTensors<T>(input1, input2, output,
+                                     [&p](T a, T b) { return elementwise::QuantizedMul(p, a, b); });
+  }
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {

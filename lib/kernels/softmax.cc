@@ -45,6 +45,9 @@ struct OpData {
   // Rows longer than this use the table kernel (see the header comment).
   int max_reference_depth = 0;
   float exp_table[256] = {};  // exp(-input_scale * beta * d) at [255 - d], d in [0, 255]
+  // The reference's Q0.31 exp of every 8-bit difference -d, d in [0, 255] (ExpOfDiff,
+  // tabulated: an 8-bit row's differences take only these values).
+  int32_t exp_q31[256] = {};
   float output_scale = 0.f;
   int32_t output_zero_point = 0;
   // int16: exp on [-10, 0] and 1 / (1 + x) on [0, 1], both to [-1, 1] (TFLite's tables).
@@ -84,6 +87,13 @@ TfLiteStatus PrepareInt16(TfLiteContext* context, const TfLiteSoftmaxParams& par
       static_cast<double>(input->params.scale * params.beta) / (10.0 / 65535.0);
   QuantizeMultiplier(input_scale_beta_rescale, &data->input_multiplier, &data->input_left_shift);
   return kTfLiteOk;
+}
+
+// exp(input - max) in Q0.31, or 0 below diff_min (where it does not count).
+inline int32_t ExpOfDiff(int32_t diff, const OpData& d) {
+  const int32_t rescaled =
+      MultiplyByQuantizedMultiplierGreaterThanOne(diff, d.input_multiplier, d.input_left_shift);
+  return fixed_point::ExpOnNegativeValues<kScaledDiffIntegerBits>(rescaled);
 }
 
 void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
@@ -135,6 +145,10 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     data->max_reference_depth = output->type == kTfLiteInt16 ? (1 << 12) - 1 : 1 << 8;
     const float table_scale = -input->params.scale * params->beta;
     for (int d = 0; d <= 255; ++d) data->exp_table[255 - d] = std::exp(table_scale * d);
+    // Differences below diff_min do not count (and would overflow the rescale).
+    for (int d = 0; d <= 255; ++d) {
+      data->exp_q31[d] = -d >= data->diff_min ? ExpOfDiff(-d, *data) : 0;
+    }
     data->output_scale = output->params.scale;
     data->output_zero_point = output->params.zero_point;
   }
@@ -158,13 +172,6 @@ void SoftmaxFloat(pthreadpool* pool, const float* input, int64_t outer, int dept
   });
 }
 
-// exp(input - max) in Q0.31, or 0 below diff_min (where it does not count).
-inline int32_t ExpOfDiff(int32_t diff, const OpData& d) {
-  const int32_t rescaled =
-      MultiplyByQuantizedMultiplierGreaterThanOne(diff, d.input_multiplier, d.input_left_shift);
-  return fixed_point::ExpOnNegativeValues<kScaledDiffIntegerBits>(rescaled);
-}
-
 // One row; false if the row overflows the Q12.19 sum (upstream TFLITE_CHECKs the
 // resulting exponent; only rows of more than 4095 elements can break it).
 template <typename In, typename Out>
@@ -178,7 +185,7 @@ bool SoftmaxQuantizedRow(const In* in, int depth, const OpData& d, Out* out) {
     const int32_t diff = static_cast<int32_t>(in[c]) - max_in_row;
     if (diff >= d.diff_min) {
       sum_of_exps = fixed_point::Add(
-          sum_of_exps, fixed_point::Pot<-kAccumulationIntegerBits>(ExpOfDiff(diff, d)));
+          sum_of_exps, fixed_point::Pot<-kAccumulationIntegerBits>(d.exp_q31[-diff]));
     }
   }
   int num_bits_over_unit;
@@ -190,7 +197,7 @@ bool SoftmaxQuantizedRow(const In* in, int depth, const OpData& d, Out* out) {
     const int32_t diff = static_cast<int32_t>(in[c]) - max_in_row;
     if (diff >= d.diff_min) {
       const int32_t unsat = gemmlowp::RoundingDivideByPOT(
-          fixed_point::Mul(shifted_scale, ExpOfDiff(diff, d)), exponent);
+          fixed_point::Mul(shifted_scale, d.exp_q31[-diff]), exponent);
       const int32_t shifted = unsat + kOutMin;
       out[c] = static_cast<Out>(std::max(std::min(shifted, kOutMax), kOutMin));
     } else {

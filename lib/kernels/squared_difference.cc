@@ -65,22 +65,6 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   }
 }
 
-int8_t QuantizedSquaredDifference(const ArithmeticParams& p, int8_t a, int8_t b) {
-  const int32_t shifted1 = (p.input1_offset + a) * (1 << p.left_shift);
-  const int32_t shifted2 = (p.input2_offset + b) * (1 << p.left_shift);
-  const int32_t scaled1 =
-      MultiplyByQuantizedMultiplierSmallerThanOneExp(shifted1, p.input1_multiplier, p.input1_shift);
-  const int32_t scaled2 =
-      MultiplyByQuantizedMultiplierSmallerThanOneExp(shifted2, p.input2_multiplier, p.input2_shift);
-  const int32_t raw_diff = scaled1 - scaled2;
-  const int32_t squared = raw_diff * raw_diff;  // <= 255^2 * 2^14: fits
-  const int32_t raw_output =
-      MultiplyByQuantizedMultiplierSmallerThanOneExp(squared, p.output_multiplier, p.output_shift) +
-      p.output_offset;
-  return static_cast<int8_t>(
-      std::min(p.quantized_activation_max, std::max(p.quantized_activation_min, raw_output)));
-}
-
 template <typename T>
 void EvalTyped(const TfLiteTensor* input1, const TfLiteTensor* input2, TfLiteTensor* output) {
   elementwise::BroadcastBinary(GetTensorShape(input1), GetTensorData<T>(input1),
@@ -107,10 +91,12 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
       EvalTyped<int32_t>(input1, input2, output);
       return kTfLiteOk;
     case kTfLiteInt8:
-      elementwise::BroadcastBinary(
+      elementwise::BroadcastRows(
           GetTensorShape(input1), GetTensorData<int8_t>(input1), GetTensorShape(input2),
           GetTensorData<int8_t>(input2), GetTensorShape(output), GetTensorData<int8_t>(output),
-          [&p](int8_t a, int8_t b) { return QuantizedSquaredDifference(p, a, b); });
+          [&p](const int8_t* a, int sa, const int8_t* b, int sb, int8_t* o, int64_t n) {
+            elementwise::QuantizedSquaredDifferenceRow(p, a, sa, b, sb, o, n);
+          });
       return kTfLiteOk;
     default:
       return elementwise::UnsupportedType(context, output->type);

@@ -17,6 +17,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "kernels/internal/quantized_rows.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
 #include "tensorflow/lite/kernels/internal/common.h"
@@ -98,29 +99,28 @@ inline void UnaryMap(const In* in, Out* out, int64_t n, F f) {
   for (int64_t i = 0; i < n; ++i) out[i] = f(in[i]);
 }
 
-// out = f(in1, in2) with NumPy broadcasting of shape1 and shape2 to
-// out_shape (validated in Prepare; rank <= kMaxBroadcastRank). Same-shape and
-// scalar operands take flat loops; the general case walks the output in
-// row-major order with an inner loop over the last dimension.
-template <typename In1, typename In2, typename Out, typename F>
-void BroadcastBinary(const RuntimeShape& shape1, const In1* in1, const RuntimeShape& shape2,
-                     const In2* in2, const RuntimeShape& out_shape, Out* out, F f) {
+// NumPy broadcasting of shape1 and shape2 to out_shape (validated in Prepare; rank <=
+// kMaxBroadcastRank) as rows: row(p1, s1, p2, s2, out, n) computes out[i] from p1[i * s1]
+// and p2[i * s2] for i < n, strides 0 (a broadcast operand) or 1. Same-shape and scalar
+// operands are one row; the general case walks the output in row-major order, one row
+// per run of the last dimension.
+template <typename In1, typename In2, typename Out, typename Row>
+void BroadcastRows(const RuntimeShape& shape1, const In1* in1, const RuntimeShape& shape2,
+                   const In2* in2, const RuntimeShape& out_shape, Out* out, Row row) {
   const int64_t n = out_shape.FlatSize();
   if (n == 0) return;
   const int64_t n1 = shape1.FlatSize();
   const int64_t n2 = shape2.FlatSize();
   if (n1 == n && n2 == n) {
-    for (int64_t i = 0; i < n; ++i) out[i] = f(in1[i], in2[i]);
+    row(in1, 1, in2, 1, out, n);
     return;
   }
   if (n1 == 1 && n2 == n) {
-    const In1 a = in1[0];
-    for (int64_t i = 0; i < n; ++i) out[i] = f(a, in2[i]);
+    row(in1, 0, in2, 1, out, n);
     return;
   }
   if (n2 == 1 && n1 == n) {
-    const In2 b = in2[0];
-    for (int64_t i = 0; i < n; ++i) out[i] = f(in1[i], b);
+    row(in1, 1, in2, 0, out, n);
     return;
   }
   constexpr int N = kMaxBroadcastRank;
@@ -140,9 +140,7 @@ void BroadcastBinary(const RuntimeShape& shape1, const In1* in1, const RuntimeSh
       off1 += static_cast<int64_t>(idx[d]) * desc1.strides[d];
       off2 += static_cast<int64_t>(idx[d]) * desc2.strides[d];
     }
-    const In1* p1 = in1 + off1;
-    const In2* p2 = in2 + off2;
-    for (int i = 0; i < inner; ++i) out[o + i] = f(p1[i * s1], p2[i * s2]);
+    row(in1 + off1, s1, in2 + off2, s2, out + o, static_cast<int64_t>(inner));
     o += inner;
     int d = N - 2;
     for (; d >= 0; --d) {
@@ -151,6 +149,27 @@ void BroadcastBinary(const RuntimeShape& shape1, const In1* in1, const RuntimeSh
     }
     if (d < 0) break;
   }
+}
+
+// out = f(in1, in2) element by element, broadcast as BroadcastRows (the common strides
+// get their own loops, which the compiler vectorizes).
+template <typename In1, typename In2, typename Out, typename F>
+void BroadcastBinary(const RuntimeShape& shape1, const In1* in1, const RuntimeShape& shape2,
+                     const In2* in2, const RuntimeShape& out_shape, Out* out, F f) {
+  BroadcastRows(shape1, in1, shape2, in2, out_shape, out,
+                [&f](const In1* p1, int s1, const In2* p2, int s2, Out* o, int64_t n) {
+                  if (s1 == 1 && s2 == 1) {
+                    for (int64_t i = 0; i < n; ++i) o[i] = f(p1[i], p2[i]);
+                  } else if (s1 == 0 && s2 == 1) {
+                    const In1 a = p1[0];
+                    for (int64_t i = 0; i < n; ++i) o[i] = f(a, p2[i]);
+                  } else if (s1 == 1 && s2 == 0) {
+                    const In2 b = p2[0];
+                    for (int64_t i = 0; i < n; ++i) o[i] = f(p1[i], b);
+                  } else {
+                    for (int64_t i = 0; i < n; ++i) o[i] = f(p1[i * s1], p2[i * s2]);
+                  }
+                });
 }
 
 // Eval of a float32-only unary op: out[i] = F(in[i]).
@@ -297,6 +316,23 @@ inline T QuantizedAddSub(const ArithmeticParams& p, T a, T b, bool subtract) {
       std::min(p.quantized_activation_max, std::max(p.quantized_activation_min, raw_output)));
 }
 
+// One output element of int8 SQUARED_DIFFERENCE (the ADD rescaling, then the square).
+inline int8_t QuantizedSquaredDifference(const ArithmeticParams& p, int8_t a, int8_t b) {
+  const int32_t shifted1 = (p.input1_offset + a) * (1 << p.left_shift);
+  const int32_t shifted2 = (p.input2_offset + b) * (1 << p.left_shift);
+  const int32_t scaled1 =
+      MultiplyByQuantizedMultiplierSmallerThanOneExp(shifted1, p.input1_multiplier, p.input1_shift);
+  const int32_t scaled2 =
+      MultiplyByQuantizedMultiplierSmallerThanOneExp(shifted2, p.input2_multiplier, p.input2_shift);
+  const int32_t raw_diff = scaled1 - scaled2;
+  const int32_t squared = raw_diff * raw_diff;  // <= 255^2 * 2^14: fits
+  const int32_t raw_output =
+      MultiplyByQuantizedMultiplierSmallerThanOneExp(squared, p.output_multiplier, p.output_shift) +
+      p.output_offset;
+  return static_cast<int8_t>(
+      std::min(p.quantized_activation_max, std::max(p.quantized_activation_min, raw_output)));
+}
+
 // --- int16 ADD / SUB with power-of-two scales (pot_scale_int16) -------------------
 
 // The LSTM-style int16 path of upstream add.cc / sub.cc: zero points 0,
@@ -433,8 +469,16 @@ inline TfLiteStatus PrepareAddSub(TfLiteContext* context, TfLiteNode* node,
 template <typename T>
 void EvalQuantizedAddSub(const ArithmeticParams& p, bool subtract, const TfLiteTensor* input1,
                          const TfLiteTensor* input2, TfLiteTensor* output) {
-  BroadcastTensors<T>(input1, input2, output,
-                      [&p, subtract](T a, T b) { return QuantizedAddSub(p, a, b, subtract); });
+  if constexpr (sizeof(T) == 1) {  // int8 / uint8: vectorized rows (quantized_rows.h)
+    BroadcastRows(GetTensorShape(input1), GetTensorData<T>(input1), GetTensorShape(input2),
+                  GetTensorData<T>(input2), GetTensorShape(output), GetTensorData<T>(output),
+                  [&p, subtract](const T* a, int sa, const T* b, int sb, T* o, int64_t n) {
+                    QuantizedAddSubRow(p, subtract, a, sa, b, sb, o, n);
+                  });
+  } else {
+    BroadcastTensors<T>(input1, input2, output,
+                        [&p, subtract](T a, T b) { return QuantizedAddSub(p, a, b, subtract); });
+  }
 }
 
 template <typename T>

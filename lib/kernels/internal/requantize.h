@@ -52,6 +52,13 @@ __attribute__((target("avx2"))) inline Avx2Channels LoadChannels8(const int32_t*
           _mm256_max_epi32(s, zero), _mm256_max_epi32(_mm256_sub_epi32(zero, s), zero)};
 }
 
+// One multiplier and shift in every lane (ADD / MUL's per-tensor rescales).
+__attribute__((target("avx2"))) inline Avx2Channels UniformChannels(int32_t multiplier,
+                                                                   int32_t shift) {
+  return {_mm256_set1_epi32(multiplier), _mm256_set1_epi32(shift > 0 ? shift : 0),
+          _mm256_set1_epi32(shift > 0 ? 0 : -shift)};
+}
+
 // MultiplyByQuantizedMultiplier(x, multiplier, shift) on 8 lanes.
 __attribute__((target("avx2"))) inline __m256i MultiplyByQuantizedMultiplier8(
     __m256i x, const Avx2Channels& ch) {
