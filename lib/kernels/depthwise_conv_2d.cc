@@ -52,6 +52,7 @@ struct OpData {
   dwconv::Int8Sums sums;
   bool sums_ok = false;
   std::vector<uint8_t> zero_rows;
+  dwconv::RowStage row_stage;
 };
 
 struct Geometry {
@@ -406,19 +407,35 @@ bool PreparePacked(const Geometry& g, OpData* data, const TfLiteTensor* filter, 
   return data->sums_ok;
 }
 
-// Rows of int32 sums from the packed filter: finish(b, row, acc) gets output row `row`'s
-// out_w x out_c sums. zero_point(b) is batch b's input zero point, which must fit In.
-template <typename In, typename ZeroPoint, typename Finish>
-void PackedRows(const Geometry& g, OpData* data, const In* input, const ZeroPoint& zero_point,
-                pthreadpool* pool, const Finish& finish) {
+// Fills one zero row per batch image (zero_point(b) as In, which it must fit).
+template <typename In, typename ZeroPoint>
+void FillZeroRows(const Geometry& g, OpData* data, const ZeroPoint& zero_point) {
   const size_t zero_len = static_cast<size_t>(g.in_c) + dwconv::kZeroRowPad;
   data->zero_rows.resize(zero_len * g.batches);
   for (int b = 0; b < g.batches; ++b) {
     std::fill_n(reinterpret_cast<In*>(data->zero_rows.data()) + b * zero_len, zero_len,
                 static_cast<In>(zero_point(b)));
   }
-  const dwconv::Window w{g.in_h,     g.in_w,     g.in_c,  g.f_h,  g.f_w,  g.stride_h,
-                         g.stride_w, g.dil_h,    g.dil_w, g.pad_h, g.pad_w, g.out_w};
+}
+
+template <typename In>
+const In* ZeroRow(const Geometry& g, const OpData& data, int b) {
+  return reinterpret_cast<const In*>(data.zero_rows.data()) +
+         b * (static_cast<size_t>(g.in_c) + dwconv::kZeroRowPad);
+}
+
+dwconv::Window PackedWindow(const Geometry& g) {
+  return dwconv::Window{g.in_h,     g.in_w,  g.in_c,  g.f_h,   g.f_w,   g.stride_h,
+                        g.stride_w, g.dil_h, g.dil_w, g.pad_h, g.pad_w, g.out_w};
+}
+
+// Rows of int32 sums from the packed filter: finish(b, row, acc) gets output row `row`'s
+// out_w x out_c sums. zero_point(b) is batch b's input zero point, which must fit In.
+template <typename In, typename ZeroPoint, typename Finish>
+void PackedRows(const Geometry& g, OpData* data, const In* input, const ZeroPoint& zero_point,
+                pthreadpool* pool, const Finish& finish) {
+  FillZeroRows<In>(g, data, zero_point);
+  const dwconv::Window w = PackedWindow(g);
   const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
   const size_t rows = static_cast<size_t>(g.batches) * g.out_h;
   const double work = static_cast<double>(rows) * g.out_w * g.out_c * g.f_h * g.f_w;
@@ -426,8 +443,8 @@ void PackedRows(const Geometry& g, OpData* data, const In* input, const ZeroPoin
     const int b = static_cast<int>(r) / g.out_h;
     const int oy = static_cast<int>(r) % g.out_h;
     std::vector<int32_t> acc(static_cast<size_t>(g.out_w) * g.out_c);
-    const In* zero_row = reinterpret_cast<const In*>(data->zero_rows.data()) + b * zero_len;
-    data->sums.Row(w, input + b * image, oy, 0, g.out_w, -zero_point(b), zero_row, acc.data());
+    data->sums.Row(w, input + b * image, oy, 0, g.out_w, -zero_point(b), ZeroRow<In>(g, *data, b),
+                   acc.data());
     finish(b, r, acc.data());
   });
 }
@@ -446,16 +463,18 @@ bool EvalPacked(const Geometry& g, OpData* data, const TfLiteTensor* filter, con
       !PreparePacked(g, data, filter, f, static_cast<int32_t>(q.filter_offset))) {
     return false;
   }
-  const gemm::QuantizedOutputStage stage = q.Stage(bias);
-  PackedRows<In>(
-      g, data, input, [&q](int) { return -q.input_offset; }, pool,
-      [&](int, size_t r, const int32_t* acc) {
-        In* out = output + r * g.out_w * static_cast<size_t>(g.out_c);
-        for (int ox = 0; ox < g.out_w; ++ox) {
-          const size_t at = static_cast<size_t>(ox) * g.out_c;
-          requant::OutputStageRow(acc + at, g.out_c, stage, out + at);
-        }
-      });
+  data->sums.PrepareStage(q.input_offset, q.Stage(bias), &data->row_stage);
+  FillZeroRows<In>(g, data, [&q](int) { return -q.input_offset; });
+  const dwconv::Window w = PackedWindow(g);
+  const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
+  const size_t rows = static_cast<size_t>(g.batches) * g.out_h;
+  const double work = static_cast<double>(rows) * g.out_w * g.out_c * g.f_h * g.f_w;
+  parallel::ParallelFor(pool, rows, work, [&](size_t r) {
+    const int b = static_cast<int>(r) / g.out_h;
+    const int oy = static_cast<int>(r) % g.out_h;
+    data->sums.RowQuantized(w, input + b * image, oy, 0, g.out_w, ZeroRow<In>(g, *data, b),
+                            data->row_stage, output + r * g.out_w * static_cast<size_t>(g.out_c));
+  });
   return true;
 }
 

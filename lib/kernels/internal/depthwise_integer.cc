@@ -1,8 +1,10 @@
 #include "kernels/internal/depthwise_integer.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "kernels/internal/gemm.h"
+#include "tensorflow/lite/kernels/internal/common.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -54,14 +56,34 @@ inline int32_t ChannelSum(const Int8Sums::Layout& l, const In* const* ptr, int32
   return static_cast<int32_t>(s);
 }
 
+// The scalar requantization of one sum that already holds the bias.
+template <typename Out>
+inline Out Requantize(const RowStage& st, int c, int32_t acc) {
+  int32_t v = MultiplyByQuantizedMultiplier(acc, st.multiplier[c], st.shift[c]);
+  v = WrappingAdd(v, st.output_offset);
+  return static_cast<Out>(std::min(std::max(v, st.act_min), st.act_max));
+}
+
+// Sums (stage == nullptr: raw, into acc) or 8-bit outputs (into out) of output pixels
+// [ox0, ox1) of row oy.
 template <typename In>
 void RowPortable(const Int8Sums::Layout& l, const Window& w, const In* image, int oy, int ox0,
-                 int ox1, int32_t input_offset, const In* zero_row, int32_t* acc) {
+                 int ox1, int32_t input_offset, const In* zero_row, int32_t* acc,
+                 const RowStage* stage, In* out) {
   std::vector<const In*> ptr(static_cast<size_t>(l.pairs) * 2);
   for (int ox = ox0; ox < ox1; ++ox) {
     TapPointers(w, image, zero_row, oy, ox, l.pairs * 2, ptr.data());
-    int32_t* a = acc + static_cast<size_t>(ox - ox0) * l.channels;
-    for (int c = 0; c < l.channels; ++c) a[c] = ChannelSum(l, ptr.data(), input_offset, c);
+    const size_t at = static_cast<size_t>(ox - ox0) * l.channels;
+    for (int c = 0; c < l.channels; ++c) {
+      if (stage == nullptr) {
+        acc[at + c] = ChannelSum(l, ptr.data(), input_offset, c);
+      } else {
+        // init holds input_offset * tap sum + bias: ChannelSum with offset 0 adds the rest.
+        const int32_t sum = static_cast<int32_t>(static_cast<uint32_t>(stage->init[c]) +
+                                                 static_cast<uint32_t>(ChannelSum(l, ptr.data(), 0, c)));
+        out[at + c] = Requantize<In>(*stage, c, sum);
+      }
+    }
   }
 }
 
@@ -73,69 +95,129 @@ __attribute__((target("avx2"))) inline __m256i Widen(__m128i v, const uint8_t*) 
   return _mm256_cvtepu8_epi16(v);
 }
 
-template <typename In>
+// The start of 8 channels' sums (a lambda would not inherit the AVX2 target).
+template <bool kQuantize>
+__attribute__((target("avx2"))) inline __m256i SumStart(const Int8Sums::Layout& l,
+                                                       const RowStage* stage, __m256i offset,
+                                                       int c) {
+  if constexpr (kQuantize) {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(stage->init.data() + c));
+  } else {
+    return _mm256_mullo_epi32(
+        offset, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(l.tap_sums + c)));
+  }
+}
+
+// kQuantize: the sums start from stage->init and leave through the output stage into
+// out; else they start from input_offset * tap sum and are stored raw into acc.
+// kPairs > 0: the filter's tap pairs as a constant (3x3: 5), so the pair loop unrolls.
+template <bool kQuantize, int kPairs, typename In>
 __attribute__((target("avx2"))) void RowAvx2(const Int8Sums::Layout& l, const Window& w,
                                              const In* image, int oy, int ox0, int ox1,
                                              int32_t input_offset, const In* zero_row,
-                                             int32_t* acc) {
-  const int channels = l.channels, pairs = l.pairs;
+                                             int32_t* acc, const RowStage* stage, In* out) {
+  const int channels = l.channels, pairs = kPairs > 0 ? kPairs : l.pairs;
   std::vector<const In*> ptr(static_cast<size_t>(pairs) * 2);
   const __m256i offset = _mm256_set1_epi32(input_offset);
   const In* tag = nullptr;
+  __m256i out_offset = _mm256_setzero_si256(), lo = out_offset, hi = out_offset;
+  requant::ChannelFlags flags;
+  if constexpr (kQuantize) {
+    out_offset = _mm256_set1_epi32(stage->output_offset);
+    lo = _mm256_set1_epi32(stage->act_min);
+    hi = _mm256_set1_epi32(stage->act_max);
+    flags = stage->flags;
+  }
+  const __m256i zero = _mm256_setzero_si256();
   for (int ox = ox0; ox < ox1; ++ox) {
     TapPointers(w, image, zero_row, oy, ox, pairs * 2, ptr.data());
-    int32_t* a = acc + static_cast<size_t>(ox - ox0) * channels;
+    const size_t at = static_cast<size_t>(ox - ox0) * channels;
     int c = 0;
     for (; c + kBlock <= channels; c += kBlock) {
       const int16_t* f = l.pairs_data + static_cast<size_t>(c / kBlock) * pairs * 2 * kBlock;
-      __m256i acc0 = _mm256_mullo_epi32(
-          offset, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(l.tap_sums + c)));
-      __m256i acc1 = _mm256_mullo_epi32(
-          offset, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(l.tap_sums + c + 8)));
+      __m256i acc0 = SumStart<kQuantize>(l, stage, offset, c);
+      __m256i acc1 = SumStart<kQuantize>(l, stage, offset, c + 8);
       for (int p = 0; p < pairs; ++p, f += 2 * kBlock) {
         const __m128i x0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(ptr[2 * p] + c));
         const __m128i x1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(ptr[2 * p + 1] + c));
-        const __m256i lo = Widen(_mm_unpacklo_epi8(x0, x1), tag);
-        const __m256i hi = Widen(_mm_unpackhi_epi8(x0, x1), tag);
+        const __m256i lo16 = Widen(_mm_unpacklo_epi8(x0, x1), tag);
+        const __m256i hi16 = Widen(_mm_unpackhi_epi8(x0, x1), tag);
         acc0 = _mm256_add_epi32(
-            acc0, _mm256_madd_epi16(lo, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(f))));
+            acc0,
+            _mm256_madd_epi16(lo16, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(f))));
         acc1 = _mm256_add_epi32(
             acc1,
-            _mm256_madd_epi16(hi, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(f + 16))));
+            _mm256_madd_epi16(hi16, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(f + 16))));
       }
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(a + c), acc0);
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(a + c + 8), acc1);
+      if constexpr (kQuantize) {
+        const int32_t* ch = stage->channels.data() + static_cast<size_t>(c / 8) *
+                                                         requant::kPackedChannelInts;
+        const __m256i v0 = requant::OutputStage8(acc0, zero, requant::LoadPackedChannels8(ch),
+                                                 out_offset, lo, hi, flags);
+        const __m256i v1 = requant::OutputStage8(
+            acc1, zero, requant::LoadPackedChannels8(ch + requant::kPackedChannelInts),
+            out_offset, lo, hi, flags);
+        const __m128i packed = requant::Narrow16(v0, v1, static_cast<In*>(nullptr));
+        std::memcpy(out + at + c, &packed, 16);
+      } else {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc + at + c), acc0);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc + at + c + 8), acc1);
+      }
     }
     if (c + 8 <= channels) {  // the first half of the last (padded) block
       const int16_t* f = l.pairs_data + static_cast<size_t>(c / kBlock) * pairs * 2 * kBlock;
-      __m256i acc0 = _mm256_mullo_epi32(
-          offset, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(l.tap_sums + c)));
+      __m256i acc0 = SumStart<kQuantize>(l, stage, offset, c);
       for (int p = 0; p < pairs; ++p, f += 2 * kBlock) {
         const __m128i x0 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(ptr[2 * p] + c));
         const __m128i x1 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(ptr[2 * p + 1] + c));
-        const __m256i lo = Widen(_mm_unpacklo_epi8(x0, x1), tag);
+        const __m256i lo16 = Widen(_mm_unpacklo_epi8(x0, x1), tag);
         acc0 = _mm256_add_epi32(
-            acc0, _mm256_madd_epi16(lo, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(f))));
+            acc0,
+            _mm256_madd_epi16(lo16, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(f))));
       }
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(a + c), acc0);
+      if constexpr (kQuantize) {
+        const int32_t* ch = stage->channels.data() + static_cast<size_t>(c / 8) *
+                                                         requant::kPackedChannelInts;
+        const __m256i v0 = requant::OutputStage8(acc0, zero, requant::LoadPackedChannels8(ch),
+                                                 out_offset, lo, hi, flags);
+        const __m128i packed = requant::Narrow16(v0, v0, static_cast<In*>(nullptr));
+        std::memcpy(out + at + c, &packed, 8);
+      } else {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc + at + c), acc0);
+      }
       c += 8;
     }
-    for (; c < channels; ++c) a[c] = ChannelSum(l, ptr.data(), input_offset, c);
+    for (; c < channels; ++c) {
+      if constexpr (kQuantize) {
+        const int32_t sum = static_cast<int32_t>(static_cast<uint32_t>(stage->init[c]) +
+                                                 static_cast<uint32_t>(ChannelSum(l, ptr.data(), 0, c)));
+        out[at + c] = Requantize<In>(*stage, c, sum);
+      } else {
+        acc[at + c] = ChannelSum(l, ptr.data(), input_offset, c);
+      }
+    }
   }
 }
 #endif
 
 template <typename In>
 void RowDispatch(const Int8Sums::Layout& l, const Window& w, const In* image, int oy, int ox0,
-                 int ox1, int32_t input_offset, const In* zero_row, int32_t* acc, bool portable) {
+                 int ox1, int32_t input_offset, const In* zero_row, int32_t* acc,
+                 const RowStage* stage, In* out, bool portable) {
 #if defined(TFI_DWCONV_X86)
   if (!portable && gemm::CpuHasAvx2()) {
-    RowAvx2(l, w, image, oy, ox0, ox1, input_offset, zero_row, acc);
+    if (stage != nullptr && l.pairs == 5) {
+      RowAvx2<true, 5>(l, w, image, oy, ox0, ox1, input_offset, zero_row, acc, stage, out);
+    } else if (stage != nullptr) {
+      RowAvx2<true, 0>(l, w, image, oy, ox0, ox1, input_offset, zero_row, acc, stage, out);
+    } else {
+      RowAvx2<false, 0>(l, w, image, oy, ox0, ox1, input_offset, zero_row, acc, stage, out);
+    }
     return;
   }
 #endif
   (void)portable;
-  RowPortable(l, w, image, oy, ox0, ox1, input_offset, zero_row, acc);
+  RowPortable(l, w, image, oy, ox0, ox1, input_offset, zero_row, acc, stage, out);
 }
 
 }  // namespace
@@ -184,12 +266,45 @@ Int8Sums::Layout Int8Sums::layout() const {
 void Int8Sums::Row(const Window& w, const int8_t* image, int oy, int ox0, int ox1,
                    int32_t input_offset, const int8_t* zero_row, int32_t* acc,
                    bool portable) const {
-  RowDispatch(layout(), w, image, oy, ox0, ox1, input_offset, zero_row, acc, portable);
+  RowDispatch<int8_t>(layout(), w, image, oy, ox0, ox1, input_offset, zero_row, acc, nullptr,
+                      nullptr, portable);
 }
 void Int8Sums::Row(const Window& w, const uint8_t* image, int oy, int ox0, int ox1,
                    int32_t input_offset, const uint8_t* zero_row, int32_t* acc,
                    bool portable) const {
-  RowDispatch(layout(), w, image, oy, ox0, ox1, input_offset, zero_row, acc, portable);
+  RowDispatch<uint8_t>(layout(), w, image, oy, ox0, ox1, input_offset, zero_row, acc, nullptr,
+                       nullptr, portable);
+}
+
+void Int8Sums::PrepareStage(int32_t input_offset, const gemm::QuantizedOutputStage& s,
+                            RowStage* out) const {
+  const int padded = (channels_ + kBlock - 1) / kBlock * kBlock;
+  out->init.assign(static_cast<size_t>(padded), 0);
+  for (int c = 0; c < channels_; ++c) {
+    uint32_t v = static_cast<uint32_t>(input_offset) * static_cast<uint32_t>(tap_sums_[c]);
+    if (s.bias != nullptr) v += static_cast<uint32_t>(s.bias[c]);
+    out->init[c] = static_cast<int32_t>(v);
+  }
+  out->channels.assign(static_cast<size_t>(requant::PackedChannelsSize(padded)), 0);
+  out->flags = requant::PackChannels(s.multiplier, s.shift, channels_, out->channels.data());
+  out->multiplier = s.multiplier;
+  out->shift = s.shift;
+  out->output_offset = s.output_offset;
+  out->act_min = s.act_min;
+  out->act_max = s.act_max;
+}
+
+void Int8Sums::RowQuantized(const Window& w, const int8_t* image, int oy, int ox0, int ox1,
+                            const int8_t* zero_row, const RowStage& stage, int8_t* out,
+                            bool portable) const {
+  RowDispatch<int8_t>(layout(), w, image, oy, ox0, ox1, 0, zero_row, nullptr, &stage, out,
+                      portable);
+}
+void Int8Sums::RowQuantized(const Window& w, const uint8_t* image, int oy, int ox0, int ox1,
+                            const uint8_t* zero_row, const RowStage& stage, uint8_t* out,
+                            bool portable) const {
+  RowDispatch<uint8_t>(layout(), w, image, oy, ox0, ox1, 0, zero_row, nullptr, &stage, out,
+                       portable);
 }
 
 }  // namespace dwconv

@@ -20,6 +20,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/internal/gemm.h"
+#include "kernels/internal/requantize.h"
+
 namespace tflite {
 namespace dwconv {
 
@@ -33,6 +36,18 @@ struct Window {
 
 // Values a zero row needs beyond `channels` (the vector loads' reach).
 constexpr int kZeroRowPad = 16;
+
+// The 8-bit output stage of a node's rows, prepared once per run (Int8Sums::PrepareStage):
+// per channel the sums' start value (input_offset * tap sum + bias, wrapping) and the
+// packed requantization.
+struct RowStage {
+  std::vector<int32_t> init;      // channels, padded to 16
+  std::vector<int32_t> channels;  // requant::PackChannels of the multipliers and shifts
+  requant::ChannelFlags flags;
+  const int32_t* multiplier = nullptr;  // for the scalar tail
+  const int32_t* shift = nullptr;
+  int32_t output_offset = 0, act_min = 0, act_max = 0;
+};
 
 class Int8Sums {
  public:
@@ -50,6 +65,20 @@ class Int8Sums {
            const int8_t* zero_row, int32_t* acc, bool portable = false) const;
   void Row(const Window& w, const uint8_t* image, int oy, int ox0, int ox1, int32_t input_offset,
            const uint8_t* zero_row, int32_t* acc, bool portable = false) const;
+
+  // The stage for RowQuantized: sums + bias requantized as TFLite's reference kernels
+  // (stage's arrays indexed by channel; single_rounding not taken).
+  void PrepareStage(int32_t input_offset, const gemm::QuantizedOutputStage& stage,
+                    RowStage* out) const;
+
+  // Output pixels [ox0, ox1) of row oy through the stage: out gets (ox1 - ox0) * channels
+  // 8-bit values, as Row's sums followed by requant::OutputStageRow would give.
+  void RowQuantized(const Window& w, const int8_t* image, int oy, int ox0, int ox1,
+                    const int8_t* zero_row, const RowStage& stage, int8_t* out,
+                    bool portable = false) const;
+  void RowQuantized(const Window& w, const uint8_t* image, int oy, int ox0, int ox1,
+                    const uint8_t* zero_row, const RowStage& stage, uint8_t* out,
+                    bool portable = false) const;
 
   struct Layout {
     int taps = 0, pairs = 0, channels = 0;

@@ -1,6 +1,7 @@
 #include "kernels/internal/requantize.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "tensorflow/lite/kernels/internal/common.h"
@@ -62,6 +63,28 @@ void Row(const int32_t* acc, int n, const gemm::QuantizedOutputStage& s, OutT* o
 }
 
 }  // namespace
+
+ChannelFlags PackChannels(const int32_t* multiplier, const int32_t* shift, int n, int32_t* dst) {
+  ChannelFlags flags;
+  for (int g = 0; g * 8 < n; ++g) {
+    int32_t* p = dst + g * kPackedChannelInts;
+    for (int l = 0; l < 8; ++l) {
+      const int c = g * 8 + l;
+      const int32_t m = c < n ? multiplier[c] : 0;
+      const int32_t sh = c < n ? shift[c] : 0;
+      const int32_t right = sh > 0 ? 0 : -sh;
+      flags.left_shifts |= sh > 0;
+      flags.saturate |= m == INT32_MIN;
+      p[l] = m;
+      p[16 + l] = sh > 0 ? sh : 0;
+      p[24 + l] = right;
+      p[32 + l] = static_cast<int32_t>((int64_t{1} << right) - 1);
+      p[40 + l] = p[32 + l] >> 1;
+    }
+    for (int l = 0; l < 8; ++l) p[8 + l] = p[(l | 1)];  // odd lanes' multipliers, twice
+  }
+  return flags;
+}
 
 void OutputStageRow(const int32_t* acc, int n, const gemm::QuantizedOutputStage& s, int8_t* out,
                     bool portable) {

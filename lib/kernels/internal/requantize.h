@@ -35,66 +35,102 @@ void OutputStageRow(const int32_t* acc, int n, const gemm::QuantizedOutputStage&
 void OutputStageRow(const int32_t* acc, int n, const gemm::QuantizedOutputStage& s, uint8_t* out,
                     bool portable = false);
 
+// What the vector arithmetic needs of 8 channels' multipliers and shifts, computed once
+// (PackChannels) or per use (LoadChannels8): 6 x 8 int32 lanes per 8 channels.
+constexpr int kPackedChannelInts = 6 * 8;
+
+// Packs channels [0, n) (n padded up to a multiple of 8 with multiplier 0, shift 0) into
+// dst, RoundUp8(n) / 8 * kPackedChannelInts values. Flags say which arithmetic the lanes
+// need: any left shift, any INT32_MIN multiplier (the one saturating case).
+struct ChannelFlags {
+  bool left_shifts = false;
+  bool saturate = false;
+};
+ChannelFlags PackChannels(const int32_t* multiplier, const int32_t* shift, int n, int32_t* dst);
+inline int PackedChannelsSize(int n) { return (n + 7) / 8 * kPackedChannelInts; }
+
 #if defined(TFI_REQUANTIZE_AVX2)
 
 // Per-lane multipliers and shifts, split once into what the arithmetic needs.
 struct Avx2Channels {
   __m256i multiplier;
-  __m256i left;   // max(shift, 0)
-  __m256i right;  // max(-shift, 0)
+  __m256i multiplier_odd;  // the odd lanes' multipliers in the even lanes (for vpmuldq)
+  __m256i left;            // max(shift, 0)
+  __m256i right;           // max(-shift, 0)
+  __m256i mask;            // 2^right - 1
+  __m256i half;            // mask >> 1
 };
+
+__attribute__((target("avx2"))) inline Avx2Channels MakeChannels(__m256i multiplier,
+                                                                __m256i shift) {
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i one = _mm256_set1_epi32(1);
+  Avx2Channels ch;
+  ch.multiplier = multiplier;
+  ch.multiplier_odd = _mm256_srli_epi64(multiplier, 32);
+  ch.left = _mm256_max_epi32(shift, zero);
+  ch.right = _mm256_max_epi32(_mm256_sub_epi32(zero, shift), zero);
+  ch.mask = _mm256_sub_epi32(_mm256_sllv_epi32(one, ch.right), one);
+  ch.half = _mm256_srli_epi32(ch.mask, 1);
+  return ch;
+}
 
 __attribute__((target("avx2"))) inline Avx2Channels LoadChannels8(const int32_t* multiplier,
                                                                  const int32_t* shift) {
-  const __m256i s = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(shift));
-  const __m256i zero = _mm256_setzero_si256();
-  return {_mm256_loadu_si256(reinterpret_cast<const __m256i*>(multiplier)),
-          _mm256_max_epi32(s, zero), _mm256_max_epi32(_mm256_sub_epi32(zero, s), zero)};
+  return MakeChannels(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(multiplier)),
+                      _mm256_loadu_si256(reinterpret_cast<const __m256i*>(shift)));
+}
+
+// 8 channels packed by PackChannels.
+__attribute__((target("avx2"))) inline Avx2Channels LoadPackedChannels8(const int32_t* p) {
+  const __m256i* v = reinterpret_cast<const __m256i*>(p);
+  return {_mm256_loadu_si256(v),     _mm256_loadu_si256(v + 1), _mm256_loadu_si256(v + 2),
+          _mm256_loadu_si256(v + 3), _mm256_loadu_si256(v + 4), _mm256_loadu_si256(v + 5)};
 }
 
 // One multiplier and shift in every lane (ADD / MUL's per-tensor rescales).
 __attribute__((target("avx2"))) inline Avx2Channels UniformChannels(int32_t multiplier,
                                                                    int32_t shift) {
-  return {_mm256_set1_epi32(multiplier), _mm256_set1_epi32(shift > 0 ? shift : 0),
-          _mm256_set1_epi32(shift > 0 ? 0 : -shift)};
+  return MakeChannels(_mm256_set1_epi32(multiplier), _mm256_set1_epi32(shift));
 }
 
-// MultiplyByQuantizedMultiplier(x, multiplier, shift) on 8 lanes.
-__attribute__((target("avx2"))) inline __m256i MultiplyByQuantizedMultiplier8(
-    __m256i x, const Avx2Channels& ch) {
+// MultiplyByQuantizedMultiplier(x, multiplier, shift) on 8 lanes. left_shifts = false and
+// saturate = false skip the steps that lanes without left shifts / without an INT32_MIN
+// multiplier do not need (ChannelFlags); the defaults are right for any lanes.
+__attribute__((target("avx2"), always_inline)) inline __m256i MultiplyByQuantizedMultiplier8(
+    __m256i x, const Avx2Channels& ch, bool left_shifts = true, bool saturate = true) {
   // x * 2^left, wrapping as the scalar WrappingMul does.
-  x = _mm256_sllv_epi32(x, ch.left);
-  const __m256i m = ch.multiplier;
+  if (left_shifts) x = _mm256_sllv_epi32(x, ch.left);
   // 64-bit products of the even lanes, then of the odd lanes (moved down).
   const __m256i round = _mm256_set1_epi64x(int64_t{1} << 30);
-  const __m256i even = _mm256_add_epi64(_mm256_mul_epi32(x, m), round);
-  const __m256i odd = _mm256_add_epi64(
-      _mm256_mul_epi32(_mm256_srli_epi64(x, 32), _mm256_srli_epi64(m, 32)), round);
+  const __m256i even = _mm256_add_epi64(_mm256_mul_epi32(x, ch.multiplier), round);
+  const __m256i odd =
+      _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(x, 32), ch.multiplier_odd), round);
   // Bits 31..62 of each product: the even ones into the low halves (a logical shift:
   // only those bits are kept), the odd ones into the high halves.
   __m256i high = _mm256_blend_epi32(_mm256_srli_epi64(even, 31), _mm256_slli_epi64(odd, 1), 0xAA);
-  // INT32_MIN * INT32_MIN gives INT32_MIN above; the scalar form saturates to INT32_MAX.
-  const __m256i min = _mm256_set1_epi32(INT32_MIN);
-  const __m256i both_min =
-      _mm256_and_si256(_mm256_cmpeq_epi32(x, min), _mm256_cmpeq_epi32(m, min));
-  high = _mm256_xor_si256(high, both_min);
+  if (saturate) {
+    // INT32_MIN * INT32_MIN gives INT32_MIN above; the scalar form saturates to INT32_MAX.
+    const __m256i min = _mm256_set1_epi32(INT32_MIN);
+    const __m256i both_min =
+        _mm256_and_si256(_mm256_cmpeq_epi32(x, min), _mm256_cmpeq_epi32(ch.multiplier, min));
+    high = _mm256_xor_si256(high, both_min);
+  }
   // RoundingDivideByPOT(high, right): ties away from zero.
-  const __m256i one = _mm256_set1_epi32(1);
-  const __m256i mask = _mm256_sub_epi32(_mm256_sllv_epi32(one, ch.right), one);
-  const __m256i remainder = _mm256_and_si256(high, mask);
+  const __m256i remainder = _mm256_and_si256(high, ch.mask);
   const __m256i negative = _mm256_cmpgt_epi32(_mm256_setzero_si256(), high);  // -1 or 0
-  const __m256i threshold = _mm256_sub_epi32(_mm256_srli_epi32(mask, 1), negative);
+  const __m256i threshold = _mm256_sub_epi32(ch.half, negative);
   const __m256i round_up = _mm256_cmpgt_epi32(remainder, threshold);  // -1 or 0
   return _mm256_sub_epi32(_mm256_srav_epi32(high, ch.right), round_up);
 }
 
 // The whole 8-bit output stage on 8 lanes: acc (+ bias, wrapping) -> multiply ->
 // + output_offset (wrapping) -> clamp to [act_min, act_max].
-__attribute__((target("avx2"))) inline __m256i OutputStage8(__m256i acc, __m256i bias,
-                                                           const Avx2Channels& ch,
-                                                           __m256i output_offset, __m256i act_min,
-                                                           __m256i act_max) {
-  __m256i v = MultiplyByQuantizedMultiplier8(_mm256_add_epi32(acc, bias), ch);
+__attribute__((target("avx2"), always_inline)) inline __m256i OutputStage8(
+    __m256i acc, __m256i bias, const Avx2Channels& ch, __m256i output_offset, __m256i act_min,
+    __m256i act_max, ChannelFlags flags = {true, true}) {
+  __m256i v = MultiplyByQuantizedMultiplier8(_mm256_add_epi32(acc, bias), ch, flags.left_shifts,
+                                             flags.saturate);
   v = _mm256_add_epi32(v, output_offset);
   return _mm256_min_epi32(_mm256_max_epi32(v, act_min), act_max);
 }
