@@ -117,7 +117,14 @@ __attribute__((target("avx2"))) void RowAvx2(const Int8Sums::Layout& l, const Wi
                                              int32_t input_offset, const In* zero_row,
                                              int32_t* acc, const RowStage* stage, In* out) {
   const int channels = l.channels, pairs = kPairs > 0 ? kPairs : l.pairs;
-  std::vector<const In*> ptr(static_cast<size_t>(pairs) * 2);
+  // With a constant pair count the tap pointers live in a local array (registers once
+  // unrolled): the 8-bit output stores may alias any memory, so pointers kept in a
+  // vector would be reloaded after every store.
+  std::vector<const In*> ptr_heap(kPairs > 0 ? 0 : static_cast<size_t>(pairs) * 2);
+  const In* ptr_local[kPairs > 0 ? 2 * kPairs : 1];
+  const In** ptr = kPairs > 0 ? ptr_local : ptr_heap.data();
+  const int16_t* const pairs_data = l.pairs_data;
+  const int32_t* const stage_channels = kQuantize ? stage->channels.data() : nullptr;
   const __m256i offset = _mm256_set1_epi32(input_offset);
   const In* tag = nullptr;
   __m256i out_offset = _mm256_setzero_si256(), lo = out_offset, hi = out_offset;
@@ -130,11 +137,11 @@ __attribute__((target("avx2"))) void RowAvx2(const Int8Sums::Layout& l, const Wi
   }
   const __m256i zero = _mm256_setzero_si256();
   for (int ox = ox0; ox < ox1; ++ox) {
-    TapPointers(w, image, zero_row, oy, ox, pairs * 2, ptr.data());
+    TapPointers(w, image, zero_row, oy, ox, pairs * 2, ptr);
     const size_t at = static_cast<size_t>(ox - ox0) * channels;
     int c = 0;
     for (; c + kBlock <= channels; c += kBlock) {
-      const int16_t* f = l.pairs_data + static_cast<size_t>(c / kBlock) * pairs * 2 * kBlock;
+      const int16_t* f = pairs_data + static_cast<size_t>(c / kBlock) * pairs * 2 * kBlock;
       __m256i acc0 = SumStart<kQuantize>(l, stage, offset, c);
       __m256i acc1 = SumStart<kQuantize>(l, stage, offset, c + 8);
       for (int p = 0; p < pairs; ++p, f += 2 * kBlock) {
@@ -150,8 +157,8 @@ __attribute__((target("avx2"))) void RowAvx2(const Int8Sums::Layout& l, const Wi
             _mm256_madd_epi16(hi16, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(f + 16))));
       }
       if constexpr (kQuantize) {
-        const int32_t* ch = stage->channels.data() + static_cast<size_t>(c / 8) *
-                                                         requant::kPackedChannelInts;
+        const int32_t* ch = stage_channels + static_cast<size_t>(c / 8) *
+                                                 requant::kPackedChannelInts;
         const __m256i v0 = requant::OutputStage8(acc0, zero, requant::LoadPackedChannels8(ch),
                                                  out_offset, lo, hi, flags);
         const __m256i v1 = requant::OutputStage8(
@@ -165,7 +172,7 @@ __attribute__((target("avx2"))) void RowAvx2(const Int8Sums::Layout& l, const Wi
       }
     }
     if (c + 8 <= channels) {  // the first half of the last (padded) block
-      const int16_t* f = l.pairs_data + static_cast<size_t>(c / kBlock) * pairs * 2 * kBlock;
+      const int16_t* f = pairs_data + static_cast<size_t>(c / kBlock) * pairs * 2 * kBlock;
       __m256i acc0 = SumStart<kQuantize>(l, stage, offset, c);
       for (int p = 0; p < pairs; ++p, f += 2 * kBlock) {
         const __m128i x0 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(ptr[2 * p] + c));
@@ -176,8 +183,8 @@ __attribute__((target("avx2"))) void RowAvx2(const Int8Sums::Layout& l, const Wi
             _mm256_madd_epi16(lo16, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(f))));
       }
       if constexpr (kQuantize) {
-        const int32_t* ch = stage->channels.data() + static_cast<size_t>(c / 8) *
-                                                         requant::kPackedChannelInts;
+        const int32_t* ch = stage_channels + static_cast<size_t>(c / 8) *
+                                                 requant::kPackedChannelInts;
         const __m256i v0 = requant::OutputStage8(acc0, zero, requant::LoadPackedChannels8(ch),
                                                  out_offset, lo, hi, flags);
         const __m128i packed = requant::Narrow16(v0, v0, static_cast<In*>(nullptr));
@@ -190,10 +197,10 @@ __attribute__((target("avx2"))) void RowAvx2(const Int8Sums::Layout& l, const Wi
     for (; c < channels; ++c) {
       if constexpr (kQuantize) {
         const int32_t sum = static_cast<int32_t>(static_cast<uint32_t>(stage->init[c]) +
-                                                 static_cast<uint32_t>(ChannelSum(l, ptr.data(), 0, c)));
+                                                 static_cast<uint32_t>(ChannelSum(l, ptr, 0, c)));
         out[at + c] = Requantize<In>(*stage, c, sum);
       } else {
-        acc[at + c] = ChannelSum(l, ptr.data(), input_offset, c);
+        acc[at + c] = ChannelSum(l, ptr, input_offset, c);
       }
     }
   }
