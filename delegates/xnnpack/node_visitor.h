@@ -16,6 +16,7 @@
 #include "tensorflow/lite/core/c/common.h"
 #include "kernels/internal/elementwise.h"
 #include "xnnpack/binary_f32.h"
+#include "xnnpack/conv_f32.h"
 #include "xnnpack/depthwise_f32.h"
 #include "xnnpack/transpose_conv_f32.h"
 
@@ -122,6 +123,23 @@ constexpr int kOwnDepthwiseMinWidth = 12;
 // `step` when it does.
 bool PlanOwnDepthwise(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                       DepthwiseStep* step);
+
+// --- Float CONV_2D on the builtin kernels' GEMM where this XNNPACK's is slow (conv_f32.h) ---
+struct ConvStep {
+  int input = -1, output = -1;
+  std::shared_ptr<const ConvF32> op;
+};
+// Whether the delegate runs this (XNNPACK-supported) node with its own convolution: a float
+// CONV_2D of one group on a CPU where OwnConvF32Wanted(); fills `step` when it does.
+bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                 ConvStep* step);
+struct FullyConnectedStep {
+  int input = -1, output = -1;
+  std::shared_ptr<const FullyConnectedF32> op;
+};
+// The same for a float FULLY_CONNECTED with constant weights (and bias).
+bool PlanOwnFullyConnected(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                           FullyConnectedStep* step);
 
 // --- Non-overlapping transposed convolutions run as GEMMs (transpose_conv_f32.h) ---
 struct TransposeConvStep {

@@ -61,6 +61,52 @@ bool VisitConv2D(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
                  "CONV_2D");
 }
 
+bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                 ConvStep* step) {
+  if (reg.builtin_code != kTfLiteBuiltinConv2d || !OwnConvF32Wanted() ||
+      !VisitConv2D(v, node, reg)) {
+    return false;
+  }
+  const int input = node.inputs->data[0], filter = node.inputs->data[1];
+  const int bias = OptionalInput(node, 2), output = node.outputs->data[0];
+  const auto* p = static_cast<const TfLiteConvParams*>(node.builtin_data);
+  tflite::conv_util::ConvGeometry g{};
+  g.batches = Dim(v, input, 0);
+  g.in_h = Dim(v, input, 1);
+  g.in_w = Dim(v, input, 2);
+  g.in_c = Dim(v, input, 3);
+  g.out_c = Dim(v, filter, 0);
+  g.f_h = Dim(v, filter, 1);
+  g.f_w = Dim(v, filter, 2);
+  g.f_c = Dim(v, filter, 3);
+  g.groups = 1;
+  g.group_out_c = g.out_c;
+  g.out_h = Dim(v, output, 1);
+  g.out_w = Dim(v, output, 2);
+  g.stride_h = p->stride_height;
+  g.stride_w = p->stride_width;
+  g.dil_h = p->dilation_height_factor;
+  g.dil_w = p->dilation_width_factor;
+  if (g.f_c != g.in_c || Dim(v, output, 0) != g.batches || Dim(v, output, 3) != g.out_c ||
+      g.stride_h <= 0 || g.stride_w <= 0 || g.dil_h <= 0 || g.dil_w <= 0) {
+    return false;
+  }
+  if (p->padding == kTfLitePaddingSame) {
+    g.pad_h = tflite::ComputePadding(g.stride_h, g.dil_h, g.in_h, g.f_h, g.out_h);
+    g.pad_w = tflite::ComputePadding(g.stride_w, g.dil_w, g.in_w, g.f_w, g.out_w);
+  }
+  float min, max;
+  if (!ActivationRange(v, p->activation, &min, &max)) return false;
+  if (step != nullptr) {
+    step->input = input;
+    step->output = output;
+    step->op = std::make_shared<const ConvF32>(
+        g, static_cast<const float*>(StaticData(v, filter)),
+        bias >= 0 ? static_cast<const float*>(StaticData(v, bias)) : nullptr, min, max);
+  }
+  return true;
+}
+
 bool VisitDepthwiseConv2D(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&) {
   if (node.inputs->size < 2 || node.outputs->size != 1) return v.Refuse("expects 2-3 inputs, 1 output");
   const int input = node.inputs->data[0], filter = node.inputs->data[1];
@@ -257,6 +303,37 @@ bool VisitFullyConnected(VisitContext& v, const TfLiteNode& node, const TfLiteRe
                         bias >= 0 ? v.id(bias) : XNN_INVALID_VALUE_ID, v.id(output),
                         p->keep_num_dims ? 0 : XNN_FLAG_TENSORFLOW_RESHAPE_2D),
                  "FULLY_CONNECTED");
+}
+
+bool PlanOwnFullyConnected(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                           FullyConnectedStep* step) {
+  if (reg.builtin_code != kTfLiteBuiltinFullyConnected || !OwnConvF32Wanted() ||
+      !VisitFullyConnected(v, node, reg)) {
+    return false;
+  }
+  const int input = node.inputs->data[0], filter = node.inputs->data[1];
+  const int bias = OptionalInput(node, 2), output = node.outputs->data[0];
+  const auto* p = static_cast<const TfLiteFullyConnectedParams*>(node.builtin_data);
+  const TfLiteTensor& w = Tensor(v, filter);
+  const int out_c = w.dims->data[0], in_c = w.dims->data[1];
+  const TfLiteTensor& in = Tensor(v, input);
+  const TfLiteTensor& out = Tensor(v, output);
+  if (in_c <= 0 || out_c <= 0) return false;
+  int64_t in_elements = 1, out_elements = 1;
+  for (int i = 0; i < in.dims->size; ++i) in_elements *= in.dims->data[i];
+  for (int i = 0; i < out.dims->size; ++i) out_elements *= out.dims->data[i];
+  const int64_t rows = in_elements / in_c;
+  if (rows * in_c != in_elements || rows * out_c != out_elements || rows > INT32_MAX) return false;
+  float min, max;
+  if (!ActivationRange(v, p->activation, &min, &max)) return false;
+  if (step != nullptr) {
+    step->input = input;
+    step->output = output;
+    step->op = std::make_shared<const FullyConnectedF32>(
+        static_cast<int>(rows), in_c, out_c, static_cast<const float*>(StaticData(v, filter)),
+        bias >= 0 ? static_cast<const float*>(StaticData(v, bias)) : nullptr, min, max);
+  }
+  return true;
 }
 
 }  // namespace xnnpack

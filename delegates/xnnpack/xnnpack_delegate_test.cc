@@ -6,6 +6,7 @@
 #include <xnnpack.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +23,7 @@
 #include "runtime/delegation_record.h"
 #include "runtime/thread_pool.h"
 #include "testing/delegate_check.h"
+#include "xnnpack/conv_f32.h"
 #include "xnnpack/depthwise_f32.h"
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/interpreter_builder.h"
@@ -62,7 +64,8 @@ OpOptions Conv(tflite::Padding pad, int stride, int dilation,
   return testing::ConvOptions(pad, stride, dilation, act);
 }
 
-TEST_CASE("XNNPACK CONV_2D: padding, strides, dilation, activations, odd channels, groups") {
+// Padding, strides, dilation, activations, odd channels, a 1x1 convolution.
+void CheckConvCases() {
   CheckDelegated(ConvModel(tflite::BuiltinOperator_CONV_2D, {1, 7, 9, 3}, {5, 3, 3, 3}, {1, 7, 9, 5},
                            Conv(tflite::Padding_SAME, 1, 1, tflite::ActivationFunctionType_RELU6)));
   CheckDelegated(ConvModel(tflite::BuiltinOperator_CONV_2D, {2, 8, 8, 4}, {3, 3, 3, 4}, {2, 3, 3, 3},
@@ -71,6 +74,12 @@ TEST_CASE("XNNPACK CONV_2D: padding, strides, dilation, activations, odd channel
                            Conv(tflite::Padding_SAME, 1, 2, tflite::ActivationFunctionType_RELU)));
   CheckDelegated(ConvModel(tflite::BuiltinOperator_CONV_2D, {1, 1, 1, 3}, {2, 1, 1, 3}, {1, 1, 1, 2},
                            Conv(tflite::Padding_VALID, 1, 1), false));
+  CheckDelegated(ConvModel(tflite::BuiltinOperator_CONV_2D, {1, 6, 5, 40}, {33, 1, 1, 40},
+                           {1, 6, 5, 33}, Conv(tflite::Padding_VALID, 1, 1)));
+}
+
+TEST_CASE("XNNPACK CONV_2D: padding, strides, dilation, activations, odd channels, groups") {
+  CheckConvCases();
 }
 
 TEST_CASE("XNNPACK DEPTHWISE_CONV_2D and TRANSPOSE_CONV") {
@@ -137,6 +146,32 @@ TEST_CASE("XNNPACK partitions run wide float DEPTHWISE_CONV_2D with the delegate
         "partition of 4 nodes: 2 XNNPACK runtimes; 2 nodes run by the delegate's own code, not by "
         "XNNPACK: the delegate's depthwise kernel (faster than this XNNPACK's): #1 DEPTHWISE_CONV_2D, "
         "#2 DEPTHWISE_CONV_2D");
+}
+
+// TFI_XNNPACK_OWN_GEMM=1 for a scope (the tests pin it to 0: lib/testing/test_environment.cc).
+struct OwnGemmOn {
+  OwnGemmOn() { setenv("TFI_XNNPACK_OWN_GEMM", "1", 1); }
+  ~OwnGemmOn() { setenv("TFI_XNNPACK_OWN_GEMM", "0", 1); }
+};
+
+TEST_CASE("XNNPACK partitions run float CONV_2D and FULLY_CONNECTED on the builtin GEMM where chosen") {
+  const OwnGemmOn on;
+  REQUIRE(xnnpack::OwnConvF32Wanted());
+  // Results against the builtin kernels, on 1 and 2 threads (CheckDelegated).
+  CheckConvCases();
+  for (bool keep : {false, true}) CheckDelegated(testing::FullyConnectedModel(keep));
+  // The log names the nodes (the chain's 1x1 CONV_2D; its depthwise nodes as before).
+  const Outcome r = Run(DepthwiseChain(), true);
+  REQUIRE(!r.log.empty());
+  CHECK_THAT(r.log.back(),
+             Catch::Contains("the builtin kernels' GEMM for float convolutions and fully connected "
+                             "layers (faster than this XNNPACK's on a CPU without AVX-512): #0 CONV_2D"));
+}
+
+TEST_CASE("XNNPACK's own GEMM steps are off where TFI_XNNPACK_OWN_GEMM=0") {
+  CHECK_FALSE(xnnpack::OwnConvF32Wanted());  // pinned by lib/testing/test_environment.cc
+  const Outcome r = Run(DepthwiseChain(), true);
+  for (const std::string& line : r.log) CHECK_THAT(line, !Catch::Contains("GEMM for float"));
 }
 
 // MediaPipe's Convolution2DTransposeBias: in [1, h, w, ic], filter [oc, k, k, ic].

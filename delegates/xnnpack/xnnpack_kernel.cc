@@ -156,6 +156,14 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         DepthwiseStep step;
         planned = PlanOwnDepthwise(v, *node, *reg, &step);
         seg.steps.emplace_back(step);
+      } else if (op == kTfLiteBuiltinConv2d) {
+        ConvStep step;
+        planned = PlanOwnConv(v, *node, *reg, &step);
+        seg.steps.emplace_back(std::move(step));
+      } else if (op == kTfLiteBuiltinFullyConnected) {
+        FullyConnectedStep step;
+        planned = PlanOwnFullyConnected(v, *node, *reg, &step);
+        seg.steps.emplace_back(std::move(step));
       } else if (IsByteTableNode(v, *node, *reg)) {
         ByteTableStep step;
         planned = PlanByteTable(v, *node, *reg, &step);
@@ -256,7 +264,9 @@ bool XnnpackKernel::RunsItself(TfLiteContext* context, const TfLiteNode& node,
   if (IsByteTableNode(v, node, reg)) return true;
   // With --xnnpack_force_fp16 the user asked for XNNPACK's fp16 arithmetic everywhere.
   if (force_fp16_) return false;
-  return PlanOwnDepthwise(v, node, reg, nullptr) || PlanOwnTransposeConv(v, node, reg, nullptr) ||
+  return PlanOwnDepthwise(v, node, reg, nullptr) || PlanOwnConv(v, node, reg, nullptr) ||
+         PlanOwnFullyConnected(v, node, reg, nullptr) ||
+         PlanOwnTransposeConv(v, node, reg, nullptr) ||
          PlanOwnBinary(v, node, reg, threads_, nullptr);
 }
 
@@ -371,7 +381,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   tflite::Subgraph* sg = tflite::Subgraph::FromContext(context);
   DelegationRecord* record = sg != nullptr ? sg->current_delegation() : nullptr;
   if (record == nullptr) return;
-  std::string copied, convolved, transposed, elementwise, tabled;
+  std::string copied, convolved, gemm_convolved, transposed, elementwise, tabled;
   int runtimes = 0, own_nodes = 0;
   for (const Segment& s : segments_) {
     runtimes += s.xnnpack;
@@ -386,6 +396,8 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
       std::string& list = IsGlueOp(op)                        ? copied
                           : IsByteTableNode(v, *node, *reg)     ? tabled
                           : op == kTfLiteBuiltinDepthwiseConv2d ? convolved
+                          : op == kTfLiteBuiltinConv2d || op == kTfLiteBuiltinFullyConnected
+                              ? gemm_convolved
                           : op == kTfLiteBuiltinAdd || op == kTfLiteBuiltinSub || op == kTfLiteBuiltinMul
                               ? elementwise
                               : transposed;
@@ -399,6 +411,11 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   if (!convolved.empty()) {
     what += fmt::format("{}the delegate's depthwise kernel (faster than this XNNPACK's): {}",
                         what.empty() ? "" : "; ", convolved);
+  }
+  if (!gemm_convolved.empty()) {
+    what += fmt::format("{}the builtin kernels' GEMM for float convolutions and fully connected "
+                        "layers (faster than this XNNPACK's on a CPU without AVX-512): {}",
+                        what.empty() ? "" : "; ", gemm_convolved);
   }
   if (!transposed.empty()) {
     what += fmt::format("{}a GEMM for non-overlapping transposed convolutions (faster than this "
@@ -458,6 +475,20 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const DepthwiseStep&
   if (!Buffers(context, {d.input, d.filter, d.bias, d.output}, p)) return kTfLiteError;
   RunDepthwiseF32(d.params, static_cast<const float*>(p[0]), static_cast<const float*>(p[1]),
                   static_cast<const float*>(p[2]), static_cast<float*>(p[3]), pool_);
+  return kTfLiteOk;
+}
+
+TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const ConvStep& c) const {
+  void* p[2];
+  if (!Buffers(context, {c.input, c.output}, p)) return kTfLiteError;
+  c.op->Run(static_cast<const float*>(p[0]), static_cast<float*>(p[1]), pool_);
+  return kTfLiteOk;
+}
+
+TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const FullyConnectedStep& f) const {
+  void* p[2];
+  if (!Buffers(context, {f.input, f.output}, p)) return kTfLiteError;
+  f.op->Run(static_cast<const float*>(p[0]), static_cast<float*>(p[1]), pool_);
   return kTfLiteOk;
 }
 

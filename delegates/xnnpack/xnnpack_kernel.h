@@ -2,8 +2,9 @@
 // run of nodes XNNPACK runs becomes one XNNPACK runtime, and each run of nodes this
 // kernel computes itself is a list of steps between them, so such nodes do not split the
 // partition: ops this XNNPACK lacks (CONCATENATION, SLICE, ...; ops_glue.cc) as strided
-// copies, and float depthwise convolutions with the delegate's own kernel, which is
-// faster than this XNNPACK's (depthwise_f32.h). Tensors internal to the
+// copies, float depthwise convolutions with the delegate's own kernel, which is faster
+// than this XNNPACK's (depthwise_f32.h), and, on CPUs without AVX-512, float convolutions
+// and fully connected layers on the builtin kernels' GEMM (conv_f32.h). Tensors internal to the
 // partition get no arena memory from the interpreter: those that cross segments (and,
 // when there are own steps, most others) live in one arena of the kernel's, planned by
 // lifetime; the rest stay inside their XNNPACK runtime.
@@ -47,8 +48,8 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
     std::vector<uint32_t> external_ids;
     std::vector<void*> setup_pointers;
     // !xnnpack: the steps, in order.
-    using Step = std::variant<StridedCopy, DepthwiseStep, TransposeConvStep, BinaryStep,
-                              ByteTableStep>;
+    using Step = std::variant<StridedCopy, DepthwiseStep, ConvStep, FullyConnectedStep,
+                              TransposeConvStep, BinaryStep, ByteTableStep>;
     std::vector<Step> steps;
   };
   struct Folded {
@@ -72,6 +73,8 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   bool Buffers(TfLiteContext* context, std::initializer_list<int> tensors, void** out) const;
   TfLiteStatus RunStep(TfLiteContext* context, const StridedCopy& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const DepthwiseStep& step) const;
+  TfLiteStatus RunStep(TfLiteContext* context, const ConvStep& step) const;
+  TfLiteStatus RunStep(TfLiteContext* context, const FullyConnectedStep& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const TransposeConvStep& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const BinaryStep& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const ByteTableStep& step) const;

@@ -37,6 +37,7 @@
 #include "kernels/internal/conv_util.h"
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/hybrid.h"
+#include "kernels/internal/im2col.h"
 #include "kernels/internal/padding.h"
 #include "kernels/internal/parallel.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
@@ -55,7 +56,6 @@ struct OpData {
   TfLitePaddingValues padding{};
   int out_height = 0;
   int out_width = 0;
-  bool direct = false;  // 1x1, stride 1, float, one group: the input is the GEMM's A
   int groups = 1;
   conv_util::QuantParams quant;
   std::vector<conv_util::PackedWeights> weights;  // one per group
@@ -69,11 +69,7 @@ struct OpData {
   std::vector<int32_t> sums;  // hybrid: per-task int32 sums of one chunk
 };
 
-struct Geometry {
-  int batches, in_h, in_w, in_c, f_h, f_w, out_h, out_w, out_c;
-  int f_c, groups, group_out_c;  // filter depth; in_c = groups * f_c
-  int stride_h, stride_w, dil_h, dil_w, pad_h, pad_w;
-};
+using Geometry = conv_util::ConvGeometry;
 
 void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
 void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
@@ -164,9 +160,6 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   }
 
   const int batches = SizeOfDimension(input, 0);
-  const bool one_by_one = SizeOfDimension(filter, 1) == 1 && SizeOfDimension(filter, 2) == 1 &&
-                          params->stride_height == 1 && params->stride_width == 1;
-  data->direct = one_by_one && input->type == kTfLiteFloat32 && !data->hybrid && data->groups == 1;
   data->weights.assign(data->groups, conv_util::PackedWeights());
 
   TfLiteIntArray* out_shape = TfLiteIntArrayCreate(4);
@@ -175,90 +168,6 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   out_shape->data[2] = out_w;
   out_shape->data[3] = channels_out;
   return context->ResizeTensor(context, output, out_shape);
-}
-
-// Rows [r0, r1) of the im2col matrix into dst: row r is output pixel (b, oy, ox) in NHWC
-// order, holding its filter window as [fy][fx][f_c] over input channels [c0, c0 + f_c),
-// converted with convert(value, b), and `pad` outside the image.
-template <typename In, typename Out, typename Convert>
-void Im2ColRows(const Geometry& g, const In* input, int c0, size_t r0, size_t r1, Out pad,
-                Convert convert, Out* dst) {
-  const int depth = g.f_h * g.f_w * g.f_c;
-  for (size_t r = r0; r < r1; ++r) {
-    const int ox = static_cast<int>(r % g.out_w);
-    const int oy = static_cast<int>((r / g.out_w) % g.out_h);
-    const size_t b = r / g.out_w / g.out_h;
-    Out* row = dst + (r - r0) * depth;
-    if (g.dil_w == 1 && g.f_c == g.in_c) {
-      // Each filter row's taps inside the image are one contiguous span of the input
-      // (f_w pixels of all channels): one loop over the span (vectorized), padding
-      // around it.
-      const int ix0 = ox * g.stride_w - g.pad_w;
-      const int fx_lo = std::max(0, -ix0);
-      const int fx_hi = std::max(fx_lo, std::min(g.f_w, g.in_w - ix0));
-      for (int fy = 0; fy < g.f_h; ++fy) {
-        const int iy = oy * g.stride_h - g.pad_h + fy * g.dil_h;
-        Out* cells = row + static_cast<size_t>(fy) * g.f_w * g.f_c;
-        if (iy < 0 || iy >= g.in_h || fx_lo == fx_hi) {
-          std::fill(cells, cells + static_cast<size_t>(g.f_w) * g.f_c, pad);
-          continue;
-        }
-        std::fill(cells, cells + static_cast<size_t>(fx_lo) * g.f_c, pad);
-        const In* src = input + ((b * g.in_h + iy) * g.in_w + ix0 + fx_lo) * g.in_c;
-        const size_t span = static_cast<size_t>(fx_hi - fx_lo) * g.f_c;
-        Out* dst_span = cells + static_cast<size_t>(fx_lo) * g.f_c;
-        for (size_t i = 0; i < span; ++i) dst_span[i] = convert(src[i], b);
-        std::fill(dst_span + span, cells + static_cast<size_t>(g.f_w) * g.f_c, pad);
-      }
-      continue;
-    }
-    for (int fy = 0; fy < g.f_h; ++fy) {
-      const int iy = oy * g.stride_h - g.pad_h + fy * g.dil_h;
-      for (int fx = 0; fx < g.f_w; ++fx) {
-        const int ix = ox * g.stride_w - g.pad_w + fx * g.dil_w;
-        Out* cell = row + (fy * g.f_w + fx) * g.f_c;
-        if (iy < 0 || iy >= g.in_h || ix < 0 || ix >= g.in_w) {
-          std::fill(cell, cell + g.f_c, pad);
-          continue;
-        }
-        const In* src = input + ((b * g.in_h + iy) * g.in_w + ix) * g.in_c + c0;
-        for (int c = 0; c < g.f_c; ++c) cell[c] = convert(src[c], b);
-      }
-    }
-  }
-}
-
-// im2col + GEMM in blocks of kChunkRows output pixels, so the im2col block stays in cache
-// and the whole matrix is never materialized. The pixels are split into ChunkTasks()
-// contiguous ranges run on the pool; task t uses slice t of `scratch` (grown here).
-// fill(r0, r1, buf) writes im2col rows, gemm(r0, r1, buf, t) multiplies them.
-constexpr size_t kChunkRows = 96;
-
-size_t ChunkTasks(size_t rows, pthreadpool* pool) {
-  const size_t chunks = (rows + kChunkRows - 1) / kChunkRows;
-  const size_t threads = parallel::NumThreads(pool);
-  return std::max<size_t>(1, std::min(chunks, threads > 1 ? threads * 4 : 1));
-}
-
-template <typename Out, typename Fill, typename Gemm>
-void ChunkedIm2ColGemm(size_t rows, int depth, int out_c, std::vector<Out>* scratch,
-                       pthreadpool* pool, const Fill& fill, const Gemm& gemm) {
-  const size_t chunks = (rows + kChunkRows - 1) / kChunkRows;
-  const size_t tasks = ChunkTasks(rows, pool);
-  const size_t slice = kChunkRows * static_cast<size_t>(depth);
-  if (scratch->size() < tasks * slice) scratch->resize(tasks * slice);
-  const size_t chunks_per_task = (chunks + tasks - 1) / tasks;
-  const double work = static_cast<double>(rows) * depth * out_c;
-  parallel::ParallelFor(pool, tasks, work, [&](size_t t) {
-    Out* buf = scratch->data() + t * slice;
-    const size_t last = std::min(chunks, (t + 1) * chunks_per_task);
-    for (size_t ch = t * chunks_per_task; ch < last; ++ch) {
-      const size_t r0 = ch * kChunkRows;
-      const size_t r1 = std::min(rows, r0 + kChunkRows);
-      fill(r0, r1, buf);
-      gemm(r0, r1, buf, t);
-    }
-  });
 }
 
 Geometry MakeGeometry(const OpData& data, const TfLiteConvParams& params, const TfLiteTensor* input,
@@ -302,10 +211,10 @@ void EvalQuantized(const Geometry& g, OpData* data, const TfLiteTensor* input,
         data->quant.Stage(bias != nullptr ? bias->data.i32 + grp * n : nullptr);
     stage.multiplier += grp * n;
     stage.shift += grp * n;
-    ChunkedIm2ColGemm(
+    conv_util::ChunkedIm2ColGemm(
         rows, depth, n, &data->im2col_q, pool,
         [&](size_t r0, size_t r1, int16_t* buf) {
-          Im2ColRows(
+          conv_util::Im2ColRows(
               g, in, grp * g.f_c, r0, r1, int16_t{0},
               [input_offset](T v, size_t) { return static_cast<int16_t>(v + input_offset); },
               buf);
@@ -339,10 +248,10 @@ void EvalInt16(const Geometry& g, OpData* data, const TfLiteConvParams& params,
     stage64.shift += grp * n;
     stage32.multiplier += grp * n;
     stage32.shift += grp * n;
-    ChunkedIm2ColGemm(
+    conv_util::ChunkedIm2ColGemm(
         rows, depth, n, &data->im2col_q, pool,
         [&](size_t r0, size_t r1, int16_t* buf) {
-          Im2ColRows(
+          conv_util::Im2ColRows(
               g, in, grp * g.f_c, r0, r1, int16_t{0}, [](int16_t v, size_t) { return v; }, buf);
         },
         [&](size_t r0, size_t r1, const int16_t* buf, size_t) {
@@ -379,15 +288,15 @@ void EvalHybrid(const Geometry& g, OpData* data, const TfLiteConvParams& params,
   const int32_t* offset = images.offset.data();
   const float* bias_data = bias != nullptr ? bias->data.f : nullptr;
   float* out = output->data.f;
-  const size_t sums_slice = kChunkRows * static_cast<size_t>(n);
-  data->sums.resize(ChunkTasks(rows, pool) * sums_slice);
+  const size_t sums_slice = conv_util::kChunkRows * static_cast<size_t>(n);
+  data->sums.resize(conv_util::ChunkTasks(rows, pool) * sums_slice);
   for (int grp = 0; grp < g.groups; ++grp) {
     conv_util::PackedWeights& w = data->weights[grp];
     w.Pack(filter, n, depth, 0, static_cast<size_t>(grp) * n);
-    ChunkedIm2ColGemm(
+    conv_util::ChunkedIm2ColGemm(
         rows, depth, n, &data->im2col_q, pool,
         [&](size_t r0, size_t r1, int16_t* buf) {
-          Im2ColRows(
+          conv_util::Im2ColRows(
               g, q, grp * g.f_c, r0, r1, int16_t{0},
               [offset](int8_t v, size_t b) { return static_cast<int16_t>(v - offset[b]); }, buf);
         },
@@ -438,15 +347,14 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
         const gemm::FloatOutputStage stage = conv_util::FloatStage(
             params->activation, bias != nullptr ? bias->data.f + grp * n : nullptr);
         const float* packed = w.f.data();
-        if (data->direct) {  // 1x1, stride 1, one group: the input is the im2col matrix
-          gemm::FloatGemm(rows, g.out_c, depth, input->data.f, depth, packed, out, g.out_c, stage,
-                          pool);
+        if (g.groups == 1) {
+          conv_util::FloatConv(g, input->data.f, packed, stage, out, &data->im2col_f, pool);
           return kTfLiteOk;
         }
-        ChunkedIm2ColGemm(
+        conv_util::ChunkedIm2ColGemm(
             static_cast<size_t>(rows), depth, n, &data->im2col_f, pool,
             [&](size_t r0, size_t r1, float* buf) {
-              Im2ColRows(
+              conv_util::Im2ColRows(
                   g, input->data.f, grp * g.f_c, r0, r1, 0.0f, [](float v, size_t) { return v; },
                   buf);
             },

@@ -1,0 +1,53 @@
+#include "xnnpack/conv_f32.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace tflite_inspect {
+namespace xnnpack {
+
+bool OwnConvF32Wanted() {
+  // TFI_XNNPACK_OWN_GEMM=0 / =1 overrides the choice (comparisons, tests whose expected
+  // output must not depend on the CPU).
+  const char* env = std::getenv("TFI_XNNPACK_OWN_GEMM");
+  if (env != nullptr && std::strcmp(env, "0") == 0) return false;
+  if (env != nullptr && std::strcmp(env, "1") == 0) return true;
+  return tflite::gemm::CpuHasAvx2Fma() && !tflite::gemm::CpuHasAvx512F();
+}
+
+ConvF32::ConvF32(const tflite::conv_util::ConvGeometry& g, const float* filter,
+                 const float* bias, float min, float max)
+    : g_(g), min_(min), max_(max) {
+  const int depth = g.f_h * g.f_w * g.in_c;
+  packed_.resize(tflite::gemm::PackedWeightsSize(g.out_c, depth));
+  tflite::gemm::PackFloatWeights(filter, g.out_c, depth, packed_.data());
+  if (bias != nullptr) bias_.assign(bias, bias + g.out_c);
+}
+
+void ConvF32::Run(const float* input, float* output, pthreadpool_t pool) const {
+  tflite::gemm::FloatOutputStage stage;
+  stage.bias = bias_.empty() ? nullptr : bias_.data();
+  stage.min = min_;
+  stage.max = max_;
+  tflite::conv_util::FloatConv(g_, input, packed_.data(), stage, output, &scratch_, pool);
+}
+
+FullyConnectedF32::FullyConnectedF32(int rows, int in_c, int out_c, const float* weights,
+                                     const float* bias, float min, float max)
+    : rows_(rows), in_c_(in_c), out_c_(out_c), min_(min), max_(max) {
+  packed_.resize(tflite::gemm::PackedWeightsSize(out_c, in_c));
+  tflite::gemm::PackFloatWeights(weights, out_c, in_c, packed_.data());
+  if (bias != nullptr) bias_.assign(bias, bias + out_c);
+}
+
+void FullyConnectedF32::Run(const float* input, float* output, pthreadpool_t pool) const {
+  tflite::gemm::FloatOutputStage stage;
+  stage.bias = bias_.empty() ? nullptr : bias_.data();
+  stage.min = min_;
+  stage.max = max_;
+  tflite::gemm::FloatGemm(rows_, out_c_, in_c_, input, in_c_, packed_.data(), output, out_c_,
+                          stage, pool);
+}
+
+}  // namespace xnnpack
+}  // namespace tflite_inspect

@@ -1,0 +1,64 @@
+// The delegate's own float CONV_2D (one group, any filter size, stride, dilation and
+// padding) and FULLY_CONNECTED, run inside an XNNPACK partition instead of XNNPACK's on
+// CPUs that have AVX2 and FMA but no AVX-512: the builtin kernels' packed GEMM (im2col
+// blocks, or the input itself for 1x1 stride-1 convolutions; kernels/internal/im2col.h).
+//
+// Why: Debian builds its XNNPACK (2022) with GCC, whose f32 GEMM micro-kernels keep an
+// accumulator on the stack (a load and a store per k step); on an AVX2-only CPU they run
+// at about half of our 6x16 tile's speed (docs/performance.md). With AVX-512 this XNNPACK
+// is at parity with TFLite and keeps its convolutions.
+//
+// Numerics: one fused multiply-add per k, k ascending, bias added last: float sums in
+// another order than XNNPACK's, within the float tolerance of TFLite's results.
+#ifndef TFLITE_INSPECT_DELEGATES_XNNPACK_CONV_F32_H_
+#define TFLITE_INSPECT_DELEGATES_XNNPACK_CONV_F32_H_
+
+#include <pthreadpool.h>
+
+#include <vector>
+
+#include "kernels/internal/gemm.h"
+#include "kernels/internal/im2col.h"
+
+namespace tflite_inspect {
+namespace xnnpack {
+
+// Whether this CPU gets the own convolution (AVX2 + FMA, no AVX-512F); the environment
+// variable TFI_XNNPACK_OWN_GEMM=0 or =1 decides instead (docs/xnnpack.md).
+bool OwnConvF32Wanted();
+
+class ConvF32 {
+ public:
+  // filter [out_c][f_h][f_w][in_c] (OHWI), bias [out_c] or nullptr; g.groups must be 1.
+  ConvF32(const tflite::conv_util::ConvGeometry& g, const float* filter, const float* bias,
+          float min, float max);
+  // input [batches][in_h][in_w][in_c] -> output [batches][out_h][out_w][out_c]. Not
+  // reentrant (one scratch buffer), as the delegate kernel runs one Invoke at a time.
+  void Run(const float* input, float* output, pthreadpool_t pool) const;
+
+ private:
+  tflite::conv_util::ConvGeometry g_;
+  std::vector<float> packed_;
+  std::vector<float> bias_;
+  float min_, max_;
+  mutable std::vector<float> scratch_;
+};
+
+// out[rows][out_c] = in[rows][in_c] x weights[out_c][in_c]^T + bias, clamped.
+class FullyConnectedF32 {
+ public:
+  FullyConnectedF32(int rows, int in_c, int out_c, const float* weights, const float* bias,
+                    float min, float max);
+  void Run(const float* input, float* output, pthreadpool_t pool) const;
+
+ private:
+  int rows_, in_c_, out_c_;
+  std::vector<float> packed_;
+  std::vector<float> bias_;
+  float min_, max_;
+};
+
+}  // namespace xnnpack
+}  // namespace tflite_inspect
+
+#endif  // TFLITE_INSPECT_DELEGATES_XNNPACK_CONV_F32_H_

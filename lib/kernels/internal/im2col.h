@@ -1,0 +1,137 @@
+// im2col for the convolution family (CONV_2D and the XNNPACK delegate's own float
+// convolution): the im2col rows of output pixels, GEMMs over blocks of them that stay in
+// cache, and a whole float convolution (one group) on the packed GEMM.
+#ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_IM2COL_H_
+#define TFLITE_INSPECT_LIB_KERNELS_INTERNAL_IM2COL_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+#include "kernels/internal/gemm.h"
+#include "kernels/internal/parallel.h"
+
+namespace tflite {
+namespace conv_util {
+
+// A convolution's shapes (NHWC input and output, OHWI filter of f_c input channels per
+// group) and its stride, dilation and leading padding.
+struct ConvGeometry {
+  int batches, in_h, in_w, in_c, f_h, f_w, out_h, out_w, out_c;
+  int f_c, groups, group_out_c;  // filter depth; in_c = groups * f_c
+  int stride_h, stride_w, dil_h, dil_w, pad_h, pad_w;
+};
+
+// Rows [r0, r1) of the im2col matrix into dst: row r is output pixel (b, oy, ox) in NHWC
+// order, holding its filter window as [fy][fx][f_c] over input channels [c0, c0 + f_c),
+// converted with convert(value, b), and `pad` outside the image.
+template <typename In, typename Out, typename Convert>
+void Im2ColRows(const ConvGeometry& g, const In* input, int c0, size_t r0, size_t r1, Out pad,
+                Convert convert, Out* dst) {
+  const int depth = g.f_h * g.f_w * g.f_c;
+  for (size_t r = r0; r < r1; ++r) {
+    const int ox = static_cast<int>(r % g.out_w);
+    const int oy = static_cast<int>((r / g.out_w) % g.out_h);
+    const size_t b = r / g.out_w / g.out_h;
+    Out* row = dst + (r - r0) * depth;
+    if (g.dil_w == 1 && g.f_c == g.in_c) {
+      // Each filter row's taps inside the image are one contiguous span of the input
+      // (f_w pixels of all channels): one loop over the span (vectorized), padding
+      // around it.
+      const int ix0 = ox * g.stride_w - g.pad_w;
+      const int fx_lo = std::max(0, -ix0);
+      const int fx_hi = std::max(fx_lo, std::min(g.f_w, g.in_w - ix0));
+      for (int fy = 0; fy < g.f_h; ++fy) {
+        const int iy = oy * g.stride_h - g.pad_h + fy * g.dil_h;
+        Out* cells = row + static_cast<size_t>(fy) * g.f_w * g.f_c;
+        if (iy < 0 || iy >= g.in_h || fx_lo == fx_hi) {
+          std::fill(cells, cells + static_cast<size_t>(g.f_w) * g.f_c, pad);
+          continue;
+        }
+        std::fill(cells, cells + static_cast<size_t>(fx_lo) * g.f_c, pad);
+        const In* src = input + ((b * g.in_h + iy) * g.in_w + ix0 + fx_lo) * g.in_c;
+        const size_t span = static_cast<size_t>(fx_hi - fx_lo) * g.f_c;
+        Out* dst_span = cells + static_cast<size_t>(fx_lo) * g.f_c;
+        for (size_t i = 0; i < span; ++i) dst_span[i] = convert(src[i], b);
+        std::fill(dst_span + span, cells + static_cast<size_t>(g.f_w) * g.f_c, pad);
+      }
+      continue;
+    }
+    for (int fy = 0; fy < g.f_h; ++fy) {
+      const int iy = oy * g.stride_h - g.pad_h + fy * g.dil_h;
+      for (int fx = 0; fx < g.f_w; ++fx) {
+        const int ix = ox * g.stride_w - g.pad_w + fx * g.dil_w;
+        Out* cell = row + (fy * g.f_w + fx) * g.f_c;
+        if (iy < 0 || iy >= g.in_h || ix < 0 || ix >= g.in_w) {
+          std::fill(cell, cell + g.f_c, pad);
+          continue;
+        }
+        const In* src = input + ((b * g.in_h + iy) * g.in_w + ix) * g.in_c + c0;
+        for (int c = 0; c < g.f_c; ++c) cell[c] = convert(src[c], b);
+      }
+    }
+  }
+}
+
+// im2col + GEMM in blocks of kChunkRows output pixels, so the im2col block stays in cache
+// and the whole matrix is never materialized. The pixels are split into ChunkTasks()
+// contiguous ranges run on the pool; task t uses slice t of `scratch` (grown here).
+// fill(r0, r1, buf) writes im2col rows, gemm(r0, r1, buf, t) multiplies them.
+constexpr size_t kChunkRows = 96;
+
+inline size_t ChunkTasks(size_t rows, pthreadpool* pool) {
+  const size_t chunks = (rows + kChunkRows - 1) / kChunkRows;
+  const size_t threads = parallel::NumThreads(pool);
+  return std::max<size_t>(1, std::min(chunks, threads > 1 ? threads * 4 : 1));
+}
+
+template <typename Out, typename Fill, typename Gemm>
+void ChunkedIm2ColGemm(size_t rows, int depth, int out_c, std::vector<Out>* scratch,
+                       pthreadpool* pool, const Fill& fill, const Gemm& gemm) {
+  const size_t chunks = (rows + kChunkRows - 1) / kChunkRows;
+  const size_t tasks = ChunkTasks(rows, pool);
+  const size_t slice = kChunkRows * static_cast<size_t>(depth);
+  if (scratch->size() < tasks * slice) scratch->resize(tasks * slice);
+  const size_t chunks_per_task = (chunks + tasks - 1) / tasks;
+  const double work = static_cast<double>(rows) * depth * out_c;
+  parallel::ParallelFor(pool, tasks, work, [&](size_t t) {
+    Out* buf = scratch->data() + t * slice;
+    const size_t last = std::min(chunks, (t + 1) * chunks_per_task);
+    for (size_t ch = t * chunks_per_task; ch < last; ++ch) {
+      const size_t r0 = ch * kChunkRows;
+      const size_t r1 = std::min(rows, r0 + kChunkRows);
+      fill(r0, r1, buf);
+      gemm(r0, r1, buf, t);
+    }
+  });
+}
+
+// A float convolution of one group: output = input (*) the packed filter (k = f_h * f_w *
+// in_c, n = out_c) through `stage`. 1x1 with stride 1 multiplies the input in place;
+// otherwise im2col blocks in `scratch` (grown here). Rows split over `pool`.
+inline void FloatConv(const ConvGeometry& g, const float* input, const float* packed_filter,
+                      const gemm::FloatOutputStage& stage, float* output,
+                      std::vector<float>* scratch, pthreadpool* pool) {
+  const int depth = g.f_h * g.f_w * g.f_c;
+  const size_t rows = static_cast<size_t>(g.batches) * g.out_h * g.out_w;
+  if (g.f_h == 1 && g.f_w == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_h == 0 &&
+      g.pad_w == 0 && g.groups == 1) {
+    gemm::FloatGemm(static_cast<int>(rows), g.out_c, depth, input, depth, packed_filter, output,
+                    g.out_c, stage, pool);
+    return;
+  }
+  ChunkedIm2ColGemm(
+      rows, depth, g.out_c, scratch, pool,
+      [&](size_t r0, size_t r1, float* buf) {
+        Im2ColRows(g, input, 0, r0, r1, 0.0f, [](float v, size_t) { return v; }, buf);
+      },
+      [&](size_t r0, size_t r1, const float* buf, size_t) {
+        gemm::FloatGemm(static_cast<int>(r1 - r0), g.out_c, depth, buf, depth, packed_filter,
+                        output + r0 * g.out_c, g.out_c, stage, nullptr);
+      });
+}
+
+}  // namespace conv_util
+}  // namespace tflite
+
+#endif  // TFLITE_INSPECT_LIB_KERNELS_INTERNAL_IM2COL_H_
