@@ -4,8 +4,11 @@ same threads, in one run: for each model and thread count, rounds alternate betw
   cpu      our benchmark_model with our builtin kernels (--use_xnnpack=false)
   xnnpack  our benchmark_model with our XNNPACK delegate (--use_xnnpack=true)
   tflite   TFLite (ai-edge-litert, XNNPACK on by default) via scripts/time_tflite.py
+  tflite_builtin  TFLite's builtin kernels without its default delegate (time_tflite.py
+           --builtin), the counterpart of our --use_xnnpack=false
 (the order rotates every round), and prints a Markdown table of median latencies and the
-median over rounds of the per-round ratios ours/TFLite. A model is "float" when our
+median over rounds of the per-round ratios: ours builtin / TFLite builtin and ours
+XNNPACK / TFLite default. A model is "float" when our
 benchmark_model applies XNNPACK to it by default (it has float32 ops XNNPACK takes).
 Models with custom ops TFLite's Python package lacks (MediaPipe's) have no TFLite column.
 
@@ -40,10 +43,10 @@ def ours(bench, graph, threads, flag, runs, warmup, extra=(), quiet=False):
     return data["inference"]["runs_us"], data
 
 
-def tflite(python, graph, threads, runs, warmup):
+def tflite(python, graph, threads, runs, warmup, builtin=False):
     cmd = [python, os.path.join(ROOT, "scripts", "time_tflite.py"), "--graph", graph,
            "--num_threads", str(threads), "--num_runs", str(runs), "--warmup_runs", str(warmup),
-           "--json"]
+           "--json"] + (["--builtin"] if builtin else [])
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         return None
@@ -94,7 +97,7 @@ def main():
     if not has_tflite:
         print(f"warning: no {a.python} (scripts/setup_python.sh): no TFLite column", file=sys.stderr)
     models = xnnpack_models(bench, a.models, [o for o in a.only.split(",") if o])
-    variants = ["cpu", "xnnpack"] + (["tflite"] if has_tflite else [])
+    variants = ["cpu", "xnnpack"] + (["tflite", "tflite_builtin"] if has_tflite else [])
     results = []
     for model in models:
         name = os.path.splitext(os.path.basename(model))[0]
@@ -104,8 +107,9 @@ def main():
             for r in range(a.rounds):
                 order = variants[r % len(variants):] + variants[:r % len(variants)]
                 for v in order:
-                    if v == "tflite":
-                        got = tflite(a.python, model, threads, a.num_runs, a.warmup_runs)
+                    if v.startswith("tflite"):
+                        got = tflite(a.python, model, threads, a.num_runs, a.warmup_runs,
+                                     builtin=v == "tflite_builtin")
                     else:
                         flag = ["--use_xnnpack=false"] if v == "cpu" else ["--use_xnnpack=true"]
                         got, _ = ours(bench, model, threads, flag, a.num_runs, a.warmup_runs)
@@ -116,20 +120,22 @@ def main():
             for v in variants:
                 row[v] = statistics.median(runs[v]) if runs[v] else None
                 row[v + "_rounds"] = rounds[v]
-            for v in ("cpu", "xnnpack"):
+            for v, ref in (("cpu", "tflite_builtin"), ("xnnpack", "tflite")):
                 # Sub-microsecond models (whole-µs timings of 0) have no meaningful ratio.
-                pairs = [(x, t) for x, t in zip(rounds[v], rounds.get("tflite", [])) if x > 0 and t > 0]
+                pairs = [(x, t) for x, t in zip(rounds[v], rounds.get(ref, [])) if x > 0 and t > 0]
                 row[v + "_ratio"] = statistics.median(x / t for x, t in pairs) if pairs else None
             results.append(row)
             print(f"{name} threads={threads}: " + ", ".join(f"{v} {fmt_us(row[v])}" for v in variants),
                   file=sys.stderr)
     print(f"\n{a.rounds} rounds x {a.num_runs} runs per variant, medians; ratio = median over rounds "
           "of ours / TFLite\n")
-    print("| model | threads | ours, builtin kernels | ours, XNNPACK | TFLite + XNNPACK | builtin / TFLite | XNNPACK / TFLite |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| model | threads | ours, builtin kernels | TFLite, builtin kernels | ours, XNNPACK | "
+          "TFLite + XNNPACK | builtin / TFLite builtin | XNNPACK / TFLite default |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for row in results:
         ratio = lambda x: "n/a" if x is None else f"{x:.2f}"
-        print(f"| {row['model']} | {row['threads']} | {fmt_us(row['cpu'])} | {fmt_us(row['xnnpack'])} | "
+        print(f"| {row['model']} | {row['threads']} | {fmt_us(row['cpu'])} | "
+              f"{fmt_us(row.get('tflite_builtin'))} | {fmt_us(row['xnnpack'])} | "
               f"{fmt_us(row.get('tflite'))} | {ratio(row['cpu_ratio'])} | {ratio(row['xnnpack_ratio'])} |")
     if a.json:
         with open(a.json, "w") as f:

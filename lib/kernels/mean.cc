@@ -142,8 +142,16 @@ int64_t SumInto(const TfLiteTensor* input, const bool* reduced, std::vector<Acc>
   int64_t out_off = 0;
   const int last = rank - 1;
   for (int64_t i = 0; i < n;) {
-    for (int k = 0; k < dims[last]; ++k, ++i) {
-      (*sums)[out_off + k * out_stride[last]] += static_cast<Acc>(in[i]);
+    if (out_stride[last] == 0) {
+      // The last axis is reduced: its run adds into one sum, kept in a register (the same
+      // additions in the same order).
+      Acc acc = (*sums)[out_off];
+      for (int k = 0; k < dims[last]; ++k, ++i) acc += static_cast<Acc>(in[i]);
+      (*sums)[out_off] = acc;
+    } else {
+      for (int k = 0; k < dims[last]; ++k, ++i) {
+        (*sums)[out_off + k * out_stride[last]] += static_cast<Acc>(in[i]);
+      }
     }
     int d = last - 1;
     for (; d >= 0; --d) {

@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
+#include <vector>
 
+#include "kernels/internal/gemm.h"
 #include "kernels/internal/parallel.h"
 #include "kernels/internal/resize.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
@@ -55,6 +58,77 @@ struct Dims {
   }
 };
 
+// One output pixel's channels, float reference: the same expression and evaluation order
+// as upstream's (each product rounded; no fused multiply-add in either build below).
+template <typename T>
+inline __attribute__((always_inline)) void FloatPixelImpl(const T* p00, const T* p10,
+                                                          const T* p01, const T* p11, float wy0,
+                                                          float wy1, float wx0, float wx1,
+                                                          int depth, T* out) {
+  for (int c = 0; c < depth; ++c) {
+    out[c] = static_cast<T>(p00[c] * wy0 * wx0 + p10[c] * wy1 * wx0 + p01[c] * wy0 * wx1 +
+                            p11[c] * wy1 * wx1);
+  }
+}
+
+// One output pixel's channels, 10-bit fixed point (ResizeBilinearInteger). Acc int32 for
+// 8-bit inputs (|v| * 2^20 <= 2^27 fits), int64 for int16; (v +- 2^19) / 2^20 truncated,
+// as the reference's int64 arithmetic.
+template <typename Acc, typename T>
+inline __attribute__((always_inline)) void IntegerPixelImpl(const T* p00, const T* p10,
+                                                            const T* p01, const T* p11, Acc w00,
+                                                            Acc w10, Acc w01, Acc w11, int depth,
+                                                            T* out) {
+  for (int c = 0; c < depth; ++c) {
+    const Acc v = static_cast<Acc>(p00[c]) * w00 + static_cast<Acc>(p10[c]) * w10 +
+                  static_cast<Acc>(p01[c]) * w01 + static_cast<Acc>(p11[c]) * w11;
+    const Acc round = v > 0 ? Acc{1 << 19} : -Acc{1 << 19};
+    out[c] = static_cast<T>((v + round) / (Acc{1} << 20));
+  }
+}
+
+template <typename T>
+void FloatPixel(const T* p00, const T* p10, const T* p01, const T* p11, float wy0, float wy1,
+                float wx0, float wx1, int depth, T* out) {
+  FloatPixelImpl(p00, p10, p01, p11, wy0, wy1, wx0, wx1, depth, out);
+}
+template <typename Acc, typename T>
+void IntegerPixel(const T* p00, const T* p10, const T* p01, const T* p11, Acc w00, Acc w10,
+                  Acc w01, Acc w11, int depth, T* out) {
+  IntegerPixelImpl(p00, p10, p01, p11, w00, w10, w01, w11, depth, out);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+// The same loops with 256-bit vectors ("avx2" without "fma": products stay rounded).
+template <typename T>
+__attribute__((target("avx2"))) void FloatPixelAvx2(const T* p00, const T* p10, const T* p01,
+                                                    const T* p11, float wy0, float wy1,
+                                                    float wx0, float wx1, int depth, T* out) {
+  FloatPixelImpl(p00, p10, p01, p11, wy0, wy1, wx0, wx1, depth, out);
+}
+template <typename Acc, typename T>
+__attribute__((target("avx2"))) void IntegerPixelAvx2(const T* p00, const T* p10, const T* p01,
+                                                      const T* p11, Acc w00, Acc w10, Acc w01,
+                                                      Acc w11, int depth, T* out) {
+  IntegerPixelImpl(p00, p10, p01, p11, w00, w10, w01, w11, depth, out);
+}
+#endif
+
+template <typename T>
+auto SelectFloatPixel() {
+#if defined(__x86_64__) || defined(__i386__)
+  if (gemm::CpuHasAvx2()) return &FloatPixelAvx2<T>;
+#endif
+  return &FloatPixel<T>;
+}
+template <typename Acc, typename T>
+auto SelectIntegerPixel() {
+#if defined(__x86_64__) || defined(__i386__)
+  if (gemm::CpuHasAvx2()) return &IntegerPixelAvx2<Acc, T>;
+#endif
+  return &IntegerPixel<Acc, T>;
+}
+
 template <typename T>
 void ResizeFloat(pthreadpool* pool, const TfLiteResizeBilinearParams& p, const Dims& d, const T* in,
                  T* out) {
@@ -66,6 +140,15 @@ void ResizeFloat(pthreadpool* pool, const TfLiteResizeBilinearParams& p, const D
   if (p.align_corners && d.out_w > 1) {
     width_scale = static_cast<float>(d.in_w - 1) / (d.out_w - 1);
   }
+  // The columns' source pixels and weights, once (the same for every row).
+  std::vector<int> x0s(d.out_w), x1s(d.out_w);
+  std::vector<float> wx1s(d.out_w);
+  for (int x = 0; x < d.out_w; ++x) {
+    float ix;
+    InterpolationFloat(x, width_scale, p.half_pixel_centers, d.in_w, &ix, &x0s[x], &x1s[x]);
+    wx1s[x] = ix - x0s[x];
+  }
+  const auto pixel = SelectFloatPixel<T>();
   const double work = static_cast<double>(d.batches) * d.out_h * d.out_w * d.depth * 4;
   parallel::ParallelFor(pool, static_cast<size_t>(d.batches) * d.out_h, work, [&](size_t row) {
     const int b = static_cast<int>(row / d.out_h);
@@ -73,18 +156,12 @@ void ResizeFloat(pthreadpool* pool, const TfLiteResizeBilinearParams& p, const D
     float iy;
     int y0, y1;
     InterpolationFloat(y, height_scale, p.half_pixel_centers, d.in_h, &iy, &y0, &y1);
+    const float wy1 = iy - y0, wy0 = 1 - wy1;
     for (int x = 0; x < d.out_w; ++x) {
-      float ix;
-      int x0, x1;
-      InterpolationFloat(x, width_scale, p.half_pixel_centers, d.in_w, &ix, &x0, &x1);
-      for (int c = 0; c < d.depth; ++c) {
-        // Same expression (and evaluation order) as upstream's reference.
-        const T v = static_cast<T>(in[d.In(b, y0, x0, c)] * (1 - (iy - y0)) * (1 - (ix - x0)) +
-                                   in[d.In(b, y1, x0, c)] * (iy - y0) * (1 - (ix - x0)) +
-                                   in[d.In(b, y0, x1, c)] * (1 - (iy - y0)) * (ix - x0) +
-                                   in[d.In(b, y1, x1, c)] * (iy - y0) * (ix - x0));
-        out[d.Out(b, y, x, c)] = v;
-      }
+      const int x0 = x0s[x], x1 = x1s[x];
+      const float wx1 = wx1s[x];
+      pixel(in + d.In(b, y0, x0, 0), in + d.In(b, y1, x0, 0), in + d.In(b, y0, x1, 0),
+            in + d.In(b, y1, x1, 0), wy0, wy1, 1 - wx1, wx1, d.depth, out + d.Out(b, y, x, 0));
     }
   });
 }
@@ -99,6 +176,8 @@ void InterpolationInt(int32_t value, int32_t scale_10, bool half_pixel_centers, 
 template <typename T>
 void ResizeInteger(pthreadpool* pool, const TfLiteResizeBilinearParams& p, const Dims& d,
                    const T* in, T* out) {
+  // 8-bit sums fit int32; int16's need int64 (as the reference's).
+  using Acc = std::conditional_t<sizeof(T) == 1, int32_t, int64_t>;
   int32_t height_scale_10 = ((1 << 10) * d.in_h + d.out_h / 2) / d.out_h;
   int32_t width_scale_10 = ((1 << 10) * d.in_w + d.out_w / 2) / d.out_w;
   if (p.align_corners && d.out_h > 1) {
@@ -107,27 +186,28 @@ void ResizeInteger(pthreadpool* pool, const TfLiteResizeBilinearParams& p, const
   if (p.align_corners && d.out_w > 1) {
     width_scale_10 = ((1 << 10) * (d.in_w - 1) + (d.out_w - 1) / 2) / (d.out_w - 1);
   }
+  std::vector<int32_t> x0s(d.out_w), x1s(d.out_w), wx1s(d.out_w);
+  for (int x = 0; x < d.out_w; ++x) {
+    int32_t ix;
+    InterpolationInt(x, width_scale_10, p.half_pixel_centers, d.in_w, &ix, &x0s[x], &x1s[x]);
+    wx1s[x] = ix - (1 << 10) * x0s[x];
+  }
+  const auto pixel = SelectIntegerPixel<Acc, T>();
   const double work = static_cast<double>(d.batches) * d.out_h * d.out_w * d.depth * 4;
   parallel::ParallelFor(pool, static_cast<size_t>(d.batches) * d.out_h, work, [&](size_t row) {
     const int b = static_cast<int>(row / d.out_h);
     const int y = static_cast<int>(row % d.out_h);
     int32_t iy, y0, y1;
     InterpolationInt(y, height_scale_10, p.half_pixel_centers, d.in_h, &iy, &y0, &y1);
-    const int64_t wy1 = iy - (1 << 10) * y0;
-    const int64_t wy0 = (1 << 10) - wy1;
+    const Acc wy1 = iy - (1 << 10) * y0;
+    const Acc wy0 = (1 << 10) - wy1;
     for (int x = 0; x < d.out_w; ++x) {
-      int32_t ix, x0, x1;
-      InterpolationInt(x, width_scale_10, p.half_pixel_centers, d.in_w, &ix, &x0, &x1);
-      const int64_t wx1 = ix - (1 << 10) * x0;
-      const int64_t wx0 = (1 << 10) - wx1;
-      for (int c = 0; c < d.depth; ++c) {
-        const int64_t output_20 = static_cast<int64_t>(in[d.In(b, y0, x0, c)]) * wy0 * wx0 +
-                                  static_cast<int64_t>(in[d.In(b, y1, x0, c)]) * wy1 * wx0 +
-                                  static_cast<int64_t>(in[d.In(b, y0, x1, c)]) * wy0 * wx1 +
-                                  static_cast<int64_t>(in[d.In(b, y1, x1, c)]) * wy1 * wx1;
-        const int64_t round = output_20 > 0 ? (1 << 19) : -(1 << 19);
-        out[d.Out(b, y, x, c)] = static_cast<T>((output_20 + round) / (1 << 20));
-      }
+      const int32_t x0 = x0s[x], x1 = x1s[x];
+      const Acc wx1 = wx1s[x];
+      const Acc wx0 = (1 << 10) - wx1;
+      pixel(in + d.In(b, y0, x0, 0), in + d.In(b, y1, x0, 0), in + d.In(b, y0, x1, 0),
+            in + d.In(b, y1, x1, 0), wy0 * wx0, wy1 * wx0, wy0 * wx1, wy1 * wx1, d.depth,
+            out + d.Out(b, y, x, 0));
     }
   });
 }

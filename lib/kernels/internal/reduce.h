@@ -7,6 +7,7 @@
 #ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_REDUCE_H_
 #define TFLITE_INSPECT_LIB_KERNELS_INTERNAL_REDUCE_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <vector>
@@ -106,6 +107,21 @@ TfLiteStatus ReduceInto(TfLiteContext* context, TfLiteNode* node, Acc* out, Acc 
   for (int64_t j = 0; j < out_count; ++j) out[j] = init;
   const In* in = GetTensorData<In>(input);
   const int64_t in_count = NumElements(input);
+  // Reduced dimensions all trailing (a layer norm's MEAN over the last axis): each output
+  // takes one contiguous run, in the same order as the general walk below.
+  int first_reduced = rank;
+  while (first_reduced > 0 && reduced[first_reduced - 1]) --first_reduced;
+  if (out_count > 0 && std::none_of(reduced.begin(), reduced.begin() + first_reduced,
+                                    [](bool r) { return r; })) {
+    const int64_t inner = in_count / out_count;
+    for (int64_t j = 0; j < out_count; ++j) {
+      Acc acc = init;
+      const In* row = in + j * inner;
+      for (int64_t i = 0; i < inner; ++i) acc = reducer(acc, row[i]);
+      out[j] = acc;
+    }
+    return kTfLiteOk;
+  }
   std::vector<int> idx(rank, 0);
   int64_t o = 0;
   for (int64_t i = 0; i < in_count; ++i) {
