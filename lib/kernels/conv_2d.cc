@@ -304,18 +304,13 @@ void EvalHybrid(const Geometry& g, OpData* data, const TfLiteConvParams& params,
           int32_t* sums = data->sums.data() + t * sums_slice;
           gemm::Int32Gemm(static_cast<int>(r1 - r0), n, depth, buf, depth, w.q.data(), sums, n,
                           nullptr);
+          const float* channel_scale =
+              data->hybrid_per_channel ? data->filter_scale.data() + grp * n : nullptr;
+          const float* group_bias = bias_data != nullptr ? bias_data + grp * n : nullptr;
           for (size_t r = r0; r < r1; ++r) {
-            const int32_t* acc = sums + (r - r0) * n;
-            const size_t b = r / pixels;
-            for (int j = 0; j < n; ++j) {
-              const int oc = grp * n + j;
-              float v = data->hybrid_per_channel
-                            ? static_cast<float>(acc[j]) * data->filter_scale[oc] *
-                                  images.scale[b]
-                            : static_cast<float>(acc[j]) * images.scale[b];
-              if (bias_data != nullptr) v += bias_data[oc];
-              out[r * g.out_c + oc] = std::min(std::max(v, act_min), act_max);
-            }
+            hybrid::RescaleConvRow(sums + (r - r0) * n, n, channel_scale,
+                                   images.scale[r / pixels], group_bias, act_min, act_max,
+                                   out + r * g.out_c + grp * n);
           }
         });
   }

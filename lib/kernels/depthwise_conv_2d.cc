@@ -46,6 +46,7 @@ struct OpData {
   // Hybrid: per-output-channel filter scales, the quantized images, their scales/offsets.
   std::vector<float> filter_scale;
   hybrid::QuantizedRows images;
+  std::vector<float> multipliers;  // per batch image and channel: channel * image scale
   std::vector<int8_t> filter_unpacked;  // int4 filter as int8
   // 8-bit activations, depth multiplier 1: the filter packed for dwconv::Int8Sums (once
   // while it is constant) and a row of the input zero point per batch image.
@@ -522,13 +523,22 @@ void EvalHybrid(const Geometry& g, OpData* data, const TfLiteDepthwiseConvParams
     }
   };
   if (PreparePacked(g, data, filter, filter->data.int8, 0)) {
+    // Per batch image: channel scale * image scale, multiplied as finish_pixel does.
+    data->multipliers.resize(static_cast<size_t>(g.batches) * g.out_c);
+    for (int b = 0; b < g.batches; ++b) {
+      for (int c = 0; c < g.out_c; ++c) {
+        data->multipliers[static_cast<size_t>(b) * g.out_c + c] = scale[c] * images.scale[b];
+      }
+    }
     // The images' zero points are int8 (AsymmetricQuantizeFloats' range).
     PackedRows<int8_t>(
         g, data, images.values.data(), [offset](int b) { return offset[b]; }, pool,
         [&](int b, size_t r, const int32_t* acc) {
+          const float* m = data->multipliers.data() + static_cast<size_t>(b) * g.out_c;
           for (int ox = 0; ox < g.out_w; ++ox) {
             const size_t at = static_cast<size_t>(ox) * g.out_c;
-            finish_pixel(b, (r * g.out_w) * g.out_c + at, acc + at);
+            hybrid::RescaleRow(acc + at, g.out_c, m, bias_data, act_min, act_max,
+                               output->data.f + (r * g.out_w) * g.out_c + at);
           }
         });
     return;

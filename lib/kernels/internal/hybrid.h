@@ -12,6 +12,13 @@
 #include <cstring>
 #include <vector>
 
+#include "kernels/internal/gemm.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define TFI_HYBRID_AVX2 1
+#endif
+
 namespace tflite {
 namespace hybrid {
 
@@ -55,6 +62,48 @@ inline void MinMax(const float* values, int size, float* min_value, float* max_v
   *max_value = hi;
 }
 
+// quantized[i] = clamp(RoundHalfAway(add + values[i] * inv), lo, hi): the quantization
+// loop of both functions below (add = 0 for the symmetric one: 0 + v is v exactly).
+// AVX2 8 at a time where the CPU has it (the same float operations: no fused
+// multiply-add), the scalar loop for the rest.
+#if defined(TFI_HYBRID_AVX2)
+__attribute__((target("avx2"))) inline int QuantizeLoopAvx2(const float* values, int size,
+                                                           float inv, float add, int32_t lo,
+                                                           int32_t hi, int8_t* quantized) {
+  const __m256 vinv = _mm256_set1_ps(inv), vadd = _mm256_set1_ps(add);
+  const __m256 fmin = _mm256_set1_ps(-2147483520.0f), fmax = _mm256_set1_ps(2147483520.0f);
+  const __m256 half = _mm256_set1_ps(0.5f), minus_half = _mm256_set1_ps(-0.5f);
+  const __m256i vlo = _mm256_set1_epi32(lo), vhi = _mm256_set1_epi32(hi);
+  int i = 0;
+  for (; i + 8 <= size; i += 8) {
+    __m256 x = _mm256_add_ps(vadd, _mm256_mul_ps(_mm256_loadu_ps(values + i), vinv));
+    x = _mm256_min_ps(_mm256_max_ps(x, fmin), fmax);  // NaN -> the lower bound, as the scalar
+    const __m256i t = _mm256_cvttps_epi32(x);
+    const __m256 frac = _mm256_sub_ps(x, _mm256_cvtepi32_ps(t));
+    const __m256i up = _mm256_castps_si256(_mm256_cmp_ps(frac, half, _CMP_GE_OQ));
+    const __m256i down = _mm256_castps_si256(_mm256_cmp_ps(frac, minus_half, _CMP_LE_OQ));
+    __m256i q = _mm256_add_epi32(_mm256_sub_epi32(t, up), down);  // masks are -1
+    q = _mm256_min_epi32(_mm256_max_epi32(q, vlo), vhi);
+    const __m128i q16 = _mm_packs_epi32(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1));
+    const __m128i q8 = _mm_packs_epi16(q16, q16);
+    std::memcpy(quantized + i, &q8, 8);
+  }
+  return i;
+}
+#endif
+
+inline void QuantizeLoop(const float* values, int size, float inv, float add, int32_t lo,
+                         int32_t hi, int8_t* quantized) {
+  int i = 0;
+#if defined(TFI_HYBRID_AVX2)
+  if (gemm::CpuHasAvx2()) i = QuantizeLoopAvx2(values, size, inv, add, lo, hi, quantized);
+#endif
+  for (; i < size; ++i) {
+    const int32_t q = RoundHalfAway(add + values[i] * inv);
+    quantized[i] = static_cast<int8_t>(std::min(hi, std::max(lo, q)));
+  }
+}
+
 // values -> round(values * 127 / max|values|) in [-127, 127]; scaling_factor =
 // max|values| / 127 (1 for an all-zero input).
 inline void SymmetricQuantizeFloats(const float* values, int size, int8_t* quantized,
@@ -74,10 +123,7 @@ inline void SymmetricQuantizeFloats(const float* values, int size, int8_t* quant
   }
   *scaling_factor = range / kScale;
   const float scaling_factor_inv = kScale / range;
-  for (int i = 0; i < size; ++i) {
-    const int32_t q = RoundHalfAway(values[i] * scaling_factor_inv);
-    quantized[i] = static_cast<int8_t>(std::min(kScale, std::max(-kScale, q)));
-  }
+  QuantizeLoop(values, size, scaling_factor_inv, 0.0f, -kScale, kScale, quantized);
 }
 
 // values -> [-128, 127] over [min(0, min), max(0, max)] with a nudged zero point
@@ -126,16 +172,58 @@ inline void AsymmetricQuantizeFloats(const float* values, int size, int8_t* quan
   *scaling_factor = static_cast<float>(scale);
   *offset = nudged_zero_point;
   const float scaling_factor_inv = 1.0f / *scaling_factor;
-  for (int i = 0; i < size; ++i) {
-    const int32_t q =
-        RoundHalfAway(static_cast<float>(*offset) + values[i] * scaling_factor_inv);
-    quantized[i] = static_cast<int8_t>(std::min(kMaxScale, std::max(kMinScale, q)));
-  }
+  QuantizeLoop(values, size, scaling_factor_inv, static_cast<float>(*offset), kMinScale,
+               kMaxScale, quantized);
 }
 
 // Rows of floats quantized one by one, as TFLite's hybrid kernels quantize each batch row
 // or image (BatchQuantizeFloats): int8 values, a scale per row and, when asymmetric, an
 // offset per row (0 otherwise). The buffers are reused across calls.
+// The float rescale of hybrid sums, in the loops the compiler vectorizes (no branch
+// inside). Conv order (TFLite's hybrid conv): v = float(acc) * channel_scale[j] *
+// row_scale (channel_scale null: float(acc) * row_scale), + bias[j], clamped.
+inline void RescaleConvRow(const int32_t* acc, int n, const float* channel_scale,
+                           float row_scale, const float* bias, float lo, float hi, float* out) {
+  if (channel_scale != nullptr && bias != nullptr) {
+    for (int j = 0; j < n; ++j) {
+      const float v = static_cast<float>(acc[j]) * channel_scale[j] * row_scale + bias[j];
+      out[j] = std::min(std::max(v, lo), hi);
+    }
+  } else if (channel_scale != nullptr) {
+    for (int j = 0; j < n; ++j) {
+      const float v = static_cast<float>(acc[j]) * channel_scale[j] * row_scale;
+      out[j] = std::min(std::max(v, lo), hi);
+    }
+  } else if (bias != nullptr) {
+    for (int j = 0; j < n; ++j) {
+      const float v = static_cast<float>(acc[j]) * row_scale + bias[j];
+      out[j] = std::min(std::max(v, lo), hi);
+    }
+  } else {
+    for (int j = 0; j < n; ++j) {
+      const float v = static_cast<float>(acc[j]) * row_scale;
+      out[j] = std::min(std::max(v, lo), hi);
+    }
+  }
+}
+
+// Depthwise order (TFLite's EvalHybridPerChannel): v = float(acc) * multiplier[j] (the
+// channel scale times the image scale, multiplied beforehand), + bias[j], clamped.
+inline void RescaleRow(const int32_t* acc, int n, const float* multiplier, const float* bias,
+                       float lo, float hi, float* out) {
+  if (bias != nullptr) {
+    for (int j = 0; j < n; ++j) {
+      const float v = static_cast<float>(acc[j]) * multiplier[j] + bias[j];
+      out[j] = std::min(std::max(v, lo), hi);
+    }
+  } else {
+    for (int j = 0; j < n; ++j) {
+      const float v = static_cast<float>(acc[j]) * multiplier[j];
+      out[j] = std::min(std::max(v, lo), hi);
+    }
+  }
+}
+
 struct QuantizedRows {
   std::vector<int8_t> values;
   std::vector<float> scale;
