@@ -72,8 +72,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, control_flow::SnapshotNode(context, node->inputs, 1, &values));
   TF_LITE_ENSURE_OK(context, control_flow::SetInputs(context, active, values));
   TF_LITE_ENSURE_OK(context, active->Invoke());
-  return control_flow::SetNodeTensors(context, node->outputs,
-                                      control_flow::SnapshotAll(active, active->outputs()));
+  control_flow::SnapshotAll(active, active->outputs(), &values);
+  return control_flow::SetNodeTensors(context, node->outputs, values);
 }
 
 }  // namespace

@@ -92,13 +92,16 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
                        static_cast<long long>(iteration));
     return kTfLiteError;
   };
+  const std::vector<bool> cond_reads = control_flow::ReadInputs(cond);
+  const std::vector<bool> body_reads = control_flow::ReadInputs(body);
   for (int64_t iteration = 0;; ++iteration) {
     // Checked here too: cond and body may have no nodes at all.
     if (self != nullptr && self->IsCancelled()) {
       TF_LITE_KERNEL_LOG(context, "Client requested cancel during Invoke()");
       return failed(iteration, "cancelled");
     }
-    TF_LITE_ENSURE_OK(context, control_flow::SetInputs(context, cond, values));
+    TF_LITE_ENSURE_OK(context,
+                      control_flow::SetInputs(context, cond, values, true, &cond_reads));
     if (cond->Invoke() != kTfLiteOk) return failed(iteration, "cond failed");
     TF_LITE_ENSURE_OK(context, CheckCondOutput(context, cond, /*after_invoke=*/true));
     if (!cond->tensor(cond->outputs()[0])->data.b[0]) break;
@@ -110,9 +113,10 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
                          static_cast<long long>(cap));
       return kTfLiteError;
     }
-    TF_LITE_ENSURE_OK(context, control_flow::SetInputs(context, body, values));
+    TF_LITE_ENSURE_OK(context,
+                      control_flow::SetInputs(context, body, values, true, &body_reads));
     if (body->Invoke() != kTfLiteOk) return failed(iteration, "body failed");
-    values = control_flow::SnapshotAll(body, body->outputs());
+    control_flow::SnapshotAll(body, body->outputs(), &values);
   }
   return control_flow::SetNodeTensors(context, node->outputs, values);
 }

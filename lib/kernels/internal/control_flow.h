@@ -45,17 +45,45 @@ struct TensorValue {
   std::vector<char> bytes;
 };
 
+// Into `v`, reusing its buffers (a loop snapshots every iteration).
+inline void SnapshotInto(const TfLiteTensor* t, TensorValue* v) {
+  v->dims.assign(t->dims->data, t->dims->data + t->dims->size);
+  if (t->bytes > 0 && t->data.raw != nullptr) {
+    v->bytes.assign(t->data.raw, t->data.raw + t->bytes);
+  } else {
+    v->bytes.clear();
+  }
+}
+
 inline TensorValue Snapshot(const TfLiteTensor* t) {
   TensorValue v;
-  v.dims.assign(t->dims->data, t->dims->data + t->dims->size);
-  if (t->bytes > 0 && t->data.raw != nullptr) v.bytes.assign(t->data.raw, t->data.raw + t->bytes);
+  SnapshotInto(t, &v);
   return v;
 }
 
-inline std::vector<TensorValue> SnapshotAll(Subgraph* sg, const std::vector<int>& indices) {
-  std::vector<TensorValue> v;
-  for (int i : indices) v.push_back(Snapshot(sg->tensor(i)));
-  return v;
+inline void SnapshotAll(Subgraph* sg, const std::vector<int>& indices,
+                        std::vector<TensorValue>* values) {
+  values->resize(indices.size());
+  for (size_t i = 0; i < indices.size(); ++i) SnapshotInto(sg->tensor(indices[i]), &(*values)[i]);
+}
+
+// Which of sg's inputs a node of sg reads or sg outputs as it is; the others' values
+// never matter (a WHILE condition typically reads only its counter), so SetInputs need
+// not copy them.
+inline std::vector<bool> ReadInputs(Subgraph* sg) {
+  const std::vector<int>& inputs = sg->inputs();
+  std::vector<bool> read(inputs.size(), false);
+  auto mark = [&](int t) {
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (inputs[i] == t) read[i] = true;
+    }
+  };
+  for (int t : sg->outputs()) mark(t);
+  for (size_t n = 0; n < sg->nodes_size(); ++n) {
+    const TfLiteIntArray* node_inputs = sg->node_and_registration(static_cast<int>(n))->first.inputs;
+    for (int k = 0; node_inputs != nullptr && k < node_inputs->size; ++k) mark(node_inputs->data[k]);
+  }
+  return read;
 }
 
 inline bool SameDims(const TfLiteTensor* t, const std::vector<int>& dims) {
@@ -64,9 +92,11 @@ inline bool SameDims(const TfLiteTensor* t, const std::vector<int>& dims) {
 }
 
 // Resizes the inputs of `sg` to `values`' shapes and allocates its tensors, then copies
-// the bytes in (unless copy is false: Prepare knows shapes only).
+// the bytes in (unless copy is false: Prepare knows shapes only; with `read`
+// (ReadInputs), only the inputs sg reads).
 inline TfLiteStatus SetInputs(TfLiteContext* context, Subgraph* sg,
-                              const std::vector<TensorValue>& values, bool copy = true) {
+                              const std::vector<TensorValue>& values, bool copy = true,
+                              const std::vector<bool>* read = nullptr) {
   TF_LITE_ENSURE_EQ(context, sg->inputs().size(), values.size());
   for (size_t i = 0; i < values.size(); ++i) {
     const int index = sg->inputs()[i];
@@ -76,6 +106,7 @@ inline TfLiteStatus SetInputs(TfLiteContext* context, Subgraph* sg,
   }
   TF_LITE_ENSURE_OK(context, sg->AllocateTensors());
   for (size_t i = 0; copy && i < values.size(); ++i) {
+    if (read != nullptr && !(*read)[i]) continue;
     TfLiteTensor* t = sg->tensor(sg->inputs()[i]);
     TF_LITE_ENSURE_EQ(context, t->bytes, values[i].bytes.size());
     if (t->bytes > 0) std::memcpy(t->data.raw, values[i].bytes.data(), t->bytes);
