@@ -121,19 +121,29 @@ TEST_CASE("TRANSPOSE_CONV random shapes match a double reference") {
 //          multiplier;
 //   int16 (16x8): per-channel int8 weights, int64 bias, zero points 0, int64 sums and
 //          upstream's int64 requantization.
+// A fixed geometry instead of the random one (b, h, w, ic, oc, kh, kw, sh, sw).
+struct QuantShape {
+  int b, h, w, ic, oc, kh, kw, sh, sw;
+};
+
 template <typename T>
-void RandomQuantized(tflite::TensorType type, uint32_t first_seed) {
+void RandomQuantized(tflite::TensorType type, uint32_t first_seed, const QuantShape* fixed = nullptr,
+                     int cases = 16) {
   constexpr bool kU8 = std::is_same<T, uint8_t>::value;
   constexpr bool k16 = std::is_same<T, int16_t>::value;
   using W = typename std::conditional<kU8, uint8_t, int8_t>::type;
-  for (uint32_t seed = first_seed; seed < first_seed + 16; ++seed) {
+  for (uint32_t seed = first_seed; seed < first_seed + cases; ++seed) {
     CAPTURE(seed);
     std::mt19937 rng(seed);
     const bool same = rng() % 2, with_bias = rng() % 2;
     const int act = rng() % 3;
-    const int b = 1 + rng() % 2, h = 1 + rng() % 4, w = 1 + rng() % 4, ic = 1 + rng() % 5;
-    const int oc = 1 + rng() % 6, kh = 1 + rng() % 3, kw = 1 + rng() % 3;
-    const int sh = 1 + rng() % 2, sw = 1 + rng() % 3;
+    int b = 1 + rng() % 2, h = 1 + rng() % 4, w = 1 + rng() % 4, ic = 1 + rng() % 5;
+    int oc = 1 + rng() % 6, kh = 1 + rng() % 3, kw = 1 + rng() % 3;
+    int sh = 1 + rng() % 2, sw = 1 + rng() % 3;
+    if (fixed != nullptr) {
+      b = fixed->b, h = fixed->h, w = fixed->w, ic = fixed->ic, oc = fixed->oc;
+      kh = fixed->kh, kw = fixed->kw, sh = fixed->sh, sw = fixed->sw;
+    }
     const int oh = same ? h * sh : (h - 1) * sh + kh, ow = same ? w * sw : (w - 1) * sw + kw;
     float si = 0.02f + (rng() % 50) / 1000.0f, so = 0.05f + (rng() % 50) / 100.0f;
     if (k16) {
@@ -234,6 +244,14 @@ void RandomQuantized(tflite::TensorType type, uint32_t first_seed) {
       REQUIRE(static_cast<int32_t>(got[i]) == want);
     }
   }
+}
+
+TEST_CASE("TRANSPOSE_CONV 8-bit over several column chunks and partial GEMM panels") {
+  // n = 20 * 4 * 4 = 320 columns per input pixel, 90 * 40 pixels: past the kernel's
+  // 2^20-value col budget, so the image is summed in row chunks; odd depth 7.
+  const QuantShape big{1, 90, 40, 7, 20, 4, 4, 2, 2};
+  SECTION("int8") { RandomQuantized<int8_t>(tflite::TensorType_INT8, 501, &big, 2); }
+  SECTION("uint8") { RandomQuantized<uint8_t>(tflite::TensorType_UINT8, 601, &big, 2); }
 }
 
 TEST_CASE("TRANSPOSE_CONV quantized matches an integer reference bit for bit") {
