@@ -1,7 +1,7 @@
 // LOGISTIC: 1 / (1 + exp(-x)). float32 is evaluated so that the relative
-// error stays small for large |x| (1 / (1 + e) or e / (1 + e) with e = exp(-|x|)), on 8
-// AVX2 lanes with vector_math::Exp8 where the CPU has it (a few ulp; results below 2^-126
-// and NaN through std::exp); int8 / uint8 use TFLite's 256-entry lookup
+// error stays small for large |x|: vector_math's sigmoid (1 / (1 + exp(-x)) within
+// 2.5e-7; 8 AVX2 lanes where the CPU has them), results below 2^-126 and NaN through
+// 1 / (1 + exp(-x)) or e / (1 + e) with std::exp; int8 / uint8 use TFLite's 256-entry lookup
 // table (activations.cc SigmoidPrepare: output scale must be 1/256), which is
 // what both its reference and default kernels run.
 // int16 (version 3): kernels/internal/sigmoid_int16.h, bit-exact with the reference.
@@ -10,7 +10,6 @@
 
 #include "kernels/internal/byte_table.h"
 #include "kernels/internal/elementwise.h"
-#include "kernels/internal/gemm.h"
 #include "kernels/internal/sigmoid_int16.h"
 #include "kernels/internal/vector_math.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
@@ -26,35 +25,13 @@ float Sigmoid(float x) {
   return e / (1.0f + e);
 }
 
-#if defined(TFI_VECTOR_MATH_AVX2)
-// Sigmoid on 8 lanes, the same two branches (e = exp(-|x|) <= 1: no overflow); inputs
-// below -87 (denormal results) and NaN are left for the scalar pass.
-__attribute__((target("avx2,fma"))) void SigmoidAvx2(const float* in, float* out, int64_t n) {
-  const __m256 sign = _mm256_set1_ps(-0.0f), one = _mm256_set1_ps(1.0f);
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const __m256 x = _mm256_loadu_ps(in + i);
-    const __m256 e = vector_math::Exp8(_mm256_or_ps(x, sign));  // exp(-|x|)
-    const __m256 pos = _mm256_div_ps(one, _mm256_add_ps(one, e));
-    const __m256 neg = _mm256_div_ps(e, _mm256_add_ps(one, e));
-    const __m256 x_ge_0 = _mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_GE_OQ);
-    _mm256_storeu_ps(out + i, _mm256_blendv_ps(neg, pos, x_ge_0));
-  }
-  for (; i < n; ++i) out[i] = Sigmoid(in[i]);
-}
-#endif
-
+// vector_math's sigmoid, then the inputs whose results are below 2^-126, and NaN,
+// through std::exp again.
 void SigmoidFloat(const float* in, float* out, int64_t n) {
-#if defined(TFI_VECTOR_MATH_AVX2)
-  if (gemm::CpuHasAvx2Fma()) {
-    SigmoidAvx2(in, out, n);
-    for (int64_t i = 0; i < n; ++i) {
-      if (!(in[i] >= -87.0f)) out[i] = Sigmoid(in[i]);  // tiny results and NaN
-    }
-    return;
+  vector_math::Apply(vector_math::Function::kSigmoid, in, n, out);
+  for (int64_t i = 0; i < n; ++i) {
+    if (!(in[i] >= -87.0f)) out[i] = Sigmoid(in[i]);
   }
-#endif
-  elementwise::UnaryMap(in, out, n, Sigmoid);
 }
 
 struct OpData {

@@ -18,6 +18,7 @@
 #include <cstring>
 
 #include "kernels/internal/fixedpoint_transcendental.h"
+#include "kernels/internal/vector_math.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "tensorflow/lite/kernels/internal/common.h"
 #include "tensorflow/lite/kernels/internal/fixedpoint.h"
@@ -71,81 +72,19 @@ inline float ApplyActivation(float x, TfLiteFusedActivation act) {
   }
 }
 
-// Vectorized logistic and tanh for the gates (4 lanes, any x86-64 / ARM64 CPU): exp by
-// Cephes' expf (range reduction by ln 2, degree-5 polynomial, within 2 ulp), sigmoid =
-// 1 / (1 + exp(-x)), tanh by Cephes' tanhf (odd polynomial below 0.625, else
-// 1 - 2 / (exp(2|x|) + 1)). Within 2.5e-7 of the exact values (lstm_eval_test), as
-// libm's are; TFLite's own are Eigen's approximations, as close.
-namespace vec {
-typedef float V4 __attribute__((vector_size(16)));
-typedef int32_t I4 __attribute__((vector_size(16)));
-
-inline V4 Exp(V4 x) {
-  x = x < -88.3762626647949f ? V4{} - 88.3762626647949f : x;
-  x = x > 88.3762626647949f ? V4{} + 88.3762626647949f : x;
-  const V4 t = x * 1.44269504088896341f + 0.5f;
-  I4 n = __builtin_convertvector(t, I4);  // truncation; floor below
-  const V4 fn0 = __builtin_convertvector(n, V4);
-  n = fn0 > t ? n - 1 : n;
-  const V4 fn = __builtin_convertvector(n, V4);
-  x = x - fn * 0.693359375f;
-  x = x - fn * -2.12194440e-4f;
-  const V4 z = x * x;
-  V4 y = V4{} + 1.9875691500E-4f;
-  y = y * x + 1.3981999507E-3f;
-  y = y * x + 8.3334519073E-3f;
-  y = y * x + 4.1665795894E-2f;
-  y = y * x + 1.6666665459E-1f;
-  y = y * x + 5.0000001201E-1f;
-  y = y * z + x + 1.0f;
-  // 2^n in two factors, so that n = 128 (x near 88.38) does not overflow the exponent.
-  const I4 half = n >> 1;
-  V4 s0, s1;
-  const I4 e0 = (half + 127) << 23, e1 = (n - half + 127) << 23;
-  std::memcpy(&s0, &e0, sizeof s0);
-  std::memcpy(&s1, &e1, sizeof s1);
-  return y * s0 * s1;
-}
-
-inline V4 Sigmoid(V4 x) { return 1.0f / (1.0f + Exp(-x)); }
-
-inline V4 Tanh(V4 x) {
-  const V4 ax = x < 0.0f ? -x : x;
-  const V4 z = x * x;
-  V4 small = V4{} - 5.70498872745E-3f;
-  small = small * z + 2.06390887954E-2f;
-  small = small * z - 5.37397155531E-2f;
-  small = small * z + 1.33314422036E-1f;
-  small = small * z - 3.33332819422E-1f;
-  small = small * z * x + x;
-  const V4 big_abs = 1.0f - 2.0f / (Exp(ax + ax) + 1.0f);
-  const V4 big = x < 0.0f ? -big_abs : big_abs;
-  return ax < 0.625f ? small : big;
-}
-}  // namespace vec
-
-// out[i] = act(in[i]); tanh and logistic 4 at a time (in and out may be the same).
+// out[i] = act(in[i]); tanh and logistic 4 at a time (vector_math.h; in and out may be
+// the same).
 inline void ApplyActivationArray(const float* in, int n, TfLiteFusedActivation act, float* out) {
   if (act != kTfLiteActTanh && act != kTfLiteActSigmoid) {
     for (int i = 0; i < n; ++i) out[i] = ApplyActivation(in[i], act);
     return;
   }
-  const bool tanh = act == kTfLiteActTanh;
-  int i = 0;
-  for (; i + 4 <= n; i += 4) {
-    vec::V4 x;
-    std::memcpy(&x, in + i, sizeof x);
-    x = tanh ? vec::Tanh(x) : vec::Sigmoid(x);
-    std::memcpy(out + i, &x, sizeof x);
-  }
-  if (i < n) {
-    float tail[4] = {0, 0, 0, 0};
-    std::memcpy(tail, in + i, sizeof(float) * (n - i));
-    vec::V4 x;
-    std::memcpy(&x, tail, sizeof x);
-    x = tanh ? vec::Tanh(x) : vec::Sigmoid(x);
-    std::memcpy(tail, &x, sizeof x);
-    std::memcpy(out + i, tail, sizeof(float) * (n - i));
+  using vector_math::Function;
+  using vector_math::V4;
+  if (act == kTfLiteActTanh) {
+    vector_math::MapArray<V4, Function::kTanh>(in, n, out);
+  } else {
+    vector_math::MapArray<V4, Function::kSigmoid>(in, n, out);
   }
 }
 

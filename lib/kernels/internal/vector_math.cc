@@ -1,0 +1,43 @@
+#include "kernels/internal/vector_math.h"
+
+#include "kernels/internal/gemm.h"
+
+namespace tflite {
+namespace vector_math {
+namespace {
+
+template <Function kF>
+void ApplyGeneric(const float* in, int64_t n, float* out) {
+  MapArray<V4, kF>(in, n, out);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+template <Function kF>
+__attribute__((target("avx2,fma"))) void ApplyAvx2(const float* in, int64_t n, float* out) {
+  MapArray<V8, kF>(in, n, out);
+}
+#endif
+
+template <Function kF>
+void ApplyTo(const float* in, int64_t n, float* out) {
+#if defined(__x86_64__) || defined(__i386__)
+  if (gemm::CpuHasAvx2Fma()) {
+    ApplyAvx2<kF>(in, n, out);
+    return;
+  }
+#endif
+  ApplyGeneric<kF>(in, n, out);
+}
+
+}  // namespace
+
+void Apply(Function f, const float* in, int64_t n, float* out) {
+  if (f == Function::kSigmoid) {
+    ApplyTo<Function::kSigmoid>(in, n, out);
+  } else {
+    ApplyTo<Function::kTanh>(in, n, out);
+  }
+}
+
+}  // namespace vector_math
+}  // namespace tflite
