@@ -436,6 +436,24 @@ void EvalHybrid(OpData* data, const TfLiteFullyConnectedParams& params, const Tf
   for (int b = 0; b < batches; ++b) {
     const int32_t* dot = data->sums.data() + static_cast<size_t>(b) * units;
     float* out_row = out + static_cast<size_t>(b) * units;
+    if (!float_offset) {
+      // The same operations without branches inside (the loops vectorize): v = bias (or
+      // 0) + dot * (row scale * unit scale), clamped.
+      const float row_scale = rows.scale[b];
+      const float* unit_scale = data->filter_scale.data();
+      if (bias_data != nullptr) {
+        for (int u = 0; u < units; ++u) {
+          const float v = bias_data[u] + static_cast<float>(dot[u]) * (row_scale * unit_scale[u]);
+          out_row[u] = std::min(std::max(v, act_min), act_max);
+        }
+      } else {
+        for (int u = 0; u < units; ++u) {
+          const float v = 0.0f + static_cast<float>(dot[u]) * (row_scale * unit_scale[u]);
+          out_row[u] = std::min(std::max(v, act_min), act_max);
+        }
+      }
+      continue;
+    }
     for (int u = 0; u < units; ++u) {
       const float scale = rows.scale[b] * data->filter_scale[u];
       float v = bias_data != nullptr ? bias_data[u] : 0.0f;
