@@ -396,12 +396,13 @@ void IntegerPixels(const Geometry& g, const In* input, const F* filter, Acc f_of
 }
 
 // The packed path (8-bit activations, depth multiplier 1): packs the filter (once while it
-// is constant) and reports whether dwconv::Int8Sums takes this node; it does not when
-// a crafted zero point leaves what its arithmetic covers (the generic loops do it then).
+// is constant) and reports whether dwconv::Int8Sums takes this node; it does not on a CPU
+// without its vector loop, nor when a crafted zero point leaves what its arithmetic covers
+// (the generic loops do it then).
 template <typename F>
 bool PreparePacked(const Geometry& g, OpData* data, const TfLiteTensor* filter, const F* f,
                    int32_t filter_offset) {
-  if (g.depth_multiplier != 1) return false;
+  if (g.depth_multiplier != 1 || !dwconv::Int8Sums::Vectorized()) return false;
   if (!data->sums.packed() || !IsConstantOrPersistentTensor(filter)) {
     data->sums_ok = data->sums.Pack(f, g.f_h * g.f_w, g.out_c, filter_offset);
   }

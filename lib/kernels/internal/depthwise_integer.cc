@@ -229,6 +229,14 @@ void RowDispatch(const Int8Sums::Layout& l, const Window& w, const In* image, in
 
 }  // namespace
 
+bool Int8Sums::Vectorized() {
+#if defined(TFI_DWCONV_X86)
+  return gemm::CpuHasAvx2();
+#else
+  return false;
+#endif
+}
+
 template <typename F>
 bool Int8Sums::PackImpl(const F* filter, int taps, int channels, int32_t filter_offset) {
   pairs_.clear();

@@ -51,6 +51,11 @@ struct RowStage {
 
 class Int8Sums {
  public:
+  // Whether this CPU has a vector loop for these sums (AVX2). Elsewhere the kernels keep
+  // their own generic loops, which the compiler vectorizes over channels; the portable
+  // loop here (per channel over the packed pairs) is for tests and would be slower.
+  static bool Vectorized();
+
   // Packs filter[t * channels + c] (t = fy * f_w + fx) plus filter_offset; 8-bit filters.
   // False (nothing packed) when some f' leaves int16 (a crafted filter zero point).
   bool Pack(const int8_t* filter, int taps, int channels, int32_t filter_offset);
