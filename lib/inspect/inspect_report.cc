@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <utility>
@@ -113,7 +114,9 @@ ModelReport BuildReport(const Model& model) {
         if (sg->tensors() != nullptr) {
           oi.macs = oi.custom ? 0 : NodeMacs(*op, code.builtin, *sg->tensors());
         }
-        if (oi.macs > 0) info.macs += oi.macs;
+        if (oi.macs > 0) {
+          info.macs = oi.macs > INT64_MAX - info.macs ? INT64_MAX : info.macs + oi.macs;
+        }
         OpCodeUsage& u = r.op_codes[oi.opcode_index];
         ++u.uses_per_subgraph[s];
         ++u.total_uses;

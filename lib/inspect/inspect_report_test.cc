@@ -138,6 +138,35 @@ std::vector<uint8_t> ConvModel() {
   return b.Build();
 }
 
+// A crafted model's shapes multiply past int64 (a fuzzer finding: UBSan's signed overflow
+// in NodeMacs): MAC counts saturate at INT64_MAX, per node and summed.
+TEST_CASE("MAC counts of crafted shapes saturate instead of overflowing") {
+  ModelBuilder b;
+  // 2^62 elements fit int64 (the loader checks that); times a 3x3x8 filter they do not.
+  constexpr int32_t kBig = 1 << 20;
+  const int in = b.AddTensor(tflite::TensorType_INT8, {kBig, kBig, kBig, 4}, "in");
+  const int f = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {8, 3, 3, 8},
+                                        std::vector<float>(8 * 3 * 3 * 8, 0.5f), "f");
+  const int c1 = b.AddTensor(tflite::TensorType_INT8, {kBig, kBig, kBig, 4}, "c1");
+  const int c2 = b.AddTensor(tflite::TensorType_INT8, {kBig, kBig, kBig, 4}, "c2");
+  tflite::Conv2DOptionsT conv;
+  conv.padding = tflite::Padding_SAME;
+  conv.stride_w = conv.stride_h = 1;
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, f, -1}, {c1}, Options(conv));
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, {c1, f, -1}, {c2}, Options(conv));
+  b.SetInputs({in});
+  b.SetOutputs({c2});
+  const auto bytes = b.Build();
+  auto model = Model::LoadBuffer(bytes.data(), bytes.size());
+  INFO((model.ok() ? std::string() : model.status().message()));
+  REQUIRE(model.ok());
+  const ModelReport r = BuildReport(*model.value());
+  REQUIRE(r.subgraphs[0].operators.size() == 2);
+  CHECK(r.subgraphs[0].operators[0].macs == INT64_MAX);
+  CHECK(r.subgraphs[0].operators[1].macs == INT64_MAX);
+  CHECK(r.subgraphs[0].macs == INT64_MAX);
+}
+
 TEST_CASE("operators carry their attributes, MACs and parameter bytes, the model its I/O") {
   auto bytes = ConvModel();
   auto model = Model::LoadBuffer(bytes.data(), bytes.size());

@@ -1,6 +1,8 @@
 #include "inspect/node_attributes.h"
 
 #include <cmath>
+#include <cstdint>
+#include <initializer_list>
 
 #include "fmt/format.h"
 
@@ -41,9 +43,22 @@ std::vector<int64_t> Dims(const flatbuffers::Vector<flatbuffers::Offset<tflite::
   return dims;
 }
 
+// Products of a crafted model's dimensions overflow int64: they saturate (the count is then
+// "at least INT64_MAX", which no real model reaches).
+int64_t MulSat(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
 int64_t Elements(const std::vector<int64_t>& dims) {
   int64_t n = 1;
-  for (int64_t d : dims) n *= d;
+  for (int64_t d : dims) n = MulSat(n, d);
+  return n;
+}
+
+int64_t Product(std::initializer_list<int64_t> factors) {
+  int64_t n = 1;
+  for (int64_t f : factors) n = MulSat(n, f);
   return n;
 }
 
@@ -253,36 +268,36 @@ int64_t NodeMacs(const tflite::Operator& op, int32_t builtin_code,
       // kh * kw * in_channels_per_group products.
       const auto filter = input(1), o = output(0);
       if (filter.size() != 4 || o.empty()) return -1;
-      return Elements(o) * filter[1] * filter[2] * filter[3];
+      return Product({Elements(o), filter[1], filter[2], filter[3]});
     }
     case tflite::BuiltinOperator_DEPTHWISE_CONV_2D: {
       const auto filter = input(1), o = output(0);  // filter [1, kh, kw, out_channels]
       if (filter.size() != 4 || o.empty()) return -1;
-      return Elements(o) * filter[1] * filter[2];
+      return Product({Elements(o), filter[1], filter[2]});
     }
     case tflite::BuiltinOperator_CONV_3D: {
       const auto filter = input(1), o = output(0);  // [kd, kh, kw, in, out]
       if (filter.size() != 5 || o.empty()) return -1;
-      return Elements(o) * filter[0] * filter[1] * filter[2] * filter[3];
+      return Product({Elements(o), filter[0], filter[1], filter[2], filter[3]});
     }
     case tflite::BuiltinOperator_TRANSPOSE_CONV: {
       // Inputs: output shape, filter [out_channels, kh, kw, in_channels], input: every
       // input element is scattered through kh * kw * out_channels products.
       const auto filter = input(1), x = input(2);
       if (filter.size() != 4 || x.empty()) return -1;
-      return Elements(x) * filter[0] * filter[1] * filter[2];
+      return Product({Elements(x), filter[0], filter[1], filter[2]});
     }
     case tflite::BuiltinOperator_FULLY_CONNECTED: {
       const auto weights = input(1), o = output(0);  // weights [units, depth]
       if (weights.size() != 2 || o.empty()) return -1;
-      return Elements(o) * weights[1];
+      return MulSat(Elements(o), weights[1]);
     }
     case tflite::BuiltinOperator_BATCH_MATMUL: {
       const auto lhs = input(0), o = output(0);
       if (lhs.size() < 2 || o.empty()) return -1;
       const auto* options = op.builtin_options_as_BatchMatMulOptions();
       const bool adj_x = options != nullptr && options->adj_x();
-      return Elements(o) * (adj_x ? lhs[lhs.size() - 2] : lhs.back());
+      return MulSat(Elements(o), adj_x ? lhs[lhs.size() - 2] : lhs.back());
     }
     default: return 0;
   }
