@@ -431,24 +431,35 @@ dwconv::Window PackedWindow(const Geometry& g) {
                         g.stride_w, g.dil_h, g.dil_w, g.pad_h, g.pad_w, g.out_w};
 }
 
-// Rows of int32 sums from the packed filter: finish(b, row, acc) gets output row `row`'s
-// out_w x out_c sums. zero_point(b) is batch b's input zero point, which must fit In.
-template <typename In, typename ZeroPoint, typename Finish>
-void PackedRows(const Geometry& g, OpData* data, const In* input, const ZeroPoint& zero_point,
-                pthreadpool* pool, const Finish& finish) {
+// Fills the zero rows (zero_point(b): batch b's input zero point, which must fit In), then
+// calls row(r, b, oy, image, zero_row) for every output row r = b * out_h + oy, split over
+// the pool; image is batch b's input.
+template <typename In, typename ZeroPoint, typename Row>
+void ForEachPackedRow(const Geometry& g, OpData* data, const In* input,
+                      const ZeroPoint& zero_point, pthreadpool* pool, const Row& row) {
   FillZeroRows<In>(g, data, zero_point);
-  const dwconv::Window w = PackedWindow(g);
   const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
   const size_t rows = static_cast<size_t>(g.batches) * g.out_h;
   const double work = static_cast<double>(rows) * g.out_w * g.out_c * g.f_h * g.f_w;
   parallel::ParallelFor(pool, rows, work, [&](size_t r) {
     const int b = static_cast<int>(r) / g.out_h;
-    const int oy = static_cast<int>(r) % g.out_h;
-    std::vector<int32_t> acc(static_cast<size_t>(g.out_w) * g.out_c);
-    data->sums.Row(w, input + b * image, oy, 0, g.out_w, -zero_point(b), ZeroRow<In>(g, *data, b),
-                   acc.data());
-    finish(b, r, acc.data());
+    row(r, b, static_cast<int>(r) % g.out_h, input + b * image, ZeroRow<In>(g, *data, b));
   });
+}
+
+// Rows of int32 sums from the packed filter: finish(b, row, acc) gets output row `row`'s
+// out_w x out_c sums.
+template <typename In, typename ZeroPoint, typename Finish>
+void PackedRows(const Geometry& g, OpData* data, const In* input, const ZeroPoint& zero_point,
+                pthreadpool* pool, const Finish& finish) {
+  const dwconv::Window w = PackedWindow(g);
+  ForEachPackedRow<In>(g, data, input, zero_point, pool,
+                       [&](size_t r, int b, int oy, const In* image, const In* zero_row) {
+                         std::vector<int32_t> acc(static_cast<size_t>(g.out_w) * g.out_c);
+                         data->sums.Row(w, image, oy, 0, g.out_w, -zero_point(b), zero_row,
+                                        acc.data());
+                         finish(b, r, acc.data());
+                       });
 }
 
 template <typename T>
@@ -466,17 +477,13 @@ bool EvalPacked(const Geometry& g, OpData* data, const TfLiteTensor* filter, con
     return false;
   }
   data->sums.PrepareStage(q.input_offset, q.Stage(bias), &data->row_stage);
-  FillZeroRows<In>(g, data, [&q](int) { return -q.input_offset; });
   const dwconv::Window w = PackedWindow(g);
-  const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
-  const size_t rows = static_cast<size_t>(g.batches) * g.out_h;
-  const double work = static_cast<double>(rows) * g.out_w * g.out_c * g.f_h * g.f_w;
-  parallel::ParallelFor(pool, rows, work, [&](size_t r) {
-    const int b = static_cast<int>(r) / g.out_h;
-    const int oy = static_cast<int>(r) % g.out_h;
-    data->sums.RowQuantized(w, input + b * image, oy, 0, g.out_w, ZeroRow<In>(g, *data, b),
-                            data->row_stage, output + r * g.out_w * static_cast<size_t>(g.out_c));
-  });
+  ForEachPackedRow<In>(
+      g, data, input, [&q](int) { return -q.input_offset; }, pool,
+      [&](size_t r, int, int oy, const In* image, const In* zero_row) {
+        data->sums.RowQuantized(w, image, oy, 0, g.out_w, zero_row, data->row_stage,
+                                output + r * g.out_w * static_cast<size_t>(g.out_c));
+      });
   return true;
 }
 

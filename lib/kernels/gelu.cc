@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -24,23 +25,24 @@ namespace ops {
 namespace builtin {
 namespace gelu {
 
-// erf(x) as Eigen's generic_fast_erf_float: odd polynomial over even polynomial.
+// erf(x) as Eigen's generic_fast_erf_float: odd polynomial over even polynomial, both in
+// x^2, highest degree first (the scalar form and the AVX2 one below share them).
+constexpr float kErfP[] = {-2.72614225801306e-10f, 2.77068142495902e-08f,
+                           -2.10102402082508e-06f, -5.69250639462346e-05f,
+                           -7.34990630326855e-04f, -2.95459980854025e-03f,
+                           -1.60960333262415e-02f};
+constexpr float kErfQ[] = {-1.45660718464996e-05f, -2.13374055278905e-04f,
+                           -1.68282697438203e-03f, -7.37332916720468e-03f,
+                           -1.42647390514189e-02f};
+
 inline __attribute__((always_inline)) float FastErf(float x) {
   x = std::min(std::max(x, -4.0f), 4.0f);  // (NaN stays NaN)
   const float x2 = x * x;
-  float p = -2.72614225801306e-10f;
-  p = p * x2 + 2.77068142495902e-08f;
-  p = p * x2 + -2.10102402082508e-06f;
-  p = p * x2 + -5.69250639462346e-05f;
-  p = p * x2 + -7.34990630326855e-04f;
-  p = p * x2 + -2.95459980854025e-03f;
-  p = p * x2 + -1.60960333262415e-02f;
+  float p = kErfP[0];
+  for (size_t k = 1; k < std::size(kErfP); ++k) p = p * x2 + kErfP[k];
   p = p * x;
-  float q = -1.45660718464996e-05f;
-  q = q * x2 + -2.13374055278905e-04f;
-  q = q * x2 + -1.68282697438203e-03f;
-  q = q * x2 + -7.37332916720468e-03f;
-  q = q * x2 + -1.42647390514189e-02f;
+  float q = kErfQ[0];
+  for (size_t k = 1; k < std::size(kErfQ); ++k) q = q * x2 + kErfQ[k];
   return p / q;
 }
 
@@ -57,24 +59,17 @@ void GeluExactGeneric(const float* in, float* out, int64_t n) { GeluExactImpl(in
 // FastErf on 8 lanes (GCC does not vectorize the clamp's branches); NaN stays NaN (the
 // clamps take it as their second operand).
 __attribute__((target("avx2,fma"))) void GeluExactAvx2(const float* in, float* out, int64_t n) {
-  static constexpr float kP[] = {-2.72614225801306e-10f, 2.77068142495902e-08f,
-                                 -2.10102402082508e-06f, -5.69250639462346e-05f,
-                                 -7.34990630326855e-04f, -2.95459980854025e-03f,
-                                 -1.60960333262415e-02f};
-  static constexpr float kQ[] = {-1.45660718464996e-05f, -2.13374055278905e-04f,
-                                 -1.68282697438203e-03f, -7.37332916720468e-03f,
-                                 -1.42647390514189e-02f};
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
     const __m256 x = _mm256_loadu_ps(in + i);
     __m256 z = _mm256_mul_ps(x, _mm256_set1_ps(static_cast<float>(M_SQRT1_2)));
     z = _mm256_min_ps(_mm256_set1_ps(4.0f), _mm256_max_ps(_mm256_set1_ps(-4.0f), z));
     const __m256 z2 = _mm256_mul_ps(z, z);
-    __m256 p = _mm256_set1_ps(kP[0]);
-    for (int k = 1; k < 7; ++k) p = _mm256_fmadd_ps(p, z2, _mm256_set1_ps(kP[k]));
+    __m256 p = _mm256_set1_ps(kErfP[0]);
+    for (size_t k = 1; k < std::size(kErfP); ++k) p = _mm256_fmadd_ps(p, z2, _mm256_set1_ps(kErfP[k]));
     p = _mm256_mul_ps(p, z);
-    __m256 q = _mm256_set1_ps(kQ[0]);
-    for (int k = 1; k < 5; ++k) q = _mm256_fmadd_ps(q, z2, _mm256_set1_ps(kQ[k]));
+    __m256 q = _mm256_set1_ps(kErfQ[0]);
+    for (size_t k = 1; k < std::size(kErfQ); ++k) q = _mm256_fmadd_ps(q, z2, _mm256_set1_ps(kErfQ[k]));
     const __m256 erf = _mm256_div_ps(p, q);
     const __m256 half_x = _mm256_mul_ps(_mm256_set1_ps(0.5f), x);
     _mm256_storeu_ps(out + i, _mm256_mul_ps(half_x, _mm256_add_ps(_mm256_set1_ps(1.0f), erf)));
