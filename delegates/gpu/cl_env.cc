@@ -295,7 +295,7 @@ Result<std::shared_ptr<ClEnv>> ClEnv::Get(const DeviceChoice& choice) {
                           c.device_index, c.info.device_name);
     }
     return Status(StatusCode::kNotFound,
-                  fmt::format("no OpenCL device matches --gpu_platform='{}' --gpu_device='{}'; "
+                  fmt::format("no OpenCL device matches options.device.platform='{}' options.device.device='{}'; "
                               "available:{}",
                               choice.platform, choice.device, seen));
   }

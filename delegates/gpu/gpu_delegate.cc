@@ -13,8 +13,8 @@
 #include "gpu/ops.h"
 #include "kernels/internal/fp16.h"
 #include "runtime/delegation_record.h"
+#include "runtime/runtime_context.h"
 #include "tensorflow/lite/builtin_ops.h"
-#include "tensorflow/lite/core/subgraph.h"
 
 namespace tflite_inspect {
 
@@ -625,11 +625,11 @@ TfLiteStatus GpuDelegate::Prepare(TfLiteContext* context) {
     for (size_t i = 1; i < log.size(); ++i) message += "\n" + log[i];
     TF_LITE_KERNEL_LOG(context, "%s", message.c_str());
   }
-  if (tflite::Subgraph* sg = tflite::Subgraph::FromContext(context)) {
-    if (DelegationRecord* record = sg->current_delegation()) {
+  if (RuntimeContext* runtime = GetRuntimeContext(context)) {
+    if (DelegationRecord* record = runtime->delegation) {
       record->limits = limits.Describe() +
                        (options_.max_delegated_partitions <= 0
-                            ? fmt::format(" (--max_delegated_partitions={} means 1 for the GPU delegate, "
+                            ? fmt::format(" (options.max_delegated_partitions={} means 1 for the GPU delegate, "
                                           "as in TFLite)",
                                           options_.max_delegated_partitions)
                             : "");

@@ -547,7 +547,7 @@ TEST_CASE("GPU refuses quantized nodes without enable_quant, and per-channel act
   REQUIRE(interpreter->ModifyGraphWithDelegate(gpu.value().get()) == kTfLiteOk);
   const auto& r = *interpreter->primary_subgraph().delegation_records().at(0);
   REQUIRE(r.unsupported.count(0) == 1);
-  CHECK(r.unsupported.at(0) == "first input is INT8: quantized nodes need --gpu_experimental_enable_quant=true");
+  CHECK(r.unsupported.at(0) == "first input is INT8: quantized nodes need options.enable_quant=true");
   CHECK(r.limits.find("means 1 for the GPU delegate") != std::string::npos);
 }
 
@@ -556,8 +556,8 @@ TEST_CASE("GPU device choice: an unknown device is named with what exists") {
   o.device.device = "no-such-device-xyz";
   auto d = CreateGpuDelegate(o);
   REQUIRE_FALSE(d.ok());
-  CHECK(d.status().message().find("no OpenCL device matches --gpu_platform='' --gpu_device='no-such-device-xyz'") !=
-        std::string::npos);
+  CHECK(d.status().message().find("no OpenCL device matches options.device.platform='' "
+                                  "options.device.device='no-such-device-xyz'") != std::string::npos);
   CHECK(d.status().message().find("available:") != std::string::npos);
 }
 

@@ -45,7 +45,7 @@ bool CheckActivation(OpContext& c, int tensor, const char* what) {
                                   what, TfLiteTypeGetName(t.type), IsQuantized8(t) ? " with per-channel scales" : ""));
     }
     if (!c.enable_quant) {
-      return c.Refuse(fmt::format("{} is {}: quantized nodes need --gpu_experimental_enable_quant=true", what,
+      return c.Refuse(fmt::format("{} is {}: quantized nodes need options.enable_quant=true", what,
                                   TfLiteTypeGetName(t.type)));
     }
   }
@@ -75,7 +75,7 @@ bool CheckConstFloat(OpContext& c, int tensor, const char* what) {
                                              t.quantization.params != nullptr);
   if (quantized && c.enable_quant) return true;
   if (quantized) {
-    return c.Refuse(fmt::format("{} is quantized {}: quantized nodes need --gpu_experimental_enable_quant=true", what,
+    return c.Refuse(fmt::format("{} is quantized {}: quantized nodes need options.enable_quant=true", what,
                                 TfLiteTypeGetName(t.type)));
   }
   return c.Refuse(fmt::format("{} is {}; the GPU delegate takes FLOAT32 or FLOAT16 {}", what,

@@ -117,7 +117,7 @@ TEST_CASE("sample delegate takes only the node window --first/last_delegate_node
   const auto bytes = SampleGraph();
   const auto cpu = Run(bytes, nullptr);
   const std::string window_1_3 =
-      "outside the node window 1..3 (--first_delegate_node_index, --last_delegate_node_index)";
+      "outside the node window 1..3 (options.first_delegate_node_index, options.last_delegate_node_index)";
   SECTION("1..3: node 0 stays on the CPU") {
     auto delegate = CreateSampleDelegate({0, 0, 1, 3});
     tflite::Interpreter* interpreter = nullptr;
@@ -141,8 +141,8 @@ TEST_CASE("sample delegate takes only the node window --first/last_delegate_node
     // Node 1 is the first supported node past 0; nodes after it are not even asked.
     for (int n : {1, 2, 3, 4}) {
       CAPTURE(n);
-      CHECK(r.unsupported.at(n) == "outside the node window 0..0 (--first_delegate_node_index, "
-                                   "--last_delegate_node_index)");
+      CHECK(r.unsupported.at(n) == "outside the node window 0..0 (options.first_delegate_node_index, "
+                                   "options.last_delegate_node_index)");
     }
   }
 }

@@ -83,7 +83,7 @@ class TestDelegate : public tflite::SimpleDelegateInterface {
     if (std::find(options_.ops.begin(), options_.ops.end(), op) != options_.ops.end()) {
       return true;
     }
-    if (reason != nullptr) *reason = op + " is not in --test_delegate_ops";
+    if (reason != nullptr) *reason = op + " is not in options.ops";
     return false;
   }
   TfLiteStatus Initialize(TfLiteContext*) override { return kTfLiteOk; }

@@ -9,8 +9,9 @@
 #include "delegate/partition_helper.h"
 #include "kernels/internal/fp16.h"
 #include "runtime/delegation_record.h"
+#include "runtime/graph_partition.h"
+#include "runtime/runtime_context.h"
 #include "tensorflow/lite/builtin_ops.h"
-#include "tensorflow/lite/core/subgraph.h"
 
 namespace tflite_inspect {
 namespace xnnpack {
@@ -63,11 +64,11 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
   outputs_ = std::set<int>(params->output_tensors->data,
                            params->output_tensors->data + params->output_tensors->size);
   static_data_.assign(context->tensors_size, nullptr);
-  tflite::Subgraph* sg = tflite::Subgraph::FromContext(context);
-  pool_ = sg != nullptr ? sg->thread_pool() : nullptr;
+  RuntimeContext* runtime = GetRuntimeContext(context);
+  pool_ = runtime != nullptr ? runtime->thread_pool : nullptr;
   threads_ = pool_ != nullptr ? static_cast<int>(pthreadpool_get_threads_count(pool_)) : 1;
   TF_LITE_ENSURE_STATUS(DequantizeFp16Weights(context, nodes, outputs_));
-  CutSegments(context, nodes);
+  TF_LITE_ENSURE_STATUS(CutSegments(context, nodes));
 
   // Which segments touch each tensor, and when (position in the run order) it is first
   // written and last read.
@@ -134,7 +135,7 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
       planned.push_back(t);
     }
   }
-  PlanArena(context, planned, live);
+  TF_LITE_ENSURE_STATUS(PlanArena(context, planned, live));
   for (size_t s = 0; s < segments_.size(); ++s) {
     Segment& seg = segments_[s];
     if (seg.xnnpack) {
@@ -215,43 +216,24 @@ TfLiteStatus XnnpackKernel::DequantizeFp16Weights(TfLiteContext* context, const 
   return kTfLiteOk;
 }
 
-// Greedy by size, as TFLite's arena planner: the largest tensors first, each at the
-// lowest offset that no tensor alive at the same time overlaps. A node's outputs never
-// share memory with its inputs (their lifetimes meet at that node).
-void XnnpackKernel::PlanArena(TfLiteContext* context, const std::vector<int>& tensors,
-                              const std::map<int, std::pair<int, int>>& live) {
-  constexpr size_t kAlign = 64;
-  auto size_of = [&](int t) {
-    return (context->tensors[t].bytes + XNN_EXTRA_BYTES + kAlign - 1) / kAlign * kAlign;
-  };
-  std::vector<int> order = tensors;
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return size_of(a) > size_of(b); });
-  struct Placed {
-    size_t offset, size;
-    int first, last;
-  };
-  std::vector<Placed> placed;
-  size_t total = 0;
-  for (int t : order) {
+// The kernel's tensors placed by lifetime with the runtime's arena planner (largest
+// first, lowest offset that no tensor alive at the same time overlaps; XNNPACK's reads
+// past a tensor's end stay inside the arena, whose tail is padded).
+TfLiteStatus XnnpackKernel::PlanArena(TfLiteContext* context, const std::vector<int>& tensors,
+                                      const std::map<int, std::pair<int, int>>& live) {
+  std::vector<ArenaPlanner::Request> requests;
+  requests.reserve(tensors.size());
+  for (int t : tensors) {
     const auto [first, last] = live.at(t);
-    std::vector<std::pair<size_t, size_t>> busy;  // [offset, end) of overlapping lifetimes
-    for (const Placed& p : placed) {
-      if (p.first <= last && first <= p.last) busy.emplace_back(p.offset, p.offset + p.size);
-    }
-    std::sort(busy.begin(), busy.end());
-    const size_t size = size_of(t);
-    size_t offset = 0;
-    for (const auto& [b, e] : busy) {
-      if (offset + size <= b) break;
-      offset = std::max(offset, e);
-    }
-    placed.push_back({offset, size, first, last});
-    arena_offset_[t] = offset;
-    total = std::max(total, offset + size);
+    requests.push_back({t, context->tensors[t].bytes, first, last});
   }
-  arena_storage_ = std::make_unique<uint8_t[]>(total + kAlign);
-  const auto base = reinterpret_cast<uintptr_t>(arena_storage_.get());
-  arena_ = arena_storage_.get() + ((kAlign - base % kAlign) % kAlign);
+  if (!arena_.Plan(requests)) {
+    TF_LITE_KERNEL_LOG(context, "%s: cannot allocate %zu bytes for the partition's tensors", kName,
+                       arena_.arena_bytes());
+    return kTfLiteError;
+  }
+  for (size_t i = 0; i < requests.size(); ++i) arena_offset_[requests[i].tensor] = arena_.offset(i);
+  return kTfLiteOk;
 }
 
 bool XnnpackKernel::RunsItself(TfLiteContext* context, const TfLiteNode& node,
@@ -270,50 +252,32 @@ bool XnnpackKernel::RunsItself(TfLiteContext* context, const TfLiteNode& node,
          PlanOwnBinary(v, node, reg, threads_, nullptr);
 }
 
-void XnnpackKernel::CutSegments(TfLiteContext* context, const std::vector<int>& nodes) {
-  // Weight nodes (DEQUANTIZE / DENSIFY of constants) are folded, so they cut nothing.
-  struct Item {
-    int node;
-    bool xnn;
-    const TfLiteNode* n;
-  };
-  std::vector<Item> todo;
-  std::map<int, int> writer;  // tensor -> index into todo
+// Segments are the runtime's partitioning of the partition's nodes into those XNNPACK runs
+// and those the kernel runs itself (TFLite's greedy epochs: fewer, longer XNNPACK runtimes,
+// a copy op run where the plan's order allows, not necessarily where the plan put it).
+// Weight nodes (DEQUANTIZE / DENSIFY of constants) are folded, so they cut nothing.
+TfLiteStatus XnnpackKernel::CutSegments(TfLiteContext* context, const std::vector<int>& nodes) {
+  GraphView view;
+  view.num_tensors = static_cast<size_t>(context->tensors_size);
+  std::vector<int> by_xnnpack;
   for (int n : nodes) {
     TfLiteNode* node;
     TfLiteRegistration* reg;
-    if (context->GetNodeAndRegistration(context, n, &node, &reg) != kTfLiteOk || IsWeightNode(*reg)) continue;
-    for (int i = 0; i < node->outputs->size; ++i) writer[node->outputs->data[i]] = static_cast<int>(todo.size());
-    todo.push_back({n, !RunsItself(context, *node, *reg), node});
+    TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
+    if (IsWeightNode(*reg)) continue;
+    view.execution_plan.push_back(n);
+    view.plan_nodes.push_back(node);
+    view.num_total_nodes = std::max(view.num_total_nodes, static_cast<size_t>(n) + 1);
+    if (!RunsItself(context, *node, *reg)) by_xnnpack.push_back(n);
   }
-  // Fewer, longer XNNPACK runtimes: keep taking ready nodes of the current kind (in plan
-  // order) before switching, so a copy op is run when the plan's order allows, not
-  // necessarily where the plan put it.
-  std::vector<bool> done(todo.size(), false);
-  auto ready = [&](const Item& item) {
-    for (int i = 0; i < item.n->inputs->size; ++i) {
-      auto it = writer.find(item.n->inputs->data[i]);
-      if (it != writer.end() && !done[it->second]) return false;
-    }
-    return true;
-  };
-  size_t left = todo.size();
-  bool xnn = !todo.empty() && todo.front().xnn;
-  while (left > 0) {
-    bool took = false;
-    for (size_t k = 0; k < todo.size(); ++k) {
-      if (done[k] || todo[k].xnn != xnn || !ready(todo[k])) continue;
-      if (segments_.empty() || segments_.back().xnnpack != xnn) {
-        segments_.emplace_back();
-        segments_.back().xnnpack = xnn;
-      }
-      segments_.back().nodes.push_back(todo[k].node);
-      done[k] = true;
-      took = true;
-      --left;
-    }
-    if (!took) xnn = !xnn;
+  std::vector<NodeSubset> subsets;
+  PartitionGraphIntoIndependentNodeSubsets(view, by_xnnpack, /*greedily=*/true, &subsets);
+  for (NodeSubset& subset : subsets) {
+    segments_.emplace_back();
+    segments_.back().nodes = std::move(subset.nodes);
+    segments_.back().xnnpack = subset.type == NodeSubset::kTfPartition;
   }
+  return kTfLiteOk;
 }
 
 TfLiteStatus XnnpackKernel::CreateRuntime(TfLiteContext* context, Segment* seg) {
@@ -378,8 +342,8 @@ TfLiteStatus XnnpackKernel::CreateRuntime(TfLiteContext* context, Segment* seg) 
 
 // delegate_report prints the record's log: it says which nodes this kernel copies itself.
 void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
-  tflite::Subgraph* sg = tflite::Subgraph::FromContext(context);
-  DelegationRecord* record = sg != nullptr ? sg->current_delegation() : nullptr;
+  RuntimeContext* runtime = GetRuntimeContext(context);
+  DelegationRecord* record = runtime != nullptr ? runtime->delegation : nullptr;
   if (record == nullptr) return;
   std::string copied, convolved, gemm_convolved, transposed, elementwise, tabled;
   int runtimes = 0, own_nodes = 0;
@@ -445,7 +409,7 @@ TfLiteStatus XnnpackKernel::Prepare(TfLiteContext*, TfLiteNode*) {
 
 void* XnnpackKernel::Pointer(TfLiteContext* context, int t) const {
   auto it = arena_offset_.find(t);
-  if (it != arena_offset_.end()) return arena_ + it->second;
+  if (it != arena_offset_.end()) return arena_.base() + it->second;
   if (static_data_[t] != nullptr) return const_cast<float*>(static_data_[t]);
   return context->tensors[t].data.raw;
 }

@@ -22,6 +22,7 @@
 #include <variant>
 #include <vector>
 
+#include "runtime/arena_planner.h"
 #include "tensorflow/lite/delegates/utils/simple_delegate.h"
 #include "xnnpack/node_visitor.h"
 
@@ -61,7 +62,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   void DequantizeWeights(const TfLiteTensor& half, int t);
   TfLiteStatus DequantizeFp16Weights(TfLiteContext* context, const std::vector<int>& nodes,
                                      const std::set<int>& outputs);
-  void CutSegments(TfLiteContext* context, const std::vector<int>& nodes);
+  TfLiteStatus CutSegments(TfLiteContext* context, const std::vector<int>& nodes);
   TfLiteStatus CreateRuntime(TfLiteContext* context, Segment* segment);
   TfLiteStatus DefineValue(TfLiteContext* context, xnn_subgraph_t subgraph, int t, uint32_t flags,
                            const VisitContext& v, std::vector<uint32_t>* ids);
@@ -91,11 +92,11 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   std::vector<Segment> segments_;
   std::vector<int> producer_;  // tensor -> segment writing it, -1 outside the partition
   // Tensors internal to the partition that the kernel keeps (PlanArena): offset in arena_.
-  void PlanArena(TfLiteContext* context, const std::vector<int>& tensors,
-                 const std::map<int, std::pair<int, int>>& live);
+  // live: tensor -> [first, last] position in the partition's run order.
+  TfLiteStatus PlanArena(TfLiteContext* context, const std::vector<int>& tensors,
+                         const std::map<int, std::pair<int, int>>& live);
   std::map<int, size_t> arena_offset_;
-  std::unique_ptr<uint8_t[]> arena_storage_;
-  uint8_t* arena_ = nullptr;  // 64-byte aligned, inside arena_storage_
+  ArenaPlanner arena_;
   std::vector<const float*> static_data_;
   std::vector<std::unique_ptr<float[]>> weights_;
   std::vector<Folded> folded_outputs_;

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "runtime/delegation_record.h"
-#include "tensorflow/lite/core/subgraph.h"
+#include "runtime/runtime_context.h"
 #include "tensorflow/lite/schema/schema_generated.h"
 
 namespace tflite_inspect {
@@ -14,8 +14,8 @@ namespace {
 
 // The record of the delegate being applied, when the context is our runtime's.
 DelegationRecord* CurrentRecord(TfLiteContext* context) {
-  tflite::Subgraph* subgraph = tflite::Subgraph::FromContext(context);
-  return subgraph != nullptr ? subgraph->current_delegation() : nullptr;
+  RuntimeContext* runtime = GetRuntimeContext(context);
+  return runtime != nullptr ? runtime->delegation : nullptr;
 }
 
 }  // namespace
@@ -137,8 +137,8 @@ TfLiteStatus GraphPartitionHelper::Partition(std::set<std::string>* unsupported_
     supported_nodes_.clear();
     if (record != nullptr) record->has_reasons = true;
     const std::string window =
-        fmt::format("outside the node window {}..{} (--first_delegate_node_index, "
-                    "--last_delegate_node_index)", start_node_index, end_node_index);
+        fmt::format("outside the node window {}..{} (options.first_delegate_node_index, "
+                    "options.last_delegate_node_index)", start_node_index, end_node_index);
     bool past_end = false;
     for (int node_id : nodes) {
       if (past_end) {  // TFLite stops at the first supported node past the window

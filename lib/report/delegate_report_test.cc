@@ -127,7 +127,7 @@ TEST_CASE("test delegate: claimed nodes, reasons, partitions and boundary bytes"
   REQUIRE(d.left.size() == 2);
   CHECK(d.left[0].node == 1);
   CHECK(d.left[0].kind == LeftReason::kUnsupported);
-  CHECK(d.left[0].reason == "MUL is not in --test_delegate_ops");
+  CHECK(d.left[0].reason == "MUL is not in options.ops");
   CHECK(d.left[1].node == 4);
   CHECK(sr.nodes[1].op == "MUL");
   CHECK(sr.nodes[1].version == 1);
@@ -368,7 +368,7 @@ TEST_CASE("control flow: every subgraph is reported") {
   REQUIRE(r.subgraphs.size() == 3);
   CHECK(r.subgraphs[0].partitions.empty());
   CHECK(r.subgraphs[0].nodes[0].op == "WHILE");
-  CHECK(r.subgraphs[0].nodes[0].reasons[0].reason == "WHILE is not in --test_delegate_ops");
+  CHECK(r.subgraphs[0].nodes[0].reasons[0].reason == "WHILE is not in options.ops");
   CHECK(r.subgraphs[1].name == "cond");
   CHECK(r.subgraphs[1].cpu_nodes == 1);
   const SubgraphReport& body = r.subgraphs[2];
@@ -448,7 +448,7 @@ TEST_CASE("formats: JSON fields, DOT edges with bytes, HTML with nothing fetched
   CHECK(sg["nodes"][1]["cpu_reasons"][0]["kind"] == "unsupported");
   CHECK(sg["nodes"][0]["owner"] == "TestDelegate");
   CHECK(sg["boundary"]["tensors"][0]["peers"][0]["kind"] == "graph_input");
-  CHECK(sg["delegates"][0]["left"][0]["reason"] == "MUL is not in --test_delegate_ops");
+  CHECK(sg["delegates"][0]["left"][0]["reason"] == "MUL is not in options.ops");
 
   const std::string dot = FormatDelegateReportDot(r);
   CHECK(dot.rfind("digraph delegate_report {", 0) == 0);
@@ -465,11 +465,11 @@ TEST_CASE("formats: JSON fields, DOT edges with bytes, HTML with nothing fetched
   CHECK(html.find("data-search=\"#1 mul v1: cpu") != std::string::npos);
   CHECK(html.find("<input id=\"q\" type=\"search\"") != std::string::npos);
   CHECK(html.find(r.summary) != std::string::npos);
-  CHECK(html.find("MUL is not in --test_delegate_ops") != std::string::npos);
+  CHECK(html.find("MUL is not in options.ops") != std::string::npos);
 
   const std::string text = FormatDelegateReportText(r);
   CHECK(text.find("summary: " + r.summary) != std::string::npos);
-  CHECK(text.find("    not taken (2):\n      MUL is not in --test_delegate_ops (2):\n"
+  CHECK(text.find("    not taken (2):\n      MUL is not in options.ops (2):\n"
                   "        #1 MUL v1, #4 MUL v1\n") != std::string::npos);
   CHECK(text.find("    TestDelegate partition 0 (DELEGATE node 5):\n"
                   "      in:  tensor 0 'in' float32[1,8]: 32 bytes, from graph input\n"

@@ -119,12 +119,14 @@ void Subgraph::SetupContext() {
   context_.PreviewDelegatePartitioning = ForbiddenPreviewCb;
   context_.SetExternalContext = SetExternalContextCb;
   context_.recommended_num_threads = 1;
+  external_contexts_[kTfLiteCpuBackendContext] = &runtime_context_;
   context_.tensors = nullptr;
   context_.tensors_size = 0;
 }
 
 void Subgraph::SetThreadPool(pthreadpool* pool, int num_threads) {
-  thread_pool_ = pool;
+  runtime_context_.thread_pool = pool;
+  runtime_context_.num_threads = num_threads;
   context_.recommended_num_threads = num_threads;
 }
 
@@ -344,7 +346,7 @@ void Subgraph::ReportError(const char* format, ...) {
 }
 
 void Subgraph::ReportErrorV(const char* format, va_list args) {
-  if (error_capture_ != nullptr || current_delegation_ != nullptr) {
+  if (error_capture_ != nullptr || runtime_context_.delegation != nullptr) {
     va_list copy;
     va_copy(copy, args);
     char buf[2048];
@@ -354,7 +356,7 @@ void Subgraph::ReportErrorV(const char* format, va_list args) {
       if (!error_capture_->empty()) error_capture_->push_back('\n');
       error_capture_->append(buf);
     }
-    if (current_delegation_ != nullptr) current_delegation_->reported.push_back(buf);
+    if (auto* record = runtime_context_.delegation) record->reported.push_back(buf);
   }
   error_reporter_->Report(format, args);
 }

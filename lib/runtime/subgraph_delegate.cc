@@ -177,7 +177,7 @@ TfLiteStatus Subgraph::ReplaceNodeSubsetsWithDelegateKernels(
   registration.builtin_code = BuiltinOperator_DELEGATE;
   std::vector<tflite_inspect::NodeSubset> subsets;
   TF_LITE_ENSURE_STATUS(PartitionGraph(nodes_to_replace, kCaller, &subsets));
-  tflite_inspect::DelegationRecord* record = current_delegation_;
+  tflite_inspect::DelegationRecord* record = runtime_context_.delegation;
   if (record != nullptr) {
     record->name = DelegateName(registration);
     record->requested.insert(record->requested.end(), nodes_to_replace->data,
@@ -324,15 +324,15 @@ TfLiteStatus Subgraph::ApplyDelegate(TfLiteDelegate* delegate,
 
   auto restore_if_failed = [this](TfLiteStatus status) {
     if (status == kTfLiteOk) return kTfLiteOk;
-    current_delegation_ = nullptr;
+    runtime_context_.delegation = nullptr;
     if (RemoveAllDelegates() != kTfLiteOk) return kTfLiteError;
     ReportError("Restored original execution plan after delegate application failure.");
     return kTfLiteDelegateError;
   };
   SwitchToDelegateContext();
-  current_delegation_ = record;
+  runtime_context_.delegation = record;
   const TfLiteStatus prepared = delegate->Prepare(&context_, delegate);
-  current_delegation_ = nullptr;
+  runtime_context_.delegation = nullptr;
   SwitchToKernelContext();
   TF_LITE_ENSURE_STATUS(restore_if_failed(prepared));
 

@@ -1,6 +1,7 @@
 #include "tools/delegate_provider.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstring>
 #include <limits>
@@ -99,8 +100,14 @@ DelegatePlan DelegateRegistry::Plan(const CLI::App& app) {
     std::vector<DelegateInstance> all;
     for (const Ranked& r : ranked) {
       auto made = r.provider->CreateDelegates(common_);
-      if (!made.ok()) return made.status();
+      OptionFlags flags = CommonOptionFlags();
+      for (auto& f : r.provider->option_flags()) flags.push_back(std::move(f));
+      if (!made.ok()) {
+        return Status(made.status().code(), OptionsAsFlags(made.status().message(), flags));
+      }
       for (auto& d : made.value()) {
+        d.option_flags = flags;
+        d.unavailable = OptionsAsFlags(std::move(d.unavailable), flags);
         d.rank = d.flag_occurrence >= 0 ? Rank(order, r.first_flag, d.flag_occurrence) : r.rank;
         all.push_back(std::move(d));
       }
@@ -110,6 +117,58 @@ DelegatePlan DelegateRegistry::Plan(const CLI::App& app) {
     return all;
   };
   return plan;
+}
+
+std::string OptionsAsFlags(std::string text, const OptionFlags& flags) {
+  for (const auto& [option, flag] : flags) {
+    size_t at = 0;
+    while ((at = text.find(option, at)) != std::string::npos) {
+      // Whole names only: options.ops is not the start of options.ops_limit.
+      const size_t end = at + option.size();
+      if (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) {
+        at = end;
+        continue;
+      }
+      text.replace(at, option.size(), flag);
+      at += flag.size();
+    }
+  }
+  return text;
+}
+
+const OptionFlags& CommonOptionFlags() {
+  static const OptionFlags flags = {
+      {"options.max_delegated_partitions", "--max_delegated_partitions"},
+      {"options.min_nodes_per_partition", "--min_nodes_per_partition"},
+      {"options.first_delegate_node_index", "--first_delegate_node_index"},
+      {"options.last_delegate_node_index", "--last_delegate_node_index"},
+  };
+  return flags;
+}
+
+namespace {
+
+void NameFlagsInRecords(tflite::Interpreter* interpreter, const DelegateInstance& d) {
+  if (d.option_flags.empty() || d.delegate == nullptr) return;
+  auto map = [&](std::string& text) { text = OptionsAsFlags(std::move(text), d.option_flags); };
+  for (size_t s = 0; s < interpreter->subgraphs_size(); ++s) {
+    for (const auto& record : interpreter->subgraph(static_cast<int>(s))->delegation_records()) {
+      if (record->delegate != d.delegate.get()) continue;
+      for (auto& [node, reason] : record->unsupported) map(reason);
+      for (auto& dropped : record->dropped) map(dropped.reason);
+      for (auto* lines : {&record->log, &record->reported}) {
+        for (auto& line : *lines) map(line);
+      }
+      map(record->limits);
+      map(record->error);
+    }
+  }
+}
+
+}  // namespace
+
+void NameFlagsInRecords(tflite::Interpreter* interpreter, const std::vector<DelegateInstance>& delegates) {
+  for (const DelegateInstance& d : delegates) NameFlagsInRecords(interpreter, d);
 }
 
 Result<std::vector<AppliedDelegate>> ApplyDelegates(tflite::Interpreter* interpreter,
@@ -136,6 +195,7 @@ Result<std::vector<AppliedDelegate>> ApplyDelegates(tflite::Interpreter* interpr
     r.apply_us = std::chrono::duration_cast<std::chrono::microseconds>(
                      std::chrono::steady_clock::now() - start)
                      .count();
+    NameFlagsInRecords(interpreter, d);
     if (r.status != kTfLiteOk) {
       // The runtime's record holds what the delegate and the runtime reported.
       std::string why;
@@ -167,6 +227,8 @@ Result<std::vector<AppliedDelegate>> ApplyDelegates(tflite::Interpreter* interpr
     }
     results.push_back(std::move(r));
   }
+  // Delegates re-applied after a failure made new records.
+  NameFlagsInRecords(interpreter, delegates);
   return results;
 }
 

@@ -35,6 +35,14 @@ struct DelegateCommonParams {
   bool strict = false;               // --delegate_strict: a failing delegate is an error
 };
 
+// Delegates name their options in messages as `options.<field>` (e.g. "quantized nodes
+// need options.enable_quant=true"); the tools print the flag that sets the option
+// instead. Pairs of (option as written, flag), applied in order by OptionsAsFlags.
+using OptionFlags = std::vector<std::pair<std::string, std::string>>;
+std::string OptionsAsFlags(std::string text, const OptionFlags& flags);
+// The options every provider passes from the common flags (DelegateCommonParams).
+const OptionFlags& CommonOptionFlags();
+
 // A delegate made by a provider, with whatever must outlive the interpreter.
 struct DelegateInstance {
   std::string provider;  // "sample", "external", ...
@@ -58,6 +66,10 @@ struct DelegateInstance {
   // description (device, precision), for benchmark_model's report.
   std::function<std::vector<std::pair<std::string, double>>()> counters;
   std::function<std::string()> description;
+  // Its options as its messages name them -> the flags (set by the registry from the
+  // provider's option_flags() and the common ones); ApplyDelegates rewrites the
+  // delegate's records and failure with them.
+  OptionFlags option_flags;
 };
 
 // What the parsed delegate flags ask for, its order fixed while parsing: the delegates
@@ -84,6 +96,9 @@ class DelegateProvider {
   // The delegates the parsed flags ask for (none when not enabled), or why not.
   virtual Result<std::vector<DelegateInstance>> CreateDelegates(
       const DelegateCommonParams& common) = 0;
+  // The delegate's options that its messages may name, with the flag that sets each
+  // (the common flags' options are added by the registry).
+  virtual OptionFlags option_flags() const { return {}; }
 };
 
 // What happened to one delegate when it was applied.
@@ -127,6 +142,10 @@ class DelegateRegistry {
 Result<std::vector<AppliedDelegate>> ApplyDelegates(tflite::Interpreter* interpreter,
                                                     std::vector<DelegateInstance>& delegates,
                                                     bool strict);
+// Rewrites the delegates' records (every subgraph) with their options named as flags
+// (DelegateInstance::option_flags). ApplyDelegates does it; call it again after anything
+// that re-applies delegates (AllocateTensors after a resize makes new records).
+void NameFlagsInRecords(tflite::Interpreter* interpreter, const std::vector<DelegateInstance>& delegates);
 
 }  // namespace tflite_inspect
 

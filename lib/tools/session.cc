@@ -88,6 +88,7 @@ Result<std::unique_ptr<Session>> Session::Open(const SessionOptions& options,
   t = NowMicros();
   const TfLiteStatus allocated = s->runner_ != nullptr ? s->runner_->AllocateTensors()
                                                       : s->interpreter_->AllocateTensors();
+  NameFlagsInRecords(s->interpreter_.get(), s->delegates_);
   if (allocated != kTfLiteOk) return runtime_error();
   s->timings_.allocate_us = NowMicros() - t;
   done(SessionStage::kOpen);

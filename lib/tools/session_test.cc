@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "catch2/catch.hpp"
+#include "runtime/delegation_record.h"
 #include "runtime/thread_pool.h"
 #include "tensorflow/lite/kernels/register.h"
 #include "tools/providers/sample_provider.h"
@@ -130,6 +131,43 @@ TEST_CASE("DelegateRegistry::Plan orders delegates by where their flags were par
     CHECK(made.value()[0].provider == (sample_first ? "sample" : "test"));
     CHECK(made.value()[1].provider == (sample_first ? "test" : "sample"));
   }
+}
+
+TEST_CASE("OptionsAsFlags replaces whole option names only") {
+  const OptionFlags flags = {{"options.ops", "--test_delegate_ops"}};
+  CHECK(OptionsAsFlags("MUL is not in options.ops", flags) == "MUL is not in --test_delegate_ops");
+  CHECK(OptionsAsFlags("options.ops, options.ops_limit and options.ops.", flags) ==
+        "--test_delegate_ops, options.ops_limit and --test_delegate_ops.");
+  CHECK(OptionsAsFlags("options.ops_limit", flags) == "options.ops_limit");
+}
+
+TEST_CASE("A delegate names its options, the tools name the flags") {
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  SessionOptions o;
+  o.graph = kModel;
+  auto reasons_with = [&](DelegatePlan plan) {
+    auto s = Session::Open(o, resolver, std::move(plan));
+    REQUIRE(s.ok());
+    const auto& records = s.value()->interpreter().primary_subgraph().delegation_records();
+    REQUIRE(records.size() == 1);
+    REQUIRE_FALSE(records[0]->unsupported.empty());
+    return records[0]->unsupported.begin()->second;
+  };
+  // Made by the registry from parsed flags: the flag.
+  DelegateRegistry registry;
+  registry.Add(CreateTestDelegateProvider());
+  CLI::App app{"test"};
+  registry.AddFlags(app);
+  std::vector<const char*> argv = {"test", "--test_delegate_ops=NO_SUCH_OP"};
+  app.parse(static_cast<int>(argv.size()), argv.data());
+  const std::string from_flags = reasons_with(registry.Plan(app));
+  CHECK(from_flags.find(" is not in --test_delegate_ops") != std::string::npos);
+  // Made by a library user: the option.
+  auto made = registry.Plan(app).create(1);
+  REQUIRE(made.ok());
+  made.value()[0].option_flags.clear();
+  const std::string from_options = reasons_with(DelegatePlan::Of(std::move(made.value())));
+  CHECK(from_options.find(" is not in options.ops") != std::string::npos);
 }
 
 }  // namespace

@@ -37,6 +37,11 @@ class GpuProvider : public DelegateProvider {
         ->group("");  // hidden
   }
   std::vector<std::string> flag_names() const override { return {"use_gpu"}; }
+  OptionFlags option_flags() const override {
+    return {{"options.enable_quant", "--gpu_experimental_enable_quant"},
+            {"options.device.platform", "--gpu_platform"},
+            {"options.device.device", "--gpu_device"}};
+  }
   void LogParams(bool verbose, std::vector<std::string>* lines) const override {
     if (verbose || use_) lines->push_back(fmt::format("Use gpu: [{}]", use_ ? 1 : 0));
     if (verbose || (use_ && !options_.precision_loss_allowed)) {
@@ -83,7 +88,7 @@ class GpuProvider : public DelegateProvider {
         return Status(created.status().code(), "GPU delegate: " + created.status().message());
       }
       std::fprintf(stderr, "WARNING: GPU delegate not created: %s. Running on the CPU.\n",
-                   created.status().message().c_str());
+                   OptionsAsFlags(created.status().message(), option_flags()).c_str());
       return out;
     }
     std::fprintf(stderr, "INFO: Created TensorFlow Lite delegate for GPU.\n");

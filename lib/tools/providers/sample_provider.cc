@@ -56,6 +56,7 @@ class TestProvider : public DelegateProvider {
                    "deliberately wrong delegate, to try inference_diff (default 0)");
   }
   std::vector<std::string> flag_names() const override { return {"test_delegate_ops"}; }
+  OptionFlags option_flags() const override { return {{"options.ops", "--test_delegate_ops"}}; }
   void LogParams(bool verbose, std::vector<std::string>* lines) const override {
     if (verbose || !ops_.empty()) lines->push_back(fmt::format("Test delegate ops: [{}]", ops_));
     if (verbose || error_ != 0.0f) lines->push_back(fmt::format("Test delegate error: [{}]", error_));

@@ -24,6 +24,7 @@
 #include "tensorflow/lite/core/api/error_reporter.h"
 #include "tensorflow/lite/core/api/profiler.h"
 #include "tensorflow/lite/core/c/common.h"
+#include "runtime/runtime_context.h"
 
 struct pthreadpool;
 
@@ -138,7 +139,7 @@ class Subgraph {
     return check_cancelled_func_ != nullptr && check_cancelled_func_(cancellation_data_);
   }
   void SetThreadPool(pthreadpool* pool, int num_threads);
-  pthreadpool* thread_pool() const { return thread_pool_; }
+  pthreadpool* thread_pool() const { return runtime_context_.thread_pool; }
 
   // tflite-inspect extension: a sentence about the node added to its prepare/invoke
   // failure messages (the builder notes options of the wrong union type, which TFLite
@@ -190,11 +191,10 @@ class Subgraph {
       const {
     return delegation_records_;
   }
-  // The Subgraph behind `context` when it is one of ours, else nullptr (a delegate
-  // plugin built with our helpers may be loaded into the real TFLite runtime).
+  // The Subgraph behind `context` when it is one of ours, else nullptr. For the
+  // runtime's own kernels (control flow runs other subgraphs); delegates read what they
+  // need through tflite_inspect::GetRuntimeContext (runtime/runtime_context.h).
   static Subgraph* FromContext(const TfLiteContext* context);
-  // The record of the delegate being applied now (inside its Prepare), else nullptr.
-  tflite_inspect::DelegationRecord* current_delegation() { return current_delegation_; }
 
  private:
   // kInvokableAndImmutable: a delegate without dynamic-tensor support was applied;
@@ -279,7 +279,9 @@ class Subgraph {
   bool in_invoke_ = false;
   int next_plan_index_to_prepare_ = 0;
   Profiler* profiler_ = nullptr;
-  pthreadpool* thread_pool_ = nullptr;
+  // Registered under kTfLiteCpuBackendContext: the pool and, while a delegate's
+  // Prepare runs, its record.
+  tflite_inspect::RuntimeContext runtime_context_;
   TfLiteExternalContext* external_contexts_[kTfLiteMaxExternalContexts] = {};
 
   // Delegation state.
@@ -288,7 +290,6 @@ class Subgraph {
   bool delegates_undone_ = false;
   std::vector<TfLiteDelegateParams> preview_array_;  // its int arrays are ours
   std::vector<std::unique_ptr<tflite_inspect::DelegationRecord>> delegation_records_;
-  tflite_inspect::DelegationRecord* current_delegation_ = nullptr;
   std::string* error_capture_ = nullptr;  // also receives reported errors when set
 };
 

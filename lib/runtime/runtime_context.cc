@@ -1,0 +1,20 @@
+#include "runtime/runtime_context.h"
+
+namespace tflite_inspect {
+namespace {
+
+// Interpreter::SetNumThreads refreshes external contexts; ours is updated by the
+// interpreter directly, so there is nothing to re-read.
+TfLiteStatus RefreshNothing(TfLiteContext*) { return kTfLiteOk; }
+
+}  // namespace
+
+RuntimeContext::RuntimeContext() : TfLiteExternalContext{kTfLiteCpuBackendContext, &RefreshNothing} {}
+
+RuntimeContext* GetRuntimeContext(TfLiteContext* context) {
+  if (context == nullptr || context->GetExternalContext == nullptr) return nullptr;
+  TfLiteExternalContext* c = context->GetExternalContext(context, kTfLiteCpuBackendContext);
+  return c != nullptr && c->Refresh == &RefreshNothing ? static_cast<RuntimeContext*>(c) : nullptr;
+}
+
+}  // namespace tflite_inspect

@@ -1,0 +1,36 @@
+// What the runtime hands to delegates (and to any code holding only a TfLiteContext)
+// beyond TFLite's C API: the interpreter's thread pool and, while a delegate's Prepare
+// runs, the record that delegate_report and benchmark_model print.
+//
+// It travels as TFLite passes its own CPU backend state: an external context
+// (TfLiteContext::GetExternalContext, slot kTfLiteCpuBackendContext), so a delegate
+// needs no access to the runtime's C++ classes. Code that may also run inside the real
+// TFLite (a delegate plugin built with our helpers) gets nullptr there and carries on
+// without a pool or a record.
+#ifndef TFLITE_INSPECT_LIB_RUNTIME_RUNTIME_CONTEXT_H_
+#define TFLITE_INSPECT_LIB_RUNTIME_RUNTIME_CONTEXT_H_
+
+#include "tensorflow/lite/core/c/common.h"
+
+struct pthreadpool;
+
+namespace tflite_inspect {
+
+struct DelegationRecord;
+
+struct RuntimeContext : TfLiteExternalContext {
+  RuntimeContext();
+  pthreadpool* thread_pool = nullptr;  // the interpreter's pool; nullptr: one thread
+  int num_threads = 1;
+  // The record of the delegate being applied; nullptr outside a delegate's Prepare.
+  DelegationRecord* delegation = nullptr;
+};
+
+// The runtime's context behind `context`, or nullptr when the context is not ours
+// (recognized by its Refresh callback, so nothing past TfLiteExternalContext is read
+// from someone else's object).
+RuntimeContext* GetRuntimeContext(TfLiteContext* context);
+
+}  // namespace tflite_inspect
+
+#endif  // TFLITE_INSPECT_LIB_RUNTIME_RUNTIME_CONTEXT_H_
