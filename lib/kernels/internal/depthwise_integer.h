@@ -11,8 +11,9 @@
 // channel, the second with int16 pairs of taps on vpmaddwd (|f'| <= 255, |x| <= 255: no
 // saturation).
 //
-// AVX2 (16 and 8 channels at a time; picked at run time) and a portable loop over the same
-// packed filter; an arm64 variant (vmlal_s16 over the same pairs) fits beside them.
+// AVX2 (16 and 8 channels at a time; picked at run time), NEON on AArch64 (vmlal_s16 over
+// the same pairs, split per tap by vld2q_s16) and a portable loop over the same packed
+// filter.
 #ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_DEPTHWISE_INTEGER_H_
 #define TFLITE_INSPECT_LIB_KERNELS_INTERNAL_DEPTHWISE_INTEGER_H_
 
@@ -51,7 +52,7 @@ struct RowStage {
 
 class Int8Sums {
  public:
-  // Whether this CPU has a vector loop for these sums (AVX2). Elsewhere the kernels keep
+  // Whether this CPU has a vector loop for these sums (AVX2, NEON). Elsewhere the kernels keep
   // their own generic loops, which the compiler vectorizes over channels; the portable
   // loop here (per channel over the packed pairs) is for tests and would be slower.
   static bool Vectorized();

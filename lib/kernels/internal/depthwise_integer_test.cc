@@ -76,10 +76,45 @@ void CheckRandom(uint32_t seed) {
       REQUIRE(got == want);
     }
   }
+  // Through the output stage: the vector rows give the portable loop's bytes, which are
+  // the raw sums (checked above) through requant::OutputStageRow's portable loop.
+  std::vector<int32_t> bias(w.channels), mult(w.channels), shift(w.channels);
+  for (int c = 0; c < w.channels; ++c) {
+    bias[c] = Rand(rng, -50000, 50000);
+    mult[c] = Rand(rng, 1 << 30, 0x7fffffff);
+    shift[c] = Rand(rng, -14, 1);
+  }
+  tflite::gemm::QuantizedOutputStage stage;
+  stage.bias = bias.data();
+  stage.multiplier = mult.data();
+  stage.shift = shift.data();
+  stage.output_offset = Rand(rng, -10, 10);
+  stage.act_min = lo;
+  stage.act_max = hi;
+  tflite::dwconv::RowStage row_stage;
+  sums.PrepareStage(-zero_point, stage, &row_stage);
+  for (int oy = 0; oy < out_h; ++oy) {
+    const auto raw = NaiveRow(w, image.data(), filter.data(), filter_offset, -zero_point, oy);
+    std::vector<In> want(raw.size());
+    for (int ox = 0; ox < w.out_w; ++ox) {
+      tflite::requant::OutputStageRow(raw.data() + static_cast<size_t>(ox) * w.channels, w.channels,
+                                      stage, want.data() + static_cast<size_t>(ox) * w.channels,
+                                      /*portable=*/true);
+    }
+    for (bool portable : {false, true}) {
+      std::vector<In> got(want.size());
+      sums.RowQuantized(w, image.data(), oy, 0, w.out_w, zero_row.data(), row_stage, got.data(),
+                        portable);
+      CAPTURE(seed, oy, portable, w.channels, w.f_h, w.f_w);
+      REQUIRE(got == want);
+    }
+  }
 }
 
-TEST_CASE("dwconv::Int8Sums (AVX2 and portable) gives the reference's int32 sums") {
-  if (!tflite::gemm::CpuHasAvx2()) WARN("no AVX2 here: only the portable loop is checked");
+TEST_CASE("dwconv::Int8Sums (vector and portable) gives the reference's sums and outputs") {
+  if (!tflite::dwconv::Int8Sums::Vectorized()) {
+    WARN("no vector loop here (AVX2 / NEON): only the portable loop is checked");
+  }
   for (uint32_t seed = 1; seed <= 150; ++seed) {
     CheckRandom<int8_t>(seed);
     CheckRandom<uint8_t>(seed + 5000);

@@ -689,6 +689,33 @@ inline void QuantAccumulate(bool simd, int k, const int16_t* a, int lda, const i
   GenericQuantTile<R>(k, a, lda, b, acc);
 }
 
+// A tile's kNr columns of the stage (bias 0 without one): the stage's own arrays, or
+// copies padded with zeros when the last panel is short, so vector loads stay inside.
+struct TileStage {
+  TileStage(const QuantizedOutputStage& s, int col0, int cols)
+      : multiplier(s.multiplier + col0),
+        shift(s.shift + col0),
+        bias(s.bias != nullptr ? s.bias + col0 : zeros_) {
+    if (cols < kNr) {
+      std::memcpy(multiplier_, multiplier, sizeof(int32_t) * cols);
+      std::memcpy(shift_, shift, sizeof(int32_t) * cols);
+      if (s.bias != nullptr) std::memcpy(bias_, bias, sizeof(int32_t) * cols);
+      multiplier = multiplier_;
+      shift = shift_;
+      bias = bias_;
+    }
+  }
+  TileStage(const TileStage&) = delete;
+  TileStage& operator=(const TileStage&) = delete;
+  const int32_t* multiplier;
+  const int32_t* shift;
+  const int32_t* bias;
+
+ private:
+  int32_t multiplier_[kNr] = {}, shift_[kNr] = {}, bias_[kNr] = {};
+  const int32_t zeros_[kNr] = {};
+};
+
 #ifdef TFI_GEMM_X86
 // The output stage of a tile on 8 lanes at a time (requant::OutputStage8: the scalar
 // loop's bits); a tile with a short last panel goes through a 16-value buffer.
@@ -696,18 +723,8 @@ template <int R, typename OutT>
 __attribute__((target("avx2"))) void Avx2QuantizedStore(const int32_t (&acc)[R][kNr], OutT* c,
                                                         int ldc, int cols,
                                                         const QuantizedOutputStage& s, int col0) {
-  int32_t mult[kNr] = {}, shift[kNr] = {}, bias[kNr] = {};
-  const int32_t* mp = s.multiplier + col0;
-  const int32_t* sp = s.shift + col0;
-  const int32_t* bp = s.bias != nullptr ? s.bias + col0 : bias;
-  if (cols < kNr) {
-    std::memcpy(mult, mp, sizeof(int32_t) * cols);
-    std::memcpy(shift, sp, sizeof(int32_t) * cols);
-    if (s.bias != nullptr) std::memcpy(bias, bp, sizeof(int32_t) * cols);
-    mp = mult;
-    sp = shift;
-    bp = bias;
-  }
+  const TileStage ts(s, col0, cols);
+  const int32_t *mp = ts.multiplier, *sp = ts.shift, *bp = ts.bias;
   const requant::Avx2Channels ch0 = requant::LoadChannels8(mp, sp);
   const requant::Avx2Channels ch1 = requant::LoadChannels8(mp + 8, sp + 8);
   const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bp));
@@ -732,14 +749,52 @@ __attribute__((target("avx2"))) void Avx2QuantizedStore(const int32_t (&acc)[R][
 }
 #endif
 
+#ifdef TFI_GEMM_NEON
+// The output stage of a tile on 4 lanes at a time (requant::OutputStage4: the scalar
+// loop's bits); a tile with a short last panel goes through a 16-value buffer.
+template <int R, typename OutT>
+void NeonQuantizedStore(const int32_t (&acc)[R][kNr], OutT* c, int ldc, int cols,
+                        const QuantizedOutputStage& s, int col0) {
+  const TileStage ts(s, col0, cols);
+  const int32_t *mp = ts.multiplier, *sp = ts.shift, *bp = ts.bias;
+  requant::NeonChannels ch[4];
+  int32x4_t b[4];
+  for (int q = 0; q < 4; ++q) {
+    ch[q] = requant::LoadNeonChannels4(mp + 4 * q, sp + 4 * q);
+    b[q] = vld1q_s32(bp + 4 * q);
+  }
+  const int32x4_t offset = vdupq_n_s32(s.output_offset);
+  const int32x4_t lo = vdupq_n_s32(s.act_min), hi = vdupq_n_s32(s.act_max);
+  for (int i = 0; i < R; ++i) {
+    int32x4_t v[4];
+    for (int q = 0; q < 4; ++q) {
+      v[q] = requant::OutputStage4(vld1q_s32(&acc[i][4 * q]), b[q], ch[q], offset, lo, hi);
+    }
+    OutT* crow = c + static_cast<size_t>(i) * ldc;
+    if (cols == kNr) {
+      requant::Store16(v[0], v[1], v[2], v[3], crow);
+    } else {
+      OutT tmp[kNr];
+      requant::Store16(v[0], v[1], v[2], v[3], tmp);
+      std::memcpy(crow, tmp, sizeof(OutT) * cols);
+    }
+  }
+}
+#endif
+
 template <int R, typename OutT>
 void QuantizedTile(bool simd, int k, const int16_t* a, int lda, const int16_t* b, OutT* c, int ldc,
                    int cols, const QuantizedOutputStage& s, int col0) {
   int32_t acc[R][kNr];
   QuantAccumulate<R>(simd, k, a, lda, b, acc);
-#ifdef TFI_GEMM_X86
+#if defined(TFI_GEMM_X86)
   if (simd && !s.single_rounding) {
     Avx2QuantizedStore<R>(acc, c, ldc, cols, s, col0);
+    return;
+  }
+#elif defined(TFI_GEMM_NEON)
+  if (simd && !s.single_rounding) {
+    NeonQuantizedStore<R>(acc, c, ldc, cols, s, col0);
     return;
   }
 #endif

@@ -51,12 +51,36 @@ __attribute__((target("avx2"))) int RowAvx2(const int32_t* acc, int n,
 }
 #endif
 
+#if defined(TFI_REQUANTIZE_NEON)
+// 16 values at a time; the rest (< 16) by the portable loop.
+template <typename OutT>
+int RowNeon(const int32_t* acc, int n, const gemm::QuantizedOutputStage& s, OutT* out) {
+  const int32x4_t offset = vdupq_n_s32(s.output_offset);
+  const int32x4_t lo = vdupq_n_s32(s.act_min), hi = vdupq_n_s32(s.act_max);
+  const int32x4_t zero = vdupq_n_s32(0);
+  int j = 0;
+  for (; j + 16 <= n; j += 16) {
+    int32x4_t v[4];
+    for (int q = 0; q < 4; ++q) {
+      const int c = j + 4 * q;
+      const NeonChannels ch = LoadNeonChannels4(s.multiplier + c, s.shift + c);
+      const int32x4_t bias = s.bias != nullptr ? vld1q_s32(s.bias + c) : zero;
+      v[q] = OutputStage4(vld1q_s32(acc + c), bias, ch, offset, lo, hi);
+    }
+    Store16(v[0], v[1], v[2], v[3], out + j);
+  }
+  return j;
+}
+#endif
+
 template <typename OutT>
 void Row(const int32_t* acc, int n, const gemm::QuantizedOutputStage& s, OutT* out,
          bool portable) {
   int from = 0;
 #if defined(TFI_REQUANTIZE_AVX2)
   if (!portable && gemm::CpuHasAvx2()) from = RowAvx2(acc, n, s, out);
+#elif defined(TFI_REQUANTIZE_NEON)
+  if (!portable) from = RowNeon(acc, n, s, out);
 #endif
   (void)portable;
   RowPortable(acc, n, s, from, out);

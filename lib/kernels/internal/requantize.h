@@ -9,8 +9,8 @@
 //   truncates toward zero; for a negative product, trunc((p + 1 - 2^30) / 2^31) =
 //   floor((p + 2^30) / 2^31), so one floor division covers both signs.)
 //
-// AVX2 here (8 lanes, picked at run time by the callers); a NEON variant is
-// vqrdmulhq_s32 + a rounding shift with gemmlowp's fix-up, and fits beside it.
+// AVX2 (8 lanes, picked at run time by the callers) and, on AArch64 (where NEON is
+// baseline), NEON (4 lanes): vqrdmulhq_s32 + a rounding shift with gemmlowp's fix-up.
 #ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_REQUANTIZE_H_
 #define TFLITE_INSPECT_LIB_KERNELS_INTERNAL_REQUANTIZE_H_
 
@@ -21,6 +21,9 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #define TFI_REQUANTIZE_AVX2 1
+#elif defined(__aarch64__)
+#include <arm_neon.h>
+#define TFI_REQUANTIZE_NEON 1
 #endif
 
 namespace tflite {
@@ -28,8 +31,8 @@ namespace requant {
 
 // out[j] = clamp(MultiplyByQuantizedMultiplier(acc[j] + bias[j], multiplier[j], shift[j]) +
 // output_offset, act_min, act_max) for j < n, with the stage's arrays indexed from 0 (bias
-// may be null; additions wrap as the reference's); AVX2 when the CPU has it, unless
-// `portable`. single_rounding stages are not taken (the scalar GEMM stage does those).
+// may be null; additions wrap as the reference's); AVX2 when the CPU has it (NEON on
+// AArch64), unless `portable`. single_rounding stages are not taken (the scalar GEMM stage does those).
 void OutputStageRow(const int32_t* acc, int n, const gemm::QuantizedOutputStage& s, int8_t* out,
                     bool portable = false);
 void OutputStageRow(const int32_t* acc, int n, const gemm::QuantizedOutputStage& s, uint8_t* out,
@@ -150,6 +153,59 @@ __attribute__((target("avx2"))) inline __m256i Narrow16(__m256i v0, __m256i v1, 
 }
 
 #endif  // TFI_REQUANTIZE_AVX2
+
+#if defined(TFI_REQUANTIZE_NEON)
+
+// Per-lane multipliers and shifts for 4 lanes.
+struct NeonChannels {
+  int32x4_t multiplier;
+  int32x4_t left;       // max(shift, 0)
+  int32x4_t neg_right;  // min(shift, 0) = -(right shift)
+};
+
+inline NeonChannels LoadNeonChannels4(const int32_t* multiplier, const int32_t* shift) {
+  const int32x4_t sh = vld1q_s32(shift);
+  const int32x4_t zero = vdupq_n_s32(0);
+  return {vld1q_s32(multiplier), vmaxq_s32(sh, zero), vminq_s32(sh, zero)};
+}
+
+// MultiplyByQuantizedMultiplier(x, multiplier, shift) on 4 lanes. vqrdmulhq_s32 is
+// SaturatingRoundingDoublingHighMul lane for lane (INT32_MIN * INT32_MIN saturates to
+// INT32_MAX alike). RoundingDivideByPOT rounds halves away from zero; vrshlq_s32 by a
+// negative amount rounds them up, so negative lanes first take 1 off (gemmlowp's fix-up;
+// saturating, so INT32_MIN, whose remainder is 0, stays exact).
+inline int32x4_t MultiplyByQuantizedMultiplier4(int32x4_t x, const NeonChannels& ch) {
+  x = vshlq_s32(x, ch.left);  // x * 2^left, wrapping as the scalar WrappingMul does
+  const int32x4_t high = vqrdmulhq_s32(x, ch.multiplier);
+  const int32x4_t fixup = vshrq_n_s32(vandq_s32(high, ch.neg_right), 31);
+  return vrshlq_s32(vqaddq_s32(high, fixup), ch.neg_right);
+}
+
+// The whole 8-bit output stage on 4 lanes (see OutputStage8).
+inline int32x4_t OutputStage4(int32x4_t acc, int32x4_t bias, const NeonChannels& ch,
+                              int32x4_t output_offset, int32x4_t act_min, int32x4_t act_max) {
+  int32x4_t v = MultiplyByQuantizedMultiplier4(vaddq_s32(acc, bias), ch);
+  v = vaddq_s32(v, output_offset);
+  return vminq_s32(vmaxq_s32(v, act_min), act_max);
+}
+
+// 16 clamped int32 lanes as 16 values of the output type, in order.
+inline void Store16(int32x4_t v0, int32x4_t v1, int32x4_t v2, int32x4_t v3, int8_t* out) {
+  const int16x8_t lo = vcombine_s16(vqmovn_s32(v0), vqmovn_s32(v1));
+  const int16x8_t hi = vcombine_s16(vqmovn_s32(v2), vqmovn_s32(v3));
+  vst1q_s8(out, vcombine_s8(vqmovn_s16(lo), vqmovn_s16(hi)));
+}
+inline void Store16(int32x4_t v0, int32x4_t v1, int32x4_t v2, int32x4_t v3, uint8_t* out) {
+  const int16x8_t lo = vcombine_s16(vqmovn_s32(v0), vqmovn_s32(v1));
+  const int16x8_t hi = vcombine_s16(vqmovn_s32(v2), vqmovn_s32(v3));
+  vst1q_u8(out, vcombine_u8(vqmovun_s16(lo), vqmovun_s16(hi)));
+}
+inline void Store16(int32x4_t v0, int32x4_t v1, int32x4_t v2, int32x4_t v3, int16_t* out) {
+  vst1q_s16(out, vcombine_s16(vqmovn_s32(v0), vqmovn_s32(v1)));
+  vst1q_s16(out + 8, vcombine_s16(vqmovn_s32(v2), vqmovn_s32(v3)));
+}
+
+#endif  // TFI_REQUANTIZE_NEON
 
 }  // namespace requant
 }  // namespace tflite

@@ -8,24 +8,49 @@
 
 #include "kernels/internal/gemm.h"
 #include "kernels/testing/conv_test_util.h"
+#include "testing/random.h"
 #include "tensorflow/lite/kernels/internal/common.h"
 
 namespace tflite_inspect {
 namespace {
 
+// The CPU's vector MultiplyByQuantizedMultiplier on 8 lanes (AVX2: one vector; NEON: two);
+// false when this build or CPU has none.
 #if defined(TFI_REQUANTIZE_AVX2)
-__attribute__((target("avx2"))) void Vector8(const int32_t* x, const int32_t* mult,
-                                             const int32_t* shift, int32_t* out) {
+__attribute__((target("avx2"))) void Avx2Vector8(const int32_t* x, const int32_t* mult,
+                                                 const int32_t* shift, int32_t* out) {
   const tflite::requant::Avx2Channels ch = tflite::requant::LoadChannels8(mult, shift);
   const __m256i v = tflite::requant::MultiplyByQuantizedMultiplier8(
       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x)), ch);
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), v);
 }
+#endif
 
-TEST_CASE("AVX2 MultiplyByQuantizedMultiplier8 gives the scalar bits, edges included") {
-  if (!tflite::gemm::CpuHasAvx2()) {
-    WARN("this CPU has no AVX2: the vector requantization is not used here");
-    return;
+bool Vector8(const int32_t* x, const int32_t* mult, const int32_t* shift, int32_t* out) {
+#if defined(TFI_REQUANTIZE_AVX2)
+  if (!tflite::gemm::CpuHasAvx2()) return false;
+  Avx2Vector8(x, mult, shift, out);
+  return true;
+#elif defined(TFI_REQUANTIZE_NEON)
+  for (int h = 0; h < 8; h += 4) {
+    const tflite::requant::NeonChannels ch = tflite::requant::LoadNeonChannels4(mult + h, shift + h);
+    vst1q_s32(out + h, tflite::requant::MultiplyByQuantizedMultiplier4(vld1q_s32(x + h), ch));
+  }
+  return true;
+#else
+  (void)x, (void)mult, (void)shift, (void)out;
+  return false;
+#endif
+}
+
+TEST_CASE("Vector MultiplyByQuantizedMultiplier (AVX2, NEON) gives the scalar bits, edges included") {
+  {
+    const int32_t z[8] = {};
+    int32_t o[8];
+    if (!Vector8(z, z, z, o)) {
+      WARN("no vector requantization in this build or on this CPU: nothing to compare");
+      return;
+    }
   }
   constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
   constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
@@ -59,7 +84,50 @@ TEST_CASE("AVX2 MultiplyByQuantizedMultiplier8 gives the scalar bits, edges incl
   }
   CHECK(checked == 160000);
 }
-#endif
+
+// Returns the number of values compared.
+template <typename OutT>
+long CheckOutputStageRow(std::mt19937& rng) {
+  long compared = 0;
+  std::uniform_int_distribution<int32_t> acc_values(-(1 << 20), 1 << 20);
+  std::uniform_int_distribution<int32_t> multipliers(1 << 30, std::numeric_limits<int32_t>::max());
+  std::uniform_int_distribution<int> shifts(-12, 2);
+  for (int round = 0; round < 200; ++round) {
+    const int n = 1 + static_cast<int>(rng() % 70);  // vector blocks and the scalar tail
+    std::vector<int32_t> acc(n), bias(n), mult(n), shift(n);
+    for (int j = 0; j < n; ++j) {
+      acc[j] = acc_values(rng);
+      bias[j] = acc_values(rng) / 4;
+      mult[j] = multipliers(rng);
+      shift[j] = shifts(rng);
+    }
+    tflite::gemm::QuantizedOutputStage s;
+    s.bias = (round & 1) ? bias.data() : nullptr;
+    s.multiplier = mult.data();
+    s.shift = shift.data();
+    s.output_offset = static_cast<int32_t>(rng() % 41) - 20;
+    s.act_min = std::numeric_limits<OutT>::min() + static_cast<int32_t>(rng() % 3);
+    s.act_max = std::numeric_limits<OutT>::max() - static_cast<int32_t>(rng() % 3);
+    std::vector<OutT> vec(n), portable(n);
+    tflite::requant::OutputStageRow(acc.data(), n, s, vec.data());
+    tflite::requant::OutputStageRow(acc.data(), n, s, portable.data(), /*portable=*/true);
+    for (int j = 0; j < n; ++j) {
+      if (vec[j] != portable[j]) {
+        CAPTURE(round, n, j, acc[j], mult[j], shift[j], int(vec[j]), int(portable[j]));
+        FAIL("vector and portable output stages differ");
+      }
+    }
+    compared += n;
+  }
+  return compared;
+}
+
+TEST_CASE("OutputStageRow: the vector rows give the portable loop's bytes") {
+  CAPTURE(Catch::rngSeed());
+  std::mt19937 rng(testing::TestSeed(0x5e9a));
+  CHECK(CheckOutputStageRow<int8_t>(rng) > 200);
+  CHECK(CheckOutputStageRow<uint8_t>(rng) > 200);
+}
 
 }  // namespace
 }  // namespace tflite_inspect
