@@ -313,6 +313,29 @@ TEST_CASE("benchmark_model takes exactly the TFLite flags its page says it takes
 
 namespace {
 
+TEST_CASE("benchmark_model --release_dynamic_tensors and --disable_delegate_clustering") {
+  const fs::path json_path = TempDir() / "options.json";
+  const CommandResult r = Run(fmt::format(
+      "--graph={} --num_runs=2 --warmup_runs=0 --min_secs=0 --warmup_min_secs=0 "
+      "--release_dynamic_tensors --disable_delegate_clustering=true --output_json={}",
+      Model(), json_path.string()));
+  CAPTURE(r.out, r.err);
+  REQUIRE(r.exit_code == 0);
+  // TFLite's parameter lines, in its order, and no "Unconsumed" warning for them.
+  CHECK_THAT(r.out, Catch::Contains("INFO: Release dynamic tensor memory: [1]\n"
+                                    "INFO: Disable delegate clustering: [1]\n"));
+  CHECK_THAT(r.out, !Catch::Contains("Unconsumed"));
+  // They are part of the configuration the CI gate compares.
+  const auto j = nlohmann::json::parse(ReadFile(json_path));
+  CHECK(j["configuration"]["interpreter_options"] ==
+        nlohmann::json::array({"release_dynamic_tensors", "disable_delegate_clustering"}));
+  const CommandResult plain = Run(fmt::format(
+      "--graph={} --num_runs=2 --warmup_runs=0 --min_secs=0 --warmup_min_secs=0 --baseline={}",
+      Model(), json_path.string()));
+  CHECK(plain.exit_code == 2);
+  CHECK_THAT(plain.out + plain.err, Catch::Contains("interpreter_options:"));
+}
+
 TEST_CASE("benchmark_model --list_signatures prints TFLite's lines and stops with exit 1") {
   const CommandResult r = Run(fmt::format("--graph={} --list_signatures", Model()));
   CHECK(r.exit_code == 1);

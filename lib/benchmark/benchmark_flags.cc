@@ -83,6 +83,11 @@ void AddBenchmarkFlags(CLI::App& app, BenchmarkOptions* o, BenchmarkToolOptions*
                  "characters of a tensor's type shown by --print_*_state");
   app.add_option("--alloc_type_display_length", o->alloc_type_display_length,
                  "characters of a tensor's allocation type shown by --print_*_state");
+  AddBoolFlag(app, "--release_dynamic_tensors", &o->release_dynamic_tensors,
+              "Ensure dynamic tensor's memory is released when they are not used");
+  AddBoolFlag(app, "--disable_delegate_clustering", &o->disable_delegate_clustering,
+              "Disable delegate clustering: delegated partitions follow the plan's order, "
+              "independent nodes are not moved to merge them");
   AddBoolFlag(app, "--enable_builtin_cast_constant_cache", &o->enable_builtin_cast_constant_cache,
               "Cache the output of the builtin cast operation when its input is a constant "
               "tensor (always done here: nodes with constant inputs are computed once)");
@@ -154,6 +159,10 @@ std::vector<std::string> BenchmarkParamLines(const BenchmarkOptions& o) {
         Str(o.print_preinvoke_state ? 1 : 0), false);
   param("print_postinvoke_state", "Print post-invoke interpreter state",
         Str(o.print_postinvoke_state ? 1 : 0), false);
+  param("release_dynamic_tensors", "Release dynamic tensor memory",
+        Str(o.release_dynamic_tensors ? 1 : 0), false);
+  param("disable_delegate_clustering", "Disable delegate clustering",
+        Str(o.disable_delegate_clustering ? 1 : 0), false);
   param("enable_builtin_cast_constant_cache", "Constant CAST output cache",
         Str(o.enable_builtin_cast_constant_cache ? 1 : 0), false);
   param("output_filepath", "File path to export outputs layer to", o.output_filepath, false);

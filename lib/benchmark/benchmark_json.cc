@@ -47,12 +47,19 @@ nlohmann::json BenchmarkConfigurationJson(const BenchmarkOptions& o, const Bench
     if (line.rfind("GPU cache dir:", 0) == 0 || line.rfind("Delegate serialize", 0) == 0) continue;
     params.push_back(line);
   }
-  return {{"model_sha256", r.model_sha256},
-          {"signature", r.signature},
-          {"num_threads", r.num_threads},
-          {"inputs", r.input_shapes},
-          {"delegates", applied},
-          {"delegate_params", params}};
+  nlohmann::json config = {{"model_sha256", r.model_sha256},
+                            {"signature", r.signature},
+                            {"num_threads", r.num_threads},
+                            {"inputs", r.input_shapes},
+                            {"delegates", applied},
+                            {"delegate_params", params}};
+  // Interpreter options that change what runs (partitions, memory traffic); only when
+  // set, so baselines written before they existed still compare.
+  nlohmann::json interpreter_options = nlohmann::json::array();
+  if (o.release_dynamic_tensors) interpreter_options.push_back("release_dynamic_tensors");
+  if (o.disable_delegate_clustering) interpreter_options.push_back("disable_delegate_clustering");
+  if (!interpreter_options.empty()) config["interpreter_options"] = interpreter_options;
+  return config;
 }
 
 nlohmann::json BenchmarkResultToJson(const BenchmarkOptions& o, const BenchmarkResult& r) {

@@ -224,6 +224,9 @@ Status Init(Bench& b, const tflite::OpResolver& resolver, DelegatePlan plan) {
   SessionOptions so;
   so.graph = options.graph;
   so.num_threads = options.num_threads;
+  so.interpreter_options.SetEnsureDynamicTensorsAreReleased(options.release_dynamic_tensors);
+  so.interpreter_options.SetDisableDelegateClustering(options.disable_delegate_clustering);
+  so.interpreter_options.SetCacheConstantCastOp(options.enable_builtin_cast_constant_cache);
   so.limits = options.limits;
   so.target_runtime = options.target_runtime;
   so.warn = b.log.warn;

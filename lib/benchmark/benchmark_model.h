@@ -46,6 +46,8 @@ struct BenchmarkOptions {
   // Accepted: the runtime computes every node with constant inputs once (constant
   // folding), a CAST of a constant included, whatever this says.
   bool enable_builtin_cast_constant_cache = false;
+  bool release_dynamic_tensors = false;      // InterpreterOptions: free after last use
+  bool disable_delegate_clustering = false;  // InterpreterOptions: non-greedy partitions
   bool report_peak_memory_footprint = false;
   int memory_footprint_check_interval_ms = 50;
   bool print_preinvoke_state = false;

@@ -54,7 +54,8 @@ std::vector<std::string> ConfigurationDifferences(const nlohmann::json& baseline
   }
   std::vector<std::string> out;
   for (const char* key :
-       {"model_sha256", "signature", "num_threads", "inputs", "delegates", "delegate_params"}) {
+       {"model_sha256", "signature", "num_threads", "inputs", "delegates", "delegate_params",
+        "interpreter_options"}) {
     const auto bv = b->find(key);
     const auto cv = c->find(key);
     const nlohmann::json none;

@@ -41,6 +41,7 @@ void Interpreter::AddSubgraphs(int subgraphs_to_add, int* first_new_subgraph_ind
     const int index = static_cast<int>(subgraphs_.size());
     subgraphs_.push_back(std::make_unique<Subgraph>(error_reporter_, &subgraphs_, index));
     subgraphs_.back()->SetThreadPool(thread_pool_, num_threads_);
+    subgraphs_.back()->SetOptions(&options_);
     subgraphs_.back()->SetProfiler(profiler_);
     subgraphs_.back()->SetMemoryShare(memory_share_.get());
     subgraphs_.back()->SetMaxWhileIterations(max_while_iterations_);
@@ -105,6 +106,11 @@ TfLiteStatus Interpreter::Cancel() {
 }
 
 TfLiteStatus Interpreter::AllocateTensors() { return primary().AllocateTensors(); }
+
+TfLiteStatus Interpreter::ApplyOptions(const InterpreterOptions* options) {
+  if (options != nullptr) options_ = *options;  // the subgraphs point at options_
+  return kTfLiteOk;
+}
 
 TfLiteStatus Interpreter::Invoke() {
   BeginInvoke();

@@ -124,6 +124,12 @@ InterpreterBuilder::InterpreterBuilder(const FlatBufferModel& model, const OpRes
       op_resolver_(op_resolver),
       error_reporter_(error_reporter ? error_reporter : DefaultErrorReporter()) {}
 
+InterpreterBuilder::InterpreterBuilder(const FlatBufferModel& model, const OpResolver& op_resolver,
+                                       const InterpreterOptions* options_experimental)
+    : InterpreterBuilder(model, op_resolver, model.error_reporter()) {
+  options_ = options_experimental;
+}
+
 InterpreterBuilder::~InterpreterBuilder() = default;
 
 TfLiteStatus InterpreterBuilder::SetNumThreads(int num_threads) {
@@ -302,6 +308,7 @@ TfLiteStatus InterpreterBuilder::operator()(std::unique_ptr<Interpreter>* interp
   std::vector<const TfLiteRegistration*> regs;
   TF_LITE_ENSURE_STATUS(ResolveOps(&regs));
   auto result = std::make_unique<Interpreter>(error_reporter_);
+  if (options_ != nullptr) result->ApplyOptions(options_);
   const int num_subgraphs = static_cast<int>(model.fb()->subgraphs()->size());
   if (num_subgraphs > 1) result->AddSubgraphs(num_subgraphs - 1);
   if (num_threads_ != -1) TF_LITE_ENSURE_STATUS(result->SetNumThreads(num_threads_));

@@ -10,6 +10,7 @@
 #include "catch2/catch.hpp"
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/interpreter_builder.h"
+#include "tensorflow/lite/interpreter_options.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
 #include "tensorflow/lite/kernels/register.h"
 #include "tensorflow/lite/model_builder.h"
@@ -276,7 +277,10 @@ TEST_CASE("ResizeInputTensor re-plans shapes and memory") {
   CHECK_THAT(reporter.text, Catch::Contains("is not an input"));
 }
 
-TEST_CASE("a dynamic output is sized at run time and later nodes are re-prepared") {
+namespace {
+
+// n -> Iota -> seq (dynamic: as long as n says) -> Twice -> out; tensors 0, 1, 2.
+std::vector<uint8_t> IotaTwiceModel() {
   ModelBuilder mb;
   int n = mb.AddTensor(tflite::TensorType_FLOAT32, {1}, "n");
   int seq = mb.AddTensor(tflite::TensorType_FLOAT32, {0}, "seq");
@@ -285,9 +289,15 @@ TEST_CASE("a dynamic output is sized at run time and later nodes are re-prepared
   mb.AddCustomOperator("Twice", {seq}, {out});
   mb.SetInputs({n});
   mb.SetOutputs({out});
+  return mb.Build();
+}
+
+}  // namespace
+
+TEST_CASE("a dynamic output is sized at run time and later nodes are re-prepared") {
   CapturingReporter reporter;
   auto resolver = TestResolver();
-  Built b = Build(mb.Build(), resolver, &reporter);
+  Built b = Build(IotaTwiceModel(), resolver, &reporter);
   REQUIRE(b.status == kTfLiteOk);
   REQUIRE(b.interpreter->AllocateTensors() == kTfLiteOk);
   for (int len : {5, 2, 7}) {
@@ -296,6 +306,34 @@ TEST_CASE("a dynamic output is sized at run time and later nodes are re-prepared
     const TfLiteTensor* o = b.interpreter->output_tensor(0);
     REQUIRE(o->dims->data[0] == len);
     CHECK(o->data.f[len - 1] == 2.0f * (len - 1));
+  }
+}
+
+TEST_CASE("released dynamic tensors: freed after their last use, every Invoke") {
+  const std::vector<uint8_t> bytes = IotaTwiceModel();
+  const int n = 0, seq = 1;
+  for (const bool release : {false, true}) {
+    CAPTURE(release);
+    CapturingReporter reporter;
+    auto resolver = TestResolver();
+    auto model = tflite::FlatBufferModel::BuildFromBuffer(
+        reinterpret_cast<const char*>(bytes.data()), bytes.size(), &reporter);
+    REQUIRE(model != nullptr);
+    tflite::InterpreterOptions options;
+    options.SetEnsureDynamicTensorsAreReleased(release);
+    std::unique_ptr<tflite::Interpreter> interp;
+    REQUIRE(tflite::InterpreterBuilder(*model, resolver, &options)(&interp) == kTfLiteOk);
+    REQUIRE(interp->AllocateTensors() == kTfLiteOk);
+    for (int len : {5, 2, 7, 7}) {
+      interp->typed_input_tensor<float>(0)[0] = static_cast<float>(len);
+      REQUIRE(interp->Invoke() == kTfLiteOk);
+      const TfLiteTensor* o = interp->output_tensor(0);
+      REQUIRE(o->dims->data[0] == len);
+      for (int i = 0; i < len; ++i) CHECK(o->data.f[i] == 2.0f * i);
+      CHECK(interp->tensor(seq)->allocation_type == kTfLiteDynamic);
+      CHECK((interp->tensor(seq)->data.raw == nullptr) == release);
+      CHECK(interp->tensor(n)->data.raw != nullptr);  // subgraph inputs keep theirs
+    }
   }
 }
 

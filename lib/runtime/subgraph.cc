@@ -10,6 +10,7 @@
 #include "runtime/delegation_record.h"
 #include "runtime/graph_partition.h"
 #include "runtime/memory_share.h"
+#include "tensorflow/lite/interpreter_options.h"
 #include "tensorflow/lite/kernels/internal/quantization_util.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
 #include "tensorflow/lite/schema/schema_generated.h"
@@ -805,11 +806,29 @@ TfLiteStatus Subgraph::Invoke() {
   // Once a node has produced a tensor whose shape is only known now (kTfLiteDynamic),
   // the nodes after it are prepared again right before they run, as TFLite does.
   bool reprepare = false;
+  const bool release = options_ != nullptr && options_->GetEnsureDynamicTensorsAreReleased();
+  std::vector<int> last_step;
+  if (release) last_step = LastStepOfTensors();
   for (size_t step = 0; step < execution_plan_.size(); ++step) {
     const int n = execution_plan_[step];
     if (folded_[n]) continue;
     auto& [node, reg] = nodes_and_registration_[n];
     if (reprepare) TF_LITE_ENSURE_STATUS(PrepareNode(n));
+    if (release) {
+      // A dynamic output released after its last use in the previous Invoke gets its
+      // memory back before its producer runs (kernels that size it at Prepare only).
+      for (int i = 0; i < node.outputs->size; ++i) {
+        const int t = node.outputs->data[i];
+        if (t < 0) continue;
+        TfLiteTensor& out = tensors_[t];
+        if (out.allocation_type == kTfLiteDynamic && out.data.raw == nullptr && out.bytes > 0 &&
+            TfLiteTensorRealloc(out.bytes, &out) != kTfLiteOk) {
+          ReportError("Node number %d (%s): cannot allocate %zu bytes for tensor %d", n,
+                      OpName(n).c_str(), out.bytes, t);
+          return kTfLiteError;
+        }
+      }
+    }
     for (int i = 0; i < node.inputs->size; ++i) {
       const int t = node.inputs->data[i];
       if (t == kTfLiteOptionalTensor) continue;
@@ -848,8 +867,44 @@ TfLiteStatus Subgraph::Invoke() {
       const int t = node.outputs->data[i];
       reprepare = t >= 0 && tensors_[t].allocation_type == kTfLiteDynamic;
     }
+    if (release) {
+      for (const TfLiteIntArray* list : {node.inputs, node.outputs}) {
+        for (int i = 0; i < list->size; ++i) {
+          const int t = list->data[i];
+          if (t < 0 || last_step[t] != static_cast<int>(step)) continue;
+          TfLiteTensor& v = tensors_[t];
+          if (v.allocation_type == kTfLiteDynamic && v.type != kTfLiteString &&
+              v.type != kTfLiteResource && v.type != kTfLiteVariant) {
+            TfLiteTensorDataFree(&v);
+          }
+        }
+      }
+    }
   }
   return kTfLiteOk;
+}
+
+std::vector<int> Subgraph::LastStepOfTensors() const {
+  constexpr int kKeep = -2;  // never released
+  std::vector<int> last(tensors_.size(), -1);
+  for (size_t step = 0; step < execution_plan_.size(); ++step) {
+    const auto& node = nodes_and_registration_[execution_plan_[step]].first;
+    const bool folded = folded_[execution_plan_[step]];
+    for (const TfLiteIntArray* list : {node.inputs, node.outputs}) {
+      for (int i = 0; i < list->size; ++i) {
+        const int t = list->data[i];
+        if (t < 0 || last[t] == kKeep) continue;
+        // A folded node's output is computed once, when the tensors are allocated.
+        last[t] = folded && list == node.outputs ? kKeep : static_cast<int>(step);
+      }
+    }
+  }
+  for (const std::vector<int>* keep : {&inputs_, &outputs_, &variables_}) {
+    for (int t : *keep) {
+      if (t >= 0 && static_cast<size_t>(t) < last.size()) last[t] = kKeep;
+    }
+  }
+  return last;
 }
 
 TfLiteStatus Subgraph::ResetVariableTensors() {

@@ -9,6 +9,7 @@
 #include "runtime/delegation_record.h"
 #include "runtime/graph_partition.h"
 #include "tensorflow/lite/core/subgraph.h"
+#include "tensorflow/lite/interpreter_options.h"
 #include "tensorflow/lite/schema/schema_generated.h"
 
 namespace tflite {
@@ -160,8 +161,8 @@ TfLiteStatus Subgraph::PartitionGraph(const TfLiteIntArray* nodes_to_replace,
   for (int n : execution_plan_) view.plan_nodes.push_back(&nodes_and_registration_[n].first);
   view.outputs = outputs_;
   // TFLite partitions greedily unless delegate clustering is disabled.
-  tflite_inspect::PartitionGraphIntoIndependentNodeSubsets(view, nodes, /*greedily=*/true,
-                                                           subsets);
+  const bool greedily = options_ == nullptr || !options_->GetDisableDelegateClustering();
+  tflite_inspect::PartitionGraphIntoIndependentNodeSubsets(view, nodes, greedily, subsets);
   return kTfLiteOk;
 }
 

@@ -12,6 +12,7 @@
 #include "runtime/delegation_record.h"
 #include "tensorflow/lite/builtin_ops.h"
 #include "tensorflow/lite/interpreter.h"
+#include "tensorflow/lite/interpreter_options.h"
 #include "tensorflow/lite/interpreter_builder.h"
 #include "tensorflow/lite/kernels/register.h"
 #include "tensorflow/lite/model_builder.h"
@@ -186,6 +187,25 @@ TEST_CASE("greedy partitioning merges claimed nodes across an independent CPU no
   CHECK(d.seen[0].outputs == Ints{4});
   CHECK(d.seen[1].nodes == Ints{3});
   CHECK(d.seen[1].inputs == Ints{3, 4});
+}
+
+TEST_CASE("with delegate clustering disabled the partitions follow the plan's order") {
+  // The graph above; InterpreterOptions::SetDisableDelegateClustering (benchmark_model
+  // --disable_delegate_clustering) stops an epoch at the first node of the other kind.
+  const auto bytes = BuildGraph(
+      6, {{ADD, 0, 1, 2}, {MUL, 0, 1, 3}, {ADD, 2, 1, 4}, {ADD, 3, 4, 5}}, {0}, {5}, 1);
+  CapturingReporter reporter;
+  Built b = Build(bytes, &reporter);
+  tflite::InterpreterOptions options;
+  options.SetDisableDelegateClustering();
+  REQUIRE(b.interpreter->ApplyOptions(&options) == kTfLiteOk);
+  ManualDelegate d;
+  REQUIRE(b.interpreter->ModifyGraphWithDelegate(&d.delegate) == kTfLiteOk);
+  CHECK(PlanOps(*b.interpreter) == Strings{"ManualDelegate", "MUL", "ManualDelegate"});
+  REQUIRE(d.seen.size() == 2);
+  CHECK(d.seen[0].nodes == Ints{0});
+  CHECK(d.seen[1].nodes == Ints{2, 3});
+  CHECK(d.seen[1].inputs == Ints{1, 2, 3});
 }
 
 TEST_CASE("a CPU node between claimed nodes of one path splits the partition") {

@@ -43,6 +43,7 @@ Result<std::unique_ptr<Session>> Session::Open(const SessionOptions& options,
   tflite::InterpreterBuilder(*s->model_, resolver, s->reporter_.get())(&s->interpreter_,
                                                                        options.num_threads);
   if (s->interpreter_ == nullptr) return runtime_error();
+  s->interpreter_->ApplyOptions(&options.interpreter_options);
   ApplyResourceLimits(options.limits, s->interpreter_.get());
   if (options.share_memory_limit_with != nullptr) {
     s->interpreter_->ShareMemoryLimitWith(options.share_memory_limit_with);

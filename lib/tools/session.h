@@ -37,6 +37,9 @@ enum class SessionStage {
 struct SessionOptions {
   std::string graph;
   int num_threads = 1;  // -1: the runtime's default
+  // TFLite's experimental interpreter options, applied right after the build (as
+  // InterpreterBuilder applies them): released dynamic tensors, no delegate clustering.
+  tflite::InterpreterOptions interpreter_options;
   ResourceLimits limits;
   // An interpreter whose memory limit this session's shares (both allocations count).
   tflite::Interpreter* share_memory_limit_with = nullptr;

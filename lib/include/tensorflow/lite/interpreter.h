@@ -18,6 +18,7 @@
 #include "tensorflow/lite/core/signature_runner.h"
 #include "tensorflow/lite/core/subgraph.h"
 #include "tensorflow/lite/internal/signature_def.h"
+#include "tensorflow/lite/interpreter_options.h"
 
 struct pthreadpool;
 
@@ -80,6 +81,9 @@ class Interpreter {
 
   // Threads available to kernels (a pthreadpool); -1 means the default (1).
   TfLiteStatus SetNumThreads(int num_threads);
+  // TFLite's experimental options (interpreter_options.h), copied; every subgraph (also
+  // those added later) follows them. Apply before AllocateTensors and delegates.
+  TfLiteStatus ApplyOptions(const InterpreterOptions* options);
   int num_threads() const { return num_threads_; }
   void SetProfiler(Profiler* profiler);
   Profiler* GetProfiler() const { return profiler_; }
@@ -189,6 +193,7 @@ class Interpreter {
   std::vector<std::unique_ptr<Subgraph>> subgraphs_;
   pthreadpool* thread_pool_ = nullptr;
   int num_threads_ = 1;
+  InterpreterOptions options_;
   Profiler* profiler_ = nullptr;
   bool allow_buffer_handle_output_ = false;
   std::shared_ptr<MemoryShare> memory_share_;

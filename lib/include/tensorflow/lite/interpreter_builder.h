@@ -20,6 +20,9 @@ class InterpreterBuilder {
   InterpreterBuilder(const FlatBufferModel& model, const OpResolver& op_resolver);
   InterpreterBuilder(const FlatBufferModel& model, const OpResolver& op_resolver,
                      ErrorReporter* error_reporter);
+  // As TFLite: the options are applied to the interpreter it builds (ApplyOptions).
+  InterpreterBuilder(const FlatBufferModel& model, const OpResolver& op_resolver,
+                     const InterpreterOptions* options_experimental);
   ~InterpreterBuilder();
   InterpreterBuilder(const InterpreterBuilder&) = delete;
   InterpreterBuilder& operator=(const InterpreterBuilder&) = delete;
@@ -40,6 +43,7 @@ class InterpreterBuilder {
   const FlatBufferModel& model_;
   const OpResolver& op_resolver_;
   ErrorReporter* error_reporter_;
+  const InterpreterOptions* options_ = nullptr;
   int num_threads_ = -1;
   std::vector<TfLiteDelegate*> delegates_;
   // Placeholder kernels for custom ops the resolver lacks: they fail at prepare with

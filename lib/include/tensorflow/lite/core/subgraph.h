@@ -30,6 +30,7 @@ struct pthreadpool;
 
 namespace tflite {
 struct MemoryShare;
+class InterpreterOptions;
 }
 
 namespace tflite_inspect {
@@ -139,6 +140,8 @@ class Subgraph {
     return check_cancelled_func_ != nullptr && check_cancelled_func_(cancellation_data_);
   }
   void SetThreadPool(pthreadpool* pool, int num_threads);
+  // The interpreter's options (not owned; nullptr: TFLite's defaults).
+  void SetOptions(const InterpreterOptions* options) { options_ = options; }
   pthreadpool* thread_pool() const { return runtime_context_.thread_pool; }
 
   // tflite-inspect extension: a sentence about the node added to its prepare/invoke
@@ -197,6 +200,10 @@ class Subgraph {
   static Subgraph* FromContext(const TfLiteContext* context);
 
  private:
+  // For InterpreterOptions' released dynamic tensors: per tensor, the last step of the
+  // execution plan that reads or writes it; -2 for tensors never released (subgraph
+  // inputs, outputs, variables, folded nodes' outputs), -1 for tensors no step touches.
+  std::vector<int> LastStepOfTensors() const;
   // kInvokableAndImmutable: a delegate without dynamic-tensor support was applied;
   // resizing an input then undoes the delegates until the next AllocateTensors.
   enum class State { kUninvokable, kInvokable, kInvokableAndImmutable };
@@ -279,6 +286,7 @@ class Subgraph {
   bool in_invoke_ = false;
   int next_plan_index_to_prepare_ = 0;
   Profiler* profiler_ = nullptr;
+  const InterpreterOptions* options_ = nullptr;
   // Registered under kTfLiteCpuBackendContext: the pool and, while a delegate's
   // Prepare runs, its record.
   tflite_inspect::RuntimeContext runtime_context_;
