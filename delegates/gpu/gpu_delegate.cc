@@ -586,25 +586,20 @@ TfLiteRegistration PartitionRegistration() {
   return r;
 }
 
-TfLiteStatus GpuDelegate::Prepare(TfLiteContext* context) {
-  const bool enable_quant = options_.enable_quant;
-  auto supported = [enable_quant](TfLiteContext* ctx, TfLiteNode* node, TfLiteRegistration* reg,
-                                  std::string* details) {
-    gpu::OpContext c;
-    c.context = ctx;
-    c.enable_quant = enable_quant;
-    const bool ok = gpu::VisitNode(c, *node, *reg);
-    if (!ok && details != nullptr) *details = c.reason;
-    return ok;
-  };
+PartitionLimits GpuLimits(const GpuDelegateOptions& options) {
   PartitionLimits limits;
   // TFLite's GPU delegate: max_delegated_partitions <= 0 means 1.
-  limits.max_delegated_partitions = options_.max_delegated_partitions <= 0 ? 1 : options_.max_delegated_partitions;
-  limits.min_nodes_per_partition = options_.min_nodes_per_partition;
-  limits.first_delegate_node_index = options_.first_delegate_node_index;
-  limits.last_delegate_node_index = options_.last_delegate_node_index;
+  limits.max_delegated_partitions = options.max_delegated_partitions <= 0 ? 1 : options.max_delegated_partitions;
+  limits.min_nodes_per_partition = options.min_nodes_per_partition;
+  limits.first_delegate_node_index = options.first_delegate_node_index;
+  limits.last_delegate_node_index = options.last_delegate_node_index;
+  return limits;
+}
+
+TfLiteStatus GpuDelegate::Prepare(TfLiteContext* context) {
+  const PartitionLimits limits = GpuLimits(options_);
   NodeSelection selection;
-  TF_LITE_ENSURE_STATUS(SelectNodesToDelegate(context, supported, limits, &selection));
+  TF_LITE_ENSURE_STATUS(SelectGpuNodes(context, options_, &selection));
 
   // LiteRT's GetOpsToReplace: one message, only when some node is unsupported and not
   // every node runs on the GPU (a partition dropped by the limits alone says nothing);
@@ -645,6 +640,21 @@ TfLiteStatus GpuDelegate::Prepare(TfLiteContext* context) {
 }
 
 }  // namespace
+
+TfLiteStatus SelectGpuNodes(TfLiteContext* context, const GpuDelegateOptions& options,
+                            NodeSelection* selection) {
+  const bool enable_quant = options.enable_quant;
+  auto supported = [enable_quant](TfLiteContext* ctx, TfLiteNode* node, TfLiteRegistration* reg,
+                                  std::string* details) {
+    gpu::OpContext c;
+    c.context = ctx;
+    c.enable_quant = enable_quant;
+    const bool ok = gpu::VisitNode(c, *node, *reg);
+    if (!ok && details != nullptr) *details = c.reason;
+    return ok;
+  };
+  return SelectNodesToDelegate(context, supported, GpuLimits(options), selection);
+}
 
 Result<tflite::TfLiteDelegateUniquePtr> CreateGpuDelegate(const GpuDelegateOptions& options) {
   auto env = gpu::ClEnv::Get(options.device);

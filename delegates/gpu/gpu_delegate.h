@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 
+#include "delegate/partition_helper.h"
 #include "gpu/cl_env.h"
 #include "tensorflow/lite/delegates/utils/simple_delegate.h"
 #include "util/status.h"
@@ -47,6 +48,14 @@ struct GpuDelegateStats {
   int64_t bytes_from_device = 0;    // partition outputs read back, all runs
   int64_t device_bytes = 0;         // device memory held by live partitions
 };
+
+// What the GPU delegate's Prepare decides before it builds anything, without an OpenCL
+// device: each node checked by the op's visitor in check mode, the runtime's partitions
+// previewed and kept by the options' limits (max_delegated_partitions <= 0 means 1, as
+// TFLite's GPU delegate). Call from a delegate's Prepare (it needs the delegate
+// context). The invoke fuzzer runs it on every mutated model.
+TfLiteStatus SelectGpuNodes(TfLiteContext* context, const GpuDelegateOptions& options,
+                            NodeSelection* selection);
 
 // Fails (with the platform/device and the OpenCL error named) when no OpenCL device is
 // usable or the kernels do not build.

@@ -1,6 +1,9 @@
 // libFuzzer target: bytes -> FlatBufferModel -> InterpreterBuilder -> (XNNPACK) ->
 // AllocateTensors -> seeded inputs -> Invoke -> outputs read. What `tflite-inspect run`
-// does with a model, in process. Run it with scripts/fuzz.sh (ASan + UBSan).
+// does with a model, in process. Run it with scripts/fuzz.sh (ASan + UBSan). On the
+// CPU-only pass the GPU delegate's node validation runs too (SelectGpuNodes: every
+// op's check and the partition choice, which need no OpenCL device; nothing is
+// replaced), so crafted nodes reach the GPU checks as they would with --use_gpu.
 //
 // A crash, sanitizer report, leak, timeout or out-of-memory is a bug: a model that the
 // loader accepts must be refused by some Prepare or Eval with a message, never reach a
@@ -20,6 +23,7 @@
 
 #include "custom_ops/mediapipe/mediapipe_ops.h"
 #include "fuzz/flatbuffer_mutator.h"
+#include "gpu/gpu_delegate.h"
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/interpreter_builder.h"
 #include "tensorflow/lite/kernels/register.h"
@@ -47,6 +51,18 @@ constexpr int64_t kMaxWhileIterations = 1000;
 
 volatile size_t g_sink = 0;
 
+// A static-shape delegate that only asks the GPU delegate which nodes it would take.
+TfLiteDelegate GpuCheckDelegate() {
+  TfLiteDelegate d = TfLiteDelegateCreate();
+  d.Prepare = [](TfLiteContext* context, TfLiteDelegate*) -> TfLiteStatus {
+    tflite_inspect::NodeSelection selection;
+    tflite_inspect::SelectGpuNodes(context, tflite_inspect::GpuDelegateOptions{}, &selection);
+    g_sink = g_sink + selection.nodes.size();
+    return kTfLiteOk;
+  };
+  return d;
+}
+
 const tflite::OpResolver& Resolver() {
   static const auto* resolver = [] {
     auto* r = new tflite::ops::builtin::BuiltinOpResolver();
@@ -68,6 +84,8 @@ void Run(const uint8_t* bytes, size_t size, bool use_xnnpack) {
   interpreter->SetMemoryLimit(kMemoryLimit);
   interpreter->SetMaxWhileIterations(kMaxWhileIterations);
   tflite::TfLiteDelegateUniquePtr delegate(nullptr, [](TfLiteDelegate*) {});
+  TfLiteDelegate gpu_check = GpuCheckDelegate();
+  if (!use_xnnpack) interpreter->ModifyGraphWithDelegate(&gpu_check);
   if (use_xnnpack) {
     auto created = tflite_inspect::CreateXnnpackDelegate({});
     if (created.ok()) {
