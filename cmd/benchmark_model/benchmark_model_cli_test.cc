@@ -313,6 +313,50 @@ TEST_CASE("benchmark_model takes exactly the TFLite flags its page says it takes
 
 namespace {
 
+TEST_CASE("benchmark_model --op_profiling_output_mode=proto writes TFLite's BenchmarkProfilingData") {
+  const fs::path file = TempDir() / "profile.pb";
+  const std::string flags = fmt::format(
+      "--graph={} --num_runs=3 --warmup_runs=1 --min_secs=0 --warmup_min_secs=0 "
+      "--use_xnnpack=false --enable_op_profiling=true --op_profiling_output_mode=proto",
+      Model());
+  const CommandResult r = Run(flags + " --op_profiling_output_file=" + file.string());
+  CAPTURE(r.out, r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, !Catch::Contains("Operator-wise Profiling Info"));
+  // profiling_info.proto: BenchmarkProfilingData.runtime_profile (3) ->
+  // ModelProfilingData.subgraph_profiles (1) -> SubGraphProfilingData.per_op_profiles (3).
+  testing::ProtoFields data, model, subgraph;
+  REQUIRE(testing::ParseProto(ReadFile(file), &data));
+  CHECK(data.All(2).empty());  // no init profile
+  REQUIRE(data.All(3).size() == 1);
+  REQUIRE(testing::ParseProto(data.All(3)[0], &model));
+  REQUIRE(model.All(1).size() == 1);
+  REQUIRE(testing::ParseProto(model.All(1)[0], &subgraph));
+  CHECK(subgraph.ints.find(2)->second == 0);  // subgraph_index
+  const auto ops = subgraph.All(3);
+  REQUIRE(ops.size() >= 3);
+  for (size_t i = 0; i < ops.size(); ++i) {
+    testing::ProtoFields op, time;
+    REQUIRE(testing::ParseProto(ops[i], &op));
+    CAPTURE(i);
+    CHECK(op.ints.find(6)->second == i);  // run_order, in order
+    CHECK(op.ints.find(4)->second == 1);  // times_called per run
+    CHECK_FALSE(op.All(1).at(0).empty());  // node_type
+    REQUIRE(testing::ParseProto(op.All(2).at(0), &time));
+    CHECK(time.ints.find(9)->second == 3);  // count: the 3 runs
+  }
+  testing::ProtoFields first;
+  REQUIRE(testing::ParseProto(ops[0], &first));
+  CHECK(first.All(1).at(0) == "CONV_2D");
+  // Without a file, TFLite logs the message in protobuf's text format.
+  const CommandResult text = Run(flags);
+  REQUIRE(text.exit_code == 0);
+  CHECK_THAT(text.out, Catch::Contains("INFO: runtime_profile {\n  subgraph_profiles {\n"
+                                       "    subgraph_name: \"main\"\n    subgraph_index: 0\n"
+                                       "    per_op_profiles {\n      node_type: \"CONV_2D\"\n"
+                                       "      inference_microseconds {\n        first: "));
+}
+
 TEST_CASE("benchmark_model --release_dynamic_tensors and --disable_delegate_clustering") {
   const fs::path json_path = TempDir() / "options.json";
   const CommandResult r = Run(fmt::format(

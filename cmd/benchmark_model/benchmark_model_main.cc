@@ -164,6 +164,17 @@ int BenchmarkModelMain(int argc, const char* const* argv) {
       Info(fmt::format("Delegate {}: not applied ({})", d.label, d.message));
     }
   }
+  if (!r.op_profile_proto.empty()) {
+    // As TFLite's ProfileSummaryProtoFormatter: the binary message into the file, or the
+    // text format in the log when there is no file.
+    const std::string& file = options.op_profiling_output_file;
+    if (file.empty()) {
+      Info(r.op_profile_proto_text);
+    } else if (!WriteText(file, r.op_profile_proto)) {
+      Error("cannot write the op profile to '" + file + "'");
+      return kExitInvalidModel;
+    }
+  }
   if (!r.op_profile.empty()) {
     const std::string& file = !options.op_profiling_output_file.empty()
                                   ? options.op_profiling_output_file

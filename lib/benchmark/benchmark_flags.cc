@@ -58,8 +58,9 @@ void AddBenchmarkFlags(CLI::App& app, BenchmarkOptions* o, BenchmarkToolOptions*
   app.add_option("--max_profiling_buffer_entries", o->max_profiling_buffer_entries,
                  "max profiling buffer entries (accepted for compatibility; ours grows)");
   app.add_option("--op_profiling_output_mode", o->op_profiling_output_mode,
-                 "Output mode for op profiling results: stdout or csv")
-      ->check(CLI::IsMember({"stdout", "csv"}));
+                 "Output mode for op profiling results: stdout, csv or proto (TFLite's "
+                 "BenchmarkProfilingData, binary in --op_profiling_output_file)")
+      ->check(CLI::IsMember({"stdout", "csv", "proto"}));
   app.add_option("--op_profiling_output_file", o->op_profiling_output_file,
                  "File for the op profiling results (default: stdout)");
   app.add_option("--profiling_output_csv_file", o->profiling_output_csv_file,

@@ -537,9 +537,15 @@ void Report(Bench& b) {
     for (const auto& line : InterpreterStateLines(*b.interpreter, b.options)) b.log.info(line);
   }
   if (b.profiler) {
+    // TFLite's older --profiling_output_csv_file means CSV whatever the mode says.
     const bool csv = b.options.op_profiling_output_mode == "csv" ||
                      !b.options.profiling_output_csv_file.empty();
-    r.op_profile = b.profiler->Summary(csv);
+    if (b.options.op_profiling_output_mode == "proto" && !csv) {
+      r.op_profile_proto = b.profiler->SummaryProto();
+      r.op_profile_proto_text = b.profiler->SummaryProtoText();
+    } else {
+      r.op_profile = b.profiler->Summary(csv);
+    }
     b.interpreter->SetProfiler(nullptr);
   }
   // Last: hashing a multi-GB file takes seconds, and a file the loader refuses (or a run

@@ -38,7 +38,7 @@ struct BenchmarkOptions {
   std::string input_layer_value_range;  // "in1,0,254:in2,1,2"
   std::string input_layer_value_files;  // "in1:path1,in2:path2"
   bool enable_op_profiling = false;
-  std::string op_profiling_output_mode = "stdout";  // stdout | csv
+  std::string op_profiling_output_mode = "stdout";  // stdout | csv | proto
   std::string op_profiling_output_file;
   std::string profiling_output_csv_file;  // TFLite's older name: CSV to this file
   int max_profiling_buffer_entries = 1024;
@@ -106,6 +106,9 @@ struct BenchmarkResult {
   MemoryUsage start_mem, init_mem, end_mem;
   double peak_mem_mb = -1;  // -1: not measured
   std::string op_profile;   // TFLite's tables (text or CSV), when op profiling was on
+  // --op_profiling_output_mode=proto: TFLite's BenchmarkProfilingData, binary and as
+  // protobuf's text format (printed when no --op_profiling_output_file is given).
+  std::string op_profile_proto, op_profile_proto_text;
   TfLiteStatus invoke_status = kTfLiteOk;
   std::string signature;  // the signature run ("" for a model without signatures)
   // The inputs as run (after --input_layer_shape): "name FLOAT32[1,224,224,3]".

@@ -140,7 +140,8 @@ TEST_CASE("TFLite-style invocations from the upstream docs parse") {
   CHECK(defaults->options.num_threads == -1);
   const auto all = BenchmarkParamLines(defaults->options);
   CHECK(std::find(all.begin(), all.end(), "Max runs duration (seconds): [150]") != all.end());
-  CHECK(Parse({"--graph=m", "--op_profiling_output_mode=proto"})->rc == kExitUsage);
+  CHECK(Parse({"--graph=m", "--op_profiling_output_mode=proto"})->rc != kExitUsage);
+  CHECK(Parse({"--graph=m", "--op_profiling_output_mode=xml"})->rc == kExitUsage);
   CHECK(Parse({"--graph=m", "--num_thread=4"})->rc == kExitUsage);
 }
 

@@ -1,7 +1,9 @@
 // Op profiling for benchmark_model (--enable_op_profiling): a tflite::Profiler that
 // times every node of every Invoke, and TFLite's summary tables over those timings
 // (tensorflow/core/util/stats_calculator.cc: "Run Order", "Top by Computation Time",
-// "Summary by node type", the short summary), as text with TFLite's columns or as CSV.
+// "Summary by node type", the short summary), as text with TFLite's columns or as CSV,
+// or (--op_profiling_output_mode=proto) as TFLite's BenchmarkProfilingData message
+// (tensorflow/lite/profiling/proto/profiling_info.proto), binary or in text format.
 // Delegate kernel nodes are one row each, named with the delegate and the nodes they
 // replaced.
 #ifndef TFLITE_INSPECT_LIB_BENCHMARK_OP_PROFILER_H_
@@ -47,6 +49,13 @@ class OpProfiler : public tflite::Profiler {
 
   // TFLite's tables: run order (all nodes), top 10 by time, by node type, summary.
   std::string Summary(bool csv) const;
+  // TFLite's BenchmarkProfilingData with the runs as runtime_profile: one
+  // SubGraphProfilingData per subgraph that ran (index, name), its nodes in run order
+  // (node_type, inference_microseconds, mem_kb (zeros: memory is not profiled, as in
+  // TFLite without memory profiling), times_called per run, name, run_order). Binary
+  // wire format, or protobuf's text format (what TFLite logs when it has no file).
+  std::string SummaryProto() const;
+  std::string SummaryProtoText() const;
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -55,6 +64,7 @@ class OpProfiler : public tflite::Profiler {
     Clock::time_point begin;
   };
   std::string NodeName(int subgraph, int node) const;
+  std::map<int, std::vector<const Detail*>> BySubgraph() const;
   std::string StatsByMetric(const std::string& title, bool by_time, int limit, bool csv) const;
   std::string StatsByNodeType(bool csv) const;
 

@@ -47,6 +47,12 @@ class Stat {
     const double a = avg();
     return std::sqrt(std::max(0.0, squared_sum_ / static_cast<double>(count_) - a * a));
   }
+  // Population variance (0 for a constant series), as TFLite's Stat::variance.
+  double variance() const {
+    if (all_same()) return 0.0;
+    const double a = avg();
+    return squared_sum_ / static_cast<double>(count_) - a * a;
+  }
   // Standard deviation over the mean; 0 for an empty or constant series.
   double coefficient_of_variation() const {
     return count_ == 0 || avg() == 0.0 ? 0.0 : std_deviation() / avg();
