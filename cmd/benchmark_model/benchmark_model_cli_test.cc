@@ -357,6 +357,42 @@ TEST_CASE("benchmark_model --op_profiling_output_mode=proto writes TFLite's Benc
                                        "      inference_microseconds {\n        first: "));
 }
 
+TEST_CASE("benchmark_model --result_file_path writes TFLite's BenchmarkResult") {
+  const fs::path file = TempDir() / "result.pb";
+  const CommandResult r = Run(fmt::format(
+      "--graph={} --num_runs=4 --warmup_runs=2 --min_secs=0 --warmup_min_secs=0 "
+      "--result_file_path={}", Model(), file.string()));
+  CAPTURE(r.out, r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("INFO: Saving benchmark result to: " + file.string() +
+                                    "\nINFO: Saved benchmark result to: " + file.string() + "\n"));
+  // benchmark_result.proto: latency_metrics (2), memory_metrics (3), misc_metrics (4).
+  testing::ProtoFields result, latency, misc;
+  REQUIRE(testing::ParseProto(ReadFile(file), &result));
+  REQUIRE(testing::ParseProto(result.All(2).at(0), &latency));
+  REQUIRE(testing::ParseProto(result.All(4).at(0), &misc));
+  auto f32 = [](const testing::ProtoFields& m, int field) {
+    float v = 0;
+    std::memcpy(&v, m.All(field).at(0).data(), sizeof v);
+    return v;
+  };
+  for (int field = 1; field <= 10; ++field) {
+    CAPTURE(field);
+    CHECK(f32(latency, field) >= 0);
+  }
+  CHECK(f32(latency, 2) <= f32(latency, 1));  // min <= avg
+  CHECK(f32(latency, 1) <= f32(latency, 3));  // avg <= max
+  CHECK(misc.ints.find(2)->second == 4);      // num_runs
+  CHECK(misc.ints.find(3)->second == 2);      // num_warmup_runs
+  CHECK(f32(misc, 1) > 0);                    // model_size_mb
+  // A file that cannot be written: TFLite's error line, and the run still succeeds.
+  const CommandResult bad = Run(fmt::format(
+      "--graph={} --num_runs=1 --warmup_runs=0 --min_secs=0 --warmup_min_secs=0 "
+      "--result_file_path=/nonexistent-dir/r.pb", Model()));
+  CHECK(bad.exit_code == 0);
+  CHECK_THAT(bad.err, Catch::Contains("ERROR: Failed to save benchmark result to: /nonexistent-dir/r.pb"));
+}
+
 TEST_CASE("benchmark_model --release_dynamic_tensors and --disable_delegate_clustering") {
   const fs::path json_path = TempDir() / "options.json";
   const CommandResult r = Run(fmt::format(

@@ -164,6 +164,16 @@ int BenchmarkModelMain(int argc, const char* const* argv) {
       Info(fmt::format("Delegate {}: not applied ({})", d.label, d.message));
     }
   }
+  if (!options.result_file_path.empty()) {
+    // TFLite's lines; a file that cannot be written is an error line, and the run's
+    // status stands, as in TFLite.
+    Info("Saving benchmark result to: " + options.result_file_path);
+    if (WriteText(options.result_file_path, BenchmarkResultProto(r))) {
+      Info("Saved benchmark result to: " + options.result_file_path);
+    } else {
+      Error("Failed to save benchmark result to: " + options.result_file_path);
+    }
+  }
   if (!r.op_profile_proto.empty()) {
     // As TFLite's ProfileSummaryProtoFormatter: the binary message into the file, or the
     // text format in the log when there is no file.

@@ -74,6 +74,9 @@ void AddBenchmarkFlags(CLI::App& app, BenchmarkOptions* o, BenchmarkToolOptions*
   app.add_option("--signature_to_run_for", o->signature_to_run_for,
                  "the signature to benchmark: required when the model has several, the only "
                  "one by default");
+  app.add_option("--result_file_path", o->result_file_path,
+                 "Path to save the benchmark result in binary proto format (TFLite's "
+                 "BenchmarkResult)");
   app.add_option("--output_filepath", o->output_filepath,
                  "File path to export outputs layer as binary data (after the last run)");
   app.add_option("--output_proto_filepath", o->output_proto_filepath,

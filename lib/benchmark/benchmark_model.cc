@@ -85,6 +85,43 @@ std::vector<std::string> InterpreterStateLines(tflite::Interpreter& interpreter,
 
 }  // namespace
 
+std::string BenchmarkResultProto(const BenchmarkResult& r) {
+  auto ms = [](double us) { return static_cast<float>(us / 1000.0); };
+  const Stat<int64_t>& runs = r.inference_us;
+  ProtoWriter latency;  // LatencyMetrics, fields in number order as protobuf writes them
+  latency.Float(1, ms(runs.avg()))
+      .Float(2, ms(static_cast<double>(runs.min())))
+      .Float(3, ms(static_cast<double>(runs.max())))
+      .Float(4, ms(runs.std_deviation()))
+      .Float(5, ms(static_cast<double>(runs.Percentile(50))))
+      .Float(6, ms(static_cast<double>(runs.Percentile(5))))
+      .Float(7, ms(static_cast<double>(runs.Percentile(95))))
+      .Float(8, ms(static_cast<double>(r.init_us)))
+      .Float(9, ms(static_cast<double>(r.warmup_us.first())))
+      .Float(10, ms(r.warmup_us.avg()));
+  ProtoWriter result;
+  result.Message(2, latency);
+  if (r.init_mem.supported) {
+    ProtoWriter memory;  // MemoryMetrics
+    memory.Int(1, r.init_mem.max_rss_kb - r.start_mem.max_rss_kb)
+        .Int(2, r.end_mem.max_rss_kb - r.start_mem.max_rss_kb);
+    if (r.peak_mem_mb > 0) memory.Float(3, static_cast<float>(r.peak_mem_mb));
+    result.Message(3, memory);
+  }
+  // TFLite's throughput: the inputs' bytes per second of inference, in MiB.
+  const double throughput =
+      runs.sum() > 0 ? static_cast<double>(r.input_bytes) * static_cast<double>(runs.count()) *
+                           1e6 / runs.sum() / (1024.0 * 1024.0)
+                     : 0.0;
+  ProtoWriter misc;  // MiscMetrics
+  misc.Float(1, static_cast<float>(r.model_size_mb))
+      .Int(2, runs.count())
+      .Int(3, r.warmup_us.count())
+      .Float(4, static_cast<float>(throughput));
+  result.Message(4, misc);
+  return result.bytes();
+}
+
 std::vector<std::string> EndOfRunLines(const BenchmarkResult& r) {
   std::vector<std::string> out;
   out.push_back("Inference timings in us: Init: " + Str(r.init_us) +

@@ -56,6 +56,7 @@ struct BenchmarkOptions {
   // The signature to run ("": the only one; a model without signatures runs subgraph 0).
   std::string signature_to_run_for;
   std::string output_filepath;  // the outputs' bytes after the last run
+  std::string result_file_path;  // TFLite's BenchmarkResult proto after the runs
   std::string output_proto_filepath;  // the outputs as a tensorflow.Example
   // --print_*_state columns.
   int tensor_name_display_length = 25;
@@ -129,6 +130,13 @@ struct BenchmarkLog {
 Result<BenchmarkResult> RunBenchmark(const BenchmarkOptions& options,
                                      const tflite::OpResolver& resolver, DelegatePlan delegates,
                                      const BenchmarkLog& log);
+
+// TFLite's BenchmarkResult message (tensorflow/lite/tools/benchmark/proto/
+// benchmark_result.proto), serialized: latency_metrics in ms (init, first inference,
+// warm-up average, min, max, stddev, avg, median, p5, p95), memory_metrics where memory
+// is measured (init / overall footprint deltas in kB, the sampled peak when there is
+// one), misc_metrics (model size, runs, warm-up runs, input throughput in MB/s).
+std::string BenchmarkResultProto(const BenchmarkResult& r);
 
 // "Inference timings in us: Init: ..., First inference: ..., Warmup (avg): ...,
 // Inference (avg): ..." and the memory lines, as TFLite prints them at the end.
