@@ -393,6 +393,49 @@ TEST_CASE("benchmark_model --result_file_path writes TFLite's BenchmarkResult") 
   CHECK_THAT(bad.err, Catch::Contains("ERROR: Failed to save benchmark result to: /nonexistent-dir/r.pb"));
 }
 
+TEST_CASE("benchmark_model --export_model_runtime_info writes TFLite's ModelRuntimeDetails") {
+  const fs::path file = TempDir() / "runtime_info.pb";
+  const CommandResult r = Run(fmt::format(
+      "--graph={} --num_runs=1 --warmup_runs=0 --min_secs=0 --warmup_min_secs=0 "
+      "--export_model_runtime_info=true --model_runtime_info_output_file={}",
+      Model(), file.string()));
+  CAPTURE(r.out, r.err);
+  REQUIRE(r.exit_code == 0);
+  // model_runtime_info.proto: ModelRuntimeDetails.subgraphs (2) -> RuntimeSubgraph:
+  // subgraph_id (1), edges (2), nodes (3), execution_plan (4, packed), subgraph_type (5).
+  testing::ProtoFields details, subgraph;
+  REQUIRE(testing::ParseProto(ReadFile(file), &details));
+  REQUIRE(details.All(2).size() == 1);
+  REQUIRE(testing::ParseProto(details.All(2)[0], &subgraph));
+  CHECK(subgraph.ints.find(5)->second == 1);  // TFLITE_SUBGRAPH
+  CHECK(subgraph.All(2).size() == 18);        // every tensor of tiny_cnn_float
+  // XNNPACK (applied by default) replaced the 9 operators with one kernel, node 9: the
+  // plan is that node, each replaced node points to it, and the kernel lists them.
+  const auto nodes = subgraph.All(3);
+  REQUIRE(nodes.size() == 10);
+  CHECK(subgraph.All(4).at(0) == std::string(1, '\x09'));
+  for (int n = 0; n < 9; ++n) {
+    testing::ProtoFields node;
+    REQUIRE(testing::ParseProto(nodes[n], &node));
+    CAPTURE(n);
+    CHECK(node.ints.find(1)->second == static_cast<uint64_t>(n));
+    CHECK(node.ints.find(9)->second == 9);
+  }
+  testing::ProtoFields kernel, delegate;
+  REQUIRE(testing::ParseProto(nodes[9], &kernel));
+  CHECK(kernel.All(2).at(0) == "TfLiteXNNPackDelegate");
+  REQUIRE(testing::ParseProto(kernel.All(8).at(0), &delegate));
+  CHECK(delegate.All(1).at(0) == "TfLiteXNNPackDelegate");
+  CHECK(delegate.All(2).at(0) == std::string("\x00\x01\x02\x03\x04\x05\x06\x07\x08", 9));
+  // A file that cannot be opened: TFLite's error line, the message as text in the log.
+  const CommandResult bad = Run(fmt::format(
+      "--graph={} --num_runs=1 --warmup_runs=0 --min_secs=0 --warmup_min_secs=0 "
+      "--export_model_runtime_info=true", Model()));
+  CHECK(bad.exit_code == 0);
+  CHECK_THAT(bad.err, Catch::Contains("ERROR: Failed to open file: \n"));
+  CHECK_THAT(bad.out, Catch::Contains("INFO: subgraphs {\n  subgraph_id: 0\n  edges {\n    id: 0\n"));
+}
+
 TEST_CASE("benchmark_model --release_dynamic_tensors and --disable_delegate_clustering") {
   const fs::path json_path = TempDir() / "options.json";
   const CommandResult r = Run(fmt::format(

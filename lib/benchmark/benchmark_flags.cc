@@ -74,6 +74,11 @@ void AddBenchmarkFlags(CLI::App& app, BenchmarkOptions* o, BenchmarkToolOptions*
   app.add_option("--signature_to_run_for", o->signature_to_run_for,
                  "the signature to benchmark: required when the model has several, the only "
                  "one by default");
+  AddBoolFlag(app, "--export_model_runtime_info", &o->export_model_runtime_info,
+              "Export the model runtime info (TFLite's ModelRuntimeDetails: tensors, nodes, "
+              "delegation, execution plan) to --model_runtime_info_output_file");
+  app.add_option("--model_runtime_info_output_file", o->model_runtime_info_output_file,
+                 "Binary proto file for --export_model_runtime_info");
   app.add_option("--result_file_path", o->result_file_path,
                  "Path to save the benchmark result in binary proto format (TFLite's "
                  "BenchmarkResult)");

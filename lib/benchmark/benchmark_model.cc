@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "benchmark/input_layers.h"
+#include "benchmark/model_runtime_info.h"
 #include "benchmark/op_profiler.h"
 #include "model/model.h"
 #include "runtime/delegation_record.h"
@@ -47,9 +48,6 @@ std::vector<std::string> InterpreterStateLines(tflite::Interpreter& interpreter,
                                                const BenchmarkOptions& o) {
   std::vector<std::string> out;
   out.push_back(fmt::format("Interpreter has {} subgraphs.", interpreter.subgraphs_size()));
-  static const char* kAlloc[] = {"kTfLiteMemNone", "kTfLiteMmapRo", "kTfLiteArenaRw",
-                                 "kTfLiteArenaRwPersistent", "kTfLiteDynamic",
-                                 "kTfLitePersistentRo", "kTfLiteCustom", "kTfLiteVariantObject"};
   for (size_t s = 0; s < interpreter.subgraphs_size(); ++s) {
     tflite::Subgraph& sg = *interpreter.subgraph(static_cast<int>(s));
     out.push_back(fmt::format("-----------Subgraph-{} has {} tensors and {} nodes------------",
@@ -58,14 +56,13 @@ std::vector<std::string> InterpreterStateLines(tflite::Interpreter& interpreter,
       const TfLiteTensor* tensor = sg.tensor(static_cast<int>(t));
       const std::string shape =
           tensor->dims != nullptr ? tflite::GetShapeDebugString(tensor->dims) : "[]";
-      const int alloc = static_cast<int>(tensor->allocation_type);
       out.push_back(fmt::format(
           "Tensor {:>4} {:<{}} {:<{}} {:<{}} {:>10} bytes {}", t,
           Cut(tensor->name ? tensor->name : "", o.tensor_name_display_length),
           std::max(o.tensor_name_display_length, 0),
           Cut(TfLiteTypeGetName(tensor->type), o.tensor_type_display_length),
           std::max(o.tensor_type_display_length, 0),
-          Cut(alloc >= 0 && alloc < 8 ? kAlloc[alloc] : "?", o.alloc_type_display_length),
+          Cut(AllocTypeName(tensor->allocation_type), o.alloc_type_display_length),
           std::max(o.alloc_type_display_length, 0), tensor->bytes, shape));
     }
     for (int n : sg.execution_plan()) {
@@ -372,6 +369,19 @@ Status Init(Bench& b, const tflite::OpResolver& resolver, DelegatePlan plan) {
 }
 
 // Phase 2: input data, from --input_layer_value_range/_files or generated.
+// --export_model_runtime_info, when the benchmark starts (TFLite's listener): the graph
+// as delegated, into --model_runtime_info_output_file; a file that cannot be opened gets
+// TFLite's error line and the message in text format in the log.
+void ExportModelRuntimeInfo(Bench& b) {
+  if (!b.options.export_model_runtime_info) return;
+  const ProtoWriter info = ModelRuntimeInfo(*b.interpreter);
+  const std::string& path = b.options.model_runtime_info_output_file;
+  std::ofstream f(path, std::ios::binary);
+  if (f && (f << info.bytes()) && f.flush()) return;
+  b.log.error("Failed to open file: " + path);
+  b.log.info(info.text());
+}
+
 Status PrepareInputs(Bench& b) {
   const auto& inputs = b.graph->inputs();
   for (size_t j = 0; j < inputs.size(); ++j) {
@@ -578,8 +588,9 @@ void Report(Bench& b) {
     const bool csv = b.options.op_profiling_output_mode == "csv" ||
                      !b.options.profiling_output_csv_file.empty();
     if (b.options.op_profiling_output_mode == "proto" && !csv) {
-      r.op_profile_proto = b.profiler->SummaryProto();
-      r.op_profile_proto_text = b.profiler->SummaryProtoText();
+      const ProtoWriter proto = b.profiler->SummaryProto();
+      r.op_profile_proto = proto.bytes();
+      r.op_profile_proto_text = proto.text();
     } else {
       r.op_profile = b.profiler->Summary(csv);
     }
@@ -625,6 +636,7 @@ Result<BenchmarkResult> RunBenchmark(const BenchmarkOptions& options,
     }
   }
   TFI_RETURN_IF_ERROR(Init(b, resolver, std::move(delegates)));
+  ExportModelRuntimeInfo(b);
   TFI_RETURN_IF_ERROR(PrepareInputs(b));
   TFI_RETURN_IF_ERROR(WarmupAndRuns(b));
   TFI_RETURN_IF_ERROR(SaveOutputs(b));

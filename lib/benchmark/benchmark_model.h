@@ -57,6 +57,9 @@ struct BenchmarkOptions {
   std::string signature_to_run_for;
   std::string output_filepath;  // the outputs' bytes after the last run
   std::string result_file_path;  // TFLite's BenchmarkResult proto after the runs
+  // TFLite's ModelRuntimeDetails of the delegated graph, before the runs.
+  bool export_model_runtime_info = false;
+  std::string model_runtime_info_output_file;
   std::string output_proto_filepath;  // the outputs as a tensorflow.Example
   // --print_*_state columns.
   int tensor_name_display_length = 25;

@@ -1,9 +1,6 @@
 #include "benchmark/op_profiler.h"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <iomanip>
 #include <sstream>
 
@@ -12,7 +9,6 @@
 #include "inspect/inspect_report.h"
 
 #include "runtime/delegation_record.h"
-#include "util/proto_writer.h"
 
 namespace tflite_inspect {
 namespace {
@@ -217,72 +213,24 @@ std::string OpProfiler::StatsByNodeType(bool csv) const {
 
 namespace {
 
-// Protobuf's text format for a float (SimpleFtoa): %.6g when it reads back as the same
-// float, else %.9g.
-std::string ProtoFloat(float v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", static_cast<double>(v));
-  if (std::strtof(buf, nullptr) != v) std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
-  return buf;
-}
-
-// C-escaped, as protobuf's text format writes strings.
-std::string ProtoString(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\"': out += "\\\""; break;
-      case '\'': out += "\\'"; break;
-      case '\\': out += "\\\\"; break;
-      default:
-        if (c < 0x20 || c >= 0x7f) {
-          out += fmt::format("\\{:03o}", c);
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
-
 // One OpProfilingStat (profiling_info.proto) from a series of microseconds, as TFLite's
-// ProfileSummaryProtoFormatter fills it (the average truncated to an integer).
-struct ProtoStat {
-  int64_t first = 0, last = 0, avg = 0, min = 0, max = 0, sum = 0, count = 0;
-  float stddev = 0, variance = 0;
-  static ProtoStat Of(const Stat<int64_t>& s) {
-    ProtoStat p;
-    if (s.empty()) return p;
-    p.first = s.first();
-    p.last = s.newest();
-    p.avg = static_cast<int64_t>(s.avg());
-    p.stddev = static_cast<float>(s.std_deviation());
-    p.variance = static_cast<float>(s.variance());
-    p.min = s.min();
-    p.max = s.max();
-    p.sum = static_cast<int64_t>(s.sum());
-    p.count = s.count();
-    return p;
-  }
-  ProtoWriter Wire() const {
-    ProtoWriter w;
-    w.Int(1, first).Int(2, last).Int(3, avg).Float(4, stddev).Float(5, variance);
-    w.Int(6, min).Int(7, max).Int(8, sum).Int(9, count);
-    return w;
-  }
-  void Text(const std::string& indent, std::ostringstream& s) const {
-    s << indent << "first: " << first << "\n" << indent << "last: " << last << "\n"
-      << indent << "avg: " << avg << "\n" << indent << "stddev: " << ProtoFloat(stddev) << "\n"
-      << indent << "variance: " << ProtoFloat(variance) << "\n" << indent << "min: " << min
-      << "\n" << indent << "max: " << max << "\n" << indent << "sum: " << sum << "\n"
-      << indent << "count: " << count << "\n";
-  }
-};
+// ProfileSummaryProtoFormatter fills it (the average truncated to an integer); `count`
+// alone for the memory stat, which is not profiled (zeros, as TFLite without memory
+// profiling).
+ProtoWriter OpProfilingStat(const Stat<int64_t>& s, bool zeros) {
+  const bool none = zeros || s.empty();
+  ProtoWriter w;
+  w.Int(1, "first", none ? 0 : s.first())
+      .Int(2, "last", none ? 0 : s.newest())
+      .Int(3, "avg", none ? 0 : static_cast<int64_t>(s.avg()))
+      .Float(4, "stddev", none ? 0.0f : static_cast<float>(s.std_deviation()))
+      .Float(5, "variance", none ? 0.0f : static_cast<float>(s.variance()))
+      .Int(6, "min", none ? 0 : s.min())
+      .Int(7, "max", none ? 0 : s.max())
+      .Int(8, "sum", none ? 0 : static_cast<int64_t>(s.sum()))
+      .Int(9, "count", s.count());
+  return w;
+}
 
 }  // namespace
 
@@ -297,60 +245,29 @@ std::map<int, std::vector<const OpProfiler::Detail*>> OpProfiler::BySubgraph() c
   return out;
 }
 
-std::string OpProfiler::SummaryProto() const {
+ProtoWriter OpProfiler::SummaryProto() const {
   const int64_t runs = std::max<int64_t>(1, num_runs_);
   ProtoWriter model;  // ModelProfilingData
   for (const auto& [index, list] : BySubgraph()) {
     const tflite::Subgraph* sg = interpreter_->subgraph(index);
     ProtoWriter subgraph;  // SubGraphProfilingData
-    subgraph.Bytes(1, sg != nullptr ? sg->name() : "").Int(2, index);
+    subgraph.String(1, "subgraph_name", sg != nullptr ? sg->name() : "")
+        .Int(2, "subgraph_index", index);
     for (const Detail* d : list) {
-      ProtoStat zeros;
-      zeros.count = d->elapsed_us.count();
       ProtoWriter op;  // OpProfileData
-      op.Bytes(1, d->type)
-          .Message(2, ProtoStat::Of(d->elapsed_us).Wire())
-          .Message(3, zeros.Wire())
-          .Int(4, d->times_called / runs)
-          .Bytes(5, d->name)
-          .Int(6, d->run_order);
-      subgraph.Message(3, op);
+      op.String(1, "node_type", d->type)
+          .Message(2, "inference_microseconds", OpProfilingStat(d->elapsed_us, false))
+          .Message(3, "mem_kb", OpProfilingStat(d->elapsed_us, true))
+          .Int(4, "times_called", d->times_called / runs)
+          .String(5, "name", d->name)
+          .Int(6, "run_order", d->run_order);
+      subgraph.Message(3, "per_op_profiles", op);
     }
-    model.Message(1, subgraph);
+    model.Message(1, "subgraph_profiles", subgraph);
   }
   ProtoWriter data;  // BenchmarkProfilingData: runtime_profile only (no init events here)
-  data.Message(3, model);
-  return data.bytes();
-}
-
-std::string OpProfiler::SummaryProtoText() const {
-  const int64_t runs = std::max<int64_t>(1, num_runs_);
-  std::ostringstream s;
-  s << "runtime_profile {\n";
-  for (const auto& [index, list] : BySubgraph()) {
-    const tflite::Subgraph* sg = interpreter_->subgraph(index);
-    s << "  subgraph_profiles {\n"
-      << "    subgraph_name: " << ProtoString(sg != nullptr ? sg->name() : "") << "\n"
-      << "    subgraph_index: " << index << "\n";
-    for (const Detail* d : list) {
-      ProtoStat zeros;
-      zeros.count = d->elapsed_us.count();
-      s << "    per_op_profiles {\n"
-        << "      node_type: " << ProtoString(d->type) << "\n"
-        << "      inference_microseconds {\n";
-      ProtoStat::Of(d->elapsed_us).Text("        ", s);
-      s << "      }\n      mem_kb {\n";
-      zeros.Text("        ", s);
-      s << "      }\n"
-        << "      times_called: " << d->times_called / runs << "\n"
-        << "      name: " << ProtoString(d->name) << "\n"
-        << "      run_order: " << d->run_order << "\n"
-        << "    }\n";
-    }
-    s << "  }\n";
-  }
-  s << "}\n";
-  return s.str();
+  data.Message(3, "runtime_profile", model);
+  return data;
 }
 
 std::string OpProfiler::Summary(bool csv) const {

@@ -19,6 +19,7 @@
 #include "benchmark/stat.h"
 #include "tensorflow/lite/core/api/profiler.h"
 #include "tensorflow/lite/interpreter.h"
+#include "util/proto_writer.h"
 
 namespace tflite_inspect {
 
@@ -52,10 +53,9 @@ class OpProfiler : public tflite::Profiler {
   // TFLite's BenchmarkProfilingData with the runs as runtime_profile: one
   // SubGraphProfilingData per subgraph that ran (index, name), its nodes in run order
   // (node_type, inference_microseconds, mem_kb (zeros: memory is not profiled, as in
-  // TFLite without memory profiling), times_called per run, name, run_order). Binary
-  // wire format, or protobuf's text format (what TFLite logs when it has no file).
-  std::string SummaryProto() const;
-  std::string SummaryProtoText() const;
+  // TFLite without memory profiling), times_called per run, name, run_order): the wire
+  // bytes, and protobuf's text format (what TFLite logs when it has no file).
+  ProtoWriter SummaryProto() const;
 
  private:
   using Clock = std::chrono::steady_clock;

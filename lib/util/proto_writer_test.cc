@@ -39,4 +39,30 @@ TEST_CASE("ProtoWriter writes protobuf's wire format") {
   CHECK(Hex(ProtoWriter().Int(16, 1).bytes()) == "80 01 01");
 }
 
+TEST_CASE("ProtoWriter's named fields also write protobuf's text format") {
+  ProtoWriter inner;
+  inner.Int(1, "count", 3).Float(2, "mean", 1.5f).Float(3, "third", 1.0f / 3.0f);
+  const int64_t shape[] = {1, 224};
+  ProtoWriter w;
+  w.String(1, "name", "a\"b\n\x01").Enum(2, "kind", 1, "TFLITE_SUBGRAPH");
+  w.PackedInts(3, "shape", shape, 2).PackedInts(4, "empty", shape, 0);
+  w.Message(5, "stat", inner);
+  CHECK(w.text() ==
+        "name: \"a\\\"b\\n\\001\"\n"
+        "kind: TFLITE_SUBGRAPH\n"
+        "shape: 1\n"
+        "shape: 224\n"
+        "stat {\n"
+        "  count: 3\n"
+        "  mean: 1.5\n"
+        "  third: 0.333333343\n"  // 6 digits do not read back: 9, as protobuf's SimpleFtoa
+        "}\n");
+  // The same bytes as the unnamed forms; an empty packed field is left out.
+  ProtoWriter same_inner;
+  same_inner.Int(1, 3).Float(2, 1.5f).Float(3, 1.0f / 3.0f);
+  ProtoWriter same;
+  same.Bytes(1, "a\"b\n\x01").Int(2, 1).PackedInts(3, shape, 2).Message(5, same_inner);
+  CHECK(w.bytes() == same.bytes());
+}
+
 }  // namespace
