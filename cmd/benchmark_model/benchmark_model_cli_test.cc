@@ -440,11 +440,14 @@ TEST_CASE("benchmark_model --release_dynamic_tensors and --disable_delegate_clus
   const fs::path json_path = TempDir() / "options.json";
   const CommandResult r = Run(fmt::format(
       "--graph={} --num_runs=2 --warmup_runs=0 --min_secs=0 --warmup_min_secs=0 "
-      "--release_dynamic_tensors --disable_delegate_clustering=true --output_json={}",
+      "--release_dynamic_tensors --disable_delegate_clustering=true --allow_fp16 --use_caching "
+      "--output_json={}",
       Model(), json_path.string()));
   CAPTURE(r.out, r.err);
   REQUIRE(r.exit_code == 0);
   // TFLite's parameter lines, in its order, and no "Unconsumed" warning for them.
+  CHECK_THAT(r.out, Catch::Contains("INFO: Use caching: [1]\n"));
+  CHECK_THAT(r.out, Catch::Contains("INFO: Allow fp16: [1]\n"));
   CHECK_THAT(r.out, Catch::Contains("INFO: Release dynamic tensor memory: [1]\n"
                                     "INFO: Disable delegate clustering: [1]\n"));
   CHECK_THAT(r.out, !Catch::Contains("Unconsumed"));

@@ -92,6 +92,12 @@ void AddBenchmarkFlags(CLI::App& app, BenchmarkOptions* o, BenchmarkToolOptions*
                  "characters of a tensor's type shown by --print_*_state");
   app.add_option("--alloc_type_display_length", o->alloc_type_display_length,
                  "characters of a tensor's allocation type shown by --print_*_state");
+  AddBoolFlag(app, "--allow_fp16", &o->allow_fp16,
+              "allow fp16 (sets the interpreter's allow_fp32_relax_to_fp16, which only NNAPI "
+              "reads in TFLite; nothing here does)");
+  AddBoolFlag(app, "--use_caching", &o->use_caching,
+              "Enable caching of prepacked weights matrices in matrix multiplication routines "
+              "(always on here: constant weights are packed once, at prepare)");
   AddBoolFlag(app, "--release_dynamic_tensors", &o->release_dynamic_tensors,
               "Ensure dynamic tensor's memory is released when they are not used");
   AddBoolFlag(app, "--disable_delegate_clustering", &o->disable_delegate_clustering,
@@ -135,6 +141,7 @@ std::vector<std::string> BenchmarkParamLines(const BenchmarkOptions& o) {
   param("run_delay", "Inter-run delay (seconds)", Str(o.run_delay), false);
   param("run_frequency", "Number of prorated runs per second", Str(o.run_frequency), false);
   param("num_threads", "Num threads", Str(o.num_threads), false);
+  param("use_caching", "Use caching", Str(o.use_caching ? 1 : 0), false);
   param("benchmark_name", "Benchmark name", o.benchmark_name, false);
   param("output_prefix", "Output prefix", o.output_prefix, false);
   param("warmup_runs", "Min warmup runs", Str(o.warmup_runs), false);
@@ -152,6 +159,7 @@ std::vector<std::string> BenchmarkParamLines(const BenchmarkOptions& o) {
   param("input_layer_shape", "Input shapes", o.input_layer_shape, false);
   param("input_layer_value_range", "Input value ranges", o.input_layer_value_range, false);
   param("input_layer_value_files", "Input value files", o.input_layer_value_files, false);
+  param("allow_fp16", "Allow fp16", Str(o.allow_fp16 ? 1 : 0), false);
   param("require_full_delegation", "Require full delegation",
         Str(o.require_full_delegation ? 1 : 0), false);
   param("enable_op_profiling", "Enable op profiling", Str(o.enable_op_profiling ? 1 : 0), false);

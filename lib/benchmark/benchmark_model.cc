@@ -296,6 +296,7 @@ Status Init(Bench& b, const tflite::OpResolver& resolver, DelegatePlan plan) {
       for (const std::string* key : signature_keys) b.log.info("-> Signature Key: " + *key);
       return Status(StatusCode::kUnsupported, "");  // exit 1, no message of its own
     }
+    interpreter.SetAllowFp16PrecisionForFp32(options.allow_fp16);
     if (options.enable_op_profiling) {
       b.profiler = std::make_unique<OpProfiler>(&interpreter);
       interpreter.SetProfiler(b.profiler.get());

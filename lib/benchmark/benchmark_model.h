@@ -46,6 +46,8 @@ struct BenchmarkOptions {
   // Accepted: the runtime computes every node with constant inputs once (constant
   // folding), a CAST of a constant included, whatever this says.
   bool enable_builtin_cast_constant_cache = false;
+  bool allow_fp16 = false;  // Interpreter::SetAllowFp16PrecisionForFp32 (nothing here reads it)
+  bool use_caching = false;  // accepted: constant weights are packed once, always
   bool release_dynamic_tensors = false;      // InterpreterOptions: free after last use
   bool disable_delegate_clustering = false;  // InterpreterOptions: non-greedy partitions
   bool report_peak_memory_footprint = false;

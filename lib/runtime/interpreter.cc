@@ -42,6 +42,7 @@ void Interpreter::AddSubgraphs(int subgraphs_to_add, int* first_new_subgraph_ind
     subgraphs_.push_back(std::make_unique<Subgraph>(error_reporter_, &subgraphs_, index));
     subgraphs_.back()->SetThreadPool(thread_pool_, num_threads_);
     subgraphs_.back()->SetOptions(&options_);
+    subgraphs_.back()->context()->allow_fp32_relax_to_fp16 = allow_fp16_;
     subgraphs_.back()->SetProfiler(profiler_);
     subgraphs_.back()->SetMemoryShare(memory_share_.get());
     subgraphs_.back()->SetMaxWhileIterations(max_while_iterations_);
@@ -106,6 +107,13 @@ TfLiteStatus Interpreter::Cancel() {
 }
 
 TfLiteStatus Interpreter::AllocateTensors() { return primary().AllocateTensors(); }
+
+void Interpreter::SetAllowFp16PrecisionForFp32(bool allow) {
+  allow_fp16_ = allow;
+  for (auto& s : subgraphs_) s->context()->allow_fp32_relax_to_fp16 = allow;
+}
+
+bool Interpreter::GetAllowFp16PrecisionForFp32() const { return allow_fp16_; }
 
 TfLiteStatus Interpreter::ApplyOptions(const InterpreterOptions* options) {
   if (options != nullptr) options_ = *options;  // the subgraphs point at options_

@@ -337,6 +337,18 @@ TEST_CASE("released dynamic tensors: freed after their last use, every Invoke") 
   }
 }
 
+TEST_CASE("SetAllowFp16PrecisionForFp32 sets every subgraph's context flag") {
+  tflite::Interpreter interp;
+  interp.AddSubgraphs(1);
+  CHECK_FALSE(interp.GetAllowFp16PrecisionForFp32());
+  interp.SetAllowFp16PrecisionForFp32(true);
+  interp.AddSubgraphs(1);  // a subgraph added later follows too
+  CHECK(interp.GetAllowFp16PrecisionForFp32());
+  for (int i = 0; i < 3; ++i) CHECK(interp.subgraph(i)->context()->allow_fp32_relax_to_fp16);
+  interp.SetAllowFp16PrecisionForFp32(false);
+  for (int i = 0; i < 3; ++i) CHECK_FALSE(interp.subgraph(i)->context()->allow_fp32_relax_to_fp16);
+}
+
 TEST_CASE("variable tensors persist and reset to zero") {
   ModelBuilder mb;
   int v = mb.AddVariableTensor(tflite::TensorType_FLOAT32, {2}, "state");

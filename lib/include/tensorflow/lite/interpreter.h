@@ -84,6 +84,12 @@ class Interpreter {
   // TFLite's experimental options (interpreter_options.h), copied; every subgraph (also
   // those added later) follows them. Apply before AllocateTensors and delegates.
   TfLiteStatus ApplyOptions(const InterpreterOptions* options);
+  // TFLite's flag for delegates that may compute float32 in fp16
+  // (TfLiteContext::allow_fp32_relax_to_fp16, every subgraph). No kernel or delegate here
+  // reads it (in TFLite's Linux build only NNAPI does); it is kept for delegates loaded
+  // from outside and for code that asks.
+  void SetAllowFp16PrecisionForFp32(bool allow);
+  bool GetAllowFp16PrecisionForFp32() const;
   int num_threads() const { return num_threads_; }
   void SetProfiler(Profiler* profiler);
   Profiler* GetProfiler() const { return profiler_; }
@@ -194,6 +200,7 @@ class Interpreter {
   pthreadpool* thread_pool_ = nullptr;
   int num_threads_ = 1;
   InterpreterOptions options_;
+  bool allow_fp16_ = false;
   Profiler* profiler_ = nullptr;
   bool allow_buffer_handle_output_ = false;
   std::shared_ptr<MemoryShare> memory_share_;
