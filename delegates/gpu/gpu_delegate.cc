@@ -620,16 +620,14 @@ TfLiteStatus GpuDelegate::Prepare(TfLiteContext* context) {
     for (size_t i = 1; i < log.size(); ++i) message += "\n" + log[i];
     TF_LITE_KERNEL_LOG(context, "%s", message.c_str());
   }
-  if (RuntimeContext* runtime = GetRuntimeContext(context)) {
-    if (DelegationRecord* record = runtime->delegation) {
-      record->limits = limits.Describe() +
-                       (options_.max_delegated_partitions <= 0
-                            ? fmt::format(" (options.max_delegated_partitions={} means 1 for the GPU delegate, "
-                                          "as in TFLite)",
-                                          options_.max_delegated_partitions)
-                            : "");
-      record->log.insert(record->log.end(), log.begin(), log.end());
-    }
+  if (DelegationRecord* record = CurrentDelegationRecord(context)) {
+    record->limits = limits.Describe() +
+                     (options_.max_delegated_partitions <= 0
+                          ? fmt::format(" (options.max_delegated_partitions={} means 1 for the GPU delegate, "
+                                        "as in TFLite)",
+                                        options_.max_delegated_partitions)
+                          : "");
+    record->log.insert(record->log.end(), log.begin(), log.end());
   }
   TfLiteIntArray* nodes = TfLiteIntArrayCreate(on_gpu);
   std::copy(selection.nodes.begin(), selection.nodes.end(), nodes->data);

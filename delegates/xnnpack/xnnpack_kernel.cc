@@ -342,8 +342,7 @@ TfLiteStatus XnnpackKernel::CreateRuntime(TfLiteContext* context, Segment* seg) 
 
 // delegate_report prints the record's log: it says which nodes this kernel copies itself.
 void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
-  RuntimeContext* runtime = GetRuntimeContext(context);
-  DelegationRecord* record = runtime != nullptr ? runtime->delegation : nullptr;
+  DelegationRecord* record = CurrentDelegationRecord(context);
   if (record == nullptr) return;
   std::string copied, convolved, gemm_convolved, transposed, elementwise, tabled;
   int runtimes = 0, own_nodes = 0;

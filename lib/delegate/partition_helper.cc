@@ -10,16 +10,6 @@
 #include "tensorflow/lite/schema/schema_generated.h"
 
 namespace tflite_inspect {
-namespace {
-
-// The record of the delegate being applied, when the context is our runtime's.
-DelegationRecord* CurrentRecord(TfLiteContext* context) {
-  RuntimeContext* runtime = GetRuntimeContext(context);
-  return runtime != nullptr ? runtime->delegation : nullptr;
-}
-
-}  // namespace
-
 std::string OpNameOf(const TfLiteRegistration& r) {
   if (r.builtin_code == tflite::BuiltinOperator_CUSTOM) {
     return r.custom_name != nullptr ? r.custom_name : "CUSTOM";
@@ -67,7 +57,7 @@ TfLiteStatus SelectNodesToDelegate(TfLiteContext* context,
   selection->num_partitions = helper.num_partitions();
   selection->num_kept_partitions = static_cast<int>(kept.size());
 
-  DelegationRecord* record = CurrentRecord(context);
+  DelegationRecord* record = CurrentDelegationRecord(context);
   if (record == nullptr) return kTfLiteOk;
   record->limits = limits.Describe();
   // Partitions the limits dropped, with the limit that dropped each.
@@ -132,7 +122,7 @@ TfLiteStatus GraphPartitionHelper::Partition(std::set<std::string>* unsupported_
   // Later context calls invalidate `plan`: keep a copy.
   const std::vector<int> nodes(plan->data, plan->data + plan->size);
   num_total_nodes_ = static_cast<int>(nodes.size());
-  tflite_inspect::DelegationRecord* record = tflite_inspect::CurrentRecord(context_);
+  tflite_inspect::DelegationRecord* record = tflite_inspect::CurrentDelegationRecord(context_);
   if (!fixed_nodes_) {
     supported_nodes_.clear();
     if (record != nullptr) record->has_reasons = true;

@@ -17,4 +17,9 @@ RuntimeContext* GetRuntimeContext(TfLiteContext* context) {
   return c != nullptr && c->Refresh == &RefreshNothing ? static_cast<RuntimeContext*>(c) : nullptr;
 }
 
+DelegationRecord* CurrentDelegationRecord(TfLiteContext* context) {
+  RuntimeContext* runtime = GetRuntimeContext(context);
+  return runtime != nullptr ? runtime->delegation : nullptr;
+}
+
 }  // namespace tflite_inspect

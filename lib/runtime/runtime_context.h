@@ -18,10 +18,10 @@ namespace tflite_inspect {
 
 struct DelegationRecord;
 
+// The thread count is TfLiteContext::recommended_num_threads, as in TFLite.
 struct RuntimeContext : TfLiteExternalContext {
   RuntimeContext();
   pthreadpool* thread_pool = nullptr;  // the interpreter's pool; nullptr: one thread
-  int num_threads = 1;
   // The record of the delegate being applied; nullptr outside a delegate's Prepare.
   DelegationRecord* delegation = nullptr;
 };
@@ -30,6 +30,10 @@ struct RuntimeContext : TfLiteExternalContext {
 // (recognized by its Refresh callback, so nothing past TfLiteExternalContext is read
 // from someone else's object).
 RuntimeContext* GetRuntimeContext(TfLiteContext* context);
+
+// The record of the delegate being applied, or nullptr (not inside a delegate's Prepare,
+// or not our runtime).
+DelegationRecord* CurrentDelegationRecord(TfLiteContext* context);
 
 }  // namespace tflite_inspect
 

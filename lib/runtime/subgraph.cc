@@ -127,7 +127,6 @@ void Subgraph::SetupContext() {
 
 void Subgraph::SetThreadPool(pthreadpool* pool, int num_threads) {
   runtime_context_.thread_pool = pool;
-  runtime_context_.num_threads = num_threads;
   context_.recommended_num_threads = num_threads;
 }
 
