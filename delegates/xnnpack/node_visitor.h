@@ -17,6 +17,7 @@
 #include "kernels/internal/elementwise.h"
 #include "xnnpack/binary_f32.h"
 #include "xnnpack/conv_f32.h"
+#include "xnnpack/conv_qs8.h"
 #include "xnnpack/depthwise_f32.h"
 #include "xnnpack/transpose_conv_f32.h"
 
@@ -125,12 +126,15 @@ bool PlanOwnDepthwise(VisitContext& v, const TfLiteNode& node, const TfLiteRegis
                       DepthwiseStep* step);
 
 // --- Float CONV_2D on the builtin kernels' GEMM where this XNNPACK's is slow (conv_f32.h) ---
+// --- and int8 CONV_2D on the dot-product GEMM where this XNNPACK has no VNNI (conv_qs8.h) ---
 struct ConvStep {
   int input = -1, output = -1;
-  std::shared_ptr<const ConvF32> op;
+  std::shared_ptr<const ConvF32> op;   // float, or
+  std::shared_ptr<const ConvQs8> qs8;  // int8
 };
 // Whether the delegate runs this (XNNPACK-supported) node with its own convolution: a float
-// CONV_2D of one group on a CPU where OwnConvF32Wanted(); fills `step` when it does.
+// CONV_2D of one group on a CPU where OwnConvF32Wanted(), an int8 one where
+// OwnConvQs8Wanted(); fills `step` when it does.
 bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                  ConvStep* step);
 struct FullyConnectedStep {

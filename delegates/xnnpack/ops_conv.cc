@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 #include "custom_ops/mediapipe/custom_options.h"
 #include "kernels/internal/padding.h"
@@ -63,8 +64,11 @@ bool VisitConv2D(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
 
 bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                  ConvStep* step) {
-  if (reg.builtin_code != kTfLiteBuiltinConv2d || !OwnConvF32Wanted() ||
-      !VisitConv2D(v, node, reg)) {
+  if (reg.builtin_code != kTfLiteBuiltinConv2d || node.inputs->size < 2) return false;
+  // int8 (QS8) on the dot-product GEMM, float on the packed float GEMM.
+  const bool qs8 = Tensor(v, node.inputs->data[0]).type == kTfLiteInt8;
+  if (qs8 ? !OwnConvQs8Wanted() || !VisitQuantizedConv(v, node, reg)
+          : !OwnConvF32Wanted() || !VisitConv2D(v, node, reg)) {
     return false;
   }
   const int input = node.inputs->data[0], filter = node.inputs->data[1];
@@ -94,6 +98,23 @@ bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
   if (p->padding == kTfLitePaddingSame) {
     g.pad_h = tflite::ComputePadding(g.stride_h, g.dil_h, g.in_h, g.f_h, g.out_h);
     g.pad_w = tflite::ComputePadding(g.stride_w, g.dil_w, g.in_w, g.f_w, g.out_w);
+  }
+  if (qs8) {
+    if (step == nullptr) return true;
+    TfLiteTensor* tensors = v.context->tensors;
+    tflite::conv_util::QuantParams quant;
+    if (tflite::conv_util::PrepareConvQuant(v.context, &tensors[input], &tensors[filter],
+                                            bias >= 0 ? &tensors[bias] : nullptr,
+                                            &tensors[output], p->activation, g.out_c,
+                                            &quant) != kTfLiteOk) {
+      return v.Refuse("the requantization could not be derived");
+    }
+    step->input = input;
+    step->output = output;
+    step->qs8 = std::make_shared<const ConvQs8>(
+        g, static_cast<const int8_t*>(StaticData(v, filter)),
+        bias >= 0 ? static_cast<const int32_t*>(StaticData(v, bias)) : nullptr, std::move(quant));
+    return true;
   }
   float min, max;
   if (!ActivationRange(v, p->activation, &min, &max)) return false;

@@ -444,7 +444,11 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const DepthwiseStep&
 TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const ConvStep& c) const {
   void* p[2];
   if (!Buffers(context, {c.input, c.output}, p)) return kTfLiteError;
-  c.op->Run(static_cast<const float*>(p[0]), static_cast<float*>(p[1]), pool_);
+  if (c.qs8 != nullptr) {
+    c.qs8->Run(static_cast<const int8_t*>(p[0]), static_cast<int8_t*>(p[1]), pool_);
+  } else {
+    c.op->Run(static_cast<const float*>(p[0]), static_cast<float*>(p[1]), pool_);
+  }
   return kTfLiteOk;
 }
 

@@ -32,6 +32,7 @@
 // int8 activations take int4 filters too (v7: unpacked, then the int8 path).
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/internal/conv_util.h"
@@ -66,6 +67,8 @@ struct OpData {
   hybrid::QuantizedRows images;
   std::vector<float> im2col_f;  // per-task im2col blocks (ChunkedIm2ColGemm)
   std::vector<int16_t> im2col_q;
+  std::vector<uint8_t> im2col_u8;  // int8 on the dot-product GEMM
+  std::vector<int32_t> dot_bias;
   std::vector<int32_t> sums;  // hybrid: per-task int32 sums of one chunk
 };
 
@@ -204,6 +207,26 @@ void EvalQuantized(const Geometry& g, OpData* data, const TfLiteTensor* input,
   T* out = GetTensorData<T>(output);
   const size_t rows = static_cast<size_t>(g.batches) * g.out_h * g.out_w;
   const int n = g.group_out_c;
+  if constexpr (std::is_same_v<T, int8_t>) {
+    // int8 x int8 where the CPU has dot-product instructions: the same sums, 4x the
+    // multiply-adds per instruction (TFLite's per-channel int8 kernels ignore the filter's
+    // zero point, so these weights are used as they are).
+    if ((filter->type == kTfLiteInt8 || filter->type == kTfLiteInt4) && gemm::DotGemmWanted()) {
+      data->dot_bias.resize(n);
+      for (int grp = 0; grp < g.groups; ++grp) {
+        conv_util::PackedWeights& w = data->weights[grp];
+        w.PackDot(filter, n, depth, static_cast<size_t>(grp) * n);
+        gemm::DotBias(bias != nullptr ? bias->data.i32 + grp * n : nullptr, w.dot_sums.data(), n,
+                      -input_offset + 128, data->dot_bias.data());
+        gemm::QuantizedOutputStage stage = data->quant.Stage(data->dot_bias.data());
+        stage.multiplier += grp * n;
+        stage.shift += grp * n;
+        conv_util::Int8DotConv(g, in, -input_offset, grp, w.dot.data(), stage, out,
+                               &data->im2col_u8, pool);
+      }
+      return;
+    }
+  }
   for (int grp = 0; grp < g.groups; ++grp) {
     conv_util::PackedWeights& w = data->weights[grp];
     w.Pack(filter, n, depth, -data->quant.filter_offset, static_cast<size_t>(grp) * n);

@@ -270,6 +270,8 @@ inline void UnpackInt4(const TfLiteTensor* t, size_t first, size_t count, int8_t
 struct PackedWeights {
   std::vector<float> f;
   std::vector<int16_t> q;
+  std::vector<int8_t> dot;        // PackDot: the dot-product GEMM's layout
+  std::vector<int32_t> dot_sums;  // and the weights' column sums
   bool valid = false;
 
   void Invalidate() { valid = false; }
@@ -294,6 +296,23 @@ struct PackedWeights {
       q.resize(gemm::PackedQuantizedWeightsSize(n, k));
       gemm::PackUint8Weights(w->data.uint8 + at, n, k, zero_point, q.data());
     }
+    valid = IsConstantOrPersistentTensor(w);
+  }
+
+  // int8 / int4 weights for gemm::DotGemm (rows as Pack's).
+  void PackDot(const TfLiteTensor* w, int n, int k, size_t first_row = 0) {
+    if (valid) return;
+    const size_t at = first_row * static_cast<size_t>(k);
+    std::vector<int8_t> unpacked;
+    const int8_t* rows = w->data.int8 + at;
+    if (w->type == kTfLiteInt4) {
+      unpacked.resize(static_cast<size_t>(n) * k);
+      UnpackInt4(w, at, unpacked.size(), unpacked.data());
+      rows = unpacked.data();
+    }
+    dot.resize(gemm::PackedDotWeightsSize(n, k));
+    dot_sums.resize(n);
+    gemm::PackDotWeights(rows, n, k, dot.data(), dot_sums.data());
     valid = IsConstantOrPersistentTensor(w);
   }
 };

@@ -5,12 +5,17 @@
 #include <algorithm>
 #include <cstring>
 
+#include "kernels/internal/gemm_blocks.h"
 #include "kernels/internal/requantize.h"
 #include "tensorflow/lite/kernels/internal/common.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #define TFI_GEMM_X86 1
+#endif
+#if defined(__linux__) && defined(__x86_64__)
+#include <sys/syscall.h>
+#include <unistd.h>
 #endif
 #if defined(__aarch64__)
 #include <arm_neon.h>
@@ -22,44 +27,6 @@ namespace gemm {
 namespace {
 
 constexpr int kNr = kGemmNr;
-
-// --- Work splitting -----------------------------------------------------------------
-
-// Calls fn(m0, m1, p0, p1) over row blocks of `mc` rows and column-panel blocks; splits
-// the columns too when there are too few row blocks to keep the threads busy. Problems
-// under kMinParallelMacs run inline: waking the workers costs more than they save.
-constexpr double kMinParallelMacs = 1 << 20;
-
-template <typename Fn>
-void RunBlocks(pthreadpool* pool, int m, int panels, int k, int mc, const Fn& fn) {
-  const double macs = static_cast<double>(m) * panels * kNr * k;
-  const int threads = pool == nullptr || macs < kMinParallelMacs
-                          ? 1
-                          : static_cast<int>(pthreadpool_get_threads_count(pool));
-  const int m_blocks = (m + mc - 1) / mc;
-  int panels_per_task = panels;
-  if (threads > 1 && m_blocks < 4 * threads) {
-    const int want_n_blocks = (4 * threads + m_blocks - 1) / m_blocks;
-    panels_per_task = std::max(1, (panels + want_n_blocks - 1) / want_n_blocks);
-  }
-  const int n_blocks = (panels + panels_per_task - 1) / panels_per_task;
-  auto task = [&](size_t index) {
-    const int mb = static_cast<int>(index) / n_blocks;
-    const int nb = static_cast<int>(index) % n_blocks;
-    const int m0 = mb * mc;
-    const int p0 = nb * panels_per_task;
-    fn(m0, std::min(m, m0 + mc), p0, std::min(panels, p0 + panels_per_task));
-  };
-  const size_t tasks = static_cast<size_t>(m_blocks) * n_blocks;
-  if (threads <= 1 || tasks <= 1) {
-    for (size_t i = 0; i < tasks; ++i) task(i);
-    return;
-  }
-  using Task = decltype(task);
-  pthreadpool_parallelize_1d(
-      pool, [](void* ctx, size_t i) { (*static_cast<Task*>(ctx))(i); }, &task, tasks,
-      /*flags=*/0);
-}
 
 // Up to this many columns, FloatGemm uses dot products over the unpacked weights instead
 // of 16-column panels (which would be mostly zero padding), e.g. a conv to 1 channel.
@@ -941,8 +908,22 @@ const char* FloatKernelName() { return SelectFloatKernel().name; }
 namespace {
 
 struct CpuFeatures {
-  bool avx2 = false, fma = false, avx512f = false;
+  bool avx2 = false, fma = false, avx512f = false, avx512vnni = false, avxvnni = false;
+  bool amx_int8 = false;
 };
+
+// Linux gives a process the AMX tile data state only when asked (arch_prctl
+// ARCH_REQ_XCOMP_PERM for XFEATURE_XTILEDATA); without it the first tile instruction
+// faults.
+bool RequestAmxPermission() {
+#if defined(TFI_GEMM_X86) && defined(__linux__) && defined(__x86_64__)
+  constexpr long kArchReqXcompPerm = 0x1023;
+  constexpr long kXfeatureXtiledata = 18;
+  return syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) == 0;
+#else
+  return false;
+#endif
+}
 
 // Probed once per process.
 const CpuFeatures& Cpu() {
@@ -953,6 +934,12 @@ const CpuFeatures& Cpu() {
     f.avx2 = __builtin_cpu_supports("avx2") != 0;
     f.fma = __builtin_cpu_supports("fma") != 0;
     f.avx512f = __builtin_cpu_supports("avx512f") != 0;
+    // The dot-product GEMM's AVX-512 tile also uses AVX-512BW (byte narrowing).
+    f.avx512vnni = f.avx512f && __builtin_cpu_supports("avx512bw") != 0 &&
+                   __builtin_cpu_supports("avx512vnni") != 0;
+    f.avxvnni = f.avx2 && __builtin_cpu_supports("avxvnni") != 0;
+    f.amx_int8 = f.avx512vnni && __builtin_cpu_supports("amx-int8") != 0 &&
+                 __builtin_cpu_supports("amx-tile") != 0 && RequestAmxPermission();
 #endif
     return f;
   }();
@@ -964,6 +951,9 @@ const CpuFeatures& Cpu() {
 bool CpuHasAvx2() { return Cpu().avx2; }
 bool CpuHasAvx2Fma() { return Cpu().avx2 && Cpu().fma; }
 bool CpuHasAvx512F() { return Cpu().avx512f; }
+bool CpuHasAvx512Vnni() { return Cpu().avx512vnni; }
+bool CpuHasAvxVnni() { return Cpu().avxvnni; }
+bool CpuHasAmxInt8() { return Cpu().amx_int8; }
 
 void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed_b, float* c,
                int ldc, const FloatOutputStage& stage, pthreadpool* pool, GemmKernel which) {

@@ -185,6 +185,60 @@ const char* FloatKernelName();
 bool CpuHasAvx2();
 bool CpuHasAvx2Fma();
 bool CpuHasAvx512F();
+// AVX-512 VNNI (with AVX-512BW) / AVX-VNNI (256-bit) / AMX-INT8 (with AVX-512 VNNI, and
+// the Linux kernel's permission to use the tile data, asked for once): the dot-product
+// GEMM's tiles.
+bool CpuHasAvx512Vnni();
+bool CpuHasAvxVnni();
+bool CpuHasAmxInt8();
+
+// --- 8-bit dot-product GEMM (gemm_dot.cc) ------------------------------------------------
+//
+// For int8 weights with 8-bit activations on CPUs with dot-product instructions (x86
+// VNNI: vpdpbusd sums four uint8 x int8 products into an int32 lane, 4x the
+// multiply-adds of vpmaddwd per instruction). A holds activations as uint8: int8 values
+// plus 128 (DotInput), uint8 values as they are. With a_zero the activations' zero point
+// in that domain, sum_k (a - a_zero) * w = sum_k a * w - a_zero * sum_k w: the weights'
+// column sums fold into the bias (DotBias), so acc is the reference's int32 sum exactly
+// (modulo 2^32, as the reference's own wrapping) and the output stage is QuantizedGemm's:
+// bit-exact with TFLite's reference kernels.
+//
+// B is packed per 16-column panel in groups of 4 k: panel[(kk / 4) * 64 + j * 4 + kk % 4],
+// k rounded up to DotPanelDepth(k) and zero-filled. Each row of A must have DotDepth(k)
+// readable bytes (those past k are multiplied by B's zeros: any value).
+
+inline int DotDepth(int k) { return (k + 3) & ~3; }
+// k rounded up to a multiple of 4, or of 64 where the CPU has AMX (whose weight tiles
+// take 64 k at a time); the same for every kernel in a process.
+int DotPanelDepth(int k);
+inline size_t PackedDotWeightsSize(int n, int k) {
+  return static_cast<size_t>((n + kGemmNr - 1) / kGemmNr) * kGemmNr *
+         static_cast<size_t>(DotPanelDepth(k));
+}
+// Packs weights[n][k] (row stride k) and writes col_sums[n] = sum_k weights[j][k].
+void PackDotWeights(const int8_t* weights, int n, int k, int8_t* packed, int32_t* col_sums);
+// out[j] = (bias ? bias[j] : 0) - a_zero * col_sums[j], wrapping in int32.
+void DotBias(const int32_t* bias, const int32_t* col_sums, int n, int32_t a_zero, int32_t* out);
+// dst[i] = src[i] + 128 as uint8 (int8 activations into the dot GEMM's domain).
+void DotInput(const int8_t* src, size_t count, uint8_t* dst);
+
+// kAuto: AMX for 16 rows or more and k in [kDotAmxMinDepth, kDotAmxMaxDepth], else AVX-512
+// VNNI, else AVX-VNNI, else the portable loop (tests, other CPUs: slower than
+// QuantizedGemm there; DotGemmWanted says when to use this GEMM).
+enum class DotKernel { kAuto, kPortable, kAvxVnni, kAvx512Vnni, kAmx };
+// The AMX tile copies 32 rows of A at a time into a stack buffer of this depth at most.
+constexpr int kDotAmxMinDepth = 61;
+constexpr int kDotAmxMaxDepth = 4608;
+// Whether the CPU has a dot-product tile (what the callers check before choosing
+// DotGemm over QuantizedGemm).
+bool DotGemmWanted();
+const char* DotKernelName(DotKernel kernel = DotKernel::kAuto);
+
+// c = output_stage(sum_k a * b); stage.bias must be DotBias's (or nullptr when a_zero
+// and the bias are 0). A tile the CPU lacks runs as kAuto.
+void DotGemm(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packed_b, int8_t* c,
+             int ldc, const QuantizedOutputStage& stage, pthreadpool* pool,
+             DotKernel kernel = DotKernel::kAuto);
 
 }  // namespace gemm
 }  // namespace tflite

@@ -99,6 +99,40 @@ void BM_QuantizedGemm(benchmark::State& state, int m, int n, int k) {
   if (pool != nullptr) pthreadpool_destroy(pool);
 }
 
+// The dot-product GEMM (VNNI): same stage; the second argument picks the tile
+// (0 auto, 1 portable, 2 AVX-VNNI, 3 AVX-512 VNNI, 4 AMX; one the CPU lacks runs as auto).
+void BM_DotGemm(benchmark::State& state, int m, int n, int k) {
+  std::mt19937 rng(1);
+  std::uniform_int_distribution<int> d(-128, 127);
+  const int depth = tflite::gemm::DotDepth(k);
+  std::vector<uint8_t> a(static_cast<size_t>(m) * depth);
+  std::vector<int8_t> w(static_cast<size_t>(n) * k);
+  for (auto& x : a) x = static_cast<uint8_t>(d(rng) + 128);
+  for (auto& x : w) x = static_cast<int8_t>(d(rng));
+  std::vector<int8_t> packed(tflite::gemm::PackedDotWeightsSize(n, k));
+  std::vector<int32_t> sums(n), bias(n, 100), dot_bias(n), mult(n, 1 << 30), shift(n, -10);
+  tflite::gemm::PackDotWeights(w.data(), n, k, packed.data(), sums.data());
+  tflite::gemm::DotBias(bias.data(), sums.data(), n, 131, dot_bias.data());
+  tflite::gemm::QuantizedOutputStage stage;
+  stage.bias = dot_bias.data();
+  stage.multiplier = mult.data();
+  stage.shift = shift.data();
+  std::vector<int8_t> c(static_cast<size_t>(m) * n);
+  const int threads = static_cast<int>(state.range(0));
+  const auto kernel = static_cast<tflite::gemm::DotKernel>(state.range(1));
+  pthreadpool_t pool = threads > 1 ? pthreadpool_create(threads) : nullptr;
+  for (auto _ : state) {
+    tflite::gemm::DotGemm(m, n, k, a.data(), depth, packed.data(), c.data(), n, stage, pool,
+                          kernel);
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["GOP/s"] =
+      benchmark::Counter(2e-9 * m * n * k, benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(tflite::gemm::DotKernelName(kernel));
+  if (pool != nullptr) pthreadpool_destroy(pool);
+}
+
 BENCHMARK_CAPTURE(BM_FloatGemm, conv3x3_112x112x32_to_64, 112 * 112, 64, 3 * 3 * 32)
     ->Arg(1)
     ->Arg(2)
@@ -117,6 +151,30 @@ BENCHMARK_CAPTURE(BM_FloatGemm, fc_1x1024_to_1000, 1, 1000, 1024)
 BENCHMARK_CAPTURE(BM_QuantizedGemm, conv3x3_112x112x32_to_64, 112 * 112, 64, 3 * 3 * 32)
     ->Arg(1)
     ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_QuantizedGemm, conv1x1_56x56x24_to_144, 56 * 56, 144, 24)
+    ->Arg(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_QuantizedGemm, conv1x1_14x14x96_to_576, 14 * 14, 576, 96)
+    ->Arg(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_DotGemm, conv3x3_112x112x32_to_64, 112 * 112, 64, 3 * 3 * 32)
+    ->ArgsProduct({{1, 2}, {0, 2, 3}})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_DotGemm, conv1x1_56x56x24_to_144, 56 * 56, 144, 24)
+    ->ArgsProduct({{1}, {0, 2, 3}})
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_DotGemm, conv1x1_14x14x96_to_576, 14 * 14, 576, 96)
+    ->ArgsProduct({{1}, {0, 2, 3}})
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_DotGemm, conv3x3_28x28x512_to_512, 28 * 28, 512, 3 * 3 * 512)
+    ->ArgsProduct({{1}, {0, 3}})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_NaiveGemm, conv3x3_112x112x32_to_64, 112 * 112, 64, 3 * 3 * 32)

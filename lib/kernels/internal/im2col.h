@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "kernels/internal/gemm.h"
@@ -24,16 +25,18 @@ struct ConvGeometry {
 
 // Rows [r0, r1) of the im2col matrix into dst: row r is output pixel (b, oy, ox) in NHWC
 // order, holding its filter window as [fy][fx][f_c] over input channels [c0, c0 + f_c),
-// converted with convert(value, b), and `pad` outside the image.
+// converted with convert(value, b), and `pad` outside the image. Rows are row_stride
+// apart (0: the depth, f_h * f_w * f_c).
 template <typename In, typename Out, typename Convert>
 void Im2ColRows(const ConvGeometry& g, const In* input, int c0, size_t r0, size_t r1, Out pad,
-                Convert convert, Out* dst) {
+                Convert convert, Out* dst, size_t row_stride = 0) {
   const int depth = g.f_h * g.f_w * g.f_c;
+  const size_t stride = row_stride != 0 ? row_stride : static_cast<size_t>(depth);
   for (size_t r = r0; r < r1; ++r) {
     const int ox = static_cast<int>(r % g.out_w);
     const int oy = static_cast<int>((r / g.out_w) % g.out_h);
     const size_t b = r / g.out_w / g.out_h;
-    Out* row = dst + (r - r0) * depth;
+    Out* row = dst + (r - r0) * stride;
     if (g.dil_w == 1 && g.f_c == g.in_c) {
       // Each filter row's taps inside the image are one contiguous span of the input
       // (f_w pixels of all channels): one loop over the span (vectorized), padding
@@ -128,6 +131,45 @@ inline void FloatConv(const ConvGeometry& g, const float* input, const float* pa
       [&](size_t r0, size_t r1, const float* buf, size_t) {
         gemm::FloatGemm(static_cast<int>(r1 - r0), g.out_c, depth, buf, depth, packed_filter,
                         output + r0 * g.out_c, g.out_c, stage, nullptr);
+      });
+}
+
+// One group of an 8-bit convolution (int8 activations, int8 weights) on the dot-product
+// GEMM (gemm.h: DotGemm): im2col rows of input + 128 (uint8; padding is the zero point +
+// 128, so it adds nothing once DotBias has folded the zero point in) at a stride of
+// DotDepth(depth), times the group's weights packed by PackDotWeights; stage.bias is
+// DotBias's (a_zero = input_zero_point + 128). Output columns [group * group_out_c, ...)
+// of each pixel. Rows split over `pool`; `scratch` grown here.
+inline void Int8DotConv(const ConvGeometry& g, const int8_t* input, int32_t input_zero_point,
+                        int group, const int8_t* packed_filter,
+                        const gemm::QuantizedOutputStage& stage, int8_t* output,
+                        std::vector<uint8_t>* scratch, pthreadpool* pool) {
+  const int depth = g.f_h * g.f_w * g.f_c;
+  const int stride = gemm::DotDepth(depth);
+  const size_t rows = static_cast<size_t>(g.batches) * g.out_h * g.out_w;
+  const int n = g.group_out_c;
+  const uint8_t pad = static_cast<uint8_t>(input_zero_point + 128);
+  // 1x1, stride 1, one group, depth a multiple of 4: the rows are the input's pixels as
+  // they are, one contiguous block.
+  const bool pixels = g.f_h == 1 && g.f_w == 1 && g.stride_h == 1 && g.stride_w == 1 &&
+                      g.pad_h == 0 && g.pad_w == 0 && g.groups == 1 && depth == stride &&
+                      g.out_h == g.in_h && g.out_w == g.in_w;
+  ChunkedIm2ColGemm(
+      rows, stride, n, scratch, pool,
+      [&](size_t r0, size_t r1, uint8_t* buf) {
+        if (pixels) {
+          gemm::DotInput(input + r0 * depth, (r1 - r0) * depth, buf);
+          return;
+        }
+        Im2ColRows(
+            g, input, group * g.f_c, r0, r1, pad,
+            [](int8_t v, size_t) { return static_cast<uint8_t>(static_cast<uint8_t>(v) ^ 0x80u); },
+            buf, stride);
+      },
+      [&](size_t r0, size_t r1, const uint8_t* buf, size_t) {
+        gemm::DotGemm(static_cast<int>(r1 - r0), n, depth, buf, stride, packed_filter,
+                      output + r0 * g.out_c + static_cast<size_t>(group) * n, g.out_c, stage,
+                      nullptr);
       });
 }
 

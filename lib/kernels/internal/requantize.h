@@ -152,6 +152,66 @@ __attribute__((target("avx2"))) inline __m256i Narrow16(__m256i v0, __m256i v1, 
   return _mm256_permute4x64_epi64(_mm256_packs_epi32(v0, v1), 0xD8);
 }
 
+
+// --- AVX-512 (16 lanes): the same arithmetic, for the dot-product GEMM's tile ---------
+#define TFI_REQUANTIZE_AVX512_TARGET "avx512f,avx512bw,avx512vl"
+
+struct Avx512Channels {
+  __m512i multiplier;
+  __m512i multiplier_odd;  // the odd lanes' multipliers in the even lanes (for vpmuldq)
+  __m512i left;            // max(shift, 0)
+  __m512i right;           // max(-shift, 0)
+  __m512i mask;            // 2^right - 1
+  __m512i half;            // mask >> 1
+};
+
+__attribute__((target(TFI_REQUANTIZE_AVX512_TARGET))) inline Avx512Channels MakeChannels16(
+    __m512i multiplier, __m512i shift) {
+  const __m512i zero = _mm512_setzero_si512();
+  const __m512i one = _mm512_set1_epi32(1);
+  Avx512Channels ch;
+  ch.multiplier = multiplier;
+  ch.multiplier_odd = _mm512_srli_epi64(multiplier, 32);
+  ch.left = _mm512_max_epi32(shift, zero);
+  ch.right = _mm512_max_epi32(_mm512_sub_epi32(zero, shift), zero);
+  ch.mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, ch.right), one);
+  ch.half = _mm512_srli_epi32(ch.mask, 1);
+  return ch;
+}
+
+// MultiplyByQuantizedMultiplier8 on 16 lanes (every step of it, always).
+__attribute__((target(TFI_REQUANTIZE_AVX512_TARGET), always_inline)) inline __m512i
+MultiplyByQuantizedMultiplier16(__m512i x, const Avx512Channels& ch) {
+  x = _mm512_sllv_epi32(x, ch.left);
+  const __m512i round = _mm512_set1_epi64(int64_t{1} << 30);
+  const __m512i even = _mm512_add_epi64(_mm512_mul_epi32(x, ch.multiplier), round);
+  const __m512i odd =
+      _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(x, 32), ch.multiplier_odd), round);
+  __m512i high = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(even, 31),
+                                         _mm512_slli_epi64(odd, 1));
+  const __m512i min = _mm512_set1_epi32(INT32_MIN);
+  const __mmask16 both_min =
+      _mm512_cmpeq_epi32_mask(x, min) & _mm512_cmpeq_epi32_mask(ch.multiplier, min);
+  high = _mm512_mask_mov_epi32(high, both_min, _mm512_set1_epi32(INT32_MAX));
+  // RoundingDivideByPOT(high, right): ties away from zero.
+  const __m512i one = _mm512_set1_epi32(1);
+  const __m512i remainder = _mm512_and_si512(high, ch.mask);
+  const __mmask16 negative = _mm512_cmplt_epi32_mask(high, _mm512_setzero_si512());
+  const __m512i threshold = _mm512_mask_add_epi32(ch.half, negative, ch.half, one);
+  const __mmask16 round_up = _mm512_cmpgt_epi32_mask(remainder, threshold);
+  const __m512i shifted = _mm512_srav_epi32(high, ch.right);
+  return _mm512_mask_add_epi32(shifted, round_up, shifted, one);
+}
+
+// OutputStage8 on 16 lanes.
+__attribute__((target(TFI_REQUANTIZE_AVX512_TARGET), always_inline)) inline __m512i
+OutputStage16(__m512i acc, __m512i bias, const Avx512Channels& ch, __m512i output_offset,
+              __m512i act_min, __m512i act_max) {
+  __m512i v = MultiplyByQuantizedMultiplier16(_mm512_add_epi32(acc, bias), ch);
+  v = _mm512_add_epi32(v, output_offset);
+  return _mm512_min_epi32(_mm512_max_epi32(v, act_min), act_max);
+}
+
 #endif  // TFI_REQUANTIZE_AVX2
 
 #if defined(TFI_REQUANTIZE_NEON)

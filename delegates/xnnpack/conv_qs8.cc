@@ -1,0 +1,34 @@
+#include "xnnpack/conv_qs8.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+namespace tflite_inspect {
+namespace xnnpack {
+
+bool OwnConvQs8Wanted() {
+  const char* env = std::getenv("TFI_XNNPACK_OWN_GEMM");
+  if (env != nullptr && std::strcmp(env, "0") == 0) return false;
+  if (env != nullptr && std::strcmp(env, "1") == 0) return true;
+  return tflite::gemm::DotGemmWanted();
+}
+
+ConvQs8::ConvQs8(const tflite::conv_util::ConvGeometry& g, const int8_t* filter,
+                 const int32_t* bias, tflite::conv_util::QuantParams quant)
+    : g_(g), quant_(std::move(quant)) {
+  const int depth = g.f_h * g.f_w * g.in_c;
+  packed_.resize(tflite::gemm::PackedDotWeightsSize(g.out_c, depth));
+  std::vector<int32_t> sums(g.out_c);
+  tflite::gemm::PackDotWeights(filter, g.out_c, depth, packed_.data(), sums.data());
+  bias_.resize(g.out_c);
+  tflite::gemm::DotBias(bias, sums.data(), g.out_c, -quant_.input_offset + 128, bias_.data());
+}
+
+void ConvQs8::Run(const int8_t* input, int8_t* output, pthreadpool_t pool) const {
+  tflite::conv_util::Int8DotConv(g_, input, -quant_.input_offset, 0, packed_.data(),
+                                 quant_.Stage(bias_.data()), output, &scratch_, pool);
+}
+
+}  // namespace xnnpack
+}  // namespace tflite_inspect

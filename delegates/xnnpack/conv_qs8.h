@@ -1,0 +1,53 @@
+// The delegate's own int8 CONV_2D (QS8: int8 activations, int8 per-channel or per-tensor
+// weights, int32 bias), run inside an XNNPACK partition instead of XNNPACK's on CPUs with
+// dot-product instructions (x86 VNNI): the builtin kernels' dot-product GEMM
+// (kernels/internal/gemm.h: DotGemm, im2col.h: Int8DotConv).
+//
+// Why: Debian's XNNPACK (2022) has no VNNI QS8 GEMM; on an AVX-512 VNNI CPU its
+// convolutions ran at about a third of this GEMM's speed (docs/performance.md).
+//
+// Numerics: TFLite's reference requantization (per-channel multipliers as TFLite's
+// CONV_2D derives them, double rounding), so these nodes give the reference kernels'
+// bytes, where XNNPACK's float requantization may differ by one step.
+#ifndef TFLITE_INSPECT_DELEGATES_XNNPACK_CONV_QS8_H_
+#define TFLITE_INSPECT_DELEGATES_XNNPACK_CONV_QS8_H_
+
+#include <pthreadpool.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "kernels/internal/conv_util.h"
+#include "kernels/internal/im2col.h"
+
+namespace tflite_inspect {
+namespace xnnpack {
+
+// Whether this CPU gets the own int8 convolution (gemm::DotGemmWanted()); the environment
+// variable TFI_XNNPACK_OWN_GEMM=0 or =1 decides instead, as for the float one
+// (docs/xnnpack.md).
+bool OwnConvQs8Wanted();
+
+class ConvQs8 {
+ public:
+  // filter [out_c][f_h][f_w][in_c] int8, bias [out_c] int32 or nullptr; g.groups must be 1.
+  // quant: TFLite's per-channel multipliers, offsets and activation range
+  // (conv_util::PrepareConvQuant).
+  ConvQs8(const tflite::conv_util::ConvGeometry& g, const int8_t* filter, const int32_t* bias,
+          tflite::conv_util::QuantParams quant);
+  // input [batches][in_h][in_w][in_c] -> output [batches][out_h][out_w][out_c]. Not
+  // reentrant (one scratch buffer), as the delegate kernel runs one Invoke at a time.
+  void Run(const int8_t* input, int8_t* output, pthreadpool_t pool) const;
+
+ private:
+  tflite::conv_util::ConvGeometry g_;
+  tflite::conv_util::QuantParams quant_;
+  std::vector<int8_t> packed_;
+  std::vector<int32_t> bias_;  // gemm::DotBias of the filter and the input zero point
+  mutable std::vector<uint8_t> scratch_;
+};
+
+}  // namespace xnnpack
+}  // namespace tflite_inspect
+
+#endif  // TFLITE_INSPECT_DELEGATES_XNNPACK_CONV_QS8_H_

@@ -1,0 +1,421 @@
+// The 8-bit dot-product GEMM (gemm.h: DotGemm): uint8 activations x packed int8 weights,
+// int32 sums with vpdpbusd, TFLite's double-rounding output stage.
+//
+// Tiles: AMX-INT8 (tdpbusd on 16x64 tiles, 32 x 32 outputs per step), AVX-512 VNNI, 8 rows x 32 columns (two panels) in 16 zmm accumulators, one
+// weight load per panel and one broadcast per row for every 4 k, output stage on 16
+// lanes (requant::OutputStage16) with masked narrowing stores; AVX-VNNI (256-bit), 6 rows
+// x 16 columns in 12 ymm accumulators, output stage on 8 lanes; a portable loop over the
+// same layout. An AArch64 SDOT / UDOT tile fits the same panel layout (udot takes
+// uint8 x uint8 and sdot int8 x int8: the weights or the activations shift by 128 and the
+// correction folds into DotBias the same way); not written yet.
+#include <pthreadpool.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "kernels/internal/gemm.h"
+#include "kernels/internal/gemm_blocks.h"
+#include "kernels/internal/requantize.h"
+#include "tensorflow/lite/kernels/internal/common.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define TFI_DOT_X86 1
+#endif
+
+namespace tflite {
+namespace gemm {
+namespace {
+
+constexpr int kNr = kGemmNr;
+constexpr int kGroupBytes = 4 * kNr;  // 4 k of one panel
+
+int32_t WrapAdd(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+}
+
+// One output of the stage, as QuantizedGemm's scalar loop computes it.
+int32_t StageOne(int32_t acc, int col, const QuantizedOutputStage& s) {
+  int32_t v = acc;
+  if (s.bias != nullptr) v = WrapAdd(v, s.bias[col]);
+  if (s.single_rounding) {
+    const int64_t r = SingleRoundingMultiply(v, s.multiplier[col], s.shift[col]);
+    v = static_cast<int32_t>(std::min<int64_t>(std::max<int64_t>(r, INT32_MIN), INT32_MAX));
+  } else {
+    v = MultiplyByQuantizedMultiplier(v, s.multiplier[col], s.shift[col]);
+  }
+  v = WrapAdd(v, s.output_offset);
+  return std::min(std::max(v, s.act_min), s.act_max);
+}
+
+// Rows [0, rows) x columns [0, cols) of one panel; c and col0 at the panel's first column.
+void PortableTile(int rows, int groups, const uint8_t* a, size_t lda, const int8_t* b, int8_t* c,
+                  size_t ldc, int cols, const QuantizedOutputStage& s, int col0) {
+  for (int i = 0; i < rows; ++i) {
+    for (int j = 0; j < cols; ++j) {
+      uint32_t acc = 0;  // wraps as the reference's int32 sums
+      for (int g = 0; g < groups; ++g) {
+        for (int q = 0; q < 4; ++q) {
+          acc += static_cast<uint32_t>(a[i * lda + 4 * g + q] * b[g * kGroupBytes + 4 * j + q]);
+        }
+      }
+      c[i * ldc + j] = static_cast<int8_t>(StageOne(static_cast<int32_t>(acc), col0 + j, s));
+    }
+  }
+}
+
+#ifdef TFI_DOT_X86
+#define TFI_DOT512_TARGET "avx512f,avx512bw,avx512vl,avx512vnni"
+#define TFI_DOT512_ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+constexpr int kDot512Mr = 8;
+
+// R rows x P panels (P = 1 or 2; the second panel panel_bytes after the first); cols: the
+// valid columns of the P panels together. Accumulators in named variables (see gemm.cc).
+template <int R, int P>
+__attribute__((target(TFI_DOT512_TARGET))) void Avx512DotTile(
+    int groups, const uint8_t* a, size_t lda, const int8_t* b, size_t panel_bytes, int8_t* c,
+    size_t ldc, int cols, const QuantizedOutputStage& s, int col0) {
+  static_assert(R >= 1 && R <= kDot512Mr && (P == 1 || P == 2), "");
+#define TFI_DECL(i)                                                               \
+  __m512i acc##i##0 = _mm512_setzero_si512(), acc##i##1 = _mm512_setzero_si512(); \
+  const uint8_t* a##i = a + static_cast<size_t>(i < R ? i : 0) * lda;
+  TFI_DOT512_ROWS(TFI_DECL)
+#undef TFI_DECL
+  const int8_t* b1 = b + panel_bytes;
+  for (int g = 0; g < groups; ++g) {
+    const __m512i w0 = _mm512_loadu_si512(b + g * kGroupBytes);
+    const __m512i w1 = P > 1 ? _mm512_loadu_si512(b1 + g * kGroupBytes) : w0;
+#define TFI_STEP(i)                                              \
+  if constexpr (i < R) {                                         \
+    int32_t quad;                                                \
+    std::memcpy(&quad, a##i + 4 * g, sizeof quad);               \
+    const __m512i av = _mm512_set1_epi32(quad);                  \
+    acc##i##0 = _mm512_dpbusd_epi32(acc##i##0, av, w0);          \
+    if constexpr (P > 1) acc##i##1 = _mm512_dpbusd_epi32(acc##i##1, av, w1); \
+  }
+    TFI_DOT512_ROWS(TFI_STEP)
+#undef TFI_STEP
+  }
+  const __m512i offset = _mm512_set1_epi32(s.output_offset);
+  const __m512i lo = _mm512_set1_epi32(s.act_min), hi = _mm512_set1_epi32(s.act_max);
+  for (int q = 0; q < P; ++q) {
+    const int n = std::min(kNr, cols - q * kNr);
+    if (n <= 0) break;
+    const __mmask16 mask = n == kNr ? 0xFFFF : static_cast<__mmask16>((1u << n) - 1);
+    const int at = col0 + q * kNr;
+    const requant::Avx512Channels ch = requant::MakeChannels16(
+        _mm512_maskz_loadu_epi32(mask, s.multiplier + at), _mm512_maskz_loadu_epi32(mask, s.shift + at));
+    const __m512i bias =
+        s.bias != nullptr ? _mm512_maskz_loadu_epi32(mask, s.bias + at) : _mm512_setzero_si512();
+#define TFI_OUT(i)                                                                          \
+  if constexpr (i < R) {                                                                    \
+    const __m512i v = requant::OutputStage16(q == 0 ? acc##i##0 : acc##i##1, bias, ch, offset, lo, hi); \
+    _mm512_mask_cvtsepi32_storeu_epi8(c + i * ldc + q * kNr, mask, v);                      \
+  }
+    TFI_DOT512_ROWS(TFI_OUT)
+#undef TFI_OUT
+  }
+}
+
+#define TFI_DOT256_ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5)
+constexpr int kDot256Mr = 6;
+
+// R rows x one panel (two ymm per row).
+template <int R>
+__attribute__((target("avx2,avxvnni"))) void AvxVnniDotTile(int groups, const uint8_t* a,
+                                                          size_t lda, const int8_t* b, int8_t* c,
+                                                          size_t ldc, int cols,
+                                                          const QuantizedOutputStage& s,
+                                                          int col0) {
+  static_assert(R >= 1 && R <= kDot256Mr, "");
+#define TFI_DECL(i)                                                               \
+  __m256i acc##i##0 = _mm256_setzero_si256(), acc##i##1 = _mm256_setzero_si256(); \
+  const uint8_t* a##i = a + static_cast<size_t>(i < R ? i : 0) * lda;
+  TFI_DOT256_ROWS(TFI_DECL)
+#undef TFI_DECL
+  for (int g = 0; g < groups; ++g) {
+    const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + g * kGroupBytes));
+    const __m256i w1 =
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + g * kGroupBytes + 32));
+#define TFI_STEP(i)                                        \
+  if constexpr (i < R) {                                   \
+    int32_t quad;                                          \
+    std::memcpy(&quad, a##i + 4 * g, sizeof quad);         \
+    const __m256i av = _mm256_set1_epi32(quad);            \
+    acc##i##0 = _mm256_dpbusd_avx_epi32(acc##i##0, av, w0); \
+    acc##i##1 = _mm256_dpbusd_avx_epi32(acc##i##1, av, w1); \
+  }
+    TFI_DOT256_ROWS(TFI_STEP)
+#undef TFI_STEP
+  }
+  QuantizedOutputStage at = s;
+  at.multiplier += col0;
+  at.shift += col0;
+  if (at.bias != nullptr) at.bias += col0;
+  int32_t sums[kNr];
+#define TFI_OUT(i)                                                            \
+  if constexpr (i < R) {                                                      \
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums), acc##i##0);         \
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums + 8), acc##i##1);     \
+    requant::OutputStageRow(sums, cols, at, c + i * ldc);                     \
+  }
+  TFI_DOT256_ROWS(TFI_OUT)
+#undef TFI_OUT
+}
+#endif  // TFI_DOT_X86
+
+#ifdef TFI_DOT_X86
+// --- AMX: 32 rows x 32 columns per step in four 16x16 int32 tiles ---------------------
+// Tiles 0-3 accumulate C (rows 0-15 / 16-31 x panel p / p + 1), 4-5 hold A (16 rows x 64
+// k), 6-7 B (64 k x 16 columns: 16 groups of a panel, which is why AMX panels are 64 k
+// deep). A's rows are copied, zero-padded to the panel depth, into a stack buffer; the
+// sums go through a 32x32 int32 buffer into the AVX-512 output stage.
+#define TFI_AMX_TARGET "amx-tile,amx-int8,avx512f,avx512bw,avx512vl"
+constexpr int kAmxRows = 32;
+
+struct alignas(64) AmxTileConfig {
+  uint8_t palette;
+  uint8_t start_row;
+  uint8_t reserved[14];
+  uint16_t colsb[16];
+  uint8_t rows[16];
+};
+
+__attribute__((target(TFI_AMX_TARGET))) void AmxBlock(int m0, int m1, int p0, int p1, int n,
+                                                      int k, const uint8_t* a, size_t lda,
+                                                      const int8_t* packed_b, size_t panel_bytes,
+                                                      int8_t* c, size_t ldc,
+                                                      const QuantizedOutputStage& s) {
+  AmxTileConfig cfg{};
+  cfg.palette = 1;
+  for (int t = 0; t < 8; ++t) {
+    cfg.colsb[t] = 64;
+    cfg.rows[t] = 16;
+  }
+  _tile_loadconfig(&cfg);
+  const int depth = DotPanelDepth(k);
+  const int chunks = depth / 64;
+  alignas(64) uint8_t abuf[kAmxRows * kDotAmxMaxDepth];
+  alignas(64) int32_t cbuf[kAmxRows][2 * kNr];
+  const __m512i offset = _mm512_set1_epi32(s.output_offset);
+  const __m512i lo = _mm512_set1_epi32(s.act_min), hi = _mm512_set1_epi32(s.act_max);
+  for (int i = m0; i < m1; i += kAmxRows) {
+    const int rows = std::min(kAmxRows, m1 - i);
+    for (int r = 0; r < kAmxRows; ++r) {
+      uint8_t* dst = abuf + static_cast<size_t>(r) * depth;
+      if (r < rows) {
+        std::memcpy(dst, a + (i + r) * lda, k);
+        std::memset(dst + k, 0, depth - k);
+      } else {
+        std::memset(dst, 0, depth);
+      }
+    }
+    for (int p = p0; p < p1; p += 2) {
+      const int8_t* b0 = packed_b + p * panel_bytes;
+      const bool pair = p + 1 < p1;
+      const int8_t* b1 = pair ? b0 + panel_bytes : b0;
+      _tile_zero(0);
+      _tile_zero(1);
+      _tile_zero(2);
+      _tile_zero(3);
+      for (int ch = 0; ch < chunks; ++ch) {
+        _tile_loadd(4, abuf + ch * 64, depth);
+        _tile_loadd(5, abuf + static_cast<size_t>(16) * depth + ch * 64, depth);
+        _tile_loadd(6, b0 + ch * 1024, 64);
+        _tile_loadd(7, b1 + ch * 1024, 64);
+        _tile_dpbusd(0, 4, 6);
+        _tile_dpbusd(1, 4, 7);
+        _tile_dpbusd(2, 5, 6);
+        _tile_dpbusd(3, 5, 7);
+      }
+      _tile_stored(0, &cbuf[0][0], sizeof cbuf[0]);
+      _tile_stored(1, &cbuf[0][kNr], sizeof cbuf[0]);
+      _tile_stored(2, &cbuf[16][0], sizeof cbuf[0]);
+      _tile_stored(3, &cbuf[16][kNr], sizeof cbuf[0]);
+      const int col0 = p * kNr;
+      const int cols = std::min(pair ? 2 * kNr : kNr, n - col0);
+      for (int q = 0; q * kNr < cols; ++q) {
+        const int nq = std::min(kNr, cols - q * kNr);
+        const __mmask16 mask = nq == kNr ? 0xFFFF : static_cast<__mmask16>((1u << nq) - 1);
+        const int at = col0 + q * kNr;
+        const requant::Avx512Channels chn = requant::MakeChannels16(
+            _mm512_maskz_loadu_epi32(mask, s.multiplier + at),
+            _mm512_maskz_loadu_epi32(mask, s.shift + at));
+        const __m512i bias = s.bias != nullptr ? _mm512_maskz_loadu_epi32(mask, s.bias + at)
+                                               : _mm512_setzero_si512();
+        for (int r = 0; r < rows; ++r) {
+          const __m512i v = requant::OutputStage16(_mm512_load_si512(&cbuf[r][q * kNr]), bias,
+                                                   chn, offset, lo, hi);
+          _mm512_mask_cvtsepi32_storeu_epi8(c + (i + r) * ldc + at, mask, v);
+        }
+      }
+    }
+  }
+  _tile_release();
+}
+#endif  // TFI_DOT_X86
+
+DotKernel Resolve(DotKernel which) {
+#ifdef TFI_DOT_X86
+  if (which == DotKernel::kAvx512Vnni && !CpuHasAvx512Vnni()) which = DotKernel::kAuto;
+  if (which == DotKernel::kAvxVnni && !CpuHasAvxVnni()) which = DotKernel::kAuto;
+  if (which == DotKernel::kAmx && !CpuHasAmxInt8()) which = DotKernel::kAuto;
+  if (which == DotKernel::kAuto) {
+    if (CpuHasAmxInt8()) return DotKernel::kAmx;
+    if (CpuHasAvx512Vnni()) return DotKernel::kAvx512Vnni;
+    if (CpuHasAvxVnni()) return DotKernel::kAvxVnni;
+  }
+  return which == DotKernel::kAuto ? DotKernel::kPortable : which;
+#else
+  (void)which;
+  return DotKernel::kPortable;
+#endif
+}
+
+#ifdef TFI_DOT_X86
+template <int P>
+void Avx512Rows(int rows, int groups, const uint8_t* a, size_t lda, const int8_t* b,
+                size_t panel_bytes, int8_t* c, size_t ldc, int cols,
+                const QuantizedOutputStage& s, int col0) {
+  switch (rows) {
+#define TFI_CASE(i)                                                                   \
+  case i + 1:                                                                         \
+    Avx512DotTile<i + 1, P>(groups, a, lda, b, panel_bytes, c, ldc, cols, s, col0);   \
+    break;
+    TFI_DOT512_ROWS(TFI_CASE)
+#undef TFI_CASE
+  }
+}
+
+void AvxVnniRows(int rows, int groups, const uint8_t* a, size_t lda, const int8_t* b, int8_t* c,
+                 size_t ldc, int cols, const QuantizedOutputStage& s, int col0) {
+  switch (rows) {
+#define TFI_CASE(i)                                                     \
+  case i + 1:                                                           \
+    AvxVnniDotTile<i + 1>(groups, a, lda, b, c, ldc, cols, s, col0);    \
+    break;
+    TFI_DOT256_ROWS(TFI_CASE)
+#undef TFI_CASE
+  }
+}
+#endif
+
+}  // namespace
+
+int DotPanelDepth(int k) { return CpuHasAmxInt8() ? (k + 63) & ~63 : DotDepth(k); }
+
+void PackDotWeights(const int8_t* weights, int n, int k, int8_t* packed, int32_t* col_sums) {
+  const int depth = DotPanelDepth(k);
+  std::memset(packed, 0, PackedDotWeightsSize(n, k));
+  for (int j = 0; j < n; ++j) {
+    int8_t* panel = packed + static_cast<size_t>(j / kNr) * kNr * depth;
+    const int8_t* row = weights + static_cast<size_t>(j) * k;
+    int32_t sum = 0;
+    for (int kk = 0; kk < k; ++kk) {
+      panel[(kk / 4) * kGroupBytes + (j % kNr) * 4 + kk % 4] = row[kk];
+      sum += row[kk];
+    }
+    col_sums[j] = sum;
+  }
+}
+
+void DotBias(const int32_t* bias, const int32_t* col_sums, int n, int32_t a_zero, int32_t* out) {
+  for (int j = 0; j < n; ++j) {
+    const uint32_t correction = static_cast<uint32_t>(a_zero) * static_cast<uint32_t>(col_sums[j]);
+    const uint32_t b = bias != nullptr ? static_cast<uint32_t>(bias[j]) : 0u;
+    out[j] = static_cast<int32_t>(b - correction);
+  }
+}
+
+void DotInput(const int8_t* src, size_t count, uint8_t* dst) {
+  for (size_t i = 0; i < count; ++i) dst[i] = static_cast<uint8_t>(src[i]) ^ 0x80u;
+}
+
+bool DotGemmWanted() { return Resolve(DotKernel::kAuto) != DotKernel::kPortable; }
+
+const char* DotKernelName(DotKernel kernel) {
+  switch (Resolve(kernel)) {
+    case DotKernel::kAmx:
+      return "amx_32x32";
+    case DotKernel::kAvx512Vnni:
+      return "avx512vnni_8x32";
+    case DotKernel::kAvxVnni:
+      return "avxvnni_6x16";
+    default:
+      return "portable_1x16";
+  }
+}
+
+void DotGemm(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packed_b, int8_t* c,
+             int ldc, const QuantizedOutputStage& stage, pthreadpool* pool, DotKernel which) {
+  if (m <= 0 || n <= 0) return;
+  DotKernel kernel = Resolve(which);
+  if (stage.single_rounding) kernel = DotKernel::kPortable;  // the vector stages round twice
+  const int panels = (n + kNr - 1) / kNr;
+  const int groups = DotDepth(k) / 4;
+  const size_t panel_bytes = static_cast<size_t>(DotPanelDepth(k)) * kNr;
+  const size_t sa = static_cast<size_t>(lda), sc = static_cast<size_t>(ldc);
+#ifdef TFI_DOT_X86
+  // AMX pays off from 16 rows and 64 k (below, its padded tiles and the copies into them
+  // cost more than the VNNI tile: gemm_benchmark); its A buffer bounds the depth.
+  if (kernel == DotKernel::kAmx && (m < 16 || k < kDotAmxMinDepth || k > kDotAmxMaxDepth)) {
+    kernel = DotKernel::kAvx512Vnni;
+  }
+  if (kernel == DotKernel::kAmx) {
+    RunBlocks(
+        pool, m, panels, k, kAmxRows * 2,
+        [&](int m0, int m1, int p0, int p1) {
+          AmxBlock(m0, m1, p0, p1, n, k, a, sa, packed_b, panel_bytes, c, sc, stage);
+        },
+        /*panel_align=*/2);
+    return;
+  }
+  if (kernel == DotKernel::kAvx512Vnni) {
+    RunBlocks(
+        pool, m, panels, k, kDot512Mr * 8,
+        [&](int m0, int m1, int p0, int p1) {
+          for (int p = p0; p < p1; p += 2) {
+            const int8_t* bp = packed_b + p * panel_bytes;
+            const int col0 = p * kNr;
+            const int cols = std::min(2 * kNr, n - col0);
+            for (int i = m0; i < m1; i += kDot512Mr) {
+              const int rows = std::min(kDot512Mr, m1 - i);
+              const uint8_t* ai = a + i * sa;
+              int8_t* ci = c + i * sc + col0;
+              if (p + 1 < p1) {
+                Avx512Rows<2>(rows, groups, ai, sa, bp, panel_bytes, ci, sc, cols, stage, col0);
+              } else {
+                Avx512Rows<1>(rows, groups, ai, sa, bp, panel_bytes, ci, sc, cols, stage, col0);
+              }
+            }
+          }
+        },
+        /*panel_align=*/2);
+    return;
+  }
+  if (kernel == DotKernel::kAvxVnni) {
+    RunBlocks(pool, m, panels, k, kDot256Mr * 8, [&](int m0, int m1, int p0, int p1) {
+      for (int p = p0; p < p1; ++p) {
+        const int8_t* bp = packed_b + p * panel_bytes;
+        const int col0 = p * kNr;
+        const int cols = std::min(kNr, n - col0);
+        for (int i = m0; i < m1; i += kDot256Mr) {
+          AvxVnniRows(std::min(kDot256Mr, m1 - i), groups, a + i * sa, sa, bp, c + i * sc + col0,
+                      sc, cols, stage, col0);
+        }
+      }
+    });
+    return;
+  }
+#endif
+  RunBlocks(pool, m, panels, k, 16, [&](int m0, int m1, int p0, int p1) {
+    for (int p = p0; p < p1; ++p) {
+      const int col0 = p * kNr;
+      PortableTile(m1 - m0, groups, a + m0 * sa, sa, packed_b + p * panel_bytes,
+                   c + m0 * sc + col0, sc, std::min(kNr, n - col0), stage, col0);
+    }
+  });
+}
+
+}  // namespace gemm
+}  // namespace tflite

@@ -1,0 +1,130 @@
+// DotGemm against the reference's arithmetic: sum (a - zero_point) * w + bias in int32,
+// MultiplyByQuantizedMultiplier, output offset, clamp. Every tile the CPU has (the others
+// run as kAuto, so the test holds anywhere), odd depths and column counts, one thread and
+// a pool.
+#include <pthreadpool.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "kernels/internal/gemm.h"
+#include "kernels/testing/conv_test_util.h"
+
+namespace tflite_inspect {
+namespace {
+
+using namespace conv_test;  // NOLINT
+using tflite::gemm::DotKernel;
+
+const DotKernel kDotKernels[] = {DotKernel::kAuto, DotKernel::kPortable, DotKernel::kAvxVnni, DotKernel::kAmx,
+                                 DotKernel::kAvx512Vnni};
+
+void CheckDot(uint32_t seed, int m, int n, int k, DotKernel kernel, pthreadpool_t pool,
+              int32_t act_min, int32_t act_max) {
+  CAPTURE(seed, m, n, k, static_cast<int>(kernel), tflite::gemm::DotKernelName(kernel));
+  std::mt19937 rng(seed);
+  const int depth = tflite::gemm::DotDepth(k);
+  const int lda = depth + (seed % 3 == 0 ? 8 : 0);
+  const auto a = RandomInts<int8_t>(rng, static_cast<size_t>(m) * lda, -128, 127);
+  const auto w = RandomInts<int8_t>(rng, static_cast<size_t>(n) * k, -128, 127);
+  const auto bias = RandomInts<int32_t>(rng, n, -2000000, 2000000);
+  const int32_t zero_point = RandomInts<int32_t>(rng, 1, -128, 127)[0];
+  std::uniform_real_distribution<double> log_scale(-14.0, 2.0);
+  std::vector<int32_t> mult(n), shift(n);
+  for (int j = 0; j < n; ++j) {
+    const double real = std::exp2(log_scale(rng)) * (j % 5 == 4 ? -1.0 : 1.0);
+    int e = 0;
+    RefQuantizeMultiplier(real, &mult[j], &e);
+    shift[j] = e;
+  }
+  std::vector<int8_t> packed(tflite::gemm::PackedDotWeightsSize(n, k));
+  std::vector<int32_t> sums(n), dot_bias(n);
+  tflite::gemm::PackDotWeights(w.data(), n, k, packed.data(), sums.data());
+  tflite::gemm::DotBias(bias.data(), sums.data(), n, zero_point + 128, dot_bias.data());
+  std::vector<uint8_t> au(a.size());
+  tflite::gemm::DotInput(a.data(), a.size(), au.data());
+  tflite::gemm::QuantizedOutputStage stage;
+  stage.bias = dot_bias.data();
+  stage.multiplier = mult.data();
+  stage.shift = shift.data();
+  stage.output_offset = -3;
+  stage.act_min = act_min;
+  stage.act_max = act_max;
+  const int ldc = n + 2;
+  std::vector<int8_t> c(static_cast<size_t>(m) * ldc, 77);
+  tflite::gemm::DotGemm(m, n, k, au.data(), lda, packed.data(), c.data(), ldc, stage, pool, kernel);
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      uint32_t acc = static_cast<uint32_t>(bias[j]);
+      for (int kk = 0; kk < k; ++kk) {
+        acc += static_cast<uint32_t>((a[i * lda + kk] - zero_point) * w[j * k + kk]);
+      }
+      int32_t v = RefMultiplyByQuantizedMultiplier(static_cast<int32_t>(acc), mult[j], shift[j]);
+      v = std::min(std::max(v - 3, act_min), act_max);
+      if (c[i * ldc + j] != v) {
+        CAPTURE(i, j, static_cast<int>(c[i * ldc + j]), v, mult[j], shift[j]);
+        FAIL("mismatch");
+      }
+    }
+    for (int j = n; j < ldc; ++j) REQUIRE(c[i * ldc + j] == 77);  // nothing past n
+  }
+}
+
+TEST_CASE("DotGemm (every tile) is bit-exact with the reference's int8 arithmetic") {
+  const int shapes[][3] = {{1, 16, 4},  {1, 10, 27},  {9, 17, 5},   {8, 32, 64},  {17, 33, 3},
+                           {3, 48, 100}, {25, 40, 1}, {64, 96, 16}, {7, 1, 300}, {11, 64, 576}, {40, 50, 4608}, {33, 17, 130}};
+  uint32_t seed = 9100;
+  for (const auto& sh : shapes) {
+    for (DotKernel kernel : kDotKernels) {
+      CheckDot(++seed, sh[0], sh[1], sh[2], kernel, nullptr, -128, 127);
+      CheckDot(++seed, sh[0], sh[1], sh[2], kernel, nullptr, -20, 90);
+    }
+  }
+}
+
+TEST_CASE("DotGemm splits rows and panel pairs over threads with the same results") {
+  pthreadpool_t pool = pthreadpool_create(3);
+  uint32_t seed = 9300;
+  for (DotKernel kernel : kDotKernels) {
+    CheckDot(++seed, 200, 80, 96, kernel, pool, -128, 127);   // row blocks
+    CheckDot(++seed, 9, 112, 1200, kernel, pool, -128, 127);  // column blocks (odd panels)
+  }
+  pthreadpool_destroy(pool);
+}
+
+TEST_CASE("DotGemm's stage: extreme sums and multipliers") {
+  // Every product at its extreme: sums near the int32 range wrap as the reference's.
+  const int m = 3, n = 20, k = 40000;
+  std::vector<int8_t> a(static_cast<size_t>(m) * k, -128), w(static_cast<size_t>(n) * k, -128);
+  std::vector<int32_t> mult(n, INT32_MIN), shift(n, 0), bias(n, INT32_MAX), sums(n), dot_bias(n);
+  for (int j = 0; j < n; ++j) shift[j] = j % 2 == 0 ? -31 + j : 30 - j;
+  std::vector<int8_t> packed(tflite::gemm::PackedDotWeightsSize(n, k));
+  tflite::gemm::PackDotWeights(w.data(), n, k, packed.data(), sums.data());
+  tflite::gemm::DotBias(bias.data(), sums.data(), n, 127 + 128, dot_bias.data());
+  std::vector<uint8_t> au(a.size());
+  tflite::gemm::DotInput(a.data(), a.size(), au.data());
+  tflite::gemm::QuantizedOutputStage stage;
+  stage.bias = dot_bias.data();
+  stage.multiplier = mult.data();
+  stage.shift = shift.data();
+  for (DotKernel kernel : kDotKernels) {
+    CAPTURE(tflite::gemm::DotKernelName(kernel));
+    std::vector<int8_t> c(static_cast<size_t>(m) * n);
+    tflite::gemm::DotGemm(m, n, k, au.data(), k, packed.data(), c.data(), n, stage, nullptr, kernel);
+    for (int j = 0; j < n; ++j) {
+      uint32_t acc = static_cast<uint32_t>(bias[j]);
+      for (int kk = 0; kk < k; ++kk) acc += static_cast<uint32_t>((-128 - 127) * -128);
+      int32_t v = RefMultiplyByQuantizedMultiplier(static_cast<int32_t>(acc), mult[j], shift[j]);
+      v = std::min(std::max(v, -128), 127);
+      CAPTURE(j, shift[j]);
+      for (int i = 0; i < m; ++i) REQUIRE(c[i * n + j] == v);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tflite_inspect
