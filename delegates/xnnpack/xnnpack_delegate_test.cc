@@ -24,6 +24,7 @@
 #include "runtime/thread_pool.h"
 #include "testing/delegate_check.h"
 #include "xnnpack/conv_f32.h"
+#include "xnnpack/conv_qs8.h"
 #include "xnnpack/depthwise_f32.h"
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/interpreter_builder.h"
@@ -811,6 +812,24 @@ TEST_CASE("XNNPACK quantized CONV_2D and DEPTHWISE_CONV_2D, INT8 per-channel and
   CheckQuantizedDelegated(QuantizedConvModel(tflite::BuiltinOperator_CONV_2D, tflite::TensorType_INT8, false));
   CheckQuantizedDelegated(QuantizedConvModel(tflite::BuiltinOperator_DEPTHWISE_CONV_2D, tflite::TensorType_INT8, true));
   CheckQuantizedDelegated(QuantizedConvModel(tflite::BuiltinOperator_CONV_2D, tflite::TensorType_UINT8, false));
+}
+
+TEST_CASE("XNNPACK partitions run INT8 CONV_2D on the dot-product GEMM where chosen: the reference's bytes") {
+  const OwnGemmOn on;
+  REQUIRE(xnnpack::OwnConvQs8Wanted());
+  for (bool per_channel : {true, false}) {
+    CAPTURE(per_channel);
+    const auto bytes = QuantizedConvModel(tflite::BuiltinOperator_CONV_2D, tflite::TensorType_INT8, per_channel);
+    const QOutcome cpu = RunQuantized(bytes, false);
+    const QOutcome x = RunQuantized(bytes, true);
+    CHECK(x.delegate_nodes == 1);
+    CHECK(x.values == cpu.values);  // TFLite's reference requantization, not XNNPACK's
+    const Outcome r = Run(bytes, true);
+    REQUIRE(!r.log.empty());
+    CHECK_THAT(r.log.back(), Catch::Contains("dot-product GEMM for int8 convolutions (" +
+                                             std::string(tflite::gemm::DotKernelName()) +
+                                             "; this XNNPACK has no such kernels): #0 CONV_2D"));
+  }
 }
 
 TEST_CASE("XNNPACK quantized FULLY_CONNECTED and ADD") {

@@ -344,7 +344,7 @@ TfLiteStatus XnnpackKernel::CreateRuntime(TfLiteContext* context, Segment* seg) 
 void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   DelegationRecord* record = CurrentDelegationRecord(context);
   if (record == nullptr) return;
-  std::string copied, convolved, gemm_convolved, transposed, elementwise, tabled;
+  std::string copied, convolved, gemm_convolved, dot_convolved, transposed, elementwise, tabled;
   int runtimes = 0, own_nodes = 0;
   for (const Segment& s : segments_) {
     runtimes += s.xnnpack;
@@ -356,9 +356,12 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
       const int op = reg->builtin_code;
       VisitContext v;
       v.context = context;
+      const bool int8 = node->inputs->size > 0 && node->inputs->data[0] >= 0 &&
+                        context->tensors[node->inputs->data[0]].type == kTfLiteInt8;
       std::string& list = IsGlueOp(op)                        ? copied
                           : IsByteTableNode(v, *node, *reg)     ? tabled
                           : op == kTfLiteBuiltinDepthwiseConv2d ? convolved
+                          : op == kTfLiteBuiltinConv2d && int8  ? dot_convolved
                           : op == kTfLiteBuiltinConv2d || op == kTfLiteBuiltinFullyConnected
                               ? gemm_convolved
                           : op == kTfLiteBuiltinAdd || op == kTfLiteBuiltinSub || op == kTfLiteBuiltinMul
@@ -379,6 +382,11 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
     what += fmt::format("{}the builtin kernels' GEMM for float convolutions and fully connected "
                         "layers (faster than this XNNPACK's on a CPU without AVX-512): {}",
                         what.empty() ? "" : "; ", gemm_convolved);
+  }
+  if (!dot_convolved.empty()) {
+    what += fmt::format("{}the builtin kernels' dot-product GEMM for int8 convolutions ({}; this "
+                        "XNNPACK has no such kernels): {}",
+                        what.empty() ? "" : "; ", tflite::gemm::DotKernelName(), dot_convolved);
   }
   if (!transposed.empty()) {
     what += fmt::format("{}a GEMM for non-overlapping transposed convolutions (faster than this "
