@@ -195,14 +195,17 @@ __attribute__((target(TFI_AMX_TARGET))) void AmxBlock(int m0, int m1, int p0, in
   _tile_loadconfig(&cfg);
   const int depth = DotPanelDepth(k);
   const int chunks = depth / 64;
-  alignas(64) uint8_t abuf[kAmxRows * kDotAmxMaxDepth];
+  // Rows one cache line longer than the depth: at a power-of-two stride the 16 rows of
+  // an A tile would fall into a few L1 sets and evict each other.
+  const int astride = depth + 64;
+  alignas(64) uint8_t abuf[kAmxRows * (kDotAmxMaxDepth + 64)];
   alignas(64) int32_t cbuf[kAmxRows][2 * kNr];
   const __m512i offset = _mm512_set1_epi32(s.output_offset);
   const __m512i lo = _mm512_set1_epi32(s.act_min), hi = _mm512_set1_epi32(s.act_max);
   for (int i = m0; i < m1; i += kAmxRows) {
     const int rows = std::min(kAmxRows, m1 - i);
     for (int r = 0; r < kAmxRows; ++r) {
-      uint8_t* dst = abuf + static_cast<size_t>(r) * depth;
+      uint8_t* dst = abuf + static_cast<size_t>(r) * astride;
       if (r < rows) {
         std::memcpy(dst, a + (i + r) * lda, k);
         std::memset(dst + k, 0, depth - k);
@@ -219,8 +222,8 @@ __attribute__((target(TFI_AMX_TARGET))) void AmxBlock(int m0, int m1, int p0, in
       _tile_zero(2);
       _tile_zero(3);
       for (int ch = 0; ch < chunks; ++ch) {
-        _tile_loadd(4, abuf + ch * 64, depth);
-        _tile_loadd(5, abuf + static_cast<size_t>(16) * depth + ch * 64, depth);
+        _tile_loadd(4, abuf + ch * 64, astride);
+        _tile_loadd(5, abuf + static_cast<size_t>(16) * astride + ch * 64, astride);
         _tile_loadd(6, b0 + ch * 1024, 64);
         _tile_loadd(7, b1 + ch * 1024, 64);
         _tile_dpbusd(0, 4, 6);

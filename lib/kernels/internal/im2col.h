@@ -154,18 +154,28 @@ inline void Int8DotConv(const ConvGeometry& g, const int8_t* input, int32_t inpu
   const bool pixels = g.f_h == 1 && g.f_w == 1 && g.stride_h == 1 && g.stride_w == 1 &&
                       g.pad_h == 0 && g.pad_w == 0 && g.groups == 1 && depth == stride &&
                       g.out_h == g.in_h && g.out_w == g.in_w;
+  auto fill = [&](size_t r0, size_t r1, uint8_t* buf) {
+    if (pixels) {
+      gemm::DotInput(input + r0 * depth, (r1 - r0) * depth, buf);
+      return;
+    }
+    Im2ColRows(
+        g, input, group * g.f_c, r0, r1, pad,
+        [](int8_t v, size_t) { return static_cast<uint8_t>(static_cast<uint8_t>(v) ^ 0x80u); },
+        buf, stride);
+  };
+  // Too few chunks to keep the threads busy (the small late layers, whose filters are the
+  // largest): all rows at once, and the GEMM splits the output channels over the threads.
+  const size_t threads = parallel::NumThreads(pool);
+  if (threads > 1 && (rows + kChunkRows - 1) / kChunkRows < 2 * threads) {
+    if (scratch->size() < rows * stride) scratch->resize(rows * stride);
+    fill(0, rows, scratch->data());
+    gemm::DotGemm(static_cast<int>(rows), n, depth, scratch->data(), stride, packed_filter,
+                  output + static_cast<size_t>(group) * n, g.out_c, stage, pool);
+    return;
+  }
   ChunkedIm2ColGemm(
-      rows, stride, n, scratch, pool,
-      [&](size_t r0, size_t r1, uint8_t* buf) {
-        if (pixels) {
-          gemm::DotInput(input + r0 * depth, (r1 - r0) * depth, buf);
-          return;
-        }
-        Im2ColRows(
-            g, input, group * g.f_c, r0, r1, pad,
-            [](int8_t v, size_t) { return static_cast<uint8_t>(static_cast<uint8_t>(v) ^ 0x80u); },
-            buf, stride);
-      },
+      rows, stride, n, scratch, pool, fill,
       [&](size_t r0, size_t r1, const uint8_t* buf, size_t) {
         gemm::DotGemm(static_cast<int>(r1 - r0), n, depth, buf, stride, packed_filter,
                       output + r0 * g.out_c + static_cast<size_t>(group) * n, g.out_c, stage,
