@@ -32,6 +32,7 @@
 // weights; the hybrid kernel subtracts the asymmetric-input offset term in float before
 // the sums, as TFLite's sparse hybrid kernel does.
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/internal/conv_util.h"
@@ -60,6 +61,8 @@ struct OpData {
   int32_t weights_zero_point = 0;  // subtracted while packing
   conv_util::PackedWeights weights;
   std::vector<int16_t> input_q;  // input + input_offset; hybrid: quantized rows - offset
+  std::vector<uint8_t> input_u8;  // int8 on the dot-product GEMM: input + 128, rows padded
+  std::vector<int32_t> dot_bias;
   std::vector<int64_t> bias64;   // int16 activations: an int32 bias widened
   // Hybrid: per-unit filter scales, quantized input rows, per-row scale and offset.
   bool hybrid = false;
@@ -378,9 +381,38 @@ void PackQuantizedWeights(OpData* data, const TfLiteTensor* filter) {
   }
 }
 
+// int8 x int8 (weights without zero point) where the CPU has dot-product instructions:
+// the same sums and stage on gemm::DotGemm. False when it does not apply.
+bool EvalDot(OpData* data, const TfLiteTensor* input, const TfLiteTensor* filter,
+             const TfLiteTensor* bias, TfLiteTensor* output, pthreadpool* pool) {
+  if (data->shuffled || data->sparse || data->weights_zero_point != 0 ||
+      (filter->type != kTfLiteInt8 && filter->type != kTfLiteInt4) || !gemm::DotGemmWanted()) {
+    return false;
+  }
+  const int n = data->units, k = data->input_size, stride = gemm::DotDepth(k);
+  conv_util::PackedWeights& pw = data->weights;
+  pw.PackDot(filter, n, k);
+  data->dot_bias.resize(n);
+  gemm::DotBias(bias != nullptr ? bias->data.i32 : nullptr, pw.dot_sums.data(), n,
+                -data->quant.input_offset + 128, data->dot_bias.data());
+  data->input_u8.resize(static_cast<size_t>(data->batches) * stride);
+  for (int b = 0; b < data->batches; ++b) {
+    gemm::DotInput(input->data.int8 + static_cast<size_t>(b) * k, k,
+                   data->input_u8.data() + static_cast<size_t>(b) * stride);
+  }
+  gemm::QuantizedOutputStage stage = data->quant.Stage(data->dot_bias.data());
+  stage.single_rounding = data->single_rounding;
+  gemm::DotGemm(data->batches, n, k, data->input_u8.data(), stride, pw.dot.data(),
+                output->data.int8, n, stage, pool);
+  return true;
+}
+
 template <typename T, typename OutT = T>
 void EvalQuantized(OpData* data, const TfLiteTensor* input, const TfLiteTensor* filter,
                    const TfLiteTensor* bias, TfLiteTensor* output, pthreadpool* pool) {
+  if constexpr (std::is_same_v<T, int8_t> && std::is_same_v<OutT, int8_t>) {
+    if (EvalDot(data, input, filter, bias, output, pool)) return;
+  }
   PackQuantizedWeights(data, filter);
   const T* in = GetTensorData<T>(input);
   const int32_t offset = data->quant.input_offset;

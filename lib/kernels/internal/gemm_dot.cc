@@ -66,6 +66,43 @@ void PortableTile(int rows, int groups, const uint8_t* a, size_t lda, const int8
 
 #ifdef TFI_DOT_X86
 #define TFI_DOT512_TARGET "avx512f,avx512bw,avx512vl,avx512vnni"
+
+// The output stage of 16 columns [at, at + 16) (mask: the valid ones), per row.
+struct Stage16 {
+  requant::Avx512Channels ch;
+  __m512i multiplier, shift, bias, offset, lo, hi;
+  __mmask16 mask;
+  bool single_rounding;
+};
+
+__attribute__((target(TFI_DOT512_TARGET))) inline Stage16 LoadStage16(
+    const QuantizedOutputStage& s, int at, int n) {
+  Stage16 t;
+  t.mask = n >= kNr ? 0xFFFF : static_cast<__mmask16>((1u << n) - 1);
+  t.multiplier = _mm512_maskz_loadu_epi32(t.mask, s.multiplier + at);
+  t.shift = _mm512_maskz_loadu_epi32(t.mask, s.shift + at);
+  t.single_rounding = s.single_rounding;
+  if (!s.single_rounding) t.ch = requant::MakeChannels16(t.multiplier, t.shift);
+  t.bias = s.bias != nullptr ? _mm512_maskz_loadu_epi32(t.mask, s.bias + at) : _mm512_setzero_si512();
+  t.offset = _mm512_set1_epi32(s.output_offset);
+  t.lo = _mm512_set1_epi32(s.act_min);
+  t.hi = _mm512_set1_epi32(s.act_max);
+  return t;
+}
+
+// StageOne on 16 lanes, stored as int8 to out[0, 16) under the mask.
+__attribute__((target(TFI_DOT512_TARGET), always_inline)) inline void Store16(const Stage16& t,
+                                                                             __m512i acc,
+                                                                             int8_t* out) {
+  __m512i v;
+  if (t.single_rounding) {
+    v = requant::SingleRoundingMultiply16(_mm512_add_epi32(acc, t.bias), t.multiplier, t.shift);
+    v = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(v, t.offset), t.lo), t.hi);
+  } else {
+    v = requant::OutputStage16(acc, t.bias, t.ch, t.offset, t.lo, t.hi);
+  }
+  _mm512_mask_cvtsepi32_storeu_epi8(out, t.mask, v);
+}
 #define TFI_DOT512_ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
 constexpr int kDot512Mr = 8;
 
@@ -96,22 +133,12 @@ __attribute__((target(TFI_DOT512_TARGET))) void Avx512DotTile(
     TFI_DOT512_ROWS(TFI_STEP)
 #undef TFI_STEP
   }
-  const __m512i offset = _mm512_set1_epi32(s.output_offset);
-  const __m512i lo = _mm512_set1_epi32(s.act_min), hi = _mm512_set1_epi32(s.act_max);
   for (int q = 0; q < P; ++q) {
     const int n = std::min(kNr, cols - q * kNr);
     if (n <= 0) break;
-    const __mmask16 mask = n == kNr ? 0xFFFF : static_cast<__mmask16>((1u << n) - 1);
-    const int at = col0 + q * kNr;
-    const requant::Avx512Channels ch = requant::MakeChannels16(
-        _mm512_maskz_loadu_epi32(mask, s.multiplier + at), _mm512_maskz_loadu_epi32(mask, s.shift + at));
-    const __m512i bias =
-        s.bias != nullptr ? _mm512_maskz_loadu_epi32(mask, s.bias + at) : _mm512_setzero_si512();
-#define TFI_OUT(i)                                                                          \
-  if constexpr (i < R) {                                                                    \
-    const __m512i v = requant::OutputStage16(q == 0 ? acc##i##0 : acc##i##1, bias, ch, offset, lo, hi); \
-    _mm512_mask_cvtsepi32_storeu_epi8(c + i * ldc + q * kNr, mask, v);                      \
-  }
+    const Stage16 st = LoadStage16(s, col0 + q * kNr, n);
+#define TFI_OUT(i) \
+  if constexpr (i < R) Store16(st, q == 0 ? acc##i##0 : acc##i##1, c + i * ldc + q * kNr);
     TFI_DOT512_ROWS(TFI_OUT)
 #undef TFI_OUT
   }
@@ -153,11 +180,15 @@ __attribute__((target("avx2,avxvnni"))) void AvxVnniDotTile(int groups, const ui
   at.shift += col0;
   if (at.bias != nullptr) at.bias += col0;
   int32_t sums[kNr];
-#define TFI_OUT(i)                                                            \
-  if constexpr (i < R) {                                                      \
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums), acc##i##0);         \
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums + 8), acc##i##1);     \
-    requant::OutputStageRow(sums, cols, at, c + i * ldc);                     \
+#define TFI_OUT(i)                                                                         \
+  if constexpr (i < R) {                                                                   \
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums), acc##i##0);                      \
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums + 8), acc##i##1);                  \
+    if (s.single_rounding) {                                                               \
+      for (int j = 0; j < cols; ++j) c[i * ldc + j] = static_cast<int8_t>(StageOne(sums[j], col0 + j, s)); \
+    } else {                                                                               \
+      requant::OutputStageRow(sums, cols, at, c + i * ldc);                                \
+    }                                                                                      \
   }
   TFI_DOT256_ROWS(TFI_OUT)
 #undef TFI_OUT
@@ -170,7 +201,7 @@ __attribute__((target("avx2,avxvnni"))) void AvxVnniDotTile(int groups, const ui
 // k), 6-7 B (64 k x 16 columns: 16 groups of a panel, which is why AMX panels are 64 k
 // deep). A's rows are copied, zero-padded to the panel depth, into a stack buffer; the
 // sums go through a 32x32 int32 buffer into the AVX-512 output stage.
-#define TFI_AMX_TARGET "amx-tile,amx-int8,avx512f,avx512bw,avx512vl"
+#define TFI_AMX_TARGET "amx-tile,amx-int8,avx512f,avx512bw,avx512vl,avx512vnni"
 constexpr int kAmxRows = 32;
 
 struct alignas(64) AmxTileConfig {
@@ -200,8 +231,6 @@ __attribute__((target(TFI_AMX_TARGET))) void AmxBlock(int m0, int m1, int p0, in
   const int astride = depth + 64;
   alignas(64) uint8_t abuf[kAmxRows * (kDotAmxMaxDepth + 64)];
   alignas(64) int32_t cbuf[kAmxRows][2 * kNr];
-  const __m512i offset = _mm512_set1_epi32(s.output_offset);
-  const __m512i lo = _mm512_set1_epi32(s.act_min), hi = _mm512_set1_epi32(s.act_max);
   for (int i = m0; i < m1; i += kAmxRows) {
     const int rows = std::min(kAmxRows, m1 - i);
     for (int r = 0; r < kAmxRows; ++r) {
@@ -238,18 +267,10 @@ __attribute__((target(TFI_AMX_TARGET))) void AmxBlock(int m0, int m1, int p0, in
       const int col0 = p * kNr;
       const int cols = std::min(pair ? 2 * kNr : kNr, n - col0);
       for (int q = 0; q * kNr < cols; ++q) {
-        const int nq = std::min(kNr, cols - q * kNr);
-        const __mmask16 mask = nq == kNr ? 0xFFFF : static_cast<__mmask16>((1u << nq) - 1);
         const int at = col0 + q * kNr;
-        const requant::Avx512Channels chn = requant::MakeChannels16(
-            _mm512_maskz_loadu_epi32(mask, s.multiplier + at),
-            _mm512_maskz_loadu_epi32(mask, s.shift + at));
-        const __m512i bias = s.bias != nullptr ? _mm512_maskz_loadu_epi32(mask, s.bias + at)
-                                               : _mm512_setzero_si512();
+        const Stage16 st = LoadStage16(s, at, cols - q * kNr);
         for (int r = 0; r < rows; ++r) {
-          const __m512i v = requant::OutputStage16(_mm512_load_si512(&cbuf[r][q * kNr]), bias,
-                                                   chn, offset, lo, hi);
-          _mm512_mask_cvtsepi32_storeu_epi8(c + (i + r) * ldc + at, mask, v);
+          Store16(st, _mm512_load_si512(&cbuf[r][q * kNr]), c + (i + r) * ldc + at);
         }
       }
     }
@@ -353,7 +374,6 @@ void DotGemm(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packe
              int ldc, const QuantizedOutputStage& stage, pthreadpool* pool, DotKernel which) {
   if (m <= 0 || n <= 0) return;
   DotKernel kernel = Resolve(which);
-  if (stage.single_rounding) kernel = DotKernel::kPortable;  // the vector stages round twice
   const int panels = (n + kNr - 1) / kNr;
   const int groups = DotDepth(k) / 4;
   const size_t panel_bytes = static_cast<size_t>(DotPanelDepth(k)) * kNr;

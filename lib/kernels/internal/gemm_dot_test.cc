@@ -24,8 +24,9 @@ const DotKernel kDotKernels[] = {DotKernel::kAuto, DotKernel::kPortable, DotKern
                                  DotKernel::kAvx512Vnni};
 
 void CheckDot(uint32_t seed, int m, int n, int k, DotKernel kernel, pthreadpool_t pool,
-              int32_t act_min, int32_t act_max) {
-  CAPTURE(seed, m, n, k, static_cast<int>(kernel), tflite::gemm::DotKernelName(kernel));
+              int32_t act_min, int32_t act_max, bool single_rounding = false) {
+  CAPTURE(seed, m, n, k, static_cast<int>(kernel), tflite::gemm::DotKernelName(kernel),
+          single_rounding);
   std::mt19937 rng(seed);
   const int depth = tflite::gemm::DotDepth(k);
   const int lda = depth + (seed % 3 == 0 ? 8 : 0);
@@ -54,6 +55,7 @@ void CheckDot(uint32_t seed, int m, int n, int k, DotKernel kernel, pthreadpool_
   stage.output_offset = -3;
   stage.act_min = act_min;
   stage.act_max = act_max;
+  stage.single_rounding = single_rounding;
   const int ldc = n + 2;
   std::vector<int8_t> c(static_cast<size_t>(m) * ldc, 77);
   tflite::gemm::DotGemm(m, n, k, au.data(), lda, packed.data(), c.data(), ldc, stage, pool, kernel);
@@ -63,7 +65,14 @@ void CheckDot(uint32_t seed, int m, int n, int k, DotKernel kernel, pthreadpool_
       for (int kk = 0; kk < k; ++kk) {
         acc += static_cast<uint32_t>((a[i * lda + kk] - zero_point) * w[j * k + kk]);
       }
-      int32_t v = RefMultiplyByQuantizedMultiplier(static_cast<int32_t>(acc), mult[j], shift[j]);
+      int32_t v;
+      if (single_rounding) {  // FULLY_CONNECTED's: one rounding of the 64-bit product
+        const int64_t r = tflite::gemm::SingleRoundingMultiplyPortable(static_cast<int32_t>(acc),
+                                                                       mult[j], shift[j]);
+        v = static_cast<int32_t>(std::min<int64_t>(std::max<int64_t>(r, INT32_MIN), INT32_MAX));
+      } else {
+        v = RefMultiplyByQuantizedMultiplier(static_cast<int32_t>(acc), mult[j], shift[j]);
+      }
       v = std::min(std::max(v - 3, act_min), act_max);
       if (c[i * ldc + j] != v) {
         CAPTURE(i, j, static_cast<int>(c[i * ldc + j]), v, mult[j], shift[j]);
@@ -82,6 +91,17 @@ TEST_CASE("DotGemm (every tile) is bit-exact with the reference's int8 arithmeti
     for (DotKernel kernel : kDotKernels) {
       CheckDot(++seed, sh[0], sh[1], sh[2], kernel, nullptr, -128, 127);
       CheckDot(++seed, sh[0], sh[1], sh[2], kernel, nullptr, -20, 90);
+    }
+  }
+}
+
+TEST_CASE("DotGemm's single-rounding stage (FULLY_CONNECTED's) in every tile") {
+  const int shapes[][3] = {{1, 16, 4}, {9, 17, 5}, {17, 33, 64}, {40, 50, 300}, {3, 1000, 256}};
+  uint32_t seed = 9500;
+  for (const auto& sh : shapes) {
+    for (DotKernel kernel : kDotKernels) {
+      CheckDot(++seed, sh[0], sh[1], sh[2], kernel, nullptr, -128, 127, true);
+      CheckDot(++seed, sh[0], sh[1], sh[2], kernel, nullptr, -7, 60, true);
     }
   }
 }

@@ -203,6 +203,31 @@ MultiplyByQuantizedMultiplier16(__m512i x, const Avx512Channels& ch) {
   return _mm512_mask_add_epi32(shifted, round_up, shifted, one);
 }
 
+// gemm::SingleRoundingMultiply on 16 lanes, saturated to int32 (QuantizedGemm's single
+// rounding stage): acc * multiplier / 2^(31 - shift), halves up, from the exact 64-bit
+// product (|acc * multiplier| < 2^62; shift in [-31, 30], so the shift is 1..62).
+// The even lanes' part: 64-bit results, saturated to int32 (t: 64-bit shifts).
+__attribute__((target(TFI_REQUANTIZE_AVX512_TARGET), always_inline)) inline __m512i
+SingleRoundingEven(__m512i a, __m512i m, __m512i t) {
+  const __m512i one = _mm512_set1_epi64(1);
+  const __m512i product = _mm512_mul_epi32(a, m);
+  const __m512i round = _mm512_sllv_epi64(one, _mm512_sub_epi64(t, one));
+  const __m512i r = _mm512_srav_epi64(_mm512_add_epi64(product, round), t);
+  return _mm512_min_epi64(_mm512_max_epi64(r, _mm512_set1_epi64(INT32_MIN)),
+                          _mm512_set1_epi64(INT32_MAX));
+}
+
+__attribute__((target(TFI_REQUANTIZE_AVX512_TARGET), always_inline)) inline __m512i
+SingleRoundingMultiply16(__m512i acc, __m512i multiplier, __m512i shift) {
+  const __m512i total = _mm512_sub_epi32(_mm512_set1_epi32(31), shift);
+  const __m512i even = SingleRoundingEven(acc, multiplier,
+                                          _mm512_and_si512(total, _mm512_set1_epi64(0xFFFFFFFF)));
+  const __m512i odd = SingleRoundingEven(_mm512_srli_epi64(acc, 32),
+                                         _mm512_srli_epi64(multiplier, 32),
+                                         _mm512_srli_epi64(total, 32));
+  return _mm512_mask_blend_epi32(0xAAAA, even, _mm512_slli_epi64(odd, 32));
+}
+
 // OutputStage8 on 16 lanes.
 __attribute__((target(TFI_REQUANTIZE_AVX512_TARGET), always_inline)) inline __m512i
 OutputStage16(__m512i acc, __m512i bias, const Avx512Channels& ch, __m512i output_offset,
