@@ -5,6 +5,9 @@
 // The argument is the number of pthreadpool threads. "naive" is a plain triple loop over
 // the same data, for comparison.
 #include <benchmark/benchmark.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 #include <pthreadpool.h>
 
 #include <random>
@@ -132,6 +135,60 @@ void BM_DotGemm(benchmark::State& state, int m, int n, int k) {
   state.SetLabel(tflite::gemm::DotKernelName(kernel));
   if (pool != nullptr) pthreadpool_destroy(pool);
 }
+
+#if defined(__x86_64__)
+// The machine's int8 peak per core, measured rather than taken from a data sheet (a VM
+// hides the clock): BM_DotPeak runs 16 independent vpdpbusd chains on registers (64
+// multiply-adds each; the throughput bound), BM_ClockProbe a chain of dependent adds (one
+// a cycle), whose rate is the clock. MACs per cycle = (DotPeak GOP/s / 2) / clock.
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void DotPeakLoop(int64_t iters,
+                                                                         int32_t* sink) {
+  const __m512i x = _mm512_set1_epi32(0x01020304), y = _mm512_set1_epi32(0x05060708);
+#define TFI_CHAINS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
+#define TFI_DECL(i) __m512i a##i = _mm512_set1_epi32(i);
+  TFI_CHAINS(TFI_DECL)
+#undef TFI_DECL
+  for (int64_t i = 0; i < iters; ++i) {
+#define TFI_STEP(i) a##i = _mm512_dpbusd_epi32(a##i, x, y);
+    TFI_CHAINS(TFI_STEP)
+#undef TFI_STEP
+  }
+  __m512i sum = _mm512_setzero_si512();
+#define TFI_SUM(i) sum = _mm512_add_epi32(sum, a##i);
+  TFI_CHAINS(TFI_SUM)
+#undef TFI_SUM
+#undef TFI_CHAINS
+  *sink = _mm512_reduce_add_epi32(sum);
+}
+
+void BM_DotPeak(benchmark::State& state) {
+  if (!tflite::gemm::CpuHasAvx512Vnni()) {
+    state.SkipWithError("no AVX-512 VNNI");
+    return;
+  }
+  const int64_t iters = 1 << 20;
+  int32_t sink = 0;
+  for (auto _ : state) {
+    DotPeakLoop(iters, &sink);
+    benchmark::DoNotOptimize(sink);
+  }
+  state.counters["GOP/s"] = benchmark::Counter(2e-9 * iters * 16 * 64,
+                                               benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_DotPeak)->Unit(benchmark::kMillisecond);
+
+void BM_ClockProbe(benchmark::State& state) {
+  const int64_t iters = 1 << 24;
+  for (auto _ : state) {
+    uint64_t x = 0;
+    for (int64_t i = 0; i < iters; ++i) asm volatile("add $1, %0" : "+r"(x));
+    benchmark::DoNotOptimize(x);
+  }
+  state.counters["GHz"] =
+      benchmark::Counter(1e-9 * iters, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_ClockProbe)->Unit(benchmark::kMillisecond);
+#endif
 
 BENCHMARK_CAPTURE(BM_FloatGemm, conv3x3_112x112x32_to_64, 112 * 112, 64, 3 * 3 * 32)
     ->Arg(1)
