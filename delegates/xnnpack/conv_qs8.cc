@@ -14,9 +14,21 @@ bool OwnConvQs8Wanted() {
   return tflite::gemm::DotGemmWanted();
 }
 
+std::vector<float> RequantizationScales(float input_scale, const float* filter_scales,
+                                        int filter_scale_count, float output_scale,
+                                        int channels) {
+  std::vector<float> scale(channels);
+  for (int c = 0; c < channels; ++c) {
+    const float product = input_scale * filter_scales[filter_scale_count == 1 ? 0 : c];
+    scale[c] = product / output_scale;
+  }
+  return scale;
+}
+
 ConvQs8::ConvQs8(const tflite::conv_util::ConvGeometry& g, const int8_t* filter,
-                 const int32_t* bias, tflite::conv_util::QuantParams quant)
-    : g_(g), quant_(std::move(quant)) {
+                 const int32_t* bias, tflite::conv_util::QuantParams quant,
+                 std::vector<float> scale)
+    : g_(g), quant_(std::move(quant)), scale_(std::move(scale)) {
   const int depth = g.f_h * g.f_w * g.in_c;
   packed_.resize(tflite::gemm::PackedDotWeightsSize(g.out_c, depth));
   std::vector<int32_t> sums(g.out_c);
@@ -26,8 +38,10 @@ ConvQs8::ConvQs8(const tflite::conv_util::ConvGeometry& g, const int8_t* filter,
 }
 
 void ConvQs8::Run(const int8_t* input, int8_t* output, pthreadpool_t pool) const {
-  tflite::conv_util::Int8DotConv(g_, input, -quant_.input_offset, 0, packed_.data(),
-                                 quant_.Stage(bias_.data()), output, &scratch_, pool);
+  tflite::gemm::QuantizedOutputStage stage = quant_.Stage(bias_.data());
+  stage.float_scale = scale_.data();
+  tflite::conv_util::Int8DotConv(g_, input, -quant_.input_offset, 0, packed_.data(), stage,
+                                 output, &scratch_, pool);
 }
 
 }  // namespace xnnpack

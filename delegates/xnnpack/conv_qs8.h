@@ -6,9 +6,10 @@
 // Why: Debian's XNNPACK (2022) has no VNNI QS8 GEMM; on an AVX-512 VNNI CPU its
 // convolutions ran at about a third of this GEMM's speed (docs/performance.md).
 //
-// Numerics: TFLite's reference requantization (per-channel multipliers as TFLite's
-// CONV_2D derives them, double rounding), so these nodes give the reference kernels'
-// bytes, where XNNPACK's float requantization may differ by one step.
+// Numerics: the int32 sums are the reference's (exact); they are requantized as XNNPACK
+// does (fp32: float(acc) * (input_scale * filter_scale / output_scale, in float), clamped,
+// rounded to nearest even, + output zero point), so these nodes give the bytes of TFLite's
+// own XNNPACK delegate, within one step of TFLite's reference kernels.
 #ifndef TFLITE_INSPECT_DELEGATES_XNNPACK_CONV_QS8_H_
 #define TFLITE_INSPECT_DELEGATES_XNNPACK_CONV_QS8_H_
 
@@ -28,13 +29,19 @@ namespace xnnpack {
 // (docs/xnnpack.md).
 bool OwnConvQs8Wanted();
 
+// XNNPACK's requantization scales: input_scale * filter_scale[c] / output_scale, in float
+// arithmetic (one filter scale serves every channel when the filter has one).
+std::vector<float> RequantizationScales(float input_scale, const float* filter_scales,
+                                        int filter_scale_count, float output_scale,
+                                        int channels);
+
 class ConvQs8 {
  public:
   // filter [out_c][f_h][f_w][in_c] int8, bias [out_c] int32 or nullptr; g.groups must be 1.
-  // quant: TFLite's per-channel multipliers, offsets and activation range
-  // (conv_util::PrepareConvQuant).
+  // quant: the offsets and activation range (conv_util::PrepareConvQuant); scale: the
+  // out_c requantization scales (RequantizationScales).
   ConvQs8(const tflite::conv_util::ConvGeometry& g, const int8_t* filter, const int32_t* bias,
-          tflite::conv_util::QuantParams quant);
+          tflite::conv_util::QuantParams quant, std::vector<float> scale);
   // input [batches][in_h][in_w][in_c] -> output [batches][out_h][out_w][out_c]. Not
   // reentrant (one scratch buffer), as the delegate kernel runs one Invoke at a time.
   void Run(const int8_t* input, int8_t* output, pthreadpool_t pool) const;
@@ -44,6 +51,7 @@ class ConvQs8 {
   tflite::conv_util::QuantParams quant_;
   std::vector<int8_t> packed_;
   std::vector<int32_t> bias_;  // gemm::DotBias of the filter and the input zero point
+  std::vector<float> scale_;
   mutable std::vector<uint8_t> scratch_;
 };
 

@@ -111,9 +111,15 @@ bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
     }
     step->input = input;
     step->output = output;
+    const auto* fq =
+        static_cast<const TfLiteAffineQuantization*>(tensors[filter].quantization.params);
+    std::vector<float> scale =
+        RequantizationScales(tensors[input].params.scale, fq->scale->data, fq->scale->size,
+                             tensors[output].params.scale, g.out_c);
     step->qs8 = std::make_shared<const ConvQs8>(
         g, static_cast<const int8_t*>(StaticData(v, filter)),
-        bias >= 0 ? static_cast<const int32_t*>(StaticData(v, bias)) : nullptr, std::move(quant));
+        bias >= 0 ? static_cast<const int32_t*>(StaticData(v, bias)) : nullptr, std::move(quant),
+        std::move(scale));
     return true;
   }
   float min, max;

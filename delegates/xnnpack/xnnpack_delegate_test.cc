@@ -814,7 +814,7 @@ TEST_CASE("XNNPACK quantized CONV_2D and DEPTHWISE_CONV_2D, INT8 per-channel and
   CheckQuantizedDelegated(QuantizedConvModel(tflite::BuiltinOperator_CONV_2D, tflite::TensorType_UINT8, false));
 }
 
-TEST_CASE("XNNPACK partitions run INT8 CONV_2D on the dot-product GEMM where chosen: the reference's bytes") {
+TEST_CASE("XNNPACK partitions run INT8 CONV_2D on the dot-product GEMM where chosen: XNNPACK's requantization") {
   const OwnGemmOn on;
   REQUIRE(xnnpack::OwnConvQs8Wanted());
   for (bool per_channel : {true, false}) {
@@ -823,7 +823,12 @@ TEST_CASE("XNNPACK partitions run INT8 CONV_2D on the dot-product GEMM where cho
     const QOutcome cpu = RunQuantized(bytes, false);
     const QOutcome x = RunQuantized(bytes, true);
     CHECK(x.delegate_nodes == 1);
-    CHECK(x.values == cpu.values);  // TFLite's reference requantization, not XNNPACK's
+    // XNNPACK's fp32 requantization of the reference's sums: within a step of the reference
+    // kernels (gemm_dot_test checks the stage itself bit for bit).
+    REQUIRE(x.values.size() == cpu.values.size());
+    int worst = 0;
+    for (size_t i = 0; i < x.values.size(); ++i) worst = std::max(worst, std::abs(x.values[i] - cpu.values[i]));
+    CHECK(worst <= 1);
     const Outcome r = Run(bytes, true);
     REQUIRE(!r.log.empty());
     CHECK_THAT(r.log.back(), Catch::Contains("dot-product GEMM for int8 convolutions (" +

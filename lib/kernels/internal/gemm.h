@@ -87,6 +87,11 @@ struct QuantizedOutputStage {
   int32_t act_max = 127;
   // One rounding instead of MultiplyByQuantizedMultiplier (see Quantized16x8OutputStage).
   bool single_rounding = false;
+  // DotGemm only (n values): XNNPACK's fp32 requantization instead, out =
+  // clamp(round_half_even(float(acc) * float_scale[n]) + output_offset), the clamp taken in
+  // float before rounding as XNNPACK does; multiplier and shift are then not read. For the
+  // XNNPACK delegate's own steps, whose bytes should be TFLite's XNNPACK's.
+  const float* float_scale = nullptr;
 };
 
 void QuantizedGemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b,

@@ -11,6 +11,7 @@
 #include <pthreadpool.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "kernels/internal/gemm.h"
@@ -38,6 +39,13 @@ int32_t WrapAdd(int32_t a, int32_t b) {
 int32_t StageOne(int32_t acc, int col, const QuantizedOutputStage& s) {
   int32_t v = acc;
   if (s.bias != nullptr) v = WrapAdd(v, s.bias[col]);
+  if (s.float_scale != nullptr) {
+    // XNNPACK's fp32 requantization: clamped in float, rounded to nearest even.
+    float f = static_cast<float>(v) * s.float_scale[col];
+    f = std::min(std::max(f, static_cast<float>(s.act_min - s.output_offset)),
+                 static_cast<float>(s.act_max - s.output_offset));
+    return static_cast<int32_t>(std::nearbyint(f)) + s.output_offset;
+  }
   if (s.single_rounding) {
     const int64_t r = SingleRoundingMultiply(v, s.multiplier[col], s.shift[col]);
     v = static_cast<int32_t>(std::min<int64_t>(std::max<int64_t>(r, INT32_MIN), INT32_MAX));
@@ -71,18 +79,28 @@ void PortableTile(int rows, int groups, const uint8_t* a, size_t lda, const int8
 struct Stage16 {
   requant::Avx512Channels ch;
   __m512i multiplier, shift, bias, offset, lo, hi;
+  __m512 scale, flo, fhi;  // float_scale stages
   __mmask16 mask;
-  bool single_rounding;
+  bool single_rounding, fp32;
 };
 
 __attribute__((target(TFI_DOT512_TARGET))) inline Stage16 LoadStage16(
     const QuantizedOutputStage& s, int at, int n) {
   Stage16 t;
   t.mask = n >= kNr ? 0xFFFF : static_cast<__mmask16>((1u << n) - 1);
-  t.multiplier = _mm512_maskz_loadu_epi32(t.mask, s.multiplier + at);
-  t.shift = _mm512_maskz_loadu_epi32(t.mask, s.shift + at);
   t.single_rounding = s.single_rounding;
-  if (!s.single_rounding) t.ch = requant::MakeChannels16(t.multiplier, t.shift);
+  t.fp32 = s.float_scale != nullptr;
+  if (!t.fp32) {
+    t.multiplier = _mm512_maskz_loadu_epi32(t.mask, s.multiplier + at);
+    t.shift = _mm512_maskz_loadu_epi32(t.mask, s.shift + at);
+  }
+  if (t.fp32) {
+    t.scale = _mm512_maskz_loadu_ps(t.mask, s.float_scale + at);
+    t.flo = _mm512_set1_ps(static_cast<float>(s.act_min - s.output_offset));
+    t.fhi = _mm512_set1_ps(static_cast<float>(s.act_max - s.output_offset));
+  } else if (!s.single_rounding) {
+    t.ch = requant::MakeChannels16(t.multiplier, t.shift);
+  }
   t.bias = s.bias != nullptr ? _mm512_maskz_loadu_epi32(t.mask, s.bias + at) : _mm512_setzero_si512();
   t.offset = _mm512_set1_epi32(s.output_offset);
   t.lo = _mm512_set1_epi32(s.act_min);
@@ -95,7 +113,11 @@ __attribute__((target(TFI_DOT512_TARGET), always_inline)) inline void Store16(co
                                                                              __m512i acc,
                                                                              int8_t* out) {
   __m512i v;
-  if (t.single_rounding) {
+  if (t.fp32) {  // vcvtps2dq rounds to nearest even (the default MXCSR mode)
+    const __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(acc, t.bias)), t.scale);
+    v = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f, t.flo), t.fhi)),
+                         t.offset);
+  } else if (t.single_rounding) {
     v = requant::SingleRoundingMultiply16(_mm512_add_epi32(acc, t.bias), t.multiplier, t.shift);
     v = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(v, t.offset), t.lo), t.hi);
   } else {
@@ -184,7 +206,7 @@ __attribute__((target("avx2,avxvnni"))) void AvxVnniDotTile(int groups, const ui
   if constexpr (i < R) {                                                                   \
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums), acc##i##0);                      \
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums + 8), acc##i##1);                  \
-    if (s.single_rounding) {                                                               \
+    if (s.single_rounding || s.float_scale != nullptr) {                                   \
       for (int j = 0; j < cols; ++j) c[i * ldc + j] = static_cast<int8_t>(StageOne(sums[j], col0 + j, s)); \
     } else {                                                                               \
       requant::OutputStageRow(sums, cols, at, c + i * ldc);                                \

@@ -23,10 +23,13 @@ using tflite::gemm::DotKernel;
 const DotKernel kDotKernels[] = {DotKernel::kAuto, DotKernel::kPortable, DotKernel::kAvxVnni, DotKernel::kAmx,
                                  DotKernel::kAvx512Vnni};
 
+enum class Stage { kDoubleRounding, kSingleRounding, kFloat };
+
 void CheckDot(uint32_t seed, int m, int n, int k, DotKernel kernel, pthreadpool_t pool,
-              int32_t act_min, int32_t act_max, bool single_rounding = false) {
+              int32_t act_min, int32_t act_max, Stage mode = Stage::kDoubleRounding) {
+  const bool single_rounding = mode == Stage::kSingleRounding;
   CAPTURE(seed, m, n, k, static_cast<int>(kernel), tflite::gemm::DotKernelName(kernel),
-          single_rounding);
+          static_cast<int>(mode));
   std::mt19937 rng(seed);
   const int depth = tflite::gemm::DotDepth(k);
   const int lda = depth + (seed % 3 == 0 ? 8 : 0);
@@ -36,11 +39,13 @@ void CheckDot(uint32_t seed, int m, int n, int k, DotKernel kernel, pthreadpool_
   const int32_t zero_point = RandomInts<int32_t>(rng, 1, -128, 127)[0];
   std::uniform_real_distribution<double> log_scale(-14.0, 2.0);
   std::vector<int32_t> mult(n), shift(n);
+  std::vector<float> scale(n);
   for (int j = 0; j < n; ++j) {
     const double real = std::exp2(log_scale(rng)) * (j % 5 == 4 ? -1.0 : 1.0);
     int e = 0;
     RefQuantizeMultiplier(real, &mult[j], &e);
     shift[j] = e;
+    scale[j] = static_cast<float>(real);
   }
   std::vector<int8_t> packed(tflite::gemm::PackedDotWeightsSize(n, k));
   std::vector<int32_t> sums(n), dot_bias(n);
@@ -56,6 +61,10 @@ void CheckDot(uint32_t seed, int m, int n, int k, DotKernel kernel, pthreadpool_
   stage.act_min = act_min;
   stage.act_max = act_max;
   stage.single_rounding = single_rounding;
+  if (mode == Stage::kFloat) {
+    stage.float_scale = scale.data();
+    stage.multiplier = stage.shift = nullptr;  // not read
+  }
   const int ldc = n + 2;
   std::vector<int8_t> c(static_cast<size_t>(m) * ldc, 77);
   tflite::gemm::DotGemm(m, n, k, au.data(), lda, packed.data(), c.data(), ldc, stage, pool, kernel);
@@ -66,7 +75,11 @@ void CheckDot(uint32_t seed, int m, int n, int k, DotKernel kernel, pthreadpool_
         acc += static_cast<uint32_t>((a[i * lda + kk] - zero_point) * w[j * k + kk]);
       }
       int32_t v;
-      if (single_rounding) {  // FULLY_CONNECTED's: one rounding of the 64-bit product
+      if (mode == Stage::kFloat) {  // XNNPACK's fp32 requantization, round half to even
+        float f = static_cast<float>(static_cast<int32_t>(acc)) * scale[j];
+        f = std::min(std::max(f, static_cast<float>(act_min + 3)), static_cast<float>(act_max + 3));
+        v = static_cast<int32_t>(std::nearbyint(f));
+      } else if (single_rounding) {  // FULLY_CONNECTED's: one rounding of the 64-bit product
         const int64_t r = tflite::gemm::SingleRoundingMultiplyPortable(static_cast<int32_t>(acc),
                                                                        mult[j], shift[j]);
         v = static_cast<int32_t>(std::min<int64_t>(std::max<int64_t>(r, INT32_MIN), INT32_MAX));
@@ -100,8 +113,19 @@ TEST_CASE("DotGemm's single-rounding stage (FULLY_CONNECTED's) in every tile") {
   uint32_t seed = 9500;
   for (const auto& sh : shapes) {
     for (DotKernel kernel : kDotKernels) {
-      CheckDot(++seed, sh[0], sh[1], sh[2], kernel, nullptr, -128, 127, true);
-      CheckDot(++seed, sh[0], sh[1], sh[2], kernel, nullptr, -7, 60, true);
+      CheckDot(++seed, sh[0], sh[1], sh[2], kernel, nullptr, -128, 127, Stage::kSingleRounding);
+      CheckDot(++seed, sh[0], sh[1], sh[2], kernel, nullptr, -7, 60, Stage::kSingleRounding);
+    }
+  }
+}
+
+TEST_CASE("DotGemm's fp32 stage (XNNPACK's requantization) in every tile") {
+  const int shapes[][3] = {{1, 16, 4}, {9, 17, 5}, {17, 33, 64}, {40, 50, 300}, {3, 100, 256}};
+  uint32_t seed = 9700;
+  for (const auto& sh : shapes) {
+    for (DotKernel kernel : kDotKernels) {
+      CheckDot(++seed, sh[0], sh[1], sh[2], kernel, nullptr, -128, 127, Stage::kFloat);
+      CheckDot(++seed, sh[0], sh[1], sh[2], kernel, nullptr, 0, 90, Stage::kFloat);
     }
   }
 }
