@@ -11,6 +11,12 @@
 #include <limits>
 #include <vector>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+#include "kernels/internal/gemm.h"
+#include "kernels/internal/hybrid.h"
 #include "tensorflow/lite/core/c/common.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
 #include "tensorflow/lite/kernels/internal/common.h"
@@ -145,9 +151,51 @@ Out QuantizeValue(float value, float scale, int32_t zero_point) {
       std::max<int64_t>(std::min<int64_t>(static_cast<int64_t>(r) + zero_point, kMax), kMin));
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+// 8 values of AffineQuantize's loop at a time: the same division, hybrid::RoundHalfAway's
+// steps (QuantizeLoopAvx2's), the clamp; returns how many values it did.
+template <typename Out>
+__attribute__((target("avx2"))) int64_t AffineQuantizeAvx2(const float* in, int64_t n,
+                                                           float scale, int32_t lo, int32_t hi,
+                                                           int32_t zero_point, Out* out) {
+  const __m256 vscale = _mm256_set1_ps(scale);
+  const __m256 fmin = _mm256_set1_ps(-2147483520.0f), fmax = _mm256_set1_ps(2147483520.0f);
+  const __m256 half = _mm256_set1_ps(0.5f), minus_half = _mm256_set1_ps(-0.5f);
+  const __m256i vlo = _mm256_set1_epi32(lo), vhi = _mm256_set1_epi32(hi);
+  const __m256i zp = _mm256_set1_epi32(zero_point);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256 x = _mm256_div_ps(_mm256_loadu_ps(in + i), vscale);
+    x = _mm256_min_ps(_mm256_max_ps(x, fmin), fmax);  // NaN -> the lower bound
+    const __m256i t = _mm256_cvttps_epi32(x);
+    const __m256 frac = _mm256_sub_ps(x, _mm256_cvtepi32_ps(t));
+    const __m256i up = _mm256_castps_si256(_mm256_cmp_ps(frac, half, _CMP_GE_OQ));
+    const __m256i down = _mm256_castps_si256(_mm256_cmp_ps(frac, minus_half, _CMP_LE_OQ));
+    __m256i q = _mm256_add_epi32(_mm256_sub_epi32(t, up), down);
+    q = _mm256_add_epi32(_mm256_min_epi32(_mm256_max_epi32(q, vlo), vhi), zp);
+    int32_t v[8];
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(v), q);
+    for (int l = 0; l < 8; ++l) out[i + l] = static_cast<Out>(v[l]);
+  }
+  return i;
+}
+#endif
+
+// QuantizeValue over a tensor (hybrid::RoundHalfAway is std::round's result, and its clamp
+// gives QuantizeValue's saturation and NaN -> the lowest value).
 template <typename Out>
 void AffineQuantize(const float* in, int64_t n, float scale, int32_t zero_point, Out* out) {
-  for (int64_t i = 0; i < n; ++i) out[i] = QuantizeValue<Out>(in[i], scale, zero_point);
+  // Clamped before the zero point is added, so that everything stays in int32.
+  const int32_t lo = static_cast<int32_t>(std::numeric_limits<Out>::min()) - zero_point;
+  const int32_t hi = static_cast<int32_t>(std::numeric_limits<Out>::max()) - zero_point;
+  int64_t i = 0;
+#if defined(__x86_64__) || defined(__i386__)
+  if (gemm::CpuHasAvx2()) i = AffineQuantizeAvx2(in, n, scale, lo, hi, zero_point, out);
+#endif
+  for (; i < n; ++i) {
+    const int32_t q = hybrid::RoundHalfAway(in[i] / scale);
+    out[i] = static_cast<Out>(std::max(std::min(q, hi), lo) + zero_point);
+  }
 }
 
 template <typename Out>

@@ -56,6 +56,19 @@ void RandomFloatQuantize(tflite::TensorType type, uint32_t seed) {
   }
 }
 
+TEST_CASE("QUANTIZE float: NaN, infinities and huge values saturate, in the vector loop and its tail") {
+  // 19 values: two 8-value vector blocks and a scalar tail, each holding every case.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> in = {nan, inf, -inf, 3e9f,  -3e9f, 2.5f, -2.5f, 1e30f, 0.f, nan,
+                                 inf, -inf, 3e9f, -3e9f, 2.5f, -2.5f, nan,   inf,  -2.5f};
+  const auto r = Run(tflite::BuiltinOperator_QUANTIZE, {Input(TensorType_FLOAT32, {19}, in)},
+                     {TensorType_INT8, {19}, 1.0f, 2});
+  REQUIRE(r.invoke == kTfLiteOk);
+  CHECK(r.As<int8_t>() == std::vector<int8_t>{-128, 127, -128, 127, -128, 5, -1, 127, 2, -128,
+                                              127, -128, 127, -128, 5, -1, -128, 127, -1});
+}
+
 TEST_CASE("QUANTIZE float random to uint8, int8, int16") {
   RandomFloatQuantize<uint8_t>(TensorType_UINT8, 71);
   RandomFloatQuantize<int8_t>(TensorType_INT8, 72);
