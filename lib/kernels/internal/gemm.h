@@ -227,13 +227,11 @@ void DotBias(const int32_t* bias, const int32_t* col_sums, int n, int32_t a_zero
 // dst[i] = src[i] + 128 as uint8 (int8 activations into the dot GEMM's domain).
 void DotInput(const int8_t* src, size_t count, uint8_t* dst);
 
-// kAuto: AMX for 16 rows or more and k in [kDotAmxMinDepth, kDotAmxMaxDepth], else AVX-512
+// kAuto: AMX for 16 rows or more and k from kDotAmxMinDepth, else AVX-512
 // VNNI, else AVX-VNNI, else the portable loop (tests, other CPUs: slower than
 // QuantizedGemm there; DotGemmWanted says when to use this GEMM).
 enum class DotKernel { kAuto, kPortable, kAvxVnni, kAvx512Vnni, kAmx };
-// The AMX tile copies 32 rows of A at a time into a stack buffer of this depth at most.
 constexpr int kDotAmxMinDepth = 61;
-constexpr int kDotAmxMaxDepth = 4608;
 // Whether the CPU has a dot-product tile (what the callers check before choosing
 // DotGemm over QuantizedGemm).
 bool DotGemmWanted();

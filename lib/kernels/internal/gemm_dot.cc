@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/gemm_blocks.h"
@@ -221,7 +222,8 @@ __attribute__((target("avx2,avxvnni"))) void AvxVnniDotTile(int groups, const ui
 // --- AMX: 32 rows x 32 columns per step in four 16x16 int32 tiles ---------------------
 // Tiles 0-3 accumulate C (rows 0-15 / 16-31 x panel p / p + 1), 4-5 hold A (16 rows x 64
 // k), 6-7 B (64 k x 16 columns: 16 groups of a panel, which is why AMX panels are 64 k
-// deep). A's rows are copied, zero-padded to the panel depth, into a stack buffer; the
+// deep). A's rows are copied, zero-padded to the panel depth, into a per-thread buffer
+// (which the tile loads read faster than the caller's rows: measured); the
 // sums go through a 32x32 int32 buffer into the AVX-512 output stage.
 #define TFI_AMX_TARGET "amx-tile,amx-int8,avx512f,avx512bw,avx512vl,avx512vnni"
 constexpr int kAmxRows = 32;
@@ -251,7 +253,12 @@ __attribute__((target(TFI_AMX_TARGET))) void AmxBlock(int m0, int m1, int p0, in
   // Rows one cache line longer than the depth: at a power-of-two stride the 16 rows of
   // an A tile would fall into a few L1 sets and evict each other.
   const int astride = depth + 64;
-  alignas(64) uint8_t abuf[kAmxRows * (kDotAmxMaxDepth + 64)];
+  // The rows' copy: per thread, grown to the largest depth seen (so no size limit).
+  thread_local std::vector<uint8_t> abuf_storage;
+  const size_t abuf_bytes = static_cast<size_t>(kAmxRows) * astride + 64;
+  if (abuf_storage.size() < abuf_bytes) abuf_storage.resize(abuf_bytes);
+  uint8_t* const abuf = reinterpret_cast<uint8_t*>(
+      (reinterpret_cast<uintptr_t>(abuf_storage.data()) + 63) & ~uintptr_t{63});
   alignas(64) int32_t cbuf[kAmxRows][2 * kNr];
   for (int i = m0; i < m1; i += kAmxRows) {
     const int rows = std::min(kAmxRows, m1 - i);
@@ -402,8 +409,8 @@ void DotGemm(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packe
   const size_t sa = static_cast<size_t>(lda), sc = static_cast<size_t>(ldc);
 #ifdef TFI_DOT_X86
   // AMX pays off from 16 rows and 64 k (below, its padded tiles and the copies into them
-  // cost more than the VNNI tile: gemm_benchmark); its A buffer bounds the depth.
-  if (kernel == DotKernel::kAmx && (m < 16 || k < kDotAmxMinDepth || k > kDotAmxMaxDepth)) {
+  // cost more than the VNNI tile: gemm_benchmark).
+  if (kernel == DotKernel::kAmx && (m < 16 || k < kDotAmxMinDepth)) {
     kernel = DotKernel::kAvx512Vnni;
   }
   if (kernel == DotKernel::kAmx) {
