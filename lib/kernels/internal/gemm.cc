@@ -10,6 +10,7 @@
 #include "tensorflow/lite/kernels/internal/common.h"
 
 #if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
 #include <immintrin.h>
 #define TFI_GEMM_X86 1
 #endif
@@ -937,9 +938,14 @@ const CpuFeatures& Cpu() {
     // The dot-product GEMM's AVX-512 tile also uses AVX-512BW (byte narrowing).
     f.avx512vnni = f.avx512f && __builtin_cpu_supports("avx512bw") != 0 &&
                    __builtin_cpu_supports("avx512vnni") != 0;
-    f.avxvnni = f.avx2 && __builtin_cpu_supports("avxvnni") != 0;
-    f.amx_int8 = f.avx512vnni && __builtin_cpu_supports("amx-int8") != 0 &&
-                 __builtin_cpu_supports("amx-tile") != 0 && RequestAmxPermission();
+    // AVX-VNNI and AMX from CPUID leaf 7 (clang's __builtin_cpu_supports lacks them; the
+    // OS side of AVX is covered by the avx2 check, AMX's by RequestAmxPermission).
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    const bool leaf7 = __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) != 0;
+    const bool amx = leaf7 && (edx >> 24 & 1) != 0 && (edx >> 25 & 1) != 0;  // tile, int8
+    const bool sub1 = leaf7 && eax >= 1 && __get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx) != 0;
+    f.avxvnni = f.avx2 && sub1 && (eax >> 4 & 1) != 0;
+    f.amx_int8 = f.avx512vnni && amx && RequestAmxPermission();
 #endif
     return f;
   }();

@@ -167,6 +167,16 @@ __attribute__((target(TFI_DOT512_TARGET))) void Avx512DotTile(
   }
 }
 
+// XNNPACK's fp32 stage (StageOne's operations) on 8 lanes.
+__attribute__((target("avx2"), always_inline)) inline __m256i Fp32Stage8(
+    __m256i acc, const int32_t* bias, const float* scale, __m256 flo, __m256 fhi,
+    __m256i offset) {
+  const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias));
+  __m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(acc, b)), _mm256_loadu_ps(scale));
+  f = _mm256_min_ps(_mm256_max_ps(f, flo), fhi);
+  return _mm256_add_epi32(_mm256_cvtps_epi32(f), offset);
+}
+
 #define TFI_DOT256_ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5)
 constexpr int kDot256Mr = 6;
 
@@ -198,20 +208,51 @@ __attribute__((target("avx2,avxvnni"))) void AvxVnniDotTile(int groups, const ui
     TFI_DOT256_ROWS(TFI_STEP)
 #undef TFI_STEP
   }
+  if (s.float_scale != nullptr) {
+    // XNNPACK's fp32 stage on 8 lanes (the scalar StageOne's operations).
+    float scale[kNr] = {};
+    int32_t bias[kNr] = {};
+    std::memcpy(scale, s.float_scale + col0, sizeof(float) * cols);
+    if (s.bias != nullptr) std::memcpy(bias, s.bias + col0, sizeof(int32_t) * cols);
+    const __m256 flo = _mm256_set1_ps(static_cast<float>(s.act_min - s.output_offset));
+    const __m256 fhi = _mm256_set1_ps(static_cast<float>(s.act_max - s.output_offset));
+    const __m256i offset = _mm256_set1_epi32(s.output_offset);
+#define TFI_OUT(i)                                                                           \
+  if constexpr (i < R) {                                                                     \
+    const __m128i bytes = requant::Narrow16(Fp32Stage8(acc##i##0, bias, scale, flo, fhi, offset), \
+                                            Fp32Stage8(acc##i##1, bias + 8, scale + 8, flo, fhi, offset), \
+                                            static_cast<int8_t*>(nullptr));                  \
+    int8_t tmp[kNr];                                                                         \
+    std::memcpy(tmp, &bytes, sizeof tmp);                                                    \
+    std::memcpy(c + i * ldc, tmp, static_cast<size_t>(cols));                                \
+  }
+    TFI_DOT256_ROWS(TFI_OUT)
+#undef TFI_OUT
+    return;
+  }
+  int32_t sums[kNr];
+  if (s.single_rounding) {
+#define TFI_OUT(i)                                                                  \
+  if constexpr (i < R) {                                                            \
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums), acc##i##0);               \
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums + 8), acc##i##1);           \
+    for (int j = 0; j < cols; ++j) {                                                \
+      c[i * ldc + j] = static_cast<int8_t>(StageOne(sums[j], col0 + j, s));         \
+    }                                                                               \
+  }
+    TFI_DOT256_ROWS(TFI_OUT)
+#undef TFI_OUT
+    return;
+  }
   QuantizedOutputStage at = s;
   at.multiplier += col0;
   at.shift += col0;
   if (at.bias != nullptr) at.bias += col0;
-  int32_t sums[kNr];
-#define TFI_OUT(i)                                                                         \
-  if constexpr (i < R) {                                                                   \
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums), acc##i##0);                      \
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums + 8), acc##i##1);                  \
-    if (s.single_rounding || s.float_scale != nullptr) {                                   \
-      for (int j = 0; j < cols; ++j) c[i * ldc + j] = static_cast<int8_t>(StageOne(sums[j], col0 + j, s)); \
-    } else {                                                                               \
-      requant::OutputStageRow(sums, cols, at, c + i * ldc);                                \
-    }                                                                                      \
+#define TFI_OUT(i)                                                          \
+  if constexpr (i < R) {                                                    \
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums), acc##i##0);       \
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums + 8), acc##i##1);   \
+    requant::OutputStageRow(sums, cols, at, c + i * ldc);                   \
   }
   TFI_DOT256_ROWS(TFI_OUT)
 #undef TFI_OUT
