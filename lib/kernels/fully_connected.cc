@@ -438,20 +438,44 @@ void EvalHybrid(OpData* data, const TfLiteFullyConnectedParams& params, const Tf
   const bool asymmetric = params.asymmetric_quantize_inputs;
   hybrid::QuantizedRows& rows = data->rows;
   rows.Quantize(input->data.f, batches, k, asymmetric);
-  PackQuantizedWeights(data, filter);
   // TFLite's sparse hybrid kernel takes the offset term out in float, before the sums;
   // the dense one sums w * q - row_sum * offset in int32, which is sum w * (q - offset).
   const bool float_offset = asymmetric && data->sparse;
-  data->input_q.resize(rows.values.size());
-  for (int b = 0; b < batches; ++b) {
-    const int32_t offset = float_offset ? 0 : rows.offset[b];
-    const int8_t* q = rows.row(b, k);
-    int16_t* a = data->input_q.data() + static_cast<size_t>(b) * k;
-    for (int i = 0; i < k; ++i) a[i] = static_cast<int16_t>(q[i] - offset);
-  }
   data->sums.resize(static_cast<size_t>(batches) * units);
-  gemm::Int32Gemm(batches, units, k, data->input_q.data(), k, data->weights.q.data(),
-                  data->sums.data(), units, pool);
+  if (!data->shuffled && !data->sparse && gemm::DotGemmWanted()) {
+    // The same int32 sums on the dot-product GEMM: (q + 128) * w, less 128 * the column
+    // sums (DotBias), less each row's offset * the column sums.
+    conv_util::PackedWeights& pw = data->weights;
+    pw.PackDot(filter, units, k);
+    const int stride = gemm::DotDepth(k);
+    data->input_u8.resize(static_cast<size_t>(batches) * stride);
+    for (int b = 0; b < batches; ++b) {
+      gemm::DotInput(rows.row(b, k), k, data->input_u8.data() + static_cast<size_t>(b) * stride);
+    }
+    data->dot_bias.resize(units);
+    gemm::DotBias(nullptr, pw.dot_sums.data(), units, 128, data->dot_bias.data());
+    gemm::DotGemmRaw(batches, units, k, data->input_u8.data(), stride, pw.dot.data(),
+                     data->dot_bias.data(), data->sums.data(), units, pool);
+    for (int b = 0; b < batches && asymmetric; ++b) {
+      const uint32_t offset = static_cast<uint32_t>(rows.offset[b]);
+      int32_t* row = data->sums.data() + static_cast<size_t>(b) * units;
+      for (int u = 0; u < units; ++u) {
+        row[u] = static_cast<int32_t>(static_cast<uint32_t>(row[u]) -
+                                      offset * static_cast<uint32_t>(pw.dot_sums[u]));
+      }
+    }
+  } else {
+    PackQuantizedWeights(data, filter);
+    data->input_q.resize(rows.values.size());
+    for (int b = 0; b < batches; ++b) {
+      const int32_t offset = float_offset ? 0 : rows.offset[b];
+      const int8_t* q = rows.row(b, k);
+      int16_t* a = data->input_q.data() + static_cast<size_t>(b) * k;
+      for (int i = 0; i < k; ++i) a[i] = static_cast<int16_t>(q[i] - offset);
+    }
+    gemm::Int32Gemm(batches, units, k, data->input_q.data(), k, data->weights.q.data(),
+                    data->sums.data(), units, pool);
+  }
   if (float_offset) {
     data->row_sums.resize(units);
     for (int u = 0; u < units; ++u) {

@@ -242,6 +242,11 @@ const char* DotKernelName(DotKernel kernel = DotKernel::kAuto);
 void DotGemm(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packed_b, int8_t* c,
              int ldc, const QuantizedOutputStage& stage, pthreadpool* pool,
              DotKernel kernel = DotKernel::kAuto);
+// The raw sums: c = sum_k a * b + bias[n] (bias: DotBias's; nullptr for none), wrapping in
+// int32 as Int32Gemm's (the hybrid kernels' sums, which rescale in float themselves).
+void DotGemmRaw(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packed_b,
+                const int32_t* bias, int32_t* c, int ldc, pthreadpool* pool,
+                DotKernel kernel = DotKernel::kAuto);
 
 }  // namespace gemm
 }  // namespace tflite

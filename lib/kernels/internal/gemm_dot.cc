@@ -57,8 +57,17 @@ int32_t StageOne(int32_t acc, int col, const QuantizedOutputStage& s) {
   return std::min(std::max(v, s.act_min), s.act_max);
 }
 
+// The output of one sum: int8 through the stage, or (DotGemmRaw) the sum plus the bias.
+inline int8_t Finish(int32_t acc, int col, const QuantizedOutputStage& s, int8_t*) {
+  return static_cast<int8_t>(StageOne(acc, col, s));
+}
+inline int32_t Finish(int32_t acc, int col, const QuantizedOutputStage& s, int32_t*) {
+  return s.bias != nullptr ? WrapAdd(acc, s.bias[col]) : acc;
+}
+
 // Rows [0, rows) x columns [0, cols) of one panel; c and col0 at the panel's first column.
-void PortableTile(int rows, int groups, const uint8_t* a, size_t lda, const int8_t* b, int8_t* c,
+template <typename OutT>
+void PortableTile(int rows, int groups, const uint8_t* a, size_t lda, const int8_t* b, OutT* c,
                   size_t ldc, int cols, const QuantizedOutputStage& s, int col0) {
   for (int i = 0; i < rows; ++i) {
     for (int j = 0; j < cols; ++j) {
@@ -68,7 +77,7 @@ void PortableTile(int rows, int groups, const uint8_t* a, size_t lda, const int8
           acc += static_cast<uint32_t>(a[i * lda + 4 * g + q] * b[g * kGroupBytes + 4 * j + q]);
         }
       }
-      c[i * ldc + j] = static_cast<int8_t>(StageOne(static_cast<int32_t>(acc), col0 + j, s));
+      c[i * ldc + j] = Finish(static_cast<int32_t>(acc), col0 + j, s, c);
     }
   }
 }
@@ -85,12 +94,15 @@ struct Stage16 {
   bool single_rounding, fp32;
 };
 
+// raw: DotGemmRaw's (only the bias is read).
 __attribute__((target(TFI_DOT512_TARGET))) inline Stage16 LoadStage16(
-    const QuantizedOutputStage& s, int at, int n) {
+    const QuantizedOutputStage& s, int at, int n, bool raw = false) {
   Stage16 t;
   t.mask = n >= kNr ? 0xFFFF : static_cast<__mmask16>((1u << n) - 1);
+  t.bias = s.bias != nullptr ? _mm512_maskz_loadu_epi32(t.mask, s.bias + at) : _mm512_setzero_si512();
   t.single_rounding = s.single_rounding;
   t.fp32 = s.float_scale != nullptr;
+  if (raw) return t;
   if (!t.fp32) {
     t.multiplier = _mm512_maskz_loadu_epi32(t.mask, s.multiplier + at);
     t.shift = _mm512_maskz_loadu_epi32(t.mask, s.shift + at);
@@ -102,7 +114,6 @@ __attribute__((target(TFI_DOT512_TARGET))) inline Stage16 LoadStage16(
   } else if (!s.single_rounding) {
     t.ch = requant::MakeChannels16(t.multiplier, t.shift);
   }
-  t.bias = s.bias != nullptr ? _mm512_maskz_loadu_epi32(t.mask, s.bias + at) : _mm512_setzero_si512();
   t.offset = _mm512_set1_epi32(s.output_offset);
   t.lo = _mm512_set1_epi32(s.act_min);
   t.hi = _mm512_set1_epi32(s.act_max);
@@ -126,14 +137,19 @@ __attribute__((target(TFI_DOT512_TARGET), always_inline)) inline void Store16(co
   }
   _mm512_mask_cvtsepi32_storeu_epi8(out, t.mask, v);
 }
+__attribute__((target(TFI_DOT512_TARGET), always_inline)) inline void Store16(const Stage16& t,
+                                                                             __m512i acc,
+                                                                             int32_t* out) {
+  _mm512_mask_storeu_epi32(out, t.mask, _mm512_add_epi32(acc, t.bias));
+}
 #define TFI_DOT512_ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
 constexpr int kDot512Mr = 8;
 
 // R rows x P panels (P = 1 or 2; the second panel panel_bytes after the first); cols: the
 // valid columns of the P panels together. Accumulators in named variables (see gemm.cc).
-template <int R, int P>
+template <int R, int P, typename OutT>
 __attribute__((target(TFI_DOT512_TARGET))) void Avx512DotTile(
-    int groups, const uint8_t* a, size_t lda, const int8_t* b, size_t panel_bytes, int8_t* c,
+    int groups, const uint8_t* a, size_t lda, const int8_t* b, size_t panel_bytes, OutT* c,
     size_t ldc, int cols, const QuantizedOutputStage& s, int col0) {
   static_assert(R >= 1 && R <= kDot512Mr && (P == 1 || P == 2), "");
 #define TFI_DECL(i)                                                               \
@@ -159,7 +175,7 @@ __attribute__((target(TFI_DOT512_TARGET))) void Avx512DotTile(
   for (int q = 0; q < P; ++q) {
     const int n = std::min(kNr, cols - q * kNr);
     if (n <= 0) break;
-    const Stage16 st = LoadStage16(s, col0 + q * kNr, n);
+    const Stage16 st = LoadStage16(s, col0 + q * kNr, n, sizeof(OutT) == 4);
 #define TFI_OUT(i) \
   if constexpr (i < R) Store16(st, q == 0 ? acc##i##0 : acc##i##1, c + i * ldc + q * kNr);
     TFI_DOT512_ROWS(TFI_OUT)
@@ -181,9 +197,9 @@ __attribute__((target("avx2"), always_inline)) inline __m256i Fp32Stage8(
 constexpr int kDot256Mr = 6;
 
 // R rows x one panel (two ymm per row).
-template <int R>
+template <int R, typename OutT>
 __attribute__((target("avx2,avxvnni"))) void AvxVnniDotTile(int groups, const uint8_t* a,
-                                                          size_t lda, const int8_t* b, int8_t* c,
+                                                          size_t lda, const int8_t* b, OutT* c,
                                                           size_t ldc, int cols,
                                                           const QuantizedOutputStage& s,
                                                           int col0) {
@@ -208,6 +224,18 @@ __attribute__((target("avx2,avxvnni"))) void AvxVnniDotTile(int groups, const ui
     TFI_DOT256_ROWS(TFI_STEP)
 #undef TFI_STEP
   }
+  if constexpr (sizeof(OutT) == 4) {  // DotGemmRaw: the sums plus the bias
+    int32_t sums[kNr];
+#define TFI_OUT(i)                                                                  \
+  if constexpr (i < R) {                                                            \
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums), acc##i##0);               \
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums + 8), acc##i##1);           \
+    for (int j = 0; j < cols; ++j) c[i * ldc + j] = Finish(sums[j], col0 + j, s, c); \
+  }
+    TFI_DOT256_ROWS(TFI_OUT)
+#undef TFI_OUT
+    return;
+  } else {
   if (s.float_scale != nullptr) {
     // XNNPACK's fp32 stage on 8 lanes (the scalar StageOne's operations).
     float scale[kNr] = {};
@@ -256,6 +284,7 @@ __attribute__((target("avx2,avxvnni"))) void AvxVnniDotTile(int groups, const ui
   }
   TFI_DOT256_ROWS(TFI_OUT)
 #undef TFI_OUT
+  }
 }
 #endif  // TFI_DOT_X86
 
@@ -277,10 +306,11 @@ struct alignas(64) AmxTileConfig {
   uint8_t rows[16];
 };
 
+template <typename OutT>
 __attribute__((target(TFI_AMX_TARGET))) void AmxBlock(int m0, int m1, int p0, int p1, int n,
                                                       int k, const uint8_t* a, size_t lda,
                                                       const int8_t* packed_b, size_t panel_bytes,
-                                                      int8_t* c, size_t ldc,
+                                                      OutT* c, size_t ldc,
                                                       const QuantizedOutputStage& s) {
   AmxTileConfig cfg{};
   cfg.palette = 1;
@@ -338,7 +368,7 @@ __attribute__((target(TFI_AMX_TARGET))) void AmxBlock(int m0, int m1, int p0, in
       const int cols = std::min(pair ? 2 * kNr : kNr, n - col0);
       for (int q = 0; q * kNr < cols; ++q) {
         const int at = col0 + q * kNr;
-        const Stage16 st = LoadStage16(s, at, cols - q * kNr);
+        const Stage16 st = LoadStage16(s, at, cols - q * kNr, sizeof(OutT) == 4);
         for (int r = 0; r < rows; ++r) {
           Store16(st, _mm512_load_si512(&cbuf[r][q * kNr]), c + (i + r) * ldc + at);
         }
@@ -367,26 +397,27 @@ DotKernel Resolve(DotKernel which) {
 }
 
 #ifdef TFI_DOT_X86
-template <int P>
+template <int P, typename OutT>
 void Avx512Rows(int rows, int groups, const uint8_t* a, size_t lda, const int8_t* b,
-                size_t panel_bytes, int8_t* c, size_t ldc, int cols,
+                size_t panel_bytes, OutT* c, size_t ldc, int cols,
                 const QuantizedOutputStage& s, int col0) {
   switch (rows) {
 #define TFI_CASE(i)                                                                   \
   case i + 1:                                                                         \
-    Avx512DotTile<i + 1, P>(groups, a, lda, b, panel_bytes, c, ldc, cols, s, col0);   \
+    Avx512DotTile<i + 1, P, OutT>(groups, a, lda, b, panel_bytes, c, ldc, cols, s, col0); \
     break;
     TFI_DOT512_ROWS(TFI_CASE)
 #undef TFI_CASE
   }
 }
 
-void AvxVnniRows(int rows, int groups, const uint8_t* a, size_t lda, const int8_t* b, int8_t* c,
+template <typename OutT>
+void AvxVnniRows(int rows, int groups, const uint8_t* a, size_t lda, const int8_t* b, OutT* c,
                  size_t ldc, int cols, const QuantizedOutputStage& s, int col0) {
   switch (rows) {
 #define TFI_CASE(i)                                                     \
   case i + 1:                                                           \
-    AvxVnniDotTile<i + 1>(groups, a, lda, b, c, ldc, cols, s, col0);    \
+    AvxVnniDotTile<i + 1, OutT>(groups, a, lda, b, c, ldc, cols, s, col0); \
     break;
     TFI_DOT256_ROWS(TFI_CASE)
 #undef TFI_CASE
@@ -440,8 +471,11 @@ const char* DotKernelName(DotKernel kernel) {
   }
 }
 
-void DotGemm(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packed_b, int8_t* c,
-             int ldc, const QuantizedOutputStage& stage, pthreadpool* pool, DotKernel which) {
+namespace {
+
+template <typename OutT>
+void DotGemmImpl(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packed_b, OutT* c,
+                 int ldc, const QuantizedOutputStage& stage, pthreadpool* pool, DotKernel which) {
   if (m <= 0 || n <= 0) return;
   DotKernel kernel = Resolve(which);
   const int panels = (n + kNr - 1) / kNr;
@@ -458,7 +492,7 @@ void DotGemm(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packe
     RunBlocks(
         pool, m, panels, k, kAmxRows * 2,
         [&](int m0, int m1, int p0, int p1) {
-          AmxBlock(m0, m1, p0, p1, n, k, a, sa, packed_b, panel_bytes, c, sc, stage);
+          AmxBlock<OutT>(m0, m1, p0, p1, n, k, a, sa, packed_b, panel_bytes, c, sc, stage);
         },
         /*panel_align=*/2);
     return;
@@ -474,11 +508,13 @@ void DotGemm(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packe
             for (int i = m0; i < m1; i += kDot512Mr) {
               const int rows = std::min(kDot512Mr, m1 - i);
               const uint8_t* ai = a + i * sa;
-              int8_t* ci = c + i * sc + col0;
+              OutT* ci = c + i * sc + col0;
               if (p + 1 < p1) {
-                Avx512Rows<2>(rows, groups, ai, sa, bp, panel_bytes, ci, sc, cols, stage, col0);
+                Avx512Rows<2, OutT>(rows, groups, ai, sa, bp, panel_bytes, ci, sc, cols, stage,
+                                    col0);
               } else {
-                Avx512Rows<1>(rows, groups, ai, sa, bp, panel_bytes, ci, sc, cols, stage, col0);
+                Avx512Rows<1, OutT>(rows, groups, ai, sa, bp, panel_bytes, ci, sc, cols, stage,
+                                    col0);
               }
             }
           }
@@ -493,7 +529,7 @@ void DotGemm(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packe
         const int col0 = p * kNr;
         const int cols = std::min(kNr, n - col0);
         for (int i = m0; i < m1; i += kDot256Mr) {
-          AvxVnniRows(std::min(kDot256Mr, m1 - i), groups, a + i * sa, sa, bp, c + i * sc + col0,
+          AvxVnniRows<OutT>(std::min(kDot256Mr, m1 - i), groups, a + i * sa, sa, bp, c + i * sc + col0,
                       sc, cols, stage, col0);
         }
       }
@@ -508,6 +544,20 @@ void DotGemm(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packe
                    c + m0 * sc + col0, sc, std::min(kNr, n - col0), stage, col0);
     }
   });
+}
+
+}  // namespace
+
+void DotGemm(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packed_b, int8_t* c,
+             int ldc, const QuantizedOutputStage& stage, pthreadpool* pool, DotKernel kernel) {
+  DotGemmImpl(m, n, k, a, lda, packed_b, c, ldc, stage, pool, kernel);
+}
+
+void DotGemmRaw(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packed_b,
+                const int32_t* bias, int32_t* c, int ldc, pthreadpool* pool, DotKernel kernel) {
+  QuantizedOutputStage stage;
+  stage.bias = bias;
+  DotGemmImpl(m, n, k, a, lda, packed_b, c, ldc, stage, pool, kernel);
 }
 
 }  // namespace gemm
