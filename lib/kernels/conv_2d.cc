@@ -313,8 +313,43 @@ void EvalHybrid(const Geometry& g, OpData* data, const TfLiteConvParams& params,
   float* out = output->data.f;
   const size_t sums_slice = conv_util::kChunkRows * static_cast<size_t>(n);
   data->sums.resize(conv_util::ChunkTasks(rows, pool) * sums_slice);
+  // One image where the CPU has dot-product instructions: the same int32 sums on
+  // gemm::DotGemmRaw, from im2col rows of q + 128 (padding offset + 128, which the column
+  // bias cancels, as the reference's 0 of q - offset adds nothing).
+  const bool dot = g.batches == 1 && gemm::DotGemmWanted();
+  const int stride = gemm::DotDepth(depth);
   for (int grp = 0; grp < g.groups; ++grp) {
     conv_util::PackedWeights& w = data->weights[grp];
+    const float* channel_scale =
+        data->hybrid_per_channel ? data->filter_scale.data() + grp * n : nullptr;
+    const float* group_bias = bias_data != nullptr ? bias_data + grp * n : nullptr;
+    auto rescale = [&](size_t r0, size_t r1, const int32_t* sums) {
+      for (size_t r = r0; r < r1; ++r) {
+        hybrid::RescaleConvRow(sums + (r - r0) * n, n, channel_scale, images.scale[r / pixels],
+                               group_bias, act_min, act_max, out + r * g.out_c + grp * n);
+      }
+    };
+    if (dot) {
+      w.PackDot(filter, n, depth, static_cast<size_t>(grp) * n);
+      data->dot_bias.resize(n);
+      gemm::DotBias(nullptr, w.dot_sums.data(), n, offset[0] + 128, data->dot_bias.data());
+      const uint8_t pad = static_cast<uint8_t>(offset[0] + 128);
+      conv_util::ChunkedIm2ColGemm(
+          rows, stride, n, &data->im2col_u8, pool,
+          [&](size_t r0, size_t r1, uint8_t* buf) {
+            conv_util::Im2ColRows(
+                g, q, grp * g.f_c, r0, r1, pad,
+                [](int8_t v, size_t) { return static_cast<uint8_t>(static_cast<uint8_t>(v) ^ 0x80u); },
+                buf, stride);
+          },
+          [&](size_t r0, size_t r1, const uint8_t* buf, size_t t) {
+            int32_t* sums = data->sums.data() + t * sums_slice;
+            gemm::DotGemmRaw(static_cast<int>(r1 - r0), n, depth, buf, stride, w.dot.data(),
+                             data->dot_bias.data(), sums, n, nullptr);
+            rescale(r0, r1, sums);
+          });
+      continue;
+    }
     w.Pack(filter, n, depth, 0, static_cast<size_t>(grp) * n);
     conv_util::ChunkedIm2ColGemm(
         rows, depth, n, &data->im2col_q, pool,
@@ -327,14 +362,7 @@ void EvalHybrid(const Geometry& g, OpData* data, const TfLiteConvParams& params,
           int32_t* sums = data->sums.data() + t * sums_slice;
           gemm::Int32Gemm(static_cast<int>(r1 - r0), n, depth, buf, depth, w.q.data(), sums, n,
                           nullptr);
-          const float* channel_scale =
-              data->hybrid_per_channel ? data->filter_scale.data() + grp * n : nullptr;
-          const float* group_bias = bias_data != nullptr ? bias_data + grp * n : nullptr;
-          for (size_t r = r0; r < r1; ++r) {
-            hybrid::RescaleConvRow(sums + (r - r0) * n, n, channel_scale,
-                                   images.scale[r / pixels], group_bias, act_min, act_max,
-                                   out + r * g.out_c + grp * n);
-          }
+          rescale(r0, r1, sums);
         });
   }
 }
