@@ -4,6 +4,11 @@
 #include <cstdint>
 #include <limits>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+#include "kernels/internal/gemm.h"
 #include "model/op_code.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "tensorflow/lite/kernels/internal/types.h"
@@ -176,4 +181,48 @@ TfLiteStatus Prepare(TfLiteContext* context, const TfLiteNode* node, int builtin
 }
 
 }  // namespace byte_table
+
+namespace elementwise {
+namespace {
+
+#if defined(__x86_64__) || defined(__i386__)
+bool CpuHasVbmi() {
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return gemm::CpuHasAvx512Vnni() && __builtin_cpu_supports("avx512vbmi") != 0;
+  }();
+  return has;
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) void ApplyVbmi(const uint8_t* table,
+                                                                      const uint8_t* in,
+                                                                      uint8_t* out, int64_t n) {
+  const __m512i t0 = _mm512_loadu_si512(table), t1 = _mm512_loadu_si512(table + 64);
+  const __m512i t2 = _mm512_loadu_si512(table + 128), t3 = _mm512_loadu_si512(table + 192);
+  int64_t i = 0;
+  for (; i < n; i += 64) {
+    const __mmask64 live = n - i >= 64 ? ~__mmask64{0} : (__mmask64{1} << (n - i)) - 1;
+    const __m512i x = _mm512_maskz_loadu_epi8(live, in + i);
+    // Bit 6 of each index picks t0 / t1 (t2 / t3), bit 7 the pair.
+    const __m512i low = _mm512_permutex2var_epi8(t0, x, t1);
+    const __m512i high = _mm512_permutex2var_epi8(t2, x, t3);
+    _mm512_mask_storeu_epi8(out + i, live, _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), low, high));
+  }
+}
+#endif
+
+}  // namespace
+
+void ApplyByteLut(const ByteLut& lut, const uint8_t* in, uint8_t* out, int64_t n) {
+#if defined(__x86_64__) || defined(__i386__)
+  if (n >= 64 && CpuHasVbmi()) {
+    ApplyVbmi(lut.table, in, out, n);
+    return;
+  }
+#endif
+  UnaryMap(in, out, n, [&lut](uint8_t x) { return lut.table[x]; });
+}
+
+}  // namespace elementwise
+
 }  // namespace tflite
