@@ -18,6 +18,7 @@
 #include "xnnpack/binary_f32.h"
 #include "xnnpack/conv_f32.h"
 #include "xnnpack/conv_qs8.h"
+#include "xnnpack/mul_qs8.h"
 #include "xnnpack/depthwise_f32.h"
 #include "xnnpack/transpose_conv_f32.h"
 
@@ -169,6 +170,16 @@ constexpr size_t kOwnBinaryMinElements = 16384;
 // Only with `threads` > 1: on one thread XNNPACK's own loop is the same.
 bool PlanOwnBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                    int threads, BinaryStep* step);
+
+// --- int8 MUL, same shape or by a last-dimension vector, on AVX-512 (mul_qs8.h) ---
+struct MulQs8Step {
+  int a = -1, b = -1, output = -1;  // b: the operand that may be the vector
+  size_t elements = 0, period = 0;  // period: b's length when it repeats, else 0
+  MulQs8Params params;
+};
+// Whether the delegate runs this (XNNPACK-supported) int8 MUL itself; fills `step` then.
+bool PlanOwnMulQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                   MulQs8Step* step);
 
 // --- 8-bit LOGISTIC, TANH, GELU, ELU, HARD_SWISH: this XNNPACK has no quantized version;
 // the delegate runs them as 256-entry tables built by the builtin kernels' own code

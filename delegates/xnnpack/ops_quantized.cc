@@ -4,11 +4,13 @@
 // may differ from TFLite's reference kernels by one quantization step, as TFLite's own
 // XNNPACK delegate does.
 #include <cmath>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "tensorflow/lite/builtin_ops.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
+#include "tensorflow/lite/kernels/kernel_util.h"
 #include "xnnpack/node_visitor.h"
 
 namespace tflite_inspect {
@@ -175,6 +177,57 @@ bool VisitQuantizedMul(VisitContext& v, const TfLiteNode& node, const TfLiteRegi
   if (!ActivationRange(v, p->activation, &min, &max)) return false;
   if (v.subgraph == nullptr) return true;
   return Defined(v, xnn_define_multiply2(v.subgraph, min, max, v.id(a), v.id(b), v.id(out), 0), "quantized MUL");
+}
+
+bool PlanOwnMulQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                   MulQs8Step* step) {
+  if (reg.builtin_code != kTfLiteBuiltinMul || node.inputs->size != 2 || node.outputs->size != 1) {
+    return false;
+  }
+  int a = node.inputs->data[0], b = node.inputs->data[1];
+  const int out = node.outputs->data[0];
+  if (Tensor(v, a).type != kTfLiteInt8 || !OwnMulQs8Wanted() || !VisitQuantizedMul(v, node, reg)) {
+    return false;
+  }
+  const TfLiteIntArray* dout = Tensor(v, out).dims;
+  // b repeats along the last dimension when all its other dimensions are 1.
+  auto vector_of = [&](int t) {
+    const TfLiteIntArray* d = Tensor(v, t).dims;
+    if (d->size == 0 || dout->size == 0 || d->data[d->size - 1] != dout->data[dout->size - 1]) {
+      return false;
+    }
+    for (int i = 0; i + 1 < d->size; ++i) {
+      if (d->data[i] != 1) return false;
+    }
+    return true;
+  };
+  size_t period = 0;
+  if (TfLiteIntArrayEqual(Tensor(v, a).dims, dout) && TfLiteIntArrayEqual(Tensor(v, b).dims, dout)) {
+    period = 0;
+  } else if (TfLiteIntArrayEqual(Tensor(v, a).dims, dout) && vector_of(b)) {
+    period = static_cast<size_t>(dout->data[dout->size - 1]);
+  } else if (TfLiteIntArrayEqual(Tensor(v, b).dims, dout) && vector_of(a)) {
+    std::swap(a, b);  // the product commutes
+    period = static_cast<size_t>(dout->data[dout->size - 1]);
+  } else {
+    return false;  // other broadcasts stay with XNNPACK
+  }
+  if (step == nullptr) return true;
+  const TfLiteTensor &ta = Tensor(v, a), &tb = Tensor(v, b), &to = Tensor(v, out);
+  MulQs8Params p;
+  p.a_zero_point = ta.params.zero_point;
+  p.b_zero_point = tb.params.zero_point;
+  p.output_zero_point = to.params.zero_point;
+  p.scale = ta.params.scale * tb.params.scale / to.params.scale;  // float, as XNNPACK's
+  const auto* params = static_cast<const TfLiteMulParams*>(node.builtin_data);
+  if (tflite::CalculateActivationRangeQuantized(v.context, params->activation, &v.context->tensors[out],
+                                        &p.output_min, &p.output_max) != kTfLiteOk) {
+    return v.Refuse("the activation range could not be derived");
+  }
+  size_t elements = 1;
+  for (int i = 0; i < dout->size; ++i) elements *= static_cast<size_t>(dout->data[i]);
+  *step = MulQs8Step{a, b, out, elements, period, p};
+  return true;
 }
 
 }  // namespace xnnpack

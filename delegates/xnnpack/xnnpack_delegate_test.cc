@@ -25,6 +25,7 @@
 #include "testing/delegate_check.h"
 #include "xnnpack/conv_f32.h"
 #include "xnnpack/conv_qs8.h"
+#include "xnnpack/mul_qs8.h"
 #include "xnnpack/depthwise_f32.h"
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/interpreter_builder.h"
@@ -834,6 +835,62 @@ TEST_CASE("XNNPACK partitions run INT8 CONV_2D on the dot-product GEMM where cho
     CHECK_THAT(r.log.back(), Catch::Contains("dot-product GEMM for int8 convolutions (" +
                                              std::string(tflite::gemm::DotKernelName()) +
                                              "; this XNNPACK has no such kernels): #0 CONV_2D"));
+  }
+}
+
+TEST_CASE("The delegate's int8 MUL is XNNPACK's fp32 requantization, same shape and by a vector") {
+  std::mt19937 rng(77);
+  for (size_t period : {size_t{0}, size_t{1}, size_t{7}, size_t{16}, size_t{40}}) {
+    for (size_t n : {size_t{1}, size_t{15}, size_t{16}, size_t{280}, size_t{40000}}) {
+      if (period != 0 && n % period != 0) continue;
+      CAPTURE(period, n);
+      xnnpack::MulQs8Params p;
+      p.a_zero_point = static_cast<int>(rng() % 256) - 128;
+      p.b_zero_point = static_cast<int>(rng() % 256) - 128;
+      p.output_zero_point = static_cast<int>(rng() % 256) - 128;
+      p.scale = std::ldexp(1.0f + static_cast<float>(rng() % 1000) / 1000.0f, -static_cast<int>(rng() % 12));
+      p.output_min = -100;
+      p.output_max = 120;
+      std::vector<int8_t> a(n), b(period == 0 ? n : period), out(n + 4, 99);
+      for (auto& x : a) x = static_cast<int8_t>(rng());
+      for (auto& x : b) x = static_cast<int8_t>(rng());
+      pthreadpool_t pool = pthreadpool_create(2);
+      xnnpack::RunMulQs8(p, a.data(), b.data(), period, out.data(), n, pool);
+      pthreadpool_destroy(pool);
+      for (size_t i = 0; i < n; ++i) {
+        const int32_t prod = (a[i] - p.a_zero_point) * (b[period == 0 ? i : i % period] - p.b_zero_point);
+        const int32_t v = static_cast<int32_t>(std::nearbyint(static_cast<float>(prod) * p.scale)) +
+                          p.output_zero_point;
+        REQUIRE(out[i] == std::min(std::max(v, -100), 120));
+      }
+      CHECK(out[n] == 99);
+    }
+  }
+}
+
+TEST_CASE("XNNPACK partitions run int8 MUL themselves where chosen: within a step of the reference") {
+  const OwnGemmOn on;
+  REQUIRE(xnnpack::OwnMulQs8Wanted());
+  for (bool vector : {false, true}) {
+    for (bool swap : {false, true}) {
+      CAPTURE(vector, swap);
+      ModelBuilder b;
+      QuantSpec a_q{{0.1f}, {3}}, c_q{{0.07f}, {-4}}, out_q{{0.05f}, {1}};
+      const int a = b.AddTensor(tflite::TensorType_INT8, {1, 3, 4, 8}, "a", &a_q);
+      const int c = b.AddTensor(tflite::TensorType_INT8, vector ? std::vector<int32_t>{1, 1, 1, 8}
+                                                                : std::vector<int32_t>{1, 3, 4, 8},
+                                "c", &c_q);
+      const int out = b.AddTensor(tflite::TensorType_INT8, {1, 3, 4, 8}, "out", &out_q);
+      b.AddOperator(tflite::BuiltinOperator_MUL, swap ? std::vector<int>{c, a} : std::vector<int>{a, c},
+                    {out}, Options(tflite::MulOptionsT{}), 2);
+      b.SetInputs({a, c});
+      b.SetOutputs({out});
+      const auto bytes = b.Build();
+      CheckQuantizedDelegated(bytes);
+      const Outcome r = Run(bytes, true);
+      REQUIRE(!r.log.empty());
+      CHECK_THAT(r.log.back(), Catch::Contains("int8 MUL on 16 AVX-512 lanes"));
+    }
   }
 }
 

@@ -169,6 +169,10 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         ByteTableStep step;
         planned = PlanByteTable(v, *node, *reg, &step);
         seg.steps.emplace_back(step);
+      } else if (op == kTfLiteBuiltinMul && PlanOwnMulQs8(v, *node, *reg, nullptr)) {
+        MulQs8Step step;
+        planned = PlanOwnMulQs8(v, *node, *reg, &step);
+        seg.steps.emplace_back(step);
       } else if (op == kTfLiteBuiltinAdd || op == kTfLiteBuiltinSub || op == kTfLiteBuiltinMul) {
         BinaryStep step;
         planned = PlanOwnBinary(v, *node, *reg, threads_, &step);
@@ -249,7 +253,7 @@ bool XnnpackKernel::RunsItself(TfLiteContext* context, const TfLiteNode& node,
   return PlanOwnDepthwise(v, node, reg, nullptr) || PlanOwnConv(v, node, reg, nullptr) ||
          PlanOwnFullyConnected(v, node, reg, nullptr) ||
          PlanOwnTransposeConv(v, node, reg, nullptr) ||
-         PlanOwnBinary(v, node, reg, threads_, nullptr);
+         PlanOwnBinary(v, node, reg, threads_, nullptr) || PlanOwnMulQs8(v, node, reg, nullptr);
 }
 
 // Segments are the runtime's partitioning of the partition's nodes into those XNNPACK runs
@@ -344,7 +348,8 @@ TfLiteStatus XnnpackKernel::CreateRuntime(TfLiteContext* context, Segment* seg) 
 void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   DelegationRecord* record = CurrentDelegationRecord(context);
   if (record == nullptr) return;
-  std::string copied, convolved, gemm_convolved, dot_convolved, transposed, elementwise, tabled;
+  std::string copied, convolved, gemm_convolved, dot_convolved, transposed, elementwise, tabled,
+      multiplied;
   int runtimes = 0, own_nodes = 0;
   for (const Segment& s : segments_) {
     runtimes += s.xnnpack;
@@ -362,6 +367,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
                           : IsByteTableNode(v, *node, *reg)     ? tabled
                           : op == kTfLiteBuiltinDepthwiseConv2d ? convolved
                           : op == kTfLiteBuiltinConv2d && int8  ? dot_convolved
+                          : op == kTfLiteBuiltinMul && int8     ? multiplied
                           : op == kTfLiteBuiltinConv2d || op == kTfLiteBuiltinFullyConnected
                               ? gemm_convolved
                           : op == kTfLiteBuiltinAdd || op == kTfLiteBuiltinSub || op == kTfLiteBuiltinMul
@@ -387,6 +393,10 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
     what += fmt::format("{}the builtin kernels' dot-product GEMM for int8 convolutions ({}; this "
                         "XNNPACK has no such kernels): {}",
                         what.empty() ? "" : "; ", tflite::gemm::DotKernelName(), dot_convolved);
+  }
+  if (!multiplied.empty()) {
+    what += fmt::format("{}int8 MUL on 16 AVX-512 lanes (this XNNPACK's is 16 bytes a step): {}",
+                        what.empty() ? "" : "; ", multiplied);
   }
   if (!transposed.empty()) {
     what += fmt::format("{}a GEMM for non-overlapping transposed convolutions (faster than this "
@@ -479,6 +489,14 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const BinaryStep& b)
   if (!Buffers(context, {b.a, b.b, b.output}, p)) return kTfLiteError;
   RunBinaryF32(b.op, static_cast<const float*>(p[0]), static_cast<const float*>(p[1]),
                static_cast<float*>(p[2]), b.elements, b.min, b.max, pool_);
+  return kTfLiteOk;
+}
+
+TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const MulQs8Step& m) const {
+  void* p[3];
+  if (!Buffers(context, {m.a, m.b, m.output}, p)) return kTfLiteError;
+  RunMulQs8(m.params, static_cast<const int8_t*>(p[0]), static_cast<const int8_t*>(p[1]),
+            m.period, static_cast<int8_t*>(p[2]), m.elements, pool_);
   return kTfLiteOk;
 }
 

@@ -50,7 +50,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
     std::vector<void*> setup_pointers;
     // !xnnpack: the steps, in order.
     using Step = std::variant<StridedCopy, DepthwiseStep, ConvStep, FullyConnectedStep,
-                              TransposeConvStep, BinaryStep, ByteTableStep>;
+                              TransposeConvStep, BinaryStep, ByteTableStep, MulQs8Step>;
     std::vector<Step> steps;
   };
   struct Folded {
@@ -79,6 +79,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   TfLiteStatus RunStep(TfLiteContext* context, const TransposeConvStep& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const BinaryStep& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const ByteTableStep& step) const;
+  TfLiteStatus RunStep(TfLiteContext* context, const MulQs8Step& step) const;
   void Note(TfLiteContext* context, int nodes) const;
 
   // Whether node n is one this kernel computes itself rather than XNNPACK.
