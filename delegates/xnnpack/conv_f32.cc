@@ -6,13 +6,15 @@
 namespace tflite_inspect {
 namespace xnnpack {
 
-bool OwnConvF32Wanted() {
-  // TFI_XNNPACK_OWN_GEMM=0 / =1 overrides the choice (comparisons, tests whose expected
-  // output must not depend on the CPU).
+bool OwnStepWanted(bool by_cpu) {
   const char* env = std::getenv("TFI_XNNPACK_OWN_GEMM");
   if (env != nullptr && std::strcmp(env, "0") == 0) return false;
   if (env != nullptr && std::strcmp(env, "1") == 0) return true;
-  return tflite::gemm::CpuHasAvx2Fma() && !tflite::gemm::CpuHasAvx512F();
+  return by_cpu;
+}
+
+bool OwnConvF32Wanted() {
+  return OwnStepWanted(tflite::gemm::CpuHasAvx2Fma() && !tflite::gemm::CpuHasAvx512F());
 }
 
 ConvF32::ConvF32(const tflite::conv_util::ConvGeometry& g, const float* filter,

@@ -23,8 +23,12 @@
 namespace tflite_inspect {
 namespace xnnpack {
 
-// Whether this CPU gets the own convolution (AVX2 + FMA, no AVX-512F); the environment
-// variable TFI_XNNPACK_OWN_GEMM=0 or =1 decides instead (docs/xnnpack.md).
+// Whether the delegate runs an own step that this CPU gets when `by_cpu`: the environment
+// variable TFI_XNNPACK_OWN_GEMM=0 or =1 decides instead (comparisons, and tests whose
+// expected output must not depend on the CPU; docs/xnnpack.md).
+bool OwnStepWanted(bool by_cpu);
+
+// Whether this CPU gets the own convolution (AVX2 + FMA, no AVX-512F), OwnStepWanted's way.
 bool OwnConvF32Wanted();
 
 class ConvF32 {

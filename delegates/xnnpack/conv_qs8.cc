@@ -1,18 +1,13 @@
 #include "xnnpack/conv_qs8.h"
 
-#include <cstdlib>
-#include <cstring>
 #include <utility>
+
+#include "xnnpack/conv_f32.h"
 
 namespace tflite_inspect {
 namespace xnnpack {
 
-bool OwnConvQs8Wanted() {
-  const char* env = std::getenv("TFI_XNNPACK_OWN_GEMM");
-  if (env != nullptr && std::strcmp(env, "0") == 0) return false;
-  if (env != nullptr && std::strcmp(env, "1") == 0) return true;
-  return tflite::gemm::DotGemmWanted();
-}
+bool OwnConvQs8Wanted() { return OwnStepWanted(tflite::gemm::DotGemmWanted()); }
 
 std::vector<float> RequantizationScales(float input_scale, const float* filter_scales,
                                         int filter_scale_count, float output_scale,

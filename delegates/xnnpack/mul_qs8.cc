@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <cstring>
 
 #include "kernels/internal/gemm.h"
+#include "xnnpack/conv_f32.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -73,12 +72,7 @@ void Range(const Job& j, size_t begin, size_t end) {
 
 }  // namespace
 
-bool OwnMulQs8Wanted() {
-  const char* env = std::getenv("TFI_XNNPACK_OWN_GEMM");
-  if (env != nullptr && std::strcmp(env, "0") == 0) return false;
-  if (env != nullptr && std::strcmp(env, "1") == 0) return true;
-  return tflite::gemm::CpuHasAvx512Vnni();
-}
+bool OwnMulQs8Wanted() { return OwnStepWanted(tflite::gemm::CpuHasAvx512Vnni()); }
 
 void RunMulQs8(const MulQs8Params& p, const int8_t* a, const int8_t* b, size_t period,
                int8_t* out, size_t n, pthreadpool_t pool) {
