@@ -339,7 +339,7 @@ void EvalHybrid(const Geometry& g, OpData* data, const TfLiteConvParams& params,
           [&](size_t r0, size_t r1, uint8_t* buf) {
             conv_util::Im2ColRows(
                 g, q, grp * g.f_c, r0, r1, pad,
-                [](int8_t v, size_t) { return static_cast<uint8_t>(static_cast<uint8_t>(v) ^ 0x80u); },
+                [](int8_t v, size_t) { return gemm::DotByte(v); },
                 buf, stride);
           },
           [&](size_t r0, size_t r1, const uint8_t* buf, size_t t) {

@@ -381,6 +381,20 @@ void PackQuantizedWeights(OpData* data, const TfLiteTensor* filter) {
   }
 }
 
+// The dot-product GEMM's operands: the weights packed (once while constant) and the
+// batch rows of `rows` (batches x input_size int8) + 128 in data->input_u8, rows
+// DotDepth(input_size) apart, which it returns.
+int PrepareDot(OpData* data, const TfLiteTensor* filter, const int8_t* rows) {
+  const int k = data->input_size, stride = gemm::DotDepth(k);
+  data->weights.PackDot(filter, data->units, k);
+  data->input_u8.resize(static_cast<size_t>(data->batches) * stride);
+  for (int b = 0; b < data->batches; ++b) {
+    gemm::DotInput(rows + static_cast<size_t>(b) * k, k,
+                   data->input_u8.data() + static_cast<size_t>(b) * stride);
+  }
+  return stride;
+}
+
 // int8 x int8 (weights without zero point) where the CPU has dot-product instructions:
 // the same sums and stage on gemm::DotGemm. False when it does not apply.
 bool EvalDot(OpData* data, const TfLiteTensor* input, const TfLiteTensor* filter,
@@ -389,20 +403,14 @@ bool EvalDot(OpData* data, const TfLiteTensor* input, const TfLiteTensor* filter
       (filter->type != kTfLiteInt8 && filter->type != kTfLiteInt4) || !gemm::DotGemmWanted()) {
     return false;
   }
-  const int n = data->units, k = data->input_size, stride = gemm::DotDepth(k);
-  conv_util::PackedWeights& pw = data->weights;
-  pw.PackDot(filter, n, k);
+  const int n = data->units, k = data->input_size;
+  const int stride = PrepareDot(data, filter, input->data.int8);
   data->dot_bias.resize(n);
-  gemm::DotBias(bias != nullptr ? bias->data.i32 : nullptr, pw.dot_sums.data(), n,
+  gemm::DotBias(bias != nullptr ? bias->data.i32 : nullptr, data->weights.dot_sums.data(), n,
                 -data->quant.input_offset + 128, data->dot_bias.data());
-  data->input_u8.resize(static_cast<size_t>(data->batches) * stride);
-  for (int b = 0; b < data->batches; ++b) {
-    gemm::DotInput(input->data.int8 + static_cast<size_t>(b) * k, k,
-                   data->input_u8.data() + static_cast<size_t>(b) * stride);
-  }
   gemm::QuantizedOutputStage stage = data->quant.Stage(data->dot_bias.data());
   stage.single_rounding = data->single_rounding;
-  gemm::DotGemm(data->batches, n, k, data->input_u8.data(), stride, pw.dot.data(),
+  gemm::DotGemm(data->batches, n, k, data->input_u8.data(), stride, data->weights.dot.data(),
                 output->data.int8, n, stage, pool);
   return true;
 }
@@ -445,13 +453,8 @@ void EvalHybrid(OpData* data, const TfLiteFullyConnectedParams& params, const Tf
   if (!data->shuffled && !data->sparse && gemm::DotGemmWanted()) {
     // The same int32 sums on the dot-product GEMM: (q + 128) * w, less 128 * the column
     // sums (DotBias), less each row's offset * the column sums.
-    conv_util::PackedWeights& pw = data->weights;
-    pw.PackDot(filter, units, k);
-    const int stride = gemm::DotDepth(k);
-    data->input_u8.resize(static_cast<size_t>(batches) * stride);
-    for (int b = 0; b < batches; ++b) {
-      gemm::DotInput(rows.row(b, k), k, data->input_u8.data() + static_cast<size_t>(b) * stride);
-    }
+    const int stride = PrepareDot(data, filter, rows.row(0, k));
+    const conv_util::PackedWeights& pw = data->weights;
     data->dot_bias.resize(units);
     gemm::DotBias(nullptr, pw.dot_sums.data(), units, 128, data->dot_bias.data());
     gemm::DotGemmRaw(batches, units, k, data->input_u8.data(), stride, pw.dot.data(),

@@ -769,18 +769,7 @@ void QuantizedTile(bool simd, int k, const int16_t* a, int lda, const int16_t* b
   for (int i = 0; i < R; ++i) {
     OutT* crow = c + static_cast<size_t>(i) * ldc;
     for (int j = 0; j < cols; ++j) {
-      const int col = col0 + j;
-      int32_t v = acc[i][j];
-      if (s.bias != nullptr) v = WrappingAdd(v, s.bias[col]);  // wraps as upstream's
-      if (s.single_rounding) {
-        const int64_t r = SingleRoundingMultiply(v, s.multiplier[col], s.shift[col]);
-        v = static_cast<int32_t>(std::min<int64_t>(std::max<int64_t>(r, INT32_MIN), INT32_MAX));
-      } else {
-        v = MultiplyByQuantizedMultiplier(v, s.multiplier[col], s.shift[col]);
-      }
-      v = WrappingAdd(v, s.output_offset);
-      v = std::min(std::max(v, s.act_min), s.act_max);
-      crow[j] = static_cast<OutT>(v);
+      crow[j] = static_cast<OutT>(requant::StageValue(acc[i][j], col0 + j, s));
     }
   }
 }

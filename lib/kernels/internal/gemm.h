@@ -224,7 +224,9 @@ inline size_t PackedDotWeightsSize(int n, int k) {
 void PackDotWeights(const int8_t* weights, int n, int k, int8_t* packed, int32_t* col_sums);
 // out[j] = (bias ? bias[j] : 0) - a_zero * col_sums[j], wrapping in int32.
 void DotBias(const int32_t* bias, const int32_t* col_sums, int n, int32_t a_zero, int32_t* out);
-// dst[i] = src[i] + 128 as uint8 (int8 activations into the dot GEMM's domain).
+// v + 128 as uint8: an int8 activation in the dot GEMM's domain.
+inline uint8_t DotByte(int8_t v) { return static_cast<uint8_t>(static_cast<uint8_t>(v) ^ 0x80u); }
+// dst[i] = DotByte(src[i]).
 void DotInput(const int8_t* src, size_t count, uint8_t* dst);
 
 // kAuto: AMX for 16 rows or more and k from kDotAmxMinDepth, else AVX-512

@@ -11,7 +11,6 @@
 #include <pthreadpool.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -32,37 +31,12 @@ namespace {
 constexpr int kNr = kGemmNr;
 constexpr int kGroupBytes = 4 * kNr;  // 4 k of one panel
 
-int32_t WrapAdd(int32_t a, int32_t b) {
-  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
-}
-
-// One output of the stage, as QuantizedGemm's scalar loop computes it.
-int32_t StageOne(int32_t acc, int col, const QuantizedOutputStage& s) {
-  int32_t v = acc;
-  if (s.bias != nullptr) v = WrapAdd(v, s.bias[col]);
-  if (s.float_scale != nullptr) {
-    // XNNPACK's fp32 requantization: clamped in float, rounded to nearest even.
-    float f = static_cast<float>(v) * s.float_scale[col];
-    f = std::min(std::max(f, static_cast<float>(s.act_min - s.output_offset)),
-                 static_cast<float>(s.act_max - s.output_offset));
-    return static_cast<int32_t>(std::nearbyint(f)) + s.output_offset;
-  }
-  if (s.single_rounding) {
-    const int64_t r = SingleRoundingMultiply(v, s.multiplier[col], s.shift[col]);
-    v = static_cast<int32_t>(std::min<int64_t>(std::max<int64_t>(r, INT32_MIN), INT32_MAX));
-  } else {
-    v = MultiplyByQuantizedMultiplier(v, s.multiplier[col], s.shift[col]);
-  }
-  v = WrapAdd(v, s.output_offset);
-  return std::min(std::max(v, s.act_min), s.act_max);
-}
-
 // The output of one sum: int8 through the stage, or (DotGemmRaw) the sum plus the bias.
 inline int8_t Finish(int32_t acc, int col, const QuantizedOutputStage& s, int8_t*) {
-  return static_cast<int8_t>(StageOne(acc, col, s));
+  return static_cast<int8_t>(requant::StageValue(acc, col, s));
 }
 inline int32_t Finish(int32_t acc, int col, const QuantizedOutputStage& s, int32_t*) {
-  return s.bias != nullptr ? WrapAdd(acc, s.bias[col]) : acc;
+  return s.bias != nullptr ? WrappingAdd(acc, s.bias[col]) : acc;
 }
 
 // Rows [0, rows) x columns [0, cols) of one panel; c and col0 at the panel's first column.
@@ -103,16 +77,14 @@ __attribute__((target(TFI_DOT512_TARGET))) inline Stage16 LoadStage16(
   t.single_rounding = s.single_rounding;
   t.fp32 = s.float_scale != nullptr;
   if (raw) return t;
-  if (!t.fp32) {
-    t.multiplier = _mm512_maskz_loadu_epi32(t.mask, s.multiplier + at);
-    t.shift = _mm512_maskz_loadu_epi32(t.mask, s.shift + at);
-  }
   if (t.fp32) {
     t.scale = _mm512_maskz_loadu_ps(t.mask, s.float_scale + at);
     t.flo = _mm512_set1_ps(static_cast<float>(s.act_min - s.output_offset));
     t.fhi = _mm512_set1_ps(static_cast<float>(s.act_max - s.output_offset));
-  } else if (!s.single_rounding) {
-    t.ch = requant::MakeChannels16(t.multiplier, t.shift);
+  } else {
+    t.multiplier = _mm512_maskz_loadu_epi32(t.mask, s.multiplier + at);
+    t.shift = _mm512_maskz_loadu_epi32(t.mask, s.shift + at);
+    if (!s.single_rounding) t.ch = requant::MakeChannels16(t.multiplier, t.shift);
   }
   t.offset = _mm512_set1_epi32(s.output_offset);
   t.lo = _mm512_set1_epi32(s.act_min);
@@ -120,7 +92,7 @@ __attribute__((target(TFI_DOT512_TARGET))) inline Stage16 LoadStage16(
   return t;
 }
 
-// StageOne on 16 lanes, stored as int8 to out[0, 16) under the mask.
+// requant::StageValue on 16 lanes, stored as int8 to out[0, 16) under the mask.
 __attribute__((target(TFI_DOT512_TARGET), always_inline)) inline void Store16(const Stage16& t,
                                                                              __m512i acc,
                                                                              int8_t* out) {
@@ -183,7 +155,7 @@ __attribute__((target(TFI_DOT512_TARGET))) void Avx512DotTile(
   }
 }
 
-// XNNPACK's fp32 stage (StageOne's operations) on 8 lanes.
+// XNNPACK's fp32 stage (requant::StageValue's operations) on 8 lanes.
 __attribute__((target("avx2"), always_inline)) inline __m256i Fp32Stage8(
     __m256i acc, const int32_t* bias, const float* scale, __m256 flo, __m256 fhi,
     __m256i offset) {
@@ -224,27 +196,16 @@ __attribute__((target("avx2,avxvnni"))) void AvxVnniDotTile(int groups, const ui
     TFI_DOT256_ROWS(TFI_STEP)
 #undef TFI_STEP
   }
-  if constexpr (sizeof(OutT) == 4) {  // DotGemmRaw: the sums plus the bias
-    int32_t sums[kNr];
-#define TFI_OUT(i)                                                                  \
-  if constexpr (i < R) {                                                            \
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums), acc##i##0);               \
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums + 8), acc##i##1);           \
-    for (int j = 0; j < cols; ++j) c[i * ldc + j] = Finish(sums[j], col0 + j, s, c); \
-  }
-    TFI_DOT256_ROWS(TFI_OUT)
-#undef TFI_OUT
-    return;
-  } else {
-  if (s.float_scale != nullptr) {
-    // XNNPACK's fp32 stage on 8 lanes (the scalar StageOne's operations).
-    float scale[kNr] = {};
-    int32_t bias[kNr] = {};
-    std::memcpy(scale, s.float_scale + col0, sizeof(float) * cols);
-    if (s.bias != nullptr) std::memcpy(bias, s.bias + col0, sizeof(int32_t) * cols);
-    const __m256 flo = _mm256_set1_ps(static_cast<float>(s.act_min - s.output_offset));
-    const __m256 fhi = _mm256_set1_ps(static_cast<float>(s.act_max - s.output_offset));
-    const __m256i offset = _mm256_set1_epi32(s.output_offset);
+  if constexpr (sizeof(OutT) == 1) {
+    if (s.float_scale != nullptr) {
+      // XNNPACK's fp32 stage on 8 lanes.
+      float scale[kNr] = {};
+      int32_t bias[kNr] = {};
+      std::memcpy(scale, s.float_scale + col0, sizeof(float) * cols);
+      if (s.bias != nullptr) std::memcpy(bias, s.bias + col0, sizeof(int32_t) * cols);
+      const __m256 flo = _mm256_set1_ps(static_cast<float>(s.act_min - s.output_offset));
+      const __m256 fhi = _mm256_set1_ps(static_cast<float>(s.act_max - s.output_offset));
+      const __m256i offset = _mm256_set1_epi32(s.output_offset);
 #define TFI_OUT(i)                                                                           \
   if constexpr (i < R) {                                                                     \
     const __m128i bytes = requant::Narrow16(Fp32Stage8(acc##i##0, bias, scale, flo, fhi, offset), \
@@ -254,37 +215,37 @@ __attribute__((target("avx2,avxvnni"))) void AvxVnniDotTile(int groups, const ui
     std::memcpy(tmp, &bytes, sizeof tmp);                                                    \
     std::memcpy(c + i * ldc, tmp, static_cast<size_t>(cols));                                \
   }
-    TFI_DOT256_ROWS(TFI_OUT)
+      TFI_DOT256_ROWS(TFI_OUT)
 #undef TFI_OUT
-    return;
-  }
-  int32_t sums[kNr];
-  if (s.single_rounding) {
-#define TFI_OUT(i)                                                                  \
-  if constexpr (i < R) {                                                            \
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums), acc##i##0);               \
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums + 8), acc##i##1);           \
-    for (int j = 0; j < cols; ++j) {                                                \
-      c[i * ldc + j] = static_cast<int8_t>(StageOne(sums[j], col0 + j, s));         \
-    }                                                                               \
-  }
-    TFI_DOT256_ROWS(TFI_OUT)
-#undef TFI_OUT
-    return;
-  }
-  QuantizedOutputStage at = s;
-  at.multiplier += col0;
-  at.shift += col0;
-  if (at.bias != nullptr) at.bias += col0;
+      return;
+    }
+    if (!s.single_rounding) {  // the double-rounding stage on 8 AVX2 lanes
+      QuantizedOutputStage at = s;
+      at.multiplier += col0;
+      at.shift += col0;
+      if (at.bias != nullptr) at.bias += col0;
+      int32_t sums[kNr];
 #define TFI_OUT(i)                                                          \
   if constexpr (i < R) {                                                    \
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums), acc##i##0);       \
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums + 8), acc##i##1);   \
     requant::OutputStageRow(sums, cols, at, c + i * ldc);                   \
   }
+      TFI_DOT256_ROWS(TFI_OUT)
+#undef TFI_OUT
+      return;
+    }
+  }
+  // DotGemmRaw's sums, and the single-rounding stage: value by value.
+  int32_t sums[kNr];
+#define TFI_OUT(i)                                                                   \
+  if constexpr (i < R) {                                                             \
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums), acc##i##0);                \
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums + 8), acc##i##1);            \
+    for (int j = 0; j < cols; ++j) c[i * ldc + j] = Finish(sums[j], col0 + j, s, c); \
+  }
   TFI_DOT256_ROWS(TFI_OUT)
 #undef TFI_OUT
-  }
 }
 #endif  // TFI_DOT_X86
 
@@ -453,7 +414,7 @@ void DotBias(const int32_t* bias, const int32_t* col_sums, int n, int32_t a_zero
 }
 
 void DotInput(const int8_t* src, size_t count, uint8_t* dst) {
-  for (size_t i = 0; i < count; ++i) dst[i] = static_cast<uint8_t>(src[i]) ^ 0x80u;
+  for (size_t i = 0; i < count; ++i) dst[i] = DotByte(src[i]);
 }
 
 bool DotGemmWanted() { return Resolve(DotKernel::kAuto) != DotKernel::kPortable; }

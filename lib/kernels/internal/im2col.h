@@ -161,7 +161,7 @@ inline void Int8DotConv(const ConvGeometry& g, const int8_t* input, int32_t inpu
     }
     Im2ColRows(
         g, input, group * g.f_c, r0, r1, pad,
-        [](int8_t v, size_t) { return static_cast<uint8_t>(static_cast<uint8_t>(v) ^ 0x80u); },
+        [](int8_t v, size_t) { return gemm::DotByte(v); },
         buf, stride);
   };
   // Too few chunks to keep the threads busy (the small late layers, whose filters are the

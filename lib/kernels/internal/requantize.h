@@ -14,9 +14,12 @@
 #ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_REQUANTIZE_H_
 #define TFLITE_INSPECT_LIB_KERNELS_INTERNAL_REQUANTIZE_H_
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 #include "kernels/internal/gemm.h"
+#include "tensorflow/lite/kernels/internal/common.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -28,6 +31,29 @@
 
 namespace tflite {
 namespace requant {
+
+// One output of a quantized GEMM stage, column col (the stage's arrays indexed from 0):
+// acc + bias (wrapping), then the stage's requantization (double rounding, single
+// rounding saturated to int32, or XNNPACK's fp32 with its clamp in float), + output
+// offset, clamped. The scalar form every vector stage gives the bits of.
+inline int32_t StageValue(int32_t acc, int col, const gemm::QuantizedOutputStage& s) {
+  int32_t v = acc;
+  if (s.bias != nullptr) v = WrappingAdd(v, s.bias[col]);  // wraps as upstream's
+  if (s.float_scale != nullptr) {
+    float f = static_cast<float>(v) * s.float_scale[col];
+    f = std::min(std::max(f, static_cast<float>(s.act_min - s.output_offset)),
+                 static_cast<float>(s.act_max - s.output_offset));
+    return static_cast<int32_t>(std::nearbyint(f)) + s.output_offset;  // nearest even
+  }
+  if (s.single_rounding) {
+    const int64_t r = gemm::SingleRoundingMultiply(v, s.multiplier[col], s.shift[col]);
+    v = static_cast<int32_t>(std::min<int64_t>(std::max<int64_t>(r, INT32_MIN), INT32_MAX));
+  } else {
+    v = MultiplyByQuantizedMultiplier(v, s.multiplier[col], s.shift[col]);
+  }
+  v = WrappingAdd(v, s.output_offset);
+  return std::min(std::max(v, s.act_min), s.act_max);
+}
 
 // out[j] = clamp(MultiplyByQuantizedMultiplier(acc[j] + bias[j], multiplier[j], shift[j]) +
 // output_offset, act_min, act_max) for j < n, with the stage's arrays indexed from 0 (bias
