@@ -60,6 +60,11 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("zoos", nargs="*", default=["../shared/models/zoo"])
     args = ap.parse_args()
+    if not (os.path.isfile(args.tool) and os.access(args.tool, os.X_OK)):
+        sys.exit(f"int8_deviation: --tool {args.tool}: not an executable (build first: scripts/build.sh)")
+    for zoo in args.zoos:
+        if not os.path.isdir(zoo):
+            sys.exit(f"int8_deviation: {zoo}: no such zoo folder (NAME.tflite + goldens/NAME/)")
     only = [w for w in args.only.split(",") if w]
     print("| model | ours: max steps | ours: > 1 step | TFLite default: max steps | "
           "TFLite default: > 1 step | ours = TFLite default |")
