@@ -30,29 +30,59 @@ struct Job {
 };
 
 #ifdef TFI_MUL_QS8_X86
-// [begin, end) with 16 lanes; b's index wraps at the period (whole rows of it: callers
-// split at multiples of the period, or period is 0).
+// 16 products of a and b (int8 -> int32, zero points off) requantized, not yet clamped.
+__attribute__((target("avx512f,avx512bw,avx512vl"))) inline __m512i Product16(
+    __m128i a, __m128i b, __m512i az, __m512i bz, __m512 scale, __m512i oz) {
+  const __m512i a32 = _mm512_sub_epi32(_mm512_cvtepi8_epi32(a), az);
+  const __m512i b32 = _mm512_sub_epi32(_mm512_cvtepi8_epi32(b), bz);
+  const __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_mullo_epi32(a32, b32)), scale);
+  return _mm512_add_epi32(_mm512_cvtps_epi32(f), oz);  // nearest even (MXCSR default)
+}
+
+// [begin, end) 64 bytes a step (four independent 16-lane chains, packed with saturation
+// into one store), then 16 with masks; b's index wraps at the period (whole rows of it:
+// callers split at multiples of the period, or period is 0). Saturating to int8 before the
+// clamp gives the clamp's result, as output_min / output_max lie in int8.
 __attribute__((target("avx512f,avx512bw,avx512vl"))) void RangeAvx512(const Job& j, size_t begin,
                                                                      size_t end) {
   const MulQs8Params& p = *j.p;
   const __m512i az = _mm512_set1_epi32(p.a_zero_point), bz = _mm512_set1_epi32(p.b_zero_point);
   const __m512i oz = _mm512_set1_epi32(p.output_zero_point);
   const __m512i lo = _mm512_set1_epi32(p.output_min), hi = _mm512_set1_epi32(p.output_max);
+  const __m512i lo8 = _mm512_set1_epi8(static_cast<char>(p.output_min));
+  const __m512i hi8 = _mm512_set1_epi8(static_cast<char>(p.output_max));
   const __m512 scale = _mm512_set1_ps(p.scale);
+  // packs work within 128-bit lanes: dword 4i+k of the packed vector holds chain k's
+  // elements 4i..4i+3; this puts them back in order.
+  const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  // Locals, not j's fields: stores through int8_t* could alias them.
+  const int8_t* const a_all = j.a;
+  const int8_t* const b_all = j.b;
+  int8_t* const out = j.out;
   const size_t row = j.period == 0 ? end - begin : j.period;
   for (size_t r0 = begin; r0 < end; r0 += row) {
     const size_t r1 = std::min(end, r0 + row);
-    const int8_t* b = j.period == 0 ? j.b + r0 : j.b;
-    for (size_t i = r0; i < r1; i += 16) {
+    const int8_t* b = j.period == 0 ? b_all + r0 : b_all;
+    size_t i = r0;
+    for (; i + 64 <= r1; i += 64) {
+      const __m512i a = _mm512_loadu_si512(a_all + i);
+      const __m512i bv = _mm512_loadu_si512(b + (i - r0));
+      const __m512i v0 = Product16(_mm512_extracti32x4_epi32(a, 0), _mm512_extracti32x4_epi32(bv, 0), az, bz, scale, oz);
+      const __m512i v1 = Product16(_mm512_extracti32x4_epi32(a, 1), _mm512_extracti32x4_epi32(bv, 1), az, bz, scale, oz);
+      const __m512i v2 = Product16(_mm512_extracti32x4_epi32(a, 2), _mm512_extracti32x4_epi32(bv, 2), az, bz, scale, oz);
+      const __m512i v3 = Product16(_mm512_extracti32x4_epi32(a, 3), _mm512_extracti32x4_epi32(bv, 3), az, bz, scale, oz);
+      const __m512i packed =
+          _mm512_packs_epi16(_mm512_packs_epi32(v0, v1), _mm512_packs_epi32(v2, v3));
+      const __m512i clamped = _mm512_min_epi8(_mm512_max_epi8(packed, lo8), hi8);
+      _mm512_storeu_si512(out + i, _mm512_permutexvar_epi32(order, clamped));
+    }
+    for (; i < r1; i += 16) {
       const size_t left = r1 - i;
       const __mmask16 m = left >= 16 ? 0xFFFF : static_cast<__mmask16>((1u << left) - 1);
-      const __m512i a32 = _mm512_sub_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(m, j.a + i)), az);
-      const __m512i b32 =
-          _mm512_sub_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(m, b + (i - r0))), bz);
-      const __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_mullo_epi32(a32, b32)), scale);
-      __m512i v = _mm512_add_epi32(_mm512_cvtps_epi32(f), oz);  // nearest even (MXCSR default)
+      __m512i v = Product16(_mm_maskz_loadu_epi8(m, a_all + i), _mm_maskz_loadu_epi8(m, b + (i - r0)),
+                            az, bz, scale, oz);
       v = _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
-      _mm512_mask_cvtsepi32_storeu_epi8(j.out + i, m, v);
+      _mm512_mask_cvtsepi32_storeu_epi8(out + i, m, v);
     }
   }
 }

@@ -840,8 +840,12 @@ TEST_CASE("XNNPACK partitions run INT8 CONV_2D on the dot-product GEMM where cho
 
 TEST_CASE("The delegate's int8 MUL is XNNPACK's fp32 requantization, same shape and by a vector") {
   std::mt19937 rng(77);
-  for (size_t period : {size_t{0}, size_t{1}, size_t{7}, size_t{16}, size_t{40}}) {
-    for (size_t n : {size_t{1}, size_t{15}, size_t{16}, size_t{280}, size_t{40000}}) {
+  // Periods and lengths reach the 64-byte steps (within rows of 64, 96 and 200) and the
+  // 16-byte masked tail after them.
+  for (size_t period : {size_t{0}, size_t{1}, size_t{7}, size_t{16}, size_t{40}, size_t{64},
+                        size_t{96}, size_t{200}}) {
+    for (size_t n : {size_t{1}, size_t{15}, size_t{16}, size_t{201}, size_t{280}, size_t{19200},
+                     size_t{40000}}) {
       if (period != 0 && n % period != 0) continue;
       CAPTURE(period, n);
       xnnpack::MulQs8Params p;
