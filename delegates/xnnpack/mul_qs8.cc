@@ -15,12 +15,6 @@ namespace tflite_inspect {
 namespace xnnpack {
 namespace {
 
-int8_t MulOne(const MulQs8Params& p, int8_t a, int8_t b) {
-  const int32_t product = (a - p.a_zero_point) * (b - p.b_zero_point);
-  const int32_t v = static_cast<int32_t>(std::nearbyint(static_cast<float>(product) * p.scale));
-  return static_cast<int8_t>(std::min(std::max(v + p.output_zero_point, p.output_min), p.output_max));
-}
-
 struct Job {
   const MulQs8Params* p;
   const int8_t *a, *b;
@@ -96,11 +90,17 @@ void Range(const Job& j, size_t begin, size_t end) {
   }
 #endif
   for (size_t i = begin; i < end; ++i) {
-    j.out[i] = MulOne(*j.p, j.a[i], j.b[j.period == 0 ? i : i % j.period]);
+    j.out[i] = MulQs8One(*j.p, j.a[i], j.b[j.period == 0 ? i : i % j.period]);
   }
 }
 
 }  // namespace
+
+int8_t MulQs8One(const MulQs8Params& p, int8_t a, int8_t b) {
+  const int32_t product = (a - p.a_zero_point) * (b - p.b_zero_point);
+  const int32_t v = static_cast<int32_t>(std::nearbyint(static_cast<float>(product) * p.scale));
+  return static_cast<int8_t>(std::min(std::max(v + p.output_zero_point, p.output_min), p.output_max));
+}
 
 bool OwnMulQs8Wanted() { return OwnStepWanted(tflite::gemm::CpuHasAvx512Vnni()); }
 

@@ -28,6 +28,9 @@ struct MulQs8Params {
 // instead, as for the convolutions.
 bool OwnMulQs8Wanted();
 
+// One product, requantized and clamped: what RunMulQs8 writes for a and b.
+int8_t MulQs8One(const MulQs8Params& p, int8_t a, int8_t b);
+
 // out[i] = the product of a[i] and b[period == 0 ? i : i % period], for i < n.
 void RunMulQs8(const MulQs8Params& p, const int8_t* a, const int8_t* b, size_t period,
                int8_t* out, size_t n, pthreadpool_t pool);

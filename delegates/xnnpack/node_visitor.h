@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -195,6 +196,14 @@ bool PlanByteTable(VisitContext& v, const TfLiteNode& node, const TfLiteRegistra
                    ByteTableStep* step);
 // Whether PlanByteTable decides the node (an op with a table, 8-bit input).
 bool IsByteTableNode(const VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+
+// x times f(x), f one of those tables (swish as converted: MUL(x, LOGISTIC(x))), with the
+// same shapes: the product depends on x alone, so it is one table of x, each entry the
+// table's byte multiplied as `mul` multiplies (MulQs8One): the bytes of the two steps, one
+// pass instead of a MUL's two reads. `tables`: the table steps planned so far in the
+// partition, by output tensor. False when `mul` is not such a product.
+bool ComposeMulOfTable(const MulQs8Step& mul, const std::map<int, ByteTableStep>& tables,
+                       ByteTableStep* fused);
 
 }  // namespace xnnpack
 }  // namespace tflite_inspect

@@ -230,5 +230,28 @@ bool PlanOwnMulQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRegistra
   return true;
 }
 
+bool ComposeMulOfTable(const MulQs8Step& mul, const std::map<int, ByteTableStep>& tables,
+                       ByteTableStep* fused) {
+  if (mul.period != 0) return false;
+  for (const bool table_is_b : {true, false}) {
+    const int x = table_is_b ? mul.a : mul.b;
+    const auto t = tables.find(table_is_b ? mul.b : mul.a);
+    if (t == tables.end() || t->second.input != x || t->second.elements != mul.elements) continue;
+    ByteTableStep out;
+    out.input = x;
+    out.output = mul.output;
+    out.elements = mul.elements;
+    for (int i = 0; i < 256; ++i) {
+      const int8_t xi = static_cast<int8_t>(static_cast<uint8_t>(i));
+      const int8_t fi = static_cast<int8_t>(t->second.lut.table[i]);
+      out.lut.table[i] = static_cast<uint8_t>(
+          table_is_b ? MulQs8One(mul.params, xi, fi) : MulQs8One(mul.params, fi, xi));
+    }
+    *fused = out;
+    return true;
+  }
+  return false;
+}
+
 }  // namespace xnnpack
 }  // namespace tflite_inspect

@@ -893,7 +893,72 @@ TEST_CASE("XNNPACK partitions run int8 MUL themselves where chosen: within a ste
       CheckQuantizedDelegated(bytes);
       const Outcome r = Run(bytes, true);
       REQUIRE(!r.log.empty());
-      CHECK_THAT(r.log.back(), Catch::Contains("int8 MUL on 16 AVX-512 lanes"));
+      CHECK_THAT(r.log.back(), Catch::Contains("int8 MUL on AVX-512, 64 bytes a step"));
+    }
+  }
+}
+
+// Swish as converted (x * LOGISTIC(x)): the MUL is one table of x composed of LOGISTIC's
+// table and the MUL's arithmetic, and LOGISTIC is not computed when only the MUL reads it.
+// Every int8 value goes through; the product must be the MUL's of x and LOGISTIC's bytes.
+TEST_CASE("XNNPACK partitions run x * LOGISTIC(x) as one composed table, the two steps' bytes") {
+  const OwnGemmOn on;
+  REQUIRE(xnnpack::OwnMulQs8Wanted());
+  QuantSpec q{{0.043f}, {-7}}, qy{{1.0f / 256}, {-128}}, qo{{0.031f}, {-11}};
+  std::vector<int8_t> kept_out;
+  for (bool y_is_output : {true, false}) {
+    for (bool swap : {false, true}) {
+      CAPTURE(y_is_output, swap);
+      ModelBuilder b;
+      const int in = b.AddTensor(tflite::TensorType_INT8, {1, 16, 16, 1}, "in", &q);
+      const int pads = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {4, 2}, {0, 0, 0, 0, 0, 0, 0, 1}, "pads");
+      const int x = b.AddTensor(tflite::TensorType_INT8, {1, 16, 16, 2}, "x", &q);
+      b.AddOperator(tflite::BuiltinOperator_PAD, {in, pads}, {x}, Options(tflite::PadOptionsT{}), 2);
+      const int y = b.AddTensor(tflite::TensorType_INT8, {1, 16, 16, 2}, "y", &qy);
+      b.AddOperator(tflite::BuiltinOperator_LOGISTIC, {x}, {y}, OpOptions{}, 2);
+      const int out = b.AddTensor(tflite::TensorType_INT8, {1, 16, 16, 2}, "out", &qo);
+      b.AddOperator(tflite::BuiltinOperator_MUL, swap ? std::vector<int>{y, x} : std::vector<int>{x, y},
+                    {out}, Options(tflite::MulOptionsT{}), 2);
+      b.SetInputs({in});
+      b.SetOutputs(y_is_output ? std::vector<int>{out, y} : std::vector<int>{out});
+      const auto bytes = b.Build();
+      auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+      REQUIRE(model != nullptr);
+      tflite::ops::builtin::BuiltinOpResolver resolver;
+      std::unique_ptr<tflite::Interpreter> interpreter;
+      REQUIRE(tflite::InterpreterBuilder(*model, resolver)(&interpreter) == kTfLiteOk);
+      auto delegate = CreateXnnpackDelegate({});
+      REQUIRE(interpreter->ModifyGraphWithDelegate(delegate.value().get()) == kTfLiteOk);
+      REQUIRE(interpreter->AllocateTensors() == kTfLiteOk);
+      TfLiteTensor* input = interpreter->input_tensor(0);
+      for (int i = 0; i < 256; ++i) input->data.int8[i] = static_cast<int8_t>(i - 128);
+      REQUIRE(interpreter->Invoke() == kTfLiteOk);
+      for (int n : interpreter->execution_plan()) {
+        CHECK(interpreter->node_and_registration(n)->first.delegate != nullptr);
+      }
+      const TfLiteTensor* o = interpreter->output_tensor(0);
+      const std::vector<int8_t> got(o->data.int8, o->data.int8 + 512);
+      if (y_is_output) {
+        xnnpack::MulQs8Params p;
+        p.a_zero_point = -7;
+        p.b_zero_point = -128;
+        p.output_zero_point = -11;
+        p.scale = 0.043f * (1.0f / 256) / 0.031f;
+        const int8_t* yv = interpreter->output_tensor(1)->data.int8;
+        for (int i = 0; i < 512; ++i) {
+          const int8_t xv = i % 2 == 0 ? static_cast<int8_t>(i / 2 - 128) : int8_t{-7};  // padded: zero point
+          CAPTURE(i);
+          REQUIRE(got[i] == xnnpack::MulQs8One(p, xv, yv[i]));
+        }
+        if (!swap) kept_out = got;
+      } else {
+        CHECK(got == kept_out);  // LOGISTIC skipped: the same bytes
+      }
+      const auto& records = interpreter->primary_subgraph().delegation_records();
+      REQUIRE(!records.empty());
+      REQUIRE(!records.back()->log.empty());
+      CHECK_THAT(records.back()->log.back(),
+                 Catch::Contains("int8 MUL of a value by a lookup table of it (swish), one composed table: #2 MUL"));
     }
   }
 }

@@ -136,6 +136,9 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
     }
   }
   TF_LITE_ENSURE_STATUS(PlanArena(context, planned, live));
+  std::map<int, ByteTableStep> tables;  // the table steps so far, by output tensor
+  std::set<int> unread;  // outputs of tables that only a composed MUL read: not computed
+  table_muls_.clear();
   for (size_t s = 0; s < segments_.size(); ++s) {
     Segment& seg = segments_[s];
     if (seg.xnnpack) {
@@ -169,10 +172,19 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         ByteTableStep step;
         planned = PlanByteTable(v, *node, *reg, &step);
         seg.steps.emplace_back(step);
+        if (planned) tables[step.output] = step;
       } else if (op == kTfLiteBuiltinMul && PlanOwnMulQs8(v, *node, *reg, nullptr)) {
         MulQs8Step step;
         planned = PlanOwnMulQs8(v, *node, *reg, &step);
-        seg.steps.emplace_back(step);
+        ByteTableStep fused;
+        if (planned && ComposeMulOfTable(step, tables, &fused)) {
+          seg.steps.emplace_back(fused);
+          table_muls_.insert(n);
+          const int f_of_x = fused.input == step.a ? step.b : step.a;
+          if (touches[f_of_x].size() == 2 && outputs_.count(f_of_x) == 0) unread.insert(f_of_x);
+        } else {
+          seg.steps.emplace_back(step);
+        }
       } else if (op == kTfLiteBuiltinAdd || op == kTfLiteBuiltinSub || op == kTfLiteBuiltinMul) {
         BinaryStep step;
         planned = PlanOwnBinary(v, *node, *reg, threads_, &step);
@@ -188,6 +200,14 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         return kTfLiteError;
       }
     }
+  }
+  for (Segment& seg : segments_) {
+    seg.steps.erase(std::remove_if(seg.steps.begin(), seg.steps.end(),
+                                   [&](const Segment::Step& step) {
+                                     const auto* t = std::get_if<ByteTableStep>(&step);
+                                     return t != nullptr && unread.count(t->output) != 0;
+                                   }),
+                    seg.steps.end());
   }
   Note(context, static_cast<int>(nodes.size()));
   return kTfLiteOk;
@@ -349,7 +369,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   DelegationRecord* record = CurrentDelegationRecord(context);
   if (record == nullptr) return;
   std::string copied, convolved, gemm_convolved, dot_convolved, transposed, elementwise, tabled,
-      multiplied;
+      multiplied, table_multiplied;
   int runtimes = 0, own_nodes = 0;
   for (const Segment& s : segments_) {
     runtimes += s.xnnpack;
@@ -364,6 +384,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
       const bool int8 = node->inputs->size > 0 && node->inputs->data[0] >= 0 &&
                         context->tensors[node->inputs->data[0]].type == kTfLiteInt8;
       std::string& list = IsGlueOp(op)                        ? copied
+                          : table_muls_.count(n) != 0           ? table_multiplied
                           : IsByteTableNode(v, *node, *reg)     ? tabled
                           : op == kTfLiteBuiltinDepthwiseConv2d ? convolved
                           : op == kTfLiteBuiltinConv2d && int8  ? dot_convolved
@@ -395,8 +416,13 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
                         what.empty() ? "" : "; ", tflite::gemm::DotKernelName(), dot_convolved);
   }
   if (!multiplied.empty()) {
-    what += fmt::format("{}int8 MUL on 16 AVX-512 lanes (this XNNPACK's is 16 bytes a step): {}",
+    what += fmt::format("{}int8 MUL on AVX-512, 64 bytes a step (this XNNPACK's is 16): {}",
                         what.empty() ? "" : "; ", multiplied);
+  }
+  if (!table_multiplied.empty()) {
+    what += fmt::format("{}int8 MUL of a value by a lookup table of it (swish), one composed "
+                        "table: {}",
+                        what.empty() ? "" : "; ", table_multiplied);
   }
   if (!transposed.empty()) {
     what += fmt::format("{}a GEMM for non-overlapping transposed convolutions (faster than this "

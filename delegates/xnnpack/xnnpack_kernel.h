@@ -101,6 +101,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   std::vector<const float*> static_data_;
   std::vector<std::unique_ptr<float[]>> weights_;
   std::vector<Folded> folded_outputs_;
+  std::set<int> table_muls_;  // MUL nodes run as one table composed with their input's
 };
 
 }  // namespace xnnpack
