@@ -721,15 +721,31 @@ struct QOutcome {
   std::string refused;
 };
 
-QOutcome RunQuantized(const std::vector<uint8_t>& bytes, bool xnnpack) {
-  auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-  REQUIRE(model != nullptr);
-  tflite::ops::builtin::BuiltinOpResolver resolver;
+// A model's interpreter, the XNNPACK delegate applied or not, tensors allocated; the model
+// and the delegate live as long as it (members are destroyed in reverse order).
+struct Loaded {
+  std::unique_ptr<tflite::FlatBufferModel> model;
+  tflite::TfLiteDelegateUniquePtr delegate{nullptr, [](TfLiteDelegate*) {}};
   std::unique_ptr<tflite::Interpreter> interpreter;
-  REQUIRE(tflite::InterpreterBuilder(*model, resolver)(&interpreter) == kTfLiteOk);
+};
+
+Loaded Load(const std::vector<uint8_t>& bytes, bool xnnpack) {
+  Loaded l;
+  l.model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  REQUIRE(l.model != nullptr);
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  REQUIRE(tflite::InterpreterBuilder(*l.model, resolver)(&l.interpreter) == kTfLiteOk);
   auto delegate = CreateXnnpackDelegate({});
-  if (xnnpack) REQUIRE(interpreter->ModifyGraphWithDelegate(delegate.value().get()) == kTfLiteOk);
-  REQUIRE(interpreter->AllocateTensors() == kTfLiteOk);
+  REQUIRE(delegate.ok());
+  l.delegate = std::move(delegate.value());
+  if (xnnpack) REQUIRE(l.interpreter->ModifyGraphWithDelegate(l.delegate.get()) == kTfLiteOk);
+  REQUIRE(l.interpreter->AllocateTensors() == kTfLiteOk);
+  return l;
+}
+
+QOutcome RunQuantized(const std::vector<uint8_t>& bytes, bool xnnpack) {
+  Loaded loaded = Load(bytes, xnnpack);
+  tflite::Interpreter* interpreter = loaded.interpreter.get();
   std::mt19937 rng(5);
   for (size_t i = 0; i < interpreter->inputs().size(); ++i) {
     TfLiteTensor* t = interpreter->input_tensor(i);
@@ -747,7 +763,6 @@ QOutcome RunQuantized(const std::vector<uint8_t>& bytes, bool xnnpack) {
   for (const auto& r : interpreter->primary_subgraph().delegation_records()) {
     if (!r->unsupported.empty()) o.refused = r->unsupported.begin()->second;
   }
-  interpreter.reset();
   return o;
 }
 
@@ -921,15 +936,8 @@ TEST_CASE("XNNPACK partitions run x * LOGISTIC(x) as one composed table, the two
                     {out}, Options(tflite::MulOptionsT{}), 2);
       b.SetInputs({in});
       b.SetOutputs(y_is_output ? std::vector<int>{out, y} : std::vector<int>{out});
-      const auto bytes = b.Build();
-      auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-      REQUIRE(model != nullptr);
-      tflite::ops::builtin::BuiltinOpResolver resolver;
-      std::unique_ptr<tflite::Interpreter> interpreter;
-      REQUIRE(tflite::InterpreterBuilder(*model, resolver)(&interpreter) == kTfLiteOk);
-      auto delegate = CreateXnnpackDelegate({});
-      REQUIRE(interpreter->ModifyGraphWithDelegate(delegate.value().get()) == kTfLiteOk);
-      REQUIRE(interpreter->AllocateTensors() == kTfLiteOk);
+      const Loaded loaded = Load(b.Build(), true);
+      tflite::Interpreter* interpreter = loaded.interpreter.get();
       TfLiteTensor* input = interpreter->input_tensor(0);
       for (int i = 0; i < 256; ++i) input->data.int8[i] = static_cast<int8_t>(i - 128);
       REQUIRE(interpreter->Invoke() == kTfLiteOk);
