@@ -25,6 +25,7 @@
 
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/hybrid.h"
+#include "kernels/internal/matmul.h"
 #include "kernels/internal/parallel.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
@@ -39,7 +40,7 @@ namespace builtin {
 namespace batch_matmul {
 namespace {
 
-constexpr int kMaxRank = 5;
+using matmul::Geometry;
 
 enum class Mode { kFloat, kInt8, kInt16, kHybrid };
 
@@ -66,68 +67,6 @@ struct OpData {
 
 void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
 void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
-
-struct Geometry {
-  int rank;                                            // output rank
-  int out_dims[kMaxRank];                              // output shape
-  int64_t lhs_stride[kMaxRank], rhs_stride[kMaxRank];  // batch strides in matrices, 0 if bcast
-  int64_t out_batches, rhs_batches;
-  int m, k, n;
-};
-
-// Batch dims of `t` right-aligned to `rank - 2` output batch dims: strides counted in
-// whole matrices, 0 where t has size 1 (broadcast).
-void BatchStrides(const TfLiteTensor* t, int rank, int64_t* strides) {
-  const int trank = NumDimensions(t);
-  int64_t acc = 1;
-  for (int d = rank - 3; d >= 0; --d) {
-    const int td = d - (rank - trank);
-    const int size = td >= 0 ? t->dims->data[td] : 1;
-    strides[d] = size == 1 ? 0 : acc;
-    acc *= size;
-  }
-}
-
-TfLiteStatus ComputeGeometry(TfLiteContext* context, const TfLiteBatchMatMulParams& p,
-                             const TfLiteTensor* lhs, const TfLiteTensor* rhs, Geometry* g) {
-  const int lr = NumDimensions(lhs), rr = NumDimensions(rhs);
-  if (lr < 2 || rr < 2 || lr > kMaxRank || rr > kMaxRank) {
-    TF_LITE_KERNEL_LOG(context, "BATCH_MATMUL: input ranks must be in [2, %d], got %d and %d.",
-                       kMaxRank, lr, rr);
-    return kTfLiteError;
-  }
-  g->rank = std::max(lr, rr);
-  for (int d = 0; d < g->rank - 2; ++d) {
-    const int ld = d - (g->rank - lr), rd = d - (g->rank - rr);
-    const int ls = ld >= 0 ? lhs->dims->data[ld] : 1;
-    const int rs = rd >= 0 ? rhs->dims->data[rd] : 1;
-    if (ls != rs && ls != 1 && rs != 1) {
-      TF_LITE_KERNEL_LOG(context, "BATCH_MATMUL: batch dimension %d does not broadcast (%d vs %d).",
-                         d, ls, rs);
-      return kTfLiteError;
-    }
-    g->out_dims[d] = ls == 1 ? rs : ls;
-  }
-  const int lrows = lhs->dims->data[lr - 2], lcols = lhs->dims->data[lr - 1];
-  const int rrows = rhs->dims->data[rr - 2], rcols = rhs->dims->data[rr - 1];
-  g->m = p.adj_x ? lcols : lrows;
-  g->k = p.adj_x ? lrows : lcols;
-  const int rk = p.adj_y ? rcols : rrows;
-  g->n = p.adj_y ? rrows : rcols;
-  if (rk != g->k) {
-    TF_LITE_KERNEL_LOG(context, "BATCH_MATMUL: contraction sizes differ (%d vs %d).", g->k, rk);
-    return kTfLiteError;
-  }
-  g->out_dims[g->rank - 2] = g->m;
-  g->out_dims[g->rank - 1] = g->n;
-  BatchStrides(lhs, g->rank, g->lhs_stride);
-  BatchStrides(rhs, g->rank, g->rhs_stride);
-  g->out_batches = 1;
-  for (int d = 0; d < g->rank - 2; ++d) g->out_batches *= g->out_dims[d];
-  g->rhs_batches = 1;
-  for (int d = 0; d < rr - 2; ++d) g->rhs_batches *= rhs->dims->data[d];
-  return kTfLiteOk;
-}
 
 TfLiteStatus Unsupported(TfLiteContext* context, const TfLiteTensor* lhs, const TfLiteTensor* rhs,
                          const TfLiteTensor* output) {
@@ -200,7 +139,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, 0, &output));
   TF_LITE_ENSURE_OK(context, SelectMode(context, lhs, rhs, output, &data->mode));
   Geometry g;
-  TF_LITE_ENSURE_OK(context, ComputeGeometry(context, *params, lhs, rhs, &g));
+  TF_LITE_ENSURE_OK(context, matmul::ComputeGeometry(context, *params, lhs, rhs, &g));
   if (data->mode == Mode::kInt8 || data->mode == Mode::kInt16) {
     TF_LITE_ENSURE(context,
                    lhs->params.scale > 0 && rhs->params.scale > 0 && output->params.scale > 0);
@@ -248,18 +187,7 @@ void PackRhs(OpData* data, const TfLiteBatchMatMulParams& p, const TfLiteTensor*
     data->packed_valid = IsConstantOrPersistentTensor(rhs);
     return;
   }
-  const size_t panel = gemm::PackedWeightsSize(g.n, g.k);
-  data->packed.resize(panel * g.rhs_batches);
-  for (int64_t b = 0; b < g.rhs_batches; ++b) {
-    const float* src = rhs->data.f + b * matrix;
-    if (!p.adj_y) {  // [K][N] -> [N][K]
-      data->rhs_t.resize(matrix);
-      for (int kk = 0; kk < g.k; ++kk)
-        for (int nn = 0; nn < g.n; ++nn) data->rhs_t[nn * g.k + kk] = src[kk * g.n + nn];
-      src = data->rhs_t.data();
-    }
-    gemm::PackFloatWeights(src, g.n, g.k, data->packed.data() + b * panel);
-  }
+  matmul::PackFloatRhs(p.adj_y, rhs->data.f, g, &data->packed, &data->rhs_t);
   data->packed_valid = IsConstantOrPersistentTensor(rhs);
 }
 
@@ -281,17 +209,6 @@ void EvalInt8Batch(OpData* data, const TfLiteBatchMatMulParams& p, const int8_t*
   stage.act_max = 127;
   gemm::QuantizedGemm(g.m, g.n, g.k, data->lhs_q.data(), g.k, packed,
                       output->data.int8 + out_offset, g.n, stage, pool);
-}
-
-// x' of one lhs batch as rows [M][K]: `a` itself, or its transpose in `scratch` (adj_x).
-template <typename T>
-const T* LhsRows(const TfLiteBatchMatMulParams& p, const T* a, const Geometry& g,
-                 std::vector<T>* scratch) {
-  if (!p.adj_x) return a;
-  scratch->resize(static_cast<size_t>(g.m) * g.k);
-  for (int kk = 0; kk < g.k; ++kk)
-    for (int mm = 0; mm < g.m; ++mm) (*scratch)[mm * g.k + kk] = a[kk * g.m + mm];
-  return scratch->data();
 }
 
 // int16: y' of every rhs batch split into bytes and packed as 2N gemm columns: column n
@@ -383,7 +300,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* rhs = GetInput(context, node, 1);
   TfLiteTensor* output = GetOutput(context, node, 0);
   Geometry g;
-  TF_LITE_ENSURE_OK(context, ComputeGeometry(context, params, lhs, rhs, &g));
+  TF_LITE_ENSURE_OK(context, matmul::ComputeGeometry(context, params, lhs, rhs, &g));
   if (NumElements(output) == 0) return kTfLiteOk;
   if (g.k == 0) {
     FillEmptyContraction(output);
@@ -396,39 +313,36 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   } else {
     PackRhs(data, params, rhs, g);
   }
+  if (mode == Mode::kFloat) {
+    matmul::FloatBatches(params.adj_x, g, lhs->data.f, data->packed.data(), output->data.f,
+                         &data->lhs_t, pool, gemm::GemmKernel::kTfliteOrder);
+    return kTfLiteOk;
+  }
   const size_t panel = mode == Mode::kInt16 ? gemm::PackedQuantizedWeightsSize(2 * g.n, g.k)
-                       : mode == Mode::kFloat ? gemm::PackedWeightsSize(g.n, g.k)
-                                              : gemm::PackedQuantizedWeightsSize(g.n, g.k);
+                                            : gemm::PackedQuantizedWeightsSize(g.n, g.k);
   const int64_t lhs_matrix = static_cast<int64_t>(g.m) * g.k;
   const int64_t out_matrix = static_cast<int64_t>(g.m) * g.n;
-  const int batch_rank = g.rank - 2;
   for (int64_t ob = 0; ob < g.out_batches; ++ob) {
-    int64_t rem = ob, li = 0, ri = 0;
-    for (int d = batch_rank - 1; d >= 0; --d) {
-      const int64_t c = rem % g.out_dims[d];
-      rem /= g.out_dims[d];
-      li += c * g.lhs_stride[d];
-      ri += c * g.rhs_stride[d];
-    }
+    int64_t li, ri;
+    matmul::BatchSources(g, ob, &li, &ri);
     switch (mode) {
       case Mode::kInt8:
         EvalInt8Batch(data, params, lhs->data.int8 + li * lhs_matrix, lhs->params.zero_point,
                       data->packed_q.data() + ri * panel, output, ob * out_matrix, g, pool);
         break;
       case Mode::kInt16:
-        EvalInt16Batch(data, LhsRows(params, lhs->data.i16 + li * lhs_matrix, g, &data->lhs_q),
+        EvalInt16Batch(data,
+                       matmul::LhsRows(params.adj_x, lhs->data.i16 + li * lhs_matrix, g, &data->lhs_q),
                        data->packed_q.data() + ri * panel, output->data.i16 + ob * out_matrix, g,
                        pool);
         break;
       case Mode::kHybrid:
-        EvalHybridBatch(data, params, LhsRows(params, lhs->data.f + li * lhs_matrix, g, &data->lhs_t),
+        EvalHybridBatch(data, params,
+                        matmul::LhsRows(params.adj_x, lhs->data.f + li * lhs_matrix, g, &data->lhs_t),
                         data->packed_q.data() + ri * panel, data->rhs_row_sum.data() + ri * g.n, rhs->params.scale,
                         output->data.f + ob * out_matrix, g, pool);
         break;
-      case Mode::kFloat:
-        gemm::FloatGemm(g.m, g.n, g.k, LhsRows(params, lhs->data.f + li * lhs_matrix, g, &data->lhs_t),
-                        g.k, data->packed.data() + ri * panel, output->data.f + ob * out_matrix,
-                        g.n, gemm::FloatOutputStage(), pool, gemm::GemmKernel::kTfliteOrder);
+      case Mode::kFloat:  // above
         break;
     }
   }

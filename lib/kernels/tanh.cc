@@ -16,16 +16,6 @@ namespace ops {
 namespace builtin {
 namespace tanh_kernel {
 
-float Tanh(float x) { return std::tanh(x); }
-
-// vector_math's tanh (within 2.5e-7 of std::tanh); NaN through std::tanh again.
-void TanhFloat(const float* in, float* out, int64_t n) {
-  vector_math::Apply(vector_math::Function::kTanh, in, n, out);
-  for (int64_t i = 0; i < n; ++i) {
-    if (in[i] != in[i]) out[i] = Tanh(in[i]);
-  }
-}
-
 struct OpData {
   elementwise::ByteLut lut;     // int8 / uint8
   sigmoid_int16::Params int16;  // int16
@@ -61,7 +51,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, 0, &output));
   switch (input->type) {
     case kTfLiteFloat32:
-      TanhFloat(GetTensorData<float>(input), GetTensorData<float>(output), NumElements(input));
+      vector_math::TanhArray(GetTensorData<float>(input), NumElements(input), GetTensorData<float>(output));
       return kTfLiteOk;
     case kTfLiteInt8:
     case kTfLiteUInt8:

@@ -1,5 +1,7 @@
 #include "kernels/internal/vector_math.h"
 
+#include <cmath>
+
 #include "kernels/internal/gemm.h"
 
 namespace tflite {
@@ -36,6 +38,13 @@ void Apply(Function f, const float* in, int64_t n, float* out) {
     ApplyTo<Function::kSigmoid>(in, n, out);
   } else {
     ApplyTo<Function::kTanh>(in, n, out);
+  }
+}
+
+void TanhArray(const float* in, int64_t n, float* out) {
+  Apply(Function::kTanh, in, n, out);
+  for (int64_t i = 0; i < n; ++i) {
+    if (in[i] != in[i]) out[i] = std::tanh(in[i]);
   }
 }
 

@@ -130,6 +130,9 @@ __attribute__((always_inline)) inline void MapArray(const float* in, int64_t n, 
 // (vector_math.cc). The notes above on clamped arguments apply.
 void Apply(Function f, const float* in, int64_t n, float* out);
 
+// TANH's float kernel: Apply(kTanh), then NaN inputs through std::tanh (NaN out).
+void TanhArray(const float* in, int64_t n, float* out);
+
 }  // namespace vector_math
 }  // namespace tflite
 
