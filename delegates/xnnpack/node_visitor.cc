@@ -196,6 +196,14 @@ bool VisitNode(VisitContext& v, int /*node_index*/, const TfLiteNode& node,
   }
   // 8-bit LOGISTIC, TANH, GELU, ELU, HARD_SWISH: the delegate's own tables.
   if (IsByteTableNode(v, node, reg)) return PlanByteTable(v, node, reg, nullptr);
+  // Float TANH, RSQRT, GELU, MEAN, BATCH_MATMUL this XNNPACK lacks: the delegate's steps.
+  if (IsOwnFloatNode(v, node, reg)) {
+    switch (reg.builtin_code) {
+      case kTfLiteBuiltinMean: return PlanMeanF32(v, node, reg, nullptr);
+      case kTfLiteBuiltinBatchMatmul: return PlanBatchMatMulF32(v, node, reg, nullptr);
+      default: return PlanUnaryF32(v, node, reg, nullptr);
+    }
+  }
   switch (reg.builtin_code) {
     case kTfLiteBuiltinConv2d:
     case kTfLiteBuiltinDepthwiseConv2d:
@@ -258,10 +266,8 @@ bool VisitNode(VisitContext& v, int /*node_index*/, const TfLiteNode& node,
     case kTfLiteBuiltinSlice:
     case kTfLiteBuiltinStridedSlice:
     case kTfLiteBuiltinSplit:
-    case kTfLiteBuiltinSplitV:
     case kTfLiteBuiltinTranspose:
       return VisitGlue(v, node, reg, nullptr);
-    case kTfLiteBuiltinTanh:
     case kTfLiteBuiltinSpaceToDepth:
       return v.Refuse("this XNNPACK version (2022-02) has no such operator");
     case kTfLiteBuiltinCustom: {

@@ -21,6 +21,7 @@
 #include "xnnpack/conv_qs8.h"
 #include "xnnpack/mul_qs8.h"
 #include "xnnpack/depthwise_f32.h"
+#include "xnnpack/transformer_f32.h"
 #include "xnnpack/transpose_conv_f32.h"
 
 namespace tflite_inspect {
@@ -107,7 +108,7 @@ struct StridedCopy {
   ptrdiff_t src_offset = 0, dst_offset = 0;
   ptrdiff_t src_stride[XNN_MAX_TENSOR_DIMS] = {0}, dst_stride[XNN_MAX_TENSOR_DIMS] = {0};
 };
-// CONCATENATION, SLICE, STRIDED_SLICE, SPLIT, SPLIT_V, TRANSPOSE.
+// CONCATENATION, SLICE, STRIDED_SLICE, SPLIT, TRANSPOSE.
 bool IsGlueOp(int builtin_code);
 // Checks the node; with `copies`, also appends the copies that compute it.
 bool VisitGlue(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
@@ -196,6 +197,32 @@ bool PlanByteTable(VisitContext& v, const TfLiteNode& node, const TfLiteRegistra
                    ByteTableStep* step);
 // Whether PlanByteTable decides the node (an op with a table, 8-bit input).
 bool IsByteTableNode(const VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+
+// --- Float TANH, RSQRT, GELU, MEAN and BATCH_MATMUL, which this XNNPACK lacks and
+// TFLite's takes: the delegate's own steps on the builtin kernels' code (transformer_f32.h,
+// ops_transformer.cc) ---
+struct UnaryF32Step {
+  UnaryF32 op = UnaryF32::kTanh;
+  int input = -1, output = -1;
+  size_t elements = 0;
+};
+struct MeanF32Step {
+  int input = -1, output = -1;
+  std::shared_ptr<const MeanF32> op;
+};
+struct BatchMatMulStep {
+  int lhs = -1, rhs = -1, output = -1;
+  std::shared_ptr<BatchMatMulF32> op;  // holds scratch: one Invoke at a time
+};
+// Whether the node is one of those with a float input (MEAN: one XNNPACK's global average
+// pooling does not take), which the delegate runs with one of the steps below.
+bool IsOwnFloatNode(const VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+bool PlanUnaryF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                  UnaryF32Step* step);
+bool PlanMeanF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                 MeanF32Step* step);
+bool PlanBatchMatMulF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                        BatchMatMulStep* step);
 
 // x times f(x), f one of those tables (swish as converted: MUL(x, LOGISTIC(x))), with the
 // same shapes: the product depends on x alone, so it is one table of x, each entry the

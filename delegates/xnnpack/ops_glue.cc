@@ -1,8 +1,12 @@
-// CONCATENATION, SLICE, STRIDED_SLICE, SPLIT, SPLIT_V, TRANSPOSE: this XNNPACK (2022-02)
-// has no such operators, so the delegate runs them itself, between XNNPACK runtimes of
-// the same partition, as strided copies (no arithmetic: results are exact). Taking them
-// keeps a partition whole where TFLite's newer XNNPACK makes one. Float32, or INT8 /
-// UINT8 where every tensor has the same scale and zero point (a copy cannot requantize).
+// CONCATENATION, SLICE, STRIDED_SLICE, SPLIT, TRANSPOSE: this XNNPACK (2022-02) has no
+// such operators, so the delegate runs them itself, between XNNPACK runtimes of the same
+// partition, as strided copies (no arithmetic: results are exact). Taking them keeps a
+// partition whole where TFLite's newer XNNPACK makes one, and only there: the node is
+// refused where TFLite's delegate refuses it (CONCATENATION of more than 5 inputs, SPLIT
+// into more than 4, SLICE sizes of -1, STRIDED_SLICE with a stride other than 1 or a
+// shrink, ellipsis or new-axis mask; SPLIT_V not at all), so the partitions are TFLite's.
+// Float32, or INT8 / UINT8 where every tensor has the same scale and zero point (a copy
+// cannot requantize).
 #include <algorithm>
 #include <cstring>
 
@@ -87,6 +91,10 @@ bool SameDimsExcept(const TfLiteTensor& a, const TfLiteTensor& b, int axis) {
 bool VisitConcatenation(VisitContext& v, const TfLiteNode& node, std::vector<StridedCopy>* copies) {
   const auto* p = static_cast<const TfLiteConcatenationParams*>(node.builtin_data);
   if (p->activation != kTfLiteActNone) return v.Refuse("fused activation on CONCATENATION");
+  if (node.inputs->size < 2 || node.inputs->size > 5) {
+    return v.Refuse(fmt::format("{} inputs; TFLite's XNNPACK delegate concatenates 2 to 5",
+                                node.inputs->size));
+  }
   const int out = node.outputs->data[0];
   const TfLiteTensor& o = Tensor(v, out);
   int axis;
@@ -103,7 +111,7 @@ bool VisitConcatenation(VisitContext& v, const TfLiteNode& node, std::vector<Str
   return true;
 }
 
-// SPLIT / SPLIT_V: output k is the slab of the input after the outputs before it.
+// SPLIT: output k is the slab of the input after the outputs before it.
 bool VisitSplit(VisitContext& v, const TfLiteNode& node, int in, int64_t axis_value,
                 std::vector<StridedCopy>* copies) {
   const TfLiteTensor& i = Tensor(v, in);
@@ -136,18 +144,13 @@ bool VisitSplit(VisitContext& v, const TfLiteNode& node, int in, int64_t axis_va
 
 // SLICE and STRIDED_SLICE as a start and a step per input dimension; the output's
 // (static) shape gives the counts, checked against what the op's arguments mean.
-// `shrink`: dimensions the output drops (STRIDED_SLICE's shrink_axis_mask).
 bool SliceCopy(VisitContext& v, int in, int out, const std::vector<int64_t>& start,
-               const std::vector<int64_t>& step, const std::vector<int64_t>& count, int shrink,
+               const std::vector<int64_t>& step, const std::vector<int64_t>& count,
                std::vector<StridedCopy>* copies) {
   const TfLiteTensor& i = Tensor(v, in);
   const TfLiteTensor& o = Tensor(v, out);
-  std::vector<int64_t> kept;
-  for (size_t d = 0; d < count.size(); ++d) {
-    if (!(shrink & (1 << d))) kept.push_back(count[d]);
-  }
-  if (!std::equal(kept.begin(), kept.end(), o.dims->data, o.dims->data + o.dims->size) ||
-      static_cast<int>(kept.size()) != o.dims->size) {
+  if (!std::equal(count.begin(), count.end(), o.dims->data, o.dims->data + o.dims->size) ||
+      static_cast<int>(count.size()) != o.dims->size) {
     return v.Refuse("the slice does not match the output's shape");
   }
   if (copies == nullptr) return true;
@@ -183,19 +186,20 @@ bool VisitSlice(VisitContext& v, const TfLiteNode& node, std::vector<StridedCopy
   std::vector<int64_t> step(rank, 1);
   for (int d = 0; d < rank; ++d) {
     const int64_t dim = i.dims->data[d];
-    if (size[d] == -1) size[d] = dim - begin[d];
+    // TFLite's delegate refuses size -1 ("to the end") too.
+    if (size[d] <= 0) return v.Refuse(fmt::format("size {} must be positive", size[d]));
     if (begin[d] < 0 || size[d] < 0 || begin[d] + size[d] > dim) return v.Refuse(fmt::format("slice out of range in dimension {}", d));
   }
-  return SliceCopy(v, in, out, begin, step, size, 0, copies);
+  return SliceCopy(v, in, out, begin, step, size, copies);
 }
 
 int64_t Clamp(int64_t x, int64_t lo, int64_t hi) { return x < lo ? lo : x > hi ? hi : x; }
 
-// Without ellipsis, new axes or offset: TFLite's StridedSliceStartForAxis / EndForAxis.
+// Stride 1, no masks but begin / end: TFLite's StridedSliceStartForAxis / EndForAxis.
 bool VisitStridedSlice(VisitContext& v, const TfLiteNode& node, std::vector<StridedCopy>* copies) {
   const auto* p = static_cast<const TfLiteStridedSliceParams*>(node.builtin_data);
-  if (p->ellipsis_mask != 0 || p->new_axis_mask != 0 || p->offset) {
-    return v.Refuse("ellipsis_mask, new_axis_mask and offset are not supported");
+  if (p->ellipsis_mask != 0 || p->new_axis_mask != 0 || p->shrink_axis_mask != 0 || p->offset) {
+    return v.Refuse("ellipsis_mask, new_axis_mask, shrink_axis_mask and offset are not supported");
   }
   const int in = node.inputs->data[0], out = node.outputs->data[0];
   std::vector<int64_t> begin, end, strides;
@@ -210,24 +214,17 @@ bool VisitStridedSlice(VisitContext& v, const TfLiteNode& node, std::vector<Stri
   }
   std::vector<int64_t> count(rank);
   for (int d = 0; d < rank; ++d) {
-    const int64_t dim = i.dims->data[d], s = strides[d];
-    if (s == 0) return v.Refuse("stride 0");
-    int64_t b = begin[d] < 0 ? begin[d] + dim : begin[d];
-    b = s > 0 ? Clamp(b, 0, dim) : Clamp(b, -1, dim - 1);
-    if (p->begin_mask & (1 << d)) b = s > 0 ? 0 : dim - 1;
-    int64_t e;
-    if (p->shrink_axis_mask & (1 << d)) {
-      e = b >= dim ? b : b + 1;
-    } else {
-      e = end[d] < 0 ? end[d] + dim : end[d];
-      e = s > 0 ? Clamp(e, 0, dim) : Clamp(e, -1, dim - 1);
-      if (p->end_mask & (1 << d)) e = s > 0 ? dim : -1;
-    }
-    count[d] = std::max<int64_t>(0, s > 0 ? (e - b + s - 1) / s : (b - e - s - 1) / -s);
+    const int64_t dim = i.dims->data[d];
+    if (strides[d] != 1) return v.Refuse(fmt::format("stride at dimension {}, {}, must be 1", d, strides[d]));
+    int64_t b = Clamp(begin[d] < 0 ? begin[d] + dim : begin[d], 0, dim);
+    if (p->begin_mask & (1 << d)) b = 0;
+    int64_t e = Clamp(end[d] < 0 ? end[d] + dim : end[d], 0, dim);
+    if (p->end_mask & (1 << d)) e = dim;
+    count[d] = std::max<int64_t>(0, e - b);
     if (count[d] == 0) return v.Refuse("empty slice");
     begin[d] = b;
   }
-  return SliceCopy(v, in, out, begin, strides, count, p->shrink_axis_mask, copies);
+  return SliceCopy(v, in, out, begin, strides, count, copies);
 }
 
 bool VisitTranspose(VisitContext& v, const TfLiteNode& node, std::vector<StridedCopy>* copies) {
@@ -289,7 +286,6 @@ bool IsGlueOp(int builtin_code) {
     case kTfLiteBuiltinSlice:
     case kTfLiteBuiltinStridedSlice:
     case kTfLiteBuiltinSplit:
-    case kTfLiteBuiltinSplitV:
     case kTfLiteBuiltinTranspose:
       return true;
     default:
@@ -309,19 +305,15 @@ bool VisitGlue(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration
            VisitConcatenation(v, node, copies);
       break;
     case kTfLiteBuiltinSplit: {
+      if (node.outputs->size < 2 || node.outputs->size > 4) {
+        return v.Refuse(fmt::format("{} outputs; TFLite's XNNPACK delegate splits into 2 to 4",
+                                    node.outputs->size));
+      }
       std::vector<int64_t> axis;
       ok = node.inputs->size == 2 && CheckAll(v, *node.inputs, 1, 2, "input", node.inputs->data[1]) &&
            CheckAll(v, *node.outputs, 0, node.outputs->size, "output", node.inputs->data[1]) &&
            ConstInts(v, node.inputs->data[0], "axis", &axis) && axis.size() == 1 &&
            VisitSplit(v, node, node.inputs->data[1], axis[0], copies);
-      break;
-    }
-    case kTfLiteBuiltinSplitV: {
-      std::vector<int64_t> axis;
-      ok = node.inputs->size == 3 && CheckAll(v, *node.inputs, 0, 1, "input", node.inputs->data[0]) &&
-           CheckAll(v, *node.outputs, 0, node.outputs->size, "output", node.inputs->data[0]) &&
-           ConstInts(v, node.inputs->data[2], "axis", &axis) && axis.size() == 1 &&
-           VisitSplit(v, node, node.inputs->data[0], axis[0], copies);
       break;
     }
     case kTfLiteBuiltinSlice:

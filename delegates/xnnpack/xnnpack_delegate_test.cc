@@ -582,34 +582,19 @@ TEST_CASE("XNNPACK partition keeps CONCATENATION inside (odd shapes, constants, 
   }
 }
 
-TEST_CASE("XNNPACK partition keeps SPLIT and SPLIT_V inside") {
-  {
-    GlueGraph g;
-    const int x = g.Input({2, 6, 5});
-    const int s0 = g.Tensor({2, 2, 5}), s1 = g.Tensor({2, 2, 5}), s2 = g.Tensor({2, 2, 5});
-    tflite::SplitOptionsT o;
-    o.num_splits = 3;
-    g.b.AddOperator(tflite::BuiltinOperator_SPLIT, {g.Ints({1}), x}, {s0, s1, s2}, Options(o));
-    const int sum = g.Tensor({2, 2, 5}), out = g.Tensor({2, 2, 5});
-    g.b.AddOperator(tflite::BuiltinOperator_ADD, {s0, s1}, {sum}, Options(tflite::AddOptionsT{}));
-    g.b.AddOperator(tflite::BuiltinOperator_SUB, {sum, s2}, {out}, Options(tflite::SubOptionsT{}));
-    g.Output(out, {2, 2, 5});
-    g.Output(s2, {2, 2, 5});  // a split output read twice: by SUB and by the output's NEG
-    CheckDelegated(g.Build());
-  }
-  {
-    GlueGraph g;
-    const int x = g.Input({1, 7, 3});
-    const int s0 = g.Tensor({1, 1, 3}), s1 = g.Tensor({1, 4, 3}), s2 = g.Tensor({1, 2, 3});
-    tflite::SplitVOptionsT o;
-    o.num_splits = 3;
-    g.b.AddOperator(tflite::BuiltinOperator_SPLIT_V, {x, g.Ints({1, 4, -1}), g.Ints({-2})}, {s0, s1, s2},
-                    Options(o), 2);
-    g.Output(s0, {1, 1, 3});
-    g.Output(s1, {1, 4, 3});
-    g.Output(s2, {1, 2, 3});
-    CheckDelegated(g.Build());
-  }
+TEST_CASE("XNNPACK partition keeps SPLIT inside") {
+  GlueGraph g;
+  const int x = g.Input({2, 6, 5});
+  const int s0 = g.Tensor({2, 2, 5}), s1 = g.Tensor({2, 2, 5}), s2 = g.Tensor({2, 2, 5});
+  tflite::SplitOptionsT o;
+  o.num_splits = 3;
+  g.b.AddOperator(tflite::BuiltinOperator_SPLIT, {g.Ints({1}), x}, {s0, s1, s2}, Options(o));
+  const int sum = g.Tensor({2, 2, 5}), out = g.Tensor({2, 2, 5});
+  g.b.AddOperator(tflite::BuiltinOperator_ADD, {s0, s1}, {sum}, Options(tflite::AddOptionsT{}));
+  g.b.AddOperator(tflite::BuiltinOperator_SUB, {sum, s2}, {out}, Options(tflite::SubOptionsT{}));
+  g.Output(out, {2, 2, 5});
+  g.Output(s2, {2, 2, 5});  // a split output read twice: by SUB and by the output's NEG
+  CheckDelegated(g.Build());
 }
 
 TEST_CASE("XNNPACK partition keeps SLICE, STRIDED_SLICE and TRANSPOSE inside") {
@@ -617,23 +602,22 @@ TEST_CASE("XNNPACK partition keeps SLICE, STRIDED_SLICE and TRANSPOSE inside") {
     GlueGraph g;
     const int x = g.Input({2, 5, 7, 3});
     const int s = g.Tensor({2, 3, 5, 2});
-    g.b.AddOperator(tflite::BuiltinOperator_SLICE, {x, g.Ints({0, 1, 2, 1}), g.Ints({2, 3, -1, 2})}, {s},
+    g.b.AddOperator(tflite::BuiltinOperator_SLICE, {x, g.Ints({0, 1, 2, 1}), g.Ints({2, 3, 5, 2})}, {s},
                     Options(tflite::SliceOptionsT{}));
     g.Output(s, {2, 3, 5, 2});
     CheckDelegated(g.Build());
   }
   {
-    // Dimension 0 shrunk, every other row of dimension 1, dimension 2 reversed.
+    // Negative begin and end, dimension 2 whole by its masks.
     GlueGraph g;
     const int x = g.Input({1, 6, 7, 5});
-    const int s = g.Tensor({3, 7, 3});
+    const int s = g.Tensor({1, 4, 7, 3});
     tflite::StridedSliceOptionsT o;
-    o.shrink_axis_mask = 1;
     o.begin_mask = 4;
     o.end_mask = 4;
     g.b.AddOperator(tflite::BuiltinOperator_STRIDED_SLICE,
-                    {x, g.Ints({0, 1, 0, 1}), g.Ints({1, 6, 0, 4}), g.Ints({1, 2, -1, 1})}, {s}, Options(o));
-    g.Output(s, {3, 7, 3});
+                    {x, g.Ints({0, -5, 3, 1}), g.Ints({1, -1, 0, 4}), g.Ints({1, 1, 1, 1})}, {s}, Options(o));
+    g.Output(s, {1, 4, 7, 3});
     CheckDelegated(g.Build());
   }
   for (auto [in_shape, perm] : std::vector<std::pair<std::vector<int32_t>, std::vector<int32_t>>>{
@@ -646,6 +630,143 @@ TEST_CASE("XNNPACK partition keeps SLICE, STRIDED_SLICE and TRANSPOSE inside") {
     g.b.AddOperator(tflite::BuiltinOperator_TRANSPOSE, {x, g.Ints(perm)}, {t}, Options(tflite::TransposeOptionsT{}));
     g.Output(t, out_shape);
     CAPTURE(in_shape, perm);
+    CheckDelegated(g.Build());
+  }
+}
+
+// The copy ops' nodes TFLite's XNNPACK delegate refuses (checked against ai-edge-litert
+// 2.3.0 on converted models) stay on the CPU here too, so the partitions are TFLite's: the
+// graph is cut in two around the node, with the reason, and the outputs are unchanged.
+void CheckRefusedGlue(const std::vector<uint8_t>& bytes, const std::string& reason) {
+  const Outcome cpu = Run(bytes, false);
+  const Outcome x = Run(bytes, true);
+  CHECK(x.delegate_nodes == 2);
+  CHECK(x.cpu_nodes == 1);
+  REQUIRE(x.refused.size() == 1);
+  CHECK(x.refused.begin()->second == reason);
+  ExpectClose(cpu, x);
+}
+
+TEST_CASE("XNNPACK leaves the copy ops TFLite's delegate refuses on the CPU") {
+  {
+    GlueGraph g;
+    const int x = g.Input({1, 7, 3});
+    const int s0 = g.Tensor({1, 1, 3}), s1 = g.Tensor({1, 4, 3}), s2 = g.Tensor({1, 2, 3});
+    tflite::SplitVOptionsT o;
+    o.num_splits = 3;
+    g.b.AddOperator(tflite::BuiltinOperator_SPLIT_V, {x, g.Ints({1, 4, -1}), g.Ints({-2})}, {s0, s1, s2},
+                    Options(o), 2);
+    const int sum = g.Tensor({1, 1, 3});
+    g.b.AddOperator(tflite::BuiltinOperator_ADD, {s0, s0}, {sum}, Options(tflite::AddOptionsT{}));
+    g.Output(sum, {1, 1, 3});
+    g.Output(s1, {1, 4, 3});
+    g.Output(s2, {1, 2, 3});
+    const auto bytes = g.Build();
+    const Outcome delegated = Run(bytes, true);
+    REQUIRE(delegated.refused.size() == 1);
+    CHECK(delegated.refused.begin()->second == "op not supported by the XNNPACK delegate");
+    ExpectClose(Run(bytes, false), delegated);
+  }
+  {
+    GlueGraph g;
+    const int x = g.Input({1, 10, 3});
+    std::vector<int> parts;
+    for (int k = 0; k < 5; ++k) parts.push_back(g.Tensor({1, 2, 3}));
+    tflite::SplitOptionsT o;
+    o.num_splits = 5;
+    g.b.AddOperator(tflite::BuiltinOperator_SPLIT, {g.Ints({1}), x}, parts, Options(o));
+    for (int t : parts) g.Output(t, {1, 2, 3});
+    CheckRefusedGlue(g.Build(), "5 outputs; TFLite's XNNPACK delegate splits into 2 to 4");
+  }
+  {
+    GlueGraph g;
+    const int x = g.Input({1, 2, 3});
+    const int c = g.Tensor({1, 12, 3});
+    g.b.AddOperator(tflite::BuiltinOperator_CONCATENATION, {x, x, x, x, x, x}, {c},
+                    Options(tflite::ConcatenationOptionsT{}));
+    g.Output(c, {1, 12, 3});
+    CheckRefusedGlue(g.Build(), "6 inputs; TFLite's XNNPACK delegate concatenates 2 to 5");
+  }
+  {
+    GlueGraph g;
+    const int x = g.Input({2, 5, 3});
+    const int s = g.Tensor({2, 3, 3});
+    g.b.AddOperator(tflite::BuiltinOperator_SLICE, {x, g.Ints({0, 2, 0}), g.Ints({-1, 3, 3})}, {s},
+                    Options(tflite::SliceOptionsT{}));
+    g.Output(s, {2, 3, 3});
+    CheckRefusedGlue(g.Build(), "size -1 must be positive");
+  }
+  {
+    GlueGraph g;
+    const int x = g.Input({1, 6, 5});
+    const int s = g.Tensor({1, 5});
+    tflite::StridedSliceOptionsT o;
+    o.shrink_axis_mask = 2;
+    g.b.AddOperator(tflite::BuiltinOperator_STRIDED_SLICE,
+                    {x, g.Ints({0, 2, 0}), g.Ints({1, 3, 5}), g.Ints({1, 1, 1})}, {s}, Options(o));
+    g.Output(s, {1, 5});
+    CheckRefusedGlue(g.Build(), "ellipsis_mask, new_axis_mask, shrink_axis_mask and offset are not supported");
+  }
+  {
+    GlueGraph g;
+    const int x = g.Input({1, 6, 5});
+    const int s = g.Tensor({1, 3, 5});
+    g.b.AddOperator(tflite::BuiltinOperator_STRIDED_SLICE,
+                    {x, g.Ints({0, 0, 0}), g.Ints({1, 6, 5}), g.Ints({1, 2, 1})}, {s},
+                    Options(tflite::StridedSliceOptionsT{}));
+    g.Output(s, {1, 3, 5});
+    CheckRefusedGlue(g.Build(), "stride at dimension 1, 2, must be 1");
+  }
+}
+
+// Float TANH, RSQRT, GELU, MEAN (over any axes) and BATCH_MATMUL, which this XNNPACK lacks:
+// the delegate's own steps, so an encoder-like chain stays one partition.
+TEST_CASE("XNNPACK partition keeps BATCH_MATMUL, MEAN, RSQRT, GELU and TANH inside") {
+  for (bool adj_x : {false, true}) {
+    for (bool adj_y : {false, true}) {
+      GlueGraph g;
+      const int q = g.Input(adj_x ? std::vector<int32_t>{2, 3, 6, 5} : std::vector<int32_t>{2, 3, 5, 6});
+      const int k = g.Input(adj_y ? std::vector<int32_t>{1, 3, 7, 6} : std::vector<int32_t>{1, 3, 6, 7});
+      const int s = g.Tensor({2, 3, 5, 7});
+      tflite::BatchMatMulOptionsT o;
+      o.adj_x = adj_x;
+      o.adj_y = adj_y;
+      g.b.AddOperator(tflite::BuiltinOperator_BATCH_MATMUL, {q, k}, {s}, Options(o));  // rhs broadcast
+      // Mean over the last axis (kept), over axes 0 and 2 (dropped), and over all but 1.
+      const int m = g.Tensor({2, 3, 5, 1}), m2 = g.Tensor({3, 7}), m3 = g.Tensor({1, 3, 1, 1});
+      tflite::ReducerOptionsT keep;
+      keep.keep_dims = true;
+      g.b.AddOperator(tflite::BuiltinOperator_MEAN, {s, g.Ints({-1})}, {m}, Options(keep));
+      g.b.AddOperator(tflite::BuiltinOperator_MEAN, {s, g.Ints({0, 2})}, {m2}, Options(tflite::ReducerOptionsT{}));
+      g.b.AddOperator(tflite::BuiltinOperator_MEAN, {s, g.Ints({3, 0, 2})}, {m3}, Options(keep));
+      const int sq = g.Tensor({2, 3, 5, 1}), r = g.Tensor({2, 3, 5, 1});
+      g.b.AddOperator(tflite::BuiltinOperator_MUL, {m, m}, {sq}, Options(tflite::MulOptionsT{}));
+      g.b.AddOperator(tflite::BuiltinOperator_RSQRT, {sq}, {r});
+      const int ge = g.Tensor({2, 3, 5, 7}), ga = g.Tensor({2, 3, 5, 7}), t = g.Tensor({2, 3, 5, 7});
+      tflite::GeluOptionsT approximate;
+      approximate.approximate = true;
+      g.b.AddOperator(tflite::BuiltinOperator_GELU, {s}, {ge}, Options(tflite::GeluOptionsT{}));
+      g.b.AddOperator(tflite::BuiltinOperator_GELU, {ge}, {ga}, Options(approximate));
+      g.b.AddOperator(tflite::BuiltinOperator_TANH, {ga}, {t});
+      g.Output(r, {2, 3, 5, 1});
+      g.Output(m2, {3, 7});
+      g.Output(m3, {1, 3, 1, 1});
+      g.Output(t, {2, 3, 5, 7});
+      CAPTURE(adj_x, adj_y);
+      CheckDelegated(g.Build());
+    }
+  }
+  {
+    // A constant rhs, packed once; 4096+ elements, so the elementwise steps use the pool.
+    GlueGraph g;
+    const int x = g.Input({64, 96});
+    std::vector<float> w(96 * 80);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(static_cast<int>(i % 13) - 6) / 8.0f;
+    const int c = g.b.AddConstTensor<float>(TensorType_FLOAT32, {96, 80}, w, "w");
+    const int y = g.Tensor({64, 80}), t = g.Tensor({64, 80});
+    g.b.AddOperator(tflite::BuiltinOperator_BATCH_MATMUL, {x, c}, {y}, Options(tflite::BatchMatMulOptionsT{}));
+    g.b.AddOperator(tflite::BuiltinOperator_GELU, {y}, {t}, Options(tflite::GeluOptionsT{}));
+    g.Output(t, {64, 80});
     CheckDelegated(g.Build());
   }
 }
@@ -695,9 +816,11 @@ TEST_CASE("XNNPACK refuses what it cannot run, with the reason") {
   const int y = b.AddTensor(tflite::TensorType_INT8, {4}, "y", &q);
   const int z = b.AddTensor(tflite::TensorType_INT8, {4}, "z", &q);
   b.AddOperator(tflite::BuiltinOperator_SUB, {x, y}, {z}, Options(tflite::SubOptionsT{}), 2);
-  const int f = b.AddTensor(TensorType_FLOAT32, {2, 2}, "f");
-  const int g = b.AddTensor(TensorType_FLOAT32, {2, 2}, "g");
-  b.AddOperator(tflite::BuiltinOperator_TANH, {f}, {g});
+  const int f = b.AddTensor(TensorType_FLOAT32, {1, 2, 2, 1}, "f");
+  const int g = b.AddTensor(TensorType_FLOAT32, {1, 1, 1, 4}, "g");
+  tflite::SpaceToDepthOptionsT space_to_depth;
+  space_to_depth.block_size = 2;
+  b.AddOperator(tflite::BuiltinOperator_SPACE_TO_DEPTH, {f}, {g}, Options(space_to_depth));
   b.SetInputs({x, y, f});
   b.SetOutputs({z, g});
   const auto bytes = b.Build();

@@ -156,6 +156,20 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         std::vector<StridedCopy> copies;
         planned = VisitGlue(v, *node, *reg, &copies);
         seg.steps.insert(seg.steps.end(), copies.begin(), copies.end());
+      } else if (IsOwnFloatNode(v, *node, *reg)) {
+        if (op == kTfLiteBuiltinMean) {
+          MeanF32Step step;
+          planned = PlanMeanF32(v, *node, *reg, &step);
+          seg.steps.emplace_back(std::move(step));
+        } else if (op == kTfLiteBuiltinBatchMatmul) {
+          BatchMatMulStep step;
+          planned = PlanBatchMatMulF32(v, *node, *reg, &step);
+          seg.steps.emplace_back(std::move(step));
+        } else {
+          UnaryF32Step step;
+          planned = PlanUnaryF32(v, *node, *reg, &step);
+          seg.steps.emplace_back(step);
+        }
       } else if (op == kTfLiteBuiltinDepthwiseConv2d) {
         DepthwiseStep step;
         planned = PlanOwnDepthwise(v, *node, *reg, &step);
@@ -266,8 +280,9 @@ bool XnnpackKernel::RunsItself(TfLiteContext* context, const TfLiteNode& node,
   VisitContext v;
   v.context = context;
   v.static_data = &static_data_;
-  // XNNPACK has no quantized version of these: always the delegate's tables.
-  if (IsByteTableNode(v, node, reg)) return true;
+  // XNNPACK has no quantized version of these: always the delegate's tables; nor these
+  // float ops at all.
+  if (IsByteTableNode(v, node, reg) || IsOwnFloatNode(v, node, reg)) return true;
   // With --xnnpack_force_fp16 the user asked for XNNPACK's fp16 arithmetic everywhere.
   if (force_fp16_) return false;
   return PlanOwnDepthwise(v, node, reg, nullptr) || PlanOwnConv(v, node, reg, nullptr) ||
@@ -369,7 +384,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   DelegationRecord* record = CurrentDelegationRecord(context);
   if (record == nullptr) return;
   std::string copied, convolved, gemm_convolved, dot_convolved, transposed, elementwise, tabled,
-      multiplied, table_multiplied;
+      multiplied, table_multiplied, own_float;
   int runtimes = 0, own_nodes = 0;
   for (const Segment& s : segments_) {
     runtimes += s.xnnpack;
@@ -384,6 +399,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
       const bool int8 = node->inputs->size > 0 && node->inputs->data[0] >= 0 &&
                         context->tensors[node->inputs->data[0]].type == kTfLiteInt8;
       std::string& list = IsGlueOp(op)                        ? copied
+                          : IsOwnFloatNode(v, *node, *reg)      ? own_float
                           : table_muls_.count(n) != 0           ? table_multiplied
                           : IsByteTableNode(v, *node, *reg)     ? tabled
                           : op == kTfLiteBuiltinDepthwiseConv2d ? convolved
@@ -401,6 +417,10 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   if (own_nodes == 0) return;
   std::string what;
   if (!copied.empty()) what += "copies (this XNNPACK has no such operator): " + copied;
+  if (!own_float.empty()) {
+    what += fmt::format("{}float ops this XNNPACK lacks, on the builtin kernels' code: {}",
+                        what.empty() ? "" : "; ", own_float);
+  }
   if (!convolved.empty()) {
     what += fmt::format("{}the delegate's depthwise kernel (faster than this XNNPACK's): {}",
                         what.empty() ? "" : "; ", convolved);
@@ -531,6 +551,28 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const ByteTableStep&
   if (!Buffers(context, {t.input, t.output}, p)) return kTfLiteError;
   tflite::elementwise::ApplyByteLut(t.lut, static_cast<const uint8_t*>(p[0]),
                                     static_cast<uint8_t*>(p[1]), static_cast<int64_t>(t.elements));
+  return kTfLiteOk;
+}
+
+TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const UnaryF32Step& u) const {
+  void* p[2];
+  if (!Buffers(context, {u.input, u.output}, p)) return kTfLiteError;
+  RunUnaryF32(u.op, static_cast<const float*>(p[0]), static_cast<float*>(p[1]), u.elements, pool_);
+  return kTfLiteOk;
+}
+
+TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const MeanF32Step& m) const {
+  void* p[2];
+  if (!Buffers(context, {m.input, m.output}, p)) return kTfLiteError;
+  m.op->Run(static_cast<const float*>(p[0]), static_cast<float*>(p[1]));
+  return kTfLiteOk;
+}
+
+TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const BatchMatMulStep& b) const {
+  void* p[3];
+  if (!Buffers(context, {b.lhs, b.rhs, b.output}, p)) return kTfLiteError;
+  b.op->Run(static_cast<const float*>(p[0]), static_cast<const float*>(p[1]),
+            static_cast<float*>(p[2]), pool_);
   return kTfLiteOk;
 }
 

@@ -50,7 +50,8 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
     std::vector<void*> setup_pointers;
     // !xnnpack: the steps, in order.
     using Step = std::variant<StridedCopy, DepthwiseStep, ConvStep, FullyConnectedStep,
-                              TransposeConvStep, BinaryStep, ByteTableStep, MulQs8Step>;
+                              TransposeConvStep, BinaryStep, ByteTableStep, MulQs8Step,
+                              UnaryF32Step, MeanF32Step, BatchMatMulStep>;
     std::vector<Step> steps;
   };
   struct Folded {
@@ -80,6 +81,9 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   TfLiteStatus RunStep(TfLiteContext* context, const BinaryStep& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const ByteTableStep& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const MulQs8Step& step) const;
+  TfLiteStatus RunStep(TfLiteContext* context, const UnaryF32Step& step) const;
+  TfLiteStatus RunStep(TfLiteContext* context, const MeanF32Step& step) const;
+  TfLiteStatus RunStep(TfLiteContext* context, const BatchMatMulStep& step) const;
   void Note(TfLiteContext* context, int nodes) const;
 
   // Whether node n is one this kernel computes itself rather than XNNPACK.

@@ -1,0 +1,137 @@
+// Float TANH, RSQRT, GELU, MEAN (other than the spatial mean XNNPACK's pooling takes) and
+// BATCH_MATMUL: TFLite's XNNPACK delegate takes them; this XNNPACK (2022-02) has no such
+// operators, so the delegate runs them with its own steps (transformer_f32.h), under the
+// conditions TFLite's delegate states (float tensors; MEAN's axes a non-empty int32
+// constant; BATCH_MATMUL of ranks >= 2, rhs constant or not).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "tensorflow/lite/builtin_ops.h"
+#include "tensorflow/lite/c/builtin_op_data.h"
+#include "tensorflow/lite/kernels/kernel_util.h"
+#include "xnnpack/node_visitor.h"
+
+namespace tflite_inspect {
+namespace xnnpack {
+namespace {
+
+bool FloatInput(const VisitContext& v, const TfLiteNode& node) {
+  return node.inputs->size >= 1 && node.inputs->data[0] >= 0 &&
+         Tensor(v, node.inputs->data[0]).type == kTfLiteFloat32;
+}
+
+bool OneOutput(VisitContext& v, const TfLiteNode& node, int inputs) {
+  if (node.inputs->size != inputs || node.outputs->size != 1) {
+    return v.Refuse(fmt::format("expects {} input{}, 1 output", inputs, inputs == 1 ? "" : "s"));
+  }
+  return true;
+}
+
+}  // namespace
+
+bool IsOwnFloatNode(const VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg) {
+  if (!FloatInput(v, node)) return false;
+  switch (reg.builtin_code) {
+    case kTfLiteBuiltinTanh:
+    case kTfLiteBuiltinRsqrt:
+    case kTfLiteBuiltinGelu:
+    case kTfLiteBuiltinBatchMatmul:
+      return true;
+    case kTfLiteBuiltinMean: {
+      VisitContext probe = v;  // XNNPACK's global average pooling first
+      probe.subgraph = nullptr;
+      return !VisitMean(probe, node, reg);
+    }
+    default:
+      return false;
+  }
+}
+
+bool PlanUnaryF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                  UnaryF32Step* step) {
+  if (!OneOutput(v, node, 1)) return false;
+  const int in = node.inputs->data[0], out = node.outputs->data[0];
+  if (!CheckFloat(v, in, "input") || !CheckFloat(v, out, "output")) return false;
+  const size_t elements = static_cast<size_t>(tflite::NumElements(&Tensor(v, in)));
+  if (static_cast<size_t>(tflite::NumElements(&Tensor(v, out))) != elements) {
+    return v.Refuse("input and output differ in size");
+  }
+  UnaryF32 op;
+  switch (reg.builtin_code) {
+    case kTfLiteBuiltinTanh: op = UnaryF32::kTanh; break;
+    case kTfLiteBuiltinRsqrt: op = UnaryF32::kRsqrt; break;
+    case kTfLiteBuiltinGelu: {
+      const auto* p = static_cast<const TfLiteGeluParams*>(node.builtin_data);
+      op = p != nullptr && p->approximate ? UnaryF32::kGeluApproximate : UnaryF32::kGelu;
+      break;
+    }
+    default: return v.Refuse("not an elementwise op of the delegate's own");
+  }
+  if (step != nullptr) *step = UnaryF32Step{op, in, out, elements};
+  return true;
+}
+
+bool PlanMeanF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&,
+                 MeanF32Step* step) {
+  if (!OneOutput(v, node, 2)) return false;
+  const int in = node.inputs->data[0], axes = node.inputs->data[1], out = node.outputs->data[0];
+  if (!CheckFloat(v, in, "input") || !CheckFloat(v, out, "output") ||
+      !CheckRank(v, in, 1, XNN_MAX_TENSOR_DIMS, "input")) {
+    return false;
+  }
+  if (axes < 0 || !IsStatic(v, axes) || Tensor(v, axes).type != kTfLiteInt32) {
+    return v.Refuse("the axes are not an int32 constant");
+  }
+  const TfLiteTensor& a = Tensor(v, axes);
+  if (a.dims == nullptr || a.dims->size > 1) return v.Refuse("the axes are not a 1-D tensor");
+  const size_t count = a.bytes / sizeof(int32_t);
+  if (count == 0) return v.Refuse("an empty reduction (no axes)");
+  const TfLiteTensor& x = Tensor(v, in);
+  const int rank = x.dims->size;
+  std::vector<bool> reduced(rank, false);
+  const auto* data = static_cast<const int32_t*>(StaticData(v, axes));
+  for (size_t i = 0; i < count; ++i) {
+    if (data[i] < -rank || data[i] >= rank) {
+      return v.Refuse(fmt::format("axis {} is out of range for rank {}", data[i], rank));
+    }
+    reduced[data[i] < 0 ? data[i] + rank : data[i]] = true;
+  }
+  std::vector<int> dims(x.dims->data, x.dims->data + rank);
+  auto op = std::make_shared<const MeanF32>(dims, reduced);
+  if (static_cast<size_t>(tflite::NumElements(&Tensor(v, out))) != op->output_size()) {
+    return v.Refuse("the output's size is not the input's without the reduced axes");
+  }
+  if (step != nullptr) *step = MeanF32Step{in, out, std::move(op)};
+  return true;
+}
+
+bool PlanBatchMatMulF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&,
+                        BatchMatMulStep* step) {
+  if (!OneOutput(v, node, 2)) return false;
+  const int lhs = node.inputs->data[0], rhs = node.inputs->data[1], out = node.outputs->data[0];
+  if (!CheckFloat(v, lhs, "lhs") || !CheckFloat(v, rhs, "rhs") || !CheckFloat(v, out, "output")) {
+    return false;
+  }
+  const auto* p = static_cast<const TfLiteBatchMatMulParams*>(node.builtin_data);
+  if (p == nullptr) return v.Refuse("no BATCH_MATMUL parameters");
+  tflite::matmul::Geometry g;
+  if (tflite::matmul::ComputeGeometry(nullptr, *p, &Tensor(v, lhs), &Tensor(v, rhs), &g) != kTfLiteOk) {
+    return v.Refuse("shapes BATCH_MATMUL cannot multiply (ranks 2 to 5, broadcastable batches, "
+                    "equal contraction sizes)");
+  }
+  const TfLiteTensor& o = Tensor(v, out);
+  if (o.dims->size != g.rank || !std::equal(g.out_dims, g.out_dims + g.rank, o.dims->data)) {
+    return v.Refuse("the output's shape is not the product's");
+  }
+  if (step == nullptr) return true;
+  auto op = std::make_shared<BatchMatMulF32>(g, p->adj_x, p->adj_y);
+  if (IsStatic(v, rhs)) op->PackConstantRhs(static_cast<const float*>(StaticData(v, rhs)));
+  *step = BatchMatMulStep{lhs, rhs, out, std::move(op)};
+  return true;
+}
+
+}  // namespace xnnpack
+}  // namespace tflite_inspect

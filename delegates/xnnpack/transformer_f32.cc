@@ -1,0 +1,120 @@
+#include "xnnpack/transformer_f32.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "kernels/internal/gelu_f32.h"
+#include "kernels/internal/vector_math.h"
+
+namespace tflite_inspect {
+namespace xnnpack {
+namespace {
+
+// Elements per task: large enough that a task outweighs the pool's hand-off.
+constexpr size_t kTile = 4096;
+
+struct UnaryTask {
+  UnaryF32 op;
+  const float* in;
+  float* out;
+  size_t n;
+};
+
+void UnaryTile(void* ctx, size_t begin, size_t count) {
+  const UnaryTask& t = *static_cast<const UnaryTask*>(ctx);
+  const size_t end = std::min(t.n, begin + count);
+  const float* in = t.in + begin;
+  float* out = t.out + begin;
+  const auto n = static_cast<int64_t>(end - begin);
+  switch (t.op) {
+    case UnaryF32::kTanh: tflite::vector_math::TanhArray(in, n, out); break;
+    case UnaryF32::kRsqrt:
+      for (int64_t i = 0; i < n; ++i) out[i] = 1.0f / std::sqrt(in[i]);
+      break;
+    case UnaryF32::kGelu: tflite::gelu_f32::Gelu(in, out, n, /*approximate=*/false); break;
+    case UnaryF32::kGeluApproximate: tflite::gelu_f32::Gelu(in, out, n, /*approximate=*/true); break;
+  }
+}
+
+}  // namespace
+
+void RunUnaryF32(UnaryF32 op, const float* in, float* out, size_t n, pthreadpool_t pool) {
+  UnaryTask task{op, in, out, n};
+  if (pool == nullptr || pthreadpool_get_threads_count(pool) <= 1 || n <= 2 * kTile) {
+    UnaryTile(&task, 0, n);
+    return;
+  }
+  pthreadpool_parallelize_1d_tile_1d(pool, UnaryTile, &task, n, kTile, /*flags=*/0);
+}
+
+MeanF32::MeanF32(const std::vector<int>& dims, const std::vector<bool>& reduced) {
+  size_t count = 1;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    const auto size = static_cast<size_t>(dims[d]);
+    if (reduced[d]) count *= size;
+    if (size == 1) continue;  // neither reduces nor moves anything
+    if (!shape_.empty() && reduced_.back() == reduced[d]) {
+      shape_.back() *= size;
+    } else {
+      shape_.push_back(size);
+      reduced_.push_back(reduced[d]);
+    }
+  }
+  if (shape_.empty()) {  // every dimension 1: a copy
+    shape_.push_back(1);
+    reduced_.push_back(false);
+  }
+  out_stride_.assign(shape_.size(), 0);
+  for (size_t d = shape_.size(); d-- > 0;) {
+    if (reduced_[d]) continue;
+    out_stride_[d] = output_size_;
+    output_size_ *= shape_[d];
+  }
+  count_ = static_cast<float>(count);
+}
+
+void MeanF32::Run(const float* in, float* out) const {
+  std::fill(out, out + output_size_, 0.0f);
+  const size_t last = shape_.size() - 1, row = shape_[last];
+  size_t rows = 1;
+  for (size_t d = 0; d < last; ++d) rows *= shape_[d];
+  std::vector<size_t> index(shape_.size(), 0);
+  size_t out_offset = 0;
+  for (size_t r = 0; r < rows; ++r, in += row) {
+    if (reduced_[last]) {
+      float sum = out[out_offset];
+      for (size_t i = 0; i < row; ++i) sum += in[i];
+      out[out_offset] = sum;
+    } else {
+      float* o = out + out_offset;
+      for (size_t i = 0; i < row; ++i) o[i] += in[i];
+    }
+    // Next row: the odometer over the outer merged dimensions.
+    for (size_t d = last; d-- > 0;) {
+      out_offset += out_stride_[d];
+      if (++index[d] < shape_[d]) break;
+      out_offset -= out_stride_[d] * shape_[d];
+      index[d] = 0;
+    }
+  }
+  for (size_t i = 0; i < output_size_; ++i) out[i] /= count_;
+}
+
+void BatchMatMulF32::PackConstantRhs(const float* rhs) {
+  tflite::matmul::PackFloatRhs(adj_y_, rhs, g_, &packed_, &rhs_t_);
+  rhs_packed_ = true;
+}
+
+void BatchMatMulF32::Run(const float* lhs, const float* rhs, float* out, pthreadpool_t pool) {
+  if (g_.k == 0) {  // an empty contraction: every sum is 0
+    std::fill(out, out + g_.out_batches * g_.m * g_.n, 0.0f);
+    return;
+  }
+  if (!rhs_packed_) tflite::matmul::PackFloatRhs(adj_y_, rhs, g_, &packed_, &rhs_t_);
+  tflite::matmul::FloatBatches(adj_x_, g_, lhs, packed_.data(), out, &lhs_t_, pool,
+                               tflite::gemm::GemmKernel::kTfliteOrder);
+}
+
+}  // namespace xnnpack
+}  // namespace tflite_inspect

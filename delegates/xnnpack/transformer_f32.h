@@ -1,0 +1,66 @@
+// Float ops that transformer encoders use and this XNNPACK (2022-02) lacks, run by the
+// delegate itself inside the partition, where TFLite's newer XNNPACK takes them: TANH,
+// RSQRT, GELU (elementwise), MEAN over any axes (XNNPACK's pooling only expresses the
+// spatial mean of an NHWC tensor) and BATCH_MATMUL. They compute with the builtin
+// kernels' code (vector_math's tanh, gelu_f32, matmul's packed GEMM), so one encoder is
+// one partition, as in TFLite, instead of a partition per attention or norm block.
+#ifndef TFLITE_INSPECT_DELEGATES_XNNPACK_TRANSFORMER_F32_H_
+#define TFLITE_INSPECT_DELEGATES_XNNPACK_TRANSFORMER_F32_H_
+
+#include <pthreadpool.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/internal/matmul.h"
+
+namespace tflite_inspect {
+namespace xnnpack {
+
+enum class UnaryF32 { kTanh, kRsqrt, kGelu, kGeluApproximate };
+
+// out[i] = f(in[i]) for i < n, split over `pool` when there is enough work.
+void RunUnaryF32(UnaryF32 op, const float* in, float* out, size_t n, pthreadpool_t pool);
+
+// MEAN over a set of axes of a tensor of at most 6 dimensions, as sums in input order
+// divided by the count (TFLite's reference), with dimensions merged where they are
+// contiguous and alike (reduced or kept).
+class MeanF32 {
+ public:
+  // dims: the input's shape; reduced[d]: whether axis d is reduced.
+  MeanF32(const std::vector<int>& dims, const std::vector<bool>& reduced);
+  void Run(const float* in, float* out) const;
+  size_t output_size() const { return output_size_; }
+
+ private:
+  std::vector<size_t> shape_;   // merged input dimensions
+  std::vector<bool> reduced_;   // per merged dimension
+  std::vector<size_t> out_stride_;  // output stride of each merged dimension (0: reduced)
+  size_t output_size_ = 1;
+  float count_ = 1;
+};
+
+// BATCH_MATMUL on float32 (any adj_x / adj_y, broadcast batches): y' packed once when it
+// is a constant, else on every run; the sums are the builtin kernel's bit for bit
+// (GemmKernel::kTfliteOrder): in dynamic-range encoders the attention products feed hybrid
+// FULLY_CONNECTED input quantization on the CPU, where one ulp can move an input a step.
+class BatchMatMulF32 {
+ public:
+  BatchMatMulF32(const tflite::matmul::Geometry& g, bool adj_x, bool adj_y)
+      : g_(g), adj_x_(adj_x), adj_y_(adj_y) {}
+  // Packs a constant rhs now; Run then ignores its rhs argument.
+  void PackConstantRhs(const float* rhs);
+  void Run(const float* lhs, const float* rhs, float* out, pthreadpool_t pool);
+
+ private:
+  tflite::matmul::Geometry g_;
+  bool adj_x_, adj_y_;
+  bool rhs_packed_ = false;
+  std::vector<float> packed_, lhs_t_, rhs_t_;
+};
+
+}  // namespace xnnpack
+}  // namespace tflite_inspect
+
+#endif  // TFLITE_INSPECT_DELEGATES_XNNPACK_TRANSFORMER_F32_H_
