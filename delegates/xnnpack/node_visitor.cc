@@ -44,6 +44,12 @@ bool IsStatic(const VisitContext& v, int index) {
          t.data.raw != nullptr;
 }
 
+bool IsModelConstant(const VisitContext& v, int index) {
+  if (!InRange(v, index)) return false;
+  const TfLiteTensor& t = Tensor(v, index);
+  return t.allocation_type == kTfLiteMmapRo && t.data.raw != nullptr;
+}
+
 const void* StaticData(const VisitContext& v, int index) {
   if (!InRange(v, index)) return nullptr;
   if (v.static_data != nullptr && (*v.static_data)[index] != nullptr) return (*v.static_data)[index];

@@ -55,6 +55,9 @@ const TfLiteTensor& Tensor(const VisitContext& v, int index);
 // or one the delegate dequantizes itself (fp16 weights).
 bool IsStatic(const VisitContext& v, int index);
 const void* StaticData(const VisitContext& v, int index);
+// A constant of the model file itself (kTfLiteMmapRo), not one the runtime computed at
+// prepare: what TFLite's delegate requires of shape, axes and slice arguments.
+bool IsModelConstant(const VisitContext& v, int index);
 // FLOAT32 with a known, non-dynamic shape (or a static fp16 weight folded to FLOAT32).
 bool CheckFloat(VisitContext& v, int index, const char* what);
 bool CheckRank(VisitContext& v, int index, int min_rank, int max_rank, const char* what);

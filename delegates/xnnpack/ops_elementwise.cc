@@ -8,6 +8,7 @@
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "xnnpack/node_visitor.h"
 
+#include "delegate/partition_helper.h"
 #include "kernels/internal/byte_table.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
 
@@ -148,6 +149,15 @@ bool IsByteTableNode(const VisitContext& v, const TfLiteNode& node, const TfLite
 bool PlanByteTable(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                    ByteTableStep* step) {
   if (!IsByteTableNode(v, node, reg)) return false;
+  // TFLite's delegate takes 8-bit LOGISTIC and TANH, ELU on INT8 only, HARD_SWISH and GELU
+  // on float only: those stay on the CPU (the builtin kernel's same table), as there.
+  const TfLiteType type = Tensor(v, node.inputs->data[0]).type;
+  if (reg.builtin_code == kTfLiteBuiltinHardSwish || reg.builtin_code == kTfLiteBuiltinGelu ||
+      (reg.builtin_code == kTfLiteBuiltinElu && type != kTfLiteInt8)) {
+    return v.Refuse(fmt::format("{} {}: TFLite's XNNPACK delegate takes it on float only{}",
+                                TfLiteTypeGetName(type), OpNameOf(reg),
+                                reg.builtin_code == kTfLiteBuiltinElu ? " and INT8" : ""));
+  }
   if (node.inputs->size != 1 || node.outputs->size != 1) {
     return v.Refuse("unexpected number of inputs or outputs");
   }

@@ -46,7 +46,9 @@ StridedCopy Embed(const VisitContext& v, int src, int dst, ptrdiff_t dst_offset)
 
 // Reads a small constant int32 / int64 vector (begin, size, perm, axis, strides).
 bool ConstInts(VisitContext& v, int index, const char* what, std::vector<int64_t>* out) {
-  if (index < 0 || !IsStatic(v, index)) return v.Refuse(fmt::format("{} is not a constant", what));
+  if (index < 0 || !IsModelConstant(v, index)) {
+    return v.Refuse(fmt::format("{} is not a constant of the model", what));
+  }
   const TfLiteTensor& t = Tensor(v, index);
   out->clear();
   if (t.type == kTfLiteInt32) {

@@ -58,7 +58,9 @@ bool VisitMean(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration
     return false;
   }
   if (!CheckRank(v, in, 4, 4, "input")) return false;
-  if (!IsStatic(v, axes) || Tensor(v, axes).type != kTfLiteInt32) return v.Refuse("the axes are not an int32 constant");
+  if (!IsModelConstant(v, axes) || Tensor(v, axes).type != kTfLiteInt32) {
+    return v.Refuse("the axes are not an int32 constant of the model");
+  }
   const TfLiteTensor& a = Tensor(v, axes);
   const auto* data = static_cast<const int32_t*>(StaticData(v, axes));
   bool h = false, w = false;

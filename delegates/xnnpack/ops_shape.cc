@@ -28,6 +28,20 @@ bool VisitShape(VisitContext& v, const TfLiteNode& node, const TfLiteRegistratio
   switch (reg.builtin_code) {
     case kTfLiteBuiltinReshape:
     case kTfLiteBuiltinSqueeze: {
+      // As TFLite's delegate: a new-shape tensor must be an int32 model constant of rank 1
+      // (or leading 1s). One computed at prepare (SHAPE -> STRIDED_SLICE -> PACK, as in
+      // squeeze-excite blocks) keeps the RESHAPE on the CPU there, so here too.
+      if (reg.builtin_code == kTfLiteBuiltinReshape && node.inputs->size == 2 && node.inputs->data[1] >= 0) {
+        const int shape = node.inputs->data[1];
+        const TfLiteTensor& s = Tensor(v, shape);
+        if (s.type != kTfLiteInt32) return v.Refuse(fmt::format("the new shape is {}, not INT32", TfLiteTypeGetName(s.type)));
+        if (!IsModelConstant(v, shape)) {
+          return v.Refuse("the new shape is not a constant of the model (TFLite's delegate requires one)");
+        }
+        for (int d = 0; s.dims != nullptr && d + 1 < s.dims->size; ++d) {
+          if (s.dims->data[d] != 1) return v.Refuse("the new shape is not a vector");
+        }
+      }
       if (v.subgraph == nullptr) return true;
       size_t dims[XNN_MAX_TENSOR_DIMS];
       for (int i = 0; i < o.dims->size; ++i) dims[i] = static_cast<size_t>(o.dims->data[i]);

@@ -82,8 +82,8 @@ bool PlanMeanF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
       !CheckRank(v, in, 1, XNN_MAX_TENSOR_DIMS, "input")) {
     return false;
   }
-  if (axes < 0 || !IsStatic(v, axes) || Tensor(v, axes).type != kTfLiteInt32) {
-    return v.Refuse("the axes are not an int32 constant");
+  if (axes < 0 || !IsModelConstant(v, axes) || Tensor(v, axes).type != kTfLiteInt32) {
+    return v.Refuse("the axes are not an int32 constant of the model");
   }
   const TfLiteTensor& a = Tensor(v, axes);
   if (a.dims == nullptr || a.dims->size > 1) return v.Refuse("the axes are not a 1-D tensor");
