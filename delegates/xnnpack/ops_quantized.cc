@@ -1,6 +1,6 @@
 // Quantized partitions: INT8 (qs8, per-tensor or per-channel weights) and UINT8 (qu8)
-// CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED (per-tensor weights only: this XNNPACK has
-// no per-channel fully connected), ADD and MUL. XNNPACK requantizes in its own way, so results
+// CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED (per-channel weights as a 1x1 convolution:
+// this XNNPACK has no per-channel fully connected), ADD and MUL. XNNPACK requantizes in its own way, so results
 // may differ from TFLite's reference kernels by one quantization step, as TFLite's own
 // XNNPACK delegate does.
 #include <cmath>
@@ -118,6 +118,48 @@ bool VisitQuantizedConv(VisitContext& v, const TfLiteNode& node, const TfLiteReg
                  "quantized CONV_2D");
 }
 
+namespace {
+
+// Per-channel INT8 weights: this XNNPACK's fully connected has none, its convolution has,
+// so the node is a 1x1 convolution over the rows reshaped to [rows, 1, 1, K] (TFLite's
+// newer XNNPACK takes such classifier heads as a fully connected layer, with the same
+// per-channel fp32 requantization).
+bool DefinePerChannelFullyConnected(VisitContext& v, int input, int filter, int bias, int output,
+                                    float min, float max) {
+  const TfLiteTensor& in = Tensor(v, input);
+  const TfLiteTensor& f = Tensor(v, filter);
+  const TfLiteTensor& o = Tensor(v, output);
+  const auto* q = static_cast<const TfLiteAffineQuantization*>(f.quantization.params);
+  const size_t n = static_cast<size_t>(f.dims->data[0]), k = static_cast<size_t>(f.dims->data[1]);
+  const size_t rows = static_cast<size_t>(tflite::NumElements(&in)) / k;
+  size_t x_dims[4] = {rows, 1, 1, k}, w_dims[4] = {n, 1, 1, k}, y_dims[4] = {rows, 1, 1, n};
+  size_t out_dims[XNN_MAX_TENSOR_DIMS];
+  for (int i = 0; i < o.dims->size; ++i) out_dims[i] = static_cast<size_t>(o.dims->data[i]);
+  uint32_t x = XNN_INVALID_VALUE_ID, w = XNN_INVALID_VALUE_ID, y = XNN_INVALID_VALUE_ID;
+  return Defined(v, xnn_define_quantized_tensor_value(v.subgraph, xnn_datatype_qint8, ZeroPointOf(in),
+                                                      ScaleOf(in), 4, x_dims, nullptr,
+                                                      XNN_INVALID_VALUE_ID, 0, &x),
+                 "FULLY_CONNECTED's 4-D input") &&
+         Defined(v, xnn_define_channelwise_quantized_tensor_value(
+                        v.subgraph, xnn_datatype_qcint8, q->scale->data, 4, 0, w_dims,
+                        StaticData(v, filter), XNN_INVALID_VALUE_ID, 0, &w),
+                 "FULLY_CONNECTED's 1x1 filter") &&
+         Defined(v, xnn_define_quantized_tensor_value(v.subgraph, xnn_datatype_qint8, ZeroPointOf(o),
+                                                      ScaleOf(o), 4, y_dims, nullptr,
+                                                      XNN_INVALID_VALUE_ID, 0, &y),
+                 "FULLY_CONNECTED's 4-D output") &&
+         Defined(v, xnn_define_static_reshape(v.subgraph, 4, x_dims, v.id(input), x, 0),
+                 "FULLY_CONNECTED's input reshape") &&
+         Defined(v, xnn_define_convolution_2d(v.subgraph, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, k, n, min,
+                                              max, x, w, bias >= 0 ? v.id(bias) : XNN_INVALID_VALUE_ID,
+                                              y, 0),
+                 "per-channel FULLY_CONNECTED as a 1x1 convolution") &&
+         Defined(v, xnn_define_static_reshape(v.subgraph, o.dims->size, out_dims, y, v.id(output), 0),
+                 "FULLY_CONNECTED's output reshape");
+}
+
+}  // namespace
+
 bool VisitQuantizedFullyConnected(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&) {
   if (node.inputs->size < 2 || node.outputs->size != 1) return v.Refuse("expects 2-3 inputs, 1 output");
   const int input = node.inputs->data[0], filter = node.inputs->data[1];
@@ -125,14 +167,25 @@ bool VisitQuantizedFullyConnected(VisitContext& v, const TfLiteNode& node, const
   const int output = node.outputs->data[0];
   const auto* p = static_cast<const TfLiteFullyConnectedParams*>(node.builtin_data);
   if (p->weights_format != kTfLiteFullyConnectedWeightsFormatDefault) return v.Refuse("shuffled weights");
-  if (!CheckActivations(v, input, output) || !CheckFilter(v, input, filter, -1) ||
+  if (!CheckActivations(v, input, output) || !CheckFilter(v, input, filter, 0) ||
       !CheckRank(v, filter, 2, 2, "weights") || !CheckBias(v, bias) ||
       !CheckRequantization(v, input, filter, output)) {
     return false;
   }
   float min, max;
   if (!ActivationRange(v, p->activation, &min, &max)) return false;
+  const bool per_channel = IsPerChannel(Tensor(v, filter));
+  if (per_channel) {
+    const TfLiteTensor& f = Tensor(v, filter);
+    const int64_t k = f.dims->data[1], elements = tflite::NumElements(&Tensor(v, input));
+    if (k <= 0 || elements % k != 0 ||
+        tflite::NumElements(&Tensor(v, output)) != elements / k * f.dims->data[0] ||
+        Tensor(v, output).dims->size > XNN_MAX_TENSOR_DIMS) {
+      return v.Refuse("the input's size is not rows of the weights' depth");
+    }
+  }
   if (v.subgraph == nullptr) return true;
+  if (per_channel) return DefinePerChannelFullyConnected(v, input, filter, bias, output, min, max);
   return Defined(v, xnn_define_fully_connected(v.subgraph, min, max, v.id(input), v.id(filter),
                                                bias >= 0 ? v.id(bias) : XNN_INVALID_VALUE_ID,
                                                v.id(output),

@@ -1110,6 +1110,30 @@ TEST_CASE("XNNPACK quantized FULLY_CONNECTED and ADD") {
     b.SetOutputs({out});
     CheckQuantizedDelegated(b.Build());
   }
+  // Per-channel weights (every int8 classifier head): a 1x1 convolution inside XNNPACK,
+  // rows from a rank-3 input with keep_num_dims both ways.
+  for (bool keep : {false, true}) {
+    ModelBuilder b;
+    QuantSpec in_q{{0.1f}, {-2}}, out_q{{0.3f}, {4}};
+    QuantSpec w_q{{0.02f, 0.011f, 0.03f, 0.005f, 0.017f, 0.024f, 0.009f}, {0, 0, 0, 0, 0, 0, 0}};
+    std::vector<float> bias_scales;
+    for (float ws : w_q.scale) bias_scales.push_back(0.1f * ws);
+    QuantSpec b_q{bias_scales, std::vector<int64_t>(7, 0)};
+    const int in = b.AddTensor(tflite::TensorType_INT8, {2, 3, 10}, "in", &in_q);
+    std::vector<uint8_t> w(70);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<uint8_t>((i * 53 % 255) - 127);
+    const int wt = b.AddConstTensorBytes(tflite::TensorType_INT8, {7, 10}, w, "w", &w_q);
+    const int bi = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {7}, {1, -2, 30, 400, -500, 6, 0}, "b", &b_q);
+    const int out = b.AddTensor(tflite::TensorType_INT8, keep ? std::vector<int>{2, 3, 7} : std::vector<int>{6, 7},
+                                "out", &out_q);
+    tflite::FullyConnectedOptionsT o;
+    o.keep_num_dims = keep;
+    b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {in, wt, bi}, {out}, Options(o), 5);
+    b.SetInputs({in});
+    b.SetOutputs({out});
+    CAPTURE(keep);
+    CheckQuantizedDelegated(b.Build());
+  }
   {
     ModelBuilder b;
     QuantSpec a_q{{0.1f}, {3}}, c_q{{0.07f}, {-4}}, out_q{{0.15f}, {1}};
