@@ -267,6 +267,7 @@ bool VisitNode(VisitContext& v, int /*node_index*/, const TfLiteNode& node,
     case kTfLiteBuiltinDepthToSpace:
       return VisitShape(v, node, reg);
     case kTfLiteBuiltinDequantize: return VisitDequantize(v, node, reg);
+    case kTfLiteBuiltinQuantize: return VisitQuantize(v, node, reg);
     case kTfLiteBuiltinDensify: return VisitDensify(v, node, reg);
     case kTfLiteBuiltinConcatenation:
     case kTfLiteBuiltinSlice:

@@ -99,6 +99,10 @@ bool VisitPooling(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrat
 bool VisitMean(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitShape(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitDequantize(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+bool VisitQuantize(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+// DENSIFY, or DEQUANTIZE of FLOAT16 weights: nodes whose outputs the delegate takes as
+// static weights (folded at prepare), not work of a partition.
+bool IsWeightNode(const VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitDensify(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 
 // --- Ops this XNNPACK lacks, run by the delegate itself as strided copies (ops_glue.cc) ---

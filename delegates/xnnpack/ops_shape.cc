@@ -107,16 +107,48 @@ bool VisitShape(VisitContext& v, const TfLiteNode& node, const TfLiteRegistratio
   }
 }
 
+bool IsWeightNode(const VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg) {
+  if (reg.builtin_code == kTfLiteBuiltinDensify) return true;
+  return reg.builtin_code == kTfLiteBuiltinDequantize && node.inputs->size == 1 &&
+         node.inputs->data[0] >= 0 && Tensor(v, node.inputs->data[0]).type == kTfLiteFloat16;
+}
+
+// DEQUANTIZE of FLOAT16 constants (weights: folded, nothing to define), or of INT8 / UINT8
+// activations (per tensor) to FLOAT32, as XNNPACK's convert, which TFLite's delegate uses.
 bool VisitDequantize(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&) {
   if (node.inputs->size != 1 || node.outputs->size != 1) return v.Refuse("expects 1 input, 1 output");
-  if (node.inputs->data[0] < 0 || node.outputs->data[0] < 0) return v.Refuse("a tensor is missing");
-  const TfLiteTensor& in = Tensor(v, node.inputs->data[0]);
-  if (in.type != kTfLiteFloat16 || !IsStatic(v, node.inputs->data[0])) {
-    return v.Refuse("only DEQUANTIZE of constant FLOAT16 weights is supported (folded at prepare)");
+  const int in = node.inputs->data[0], out = node.outputs->data[0];
+  if (in < 0 || out < 0) return v.Refuse("a tensor is missing");
+  const TfLiteTensor& i = Tensor(v, in);
+  if (i.type == kTfLiteFloat16) {
+    if (!IsStatic(v, in)) return v.Refuse("DEQUANTIZE of FLOAT16 is taken for constant weights only");
+    if (Tensor(v, out).type != kTfLiteFloat32) return v.Refuse("output is not FLOAT32");
+    // Nothing to define: the output is a static value of the subgraph.
+    return true;
   }
-  if (Tensor(v, node.outputs->data[0]).type != kTfLiteFloat32) return v.Refuse("output is not FLOAT32");
-  // Nothing to define: the output is a static value of the subgraph.
-  return true;
+  if (!IsQuantized8(i)) {
+    return v.Refuse(fmt::format("DEQUANTIZE of {}: taken for FLOAT16 weights and INT8 / UINT8 activations",
+                                TfLiteTypeGetName(i.type)));
+  }
+  if (IsStatic(v, in)) return v.Refuse("DEQUANTIZE of 8-bit constants is left to the CPU (folded once)");
+  if (!CheckQuantized(v, in, "input") || !CheckFloat(v, out, "output")) return false;
+  if (v.subgraph == nullptr) return true;
+  return Defined(v, xnn_define_convert(v.subgraph, v.id(in), v.id(out), 0), "DEQUANTIZE");
+}
+
+// QUANTIZE of FLOAT32 to INT8 / UINT8 (per tensor), as XNNPACK's convert. 8-bit to 8-bit
+// (a requantization), which TFLite's newer XNNPACK takes, this one has no operator for.
+bool VisitQuantize(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&) {
+  if (node.inputs->size != 1 || node.outputs->size != 1) return v.Refuse("expects 1 input, 1 output");
+  const int in = node.inputs->data[0], out = node.outputs->data[0];
+  if (in < 0 || out < 0) return v.Refuse("a tensor is missing");
+  if (Tensor(v, in).type != kTfLiteFloat32) {
+    return v.Refuse(fmt::format("QUANTIZE of {}: this XNNPACK converts FLOAT32 only",
+                                TfLiteTypeGetName(Tensor(v, in).type)));
+  }
+  if (!CheckFloat(v, in, "input") || !CheckQuantized(v, out, "output")) return false;
+  if (v.subgraph == nullptr) return true;
+  return Defined(v, xnn_define_convert(v.subgraph, v.id(in), v.id(out), 0), "QUANTIZE");
 }
 
 }  // namespace xnnpack

@@ -25,9 +25,9 @@ constexpr char kName[] = "TfLiteXNNPackDelegate";
 // static weights on purpose.
 bool FoldedAtPrepare(TfLiteContext* context, const TfLiteNode& node,
                      const TfLiteRegistration& reg) {
-  if (reg.builtin_code == kTfLiteBuiltinDequantize || reg.builtin_code == kTfLiteBuiltinDensify) {
-    return false;
-  }
+  xnnpack::VisitContext v;
+  v.context = context;
+  if (xnnpack::IsWeightNode(v, node, reg)) return false;
   for (int i = 0; i < node.outputs->size; ++i) {
     const int t = node.outputs->data[i];
     if (t < 0) continue;
@@ -77,7 +77,8 @@ class XnnpackDelegate : public tflite::SimpleDelegateInterface {
       TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
       xnnpack::VisitContext v;
       v.context = context;
-      if (reg->builtin_code == kTfLiteBuiltinDequantize && xnnpack::VisitDequantize(v, *node, *reg)) {
+      if (reg->builtin_code == kTfLiteBuiltinDequantize && xnnpack::IsWeightNode(v, *node, *reg) &&
+          xnnpack::VisitDequantize(v, *node, *reg)) {
         folded[node->outputs->data[0]] = &kMarker;
         fp16_sources_[node->outputs->data[0]] = node->inputs->data[0];
       }
@@ -99,7 +100,10 @@ class XnnpackDelegate : public tflite::SimpleDelegateInterface {
                          : (v.reason.empty() ? std::string("not supported") : v.reason);
     }
     for (const auto& [node, reg] : all) {
-      if (reg->builtin_code != kTfLiteBuiltinDequantize || !decisions_[node].empty()) continue;
+      if (reg->builtin_code != kTfLiteBuiltinDequantize || !decisions_[node].empty() ||
+          fp16_sources_.count(node->outputs->data[0]) == 0) {
+        continue;
+      }
       for (const TfLiteNode* reader : readers[node->outputs->data[0]]) {
         if (!decisions_[reader].empty()) {
           decisions_[node] = "its output is read by a node XNNPACK does not run; the CPU folds it once";
@@ -134,8 +138,9 @@ class XnnpackDelegate : public tflite::SimpleDelegateInterface {
     }
     compute_nodes_taken_ = 0;
     for (const auto& [node, reg] : all) {
-      compute_nodes_taken_ += decisions_[node].empty() && reg->builtin_code != kTfLiteBuiltinDequantize &&
-                              reg->builtin_code != kTfLiteBuiltinDensify;
+      xnnpack::VisitContext v;
+      v.context = context;
+      compute_nodes_taken_ += decisions_[node].empty() && !xnnpack::IsWeightNode(v, *node, *reg);
     }
     return kTfLiteOk;
   }

@@ -1094,6 +1094,27 @@ TEST_CASE("XNNPACK partitions run x * LOGISTIC(x) as one composed table, the two
   }
 }
 
+// Full-int8 models with float inputs and outputs start with QUANTIZE and end with
+// DEQUANTIZE, which TFLite's delegate takes (XNNPACK's convert): one partition, as there.
+TEST_CASE("XNNPACK QUANTIZE and DEQUANTIZE of activations") {
+  for (auto type : {tflite::TensorType_INT8, tflite::TensorType_UINT8}) {
+    ModelBuilder b;
+    QuantSpec q{{0.037f}, {type == tflite::TensorType_INT8 ? 5 : 131}};
+    const int in = b.AddTensor(TensorType_FLOAT32, {1, 4, 5, 3}, "in");
+    const int x = b.AddTensor(type, {1, 4, 5, 3}, "x", &q);
+    const int pads = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {4, 2}, {0, 0, 1, 0, 0, 2, 0, 0}, "pads");
+    const int y = b.AddTensor(type, {1, 5, 7, 3}, "y", &q);
+    const int out = b.AddTensor(TensorType_FLOAT32, {1, 5, 7, 3}, "out");
+    b.AddOperator(tflite::BuiltinOperator_QUANTIZE, {in}, {x});
+    b.AddOperator(tflite::BuiltinOperator_PAD, {x, pads}, {y}, Options(tflite::PadOptionsT{}), 2);
+    b.AddOperator(tflite::BuiltinOperator_DEQUANTIZE, {y}, {out}, {}, 2);
+    b.SetInputs({in});
+    b.SetOutputs({out});
+    CAPTURE(tflite::EnumNameTensorType(type));
+    CheckDelegated(b.Build());
+  }
+}
+
 TEST_CASE("XNNPACK quantized FULLY_CONNECTED and ADD") {
   {
     ModelBuilder b;

@@ -19,10 +19,6 @@ namespace {
 
 constexpr char kName[] = "TfLiteXNNPackDelegate";
 
-bool IsWeightNode(const TfLiteRegistration& reg) {
-  return reg.builtin_code == kTfLiteBuiltinDequantize || reg.builtin_code == kTfLiteBuiltinDensify;
-}
-
 // Whether input `i` of a node is data XNNPACK reads, rather than a parameter read when
 // the node is defined (TRANSPOSE_CONV's output shape, PAD's paddings, RESHAPE's shape,
 // MEAN's axes).
@@ -303,7 +299,9 @@ TfLiteStatus XnnpackKernel::CutSegments(TfLiteContext* context, const std::vecto
     TfLiteNode* node;
     TfLiteRegistration* reg;
     TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
-    if (IsWeightNode(*reg)) continue;
+    VisitContext weights;
+    weights.context = context;
+    if (IsWeightNode(weights, *node, *reg)) continue;
     view.execution_plan.push_back(n);
     view.plan_nodes.push_back(node);
     view.num_total_nodes = std::max(view.num_total_nodes, static_cast<size_t>(n) + 1);
