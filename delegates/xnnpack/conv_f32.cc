@@ -17,6 +17,8 @@ bool OwnConvF32Wanted() {
   return OwnStepWanted(tflite::gemm::CpuHasAvx2Fma() && !tflite::gemm::CpuHasAvx512F());
 }
 
+bool OwnFullyConnectedF32Wanted() { return OwnStepWanted(tflite::gemm::CpuHasAvx2Fma()); }
+
 ConvF32::ConvF32(const tflite::conv_util::ConvGeometry& g, const float* filter,
                  const float* bias, float min, float max)
     : g_(g), min_(min), max_(max) {

@@ -334,7 +334,7 @@ bool VisitFullyConnected(VisitContext& v, const TfLiteNode& node, const TfLiteRe
 
 bool PlanOwnFullyConnected(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                            FullyConnectedStep* step) {
-  if (reg.builtin_code != kTfLiteBuiltinFullyConnected || !OwnConvF32Wanted() ||
+  if (reg.builtin_code != kTfLiteBuiltinFullyConnected || !OwnFullyConnectedF32Wanted() ||
       !VisitFullyConnected(v, node, reg)) {
     return false;
   }

@@ -30,6 +30,31 @@ bool OneOutput(VisitContext& v, const TfLiteNode& node, int inputs) {
   return true;
 }
 
+// Whether the graph has a dynamic-range (hybrid) node: float activations times 8-bit
+// constant weights, whose input quantization on the CPU is sensitive to the last bit of
+// the values it reads.
+bool HasHybridNodes(TfLiteContext* context) {
+  TfLiteIntArray* plan = nullptr;
+  if (context->GetExecutionPlan(context, &plan) != kTfLiteOk) return true;
+  for (int i = 0; i < plan->size; ++i) {
+    TfLiteNode* node;
+    TfLiteRegistration* reg;
+    if (context->GetNodeAndRegistration(context, plan->data[i], &node, &reg) != kTfLiteOk) return true;
+    if (node->inputs->size < 2 || node->inputs->data[0] < 0 ||
+        context->tensors[node->inputs->data[0]].type != kTfLiteFloat32) {
+      continue;
+    }
+    for (int k = 1; k < node->inputs->size; ++k) {
+      const int t = node->inputs->data[k];
+      if (t >= 0 && (context->tensors[t].type == kTfLiteInt8 || context->tensors[t].type == kTfLiteUInt8) &&
+          context->tensors[t].allocation_type == kTfLiteMmapRo) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 bool IsOwnFloatNode(const VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg) {
@@ -127,7 +152,12 @@ bool PlanBatchMatMulF32(VisitContext& v, const TfLiteNode& node, const TfLiteReg
     return v.Refuse("the output's shape is not the product's");
   }
   if (step == nullptr) return true;
-  auto op = std::make_shared<BatchMatMulF32>(g, p->adj_x, p->adj_y);
+  // In a dynamic-range model the products feed hybrid layers' input quantization on the CPU,
+  // where one ulp can move an input a whole step: there the builtin kernel's sums, bit for
+  // bit (kTfliteOrder, no FMA); elsewhere the GEMM's fastest tile.
+  const auto kernel = HasHybridNodes(v.context) ? tflite::gemm::GemmKernel::kTfliteOrder
+                                                : tflite::gemm::GemmKernel::kAuto;
+  auto op = std::make_shared<BatchMatMulF32>(g, p->adj_x, p->adj_y, kernel);
   if (IsStatic(v, rhs)) op->PackConstantRhs(static_cast<const float*>(StaticData(v, rhs)));
   *step = BatchMatMulStep{lhs, rhs, out, std::move(op)};
   return true;

@@ -112,8 +112,7 @@ void BatchMatMulF32::Run(const float* lhs, const float* rhs, float* out, pthread
     return;
   }
   if (!rhs_packed_) tflite::matmul::PackFloatRhs(adj_y_, rhs, g_, &packed_, &rhs_t_);
-  tflite::matmul::FloatBatches(adj_x_, g_, lhs, packed_.data(), out, &lhs_t_, pool,
-                               tflite::gemm::GemmKernel::kTfliteOrder);
+  tflite::matmul::FloatBatches(adj_x_, g_, lhs, packed_.data(), out, &lhs_t_, pool, kernel_);
 }
 
 }  // namespace xnnpack

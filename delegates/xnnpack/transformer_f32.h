@@ -42,13 +42,12 @@ class MeanF32 {
 };
 
 // BATCH_MATMUL on float32 (any adj_x / adj_y, broadcast batches): y' packed once when it
-// is a constant, else on every run; the sums are the builtin kernel's bit for bit
-// (GemmKernel::kTfliteOrder): in dynamic-range encoders the attention products feed hybrid
-// FULLY_CONNECTED input quantization on the CPU, where one ulp can move an input a step.
+// is a constant, else on every run, the sums on the packed GEMM with `kernel`.
 class BatchMatMulF32 {
  public:
-  BatchMatMulF32(const tflite::matmul::Geometry& g, bool adj_x, bool adj_y)
-      : g_(g), adj_x_(adj_x), adj_y_(adj_y) {}
+  BatchMatMulF32(const tflite::matmul::Geometry& g, bool adj_x, bool adj_y,
+                 tflite::gemm::GemmKernel kernel)
+      : g_(g), adj_x_(adj_x), adj_y_(adj_y), kernel_(kernel) {}
   // Packs a constant rhs now; Run then ignores its rhs argument.
   void PackConstantRhs(const float* rhs);
   void Run(const float* lhs, const float* rhs, float* out, pthreadpool_t pool);
@@ -56,6 +55,7 @@ class BatchMatMulF32 {
  private:
   tflite::matmul::Geometry g_;
   bool adj_x_, adj_y_;
+  tflite::gemm::GemmKernel kernel_;
   bool rhs_packed_ = false;
   std::vector<float> packed_, lhs_t_, rhs_t_;
 };

@@ -47,7 +47,19 @@ inline __attribute__((always_inline)) void GeluExactImpl(const float* in, float*
   }
 }
 
-void GeluExactGeneric(const float* in, float* out, int64_t n) { GeluExactImpl(in, out, n); }
+// Below this, 1 + erf(x / sqrt(2)) is small enough that the approximation's absolute error
+// would show relative to it: those elements (a few percent of typical activations) take
+// std::erfc, as TFLite's reference does.
+constexpr float kGeluTail = -1.5f;
+
+inline float GeluTail(float x) { return 0.5f * x * std::erfc(x * static_cast<float>(-M_SQRT1_2)); }
+
+void GeluExactGeneric(const float* in, float* out, int64_t n) {
+  GeluExactImpl(in, out, n);
+  for (int64_t i = 0; i < n; ++i) {
+    if (in[i] < kGeluTail) out[i] = GeluTail(in[i]);
+  }
+}
 #if defined(__x86_64__) || defined(__i386__)
 // FastErf on 8 lanes (GCC does not vectorize the clamp's branches); NaN stays NaN (the
 // clamps take it as their second operand).
@@ -66,15 +78,17 @@ __attribute__((target("avx2,fma"))) void GeluExactAvx2(const float* in, float* o
     const __m256 erf = _mm256_div_ps(p, q);
     const __m256 half_x = _mm256_mul_ps(_mm256_set1_ps(0.5f), x);
     _mm256_storeu_ps(out + i, _mm256_mul_ps(half_x, _mm256_add_ps(_mm256_set1_ps(1.0f), erf)));
+    // The tail's lanes, found 8 at a time (most vectors have none).
+    for (unsigned tail = static_cast<unsigned>(_mm256_movemask_ps(
+             _mm256_cmp_ps(x, _mm256_set1_ps(kGeluTail), _CMP_LT_OQ)));
+         tail != 0; tail &= tail - 1) {
+      const int j = __builtin_ctz(tail);
+      out[i + j] = GeluTail(in[i + j]);
+    }
   }
-  GeluExactImpl(in + i, out + i, n - i);
+  GeluExactGeneric(in + i, out + i, n - i);
 }
 #endif
-
-// Below this, 1 + erf(x / sqrt(2)) is small enough that the approximation's absolute error
-// would show relative to it: those elements (a few percent of typical activations) take
-// std::erfc, as TFLite's reference does.
-constexpr float kGeluTail = -1.5f;
 
 void GeluExact(const float* in, float* out, int64_t n) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -86,10 +100,6 @@ void GeluExact(const float* in, float* out, int64_t n) {
 #else
   GeluExactGeneric(in, out, n);
 #endif
-  for (int64_t i = 0; i < n; ++i) {
-    const float x = in[i];
-    if (x < kGeluTail) out[i] = 0.5f * x * std::erfc(x * static_cast<float>(-M_SQRT1_2));
-  }
 }
 
 float GeluApproximate(float x) {

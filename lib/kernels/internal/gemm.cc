@@ -64,6 +64,10 @@ struct FloatTile {
   bool last;          // last k block: add bias, clamp
   const float* bias;  // at the panel's first column, or nullptr
   float min, max;
+  // Wide tiles only: the next panel (row pc) and its valid columns; its C and bias start
+  // kNr columns after this panel's.
+  const float* b2 = nullptr;
+  int cols2 = 0;
 };
 
 template <int R>
@@ -232,6 +236,7 @@ __attribute__((target("avx"))) void AvxMulAddFloatTile(const FloatTile& t) {
 // selected when the CPU has AVX-512F. Same products and order as the AVX2 tile (one FMA
 // per k, k ascending), so the results are the same bits.
 #define TFI_GEMM_ROWS8(ROW) ROW(0) ROW(1) ROW(2) ROW(3) ROW(4) ROW(5) ROW(6) ROW(7)
+#define TFI_GEMM_ROWS12(ROW) TFI_GEMM_ROWS8(ROW) ROW(8) ROW(9) ROW(10) ROW(11)
 template <int R>
 __attribute__((target("avx512f"))) void Avx512FloatTile(const FloatTile& t) {
   static_assert(R >= 1 && R <= 8, "");
@@ -265,6 +270,61 @@ __attribute__((target("avx512f"))) void Avx512FloatTile(const FloatTile& t) {
   }
   TFI_GEMM_ROWS8(TFI_OUT)
 #undef TFI_OUT
+}
+
+// 12 x 32: two adjacent panels at once, 24 zmm accumulators, each A value broadcast once
+// for two FMAs. The 8 x 16 tile issues 9 loads per 8 FMAs and is bound by the load ports
+// at about half the FMA peak; this one is bound by the FMAs. Same products and order per
+// output (one FMA per k, k ascending), so the same bits as the other tiles.
+template <int R>
+__attribute__((target("avx512f"))) void Avx512FloatWideTile(const FloatTile& t) {
+  static_assert(R >= 1 && R <= 12, "");
+#define TFI_DECL(i)                                                     \
+  __m512 acc##i = _mm512_setzero_ps(), bcc##i = _mm512_setzero_ps();    \
+  const float* a##i = t.a + static_cast<size_t>(i < R ? i : 0) * t.lda;
+  TFI_GEMM_ROWS12(TFI_DECL)
+#undef TFI_DECL
+  const float* b = t.b;
+  const float* b2 = t.b2;
+  for (int kk = 0; kk < t.kc; ++kk, b += kNr, b2 += kNr) {
+    const __m512 bv = _mm512_loadu_ps(b), bw = _mm512_loadu_ps(b2);
+#define TFI_STEP(i)                                      \
+  if constexpr (i < R) {                                 \
+    const __m512 av = _mm512_set1_ps(a##i[kk]);          \
+    acc##i = _mm512_fmadd_ps(av, bv, acc##i);            \
+    bcc##i = _mm512_fmadd_ps(av, bw, bcc##i);            \
+  }
+    TFI_GEMM_ROWS12(TFI_STEP)
+#undef TFI_STEP
+  }
+  const __mmask16 mask = t.cols >= kNr ? __mmask16(0xffff) : __mmask16((1u << t.cols) - 1u);
+  const __mmask16 mask2 = t.cols2 >= kNr ? __mmask16(0xffff) : __mmask16((1u << t.cols2) - 1u);
+  const bool with_bias = t.last && t.bias != nullptr;
+  const __m512 bias = with_bias ? _mm512_maskz_loadu_ps(mask, t.bias) : _mm512_setzero_ps();
+  const __m512 bias2 = with_bias ? _mm512_maskz_loadu_ps(mask2, t.bias + kNr) : _mm512_setzero_ps();
+  const __m512 lo = _mm512_set1_ps(t.min), hi = _mm512_set1_ps(t.max);
+#define TFI_OUT(i)                                                                    \
+  if constexpr (i < R) {                                                              \
+    float* crow = t.c + static_cast<size_t>(i) * t.ldc;                                \
+    __m512 v = acc##i, w = bcc##i;                                                    \
+    if (!t.first) {                                                                   \
+      v = _mm512_add_ps(_mm512_maskz_loadu_ps(mask, crow), v);                        \
+      w = _mm512_add_ps(_mm512_maskz_loadu_ps(mask2, crow + kNr), w);                 \
+    }                                                                                 \
+    if (t.last) {                                                                     \
+      if (with_bias) {                                                                \
+        v = _mm512_add_ps(v, bias);                                                   \
+        w = _mm512_add_ps(w, bias2);                                                  \
+      }                                                                               \
+      v = _mm512_min_ps(hi, _mm512_max_ps(lo, v));                                    \
+      w = _mm512_min_ps(hi, _mm512_max_ps(lo, w));                                    \
+    }                                                                                 \
+    _mm512_mask_storeu_ps(crow, mask, v);                                             \
+    _mm512_mask_storeu_ps(crow + kNr, mask2, w);                                      \
+  }
+  TFI_GEMM_ROWS12(TFI_OUT)
+#undef TFI_OUT
+#undef TFI_GEMM_ROWS12
 #undef TFI_GEMM_ROWS8
 }
 #endif
@@ -316,6 +376,9 @@ struct FloatKernel {
   int mr;
   FloatTileFn tiles[9];  // tiles[r] handles r rows, 1 <= r <= mr
   const char* name;
+  // Optional tiles over two panels at once (wide[r]: r rows, 1 <= r <= wide_mr).
+  int wide_mr = 0;
+  FloatTileFn wide[13] = {};
 };
 
 // --- Narrow outputs (n <= kSmallN): 4 rows at a time share each weight load -----------
@@ -416,11 +479,16 @@ const FloatKernel& PortableFloatKernel() {
 
 #ifdef TFI_GEMM_X86
 const FloatKernel& Avx512FloatKernel() {
-  static const FloatKernel kernel{8,
-                                  {nullptr, Avx512FloatTile<1>, Avx512FloatTile<2>,
-                                   Avx512FloatTile<3>, Avx512FloatTile<4>, Avx512FloatTile<5>,
-                                   Avx512FloatTile<6>, Avx512FloatTile<7>, Avx512FloatTile<8>},
-                                  "avx512f_8x16"};
+  static const FloatKernel kernel{
+      8,
+      {nullptr, Avx512FloatTile<1>, Avx512FloatTile<2>, Avx512FloatTile<3>, Avx512FloatTile<4>,
+       Avx512FloatTile<5>, Avx512FloatTile<6>, Avx512FloatTile<7>, Avx512FloatTile<8>},
+      "avx512f_12x32",
+      12,
+      {nullptr, Avx512FloatWideTile<1>, Avx512FloatWideTile<2>, Avx512FloatWideTile<3>,
+       Avx512FloatWideTile<4>, Avx512FloatWideTile<5>, Avx512FloatWideTile<6>,
+       Avx512FloatWideTile<7>, Avx512FloatWideTile<8>, Avx512FloatWideTile<9>,
+       Avx512FloatWideTile<10>, Avx512FloatWideTile<11>, Avx512FloatWideTile<12>}};
   return kernel;
 }
 
@@ -977,11 +1045,13 @@ void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed
   // A k block of B's panel (kc x 16 floats) stays in L1 while mc rows of A stream by.
   const int kc_blocks = k <= 320 || tflite_order ? 1 : (k + 255) / 256;
   const int kc_max = (k + kc_blocks - 1) / kc_blocks;
-  const int mc = mr * 16;
+  const int mc = std::max(mr, kernel.wide_mr) * 16;
   RunBlocks(pool, m, panels, k, mc, [&](int m0, int m1, int p0, int p1) {
     for (int pc = 0; pc < k; pc += kc_max) {
       const int kc = std::min(kc_max, k - pc);
-      for (int p = p0; p < p1; ++p) {
+      for (int p = p0; p < p1;) {
+        // Two panels at a time where the kernel has wide tiles and two are left.
+        const bool wide = kernel.wide_mr > 0 && p + 1 < p1;
         FloatTile t;
         t.kc = kc;
         t.lda = lda;
@@ -993,11 +1063,21 @@ void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed
         t.bias = stage.bias != nullptr ? stage.bias + p * kNr : nullptr;
         t.min = stage.min;
         t.max = stage.max;
-        for (int i = m0; i < m1; i += mr) {
+        if (wide) {
+          t.b2 = t.b + static_cast<size_t>(k) * kNr;
+          t.cols2 = std::min(kNr, n - (p + 1) * kNr);
+        }
+        const int rows = wide ? kernel.wide_mr : mr;
+        for (int i = m0; i < m1; i += rows) {
           t.a = a + static_cast<size_t>(i) * lda + pc;
           t.c = c + static_cast<size_t>(i) * ldc + p * kNr;
-          kernel.tiles[std::min(mr, m1 - i)](t);
+          if (wide) {
+            kernel.wide[std::min(rows, m1 - i)](t);
+          } else {
+            kernel.tiles[std::min(rows, m1 - i)](t);
+          }
         }
+        p += wide ? 2 : 1;
       }
     }
   });

@@ -10,7 +10,8 @@
 // streams it contiguously; zero-padded to a multiple of kGemmNr columns. (Float B with
 // n <= 4 columns is kept unpacked, and FloatGemm uses row dot products for it.)
 //
-// Float: a register-blocked micro-kernel (8 x 16 with AVX-512F, 6 x 16 with AVX2+FMA,
+// Float: a register-blocked micro-kernel (12 x 32, two panels at once, with AVX-512F, and
+// 8 x 16 for a last odd panel; 6 x 16 with AVX2+FMA,
 // chosen at run time with __builtin_cpu_supports; a portable GCC vector-extension kernel
 // otherwise),
 // blocked over k (kc) and over m (row blocks shared by threads). Quantized: int16

@@ -28,7 +28,8 @@ TEST_CASE("FloatGemm's SIMD tiles (AVX-512, AVX2, NEON) give the bits of one fma
   // k = 320, else blocks of at most 256), acc = fma(a, b, acc) from 0 in k order; the
   // blocks' sums added to C in order; then the bias and the clamp.
   const int shapes[][3] = {{7, 17, 5},  {13, 32, 300}, {6, 48, 321}, {19, 20, 700},
-                           {1, 16, 1},  {9, 16, 40},   {130, 64, 700}, {8, 24, 1}};
+                           {1, 16, 1},  {9, 16, 40},   {130, 64, 700}, {8, 24, 1},
+                           {25, 80, 130}, {12, 33, 64}, {37, 112, 9}};
   uint32_t seed = 300;
   for (const auto& s : shapes) {
     const int m = s[0], n = s[1], k = s[2];
