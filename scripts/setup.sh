@@ -12,6 +12,7 @@ PACKAGES=(
   libxnnpack-dev libpthreadpool-dev libcpuinfo-dev
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
   clang libclang-rt-14-dev
+  chromium
 )
 if [[ "${1:-}" == cross ]]; then
   PACKAGES=(g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user dpkg-dev python3)

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <vector>
 
 #include "report/delegate_report_format.h"
 #include "util/strings.h"
@@ -123,8 +124,59 @@ Layout LayOut(const SubgraphReport& sr) {
   return lay;
 }
 
+struct Box {
+  double x, y, w, h;
+  bool Overlaps(const Box& o) const {
+    return x < o.x + o.w && o.x < x + w && y < o.y + o.h && o.y < y + h;
+  }
+};
+
+// Where a crossing edge's label goes: the first point along the edge (its middle first,
+// then nearer either end) where the label covers no node box, terminal and no label placed
+// before; else just above the target's box, beside the labels already there. Labels are
+// drawn after the boxes, so one placed on a box would hide the node.
+class LabelPlacer {
+ public:
+  explicit LabelPlacer(const Layout& lay) {
+    for (const auto& [n, xy] : lay.pos) taken_.push_back(Around(xy));
+    for (const auto& [t, xy] : lay.in_pos) taken_.push_back(Around(xy));
+    for (const auto& [t, xy] : lay.out_pos) taken_.push_back(Around(xy));
+  }
+  // The label's anchor (text-anchor middle, baseline) for the cubic edge from (x1, y1) to
+  // (x2, y2) with both control points at height `mid`.
+  std::pair<int, int> Place(int x1, int y1, int x2, int y2, int mid, size_t chars) {
+    const double w = 7.0 * static_cast<double>(chars) + 6, h = 14;
+    for (double t : {0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9}) {
+      const double u = 1 - t;
+      const double x = u * u * u * x1 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t * t * t * x2;
+      const double y = u * u * u * y1 + 3 * u * u * t * mid + 3 * u * t * t * mid + t * t * t * y2;
+      const Box b{x - w / 2, y - h / 2, w, h};
+      if (Free(b)) return Take(b);
+    }
+    double x = x2 - w / 2;
+    const double y = y2 - (kRowH - kBoxH) / 2.0 - h / 2;
+    for (int tries = 0; tries < 64 && !Free({x, y, w, h}); ++tries) x += w / 2;
+    return Take({x, y, w, h});
+  }
+
+ private:
+  static Box Around(std::pair<int, int> xy) { return {xy.first - 2.0, xy.second - 2.0, kBoxW + 4.0, kBoxH + 4.0}; }
+  bool Free(const Box& b) const {
+    for (const Box& o : taken_) {
+      if (b.Overlaps(o)) return false;
+    }
+    return true;
+  }
+  std::pair<int, int> Take(const Box& b) {
+    taken_.push_back(b);
+    return {static_cast<int>(b.x + b.w / 2), static_cast<int>(b.y + b.h / 2 + 4)};
+  }
+  std::vector<Box> taken_;
+};
+
 void AppendGraph(const DelegateReport& r, const SubgraphReport& sr, std::string* out) {
   const Layout lay = LayOut(sr);
+  LabelPlacer placer(lay);
   *out += fmt::format(
       "<div class=\"graph\"><svg width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
       "data-w=\"{0}\" data-h=\"{1}\" font-family=\"sans-serif\" font-size=\"11\">\n",
@@ -149,11 +201,12 @@ void AppendGraph(const DelegateReport& r, const SubgraphReport& sr, std::string*
     *out += fmt::format("<path d=\"M{},{} C{},{} {},{} {},{}\" fill=\"none\" {}/>\n", x1, y1, x1,
                         mid, x2, mid, x2, y2, style);
     if (crosses) {
+      const std::string text = fmt::format("t{}: {} B", t, bytes);
+      const auto [lx, ly] = placer.Place(x1, y1, x2, y2, mid, text.size());
       labels += fmt::format(
           "<text x=\"{}\" y=\"{}\" fill=\"#d62828\" stroke=\"#fff\" stroke-width=\"3\" "
-          "paint-order=\"stroke\" text-anchor=\"middle\">t{}: "
-          "{} B</text>\n",
-          (x1 + x2) / 2, mid + 4, t, bytes);
+          "paint-order=\"stroke\" text-anchor=\"middle\">{}</text>\n",
+          lx, ly, text);
     }
   };
   const std::set<int> graph_inputs(sr.inputs.begin(), sr.inputs.end());
@@ -188,7 +241,11 @@ void AppendGraph(const DelegateReport& r, const SubgraphReport& sr, std::string*
                           "fill=\"#616161\">+{}</text>",
                           x + kBoxW - 4, y + 10, f->second.size());
     }
-    if (label.size() > 24) label = label.substr(0, 23) + "…";
+    // The label centred in the box, or, beside a "+N" badge, in the box left of it; cut
+    // to what fits (about 7 px a character at 11 px).
+    const size_t fits = badge.empty() ? 23 : 19;
+    const int label_x = badge.empty() ? x + kBoxW / 2 : x + (kBoxW - 20) / 2;
+    if (label.size() > fits) label = label.substr(0, fits - 1) + "…";
     // data-search: what the page's search box matches (lower case).
     std::string search = ToLower(tip);
     *out += fmt::format(
@@ -196,7 +253,7 @@ void AppendGraph(const DelegateReport& r, const SubgraphReport& sr, std::string*
         "width=\"{}\" height=\"{}\" rx=\"5\" fill=\"{}\" stroke=\"#424242\"/><text x=\"{}\" "
         "y=\"{}\" text-anchor=\"middle\">{}</text>{}</g>\n",
         Html(search), Html(tip), x, y, kBoxW, kBoxH, OwnerColour(OwnerDelegate(sr, e)),
-        x + kBoxW / 2, y + 17, Html(label), badge);
+        label_x, y + 17, Html(label), badge);
   }
   auto terminal = [&](const std::map<int, std::pair<int, int>>& where, const char* what) {
     for (const auto& [t, xy] : where) {
