@@ -460,12 +460,8 @@ void EvalHybrid(OpData* data, const TfLiteFullyConnectedParams& params, const Tf
     gemm::DotGemmRaw(batches, units, k, data->input_u8.data(), stride, pw.dot.data(),
                      data->dot_bias.data(), data->sums.data(), units, pool);
     for (int b = 0; b < batches && asymmetric; ++b) {
-      const uint32_t offset = static_cast<uint32_t>(rows.offset[b]);
-      int32_t* row = data->sums.data() + static_cast<size_t>(b) * units;
-      for (int u = 0; u < units; ++u) {
-        row[u] = static_cast<int32_t>(static_cast<uint32_t>(row[u]) -
-                                      offset * static_cast<uint32_t>(pw.dot_sums[u]));
-      }
+      hybrid::SubtractOffset(data->sums.data() + static_cast<size_t>(b) * units, pw.dot_sums.data(),
+                             static_cast<uint32_t>(rows.offset[b]), units);
     }
   } else {
     PackQuantizedWeights(data, filter);
@@ -496,21 +492,9 @@ void EvalHybrid(OpData* data, const TfLiteFullyConnectedParams& params, const Tf
     const int32_t* dot = data->sums.data() + static_cast<size_t>(b) * units;
     float* out_row = out + static_cast<size_t>(b) * units;
     if (!float_offset) {
-      // The same operations without branches inside (the loops vectorize): v = bias (or
-      // 0) + dot * (row scale * unit scale), clamped.
-      const float row_scale = rows.scale[b];
-      const float* unit_scale = data->filter_scale.data();
-      if (bias_data != nullptr) {
-        for (int u = 0; u < units; ++u) {
-          const float v = bias_data[u] + static_cast<float>(dot[u]) * (row_scale * unit_scale[u]);
-          out_row[u] = std::min(std::max(v, act_min), act_max);
-        }
-      } else {
-        for (int u = 0; u < units; ++u) {
-          const float v = 0.0f + static_cast<float>(dot[u]) * (row_scale * unit_scale[u]);
-          out_row[u] = std::min(std::max(v, act_min), act_max);
-        }
-      }
+      // v = bias (or 0) + dot * (row scale * unit scale), clamped.
+      hybrid::ScaleRow(dot, rows.scale[b], data->filter_scale.data(), bias_data, act_min, act_max,
+                       out_row, units);
       continue;
     }
     for (int u = 0; u < units; ++u) {

@@ -1067,15 +1067,22 @@ void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed
           t.b2 = t.b + static_cast<size_t>(k) * kNr;
           t.cols2 = std::min(kNr, n - (p + 1) * kNr);
         }
+        // The block's rows in tiles of nearly equal height (64 rows as 11, 11, 11, 11, 10,
+        // 10 rather than 12 x 5 + 4): a short last tile has too few accumulators to hide
+        // the FMA latency.
         const int rows = wide ? kernel.wide_mr : mr;
-        for (int i = m0; i < m1; i += rows) {
+        const int tiles = (m1 - m0 + rows - 1) / rows;
+        const int base = (m1 - m0) / tiles, taller = (m1 - m0) % tiles;
+        for (int q = 0, i = m0; q < tiles; ++q) {
+          const int h = base + (q < taller ? 1 : 0);
           t.a = a + static_cast<size_t>(i) * lda + pc;
           t.c = c + static_cast<size_t>(i) * ldc + p * kNr;
           if (wide) {
-            kernel.wide[std::min(rows, m1 - i)](t);
+            kernel.wide[h](t);
           } else {
-            kernel.tiles[std::min(rows, m1 - i)](t);
+            kernel.tiles[h](t);
           }
+          i += h;
         }
         p += wide ? 2 : 1;
       }

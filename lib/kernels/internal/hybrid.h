@@ -35,11 +35,38 @@ inline int32_t RoundHalfAway(float x) {
 
 // The smallest and largest of size > 0 values (as std::minmax_element's, NaNs aside),
 // four lanes at a time (one SSE / NEON register) so that the loop vectorizes.
+#if defined(TFI_HYBRID_AVX2)
+// MinMax's vector part on 8 lanes: min_ps(v, lo) keeps lo where v is NaN, as `v < lo ? v :
+// lo`. Returns how many values it covered (a multiple of 8, or 0).
+__attribute__((target("avx2"))) inline int MinMaxAvx2(const float* values, int size, float* lo,
+                                                      float* hi) {
+  if (size < 8) return 0;
+  __m256 vlo = _mm256_loadu_ps(values), vhi = vlo;
+  int i = 8;
+  for (; i + 8 <= size; i += 8) {
+    const __m256 v = _mm256_loadu_ps(values + i);
+    vlo = _mm256_min_ps(v, vlo);
+    vhi = _mm256_max_ps(v, vhi);
+  }
+  float l[8], h[8];
+  _mm256_storeu_ps(l, vlo);
+  _mm256_storeu_ps(h, vhi);
+  for (int k = 0; k < 8; ++k) {
+    *lo = std::min(*lo, l[k]);
+    *hi = std::max(*hi, h[k]);
+  }
+  return i;
+}
+#endif
+
 inline void MinMax(const float* values, int size, float* min_value, float* max_value) {
   typedef float V4 __attribute__((vector_size(16)));
   float lo = values[0], hi = values[0];
   int i = 0;
-  if (size >= 4) {
+#if defined(TFI_HYBRID_AVX2)
+  if (gemm::CpuHasAvx2()) i = MinMaxAvx2(values, size, &lo, &hi);
+#endif
+  if (i == 0 && size >= 4) {
     V4 vlo, vhi;
     std::memcpy(&vlo, values, sizeof vlo);
     vhi = vlo;
@@ -221,6 +248,64 @@ inline void RescaleRow(const int32_t* acc, int n, const float* multiplier, const
       const float v = static_cast<float>(acc[j]) * multiplier[j];
       out[j] = std::min(std::max(v, lo), hi);
     }
+  }
+}
+
+#if defined(TFI_HYBRID_AVX2)
+__attribute__((target("avx2"))) inline int ScaleRowAvx2(const int32_t* dot, float row_scale,
+                                                        const float* unit_scale, const float* bias,
+                                                        float act_min, float act_max, float* out,
+                                                        int n) {
+  const __m256 rs = _mm256_set1_ps(row_scale), lo = _mm256_set1_ps(act_min),
+               hi = _mm256_set1_ps(act_max);
+  int u = 0;
+  for (; u + 8 <= n; u += 8) {
+    const __m256 s = _mm256_mul_ps(rs, _mm256_loadu_ps(unit_scale + u));
+    const __m256 p = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_loadu_si256(
+                                       reinterpret_cast<const __m256i*>(dot + u))),
+                                   s);
+    const __m256 b = bias != nullptr ? _mm256_loadu_ps(bias + u) : _mm256_setzero_ps();
+    // max_ps(lo, v) / min_ps(hi, v): std::max(v, lo) / std::min(v, hi), NaN kept.
+    _mm256_storeu_ps(out + u, _mm256_min_ps(hi, _mm256_max_ps(lo, _mm256_add_ps(b, p))));
+  }
+  return u;
+}
+
+__attribute__((target("avx2"))) inline int SubtractOffsetAvx2(int32_t* sums, const int32_t* col,
+                                                              uint32_t offset, int n) {
+  const __m256i o = _mm256_set1_epi32(static_cast<int32_t>(offset));
+  int u = 0;
+  for (; u + 8 <= n; u += 8) {
+    __m256i* at = reinterpret_cast<__m256i*>(sums + u);
+    const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + u));
+    _mm256_storeu_si256(at, _mm256_sub_epi32(_mm256_loadu_si256(at), _mm256_mullo_epi32(o, c)));
+  }
+  return u;
+}
+#endif
+
+// out[u] = clamp(bias[u] (or 0) + float(dot[u]) * (row_scale * unit_scale[u])): the hybrid
+// kernels' rescale of one row's int32 sums, the products rounded as written (no FMA).
+inline void ScaleRow(const int32_t* dot, float row_scale, const float* unit_scale,
+                     const float* bias, float act_min, float act_max, float* out, int n) {
+  int u = 0;
+#if defined(TFI_HYBRID_AVX2)
+  if (gemm::CpuHasAvx2()) u = ScaleRowAvx2(dot, row_scale, unit_scale, bias, act_min, act_max, out, n);
+#endif
+  for (; u < n; ++u) {
+    const float v = (bias != nullptr ? bias[u] : 0.0f) + static_cast<float>(dot[u]) * (row_scale * unit_scale[u]);
+    out[u] = std::min(std::max(v, act_min), act_max);
+  }
+}
+
+// sums[u] -= offset * col[u], wrapping as uint32 (the asymmetric input's offset term).
+inline void SubtractOffset(int32_t* sums, const int32_t* col, uint32_t offset, int n) {
+  int u = 0;
+#if defined(TFI_HYBRID_AVX2)
+  if (gemm::CpuHasAvx2()) u = SubtractOffsetAvx2(sums, col, offset, n);
+#endif
+  for (; u < n; ++u) {
+    sums[u] = static_cast<int32_t>(static_cast<uint32_t>(sums[u]) - offset * static_cast<uint32_t>(col[u]));
   }
 }
 

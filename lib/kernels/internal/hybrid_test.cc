@@ -47,5 +47,48 @@ TEST_CASE("hybrid::MinMax equals std::minmax_element") {
   }
 }
 
+// The vector rescale and offset loops against the scalar formulas, bit for bit: lengths
+// around the vector width, with and without bias, NaN and clamped values.
+TEST_CASE("hybrid::ScaleRow and SubtractOffset equal their scalar formulas") {
+  const uint32_t seed = 13;
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int32_t> di(-3000000, 3000000);
+  std::uniform_real_distribution<float> df(1e-4f, 2e-2f), db(-3.f, 3.f);
+  for (int n : {1, 7, 8, 9, 16, 31, 64, 100}) {
+    std::vector<int32_t> dot(n), col(n);
+    std::vector<float> unit(n), bias(n);
+    for (int u = 0; u < n; ++u) {
+      dot[u] = di(rng);
+      col[u] = di(rng) / 100;
+      unit[u] = df(rng);
+      bias[u] = db(rng);
+    }
+    if (n > 3) bias[3] = std::nanf("");
+    for (bool with_bias : {false, true}) {
+      const float row_scale = 0.0173f, lo = -6.0f, hi = 6.0f;
+      std::vector<float> got(n);
+      tflite::hybrid::ScaleRow(dot.data(), row_scale, unit.data(), with_bias ? bias.data() : nullptr, lo, hi,
+                               got.data(), n);
+      for (int u = 0; u < n; ++u) {
+        const float v = (with_bias ? bias[u] : 0.0f) + static_cast<float>(dot[u]) * (row_scale * unit[u]);
+        const float want = std::min(std::max(v, lo), hi);
+        CAPTURE(seed, n, u, with_bias);
+        if (std::isnan(want)) {
+          CHECK(std::isnan(got[u]));
+        } else {
+          CHECK(got[u] == want);
+        }
+      }
+    }
+    std::vector<int32_t> sums = dot, want = dot;
+    const uint32_t offset = 117;
+    tflite::hybrid::SubtractOffset(sums.data(), col.data(), offset, n);
+    for (int u = 0; u < n; ++u) {
+      want[u] = static_cast<int32_t>(static_cast<uint32_t>(want[u]) - offset * static_cast<uint32_t>(col[u]));
+    }
+    CHECK(sums == want);
+  }
+}
+
 }  // namespace
 }  // namespace tflite_inspect
