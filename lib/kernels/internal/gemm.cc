@@ -276,8 +276,11 @@ __attribute__((target("avx512f"))) void Avx512FloatTile(const FloatTile& t) {
 // for two FMAs. The 8 x 16 tile issues 9 loads per 8 FMAs and is bound by the load ports
 // at about half the FMA peak; this one is bound by the FMAs. Same products and order per
 // output (one FMA per k, k ascending), so the same bits as the other tiles.
-template <int R>
-__attribute__((target("avx512f"))) void Avx512FloatWideTile(const FloatTile& t) {
+// kMulAdd: each product rounded before it is added (GemmKernel::kTfliteOrder), compiled
+// without contraction into FMA.
+template <int R, bool kMulAdd>
+__attribute__((target("avx512f"), optimize("fp-contract=off"))) void Avx512WideTile(
+    const FloatTile& t) {
   static_assert(R >= 1 && R <= 12, "");
 #define TFI_DECL(i)                                                     \
   __m512 acc##i = _mm512_setzero_ps(), bcc##i = _mm512_setzero_ps();    \
@@ -288,11 +291,16 @@ __attribute__((target("avx512f"))) void Avx512FloatWideTile(const FloatTile& t) 
   const float* b2 = t.b2;
   for (int kk = 0; kk < t.kc; ++kk, b += kNr, b2 += kNr) {
     const __m512 bv = _mm512_loadu_ps(b), bw = _mm512_loadu_ps(b2);
-#define TFI_STEP(i)                                      \
-  if constexpr (i < R) {                                 \
-    const __m512 av = _mm512_set1_ps(a##i[kk]);          \
-    acc##i = _mm512_fmadd_ps(av, bv, acc##i);            \
-    bcc##i = _mm512_fmadd_ps(av, bw, bcc##i);            \
+#define TFI_STEP(i)                                                   \
+  if constexpr (i < R) {                                              \
+    const __m512 av = _mm512_set1_ps(a##i[kk]);                       \
+    if constexpr (kMulAdd) {                                          \
+      acc##i = _mm512_add_ps(acc##i, _mm512_mul_ps(av, bv));          \
+      bcc##i = _mm512_add_ps(bcc##i, _mm512_mul_ps(av, bw));          \
+    } else {                                                          \
+      acc##i = _mm512_fmadd_ps(av, bv, acc##i);                       \
+      bcc##i = _mm512_fmadd_ps(av, bw, bcc##i);                       \
+    }                                                                 \
   }
     TFI_GEMM_ROWS12(TFI_STEP)
 #undef TFI_STEP
@@ -326,6 +334,14 @@ __attribute__((target("avx512f"))) void Avx512FloatWideTile(const FloatTile& t) 
 #undef TFI_OUT
 #undef TFI_GEMM_ROWS12
 #undef TFI_GEMM_ROWS8
+}
+template <int R>
+void Avx512FloatWideTile(const FloatTile& t) {
+  Avx512WideTile<R, false>(t);
+}
+template <int R>
+void Avx512MulAddWideTile(const FloatTile& t) {
+  Avx512WideTile<R, true>(t);
 }
 #endif
 
@@ -522,6 +538,19 @@ const FloatKernel& TfliteOrderFloatKernel() {
                                 AvxMulAddFloatTile<3>, AvxMulAddFloatTile<4>,
                                 AvxMulAddFloatTile<5>, AvxMulAddFloatTile<6>, nullptr, nullptr},
                                "avx_muladd_6x16"};
+  // Two panels at a time on AVX-512 (a last odd panel on the AVX tile): the same products
+  // and sums.
+  static const FloatKernel avx512{
+      6,
+      {nullptr, AvxMulAddFloatTile<1>, AvxMulAddFloatTile<2>, AvxMulAddFloatTile<3>,
+       AvxMulAddFloatTile<4>, AvxMulAddFloatTile<5>, AvxMulAddFloatTile<6>, nullptr, nullptr},
+      "avx512_muladd_12x32",
+      12,
+      {nullptr, Avx512MulAddWideTile<1>, Avx512MulAddWideTile<2>, Avx512MulAddWideTile<3>,
+       Avx512MulAddWideTile<4>, Avx512MulAddWideTile<5>, Avx512MulAddWideTile<6>,
+       Avx512MulAddWideTile<7>, Avx512MulAddWideTile<8>, Avx512MulAddWideTile<9>,
+       Avx512MulAddWideTile<10>, Avx512MulAddWideTile<11>, Avx512MulAddWideTile<12>}};
+  if (CpuHasAvx512F()) return avx512;
   if (CpuHasAvx2()) return avx;
 #endif
   return PortableFloatKernel();

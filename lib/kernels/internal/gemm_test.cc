@@ -72,6 +72,43 @@ TEST_CASE("FloatGemm's SIMD tiles (AVX-512, AVX2, NEON) give the bits of one fma
   }
 }
 
+// kTfliteOrder: TFLite's builtin float sums on x86 (Eigen without FMA): k ascending from 0,
+// each product rounded, then added; one k block; then the bias and the clamp.
+TEST_CASE("FloatGemm's kTfliteOrder tiles give the bits of a product rounded, then added") {
+  const int shapes[][3] = {{7, 17, 5}, {13, 32, 300}, {6, 48, 700}, {64, 128, 128},
+                           {25, 80, 130}, {1, 16, 9}, {37, 112, 64}};
+  uint32_t seed = 400;
+  for (const auto& s : shapes) {
+    const int m = s[0], n = s[1], k = s[2];
+    std::mt19937 rng(++seed);
+    const auto a = RandomFloats(rng, static_cast<size_t>(m) * k);
+    const auto w = RandomFloats(rng, static_cast<size_t>(n) * k);
+    const auto bias = RandomFloats(rng, n);
+    std::vector<float> packed(tflite::gemm::PackedWeightsSize(n, k));
+    tflite::gemm::PackFloatWeights(w.data(), n, k, packed.data());
+    tflite::gemm::FloatOutputStage stage;
+    stage.bias = bias.data();
+    stage.min = -1.5f;
+    stage.max = 2.0f;
+    std::vector<float> want(static_cast<size_t>(m) * n), got(want.size());
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < n; ++j) {
+        volatile float acc = 0.0f;  // no contraction: each product rounded, then added
+        for (int p = 0; p < k; ++p) {
+          volatile float product = a[static_cast<size_t>(i) * k + p] * w[static_cast<size_t>(j) * k + p];
+          acc = acc + product;
+        }
+        const float c = acc + bias[j];
+        want[static_cast<size_t>(i) * n + j] = std::min(std::max(c, stage.min), stage.max);
+      }
+    }
+    tflite::gemm::FloatGemm(m, n, k, a.data(), k, packed.data(), got.data(), n, stage, nullptr,
+                            GemmKernel::kTfliteOrder);
+    CAPTURE(m, n, k);
+    CHECK(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0);
+  }
+}
+
 TEST_CASE("FloatGemm (every micro-kernel) matches a double reference") {
   const int shapes[][3] = {{1, 1, 1},    {1, 1000, 37}, {7, 16, 5},    {13, 33, 321},
                            {6, 17, 700}, {100, 5, 3},   {97, 64, 288}, {5, 3, 0},
