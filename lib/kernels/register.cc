@@ -12,6 +12,7 @@ BuiltinOpResolver::BuiltinOpResolver() {
   // (kernels: one AddBuiltin line per op, sorted by op name)
   AddBuiltin(BuiltinOperator_ABS, Register_ABS(), 1, 5);
   AddBuiltin(BuiltinOperator_ADD, Register_ADD(), 1, 5);
+  AddBuiltin(BuiltinOperator_ADD_N, Register_ADD_N(), 1, 1);
   AddBuiltin(BuiltinOperator_ARG_MAX, Register_ARG_MAX(), 1, 3);
   AddBuiltin(BuiltinOperator_ARG_MIN, Register_ARG_MIN(), 1, 3);
   AddBuiltin(BuiltinOperator_AVERAGE_POOL_2D, Register_AVERAGE_POOL_2D(), 1, 3);
@@ -44,6 +45,8 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_DEQUANTIZE, Register_DEQUANTIZE(), 5, 5);
   AddBuiltin(BuiltinOperator_DIV, Register_DIV(), 1, 2);
   AddBuiltin(BuiltinOperator_ELU, Register_ELU(), 1, 1);
+  // EMBEDDING_LOOKUP: v1-3 float32 and int8/uint8 tables (copied, or hybrid to float32); not v4-5 (int4 / int2 tables).
+  AddBuiltin(BuiltinOperator_EMBEDDING_LOOKUP, Register_EMBEDDING_LOOKUP(), 1, 3);
   AddBuiltin(BuiltinOperator_EQUAL, Register_EQUAL(), 1, 4);
   AddBuiltin(BuiltinOperator_EXP, Register_EXP(), 1, 1);
   AddBuiltin(BuiltinOperator_EXPAND_DIMS, Register_EXPAND_DIMS(), 1, 1);
@@ -65,9 +68,11 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_HARD_SWISH, Register_HARD_SWISH(), 1, 1);
   AddBuiltin(BuiltinOperator_IF, Register_IF(), 1, 1);
   AddBuiltin(BuiltinOperator_L2_NORMALIZATION, Register_L2_NORMALIZATION(), 1, 2);
+  AddBuiltin(BuiltinOperator_L2_POOL_2D, Register_L2_POOL_2D(), 1, 1);
   AddBuiltin(BuiltinOperator_LEAKY_RELU, Register_LEAKY_RELU(), 1, 2);
   AddBuiltin(BuiltinOperator_LESS, Register_LESS(), 1, 3);
   AddBuiltin(BuiltinOperator_LESS_EQUAL, Register_LESS_EQUAL(), 1, 2);
+  AddBuiltin(BuiltinOperator_LOCAL_RESPONSE_NORMALIZATION, Register_LOCAL_RESPONSE_NORMALIZATION(), 1, 1);
   AddBuiltin(BuiltinOperator_LOG, Register_LOG(), 1, 1);
   AddBuiltin(BuiltinOperator_LOGICAL_AND, Register_LOGICAL_AND(), 1, 1);
   AddBuiltin(BuiltinOperator_LOGICAL_NOT, Register_LOGICAL_NOT(), 1, 1);
@@ -83,6 +88,7 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_MUL, Register_MUL(), 1, 5);
   AddBuiltin(BuiltinOperator_NEG, Register_NEG(), 1, 1);
   AddBuiltin(BuiltinOperator_NOT_EQUAL, Register_NOT_EQUAL(), 1, 3);
+  AddBuiltin(BuiltinOperator_ONE_HOT, Register_ONE_HOT(), 1, 1);
   AddBuiltin(BuiltinOperator_PACK, Register_PACK(), 1, 4);
   AddBuiltin(BuiltinOperator_PAD, Register_PAD(), 1, 4);
   AddBuiltin(BuiltinOperator_PADV2, Register_PADV2(), 1, 4);
@@ -91,6 +97,9 @@ BuiltinOpResolver::BuiltinOpResolver() {
   // QUANTIZE: v1-2, v3 per-channel (not v4 int4).
   AddBuiltin(BuiltinOperator_QUANTIZE, Register_QUANTIZE(), 1, 3);
   AddBuiltin(BuiltinOperator_RANGE, Register_RANGE(), 1, 2);
+  AddBuiltin(BuiltinOperator_RANK, Register_RANK(), 1, 1);
+  AddBuiltin(BuiltinOperator_REDUCE_ALL, Register_REDUCE_ALL(), 1, 1);
+  AddBuiltin(BuiltinOperator_REDUCE_ANY, Register_REDUCE_ANY(), 1, 1);
   AddBuiltin(BuiltinOperator_REDUCE_MAX, Register_REDUCE_MAX(), 1, 3);
   AddBuiltin(BuiltinOperator_REDUCE_MIN, Register_REDUCE_MIN(), 1, 3);
   // REDUCE_PROD: v1 (not v2 quantized).
@@ -109,6 +118,8 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_SELECT, Register_SELECT(), 1, 4);
   AddBuiltin(BuiltinOperator_SELECT_V2, Register_SELECT_V2(), 1, 2);
   AddBuiltin(BuiltinOperator_SHAPE, Register_SHAPE(), 1, 1);
+  // SIGN: v1 float32/float64, v2 int32.
+  AddBuiltin(BuiltinOperator_SIGN, Register_SIGN(), 1, 2);
   AddBuiltin(BuiltinOperator_SIN, Register_SIN(), 1, 1);
   AddBuiltin(BuiltinOperator_SLICE, Register_SLICE(), 1, 6);
   // SOFTMAX: v1-2 (float, uint8, int8 -> int8/int16), v3 int16 -> int16.
@@ -141,6 +152,8 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_UNIDIRECTIONAL_SEQUENCE_LSTM, Register_UNIDIRECTIONAL_SEQUENCE_LSTM(), 1,
              4);
   AddBuiltin(BuiltinOperator_UNPACK, Register_UNPACK(), 1, 4);
+  // WHERE: v1 bool, v2 float32/int32/int64/int8/uint8/uint32 conditions.
+  AddBuiltin(BuiltinOperator_WHERE, Register_WHERE(), 1, 2);
   AddBuiltin(BuiltinOperator_WHILE, Register_WHILE(), 1, 1);
   AddBuiltin(BuiltinOperator_ZEROS_LIKE, Register_ZEROS_LIKE(), 1, 1);
   // TFLite's BuiltinOpResolver also registers custom ops; this one of its three is here

@@ -4,13 +4,10 @@
 // kernels (BUILTIN_REF) on seeded inputs and commits testdata/kernels/<case>/{model.tflite,
 // input_<i>.bin, output_<i>.bin, report.json}. Our kernels must reproduce every output:
 // integer outputs exactly, float outputs bit for bit unless a case names a tolerance.
-// A case TFLite refuses at AllocateTensors (report.json "refused") must fail here too.
+// A case TFLite refuses at AllocateTensors (report.json "refused") must fail here too
+// (kernels/testing/golden_test_util.h; more ops' cases: tflite_goldens_ops_test.cc).
 #include <catch2/catch.hpp>
-#include <cmath>
 #include <cstdint>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <random>
 #include <string>
@@ -19,15 +16,16 @@
 #include "builder/model_builder.h"
 #include "flatbuffers/flexbuffers.h"
 #include "kernels/testing/conv_test_util.h"
+#include "kernels/testing/golden_test_util.h"
 #include "kernels/testing/op_test_util.h"
-#include "nlohmann/json.hpp"
 
 namespace tflite_inspect {
 namespace {
 
-namespace fs = std::filesystem;
 using conv_test::RandomFloats;
 using conv_test::RandomInts;
+using golden_test::GoldenCase;
+using golden_test::WriteModels;
 
 // Per-channel int8 weights: values in [-127, 127], scales spread over a decade.
 QuantSpec ChannelScales(int channels, int dim, float base) {
@@ -857,13 +855,6 @@ ModelBuilder ReverseV2(tflite::TensorType type, std::vector<int32_t> shape,
   return b;
 }
 
-struct GoldenCase {
-  const char* name;
-  ModelBuilder (*build)();
-  double float_tolerance;  // max |ours - TFLite| / max(1, max|TFLite|); 0: bit-exact
-  int int_steps = 0;       // integer outputs: max |ours - TFLite|; 0: bit-exact
-};
-
 const GoldenCase kCases[] = {
     {"depthwise_hybrid_per_channel_same",
      [] {
@@ -1086,97 +1077,12 @@ const GoldenCase kCases[] = {
      1e-6},
 };
 
-fs::path GoldenDir(const std::string& name) {
-  return fs::path(TFI_SOURCE_DIR) / "testdata" / "kernels" / name;
-}
-
-std::vector<uint8_t> ReadBytes(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-}
-
-template <typename T>
-double MaxAbsDiff(const uint8_t* a, const uint8_t* b, size_t bytes) {
-  double m = 0;
-  for (size_t i = 0; i < bytes / sizeof(T); ++i) {
-    T x, y;
-    std::memcpy(&x, a + i * sizeof(T), sizeof(T));
-    std::memcpy(&y, b + i * sizeof(T), sizeof(T));
-    m = std::max(m, std::fabs(static_cast<double>(x) - static_cast<double>(y)));
-  }
-  return m;
-}
-
-double MaxAbs(const float* v, size_t n) {
-  double m = 0;
-  for (size_t i = 0; i < n; ++i) m = std::max(m, std::fabs(static_cast<double>(v[i])));
-  return m;
-}
-
-void CheckCase(const GoldenCase& c, int num_threads) {
-  const fs::path dir = GoldenDir(c.name);
-  CAPTURE(c.name, num_threads);
-  REQUIRE(fs::exists(dir / "report.json"));
-  const auto report = nlohmann::json::parse(std::ifstream(dir / "report.json"));
-  const std::vector<uint8_t> model_bytes = ReadBytes(dir / "model.tflite");
-  // The committed model is what the builder makes today (else regenerate the goldens).
-  CHECK(c.build().Build() == model_bytes);
-  CapturingErrorReporter reporter;
-  auto model = tflite::FlatBufferModel::BuildFromBuffer(
-      reinterpret_cast<const char*>(model_bytes.data()), model_bytes.size(), &reporter);
-  REQUIRE(model != nullptr);
-  tflite::ops::builtin::BuiltinOpResolver resolver;
-  std::unique_ptr<tflite::Interpreter> interpreter;
-  REQUIRE(tflite::InterpreterBuilder(*model, resolver, &reporter)(&interpreter, num_threads) == kTfLiteOk);
-  const TfLiteStatus allocated = interpreter->AllocateTensors();
-  if (report.contains("refused")) {
-    CAPTURE(report["refused"].get<std::string>());
-    CHECK(allocated != kTfLiteOk);
-    CHECK(!reporter.text().empty());
-    return;
-  }
-  REQUIRE(allocated == kTfLiteOk);
-  for (size_t i = 0; i < interpreter->inputs().size(); ++i) {
-    TfLiteTensor* t = interpreter->input_tensor(i);
-    const auto bytes = ReadBytes(dir / ("input_" + std::to_string(i) + ".bin"));
-    REQUIRE(bytes.size() == t->bytes);
-    std::memcpy(t->data.raw, bytes.data(), bytes.size());
-  }
-  REQUIRE(interpreter->Invoke() == kTfLiteOk);
-  for (size_t i = 0; i < interpreter->outputs().size(); ++i) {
-    const TfLiteTensor* t = interpreter->output_tensor(i);
-    const auto want = ReadBytes(dir / ("output_" + std::to_string(i) + ".bin"));
-    CAPTURE(i, reporter.text());
-    REQUIRE(want.size() == t->bytes);
-    const auto* got = reinterpret_cast<const uint8_t*>(t->data.raw);
-    if (t->type == kTfLiteFloat32 && c.float_tolerance > 0) {
-      const double err = MaxAbsDiff<float>(got, want.data(), want.size());
-      const double ref = MaxAbs(reinterpret_cast<const float*>(want.data()), want.size() / 4);
-      CAPTURE(err, ref);
-      CHECK(err <= c.float_tolerance * std::max(1.0, ref));
-    } else if (t->type == kTfLiteInt8 && c.int_steps > 0) {
-      const double err = MaxAbsDiff<int8_t>(got, want.data(), want.size());
-      CAPTURE(err);
-      CHECK(err <= c.int_steps);
-    } else {
-      double err = 0;
-      if (t->type == kTfLiteFloat32) err = MaxAbsDiff<float>(got, want.data(), want.size());
-      CAPTURE(err);
-      CHECK(std::memcmp(got, want.data(), want.size()) == 0);
-    }
-  }
-}
-
 TEST_CASE("kernels match TFLite's reference kernels on the testdata/kernels goldens") {
-  for (const GoldenCase& c : kCases) {
-    DYNAMIC_SECTION(c.name) { CheckCase(c, 1); }
-  }
+  golden_test::CheckCases(kCases, 1);
 }
 
 TEST_CASE("kernels match the testdata/kernels goldens on two threads") {
-  for (const GoldenCase& c : kCases) {
-    DYNAMIC_SECTION(c.name) { CheckCase(c, 2); }
-  }
+  golden_test::CheckCases(kCases, 2);
 }
 
 TEST_CASE("hybrid DEPTHWISE_CONV_2D with one filter scale is refused with the reason") {
@@ -1210,15 +1116,7 @@ TEST_CASE("FULLY_CONNECTED sparse int8 weights need TFLite's 1x16 blocks") {
 }
 
 // Writes each case's model.tflite (run by scripts/gen_kernel_goldens.py).
-TEST_CASE("write kernel golden models", "[.write_kernel_models]") {
-  const char* root = std::getenv("TFI_KERNEL_GOLDEN_DIR");
-  REQUIRE(root != nullptr);
-  for (const GoldenCase& c : kCases) {
-    const fs::path dir = fs::path(root) / c.name;
-    fs::create_directories(dir);
-    REQUIRE(c.build().WriteFile((dir / "model.tflite").string()).ok());
-  }
-}
+TEST_CASE("write kernel golden models", "[.write_kernel_models]") { WriteModels(kCases); }
 
 }  // namespace
 }  // namespace tflite_inspect

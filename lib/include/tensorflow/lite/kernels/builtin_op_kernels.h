@@ -113,6 +113,18 @@ TfLiteRegistration* Register_FLOOR_DIV();
 TfLiteRegistration* Register_FLOOR_MOD();
 TfLiteRegistration* Register_POW();
 
+// more ops of TFLite's BuiltinOpResolver (lib/kernels/<op>.cc):
+TfLiteRegistration* Register_ADD_N();
+TfLiteRegistration* Register_ONE_HOT();
+TfLiteRegistration* Register_WHERE();
+TfLiteRegistration* Register_RANK();
+TfLiteRegistration* Register_SIGN();
+TfLiteRegistration* Register_REDUCE_ANY();
+TfLiteRegistration* Register_REDUCE_ALL();
+TfLiteRegistration* Register_L2_POOL_2D();
+TfLiteRegistration* Register_LOCAL_RESPONSE_NORMALIZATION();
+TfLiteRegistration* Register_EMBEDDING_LOOKUP();
+
 // stateful family (lib/kernels/internal/lstm_eval.h):
 TfLiteRegistration* Register_SVDF();
 TfLiteRegistration* Register_UNIDIRECTIONAL_SEQUENCE_LSTM();
