@@ -62,9 +62,50 @@ bool VisitConv2D(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
                  "CONV_2D");
 }
 
+// An int8 FULLY_CONNECTED as the 1x1 convolution it is: its rows an [rows, 1] image of
+// K channels, the weights [units][K] the filter [units][1][1][K].
+bool PlanOwnFullyConnectedQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                              ConvStep* step) {
+  if (!OwnConvQs8Wanted() || !VisitQuantizedFullyConnected(v, node, reg)) return false;
+  const int input = node.inputs->data[0], filter = node.inputs->data[1];
+  const int bias = OptionalInput(node, 2), output = node.outputs->data[0];
+  const auto* p = static_cast<const TfLiteFullyConnectedParams*>(node.builtin_data);
+  tflite::conv_util::ConvGeometry g{};
+  g.in_c = g.f_c = Dim(v, filter, 1);
+  g.out_c = g.group_out_c = Dim(v, filter, 0);
+  const int64_t elements = tflite::NumElements(&Tensor(v, input));
+  if (g.in_c <= 0 || elements % g.in_c != 0 || elements / g.in_c > INT32_MAX) return false;
+  g.batches = 1;
+  g.in_h = g.out_h = static_cast<int>(elements / g.in_c);
+  g.in_w = g.out_w = g.f_h = g.f_w = g.groups = 1;
+  g.stride_h = g.stride_w = g.dil_h = g.dil_w = 1;
+  if (step == nullptr) return true;
+  TfLiteTensor* tensors = v.context->tensors;
+  tflite::conv_util::QuantParams quant;
+  if (tflite::conv_util::PrepareConvQuant(v.context, &tensors[input], &tensors[filter],
+                                          bias >= 0 ? &tensors[bias] : nullptr, &tensors[output],
+                                          p->activation, g.out_c, &quant) != kTfLiteOk) {
+    return v.Refuse("the requantization could not be derived");
+  }
+  const auto* fq = static_cast<const TfLiteAffineQuantization*>(tensors[filter].quantization.params);
+  step->input = input;
+  step->output = output;
+  step->qs8 = std::make_shared<const ConvQs8>(
+      g, static_cast<const int8_t*>(StaticData(v, filter)),
+      bias >= 0 ? static_cast<const int32_t*>(StaticData(v, bias)) : nullptr, std::move(quant),
+      RequantizationScales(tensors[input].params.scale, fq->scale->data, fq->scale->size,
+                           tensors[output].params.scale, g.out_c));
+  return true;
+}
+
 bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                  ConvStep* step) {
-  if (reg.builtin_code != kTfLiteBuiltinConv2d || node.inputs->size < 2) return false;
+  if (node.inputs->size < 2) return false;
+  if (reg.builtin_code == kTfLiteBuiltinFullyConnected &&
+      Tensor(v, node.inputs->data[0]).type == kTfLiteInt8) {
+    return PlanOwnFullyConnectedQs8(v, node, reg, step);
+  }
+  if (reg.builtin_code != kTfLiteBuiltinConv2d) return false;
   // int8 (QS8) on the dot-product GEMM, float on the packed float GEMM.
   const bool qs8 = Tensor(v, node.inputs->data[0]).type == kTfLiteInt8;
   if (qs8 ? !OwnConvQs8Wanted() || !VisitQuantizedConv(v, node, reg)

@@ -970,9 +970,56 @@ TEST_CASE("XNNPACK partitions run INT8 CONV_2D on the dot-product GEMM where cho
     CHECK(worst <= 1);
     const Outcome r = Run(bytes, true);
     REQUIRE(!r.log.empty());
-    CHECK_THAT(r.log.back(), Catch::Contains("dot-product GEMM for int8 convolutions (" +
+    CHECK_THAT(r.log.back(), Catch::Contains("dot-product GEMM for int8 convolutions and fully connected layers (" +
                                              std::string(tflite::gemm::DotKernelName()) +
                                              "; this XNNPACK has no such kernels): #0 CONV_2D"));
+  }
+}
+
+// An int8 FULLY_CONNECTED over a [2, 3, 10] input (6 rows), per-tensor or per-channel
+// weights, with an int32 bias.
+std::vector<uint8_t> QuantizedFullyConnectedModel(bool per_channel, bool keep_num_dims) {
+  ModelBuilder b;
+  QuantSpec in_q{{0.1f}, {-2}}, out_q{{0.3f}, {4}};
+  QuantSpec w_q{{0.02f}, {0}}, b_q{{0.002f}, {0}};
+  if (per_channel) {
+    w_q = QuantSpec{{0.02f, 0.011f, 0.03f, 0.005f, 0.017f, 0.024f, 0.009f}, std::vector<int64_t>(7, 0)};
+    b_q = QuantSpec{{}, std::vector<int64_t>(7, 0)};
+    for (float ws : w_q.scale) b_q.scale.push_back(0.1f * ws);
+  }
+  const int in = b.AddTensor(tflite::TensorType_INT8, {2, 3, 10}, "in", &in_q);
+  std::vector<uint8_t> w(70);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<uint8_t>((i * 53 % 255) - 127);
+  const int wt = b.AddConstTensorBytes(tflite::TensorType_INT8, {7, 10}, w, "w", &w_q);
+  const int bi = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {7}, {1, -2, 30, 400, -500, 6, 0}, "b", &b_q);
+  const int out = b.AddTensor(tflite::TensorType_INT8,
+                              keep_num_dims ? std::vector<int>{2, 3, 7} : std::vector<int>{6, 7}, "out", &out_q);
+  tflite::FullyConnectedOptionsT o;
+  o.keep_num_dims = keep_num_dims;
+  b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {in, wt, bi}, {out}, Options(o), per_channel ? 5 : 4);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  return b.Build();
+}
+
+// On a dot-product CPU the int8 FULLY_CONNECTED is the delegate's 1x1 convolution on the
+// builtin GEMM: the same bytes as XNNPACK's (the fp32 requantization of the same sums).
+TEST_CASE("XNNPACK partitions run INT8 FULLY_CONNECTED on the dot-product GEMM where chosen") {
+  for (bool per_channel : {true, false}) {
+    for (bool keep : {false, true}) {
+      CAPTURE(per_channel, keep);
+      const auto bytes = QuantizedFullyConnectedModel(per_channel, keep);
+      const QOutcome by_xnnpack = RunQuantized(bytes, true);
+      const OwnGemmOn on;
+      const QOutcome own = RunQuantized(bytes, true);
+      CHECK(own.delegate_nodes == 1);
+      CHECK(own.values == by_xnnpack.values);
+      const Outcome r = Run(bytes, true);
+      REQUIRE(!r.log.empty());
+      CHECK_THAT(r.log.back(), Catch::Contains("int8 convolutions and fully connected layers (" +
+                                               std::string(tflite::gemm::DotKernelName()) +
+                                               "; this XNNPACK has no such kernels): #0 FULLY_CONNECTED"));
+    }
   }
 }
 

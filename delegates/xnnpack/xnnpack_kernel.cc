@@ -170,7 +170,8 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         DepthwiseStep step;
         planned = PlanOwnDepthwise(v, *node, *reg, &step);
         seg.steps.emplace_back(step);
-      } else if (op == kTfLiteBuiltinConv2d) {
+      } else if (op == kTfLiteBuiltinConv2d ||
+                 (op == kTfLiteBuiltinFullyConnected && PlanOwnConv(v, *node, *reg, nullptr))) {
         ConvStep step;
         planned = PlanOwnConv(v, *node, *reg, &step);
         seg.steps.emplace_back(std::move(step));
@@ -401,7 +402,8 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
                           : table_muls_.count(n) != 0           ? table_multiplied
                           : IsByteTableNode(v, *node, *reg)     ? tabled
                           : op == kTfLiteBuiltinDepthwiseConv2d ? convolved
-                          : op == kTfLiteBuiltinConv2d && int8  ? dot_convolved
+                          : (op == kTfLiteBuiltinConv2d || op == kTfLiteBuiltinFullyConnected) && int8
+                              ? dot_convolved
                           : op == kTfLiteBuiltinMul && int8     ? multiplied
                           : op == kTfLiteBuiltinConv2d || op == kTfLiteBuiltinFullyConnected
                               ? gemm_convolved
@@ -429,8 +431,8 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
                         what.empty() ? "" : "; ", gemm_convolved);
   }
   if (!dot_convolved.empty()) {
-    what += fmt::format("{}the builtin kernels' dot-product GEMM for int8 convolutions ({}; this "
-                        "XNNPACK has no such kernels): {}",
+    what += fmt::format("{}the builtin kernels' dot-product GEMM for int8 convolutions and fully "
+                        "connected layers ({}; this XNNPACK has no such kernels): {}",
                         what.empty() ? "" : "; ", tflite::gemm::DotKernelName(), dot_convolved);
   }
   if (!multiplied.empty()) {
