@@ -1116,7 +1116,7 @@ void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed
         p += wide ? 2 : 1;
       }
     }
-  });
+  }, /*panel_align=*/kernel.wide_mr > 0 ? 2 : 1);
 }
 
 void QuantizedGemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b,
