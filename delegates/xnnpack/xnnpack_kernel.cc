@@ -33,6 +33,37 @@ bool IsDataInput(const TfLiteRegistration& reg, int i) {
   }
 }
 
+// Work under which a runtime gets no thread pool (multiply-adds, or elements written).
+constexpr double kMinRuntimeParallelWork = 1 << 20;
+
+// A runtime's work: the elements its nodes write, times the filter's taps per output for
+// convolutions and fully connected layers.
+double RuntimeWork(TfLiteContext* context, const std::vector<int>& nodes) {
+  double work = 0;
+  for (int n : nodes) {
+    TfLiteNode* node;
+    TfLiteRegistration* reg;
+    if (context->GetNodeAndRegistration(context, n, &node, &reg) != kTfLiteOk) continue;
+    double per_output = 1;
+    const int op = reg->builtin_code;
+    if ((op == kTfLiteBuiltinConv2d || op == kTfLiteBuiltinDepthwiseConv2d ||
+         op == kTfLiteBuiltinFullyConnected || op == kTfLiteBuiltinTransposeConv) &&
+        node->inputs->size >= 2 && node->inputs->data[1] >= 0) {
+      const TfLiteTensor& f = context->tensors[node->inputs->data[1]];
+      const int64_t taps = tflite::NumElements(&f);
+      const int64_t channels = f.dims != nullptr && f.dims->size > 0
+                                   ? f.dims->data[op == kTfLiteBuiltinDepthwiseConv2d ? f.dims->size - 1 : 0]
+                                   : 1;
+      per_output = channels > 0 ? static_cast<double>(taps) / static_cast<double>(channels) : 1;
+    }
+    for (int i = 0; i < node->outputs->size; ++i) {
+      const int t = node->outputs->data[i];
+      if (t >= 0) work += per_output * static_cast<double>(tflite::NumElements(&context->tensors[t]));
+    }
+  }
+  return work;
+}
+
 // Calls fn(tensor, is_output) for every tensor a node reads or writes as data.
 template <typename Fn>
 void ForEachValue(const TfLiteNode& node, const TfLiteRegistration& reg, Fn fn) {
@@ -365,8 +396,12 @@ TfLiteStatus XnnpackKernel::CreateRuntime(TfLiteContext* context, Segment* seg) 
       return kTfLiteError;
     }
   }
+  // A runtime of small operators runs on the calling thread: this XNNPACK splits even an
+  // 8K-element ADD over the pool, and the hand-offs cost more than they save
+  // (bert_tiny_64_dynamic at two threads: 490 us with the pool, 380 without; one thread 375).
+  pthreadpool_t pool = RuntimeWork(context, seg->nodes) < kMinRuntimeParallelWork ? nullptr : pool_;
   const xnn_status st = xnn_create_runtime_v2(
-      subgraph, pool_, force_fp16_ ? XNN_FLAG_FORCE_FP16_INFERENCE : 0, &seg->runtime);
+      subgraph, pool, force_fp16_ ? XNN_FLAG_FORCE_FP16_INFERENCE : 0, &seg->runtime);
   if (st != xnn_status_success) {
     TF_LITE_KERNEL_LOG(context, "%s: xnn_create_runtime_v2 failed (xnn_status %d)%s", kName,
                        static_cast<int>(st),

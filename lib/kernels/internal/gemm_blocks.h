@@ -19,12 +19,14 @@ constexpr double kMinParallelMacs = 1 << 20;
 // Calls fn(m0, m1, p0, p1) over row blocks of `mc` rows and blocks of kGemmNr-column
 // panels; splits the columns too when there are too few row blocks to keep the threads
 // busy. `panel_align`: column blocks start at multiples of it (kernels that take panels
-// in pairs).
+// in pairs). `min_parallel_macs`: below this much work one thread runs it all (kernels that
+// do many multiply-adds a cycle, as the dot-product ones, finish small problems sooner than
+// a hand-off to another thread pays off).
 template <typename Fn>
 void RunBlocks(pthreadpool* pool, int m, int panels, int k, int mc, const Fn& fn,
-               int panel_align = 1) {
+               int panel_align = 1, double min_parallel_macs = kMinParallelMacs) {
   const double macs = static_cast<double>(m) * panels * kGemmNr * k;
-  const int threads = pool == nullptr || macs < kMinParallelMacs
+  const int threads = pool == nullptr || macs < min_parallel_macs
                           ? 1
                           : static_cast<int>(pthreadpool_get_threads_count(pool));
   const int m_blocks = (m + mc - 1) / mc;

@@ -455,7 +455,7 @@ void DotGemmImpl(int m, int n, int k, const uint8_t* a, int lda, const int8_t* p
         [&](int m0, int m1, int p0, int p1) {
           AmxBlock<OutT>(m0, m1, p0, p1, n, k, a, sa, packed_b, panel_bytes, c, sc, stage);
         },
-        /*panel_align=*/2);
+        /*panel_align=*/2, /*min_parallel_macs=*/kMinParallelMacs * 8);
     return;
   }
   if (kernel == DotKernel::kAvx512Vnni) {
@@ -480,7 +480,7 @@ void DotGemmImpl(int m, int n, int k, const uint8_t* a, int lda, const int8_t* p
             }
           }
         },
-        /*panel_align=*/2);
+        /*panel_align=*/2, /*min_parallel_macs=*/kMinParallelMacs * 4);
     return;
   }
   if (kernel == DotKernel::kAvxVnni) {
