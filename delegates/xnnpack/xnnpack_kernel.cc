@@ -33,13 +33,14 @@ bool IsDataInput(const TfLiteRegistration& reg, int i) {
   }
 }
 
-// Work under which a runtime gets no thread pool (multiply-adds, or elements written).
-constexpr double kMinRuntimeParallelWork = 1 << 20;
+// Work under which a runtime gets no thread pool (multiply-adds, or elements written, of
+// its largest operator: XNNPACK splits each operator over the pool on its own).
+constexpr double kMinRuntimeParallelWork = 1 << 18;
 
-// A runtime's work: the elements its nodes write, times the filter's taps per output for
-// convolutions and fully connected layers.
+// The work of a runtime's largest operator: the elements it writes, times the filter's
+// taps per output for convolutions and fully connected layers.
 double RuntimeWork(TfLiteContext* context, const std::vector<int>& nodes) {
-  double work = 0;
+  double largest = 0;
   for (int n : nodes) {
     TfLiteNode* node;
     TfLiteRegistration* reg;
@@ -56,12 +57,14 @@ double RuntimeWork(TfLiteContext* context, const std::vector<int>& nodes) {
                                    : 1;
       per_output = channels > 0 ? static_cast<double>(taps) / static_cast<double>(channels) : 1;
     }
+    double work = 0;
     for (int i = 0; i < node->outputs->size; ++i) {
       const int t = node->outputs->data[i];
       if (t >= 0) work += per_output * static_cast<double>(tflite::NumElements(&context->tensors[t]));
     }
+    largest = std::max(largest, work);
   }
-  return work;
+  return largest;
 }
 
 // Calls fn(tensor, is_output) for every tensor a node reads or writes as data.
@@ -398,7 +401,8 @@ TfLiteStatus XnnpackKernel::CreateRuntime(TfLiteContext* context, Segment* seg) 
   }
   // A runtime of small operators runs on the calling thread: this XNNPACK splits even an
   // 8K-element ADD over the pool, and the hand-offs cost more than they save
-  // (bert_tiny_64_dynamic at two threads: 490 us with the pool, 380 without; one thread 375).
+  // (bert_tiny_64_dynamic at two threads: 490 us with the pool, 380 without; one thread 375;
+  // a MobileNetV2 int8 runtime with a 7x7x960 depthwise convolution gains from the pool).
   pthreadpool_t pool = RuntimeWork(context, seg->nodes) < kMinRuntimeParallelWork ? nullptr : pool_;
   const xnn_status st = xnn_create_runtime_v2(
       subgraph, pool, force_fp16_ ? XNN_FLAG_FORCE_FP16_INFERENCE : 0, &seg->runtime);

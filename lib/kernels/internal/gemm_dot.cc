@@ -480,7 +480,7 @@ void DotGemmImpl(int m, int n, int k, const uint8_t* a, int lda, const int8_t* p
             }
           }
         },
-        /*panel_align=*/2, /*min_parallel_macs=*/kMinParallelMacs * 4);
+        /*panel_align=*/2);
     return;
   }
   if (kernel == DotKernel::kAvxVnni) {
