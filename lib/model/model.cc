@@ -94,6 +94,19 @@ const OpCode& Model::op_code_of(int subgraph, int op) const {
   return op_codes_[o->opcode_index()];
 }
 
+BufferView Model::aligned_buffer(uint32_t index, size_t alignment) const {
+  BufferView v = buffer(index);
+  if (v.empty() || alignment <= 1 || reinterpret_cast<uintptr_t>(v.data) % alignment == 0) return v;
+  std::lock_guard<std::mutex> lock(copies_mutex_);
+  auto& copy = aligned_copies_[index];
+  if (copy == nullptr) {
+    copy.reset(new std::max_align_t[(v.size + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t)]);
+    std::memcpy(copy.get(), v.data, v.size);
+  }
+  v.data = reinterpret_cast<const uint8_t*>(copy.get());
+  return v;
+}
+
 BufferView Model::buffer(uint32_t index) const {
   BufferView v;
   const auto* buffers = model_->buffers();

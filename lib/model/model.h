@@ -12,7 +12,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +53,11 @@ class Model {
 
   // Constant data of buffer `index`; empty when the buffer holds none.
   BufferView buffer(uint32_t index) const;
+  // The same bytes at an address that is a multiple of `alignment` (a power of two up to
+  // alignof(std::max_align_t)): the buffer itself when it is, else a copy the model keeps
+  // for its lifetime. A crafted file can place a buffer anywhere; kernels read constants
+  // as arrays of their element type, which must be aligned for it.
+  BufferView aligned_buffer(uint32_t index, size_t alignment) const;
 
   // The "min_runtime_version" metadata entry written by the TFLite converter.
   const std::optional<std::string>& min_runtime_version() const { return min_runtime_version_; }
@@ -72,6 +79,8 @@ class Model {
   std::vector<OpCode> op_codes_;
   std::optional<std::string> min_runtime_version_;
   std::vector<std::string> refusals_;
+  mutable std::mutex copies_mutex_;
+  mutable std::map<uint32_t, std::unique_ptr<std::max_align_t[]>> aligned_copies_;
 };
 
 }  // namespace tflite_inspect

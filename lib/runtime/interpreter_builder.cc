@@ -1,5 +1,7 @@
 #include "tensorflow/lite/interpreter_builder.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -7,6 +9,7 @@
 #include <string>
 
 #include "model/model.h"
+#include "tensorflow/lite/kernels/kernel_util.h"
 #include "resolver/resolver_check.h"
 #include "runtime/builtin_options.h"
 
@@ -234,7 +237,11 @@ TfLiteStatus InterpreterBuilder::BuildSubgraph(int index,
     const char* name = tensor->name() ? tensor->name()->c_str() : nullptr;
     std::vector<int> dims = VectorFrom(tensor->shape());
     TfLiteQuantization quant = ParseQuantization(tensor->quantization());
-    tflite_inspect::BufferView buf = model.buffer(tensor->buffer());
+    // Constants are read as arrays of their element type: aligned for it (a crafted file
+    // can put a buffer at any offset; converters align them).
+    const int element = tflite::TfLiteTypeGetSize(type);
+    const size_t alignment = element > 0 ? std::min<size_t>(static_cast<size_t>(element), alignof(std::max_align_t)) : 1;
+    tflite_inspect::BufferView buf = model.aligned_buffer(tensor->buffer(), alignment);
     TfLiteStatus st;
     if (!buf.empty() && !tensor->is_variable()) {
       st = subgraph->SetTensorParametersReadOnly(t, type, name, dims, quant,

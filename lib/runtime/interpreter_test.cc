@@ -623,3 +623,37 @@ TEST_CASE("cancellation: Cancel needs EnableCancellation and affects the Invoke 
   CHECK(b.interpreter->Invoke() == kTfLiteOk);
   CHECK(reporter.text.empty());
 }
+
+// A crafted file can put a constant's bytes at any offset; kernels read them as arrays of
+// their type. Loaded from an odd address (so every buffer is misaligned), an int64 and a
+// float constant still reach the interpreter aligned, with their values, and run.
+TEST_CASE("constants at misaligned offsets reach kernels aligned, with their values") {
+  ModelBuilder b;
+  const int wide = b.AddConstTensor<int64_t>(tflite::TensorType_INT64, {2}, {3, 2}, "wide");
+  const int shape = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {2}, {3, 2}, "shape");
+  const int c = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {6}, {1, 2, 3, 4, 5, 6}, "c");
+  const int out = b.AddTensor(tflite::TensorType_FLOAT32, {3, 2}, "out");
+  tflite::ReshapeOptionsT o;
+  b.AddOperator(tflite::BuiltinOperator_RESHAPE, {c, shape}, {out}, tflite_inspect::Options(o));
+  b.SetInputs({});
+  b.SetOutputs({out});
+  const std::vector<uint8_t> bytes = b.Build();
+  std::vector<uint8_t> shifted(bytes.size() + 8);
+  uint8_t* odd = shifted.data() + 1;
+  std::memcpy(odd, bytes.data(), bytes.size());
+  auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(odd), bytes.size());
+  REQUIRE(model != nullptr);
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  std::unique_ptr<tflite::Interpreter> interpreter;
+  REQUIRE(tflite::InterpreterBuilder(*model, resolver)(&interpreter) == kTfLiteOk);
+  const TfLiteTensor* s = interpreter->tensor(wide);
+  const TfLiteTensor* f = interpreter->tensor(c);
+  CHECK(reinterpret_cast<uintptr_t>(s->data.raw) % alignof(int64_t) == 0);
+  CHECK(reinterpret_cast<uintptr_t>(f->data.raw) % alignof(float) == 0);
+  CHECK(s->data.i64[0] == 3);
+  CHECK(s->data.i64[1] == 2);
+  CHECK(f->data.f[5] == 6.0f);
+  REQUIRE(interpreter->AllocateTensors() == kTfLiteOk);
+  REQUIRE(interpreter->Invoke() == kTfLiteOk);
+  CHECK(interpreter->tensor(out)->data.f[4] == 5.0f);
+}
