@@ -139,13 +139,14 @@ int StartForAxis(const Slice& s, int axis) {
 int EndForAxis(const Slice& s, int axis, int start) {
   const int axis_size = s.shape[axis];
   if (s.shrink_mask & (1 << axis)) return start >= axis_size ? start : start + 1;
-  int end = s.stop[axis];
+  // In 64 bits: with `offset`, a crafted end near INT_MAX plus the start would overflow.
+  int64_t end = s.stop[axis];
   if (s.offset) end += start;
   const int stride = s.stride[axis];
   if (end < 0) end += axis_size;
-  end = stride > 0 ? Clamp(end, 0, axis_size) : Clamp(end, -1, axis_size - 1);
+  end = stride > 0 ? std::clamp<int64_t>(end, 0, axis_size) : std::clamp<int64_t>(end, -1, axis_size - 1);
   if (s.end_mask & (1 << axis)) end = stride > 0 ? axis_size : -1;
-  return end;
+  return static_cast<int>(end);
 }
 
 TfLiteStatus ResizeOutput(TfLiteContext* context, const Tensors& t) {
@@ -165,8 +166,14 @@ TfLiteStatus ResizeOutput(TfLiteContext* context, const Tensors& t) {
       const int begin = StartForAxis(slice, i);
       extent = EndForAxis(slice, i, begin) - begin;
     }
-    int dim = static_cast<int>(std::ceil(extent / static_cast<float>(stride)));
-    shape.push_back(dim < 0 ? 0 : dim);
+    // TFLite's float division; a crafted `offset` extent can make it exceed int.
+    const float dim = std::ceil(extent / static_cast<float>(stride));
+    if (!(dim < 2147483648.0f)) {
+      TF_LITE_KERNEL_LOG(context, "STRIDED_SLICE: output dimension %d would be %.0f elements", i,
+                         static_cast<double>(dim));
+      return kTfLiteError;
+    }
+    shape.push_back(dim < 0 ? 0 : static_cast<int>(dim));
   }
   TfLiteIntArray* out = TfLiteIntArrayCreate(static_cast<int>(shape.size()));
   std::copy(shape.begin(), shape.end(), out->data);

@@ -217,6 +217,14 @@ TEST_CASE("STRIDED_SLICE errors") {
               std::vector<int32_t>(6, 1), {}, {1, 1, 1, 1, 1, 1});
     CHECK(r.prepare == kTfLiteError);
   }
+  SECTION("an offset size near INT_MAX is an error, not an overflow") {
+    // Found by a UBSan run over crafted models: ceil(end / stride) in float left int.
+    Masks offset;
+    offset.offset = true;
+    const auto r = Slice({4}, in, {1}, {2147483647}, {1}, offset, {3});
+    CHECK(r.prepare == kTfLiteError);
+    CHECK_THAT(r.errors, Catch::Contains("STRIDED_SLICE: output dimension 0"));
+  }
   SECTION("offset slice past the end fails instead of writing garbage") {
     // The output shape comes from `end` (3) alone; begin = 3 leaves 1 element.
     Masks offset;
