@@ -96,6 +96,10 @@ bool VisitUnary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistratio
     if (p->beta != 1.0f) return v.Refuse(fmt::format("beta {} (XNNPACK's softmax has beta 1)", p->beta));
     if (Tensor(v, in).dims->size < 1) return v.Refuse("a scalar input");
   }
+  // This XNNPACK's rounding asserts on a scalar (bankers-rounding.c: num_input_dims >= 1).
+  if (reg.builtin_code == kTfLiteBuiltinRound && Tensor(v, in).dims->size < 1) {
+    return v.Refuse("a scalar input (this XNNPACK's ROUND needs rank >= 1)");
+  }
   if (prelu) {
     const int slope = node.inputs->data[1];
     if (!CheckFloat(v, slope, "slope")) return false;

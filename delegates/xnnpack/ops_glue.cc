@@ -190,7 +190,10 @@ bool VisitSlice(VisitContext& v, const TfLiteNode& node, std::vector<StridedCopy
     const int64_t dim = i.dims->data[d];
     // TFLite's delegate refuses size -1 ("to the end") too.
     if (size[d] <= 0) return v.Refuse(fmt::format("size {} must be positive", size[d]));
-    if (begin[d] < 0 || size[d] < 0 || begin[d] + size[d] > dim) return v.Refuse(fmt::format("slice out of range in dimension {}", d));
+    // (size > dim - begin rather than begin + size > dim: crafted int64 values overflow.)
+    if (begin[d] < 0 || begin[d] > dim || size[d] > dim - begin[d]) {
+      return v.Refuse(fmt::format("slice out of range in dimension {}", d));
+    }
   }
   return SliceCopy(v, in, out, begin, step, size, copies);
 }

@@ -647,6 +647,45 @@ void CheckRefusedGlue(const std::vector<uint8_t>& bytes, const std::string& reas
   ExpectClose(cpu, x);
 }
 
+// Found by an ASan/UBSan run over crafted models: an int64 SLICE begin of INT64_MAX (the
+// range check added begin and size) and a scalar ROUND (this XNNPACK asserts on it).
+TEST_CASE("XNNPACK refuses crafted SLICE bounds and a scalar ROUND without undefined behaviour") {
+  {
+    ModelBuilder b;
+    const int x = b.AddTensor(TensorType_FLOAT32, {4}, "x");
+    const int begin = b.AddConstTensor<int64_t>(tflite::TensorType_INT64, {1}, {INT64_MAX}, "begin");
+    const int size = b.AddConstTensor<int64_t>(tflite::TensorType_INT64, {1}, {1}, "size");
+    const int y = b.AddTensor(TensorType_FLOAT32, {1}, "y");
+    b.AddOperator(tflite::BuiltinOperator_SLICE, {x, begin, size}, {y}, Options(tflite::SliceOptionsT{}), 2);
+    b.SetInputs({x});
+    b.SetOutputs({y});
+    const auto bytes = b.Build();
+    auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    tflite::ops::builtin::BuiltinOpResolver resolver;
+    std::unique_ptr<tflite::Interpreter> interpreter;
+    REQUIRE(tflite::InterpreterBuilder(*model, resolver)(&interpreter) == kTfLiteOk);
+    auto delegate = CreateXnnpackDelegate({});
+    interpreter->ModifyGraphWithDelegate(delegate.value().get());  // the builtin refuses it
+    for (const auto& r : interpreter->primary_subgraph().delegation_records()) {
+      for (const auto& [node, why] : r->unsupported) CHECK(why == "slice out of range in dimension 0");
+    }
+  }
+  {
+    ModelBuilder b;
+    const int x = b.AddTensor(TensorType_FLOAT32, {}, "x");
+    const int y = b.AddTensor(TensorType_FLOAT32, {}, "y");
+    b.AddOperator(tflite::BuiltinOperator_ROUND, {x}, {y});
+    b.SetInputs({x});
+    b.SetOutputs({y});
+    const auto bytes = b.Build();
+    const Outcome cpu = Run(bytes, false), x8 = Run(bytes, true);
+    CHECK(x8.delegate_nodes == 0);
+    REQUIRE(x8.refused.size() == 1);
+    CHECK(x8.refused.begin()->second == "a scalar input (this XNNPACK's ROUND needs rank >= 1)");
+    ExpectClose(cpu, x8);
+  }
+}
+
 TEST_CASE("XNNPACK leaves the copy ops TFLite's delegate refuses on the CPU") {
   {
     GlueGraph g;

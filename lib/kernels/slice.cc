@@ -32,8 +32,10 @@ TfLiteStatus Bounds(TfLiteContext* context, TfLiteNode* node, std::vector<int>* 
     const int64_t b = shape_util::IndexAt(begin_t, i);
     int64_t s = shape_util::IndexAt(size_t_, i);
     const int dim = SizeOfDimension(input, i);
-    if (s == -1) s = dim - b;
-    if (b < 0 || s < 0 || b + s > dim) {
+    // Compared without b + s: crafted int64 values would overflow it.
+    const bool begin_ok = b >= 0 && b <= dim;
+    if (begin_ok && s == -1) s = dim - b;
+    if (!begin_ok || s < 0 || s > dim - b) {
       TF_LITE_KERNEL_LOG(context,
                          "SLICE: begin %lld, size %lld out of range for dimension %d of size %d",
                          static_cast<long long>(b), static_cast<long long>(s), i, dim);

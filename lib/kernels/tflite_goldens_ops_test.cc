@@ -412,6 +412,17 @@ TEST_CASE("WHERE on a scalar condition fails Eval with TFLite's message") {
   CHECK_THAT(r.errors, Catch::Contains("Where op requires condition w/ rank > 0"));
 }
 
+// A crafted bool constant can hold bytes other than 0 and 1 (found by an UBSan fuzz run):
+// read as bytes, any non-zero one is true, with no invalid-bool load.
+TEST_CASE("WHERE reads a bool condition as bytes: 2 counts as true") {
+  auto r = shape2_test::Run(
+      tflite::BuiltinOperator_WHERE,
+      {T{TensorType_BOOL, {4}, std::vector<uint8_t>{0, 2, 1, 0}, /*is_const=*/true}},
+      {Out(TensorType_INT64, {2, 1})}, Options(tflite::WhereOptionsT()), 1);
+  REQUIRE(r.ok());
+  CHECK(r.As<int64_t>() == std::vector<int64_t>{1, 2});
+}
+
 TEST_CASE("SIGN and ADD_N refuse the types TFLite's Eval refuses, at Prepare") {
   auto r = shape2_test::Run(tflite::BuiltinOperator_SIGN,
                             {shape2_test::Input<int8_t>(TensorType_INT8, {2}, {-1, 1})},

@@ -32,7 +32,9 @@ template <typename F>
 auto Dispatch(TfLiteType type, F f) {
   switch (type) {
     case kTfLiteBool:
-      return f(bool());
+      // As bytes: a crafted constant can hold values other than 0 and 1, which are not
+      // valid bools (any non-zero byte counts as true).
+      return f(uint8_t());
     case kTfLiteFloat32:
       return f(float());
     case kTfLiteInt64:

@@ -189,7 +189,11 @@ inline void AsymmetricQuantizeFloats(const float* values, int size, int8_t* quan
                                        ? zero_point_from_min
                                        : zero_point_from_max;
   int8_t nudged_zero_point = 0;
-  if (zero_point_double <= qmin_double) {
+  if (std::isnan(zero_point_double)) {
+    // Infinite inputs make the scale infinite and the zero point NaN: 0, what TFLite's
+    // conversion of NaN gives on x86 (where it is undefined behaviour).
+    nudged_zero_point = 0;
+  } else if (zero_point_double <= qmin_double) {
     nudged_zero_point = kMinScale;
   } else if (zero_point_double >= qmax_double) {
     nudged_zero_point = kMaxScale;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -88,6 +89,18 @@ TEST_CASE("hybrid::ScaleRow and SubtractOffset equal their scalar formulas") {
     }
     CHECK(sums == want);
   }
+}
+
+// Infinite inputs (found by an UBSan fuzz run): an infinite scale, a NaN zero point that
+// must not reach the int8 conversion; 0, what TFLite's conversion gives on x86.
+TEST_CASE("hybrid::AsymmetricQuantizeFloats on infinite inputs: offset 0, no NaN conversion") {
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> row = {1.0f, -inf, 2.0f, inf};
+  std::vector<int8_t> q(row.size());
+  float scale = 0;
+  int32_t offset = 7;
+  tflite::hybrid::AsymmetricQuantizeFloats(row.data(), static_cast<int>(row.size()), q.data(), &scale, &offset);
+  CHECK(offset == 0);
 }
 
 }  // namespace
