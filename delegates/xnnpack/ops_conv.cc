@@ -62,6 +62,31 @@ bool VisitConv2D(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
                  "CONV_2D");
 }
 
+namespace {
+
+// The int8 step of a convolution of geometry `g` (CONV_2D, or FULLY_CONNECTED as 1x1): the
+// requantization from the tensors, XNNPACK's scales, the weights packed for the dot GEMM.
+bool PlanConvQs8Step(VisitContext& v, const tflite::conv_util::ConvGeometry& g, int input,
+                     int filter, int bias, int output, TfLiteFusedActivation activation,
+                     ConvStep* step) {
+  TfLiteTensor* tensors = v.context->tensors;
+  tflite::conv_util::QuantParams quant;
+  if (tflite::conv_util::PrepareConvQuant(v.context, &tensors[input], &tensors[filter],
+                                          bias >= 0 ? &tensors[bias] : nullptr, &tensors[output],
+                                          activation, g.out_c, &quant) != kTfLiteOk) {
+    return v.Refuse("the requantization could not be derived");
+  }
+  const auto* fq = static_cast<const TfLiteAffineQuantization*>(tensors[filter].quantization.params);
+  step->input = input;
+  step->output = output;
+  step->qs8 = std::make_shared<const ConvQs8>(
+      g, static_cast<const int8_t*>(StaticData(v, filter)),
+      bias >= 0 ? static_cast<const int32_t*>(StaticData(v, bias)) : nullptr, std::move(quant),
+      RequantizationScales(tensors[input].params.scale, fq->scale->data, fq->scale->size,
+                           tensors[output].params.scale, g.out_c));
+  return true;
+}
+
 // An int8 FULLY_CONNECTED as the 1x1 convolution it is: its rows an [rows, 1] image of
 // K channels, the weights [units][K] the filter [units][1][1][K].
 bool PlanOwnFullyConnectedQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
@@ -79,24 +104,10 @@ bool PlanOwnFullyConnectedQs8(VisitContext& v, const TfLiteNode& node, const TfL
   g.in_h = g.out_h = static_cast<int>(elements / g.in_c);
   g.in_w = g.out_w = g.f_h = g.f_w = g.groups = 1;
   g.stride_h = g.stride_w = g.dil_h = g.dil_w = 1;
-  if (step == nullptr) return true;
-  TfLiteTensor* tensors = v.context->tensors;
-  tflite::conv_util::QuantParams quant;
-  if (tflite::conv_util::PrepareConvQuant(v.context, &tensors[input], &tensors[filter],
-                                          bias >= 0 ? &tensors[bias] : nullptr, &tensors[output],
-                                          p->activation, g.out_c, &quant) != kTfLiteOk) {
-    return v.Refuse("the requantization could not be derived");
-  }
-  const auto* fq = static_cast<const TfLiteAffineQuantization*>(tensors[filter].quantization.params);
-  step->input = input;
-  step->output = output;
-  step->qs8 = std::make_shared<const ConvQs8>(
-      g, static_cast<const int8_t*>(StaticData(v, filter)),
-      bias >= 0 ? static_cast<const int32_t*>(StaticData(v, bias)) : nullptr, std::move(quant),
-      RequantizationScales(tensors[input].params.scale, fq->scale->data, fq->scale->size,
-                           tensors[output].params.scale, g.out_c));
-  return true;
+  return step == nullptr || PlanConvQs8Step(v, g, input, filter, bias, output, p->activation, step);
 }
+
+}  // namespace
 
 bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                  ConvStep* step) {
@@ -141,27 +152,7 @@ bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
     g.pad_w = tflite::ComputePadding(g.stride_w, g.dil_w, g.in_w, g.f_w, g.out_w);
   }
   if (qs8) {
-    if (step == nullptr) return true;
-    TfLiteTensor* tensors = v.context->tensors;
-    tflite::conv_util::QuantParams quant;
-    if (tflite::conv_util::PrepareConvQuant(v.context, &tensors[input], &tensors[filter],
-                                            bias >= 0 ? &tensors[bias] : nullptr,
-                                            &tensors[output], p->activation, g.out_c,
-                                            &quant) != kTfLiteOk) {
-      return v.Refuse("the requantization could not be derived");
-    }
-    step->input = input;
-    step->output = output;
-    const auto* fq =
-        static_cast<const TfLiteAffineQuantization*>(tensors[filter].quantization.params);
-    std::vector<float> scale =
-        RequantizationScales(tensors[input].params.scale, fq->scale->data, fq->scale->size,
-                             tensors[output].params.scale, g.out_c);
-    step->qs8 = std::make_shared<const ConvQs8>(
-        g, static_cast<const int8_t*>(StaticData(v, filter)),
-        bias >= 0 ? static_cast<const int32_t*>(StaticData(v, bias)) : nullptr, std::move(quant),
-        std::move(scale));
-    return true;
+    return step == nullptr || PlanConvQs8Step(v, g, input, filter, bias, output, p->activation, step);
   }
   float min, max;
   if (!ActivationRange(v, p->activation, &min, &max)) return false;

@@ -19,6 +19,25 @@ using tflite::gemm::GemmKernel;
 
 const GemmKernel kKernels[] = {GemmKernel::kAuto, GemmKernel::kPortable, GemmKernel::kAvx2};
 
+// The bit-exactness tests' operands: seeded A [m][k], weights [n][k] packed, a bias, a
+// clamp to [-1.5, 2].
+struct BitsCase {
+  std::vector<float> a, w, bias, packed;
+  tflite::gemm::FloatOutputStage stage;
+  BitsCase(int m, int n, int k, uint32_t seed) {
+    std::mt19937 rng(seed);
+    a = RandomFloats(rng, static_cast<size_t>(m) * k);
+    w = RandomFloats(rng, static_cast<size_t>(n) * k);
+    bias = RandomFloats(rng, n);
+    packed.resize(tflite::gemm::PackedWeightsSize(n, k));
+    tflite::gemm::PackFloatWeights(w.data(), n, k, packed.data());
+    stage.bias = bias.data();
+    stage.min = -1.5f;
+    stage.max = 2.0f;
+  }
+  BitsCase(const BitsCase&) = delete;  // stage points into bias
+};
+
 TEST_CASE("FloatGemm's SIMD tiles (AVX-512, AVX2, NEON) give the bits of one fma per k") {
   if (std::string(tflite::gemm::FloatKernelName()).rfind("generic", 0) == 0) {
     WARN("skipped: this CPU runs the portable tile (no FMA kernel to check)");
@@ -33,16 +52,8 @@ TEST_CASE("FloatGemm's SIMD tiles (AVX-512, AVX2, NEON) give the bits of one fma
   uint32_t seed = 300;
   for (const auto& s : shapes) {
     const int m = s[0], n = s[1], k = s[2];
-    std::mt19937 rng(++seed);
-    const auto a = RandomFloats(rng, static_cast<size_t>(m) * k);
-    const auto w = RandomFloats(rng, static_cast<size_t>(n) * k);
-    const auto bias = RandomFloats(rng, n);
-    std::vector<float> packed(tflite::gemm::PackedWeightsSize(n, k));
-    tflite::gemm::PackFloatWeights(w.data(), n, k, packed.data());
-    tflite::gemm::FloatOutputStage stage;
-    stage.bias = bias.data();
-    stage.min = -1.5f;
-    stage.max = 2.0f;
+    const BitsCase operands(m, n, k, ++seed);
+    const auto& [a, w, bias, packed, stage] = operands;
     const int blocks = k <= 320 ? 1 : (k + 255) / 256;
     const int kc = (k + blocks - 1) / blocks;
     std::vector<float> want(static_cast<size_t>(m) * n);
@@ -80,16 +91,8 @@ TEST_CASE("FloatGemm's kTfliteOrder tiles give the bits of a product rounded, th
   uint32_t seed = 400;
   for (const auto& s : shapes) {
     const int m = s[0], n = s[1], k = s[2];
-    std::mt19937 rng(++seed);
-    const auto a = RandomFloats(rng, static_cast<size_t>(m) * k);
-    const auto w = RandomFloats(rng, static_cast<size_t>(n) * k);
-    const auto bias = RandomFloats(rng, n);
-    std::vector<float> packed(tflite::gemm::PackedWeightsSize(n, k));
-    tflite::gemm::PackFloatWeights(w.data(), n, k, packed.data());
-    tflite::gemm::FloatOutputStage stage;
-    stage.bias = bias.data();
-    stage.min = -1.5f;
-    stage.max = 2.0f;
+    const BitsCase operands(m, n, k, ++seed);
+    const auto& [a, w, bias, packed, stage] = operands;
     std::vector<float> want(static_cast<size_t>(m) * n), got(want.size());
     for (int i = 0; i < m; ++i) {
       for (int j = 0; j < n; ++j) {
