@@ -36,7 +36,27 @@ OPTIMIZED_CASES = {
     # kernel does (the float table), whatever the values.
     "softmax_int8_1000_classes": "rows of 1000: TFLite's reference int8 SOFTMAX aborts",
     "softmax_int8_300_small_scale": "rows over 256 run TFLite's default (table) kernel",
+    # Float outputs of per-channel hybrid convolutions: TFLite's optimized kernels (the
+    # default) multiply the scales in another order than its reference kernels, and the
+    # runtime computes what TFLite runs by default.
+    "depthwise_hybrid_per_channel_same": "float rescale in the optimized kernel's order",
+    "conv_hybrid_per_channel": "float rescale in the optimized kernel's order",
 }
+# Float layers in dynamic-range graphs: the sums of TFLite's default (Eigen) float GEMM.
+OPTIMIZED_CASES.update({
+    name: "float sums of the default (Eigen) GEMM" for name in (
+        "float_conv_in_hybrid_graph_11_channels", "float_conv_in_hybrid_graph_22_channels",
+        "float_conv_in_hybrid_graph_one_pixel", "float_conv_in_hybrid_graph_one_channel",
+        "float_fully_connected_in_hybrid_graph",
+        "float_fully_connected_in_hybrid_graph_batch_1",
+        "float_batch_matmul_in_hybrid_graph")})
+# Float SOFTMAX and MEAN: the default kernels' Eigen arithmetic (exp, sums), the bits that
+# dynamic-range models quantize (the reference kernels use std::exp and plain loops).
+OPTIMIZED_CASES.update({
+    name: "float arithmetic of the default (Eigen) kernel" for name in (
+        "softmax_float_1000_classes", "softmax_float_rows_of_10_beta_20",
+        "softmax_float_rows_of_3", "softmax_float_rows_of_129", "mean_float_innermost_37",
+        "mean_float_innermost_two_axes", "mean_float_spatial", "mean_float_outer_axis")})
 
 
 def load(path, report, case):

@@ -4,7 +4,7 @@
 Rewrites a model so that every tensor an operator of the primary subgraph writes is also a
 subgraph output (through flatc's Python object API for schema/schema.fbs), runs it in ai-edge-litert
 (no delegates; --reference for TFLite's reference kernels) and in `tflite-inspect run`
-(--use_xnnpack=false), and prints, in execution order, each operator's output with its
+(--use_xnnpack=false, or its default delegate with --xnnpack), and prints, in execution order, each operator's output with its
 maximum error (in steps of the scale for quantized tensors). A developer's tool: needs
 scripts/setup_python.sh's virtual environment and a build.
 
@@ -63,6 +63,8 @@ def main():
     ap.add_argument("--tolerance", type=float, default=1e-6,
                     help="float tensors: report errors above this, relative to max(1, max|ref|)")
     ap.add_argument("--tool", default=os.path.join(ROOT, "build", "cmd", "tflite-inspect"))
+    ap.add_argument("--xnnpack", action="store_true",
+                    help="run ours with its default delegate (XNNPACK) instead of builtin kernels")
     args = ap.parse_args()
     from ai_edge_litert import interpreter as litert
 
@@ -76,7 +78,8 @@ def main():
     ins = interp.get_input_details()
     files = args.inputs.split(",") if args.inputs else []
     ours_dir = os.path.join(work, "ours")
-    cmd = [args.tool, "run", "--graph", model, "--output_dir", ours_dir, "--use_xnnpack=false"]
+    cmd = [args.tool, "run", "--graph", model, "--output_dir", ours_dir,
+           "--use_xnnpack=" + ("true" if args.xnnpack else "false")]
     if files:
         cmd.append("--input_files=" + ",".join(files))
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)

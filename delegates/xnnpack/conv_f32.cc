@@ -20,8 +20,8 @@ bool OwnConvF32Wanted() {
 bool OwnFullyConnectedF32Wanted() { return OwnStepWanted(tflite::gemm::CpuHasAvx2Fma()); }
 
 ConvF32::ConvF32(const tflite::conv_util::ConvGeometry& g, const float* filter,
-                 const float* bias, float min, float max)
-    : g_(g), min_(min), max_(max) {
+                 const float* bias, float min, float max, tflite::gemm::GemmKernel kernel)
+    : g_(g), min_(min), max_(max), kernel_(kernel) {
   const int depth = g.f_h * g.f_w * g.in_c;
   packed_.resize(tflite::gemm::PackedWeightsSize(g.out_c, depth));
   tflite::gemm::PackFloatWeights(filter, g.out_c, depth, packed_.data());
@@ -33,12 +33,13 @@ void ConvF32::Run(const float* input, float* output, pthreadpool_t pool) const {
   stage.bias = bias_.empty() ? nullptr : bias_.data();
   stage.min = min_;
   stage.max = max_;
-  tflite::conv_util::FloatConv(g_, input, packed_.data(), stage, output, &scratch_, pool);
+  tflite::conv_util::FloatConv(g_, input, packed_.data(), stage, output, &scratch_, pool, kernel_);
 }
 
 FullyConnectedF32::FullyConnectedF32(int rows, int in_c, int out_c, const float* weights,
-                                     const float* bias, float min, float max)
-    : rows_(rows), in_c_(in_c), out_c_(out_c), min_(min), max_(max) {
+                                     const float* bias, float min, float max,
+                                     tflite::gemm::GemmKernel kernel)
+    : rows_(rows), in_c_(in_c), out_c_(out_c), min_(min), max_(max), kernel_(kernel) {
   packed_.resize(tflite::gemm::PackedWeightsSize(out_c, in_c));
   tflite::gemm::PackFloatWeights(weights, out_c, in_c, packed_.data());
   if (bias != nullptr) bias_.assign(bias, bias + out_c);
@@ -50,7 +51,7 @@ void FullyConnectedF32::Run(const float* input, float* output, pthreadpool_t poo
   stage.min = min_;
   stage.max = max_;
   tflite::gemm::FloatGemm(rows_, out_c_, in_c_, input, in_c_, packed_.data(), output, out_c_,
-                          stage, pool);
+                          stage, pool, kernel_);
 }
 
 }  // namespace xnnpack

@@ -9,7 +9,9 @@
 // is at parity with TFLite and keeps its convolutions.
 //
 // Numerics: one fused multiply-add per k, k ascending, bias added last: float sums in
-// another order than XNNPACK's, within the float tolerance of TFLite's results.
+// another order than XNNPACK's, within the float tolerance of TFLite's results. In graphs
+// with dynamic-range nodes they run on every CPU instead, with TFLite's builtin sums
+// (gemm::GemmKernel::kTfliteGemmOrder), since hybrid layers quantize what they write.
 #ifndef TFLITE_INSPECT_DELEGATES_XNNPACK_CONV_F32_H_
 #define TFLITE_INSPECT_DELEGATES_XNNPACK_CONV_F32_H_
 
@@ -39,8 +41,9 @@ bool OwnFullyConnectedF32Wanted();
 class ConvF32 {
  public:
   // filter [out_c][f_h][f_w][in_c] (OHWI), bias [out_c] or nullptr; g.groups must be 1.
+  // kernel: the GEMM's order of sums (kTfliteGemmOrder in dynamic-range graphs).
   ConvF32(const tflite::conv_util::ConvGeometry& g, const float* filter, const float* bias,
-          float min, float max);
+          float min, float max, tflite::gemm::GemmKernel kernel = tflite::gemm::GemmKernel::kAuto);
   // input [batches][in_h][in_w][in_c] -> output [batches][out_h][out_w][out_c]. Not
   // reentrant (one scratch buffer), as the delegate kernel runs one Invoke at a time.
   void Run(const float* input, float* output, pthreadpool_t pool) const;
@@ -50,6 +53,7 @@ class ConvF32 {
   std::vector<float> packed_;
   std::vector<float> bias_;
   float min_, max_;
+  tflite::gemm::GemmKernel kernel_;
   mutable std::vector<float> scratch_;
 };
 
@@ -57,7 +61,8 @@ class ConvF32 {
 class FullyConnectedF32 {
  public:
   FullyConnectedF32(int rows, int in_c, int out_c, const float* weights, const float* bias,
-                    float min, float max);
+                    float min, float max,
+                    tflite::gemm::GemmKernel kernel = tflite::gemm::GemmKernel::kAuto);
   void Run(const float* input, float* output, pthreadpool_t pool) const;
 
  private:
@@ -65,6 +70,7 @@ class FullyConnectedF32 {
   std::vector<float> packed_;
   std::vector<float> bias_;
   float min_, max_;
+  tflite::gemm::GemmKernel kernel_;
 };
 
 }  // namespace xnnpack

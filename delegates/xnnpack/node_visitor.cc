@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "delegate/fused_activation.h"
+#include "delegate/partition_helper.h"
 #include "tensorflow/lite/builtin_ops.h"
 
 namespace tflite_inspect {
@@ -161,6 +162,90 @@ bool Defined(VisitContext& v, xnn_status status, const char* what) {
 // XnnpackDelegateOptions::float_only (TFLite's delegate without its QS8 / QU8 flags).
 constexpr char kFloatOnly[] = "quantized: this delegate was created for float32 ops only";
 
+bool BuiltinBitsNode(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg) {
+  switch (reg.builtin_code) {
+    // One IEEE operation per value (or none), as TFLite's builtin kernels compute them.
+    case kTfLiteBuiltinAdd:
+    case kTfLiteBuiltinSub:
+    case kTfLiteBuiltinMul:
+    case kTfLiteBuiltinDiv:
+    case kTfLiteBuiltinMinimum:
+    case kTfLiteBuiltinMaximum:
+    case kTfLiteBuiltinSquaredDifference:
+    case kTfLiteBuiltinAbs:
+    case kTfLiteBuiltinNeg:
+    case kTfLiteBuiltinSquare:
+    case kTfLiteBuiltinFloor:
+    case kTfLiteBuiltinCeil:
+    case kTfLiteBuiltinRound:
+    case kTfLiteBuiltinRelu:
+    case kTfLiteBuiltinRelu6:
+    case kTfLiteBuiltinReluN1To1:
+    case kTfLiteBuiltinRelu0To1:
+    case kTfLiteBuiltinLeakyRelu:
+    case kTfLiteBuiltinPrelu:
+    case kTfLiteBuiltinMaxPool2d:
+    case kTfLiteBuiltinReshape:
+    case kTfLiteBuiltinSqueeze:
+    case kTfLiteBuiltinPad:
+    case kTfLiteBuiltinPadv2:
+    case kTfLiteBuiltinDepthToSpace:
+    case kTfLiteBuiltinConcatenation:
+    case kTfLiteBuiltinSlice:
+    case kTfLiteBuiltinStridedSlice:
+    case kTfLiteBuiltinSplit:
+    case kTfLiteBuiltinTranspose:
+    case kTfLiteBuiltinDequantize:
+      return true;
+    // The delegate's own steps: TFLite's orders of summation (CONV_2D and FULLY_CONNECTED
+    // as its Eigen GEMM, BATCH_MATMUL k ascending) or the builtin kernels' code (MEAN,
+    // SOFTMAX, TANH, RSQRT, GELU).
+    case kTfLiteBuiltinConv2d:
+      if (PlanOwnConv(v, node, reg, nullptr)) return true;
+      return v.Refuse("a dynamic-range model: the delegate's own convolution, which sums as "
+                      "TFLite's builtin kernel, does not take this one" +
+                      (v.reason.empty() ? std::string() : ": " + v.reason));
+    case kTfLiteBuiltinFullyConnected:
+      if (PlanOwnFullyConnected(v, node, reg, nullptr)) return true;
+      return v.Refuse("a dynamic-range model: the delegate's own fully connected layer, which "
+                      "sums as TFLite's builtin kernel, does not take this one" +
+                      (v.reason.empty() ? std::string() : ": " + v.reason));
+    case kTfLiteBuiltinDepthwiseConv2d:
+      if (PlanOwnDepthwise(v, node, reg, nullptr)) return true;
+      return v.Refuse("a dynamic-range model: the builtin depthwise code, which sums as TFLite's "
+                      "builtin kernel, does not take this one" +
+                      (v.reason.empty() ? std::string() : ": " + v.reason));
+    case kTfLiteBuiltinBatchMatmul:
+    case kTfLiteBuiltinMean:
+    case kTfLiteBuiltinSoftmax:
+    case kTfLiteBuiltinTanh:
+    case kTfLiteBuiltinRsqrt:
+    case kTfLiteBuiltinGelu:
+      return true;
+    // Float kernels whose CPU version does not give TFLite's bits either (transcendental
+    // functions as Eigen approximates them, interpolation, transposed convolution): where
+    // they run changes nothing for the hybrid layers, so the faster place.
+    case kTfLiteBuiltinLogistic:
+    case kTfLiteBuiltinHardSwish:
+    case kTfLiteBuiltinElu:
+    case kTfLiteBuiltinSqrt:
+    case kTfLiteBuiltinResizeBilinear:
+    case kTfLiteBuiltinTransposeConv:
+    case kTfLiteBuiltinCustom:
+      return true;
+    default:
+      // DEPTHWISE_CONV_2D, AVERAGE_POOL_2D: the builtin kernels sum as TFLite's.
+      return v.Refuse(fmt::format(
+          "a dynamic-range model: the CPU kernel computes TFLite's builtin {} bit for bit and "
+          "XNNPACK does not; the hybrid layers' input quantization would turn a last-bit "
+          "difference into a whole step",
+          OpNameOf(reg)));
+  }
+}
+
+// The op-specific checks (and definitions) of VisitNode, after its common checks.
+bool VisitNodeOps(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+
 bool VisitNode(VisitContext& v, int /*node_index*/, const TfLiteNode& node,
                const TfLiteRegistration& reg) {
   // No op has an optional first input or an optional output.
@@ -200,6 +285,18 @@ bool VisitNode(VisitContext& v, int /*node_index*/, const TfLiteNode& node,
       }
     }
   }
+  // A node the delegate could take, in a graph whose hybrid layers need TFLite's builtin
+  // bits: taken only where it computes them (decided when nodes are checked).
+  if (v.builtin_bits && v.subgraph == nullptr && !quantized) {
+    if (!VisitNodeOps(v, node, reg)) return false;
+    return BuiltinBitsNode(v, node, reg);
+  }
+  return VisitNodeOps(v, node, reg);
+}
+
+bool VisitNodeOps(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg) {
+  const bool quantized = node.inputs->size > 0 && node.inputs->data[0] >= 0 &&
+                         IsQuantized8(Tensor(v, node.inputs->data[0]));
   // 8-bit LOGISTIC, TANH, GELU, ELU, HARD_SWISH: the delegate's own tables.
   if (IsByteTableNode(v, node, reg)) return PlanByteTable(v, node, reg, nullptr);
   // Float TANH, RSQRT, GELU, MEAN, BATCH_MATMUL this XNNPACK lacks: the delegate's steps.

@@ -15,6 +15,7 @@
 
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
+#include "kernels/internal/depthwise_float.h"
 #include "kernels/internal/elementwise.h"
 #include "xnnpack/binary_f32.h"
 #include "xnnpack/conv_f32.h"
@@ -37,6 +38,10 @@ struct VisitContext {
   const std::vector<const float*>* static_data = nullptr;
   std::string reason;  // why the node is not supported, or why defining it failed
   bool float_only = false;  // refuse quantized nodes (XNNPACK applied by default)
+  // The graph has dynamic-range (hybrid) nodes, whose input quantization on the CPU turns
+  // a last-bit difference into a whole step: float nodes are taken only where the
+  // delegate computes TFLite's builtin kernels' bits (BuiltinBitsNode).
+  bool builtin_bits = false;
 
   bool Refuse(std::string why) {
     reason = std::move(why);
@@ -44,6 +49,14 @@ struct VisitContext {
   }
   uint32_t id(int tensor) const { return (*ids)[tensor]; }
 };
+
+// In a graph with builtin_bits: whether the delegate takes a float node it supports. It
+// does where the result is TFLite's builtin kernels' bit for bit (XNNPACK's exact
+// operations: arithmetic of one rounding, clamps, max pooling, copies; the delegate's own
+// steps summing in TFLite's order) and where the CPU kernel is not bit-exact either
+// (LOGISTIC, TANH, GELU, ...); not where only the CPU kernel is (DEPTHWISE_CONV_2D,
+// AVERAGE_POOL_2D): then false, with the reason in v.reason.
+bool BuiltinBitsNode(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 
 // Whether the node is supported (check mode) or was defined (define mode).
 bool VisitNode(VisitContext& v, int node_index, const TfLiteNode& node,
@@ -126,6 +139,11 @@ void RunCopy(const StridedCopy& copy, const void* src, void* dst);
 struct DepthwiseStep {
   int input = -1, filter = -1, bias = -1, output = -1;
   DepthwiseF32Params params;
+  // In graphs with builtin_bits: the builtin kernel's code in TFLite's order of sums
+  // (kernels/internal/depthwise_float.h, any stride, dilation, depth multiplier), with
+  // params' activation range.
+  bool builtin = false;
+  tflite::dwconv::Geometry geometry{};
 };
 // Output columns below which XNNPACK's own depthwise kernel is as fast (measured:
 // docs/performance.md), so the node stays in the XNNPACK runtime.
@@ -212,6 +230,8 @@ struct UnaryF32Step {
   UnaryF32 op = UnaryF32::kTanh;
   int input = -1, output = -1;
   size_t elements = 0;
+  int depth = 1;      // kSoftmax: the row length (last dimension)
+  float beta = 1.0f;  // kSoftmax
 };
 struct MeanF32Step {
   int input = -1, output = -1;

@@ -120,7 +120,7 @@ bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
   // int8 (QS8) on the dot-product GEMM, float on the packed float GEMM.
   const bool qs8 = Tensor(v, node.inputs->data[0]).type == kTfLiteInt8;
   if (qs8 ? !OwnConvQs8Wanted() || !VisitQuantizedConv(v, node, reg)
-          : !OwnConvF32Wanted() || !VisitConv2D(v, node, reg)) {
+          : !(OwnConvF32Wanted() || v.builtin_bits) || !VisitConv2D(v, node, reg)) {
     return false;
   }
   const int input = node.inputs->data[0], filter = node.inputs->data[1];
@@ -161,7 +161,8 @@ bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
     step->output = output;
     step->op = std::make_shared<const ConvF32>(
         g, static_cast<const float*>(StaticData(v, filter)),
-        bias >= 0 ? static_cast<const float*>(StaticData(v, bias)) : nullptr, min, max);
+        bias >= 0 ? static_cast<const float*>(StaticData(v, bias)) : nullptr, min, max,
+        v.builtin_bits ? tflite::gemm::GemmKernel::kTfliteGemmOrder : tflite::gemm::GemmKernel::kAuto);
   }
   return true;
 }
@@ -194,6 +195,39 @@ bool PlanOwnDepthwise(VisitContext& v, const TfLiteNode& node, const TfLiteRegis
   const int input = node.inputs->data[0], filter = node.inputs->data[1];
   const int bias = OptionalInput(node, 2), output = node.outputs->data[0];
   const auto* p = static_cast<const TfLiteDepthwiseConvParams*>(node.builtin_data);
+  if (v.builtin_bits) {
+    tflite::dwconv::Geometry g{};
+    g.batches = Dim(v, input, 0);
+    g.in_h = Dim(v, input, 1);
+    g.in_w = Dim(v, input, 2);
+    g.in_c = Dim(v, input, 3);
+    g.f_h = Dim(v, filter, 1);
+    g.f_w = Dim(v, filter, 2);
+    g.out_c = Dim(v, filter, 3);
+    g.depth_multiplier = g.out_c / g.in_c;
+    g.out_h = Dim(v, output, 1);
+    g.out_w = Dim(v, output, 2);
+    g.stride_h = p->stride_height;
+    g.stride_w = p->stride_width;
+    g.dil_h = p->dilation_height_factor;
+    g.dil_w = p->dilation_width_factor;
+    if (g.stride_h <= 0 || g.stride_w <= 0 || g.dil_h <= 0 || g.dil_w <= 0 ||
+        Dim(v, output, 0) != g.batches || Dim(v, output, 3) != g.out_c) {
+      return false;
+    }
+    if (p->padding == kTfLitePaddingSame) {
+      g.pad_h = tflite::ComputePadding(g.stride_h, g.dil_h, g.in_h, g.f_h, g.out_h);
+      g.pad_w = tflite::ComputePadding(g.stride_w, g.dil_w, g.in_w, g.f_w, g.out_w);
+    }
+    DepthwiseF32Params d;
+    if (!ActivationRange(v, p->activation, &d.min, &d.max)) return false;
+    if (step != nullptr) {
+      *step = DepthwiseStep{input, filter, bias, output, d};
+      step->builtin = true;
+      step->geometry = g;
+    }
+    return true;
+  }
   DepthwiseF32Params d;
   d.batches = Dim(v, input, 0);
   d.in_h = Dim(v, input, 1);
@@ -366,8 +400,8 @@ bool VisitFullyConnected(VisitContext& v, const TfLiteNode& node, const TfLiteRe
 
 bool PlanOwnFullyConnected(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                            FullyConnectedStep* step) {
-  if (reg.builtin_code != kTfLiteBuiltinFullyConnected || !OwnFullyConnectedF32Wanted() ||
-      !VisitFullyConnected(v, node, reg)) {
+  if (reg.builtin_code != kTfLiteBuiltinFullyConnected ||
+      !(OwnFullyConnectedF32Wanted() || v.builtin_bits) || !VisitFullyConnected(v, node, reg)) {
     return false;
   }
   const int input = node.inputs->data[0], filter = node.inputs->data[1];
@@ -390,7 +424,8 @@ bool PlanOwnFullyConnected(VisitContext& v, const TfLiteNode& node, const TfLite
     step->output = output;
     step->op = std::make_shared<const FullyConnectedF32>(
         static_cast<int>(rows), in_c, out_c, static_cast<const float*>(StaticData(v, filter)),
-        bias >= 0 ? static_cast<const float*>(StaticData(v, bias)) : nullptr, min, max);
+        bias >= 0 ? static_cast<const float*>(StaticData(v, bias)) : nullptr, min, max,
+        v.builtin_bits ? tflite::gemm::GemmKernel::kTfliteGemmOrder : tflite::gemm::GemmKernel::kAuto);
   }
   return true;
 }

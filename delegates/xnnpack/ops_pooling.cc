@@ -24,6 +24,16 @@ bool VisitPooling(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrat
   if (p->filter_height < 1 || p->filter_width < 1 || p->stride_height < 1 || p->stride_width < 1) {
     return v.Refuse("invalid pool size or stride");
   }
+  // TFLite's CheckPoolingParams: a stride past the window (NASNet's 1x1 stride-2 average
+  // pool) stays on the CPU; this XNNPACK would refuse its definition and fail the delegate.
+  if (p->filter_width < p->stride_width) {
+    return v.Refuse(fmt::format("unsupported width stride {} exceeding filter width {}",
+                                p->stride_width, p->filter_width));
+  }
+  if (p->filter_height < p->stride_height) {
+    return v.Refuse(fmt::format("unsupported height stride {} exceeding filter height {}",
+                                p->stride_height, p->filter_height));
+  }
   const bool identity = p->filter_height == 1 && p->filter_width == 1 && p->stride_height == 1 &&
                         p->stride_width == 1;
   if (identity && quantized) return v.Refuse("a quantized 1x1 pool (XNNPACK pools are larger than 1x1)");

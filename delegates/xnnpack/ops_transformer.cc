@@ -30,31 +30,6 @@ bool OneOutput(VisitContext& v, const TfLiteNode& node, int inputs) {
   return true;
 }
 
-// Whether the graph has a dynamic-range (hybrid) node: float activations times 8-bit
-// constant weights, whose input quantization on the CPU is sensitive to the last bit of
-// the values it reads.
-bool HasHybridNodes(TfLiteContext* context) {
-  TfLiteIntArray* plan = nullptr;
-  if (context->GetExecutionPlan(context, &plan) != kTfLiteOk) return true;
-  for (int i = 0; i < plan->size; ++i) {
-    TfLiteNode* node;
-    TfLiteRegistration* reg;
-    if (context->GetNodeAndRegistration(context, plan->data[i], &node, &reg) != kTfLiteOk) return true;
-    if (node->inputs->size < 2 || node->inputs->data[0] < 0 ||
-        context->tensors[node->inputs->data[0]].type != kTfLiteFloat32) {
-      continue;
-    }
-    for (int k = 1; k < node->inputs->size; ++k) {
-      const int t = node->inputs->data[k];
-      if (t >= 0 && (context->tensors[t].type == kTfLiteInt8 || context->tensors[t].type == kTfLiteUInt8) &&
-          context->tensors[t].allocation_type == kTfLiteMmapRo) {
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
 }  // namespace
 
 bool IsOwnFloatNode(const VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg) {
@@ -65,7 +40,10 @@ bool IsOwnFloatNode(const VisitContext& v, const TfLiteNode& node, const TfLiteR
     case kTfLiteBuiltinGelu:
     case kTfLiteBuiltinBatchMatmul:
       return true;
+    case kTfLiteBuiltinSoftmax:
+      return v.builtin_bits;
     case kTfLiteBuiltinMean: {
+      if (v.builtin_bits) return true;  // XNNPACK's pooling sums in another order
       VisitContext probe = v;  // XNNPACK's global average pooling first
       probe.subgraph = nullptr;
       return !VisitMean(probe, node, reg);
@@ -92,6 +70,18 @@ bool PlanUnaryF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrat
       const auto* p = static_cast<const TfLiteGeluParams*>(node.builtin_data);
       op = p != nullptr && p->approximate ? UnaryF32::kGeluApproximate : UnaryF32::kGelu;
       break;
+    }
+    case kTfLiteBuiltinSoftmax: {
+      const auto* p = static_cast<const TfLiteSoftmaxParams*>(node.builtin_data);
+      const TfLiteTensor& x = Tensor(v, in);
+      if (p == nullptr || x.dims->size < 1 || x.dims->data[x.dims->size - 1] <= 0) {
+        return v.Refuse("SOFTMAX without parameters or over an empty last dimension");
+      }
+      if (step != nullptr) {
+        *step = UnaryF32Step{UnaryF32::kSoftmax, in, out, elements, x.dims->data[x.dims->size - 1],
+                             p->beta};
+      }
+      return true;
     }
     default: return v.Refuse("not an elementwise op of the delegate's own");
   }
@@ -154,9 +144,9 @@ bool PlanBatchMatMulF32(VisitContext& v, const TfLiteNode& node, const TfLiteReg
   if (step == nullptr) return true;
   // In a dynamic-range model the products feed hybrid layers' input quantization on the CPU,
   // where one ulp can move an input a whole step: there the builtin kernel's sums, bit for
-  // bit (kTfliteOrder, no FMA); elsewhere the GEMM's fastest tile.
-  const auto kernel = HasHybridNodes(v.context) ? tflite::gemm::GemmKernel::kTfliteOrder
-                                                : tflite::gemm::GemmKernel::kAuto;
+  // bit (kTfliteMatMulOrder, no FMA); elsewhere the GEMM's fastest tile.
+  const auto kernel = v.builtin_bits ? tflite::gemm::GemmKernel::kTfliteMatMulOrder
+                                     : tflite::gemm::GemmKernel::kAuto;
   auto op = std::make_shared<BatchMatMulF32>(g, p->adj_x, p->adj_y, kernel);
   if (IsStatic(v, rhs)) op->PackConstantRhs(static_cast<const float*>(StaticData(v, rhs)));
   *step = BatchMatMulStep{lhs, rhs, out, std::move(op)};

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "kernels/internal/eigen_sum.h"
 #include "kernels/internal/gelu_f32.h"
 #include "kernels/internal/vector_math.h"
 
@@ -75,8 +76,15 @@ MeanF32::MeanF32(const std::vector<int>& dims, const std::vector<bool>& reduced)
 }
 
 void MeanF32::Run(const float* in, float* out) const {
-  std::fill(out, out + output_size_, 0.0f);
   const size_t last = shape_.size() - 1, row = shape_[last];
+  if (reduced_[last] && shape_.size() <= 2) {  // contiguous runs, one per output
+    for (size_t o = 0; o < output_size_; ++o) {
+      out[o] = tflite::EigenSum(in + o * row, static_cast<int64_t>(row),
+                                static_cast<int64_t>(o * row)) / count_;
+    }
+    return;
+  }
+  std::fill(out, out + output_size_, 0.0f);
   size_t rows = 1;
   for (size_t d = 0; d < last; ++d) rows *= shape_[d];
   std::vector<size_t> index(shape_.size(), 0);

@@ -18,14 +18,17 @@
 namespace tflite_inspect {
 namespace xnnpack {
 
-enum class UnaryF32 { kTanh, kRsqrt, kGelu, kGeluApproximate };
+// kSoftmax (over rows of the last dimension): only in graphs with dynamic-range nodes, where
+// it replaces XNNPACK's for TFLite's builtin bits (softmax_f32.h).
+enum class UnaryF32 { kTanh, kRsqrt, kGelu, kGeluApproximate, kSoftmax };
 
 // out[i] = f(in[i]) for i < n, split over `pool` when there is enough work.
 void RunUnaryF32(UnaryF32 op, const float* in, float* out, size_t n, pthreadpool_t pool);
 
-// MEAN over a set of axes of a tensor of at most 6 dimensions, as sums in input order
-// divided by the count (TFLite's reference), with dimensions merged where they are
-// contiguous and alike (reduced or kept).
+// MEAN over a set of axes of a tensor of at most 6 dimensions, with dimensions merged where
+// they are contiguous and alike (reduced or kept), as the builtin kernel computes it
+// (TFLite's bits): over the innermost axes each output's run summed as Eigen does
+// (eigen_sum.h), otherwise sums in input order; divided by the count.
 class MeanF32 {
  public:
   // dims: the input's shape; reduced[d]: whether axis d is reduced.

@@ -12,6 +12,7 @@
 
 #include "tensorflow/lite/builtin_ops.h"
 #include "xnnpack/node_visitor.h"
+#include "kernels/internal/hybrid_graph.h"
 #include "xnnpack/xnnpack_kernel.h"
 
 namespace tflite_inspect {
@@ -62,6 +63,9 @@ class XnnpackDelegate : public tflite::SimpleDelegateInterface {
   TfLiteStatus Initialize(TfLiteContext* context) override {
     decisions_.clear();
     fp16_sources_.clear();
+    // With dynamic-range nodes, float nodes only where the delegate computes TFLite's
+    // builtin bits (unless the user asked for XNNPACK's fp16 arithmetic everywhere).
+    builtin_bits_ = !options_.force_fp16 && tflite::hybrid::GraphHasHybridNodes(context);
     TfLiteIntArray* plan = nullptr;
     TF_LITE_ENSURE_STATUS(context->GetExecutionPlan(context, &plan));
     const std::vector<int> nodes(plan->data, plan->data + plan->size);
@@ -93,6 +97,7 @@ class XnnpackDelegate : public tflite::SimpleDelegateInterface {
       v.context = context;
       v.static_data = &folded;
       v.float_only = options_.float_only;
+      v.builtin_bits = builtin_bits_;
       decisions_[node] = node->delegate != nullptr ? "already delegated"
                          : FoldedAtPrepare(context, *node, *reg)
                              ? "its outputs are constants (the runtime folded it at prepare)"
@@ -149,7 +154,8 @@ class XnnpackDelegate : public tflite::SimpleDelegateInterface {
 
   const char* Name() const override { return kName; }
   std::unique_ptr<tflite::SimpleDelegateKernelInterface> CreateDelegateKernelInterface() override {
-    return std::make_unique<xnnpack::XnnpackKernel>(options_.force_fp16, fp16_sources_);
+    return std::make_unique<xnnpack::XnnpackKernel>(options_.force_fp16, builtin_bits_,
+                                                    fp16_sources_);
   }
   Options DelegateOptions() const override {
     Options o;
@@ -165,6 +171,7 @@ class XnnpackDelegate : public tflite::SimpleDelegateInterface {
   std::map<const TfLiteNode*, std::string> decisions_;
   std::map<int, int> fp16_sources_;
   int compute_nodes_taken_ = 0;
+  bool builtin_bits_ = false;
 };
 
 }  // namespace

@@ -440,6 +440,8 @@ TEST_CASE("XNNPACK unary ops and activations") {
   }
 }
 
+void CheckRefusedGlue(const std::vector<uint8_t>& bytes, const std::string& reason);
+
 TEST_CASE("XNNPACK pooling and MEAN") {
   using Op = tflite::BuiltinOperator;
   for (Op op : {Op::BuiltinOperator_MAX_POOL_2D, Op::BuiltinOperator_AVERAGE_POOL_2D}) {
@@ -458,6 +460,24 @@ TEST_CASE("XNNPACK pooling and MEAN") {
       CAPTURE(tflite::EnumNameBuiltinOperator(op), k, s);
       CheckDelegated(b.Build());
     }
+    // A stride past the window (NASNet's 1x1 stride-2 average pool) stays on the CPU with
+    // TFLite's reason; this XNNPACK refused its definition, which failed the whole delegate.
+    ModelBuilder b;
+    const int in = b.AddTensor(TensorType_FLOAT32, {1, 7, 7, 3}, "in");
+    const int r = b.AddTensor(TensorType_FLOAT32, {1, 7, 7, 3}, "r");
+    const int pooled = b.AddTensor(TensorType_FLOAT32, {1, 4, 4, 3}, "pooled");
+    const int out = b.AddTensor(TensorType_FLOAT32, {1, 4, 4, 3}, "out");
+    tflite::Pool2DOptionsT o;
+    o.padding = tflite::Padding_VALID;
+    o.filter_width = o.filter_height = 1;
+    o.stride_w = o.stride_h = 2;
+    b.AddOperator(Op::BuiltinOperator_RELU, {in}, {r});
+    b.AddOperator(op, {r}, {pooled}, Options(o));
+    b.AddOperator(Op::BuiltinOperator_RELU, {pooled}, {out});
+    b.SetInputs({in});
+    b.SetOutputs({out});
+    CAPTURE(tflite::EnumNameBuiltinOperator(op));
+    CheckRefusedGlue(b.Build(), "unsupported width stride 2 exceeding filter width 1");
   }
   ModelBuilder b;
   const int in = b.AddTensor(TensorType_FLOAT32, {2, 5, 6, 3}, "in");
@@ -807,6 +827,74 @@ TEST_CASE("XNNPACK partition keeps BATCH_MATMUL, MEAN, RSQRT, GELU and TANH insi
     g.b.AddOperator(tflite::BuiltinOperator_GELU, {y}, {t}, Options(tflite::GeluOptionsT{}));
     g.Output(t, {64, 80});
     CheckDelegated(g.Build());
+  }
+}
+
+// A dynamic-range graph: the hybrid layer quantizes what the float layers write, so the
+// delegate takes only what it computes with TFLite's builtin bits (the convolution in
+// Eigen's order, the builtin depthwise code, SOFTMAX and MEAN as the builtin kernels) and
+// leaves AVERAGE_POOL_2D, whose XNNPACK sums differ, on the CPU: every output is the CPU
+// kernels' bit for bit, at one and two threads.
+TEST_CASE("XNNPACK in a dynamic-range graph: only TFLite's builtin bits") {
+  using Op = tflite::BuiltinOperator;
+  std::mt19937 rng(77);
+  auto floats = [&](size_t n) {
+    std::normal_distribution<float> d(0.0f, 0.5f);
+    std::vector<float> v(n);
+    for (float& x : v) x = d(rng);
+    return v;
+  };
+  ModelBuilder b;
+  const int in = b.AddTensor(TensorType_FLOAT32, {1, 9, 9, 5}, "in");
+  const int w = b.AddConstTensor<float>(TensorType_FLOAT32, {11, 3, 3, 5}, floats(11 * 45), "w");
+  const int bias = b.AddConstTensor<float>(TensorType_FLOAT32, {11}, floats(11), "bias");
+  const int conv = b.AddTensor(TensorType_FLOAT32, {1, 7, 7, 11}, "conv");
+  b.AddOperator(Op::BuiltinOperator_CONV_2D, {in, w, bias}, {conv}, Conv(tflite::Padding_VALID, 1, 1));
+  const int dw_w = b.AddConstTensor<float>(TensorType_FLOAT32, {1, 3, 3, 11}, floats(99), "dw_w");
+  const int dw = b.AddTensor(TensorType_FLOAT32, {1, 7, 7, 11}, "dw");
+  tflite::DepthwiseConv2DOptionsT d;
+  d.padding = tflite::Padding_SAME;
+  d.stride_w = d.stride_h = 1;
+  d.depth_multiplier = 1;
+  b.AddOperator(Op::BuiltinOperator_DEPTHWISE_CONV_2D, {conv, dw_w, bias}, {dw}, Options(d));
+  const int pooled = b.AddTensor(TensorType_FLOAT32, {1, 6, 6, 11}, "pooled");
+  tflite::Pool2DOptionsT p;
+  p.padding = tflite::Padding_VALID;
+  p.filter_width = p.filter_height = 2;
+  p.stride_w = p.stride_h = 1;
+  b.AddOperator(Op::BuiltinOperator_AVERAGE_POOL_2D, {dw}, {pooled}, Options(p));
+  const int soft = b.AddTensor(TensorType_FLOAT32, {1, 6, 6, 11}, "soft");
+  tflite::SoftmaxOptionsT so;
+  so.beta = 1.0f;
+  b.AddOperator(Op::BuiltinOperator_SOFTMAX, {pooled}, {soft}, Options(so));
+  QuantSpec q{{0.02f}, {0}};
+  std::vector<int8_t> w8(5 * 11);
+  for (size_t i = 0; i < w8.size(); ++i) w8[i] = static_cast<int8_t>((i * 37) % 255 - 127);
+  const int fc_w = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {5, 11}, w8, "fc_w", &q);
+  const int out = b.AddTensor(TensorType_FLOAT32, {36, 5}, "out");
+  b.AddOperator(Op::BuiltinOperator_FULLY_CONNECTED, {soft, fc_w, -1}, {out},
+                Options(tflite::FullyConnectedOptionsT{}), 3);
+  b.SetInputs({in});
+  b.SetOutputs({conv, dw, soft, out});
+  const auto bytes = b.Build();
+  const Outcome cpu = Run(bytes, false);
+  for (int threads : {1, 2}) {
+    const Outcome x = Run(bytes, true, threads);
+    CAPTURE(threads);
+    REQUIRE(x.outputs.size() == cpu.outputs.size());
+    for (size_t i = 0; i < cpu.outputs.size(); ++i) {
+      CAPTURE(i);
+      REQUIRE(x.outputs[i].size() == cpu.outputs[i].size());
+      CHECK(std::memcmp(x.outputs[i].data(), cpu.outputs[i].data(),
+                        cpu.outputs[i].size() * sizeof(float)) == 0);
+    }
+    CHECK(x.cpu_nodes == 2);  // AVERAGE_POOL_2D and the hybrid FULLY_CONNECTED
+    bool pool_reason = false;
+    for (const auto& [node, why] : x.refused) {
+      pool_reason = pool_reason || why.find("TFLite's builtin AVERAGE_POOL_2D bit for bit") !=
+                                       std::string::npos;
+    }
+    CHECK(pool_reason);
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include "delegate/partition_helper.h"
 #include "kernels/internal/fp16.h"
+#include "kernels/internal/softmax_f32.h"
 #include "runtime/delegation_record.h"
 #include "runtime/graph_partition.h"
 #include "runtime/runtime_context.h"
@@ -105,6 +106,7 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
   VisitContext v;
   v.context = context;
   v.static_data = &static_data_;
+  v.builtin_bits = builtin_bits_;
   producer_.assign(context->tensors_size, -1);
   std::map<int, std::set<int>> users;
   std::map<int, std::pair<int, int>> live;  // tensor -> [first, last] position
@@ -311,6 +313,7 @@ bool XnnpackKernel::RunsItself(TfLiteContext* context, const TfLiteNode& node,
   VisitContext v;
   v.context = context;
   v.static_data = &static_data_;
+  v.builtin_bits = builtin_bits_;
   // XNNPACK has no quantized version of these: always the delegate's tables; nor these
   // float ops at all.
   if (IsByteTableNode(v, node, reg) || IsOwnFloatNode(v, node, reg)) return true;
@@ -366,6 +369,7 @@ TfLiteStatus XnnpackKernel::CreateRuntime(TfLiteContext* context, Segment* seg) 
   v.context = context;
   v.ids = &ids;
   v.static_data = &static_data_;
+  v.builtin_bits = builtin_bits_;
   // Values: written here and read later or outside (external output), written before
   // this segment (external input), or internal to this runtime.
   for (int n : seg->nodes) {
@@ -434,6 +438,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
       const int op = reg->builtin_code;
       VisitContext v;
       v.context = context;
+      v.builtin_bits = builtin_bits_;
       const bool int8 = node->inputs->size > 0 && node->inputs->data[0] >= 0 &&
                         context->tensors[node->inputs->data[0]].type == kTfLiteInt8;
       std::string& list = IsGlueOp(op)                        ? copied
@@ -539,6 +544,13 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const StridedCopy& c
 TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const DepthwiseStep& d) const {
   void* p[4];
   if (!Buffers(context, {d.input, d.filter, d.bias, d.output}, p)) return kTfLiteError;
+  if (d.builtin) {
+    tflite::dwconv::FloatDepthwise(d.geometry, static_cast<const float*>(p[0]),
+                                   static_cast<const float*>(p[1]), static_cast<const float*>(p[2]),
+                                   /*bias_first=*/true, d.params.min, d.params.max,
+                                   static_cast<float*>(p[3]), pool_);
+    return kTfLiteOk;
+  }
   RunDepthwiseF32(d.params, static_cast<const float*>(p[0]), static_cast<const float*>(p[1]),
                   static_cast<const float*>(p[2]), static_cast<float*>(p[3]), pool_);
   return kTfLiteOk;
@@ -596,7 +608,13 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const ByteTableStep&
 TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const UnaryF32Step& u) const {
   void* p[2];
   if (!Buffers(context, {u.input, u.output}, p)) return kTfLiteError;
-  RunUnaryF32(u.op, static_cast<const float*>(p[0]), static_cast<float*>(p[1]), u.elements, pool_);
+  if (u.op == UnaryF32::kSoftmax) {
+    tflite::softmax_f32::Softmax(static_cast<const float*>(p[0]),
+                                 static_cast<int64_t>(u.elements / u.depth), u.depth, u.beta,
+                                 static_cast<float*>(p[1]), pool_);
+  } else {
+    RunUnaryF32(u.op, static_cast<const float*>(p[0]), static_cast<float*>(p[1]), u.elements, pool_);
+  }
   return kTfLiteOk;
 }
 

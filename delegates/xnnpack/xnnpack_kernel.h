@@ -32,8 +32,9 @@ namespace xnnpack {
 class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
  public:
   // fp16_sources: float tensor -> the FLOAT16 constant a DEQUANTIZE makes it from.
-  XnnpackKernel(bool force_fp16, std::map<int, int> fp16_sources)
-      : force_fp16_(force_fp16), fp16_sources_(std::move(fp16_sources)) {}
+  // builtin_bits: VisitContext::builtin_bits (a graph with dynamic-range nodes).
+  XnnpackKernel(bool force_fp16, bool builtin_bits, std::map<int, int> fp16_sources)
+      : force_fp16_(force_fp16), builtin_bits_(builtin_bits), fp16_sources_(std::move(fp16_sources)) {}
   ~XnnpackKernel() override;
 
   TfLiteStatus Init(TfLiteContext* context, const TfLiteDelegateParams* params) override;
@@ -90,6 +91,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   bool RunsItself(TfLiteContext* context, const TfLiteNode& node, const TfLiteRegistration& reg);
 
   bool force_fp16_;
+  bool builtin_bits_;
   pthreadpool_t pool_ = nullptr;  // the interpreter's, shared with the XNNPACK runtimes
   int threads_ = 1;
   std::map<int, int> fp16_sources_;

@@ -3,7 +3,7 @@
 // [..., N, K] transposed with adj_y). Batch dims broadcast NumPy-style (ranks 2-5,
 // as TFLite). Runs on the shared packed GEMM (kernels/internal/gemm.h): y' is packed as
 // gemm weights [N][K] once per distinct rhs batch, cached while y is constant. The float
-// sums are TFLite's builtin ones bit for bit (GemmKernel::kTfliteOrder: no FMA): in
+// sums are TFLite's builtin ones bit for bit (GemmKernel::kTfliteMatMulOrder: no FMA): in
 // dynamic-range transformers the attention products feed hybrid FULLY_CONNECTED input
 // quantization, where a one-ulp difference can move an input a whole step.
 // v1: float32; v2: int8 (per-tensor; bit-exact with TFLite's reference: exact int32
@@ -315,7 +315,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   }
   if (mode == Mode::kFloat) {
     matmul::FloatBatches(params.adj_x, g, lhs->data.f, data->packed.data(), output->data.f,
-                         &data->lhs_t, pool, gemm::GemmKernel::kTfliteOrder);
+                         &data->lhs_t, pool, gemm::GemmKernel::kTfliteMatMulOrder);
     return kTfLiteOk;
   }
   const size_t panel = mode == Mode::kInt16 ? gemm::PackedQuantizedWeightsSize(2 * g.n, g.k)

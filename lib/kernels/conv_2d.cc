@@ -23,9 +23,8 @@
 // gemm::Int32Gemm on the im2col rows) and rescaled in float. Per-tensor scale (or per-channel scales that are all equal), not grouped: symmetric
 // input quantization, out = sum * (image_scale * filter_scale) + bias (EvalHybrid); per-channel
 // scales that differ, or groups: asymmetric quantization with a per-image offset, out =
-// sum(w * (q - offset)) * channel_scale * image_scale + bias (HybridConvPerChannel). Padding
-// contributes 0 (real zero) in both. The int8 values and int32 sums equal TFLite's; only the
-// float rescale may differ in the last bits from TFLite's optimized evaluation order.
+// sum(w * (q - offset)) * (channel_scale * image_scale) + bias (TFLite's optimized
+// HybridConvPerChannel, bit for bit). Padding contributes 0 (real zero) in both.
 //
 // quantized_bias_type (v8) names the bias type, which the kernel dispatches on anyway; a
 // 16x8 CONV_2D without bias is refused, as TFLite refuses it.
@@ -38,6 +37,7 @@
 #include "kernels/internal/conv_util.h"
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/hybrid.h"
+#include "kernels/internal/hybrid_graph.h"
 #include "kernels/internal/im2col.h"
 #include "kernels/internal/padding.h"
 #include "kernels/internal/parallel.h"
@@ -70,6 +70,9 @@ struct OpData {
   std::vector<uint8_t> im2col_u8;  // int8 on the dot-product GEMM
   std::vector<int32_t> dot_bias;
   std::vector<int32_t> sums;  // hybrid: per-task int32 sums of one chunk
+  std::vector<float> multipliers;  // hybrid per channel: channel * image scale per image
+  // Float: the GEMM's order of sums (TFLite's builtin one in graphs with hybrid nodes).
+  gemm::GemmKernel float_kernel = gemm::GemmKernel::kAuto;
 };
 
 using Geometry = conv_util::ConvGeometry;
@@ -114,6 +117,12 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_STATUS(conv_util::CheckActivation(context, params->activation));
 
   data->hybrid = input->type == kTfLiteFloat32 && filter->type == kTfLiteInt8;
+  // A float convolution in a dynamic-range graph: TFLite's builtin sums bit for bit, since
+  // the hybrid layers after it quantize what it writes (hybrid_graph.h).
+  data->float_kernel = input->type == kTfLiteFloat32 && !data->hybrid &&
+                               hybrid::GraphHasHybridNodes(context)
+                           ? gemm::GemmKernel::kTfliteGemmOrder
+                           : gemm::GemmKernel::kAuto;
   if (data->hybrid) {
     TF_LITE_ENSURE_STATUS(conv_util::CheckFloatBias(context, bias, channels_out));
     TF_LITE_ENSURE_TYPES_EQ(context, output->type, kTfLiteFloat32);
@@ -323,10 +332,27 @@ void EvalHybrid(const Geometry& g, OpData* data, const TfLiteConvParams& params,
     const float* channel_scale =
         data->hybrid_per_channel ? data->filter_scale.data() + grp * n : nullptr;
     const float* group_bias = bias_data != nullptr ? bias_data + grp * n : nullptr;
+    // Per channel: float(sum) * (channel_scale * image_scale), the product of the scales
+    // first, as TFLite's optimized HybridConvPerChannel computes it (its reference kernel
+    // multiplies them one after the other; the goldens are the optimized kernel's).
+    if (channel_scale != nullptr) {
+      data->multipliers.resize(static_cast<size_t>(g.batches) * n);
+      for (int b = 0; b < g.batches; ++b) {
+        for (int c = 0; c < n; ++c) {
+          data->multipliers[static_cast<size_t>(b) * n + c] = channel_scale[c] * images.scale[b];
+        }
+      }
+    }
     auto rescale = [&](size_t r0, size_t r1, const int32_t* sums) {
       for (size_t r = r0; r < r1; ++r) {
-        hybrid::RescaleConvRow(sums + (r - r0) * n, n, channel_scale, images.scale[r / pixels],
-                               group_bias, act_min, act_max, out + r * g.out_c + grp * n);
+        float* row_out = out + r * g.out_c + grp * n;
+        if (channel_scale != nullptr) {
+          hybrid::RescaleRow(sums + (r - r0) * n, n, data->multipliers.data() + (r / pixels) * n,
+                             group_bias, act_min, act_max, row_out);
+        } else {
+          hybrid::RescaleConvRow(sums + (r - r0) * n, n, nullptr, images.scale[r / pixels],
+                                 group_bias, act_min, act_max, row_out);
+        }
       }
     };
     if (dot) {
@@ -394,7 +420,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
             params->activation, bias != nullptr ? bias->data.f + grp * n : nullptr);
         const float* packed = w.f.data();
         if (g.groups == 1) {
-          conv_util::FloatConv(g, input->data.f, packed, stage, out, &data->im2col_f, pool);
+          conv_util::FloatConv(g, input->data.f, packed, stage, out, &data->im2col_f, pool,
+                               data->float_kernel);
           return kTfLiteOk;
         }
         conv_util::ChunkedIm2ColGemm(
@@ -406,7 +433,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
             },
             [&](size_t r0, size_t r1, const float* buf, size_t) {
               gemm::FloatGemm(static_cast<int>(r1 - r0), n, depth, buf, depth, packed,
-                              out + r0 * g.out_c + grp * n, g.out_c, stage, nullptr);
+                              out + r0 * g.out_c + grp * n, g.out_c, stage, nullptr,
+                              data->float_kernel);
             });
       }
       return kTfLiteOk;

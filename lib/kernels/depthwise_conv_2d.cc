@@ -19,9 +19,11 @@
 #include <vector>
 
 #include "kernels/internal/conv_util.h"
+#include "kernels/internal/depthwise_float.h"
 #include "kernels/internal/depthwise_integer.h"
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/hybrid.h"
+#include "kernels/internal/hybrid_graph.h"
 #include "kernels/internal/padding.h"
 #include "kernels/internal/parallel.h"
 #include "kernels/internal/requantize.h"
@@ -40,13 +42,14 @@ namespace {
 
 struct OpData {
   TfLitePaddingValues padding{};
+  // Float: the bias first, as TFLite's optimized kernel sums, in graphs with hybrid nodes.
+  bool bias_first = false;
   int out_height = 0;
   int out_width = 0;
   conv_util::QuantParams quant;
   // Hybrid: per-output-channel filter scales, the quantized images, their scales/offsets.
   std::vector<float> filter_scale;
   hybrid::QuantizedRows images;
-  std::vector<float> multipliers;  // per batch image and channel: channel * image scale
   std::vector<int8_t> filter_unpacked;  // int4 filter as int8
   // 8-bit activations, depth multiplier 1: the filter packed for dwconv::Int8Sums (once
   // while it is constant) and a row of the input zero point per batch image.
@@ -56,10 +59,7 @@ struct OpData {
   dwconv::RowStage row_stage;
 };
 
-struct Geometry {
-  int batches, in_h, in_w, in_c, f_h, f_w, out_h, out_w, out_c, depth_multiplier;
-  int stride_h, stride_w, dil_h, dil_w, pad_h, pad_w;
-};
+using Geometry = dwconv::Geometry;
 
 void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
 void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
@@ -114,6 +114,8 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE(context, in_c > 0 && channels_out % in_c == 0);
   TF_LITE_ENSURE_STATUS(conv_util::CheckActivation(context, params->activation));
 
+  data->bias_first = input->type == kTfLiteFloat32 && filter->type == kTfLiteFloat32 &&
+                     hybrid::GraphHasHybridNodes(context);
   if (input->type == kTfLiteFloat32 && filter->type == kTfLiteInt8) {
     TF_LITE_ENSURE_STATUS(PrepareHybrid(context, filter, bias, output, channels_out, data));
   } else {
@@ -161,203 +163,6 @@ Geometry MakeGeometry(const OpData& data, const TfLiteDepthwiseConvParams& param
   return g;
 }
 
-// Calls tap(input_pixel, filter_tap) for every filter tap of output (b, oy, ox) that falls
-// inside the image.
-template <typename In, typename F, typename Tap>
-inline void ForEachTap(const Geometry& g, const In* input, const F* filter, int b, int oy, int ox,
-                       const Tap& tap) {
-  for (int fy = 0; fy < g.f_h; ++fy) {
-    const int iy = oy * g.stride_h - g.pad_h + fy * g.dil_h;
-    if (iy < 0 || iy >= g.in_h) continue;
-    for (int fx = 0; fx < g.f_w; ++fx) {
-      const int ix = ox * g.stride_w - g.pad_w + fx * g.dil_w;
-      if (ix < 0 || ix >= g.in_w) continue;
-      tap(input + ((static_cast<size_t>(b) * g.in_h + iy) * g.in_w + ix) * g.in_c,
-          filter + static_cast<size_t>(fy * g.f_w + fx) * g.out_c);
-    }
-  }
-}
-
-// One output pixel with all bounds checks (image borders, depth multiplier > 1).
-inline void FloatPixel(const Geometry& g, const float* input, const float* filter,
-                       const float* bias, float act_min, float act_max, int b, int oy, int ox,
-                       float* acc) {
-  const int dm = g.depth_multiplier;
-  std::fill(acc, acc + g.out_c, 0.0f);
-  ForEachTap(g, input, filter, b, oy, ox, [&](const float* in, const float* f) {
-    if (dm == 1) {
-      for (int c = 0; c < g.out_c; ++c) acc[c] += in[c] * f[c];
-    } else {
-      for (int ic = 0; ic < g.in_c; ++ic) {
-        const float v = in[ic];
-        float* a = acc + ic * dm;
-        const float* w = f + ic * dm;
-        for (int m = 0; m < dm; ++m) a[m] += v * w[m];
-      }
-    }
-  });
-  for (int c = 0; c < g.out_c; ++c) {
-    const float v = bias != nullptr ? acc[c] + bias[c] : acc[c];
-    acc[c] = std::min(std::max(v, act_min), act_max);
-  }
-}
-
-// Interior pixels (every x tap inside the image), depth multiplier 1: N neighbouring
-// output pixels share each filter load and keep their sums for 8 channels in registers
-// over all taps. Same summation order as the reference (fy, fx, then bias), so the float
-// results are identical to FloatPixel's.
-typedef float V8 __attribute__((vector_size(32)));
-
-// (Vectors are only ever locals here: passing V8 by value would change the ABI between
-// the AVX2 and the baseline build of this code.)
-#define TFI_LOAD8(v, p) std::memcpy(&(v), (p), sizeof(V8))
-
-template <int N>
-inline __attribute__((always_inline)) void FloatInterior(const Geometry& g, const float* in_batch,
-                                                         const float* filter, const float* bias,
-                                                         float act_min, float act_max, int oy,
-                                                         int fy_lo, int fy_hi, int ox0,
-                                                         float* out) {
-  const int channels = g.out_c;
-  const size_t row_stride = static_cast<size_t>(g.in_w) * channels;
-  const size_t step = static_cast<size_t>(g.stride_w) * channels;
-  const int ix0 = ox0 * g.stride_w - g.pad_w;
-  const V8 vmin = V8{} + act_min, vmax = V8{} + act_max;
-  int c = 0;
-  for (; c + 8 <= channels; c += 8) {
-    V8 a0 = V8{}, a1 = V8{}, a2 = V8{}, a3 = V8{};
-    for (int fy = fy_lo; fy < fy_hi; ++fy) {
-      const int iy = oy * g.stride_h - g.pad_h + fy * g.dil_h;
-      const float* row = in_batch + iy * row_stride + c;
-      const float* frow = filter + static_cast<size_t>(fy) * g.f_w * channels + c;
-      for (int fx = 0; fx < g.f_w; ++fx) {
-        V8 f, x;
-        TFI_LOAD8(f, frow + static_cast<size_t>(fx) * channels);
-        const float* p = row + static_cast<size_t>(ix0 + fx * g.dil_w) * channels;
-        TFI_LOAD8(x, p);
-        a0 += x * f;
-        if constexpr (N > 1) {
-          TFI_LOAD8(x, p + step);
-          a1 += x * f;
-        }
-        if constexpr (N > 2) {
-          TFI_LOAD8(x, p + 2 * step);
-          a2 += x * f;
-        }
-        if constexpr (N > 3) {
-          TFI_LOAD8(x, p + 3 * step);
-          a3 += x * f;
-        }
-      }
-    }
-    V8 bv = V8{};
-    if (bias != nullptr) TFI_LOAD8(bv, bias + c);
-#define TFI_STORE(a, n)                                                     \
-  do {                                                                      \
-    V8 v = (a) + bv;                                                        \
-    v = v < vmin ? vmin : v;                                                \
-    v = v > vmax ? vmax : v;                                                \
-    std::memcpy(out + static_cast<size_t>(n) * channels + c, &v, sizeof v); \
-  } while (0)
-    TFI_STORE(a0, 0);
-    if constexpr (N > 1) TFI_STORE(a1, 1);
-    if constexpr (N > 2) TFI_STORE(a2, 2);
-    if constexpr (N > 3) TFI_STORE(a3, 3);
-#undef TFI_STORE
-  }
-  for (; c < channels; ++c) {
-    for (int n = 0; n < N; ++n) {
-      float acc = 0.0f;
-      for (int fy = fy_lo; fy < fy_hi; ++fy) {
-        const int iy = oy * g.stride_h - g.pad_h + fy * g.dil_h;
-        for (int fx = 0; fx < g.f_w; ++fx) {
-          const int ix = ix0 + n * g.stride_w + fx * g.dil_w;
-          acc += in_batch[iy * row_stride + static_cast<size_t>(ix) * channels + c] *
-                 filter[(static_cast<size_t>(fy) * g.f_w + fx) * channels + c];
-        }
-      }
-      const float v = bias != nullptr ? acc + bias[c] : acc;
-      out[static_cast<size_t>(n) * channels + c] = std::min(std::max(v, act_min), act_max);
-    }
-  }
-}
-
-// Output row (b, oy).
-inline __attribute__((always_inline)) void FloatRowImpl(const Geometry& g, const float* input,
-                                                        const float* filter, const float* bias,
-                                                        float act_min, float act_max, int b, int oy,
-                                                        float* out_row) {
-  int ox = 0;
-  if (g.depth_multiplier == 1) {
-    auto y_ok = [&](int fy) {
-      const int iy = oy * g.stride_h - g.pad_h + fy * g.dil_h;
-      return iy >= 0 && iy < g.in_h;
-    };
-    int fy_lo = 0, fy_hi = g.f_h;
-    while (fy_lo < fy_hi && !y_ok(fy_lo)) ++fy_lo;
-    while (fy_hi > fy_lo && !y_ok(fy_hi - 1)) --fy_hi;
-    int x_lo = 0, x_hi = g.out_w;
-    while (x_lo < x_hi && x_lo * g.stride_w - g.pad_w < 0) ++x_lo;
-    while (x_hi > x_lo && (x_hi - 1) * g.stride_w - g.pad_w + (g.f_w - 1) * g.dil_w >= g.in_w) {
-      --x_hi;
-    }
-    const float* in_batch = input + static_cast<size_t>(b) * g.in_h * g.in_w * g.in_c;
-    for (; ox < x_lo; ++ox) {
-      FloatPixel(g, input, filter, bias, act_min, act_max, b, oy, ox,
-                 out_row + static_cast<size_t>(ox) * g.out_c);
-    }
-    for (; ox + 4 <= x_hi; ox += 4) {
-      FloatInterior<4>(g, in_batch, filter, bias, act_min, act_max, oy, fy_lo, fy_hi, ox,
-                       out_row + static_cast<size_t>(ox) * g.out_c);
-    }
-    for (; ox < x_hi; ++ox) {
-      FloatInterior<1>(g, in_batch, filter, bias, act_min, act_max, oy, fy_lo, fy_hi, ox,
-                       out_row + static_cast<size_t>(ox) * g.out_c);
-    }
-  }
-  for (; ox < g.out_w; ++ox) {
-    FloatPixel(g, input, filter, bias, act_min, act_max, b, oy, ox,
-               out_row + static_cast<size_t>(ox) * g.out_c);
-  }
-}
-
-void FloatRowGeneric(const Geometry& g, const float* input, const float* filter, const float* bias,
-                     float act_min, float act_max, int b, int oy, float* out_row) {
-  FloatRowImpl(g, input, filter, bias, act_min, act_max, b, oy, out_row);
-}
-
-#if defined(__x86_64__) || defined(__i386__)
-// The same code with 8-wide AVX registers (no FMA: products are rounded as the reference's).
-__attribute__((target("avx2"))) void FloatRowAvx2(const Geometry& g, const float* input,
-                                                  const float* filter, const float* bias,
-                                                  float act_min, float act_max, int b, int oy,
-                                                  float* out_row) {
-  FloatRowImpl(g, input, filter, bias, act_min, act_max, b, oy, out_row);
-}
-#endif
-
-using FloatRowFn = void (*)(const Geometry&, const float*, const float*, const float*, float, float,
-                            int, int, float*);
-
-FloatRowFn SelectFloatRow() {
-#if defined(__x86_64__) || defined(__i386__)
-  if (gemm::CpuHasAvx2()) return FloatRowAvx2;
-#endif
-  return FloatRowGeneric;
-}
-
-void EvalFloat(const Geometry& g, const float* input, const float* filter, const float* bias,
-               float act_min, float act_max, float* output, pthreadpool* pool) {
-  const FloatRowFn row_fn = SelectFloatRow();
-  const size_t rows = static_cast<size_t>(g.batches) * g.out_h;
-  const double work = static_cast<double>(rows) * g.out_w * g.out_c * g.f_h * g.f_w;
-  parallel::ParallelFor(pool, rows, work, [&](size_t r) {
-    const int b = static_cast<int>(r) / g.out_h;
-    const int oy = static_cast<int>(r) % g.out_h;
-    row_fn(g, input, filter, bias, act_min, act_max, b, oy,
-           output + r * g.out_w * static_cast<size_t>(g.out_c));
-  });
-}
 
 // Integer sums of every output pixel, acc[c] = sum over taps of (f + f_off) * (in +
 // in_off(b)), each pixel's handed to finish(b, output_index, acc); output rows split over
@@ -376,7 +181,7 @@ void IntegerPixels(const Geometry& g, const In* input, const F* filter, Acc f_of
     for (int ox = 0; ox < g.out_w; ++ox) {
       std::fill(acc.begin(), acc.end(), Acc{0});
       Acc* a = acc.data();
-      ForEachTap(g, input, filter, b, oy, ox, [&](const In* in, const F* f) {
+      dwconv::ForEachTap(g, input, filter, b, oy, ox, [&](const In* in, const F* f) {
         if (dm == 1) {
           for (int c = 0; c < g.out_c; ++c) {
             a[c] += (static_cast<Acc>(f[c]) + f_off) * (static_cast<Acc>(in[c]) + offset);
@@ -509,8 +314,9 @@ void EvalQuantized(const Geometry& g, const conv_util::QuantParams& q, const In*
 
 // Hybrid, as TFLite's EvalHybridPerChannel: each batch image quantized asymmetrically
 // (AsymmetricQuantizeFloats over H*W*C), int32 sums of w * (q - offset), then
-// float(sum) * (channel_scale * image_scale) + bias, clamped (reference
-// DepthwiseConvHybridPerChannel's order of float operations).
+// float(sum) * channel_scale * image_scale + bias, clamped (the order of float operations
+// of TFLite's optimized DepthwiseConvHybridPerChannel, whose results the goldens are; see
+// finish_pixel).
 void EvalHybrid(const Geometry& g, OpData* data, const TfLiteDepthwiseConvParams& params,
                 const TfLiteTensor* input, const TfLiteTensor* filter, const TfLiteTensor* bias,
                 TfLiteTensor* output, pthreadpool* pool) {
@@ -522,31 +328,28 @@ void EvalHybrid(const Geometry& g, OpData* data, const TfLiteDepthwiseConvParams
   const float* scale = data->filter_scale.data();
   const float* bias_data = bias != nullptr ? bias->data.f : nullptr;
   const int32_t* offset = images.offset.data();
+  // TFLite's optimized kernel rescales 4 channels at a time as float(sum) * channel_scale *
+  // image_scale and the last out_c % 4 one by one as float(sum) * image_scale *
+  // channel_scale (its reference kernel: sum * (channel_scale * image_scale) everywhere).
+  const int c4 = g.out_c & ~3;
   auto finish_pixel = [&](int b, size_t out_index, const int32_t* a) {
     float* out = output->data.f + out_index;
-    for (int c = 0; c < g.out_c; ++c) {
-      float v = static_cast<float>(a[c]) * (scale[c] * images.scale[b]);
+    const float image_scale = images.scale[b];
+    hybrid::RescaleConvRow(a, c4, scale, image_scale, bias_data, act_min, act_max, out);
+    for (int c = c4; c < g.out_c; ++c) {
+      float v = static_cast<float>(a[c]) * image_scale * scale[c];
       if (bias_data != nullptr) v += bias_data[c];
       out[c] = std::min(std::max(v, act_min), act_max);
     }
   };
   if (PreparePacked(g, data, filter, filter->data.int8, 0)) {
-    // Per batch image: channel scale * image scale, multiplied as finish_pixel does.
-    data->multipliers.resize(static_cast<size_t>(g.batches) * g.out_c);
-    for (int b = 0; b < g.batches; ++b) {
-      for (int c = 0; c < g.out_c; ++c) {
-        data->multipliers[static_cast<size_t>(b) * g.out_c + c] = scale[c] * images.scale[b];
-      }
-    }
     // The images' zero points are int8 (AsymmetricQuantizeFloats' range).
     PackedRows<int8_t>(
         g, data, images.values.data(), [offset](int b) { return offset[b]; }, pool,
         [&](int b, size_t r, const int32_t* acc) {
-          const float* m = data->multipliers.data() + static_cast<size_t>(b) * g.out_c;
           for (int ox = 0; ox < g.out_w; ++ox) {
             const size_t at = static_cast<size_t>(ox) * g.out_c;
-            hybrid::RescaleRow(acc + at, g.out_c, m, bias_data, act_min, act_max,
-                               output->data.f + (r * g.out_w) * g.out_c + at);
+            finish_pixel(b, (r * g.out_w) * g.out_c + at, acc + at);
           }
         });
     return;
@@ -573,8 +376,9 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
       }
       float act_min, act_max;
       CalculateActivationRange(params->activation, &act_min, &act_max);
-      EvalFloat(g, input->data.f, filter->data.f, bias != nullptr ? bias->data.f : nullptr, act_min,
-                act_max, output->data.f, pool);
+      dwconv::FloatDepthwise(g, input->data.f, filter->data.f,
+                             bias != nullptr ? bias->data.f : nullptr, data->bias_first, act_min,
+                             act_max, output->data.f, pool);
       return kTfLiteOk;
     }
     case kTfLiteInt8: {

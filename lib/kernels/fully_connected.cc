@@ -38,6 +38,7 @@
 #include "kernels/internal/conv_util.h"
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/hybrid.h"
+#include "kernels/internal/hybrid_graph.h"
 #include "kernels/internal/parallel.h"
 #include "kernels/internal/sparse_to_dense.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
@@ -82,6 +83,8 @@ struct OpData {
   std::vector<int8_t> dense_q;
   std::vector<int32_t> nz_begin, nz_col;  // row u: nz_col[nz_begin[u] .. nz_begin[u + 1])
   std::vector<float> nz_val;
+  // Float: the GEMM's order of sums (TFLite's builtin one in graphs with hybrid nodes).
+  gemm::GemmKernel float_kernel = gemm::GemmKernel::kAuto;
 };
 
 void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
@@ -309,6 +312,12 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   data->batches = static_cast<int>(total / data->input_size);
   TF_LITE_ENSURE_STATUS(CheckTypes(context, input, filter, bias, output, data->units));
   data->hybrid = input->type == kTfLiteFloat32 && filter->type == kTfLiteInt8;
+  // A float layer in a dynamic-range graph: TFLite's builtin sums bit for bit, since hybrid
+  // layers quantize what it writes (hybrid_graph.h).
+  data->float_kernel = input->type == kTfLiteFloat32 && filter->type == kTfLiteFloat32 &&
+                               hybrid::GraphHasHybridNodes(context)
+                           ? gemm::GemmKernel::kTfliteGemmOrder
+                           : gemm::GemmKernel::kAuto;
   data->per_channel = false;
   if (data->hybrid) {
     // The filter scale: one, or one per unit (quantized dimension 0).
@@ -598,7 +607,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
           data->batches, data->units, data->input_size, input->data.f, data->input_size,
           data->weights.f.data(), output->data.f, data->units,
           conv_util::FloatStage(params->activation, bias != nullptr ? bias->data.f : nullptr),
-          pool);
+          pool, data->float_kernel);
       return kTfLiteOk;
     case kTfLiteInt8:
       EvalQuantized<int8_t>(data, input, filter, bias, output, pool);

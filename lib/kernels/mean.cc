@@ -1,5 +1,6 @@
 // MEAN over any set of axes (int32 axis tensor, negative counts from the end,
-// repeats allowed), with keep_dims. float32 (summed in double), int32/int64 (summed
+// repeats allowed), with keep_dims. float32 as TFLite's builtin kernel (MeanFloat: its bits,
+// which dynamic-range models quantize), int32/int64 (summed
 // in int64, truncating division), and uint8/int8/int16 as TFLite's reference
 // QuantizedMeanOrSum: the int32 sum minus zero_point * count is requantized with
 // QuantizeMultiplier(input_scale / output_scale) folded with 1/count, bit for bit.
@@ -9,6 +10,7 @@
 #include <limits>
 #include <vector>
 
+#include "kernels/internal/eigen_sum.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
@@ -179,6 +181,43 @@ void MeanPlain(const TfLiteTensor* input, const bool* reduced, TfLiteTensor* out
   }
 }
 
+// The reduced axes are the innermost ones (ignoring axes of size 1): each output is the
+// sum of one contiguous run of `*run` values.
+bool InnermostRuns(const TfLiteTensor* input, const bool* reduced, int64_t* run) {
+  const int rank = NumDimensions(input);
+  *run = 1;
+  bool kept_after = false;
+  for (int d = rank - 1; d >= 0; --d) {
+    const int size = input->dims->data[d];
+    if (size == 1) continue;
+    if (reduced[d]) {
+      if (kept_after) return false;
+      *run *= size;
+    } else {
+      kept_after = true;
+    }
+  }
+  return true;
+}
+
+// Float MEAN as TFLite's builtin kernel: over the innermost axes each output's run summed
+// as Eigen sums a row (eigen_sum.h), over others the values added in memory order; then
+// divided by the count in float.
+void MeanFloat(const TfLiteTensor* input, const bool* reduced, TfLiteTensor* output) {
+  int64_t run = 1;
+  const int64_t n = NumElements(input);
+  if (n > 0 && InnermostRuns(input, reduced, &run)) {
+    const int64_t outputs = n / run;
+    const float count = static_cast<float>(run);
+    const float* in = input->data.f;
+    for (int64_t o = 0; o < outputs; ++o) {
+      output->data.f[o] = EigenSum(in + o * run, run, o * run) / count;
+    }
+    return;
+  }
+  MeanPlain<float, float>(input, reduced, output);
+}
+
 template <typename T>
 void MeanQuantized(const TfLiteTensor* input, const bool* reduced, const OpData& data,
                    TfLiteTensor* output) {
@@ -226,7 +265,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, ResolveAxes(context, input, axis, reduced));
   switch (input->type) {
     case kTfLiteFloat32:
-      MeanPlain<float, double>(input, reduced, output);
+      MeanFloat(input, reduced, output);
       break;
     case kTfLiteInt32:
       MeanPlain<int32_t, int64_t>(input, reduced, output);

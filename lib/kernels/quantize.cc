@@ -153,7 +153,7 @@ Out QuantizeValue(float value, float scale, int32_t zero_point) {
 
 #if defined(__x86_64__) || defined(__i386__)
 // 8 values of AffineQuantize's loop at a time: the same division, hybrid::RoundHalfAway's
-// steps (QuantizeLoopAvx2's), the clamp; returns how many values it did.
+// steps, the clamp; returns how many values it did.
 template <typename Out>
 __attribute__((target("avx2"))) int64_t AffineQuantizeAvx2(const float* in, int64_t n,
                                                            float scale, int32_t lo, int32_t hi,

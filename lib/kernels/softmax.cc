@@ -1,4 +1,5 @@
-// SOFTMAX over the last dimension with `beta`: float32, and quantized uint8 -> uint8,
+// SOFTMAX over the last dimension with `beta`: float32 (TFLite's default kernel's bits:
+// kernels/internal/softmax_f32.h), and quantized uint8 -> uint8,
 // int8 -> int8 and int8 -> int16, bit-exact with TFLite's reference kernel
 // (reference_ops::Softmax: input differences scaled to Q5.26, gemmlowp fixed-point
 // exp, sum in Q12.19, fixed-point reciprocal). Output quantization must be the
@@ -21,6 +22,7 @@
 #include <type_traits>
 
 #include "kernels/internal/parallel.h"
+#include "kernels/internal/softmax_f32.h"
 #include "kernels/internal/softmax_fixedpoint.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
@@ -155,23 +157,6 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   return context->ResizeTensor(context, output, TfLiteIntArrayCopy(input->dims));
 }
 
-void SoftmaxFloat(pthreadpool* pool, const float* input, int64_t outer, int depth, float beta,
-                  float* output) {
-  const double work = static_cast<double>(outer) * depth * 16;
-  parallel::ParallelFor(pool, static_cast<size_t>(outer), work, [&](size_t i) {
-    const float* in = input + i * depth;
-    float* out = output + i * depth;
-    float max = std::numeric_limits<float>::lowest();
-    for (int c = 0; c < depth; ++c) max = std::max(max, in[c]);
-    float sum = 0.f;
-    for (int c = 0; c < depth; ++c) {
-      out[c] = std::exp((in[c] - max) * beta);
-      sum += out[c];
-    }
-    for (int c = 0; c < depth; ++c) out[c] = out[c] / sum;
-  });
-}
-
 // One row; false if the row overflows the Q12.19 sum (upstream TFLITE_CHECKs the
 // resulting exponent; only rows of more than 4095 elements can break it).
 template <typename In, typename Out>
@@ -291,7 +276,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   bool ok = true;
   switch (input->type) {
     case kTfLiteFloat32:
-      SoftmaxFloat(pool, input->data.f, outer, depth, params->beta, output->data.f);
+      softmax_f32::Softmax(input->data.f, outer, depth, params->beta, output->data.f, pool);
       break;
     case kTfLiteUInt8:
       ok = SoftmaxQuantized(pool, input->data.uint8, outer, depth, data, output->data.uint8);

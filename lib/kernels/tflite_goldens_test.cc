@@ -6,6 +6,7 @@
 // integer outputs exactly, float outputs bit for bit unless a case names a tolerance.
 // A case TFLite refuses at AllocateTensors (report.json "refused") must fail here too
 // (kernels/testing/golden_test_util.h; more ops' cases: tflite_goldens_ops_test.cc).
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <memory>
@@ -188,6 +189,75 @@ ModelBuilder BatchMatMulHybrid(const Bmm& c, bool asymmetric, uint32_t seed) {
   b.AddOperator(tflite::BuiltinOperator_BATCH_MATMUL, {x, y}, {out},
                 Options(BmmOptions(c, asymmetric)), asymmetric ? 4 : 1);
   SingleIo(b, x, out);
+  return b;
+}
+
+// --- Float layers inside dynamic-range graphs ------------------------------------------
+// A float CONV_2D, FULLY_CONNECTED or BATCH_MATMUL whose output a hybrid FULLY_CONNECTED
+// then quantizes: the float layer must give TFLite's builtin (Eigen) sums bit for bit,
+// including the output channels past the last multiple of 8 and the matrix-vector shapes
+// (m or n of 1) that Eigen sums in other orders (gemm::GemmKernel::kTfliteGemmOrder). Both
+// outputs are checked; goldens from TFLite's default (optimized) kernels.
+
+enum class FloatLayer { kConv, kFullyConnected, kBatchMatMul };
+
+struct FloatInHybrid {
+  FloatLayer layer;
+  int rows;      // conv: output pixels (h x w below); FC: batches; BMM: lhs rows
+  int depth;     // summed length (conv: k*k*ic)
+  int channels;  // output channels / units / rhs columns
+  int h, w, k;   // conv only (rows = h' * w')
+};
+
+ModelBuilder FloatLayerInHybridGraph(const FloatInHybrid& c, uint32_t seed) {
+  std::mt19937 rng(seed);
+  ModelBuilder b;
+  int in = -1, mid = -1;
+  std::vector<int32_t> inputs;
+  if (c.layer == FloatLayer::kConv) {
+    const int ic = c.depth / (c.k * c.k);
+    in = b.AddTensor(tflite::TensorType_FLOAT32, {1, c.h, c.w, ic}, "in");
+    const int f = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {c.channels, c.k, c.k, ic},
+                                          RandomFloats(rng, c.channels * c.depth), "w");
+    const int bias = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {c.channels},
+                                             RandomFloats(rng, c.channels), "bias");
+    mid = b.AddTensor(tflite::TensorType_FLOAT32,
+                      {1, c.h - c.k + 1, c.w - c.k + 1, c.channels}, "mid");
+    tflite::Conv2DOptionsT o;
+    o.padding = tflite::Padding_VALID;
+    o.stride_h = o.stride_w = 1;
+    b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, f, bias}, {mid}, Options(o), 1);
+  } else if (c.layer == FloatLayer::kFullyConnected) {
+    in = b.AddTensor(tflite::TensorType_FLOAT32, {c.rows, c.depth}, "in");
+    const int f = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {c.channels, c.depth},
+                                          RandomFloats(rng, c.channels * c.depth), "w");
+    const int bias = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {c.channels},
+                                             RandomFloats(rng, c.channels), "bias");
+    mid = b.AddTensor(tflite::TensorType_FLOAT32, {c.rows, c.channels}, "mid");
+    b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {in, f, bias}, {mid},
+                  Options(tflite::FullyConnectedOptionsT{}), 1);
+  } else {
+    in = b.AddTensor(tflite::TensorType_FLOAT32, {2, c.rows, c.depth}, "in");
+    const int y = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {2, c.depth, c.channels},
+                                          RandomFloats(rng, 2 * c.depth * c.channels), "y");
+    mid = b.AddTensor(tflite::TensorType_FLOAT32, {2, c.rows, c.channels}, "mid");
+    b.AddOperator(tflite::BuiltinOperator_BATCH_MATMUL, {in, y}, {mid},
+                  Options(tflite::BatchMatMulOptionsT{}), 1);
+  }
+  // The hybrid layer: every value of `mid` (flattened per row of channels) times int8 weights.
+  const int units = 5;
+  const QuantSpec wq{{0.01f}, {0}, 0};
+  const int f2 = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {units, c.channels},
+                                          RandomInts<int8_t>(rng, units * c.channels, -127, 127),
+                                          "w8", &wq);
+  const int rows = c.layer == FloatLayer::kConv             ? (c.h - c.k + 1) * (c.w - c.k + 1)
+                   : c.layer == FloatLayer::kFullyConnected ? c.rows
+                                                            : 2 * c.rows;
+  const int out = b.AddTensor(tflite::TensorType_FLOAT32, {rows, units}, "out");
+  b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {mid, f2, -1}, {out},
+                Options(tflite::FullyConnectedOptionsT{}), 3);
+  b.SetInputs({in});
+  b.SetOutputs({mid, out});
   return b;
 }
 
@@ -748,6 +818,42 @@ ModelBuilder SoftmaxInt8(int rows, int depth, float input_scale, bool int16_outp
   return b;
 }
 
+// Float SOFTMAX and MEAN as TFLite's default kernels compute them on x86 (Eigen's exp and
+// sum: softmax_f32.h, eigen_sum.h); beta 20 takes exp down to its zero and denormal range.
+ModelBuilder SoftmaxFloat(int rows, int depth, float beta) {
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_FLOAT32, {rows, depth}, "in");
+  const int out = b.AddTensor(tflite::TensorType_FLOAT32, {rows, depth}, "out");
+  tflite::SoftmaxOptionsT o;
+  o.beta = beta;
+  b.AddOperator(tflite::BuiltinOperator_SOFTMAX, {in}, {out}, Options(o), 1);
+  SingleIo(b, in, out);
+  return b;
+}
+
+ModelBuilder MeanFloat(const std::vector<int32_t>& shape, const std::vector<int32_t>& axes,
+                       bool keep_dims) {
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_FLOAT32, shape, "in");
+  const int axis = b.AddConstTensor<int32_t>(tflite::TensorType_INT32,
+                                             {static_cast<int32_t>(axes.size())}, axes, "axes");
+  std::vector<int32_t> out_shape;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    const bool reduced = std::find(axes.begin(), axes.end(), static_cast<int32_t>(d)) != axes.end();
+    if (!reduced) {
+      out_shape.push_back(shape[d]);
+    } else if (keep_dims) {
+      out_shape.push_back(1);
+    }
+  }
+  const int out = b.AddTensor(tflite::TensorType_FLOAT32, out_shape, "out");
+  tflite::ReducerOptionsT o;
+  o.keep_dims = keep_dims;
+  b.AddOperator(tflite::BuiltinOperator_MEAN, {in, axis}, {out}, Options(o), 1);
+  SingleIo(b, in, out);
+  return b;
+}
+
 ModelBuilder GeluInt8(bool approximate) {
   ModelBuilder b;
   const QuantSpec in_q{{0.05f}, {-7}, 0};
@@ -863,13 +969,16 @@ const GoldenCase kCases[] = {
                               101);
      },
      0},
+    // Golden from TFLite's reference kernel: its optimized hybrid depthwise (the default,
+    // whose rescale order the runtime follows) crashes on this case in ai-edge-litert
+    // 2.3.0; the reference multiplies the two scales first, an ulp apart.
     {"depthwise_hybrid_per_channel_dilated",
      [] {
        return DepthwiseHybrid({4, 9, 8, 4, 1, 3, 2, 2, false, false, true,
                                tflite::ActivationFunctionType_RELU6},
                               102);
      },
-     0},
+     1e-6},
     {"depthwise_hybrid_per_tensor",  // v4: TFLite needs a scale per channel
      [] {
        return DepthwiseHybrid({1, 4, 4, 3, 1, 3, 1, 1, true, true, false,
@@ -877,6 +986,22 @@ const GoldenCase kCases[] = {
                               103);
      },
      0},
+    // Float layers in dynamic-range graphs (FloatLayerInHybridGraph): output channels in
+    // blocks of 8 plus 4 plus 3, rows not a multiple of 4, matrix-vector products.
+    {"float_conv_in_hybrid_graph_11_channels",
+     [] { return FloatLayerInHybridGraph({FloatLayer::kConv, 0, 27, 11, 9, 11, 3}, 451); }, 0},
+    {"float_conv_in_hybrid_graph_22_channels",
+     [] { return FloatLayerInHybridGraph({FloatLayer::kConv, 0, 22, 22, 5, 6, 1}, 452); }, 0},
+    {"float_conv_in_hybrid_graph_one_pixel",
+     [] { return FloatLayerInHybridGraph({FloatLayer::kConv, 0, 37, 13, 1, 1, 1}, 453); }, 0},
+    {"float_conv_in_hybrid_graph_one_channel",
+     [] { return FloatLayerInHybridGraph({FloatLayer::kConv, 0, 18, 1, 6, 5, 3}, 454); }, 0},
+    {"float_fully_connected_in_hybrid_graph",
+     [] { return FloatLayerInHybridGraph({FloatLayer::kFullyConnected, 7, 45, 30, 0, 0, 0}, 455); }, 0},
+    {"float_fully_connected_in_hybrid_graph_batch_1",
+     [] { return FloatLayerInHybridGraph({FloatLayer::kFullyConnected, 1, 45, 12, 0, 0, 0}, 456); }, 0},
+    {"float_batch_matmul_in_hybrid_graph",
+     [] { return FloatLayerInHybridGraph({FloatLayer::kBatchMatMul, 5, 12, 11, 0, 0, 0}, 457); }, 0},
     {"conv_hybrid_per_tensor", [] { return ConvHybrid(false, 2, true, 201); }, 0},
     {"conv_hybrid_per_channel", [] { return ConvHybrid(true, 4, false, 202); }, 0},
     {"fully_connected_hybrid",
@@ -957,6 +1082,14 @@ const GoldenCase kCases[] = {
      0},
     // 1000-class rows: TFLite's reference kernel aborts here, so the golden comes from its
     // default (optimized) kernel, as scripts/gen_kernel_goldens.py notes in report.json.
+    {"softmax_float_1000_classes", [] { return SoftmaxFloat(2, 1000, 1.0f); }, 0},
+    {"softmax_float_rows_of_10_beta_20", [] { return SoftmaxFloat(7, 10, 20.0f); }, 0},
+    {"softmax_float_rows_of_3", [] { return SoftmaxFloat(5, 3, 1.0f); }, 0},
+    {"softmax_float_rows_of_129", [] { return SoftmaxFloat(3, 129, 1.0f); }, 0},
+    {"mean_float_innermost_37", [] { return MeanFloat({3, 5, 37}, {2}, true); }, 0},
+    {"mean_float_innermost_two_axes", [] { return MeanFloat({2, 6, 23}, {1, 2}, false); }, 0},
+    {"mean_float_spatial", [] { return MeanFloat({1, 7, 5, 13}, {1, 2}, false); }, 0},
+    {"mean_float_outer_axis", [] { return MeanFloat({9, 4, 6}, {0}, true); }, 0},
     {"softmax_int8_1000_classes", [] { return SoftmaxInt8(2, 1000, 0.11f, false); }, 0},
     {"softmax_int8_300_small_scale", [] { return SoftmaxInt8(3, 300, 0.02f, false); }, 0},
     {"softmax_int8_100_classes", [] { return SoftmaxInt8(4, 100, 0.11f, false); }, 0},

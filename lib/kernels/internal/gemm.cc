@@ -195,7 +195,7 @@ __attribute__((target("avx2,fma"))) void Avx2FloatTile(const FloatTile& t) {
 #endif
 
 #ifdef TFI_GEMM_X86
-// 6 x 16, each product rounded before it is added (GemmKernel::kTfliteOrder); "avx"
+// 6 x 16, each product rounded before it is added (the TFLite orders); "avx"
 // without "fma" so that the compiler cannot fuse them.
 template <int R>
 __attribute__((target("avx"))) void AvxMulAddFloatTile(const FloatTile& t) {
@@ -276,7 +276,7 @@ __attribute__((target("avx512f"))) void Avx512FloatTile(const FloatTile& t) {
 // for two FMAs. The 8 x 16 tile issues 9 loads per 8 FMAs and is bound by the load ports
 // at about half the FMA peak; this one is bound by the FMAs. Same products and order per
 // output (one FMA per k, k ascending), so the same bits as the other tiles.
-// kMulAdd: each product rounded before it is added (GemmKernel::kTfliteOrder), compiled
+// kMulAdd: each product rounded before it is added (the TFLite orders), compiled
 // without contraction into FMA.
 template <int R, bool kMulAdd>
 __attribute__((target("avx512f"), optimize("fp-contract=off"))) void Avx512WideTile(
@@ -465,8 +465,8 @@ void SmallNGemm(int m, int n, int k, const float* a, int lda, const float* w, fl
             [&](int m0, int m1, int, int) { rows_fn(m0, m1, n, k, a, lda, w, c, ldc, stage); });
 }
 
-// GemmKernel::kTfliteOrder for n <= kSmallN (weights unpacked, [n][k]): k ascending, each
-// product rounded before it is added (no contraction into FMA).
+// GemmKernel::kTfliteMatMulOrder for n <= kSmallN (weights unpacked, [n][k]): k ascending,
+// each product rounded before it is added (no contraction into FMA).
 __attribute__((optimize("fp-contract=off"))) void SmallNTfliteOrder(
     int m, int n, int k, const float* a, int lda, const float* w, float* c, int ldc,
     const FloatOutputStage& stage) {
@@ -481,6 +481,118 @@ __attribute__((optimize("fp-contract=off"))) void SmallNTfliteOrder(
       }
       if (stage.bias != nullptr) acc += stage.bias[j];
       c[static_cast<size_t>(i) * ldc + j] = std::min(std::max(acc, stage.min), stage.max);
+    }
+  }
+}
+
+// GemmKernel::kTfliteGemmOrder outside the 8-channel blocks. TFLite's builtin float GEMM on x86
+// is Eigen's (cpu_backend_gemm: dst[n][m] = weights[n][k] x input[k][m], column-major dst)
+// built for SSE (4-float packets) without FMA. Eigen's kernel takes the n output channels
+// 8 at a time (two packets) with one accumulator per output, k ascending (the tiles above);
+// the channels left over take two other paths with their own orders of summation, and a
+// product with m == 1 or n == 1 is a matrix-vector product. Each product is rounded, then
+// added (no contraction into FMA), as there. Checked bit for bit against ai-edge-litert
+// 2.3.0's builtin CONV_2D and FULLY_CONNECTED (testdata/kernels/float_*_in_hybrid_graph*). Not
+// modelled: k above Eigen's depth block (about 680-1016 by the L1 size; one block here)
+// and products so small that Eigen evaluates them coefficient-wise (k + n + m < 20).
+struct TfliteOrderWeights {
+  const float* w;
+  int n, k;
+  float operator()(int j, int kk) const {
+    if (n <= kSmallN) return w[static_cast<size_t>(j) * k + kk];
+    return w[static_cast<size_t>(j / kNr) * k * kNr + static_cast<size_t>(kk) * kNr + j % kNr];
+  }
+};
+
+// Eigen's matrix-vector dot product: one packet of 4 lanes (lane l sums k = l mod 4 below
+// k & ~3, k ascending), reduced as (l0 + l2) + (l1 + l3), then the last k % 4 products.
+__attribute__((optimize("fp-contract=off"))) float EigenDot(const float* x, int k,
+                                                            const TfliteOrderWeights& w, int j) {
+  float lane[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  const int k4 = k & ~3;
+  int kk = 0;
+  for (; kk < k4; kk += 4) {
+    for (int l = 0; l < 4; ++l) {
+      const float product = x[kk + l] * w(j, kk + l);
+      lane[l] += product;
+    }
+  }
+  float sum = (lane[0] + lane[2]) + (lane[1] + lane[3]);
+  for (; kk < k; ++kk) {
+    const float product = x[kk] * w(j, kk);
+    sum += product;
+  }
+  return sum;
+}
+
+// Output channel j (n8 <= j < n) of input rows [0, m): the channels of one more 4-channel
+// packet (j < n4) sum even and odd k below k & ~7 apart and add the two; the last n % 4
+// channels sum four k = l mod 4 chains below k & ~3, added as (c0 + c1) + (c2 + c3). In
+// both the rest of k follows one by one, and the last m % 4 rows (Eigen's columns, 4 at a
+// time there) sum k ascending.
+__attribute__((optimize("fp-contract=off"))) float EigenTailSum(const float* x, int k, int m4_row,
+                                                                bool one_packet,
+                                                                const TfliteOrderWeights& w,
+                                                                int j) {
+  int kk = 0;
+  float sum = 0.0f;
+  if (m4_row) {
+    if (one_packet) {
+      const int peeled = k & ~7;
+      float even = 0.0f, odd = 0.0f;
+      for (; kk < peeled; kk += 2) {
+        const float p0 = x[kk] * w(j, kk);
+        even += p0;
+        const float p1 = x[kk + 1] * w(j, kk + 1);
+        odd += p1;
+      }
+      sum = even + odd;
+    } else {
+      const int k4 = k & ~3;
+      float chain[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      for (; kk < k4; kk += 4) {
+        for (int l = 0; l < 4; ++l) {
+          const float product = x[kk + l] * w(j, kk + l);
+          chain[l] += product;
+        }
+      }
+      sum = (chain[0] + chain[1]) + (chain[2] + chain[3]);
+    }
+  }
+  for (; kk < k; ++kk) {
+    const float product = x[kk] * w(j, kk);
+    sum += product;
+  }
+  return sum;
+}
+
+float ClampToStage(float v, const FloatOutputStage& stage, int j) {
+  if (stage.bias != nullptr) v += stage.bias[j];
+  return std::min(std::max(v, stage.min), stage.max);
+}
+
+// The outputs of GemmKernel::kTfliteGemmOrder that are not k-ascending sums (above): every one
+// where m or n is 1, else channels n & ~7 to n; with bias and clamp.
+void TfliteOrderTail(int m, int n, int k, const float* a, int lda, const float* packed_b, float* c,
+                     int ldc, const FloatOutputStage& stage) {
+  const TfliteOrderWeights w{packed_b, n, k};
+  if (m == 1 || n == 1) {
+    // Eigen's matrix-vector product: dot products along k (of the one input row with every
+    // weight row, or of every input row with the one weight row).
+    for (int i = 0; i < m; ++i) {
+      const float* x = a + static_cast<size_t>(i) * lda;
+      for (int j = 0; j < n; ++j) {
+        c[static_cast<size_t>(i) * ldc + j] = ClampToStage(EigenDot(x, k, w, j), stage, j);
+      }
+    }
+    return;
+  }
+  const int n8 = n & ~7, n4 = n & ~3, m4 = m & ~3;
+  for (int i = 0; i < m; ++i) {
+    const float* x = a + static_cast<size_t>(i) * lda;
+    for (int j = n8; j < n; ++j) {
+      c[static_cast<size_t>(i) * ldc + j] =
+          ClampToStage(EigenTailSum(x, k, i < m4, j < n4, w, j), stage, j);
     }
   }
 }
@@ -529,7 +641,7 @@ const FloatKernel& NeonFloatKernel() {
 }
 #endif
 
-// GemmKernel::kTfliteOrder. The portable tile is built for the baseline target (no FMA
+// The TFLite orders' tiles. The portable tile is built for the baseline target (no FMA
 // to fuse into), so it sums in the same order with the same roundings.
 const FloatKernel& TfliteOrderFloatKernel() {
 #ifdef TFI_GEMM_X86
@@ -558,7 +670,9 @@ const FloatKernel& TfliteOrderFloatKernel() {
 
 const FloatKernel& SelectFloatKernel(GemmKernel which = GemmKernel::kAuto) {
   if (which == GemmKernel::kPortable) return PortableFloatKernel();
-  if (which == GemmKernel::kTfliteOrder) return TfliteOrderFloatKernel();
+  if (which == GemmKernel::kTfliteMatMulOrder || which == GemmKernel::kTfliteGemmOrder) {
+    return TfliteOrderFloatKernel();
+  }
 #ifdef TFI_GEMM_X86
   if (which == GemmKernel::kAvx2 && CpuHasAvx2Fma()) return Avx2FloatKernel();
 #endif
@@ -1059,13 +1173,23 @@ void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed
     }
     return;
   }
-  const bool tflite_order = which == GemmKernel::kTfliteOrder;
-  if (n <= kSmallN) {
-    if (tflite_order) {
-      SmallNTfliteOrder(m, n, k, a, lda, packed_b, c, ldc, stage);
-    } else {
-      SmallNGemm(m, n, k, a, lda, packed_b, c, ldc, stage, pool, which == GemmKernel::kPortable);
+  if (which == GemmKernel::kTfliteGemmOrder && (n <= kSmallN || m == 1 || n % 8 != 0)) {
+    // Channels below n & ~7 on the k-ascending tiles (none for n <= kSmallN), the rest as
+    // Eigen sums them; bias and clamp are added there.
+    if (n > kSmallN && m > 1) {
+      FloatGemm(m, n & ~7, k, a, lda, packed_b, c, ldc, stage, pool, which);
     }
+    TfliteOrderTail(m, n, k, a, lda, packed_b, c, ldc, stage);
+    return;
+  }
+  const bool tflite_order =
+      which == GemmKernel::kTfliteMatMulOrder || which == GemmKernel::kTfliteGemmOrder;
+  if (n <= kSmallN && which == GemmKernel::kTfliteMatMulOrder) {
+    SmallNTfliteOrder(m, n, k, a, lda, packed_b, c, ldc, stage);
+    return;
+  }
+  if (n <= kSmallN) {
+    SmallNGemm(m, n, k, a, lda, packed_b, c, ldc, stage, pool, which == GemmKernel::kPortable);
     return;
   }
   const FloatKernel& kernel = SelectFloatKernel(which);

@@ -61,10 +61,13 @@ void PackInt16Weights(const int16_t* weights, int n, int k, int16_t* packed);
 // for float, all one fused multiply-add per k, k ascending, so the same bits on x86 and
 // ARM); kPortable: the generic one (tests);
 // kAvx2: the AVX2(+FMA) kernels even where AVX-512F is there (tests; as kAuto where the
-// CPU lacks AVX2). kTfliteOrder (float only): the sums of TFLite's builtin float GEMM on
-// x86 (Eigen without FMA): k ascending from 0, each product rounded and then added, one
-// k block, so the results are its bits; slower than kAuto (no fused multiply-add).
-enum class GemmKernel { kAuto, kPortable, kAvx2, kTfliteOrder };
+// CPU lacks AVX2). Float only, the bits of TFLite's builtin kernels on x86, slower than
+// kAuto (no fused multiply-add; for kernels whose results dynamic-range layers quantize):
+// kTfliteMatMulOrder: BATCH_MATMUL's (ruy's portable path): k ascending from 0, each
+// product rounded and then added; kTfliteGemmOrder: CONV_2D's and FULLY_CONNECTED's
+// (Eigen for SSE, without FMA): the same for output channels below n & ~7, Eigen's other
+// orders for the rest and for m or n of 1 (gemm.cc: TfliteOrderTail).
+enum class GemmKernel { kAuto, kPortable, kAvx2, kTfliteMatMulOrder, kTfliteGemmOrder };
 
 struct FloatOutputStage {
   const float* bias = nullptr;   // n values or nullptr

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <pthreadpool.h>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -83,11 +84,11 @@ TEST_CASE("FloatGemm's SIMD tiles (AVX-512, AVX2, NEON) give the bits of one fma
   }
 }
 
-// kTfliteOrder: TFLite's builtin float sums on x86 (Eigen without FMA): k ascending from 0,
-// each product rounded, then added; one k block; then the bias and the clamp.
-TEST_CASE("FloatGemm's kTfliteOrder tiles give the bits of a product rounded, then added") {
+// kTfliteMatMulOrder: TFLite's builtin BATCH_MATMUL sums on x86: k ascending from 0, each
+// product rounded, then added; one k block; then the bias and the clamp.
+TEST_CASE("FloatGemm's kTfliteMatMulOrder gives the bits of a product rounded, then added") {
   const int shapes[][3] = {{7, 17, 5}, {13, 32, 300}, {6, 48, 700}, {64, 128, 128},
-                           {25, 80, 130}, {1, 16, 9}, {37, 112, 64}};
+                           {25, 80, 130}, {1, 16, 9}, {37, 112, 64}, {9, 3, 11}};
   uint32_t seed = 400;
   for (const auto& s : shapes) {
     const int m = s[0], n = s[1], k = s[2];
@@ -106,9 +107,82 @@ TEST_CASE("FloatGemm's kTfliteOrder tiles give the bits of a product rounded, th
       }
     }
     tflite::gemm::FloatGemm(m, n, k, a.data(), k, packed.data(), got.data(), n, stage, nullptr,
-                            GemmKernel::kTfliteOrder);
+                            GemmKernel::kTfliteMatMulOrder);
     CAPTURE(m, n, k);
     CHECK(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0);
+  }
+}
+
+// kTfliteGemmOrder: TFLite's builtin CONV_2D / FULLY_CONNECTED sums on x86, Eigen's GEMM for
+// 4-float packets without FMA (dst[n][m] = w[n][k] x a[k][m]), written out per output from
+// Eigen's kernel structure: channels below n & ~7 sum k ascending; the next 4 (below n & ~3)
+// sum even and odd k below k & ~7 apart; the last n % 4 sum four chains k = l mod 4 below
+// k & ~3, (c0 + c1) + (c2 + c3); rows from m & ~3 on sum k ascending there; m or n of 1 is
+// a matrix-vector product (four lanes, (l0 + l2) + (l1 + l3)); the rest of k one by one.
+// TFLite's own bits are checked on testdata/kernels/float_*_in_hybrid_graph*.
+float EigenOrderSum(const float* x, const float* wj, int m, int n, int k, int i, int j) {
+  auto product = [&](int p) {
+    volatile float v = x[p] * wj[p];
+    return static_cast<float>(v);
+  };
+  volatile float sum = 0.0f;
+  int p = 0;
+  if (m == 1 || n == 1) {
+    volatile float lane[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (; p + 4 <= k; p += 4) {
+      for (int l = 0; l < 4; ++l) lane[l] = lane[l] + product(p + l);
+    }
+    volatile float even = lane[0] + lane[2];
+    volatile float odd = lane[1] + lane[3];
+    sum = even + odd;
+  } else if (j >= (n & ~7) && i < (m & ~3)) {
+    if (j < (n & ~3)) {
+      volatile float even = 0.0f, odd = 0.0f;
+      for (; p < (k & ~7); p += 2) {
+        even = even + product(p);
+        odd = odd + product(p + 1);
+      }
+      sum = even + odd;
+    } else {
+      volatile float chain[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      for (; p + 4 <= k; p += 4) {
+        for (int l = 0; l < 4; ++l) chain[l] = chain[l] + product(p + l);
+      }
+      volatile float left = chain[0] + chain[1];
+      volatile float right = chain[2] + chain[3];
+      sum = left + right;
+    }
+  }
+  for (; p < k; ++p) sum = sum + product(p);
+  return sum;
+}
+
+TEST_CASE("FloatGemm's kTfliteGemmOrder sums as Eigen's GEMM does, output by output") {
+  const int shapes[][3] = {{7, 17, 5},  {13, 32, 300}, {9, 11, 27},  {30, 22, 22}, {1, 13, 37},
+                           {30, 1, 18}, {5, 12, 45},   {1, 1, 7},    {6, 4, 9},    {63, 3, 23},
+                           {12, 6, 8},  {64, 128, 64}, {2, 40, 700}, {1, 30, 3},   {11, 2, 1}};
+  uint32_t seed = 900;
+  for (const auto& s : shapes) {
+    const int m = s[0], n = s[1], k = s[2];
+    const BitsCase operands(m, n, k, ++seed);
+    const auto& [a, w, bias, packed, stage] = operands;
+    std::vector<float> want(static_cast<size_t>(m) * n), got(want.size());
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < n; ++j) {
+        const float sum = EigenOrderSum(a.data() + static_cast<size_t>(i) * k,
+                                        w.data() + static_cast<size_t>(j) * k, m, n, k, i, j);
+        volatile float c = sum + bias[j];
+        want[static_cast<size_t>(i) * n + j] = std::min(std::max(static_cast<float>(c), stage.min), stage.max);
+      }
+    }
+    for (pthreadpool_t pool : {static_cast<pthreadpool_t>(nullptr), pthreadpool_create(2)}) {
+      std::fill(got.begin(), got.end(), -1.0f);
+      tflite::gemm::FloatGemm(m, n, k, a.data(), k, packed.data(), got.data(), n, stage, pool,
+                              GemmKernel::kTfliteGemmOrder);
+      CAPTURE(m, n, k, pool != nullptr);
+      CHECK(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0);
+      if (pool != nullptr) pthreadpool_destroy(pool);
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 // Input quantization of TFLite's hybrid kernels (float activations, int8 weights):
-// tensor_utils::SymmetricQuantizeFloats / AsymmetricQuantizeFloats as the portable
-// tensor utils compute them, float for float, so the int8 values, scaling factors and
+// tensor_utils::SymmetricQuantizeFloats / AsymmetricQuantizeFloats as TFLite's x86 build
+// computes them (QuantizeLoop), float for float, so the int8 values, scaling factors and
 // offsets match TFLite's exactly. The kernels then sum in int32 (exact) and rescale with
 // scaling_factor * filter_scale in float.
 #ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_HYBRID_H_
@@ -89,45 +89,66 @@ inline void MinMax(const float* values, int size, float* min_value, float* max_v
   *max_value = hi;
 }
 
-// quantized[i] = clamp(RoundHalfAway(add + values[i] * inv), lo, hi): the quantization
-// loop of both functions below (add = 0 for the symmetric one: 0 + v is v exactly).
-// AVX2 8 at a time where the CPU has it (the same float operations: no fused
-// multiply-add), the scalar loop for the rest.
+// quantized[i] = clamp(offset + round(values[i] * inv), lo, hi): the quantization loop of
+// both functions below (offset 0 for the symmetric one). TFLite's x86 build runs its NEON
+// tensor utils through NEON_2_SSE (USE_NEON is defined wherever SSE4.1 is), so its bits
+// are those of NeonSymmetric/AsymmetricQuantizeFloats, not of the portable ones: the
+// product is rounded alone and the offset added as an integer (the portable code rounds
+// offset + product in float, which moves values near a half by one step), and the round
+// of the first size & ~7 values is NEON's RoundToNearest without vcvta: truncate(y +/-
+// 0.5), the addition in float (0.49999997 becomes 1); the last size % 8 values are
+// rounded with halves away from zero (TfLiteRound). Checked against ai-edge-litert 2.3.0
+// on NASNet-Mobile's hybrid depthwise layers, where the portable formula is a step off.
+inline int32_t NeonRound(float y) {
+  const float r = y + (y < 0.0f ? -0.5f : 0.5f);
+  // NaN and out-of-range values (crafted weights): the lower bound, or saturated.
+  return static_cast<int32_t>(std::min(std::max(-2147483520.0f, r), 2147483520.0f));
+}
+
 #if defined(TFI_HYBRID_AVX2)
-__attribute__((target("avx2"))) inline int QuantizeLoopAvx2(const float* values, int size,
-                                                           float inv, float add, int32_t lo,
-                                                           int32_t hi, int8_t* quantized) {
-  const __m256 vinv = _mm256_set1_ps(inv), vadd = _mm256_set1_ps(add);
+// QuantizeLoop's first size & ~7 values, 8 at a time (the same float operations).
+__attribute__((target("avx2"))) inline void QuantizeLoopAvx2(const float* values, int bulk,
+                                                            float inv, int32_t offset,
+                                                            int32_t lo, int32_t hi,
+                                                            int8_t* quantized) {
+  const __m256 vinv = _mm256_set1_ps(inv);
   const __m256 fmin = _mm256_set1_ps(-2147483520.0f), fmax = _mm256_set1_ps(2147483520.0f);
   const __m256 half = _mm256_set1_ps(0.5f), minus_half = _mm256_set1_ps(-0.5f);
+  const __m256 zero = _mm256_setzero_ps();
+  const __m256i voff = _mm256_set1_epi32(offset);
   const __m256i vlo = _mm256_set1_epi32(lo), vhi = _mm256_set1_epi32(hi);
-  int i = 0;
-  for (; i + 8 <= size; i += 8) {
-    __m256 x = _mm256_add_ps(vadd, _mm256_mul_ps(_mm256_loadu_ps(values + i), vinv));
-    x = _mm256_min_ps(_mm256_max_ps(x, fmin), fmax);  // NaN -> the lower bound, as the scalar
-    const __m256i t = _mm256_cvttps_epi32(x);
-    const __m256 frac = _mm256_sub_ps(x, _mm256_cvtepi32_ps(t));
-    const __m256i up = _mm256_castps_si256(_mm256_cmp_ps(frac, half, _CMP_GE_OQ));
-    const __m256i down = _mm256_castps_si256(_mm256_cmp_ps(frac, minus_half, _CMP_LE_OQ));
-    __m256i q = _mm256_add_epi32(_mm256_sub_epi32(t, up), down);  // masks are -1
+  for (int i = 0; i < bulk; i += 8) {
+    const __m256 y = _mm256_mul_ps(_mm256_loadu_ps(values + i), vinv);
+    const __m256 neg = _mm256_cmp_ps(y, zero, _CMP_LT_OQ);
+    __m256 r = _mm256_add_ps(y, _mm256_blendv_ps(half, minus_half, neg));
+    r = _mm256_min_ps(_mm256_max_ps(r, fmin), fmax);  // NaN -> the lower bound, as NeonRound
+    __m256i q = _mm256_add_epi32(_mm256_cvttps_epi32(r), voff);
     q = _mm256_min_epi32(_mm256_max_epi32(q, vlo), vhi);
     const __m128i q16 = _mm_packs_epi32(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1));
     const __m128i q8 = _mm_packs_epi16(q16, q16);
     std::memcpy(quantized + i, &q8, 8);
   }
-  return i;
 }
 #endif
 
-inline void QuantizeLoop(const float* values, int size, float inv, float add, int32_t lo,
+inline void QuantizeLoop(const float* values, int size, float inv, int32_t offset, int32_t lo,
                          int32_t hi, int8_t* quantized) {
+  const int bulk = size & ~7;
   int i = 0;
 #if defined(TFI_HYBRID_AVX2)
-  if (gemm::CpuHasAvx2()) i = QuantizeLoopAvx2(values, size, inv, add, lo, hi, quantized);
+  if (gemm::CpuHasAvx2()) {
+    QuantizeLoopAvx2(values, bulk, inv, offset, lo, hi, quantized);
+    i = bulk;
+  }
 #endif
+  // offset + q cannot overflow: |q| is at most 2^31 - 128 and |offset| at most 128.
+  for (; i < bulk; ++i) {
+    const int64_t q = static_cast<int64_t>(offset) + NeonRound(values[i] * inv);
+    quantized[i] = static_cast<int8_t>(std::min<int64_t>(hi, std::max<int64_t>(lo, q)));
+  }
   for (; i < size; ++i) {
-    const int32_t q = RoundHalfAway(add + values[i] * inv);
-    quantized[i] = static_cast<int8_t>(std::min(hi, std::max(lo, q)));
+    const int64_t q = static_cast<int64_t>(offset) + RoundHalfAway(values[i] * inv);
+    quantized[i] = static_cast<int8_t>(std::min<int64_t>(hi, std::max<int64_t>(lo, q)));
   }
 }
 
@@ -150,7 +171,7 @@ inline void SymmetricQuantizeFloats(const float* values, int size, int8_t* quant
   }
   *scaling_factor = range / kScale;
   const float scaling_factor_inv = kScale / range;
-  QuantizeLoop(values, size, scaling_factor_inv, 0.0f, -kScale, kScale, quantized);
+  QuantizeLoop(values, size, scaling_factor_inv, 0, -kScale, kScale, quantized);
 }
 
 // values -> [-128, 127] over [min(0, min), max(0, max)] with a nudged zero point
@@ -203,8 +224,7 @@ inline void AsymmetricQuantizeFloats(const float* values, int size, int8_t* quan
   *scaling_factor = static_cast<float>(scale);
   *offset = nudged_zero_point;
   const float scaling_factor_inv = 1.0f / *scaling_factor;
-  QuantizeLoop(values, size, scaling_factor_inv, static_cast<float>(*offset), kMinScale,
-               kMaxScale, quantized);
+  QuantizeLoop(values, size, scaling_factor_inv, *offset, kMinScale, kMaxScale, quantized);
 }
 
 // Rows of floats quantized one by one, as TFLite's hybrid kernels quantize each batch row

@@ -105,3 +105,43 @@ TEST_CASE("hybrid::AsymmetricQuantizeFloats on infinite inputs: offset 0, no NaN
 
 }  // namespace
 }  // namespace tflite_inspect
+
+// TFLite's x86 build quantizes hybrid inputs with its NEON code (NEON_2_SSE): the product
+// rounded alone and the offset added as an integer, the first size & ~7 values rounded as
+// truncate(y +/- 0.5) in float, the rest half away from zero. Values from NASNet-Mobile's
+// stem where the portable formula, round(offset + y) in float, is a step lower.
+TEST_CASE("hybrid quantization rounds as TFLite's x86 build") {
+  // max 6.962541 -> scale 0.027304083, offset -128; 0.45051748 * (1 / scale) = 16.500004,
+  // so offset + y = -111.499996 rounds in float to -111.5 and then to -112; TFLite gives
+  // -128 + round(16.500004) = -111.
+  for (int size : {8, 11}) {
+    std::vector<float> x(size, 0.0f);
+    x[0] = 6.962541f;
+    x[1] = 0.45051748f;  // in the first size & ~7 values
+    if (size > 8) x[9] = 0.45051748f;  // in the last size % 8
+    std::vector<int8_t> q(size);
+    float scale;
+    int32_t offset;
+    tflite::hybrid::AsymmetricQuantizeFloats(x.data(), size, q.data(), &scale, &offset);
+    CHECK(offset == -128);
+    CHECK(q[1] == -111);
+    if (size > 8) CHECK(q[9] == -111);
+  }
+  // Symmetric: y = 0.49999997 (x * 127 / max) rounds to 1 in the first 8 values (y + 0.5 is
+  // 1.0 in float) and to 0 in the rest (halves away from zero: below a half).
+  {
+    const float max = 127.0f;
+    std::vector<float> x(9, 0.0f);
+    x[0] = max;
+    x[1] = 0.49999997f;
+    x[8] = 0.49999997f;
+    std::vector<int8_t> q(9);
+    float scale;
+    tflite::hybrid::SymmetricQuantizeFloats(x.data(), 9, q.data(), &scale);
+    CHECK(q[1] == 1);
+    CHECK(q[8] == 0);
+    x[1] = -0.49999997f;
+    tflite::hybrid::SymmetricQuantizeFloats(x.data(), 9, q.data(), &scale);
+    CHECK(q[1] == -1);
+  }
+}

@@ -114,13 +114,14 @@ void ChunkedIm2ColGemm(size_t rows, int depth, int out_c, std::vector<Out>* scra
 // otherwise im2col blocks in `scratch` (grown here). Rows split over `pool`.
 inline void FloatConv(const ConvGeometry& g, const float* input, const float* packed_filter,
                       const gemm::FloatOutputStage& stage, float* output,
-                      std::vector<float>* scratch, pthreadpool* pool) {
+                      std::vector<float>* scratch, pthreadpool* pool,
+                      gemm::GemmKernel kernel = gemm::GemmKernel::kAuto) {
   const int depth = g.f_h * g.f_w * g.f_c;
   const size_t rows = static_cast<size_t>(g.batches) * g.out_h * g.out_w;
   if (g.f_h == 1 && g.f_w == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_h == 0 &&
       g.pad_w == 0 && g.groups == 1) {
     gemm::FloatGemm(static_cast<int>(rows), g.out_c, depth, input, depth, packed_filter, output,
-                    g.out_c, stage, pool);
+                    g.out_c, stage, pool, kernel);
     return;
   }
   ChunkedIm2ColGemm(
@@ -130,7 +131,7 @@ inline void FloatConv(const ConvGeometry& g, const float* input, const float* pa
       },
       [&](size_t r0, size_t r1, const float* buf, size_t) {
         gemm::FloatGemm(static_cast<int>(r1 - r0), g.out_c, depth, buf, depth, packed_filter,
-                        output + r0 * g.out_c, g.out_c, stage, nullptr);
+                        output + r0 * g.out_c, g.out_c, stage, nullptr, kernel);
       });
 }
 
