@@ -35,6 +35,7 @@ void UnaryTile(void* ctx, size_t begin, size_t count) {
       break;
     case UnaryF32::kGelu: tflite::gelu_f32::Gelu(in, out, n, /*approximate=*/false); break;
     case UnaryF32::kGeluApproximate: tflite::gelu_f32::Gelu(in, out, n, /*approximate=*/true); break;
+    case UnaryF32::kSoftmax: break;  // by rows, not elementwise: the kernel runs softmax_f32
   }
 }
 

@@ -18,11 +18,20 @@ template <Function kF>
 __attribute__((target("avx2,fma"))) void ApplyAvx2(const float* in, int64_t n, float* out) {
   MapArray<V8, kF>(in, n, out);
 }
+
+template <Function kF>
+__attribute__((target("avx512f"))) void ApplyAvx512(const float* in, int64_t n, float* out) {
+  MapArray<V16, kF>(in, n, out);
+}
 #endif
 
 template <Function kF>
 void ApplyTo(const float* in, int64_t n, float* out) {
 #if defined(__x86_64__) || defined(__i386__)
+  if (gemm::CpuHasAvx512F()) {
+    ApplyAvx512<kF>(in, n, out);
+    return;
+  }
   if (gemm::CpuHasAvx2Fma()) {
     ApplyAvx2<kF>(in, n, out);
     return;

@@ -23,6 +23,8 @@ typedef float V4 __attribute__((vector_size(16)));
 typedef int32_t I4 __attribute__((vector_size(16)));
 typedef float V8 __attribute__((vector_size(32)));
 typedef int32_t I8 __attribute__((vector_size(32)));
+typedef float V16 __attribute__((vector_size(64)));
+typedef int32_t I16 __attribute__((vector_size(64)));
 
 template <typename V>
 struct IntOf;
@@ -33,6 +35,10 @@ struct IntOf<V4> {
 template <>
 struct IntOf<V8> {
   using type = I8;
+};
+template <>
+struct IntOf<V16> {
+  using type = I16;
 };
 
 // x = exp(x), in place (vectors pass by reference: by value, an 8-lane vector would change
@@ -126,8 +132,8 @@ __attribute__((always_inline)) inline void MapArray(const float* in, int64_t n, 
   }
 }
 
-// out[i] = f(in[i]) for an array, 8 AVX2 lanes where the CPU has AVX2 and FMA, else 4
-// (vector_math.cc). The notes above on clamped arguments apply.
+// out[i] = f(in[i]) for an array, 16 AVX-512 lanes where the CPU has AVX-512F, 8 AVX2 lanes
+// where it has AVX2 and FMA, else 4 (vector_math.cc); the same operations on every lane. The notes above on clamped arguments apply.
 void Apply(Function f, const float* in, int64_t n, float* out);
 
 // TANH's float kernel: Apply(kTanh), then NaN inputs through std::tanh (NaN out).
