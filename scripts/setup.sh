@@ -13,6 +13,7 @@ PACKAGES=(
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
   clang libclang-rt-14-dev
   chromium
+  jq  # a docs example (doc_examples_test)
 )
 if [[ "${1:-}" == cross ]]; then
   PACKAGES=(g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user dpkg-dev python3)
