@@ -234,7 +234,7 @@ bool BuiltinBitsNode(VisitContext& v, const TfLiteNode& node, const TfLiteRegist
     case kTfLiteBuiltinCustom:
       return true;
     default:
-      // DEPTHWISE_CONV_2D, AVERAGE_POOL_2D: the builtin kernels sum as TFLite's.
+      // AVERAGE_POOL_2D (and what is not listed): the builtin kernel sums as TFLite's.
       return v.Refuse(fmt::format(
           "a dynamic-range model: the CPU kernel computes TFLite's builtin {} bit for bit and "
           "XNNPACK does not; the hybrid layers' input quantization would turn a last-bit "

@@ -530,13 +530,13 @@ __attribute__((optimize("fp-contract=off"))) float EigenDot(const float* x, int 
 // channels sum four k = l mod 4 chains below k & ~3, added as (c0 + c1) + (c2 + c3). In
 // both the rest of k follows one by one, and the last m % 4 rows (Eigen's columns, 4 at a
 // time there) sum k ascending.
-__attribute__((optimize("fp-contract=off"))) float EigenTailSum(const float* x, int k, int m4_row,
-                                                                bool one_packet,
+__attribute__((optimize("fp-contract=off"))) float EigenTailSum(const float* x, int k,
+                                                                bool row_in_block, bool one_packet,
                                                                 const TfliteOrderWeights& w,
                                                                 int j) {
   int kk = 0;
   float sum = 0.0f;
-  if (m4_row) {
+  if (row_in_block) {
     if (one_packet) {
       const int peeled = k & ~7;
       float even = 0.0f, odd = 0.0f;
