@@ -1,6 +1,7 @@
 // End-to-end tests of the benchmark_model executable: TFLite's log lines (regexes that
 // TFLite's own output matches), --output_json, exit codes, and the CI gate against
 // synthetic baselines.
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -307,6 +308,182 @@ TEST_CASE("benchmark_model takes exactly the TFLite flags its page says it takes
                                           "--warmup_min_secs=0{}", Model(), unconsumed));
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("WARN: Unconsumed cmdline flags:" + unconsumed + "\n"));
+}
+
+}  // namespace
+
+namespace {
+
+std::string Quick() {
+  return fmt::format("--graph={} --num_runs=1 --warmup_runs=0 --min_secs=0 --warmup_min_secs=0",
+                     Model());
+}
+
+// TFLite's flags this tool takes for compatibility (issue 16 §1): each is consumed (no
+// "Unconsumed" line, also under --strict_flags) and the run goes on. A settings file for
+// --stable_delegate_settings_file is refused (exit 1, test below).
+TEST_CASE("benchmark_model consumes TFLite's compatibility flags, each alone") {
+  for (const std::string flag :
+       {"--gpu_invoke_loop_times=3", "--optimize_memory_for_large_tensors=1048576",
+        "--xnnpack_weight_cache_file_path=/tmp/tfi_weights.cache", "--xnnpack_runtime_flags=16",
+        "--xnnpack_slinky=true", "--gpu_inference_for_sustained_speed=true",
+        "--gpu_wait_type=passive"}) {
+    CAPTURE(flag);
+    const CommandResult r = Run(Quick() + " --strict_flags " + flag);
+    CAPTURE(r.out, r.err);
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, !Catch::Contains("Unconsumed"));
+    CHECK_THAT(r.out, Catch::Contains("Inference timings in us"));
+  }
+}
+
+TEST_CASE("benchmark_model's compatibility flags echo TFLite's labels and warn what happens") {
+  const CommandResult r =
+      Run(Quick() + " --strict_flags --gpu_invoke_loop_times=3 "
+                    "--optimize_memory_for_large_tensors=1048576 "
+                    "--xnnpack_weight_cache_file_path=/tmp/tfi_weights.cache --xnnpack_slinky "
+                    "--gpu_inference_for_sustained_speed=true --gpu_wait_type=spin");
+  CAPTURE(r.out, r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, !Catch::Contains("Unconsumed"));
+  for (const char* line : {
+           "INFO: Optimize memory usage for large tensors: [1048576]\n",
+           "INFO: Number of GPU delegate invoke loop iterations: [3]\n",
+           "INFO: xnnpack_weight_cache_file_path: [/tmp/tfi_weights.cache]\n",
+           "INFO: Use Slinky: [1]\n",
+           "INFO: Prefer maximizing the throughput in gpu: [1]\n",
+           "INFO: GPU delegate wait type: [spin]\n",
+           "WARN: --optimize_memory_for_large_tensors=1048576: not implemented: tensors of "
+           "1048576 bytes or more stay in the arena, as without the flag (TFLite would "
+           "allocate them on the heap; see docs/runtime.md)\n",
+           "WARN: --gpu_invoke_loop_times=3: no effect: this GPU delegate has no invoke loop "
+           "(each invoke runs its partitions once) and latencies are not divided by it "
+           "(TFLite's tool also ignores it unless built with TFLITE_GPU_ENABLE_INVOKE_LOOP)\n",
+           "WARN: --xnnpack_weight_cache_file_path=/tmp/tfi_weights.cache: no effect: this "
+           "XNNPACK (2022-02) has no file-backed weight cache; weights are packed in memory once "
+           "per partition, in every run, and no file is read or written\n",
+           "WARN: --xnnpack_slinky: no effect: this XNNPACK (2022-02) is built without the "
+           "Slinky optimizer (TFLite ignores the flag too where XNNPACK lacks Slinky)\n",
+           "WARN: --gpu_inference_for_sustained_speed: no effect: this GPU delegate builds and "
+           "runs its kernels one way (fixed work-group sizes, no tuning at start-up), the same "
+           "for one answer as for sustained speed\n",
+           "WARN: --gpu_wait_type=spin: no effect (and not one of TFLite's passive, active, "
+           "do_not_wait, aggressive): this OpenCL GPU delegate always waits for the device with "
+           "a blocking clFinish at the end of each partition's run (spinning or sleeping is the "
+           "OpenCL driver's choice); wait types are TFLite's Metal delegate's (iOS, macOS)\n"}) {
+    CHECK_THAT(r.out, Catch::Contains(line));
+  }
+  CHECK_FALSE(std::filesystem::exists("/tmp/tfi_weights.cache"));
+  // Their defaults, given, are echoed and warn nothing.
+  const CommandResult defaults =
+      Run(Quick() + " --gpu_invoke_loop_times=1 --optimize_memory_for_large_tensors=0 "
+                    "--xnnpack_slinky=false --gpu_inference_for_sustained_speed=false "
+                    "--xnnpack_runtime_flags=0");
+  CAPTURE(defaults.out);
+  REQUIRE(defaults.exit_code == 0);
+  CHECK_THAT(defaults.out, !Catch::Contains("WARN"));
+  CHECK_THAT(defaults.out, Catch::Contains("INFO: Use Slinky: [0]\n"));
+  CHECK_THAT(defaults.out, Catch::Contains("INFO: Extra flags for XNNPACK runtime: [0]\n"));
+  // --verbose lists them all (the stable delegate's only with a file, as TFLite).
+  const CommandResult verbose = Run(Quick() + " --verbose");
+  REQUIRE(verbose.exit_code == 0);
+  for (const char* line :
+       {"INFO: Optimize memory usage for large tensors: [0]\n",
+        "INFO: Number of GPU delegate invoke loop iterations: [1]\n",
+        "INFO: xnnpack_weight_cache_file_path: []\n", "INFO: Use Slinky: [0]\n",
+        "INFO: Extra flags for XNNPACK runtime: [0]\n",
+        "INFO: Prefer maximizing the throughput in gpu: [0]\n",
+        "INFO: GPU delegate wait type: []\n"}) {
+    CHECK_THAT(verbose.out, Catch::Contains(line));
+  }
+  CHECK_THAT(verbose.out, !Catch::Contains("Delegate settings file path"));
+}
+
+TEST_CASE("benchmark_model --xnnpack_runtime_flags go to XNNPACK's runtimes") {
+  auto xnnpack_line = [](const std::string& out) {
+    std::smatch m;
+    return std::regex_search(out, m, std::regex("INFO: Delegate XNNPACK: [^\n]*")) ? m.str() : "";
+  };
+  const CommandResult plain = Run(Quick());
+  REQUIRE(plain.exit_code == 0);
+  REQUIRE_FALSE(xnnpack_line(plain.out).empty());
+  // Yield workers (0x10): XNNPACK runs the model as without it; no warning.
+  const fs::path json_path = TempDir() / "runtime_flags.json";
+  const CommandResult yield =
+      Run(Quick() + " --xnnpack_runtime_flags=16 --output_json=" + json_path.string());
+  CAPTURE(yield.out, yield.err);
+  REQUIRE(yield.exit_code == 0);
+  CHECK_THAT(yield.out, !Catch::Contains("WARN"));
+  CHECK(xnnpack_line(yield.out) == xnnpack_line(plain.out));
+  // A flag that changes the runs is part of the configuration the CI gate compares; the
+  // flags that change nothing are not.
+  const auto params = nlohmann::json::parse(ReadFile(json_path))["configuration"]["delegate_params"];
+  CHECK(std::find(params.begin(), params.end(), "Extra flags for XNNPACK runtime: [16]") != params.end());
+  for (const auto& p : params) CHECK_THAT(p.get<std::string>(), !Catch::StartsWith("Use Slinky"));
+  // Force fp16 (0x4) is --xnnpack_force_fp16: the same outcome on every CPU.
+  const CommandResult bit = Run(Quick() + " --xnnpack_runtime_flags=4");
+  const CommandResult flag = Run(Quick() + " --xnnpack_force_fp16");
+  CHECK(bit.exit_code == flag.exit_code);
+  CHECK_FALSE(xnnpack_line(flag.out).empty());
+  CHECK(xnnpack_line(bit.out) == xnnpack_line(flag.out));
+  // Bits this XNNPACK does not know (TFLite's Slinky bit) are named.
+  const CommandResult unknown = Run(Quick() + " --xnnpack_runtime_flags=1073741840");
+  CAPTURE(unknown.out);
+  CHECK(unknown.exit_code == 0);
+  CHECK_THAT(unknown.out, Catch::Contains(
+      "WARN: --xnnpack_runtime_flags=1073741840: bits 0x40000000 mean nothing to this XNNPACK "
+      "(2022-02 knows 0x1 sparse hint, 0x2 fp16 hint, 0x4 force fp16, 0x10 yield workers); they "
+      "are passed on and change nothing\n"));
+  CHECK(xnnpack_line(unknown.out) == xnnpack_line(plain.out));
+}
+
+TEST_CASE("benchmark_model --stable_delegate_settings_file: checked, then refused with exit 1") {
+  auto write = [](const std::string& name, const std::string& text) {
+    const fs::path p = TempDir() / name;
+    std::ofstream(p) << text;
+    return p.string();
+  };
+  struct Case {
+    std::string file, error;
+  };
+  const std::string missing = (TempDir() / "no_such_settings.json").string();
+  const std::string bad = write("bad_settings.json", "{ \"delegate\": ");
+  const std::string no_path = write("no_path_settings.json", "{\"delegate\": \"NONE\"}");
+  const std::string path_not_string = write(
+      "path_not_string.json", "{\"stable_delegate_loader_settings\": {\"delegate_path\": 3}}");
+  // As TFLite's own sample settings file: a // comment, TFLiteSettings fields.
+  const std::string valid = write("stable_settings.json",
+                                  "// TFLiteSettings (configuration.proto)\n"
+                                  "{\n  \"delegate\": \"NONE\",\n"
+                                  "  \"stable_delegate_loader_settings\": {\n"
+                                  "    \"delegate_path\": \"/opt/libsample_stable_delegate.so\",\n"
+                                  "    \"delegate_name\": \"SampleStableDelegate\"\n  }\n}\n");
+  for (const Case& c : std::vector<Case>{
+           {missing, "ERROR: Failed to load the delegate settings file (" + missing +
+                         "): No such file or directory\n"},
+           {bad, "ERROR: Failed to parse the delegate settings file (" + bad + "): "},
+           {no_path, "ERROR: Invalid TFLiteSettings for the stable delegate (" + no_path +
+                         "): no stable_delegate_loader_settings\n"},
+           {path_not_string, "ERROR: Invalid TFLiteSettings for the stable delegate (" +
+                                 path_not_string +
+                                 "): stable_delegate_loader_settings.delegate_path is not a "
+                                 "string\n"},
+           {valid, "ERROR: stable delegates (TfLiteStableDelegate ABI) are not supported by this "
+                   "build: the delegate 'SampleStableDelegate' in "
+                   "/opt/libsample_stable_delegate.so (named by " + valid +
+                   ") makes a TfLiteOpaqueDelegate, TFLite's opaque delegate API, which this "
+                   "runtime does not run; a delegate library with TFLite's external delegate "
+                   "ABI (tflite_plugin_create_delegate) loads with --external_delegate_path\n"}}) {
+    CAPTURE(c.file);
+    const CommandResult r = Run(Quick() + " --strict_flags --stable_delegate_settings_file=" + c.file);
+    CAPTURE(r.out, r.err);
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.out, !Catch::Contains("Unconsumed"));
+    CHECK_THAT(r.out, Catch::Contains("INFO: Delegate settings file path: [" + c.file + "]\n"));
+    CHECK_THAT(r.err, Catch::Contains(c.error));
+    CHECK_THAT(r.err, Catch::EndsWith("ERROR: Benchmarking failed.\n"));
+    CHECK_THAT(r.out, !Catch::Contains("Inference timings"));
+  }
 }
 
 }  // namespace

@@ -107,6 +107,9 @@ int BenchmarkModelMain(int argc, const char* const* argv) {
   }
   for (const auto& line : BenchmarkParamLines(options)) Info(line);
   for (const auto& line : registry.LogParams(options.verbose)) Info(line);
+  // TFLite's flags taken for compatibility that change nothing here: what happens instead.
+  for (const auto& note : BenchmarkFlagNotes(options)) std::cout << "WARN: " << note << std::endl;
+  for (const auto& note : registry.FlagNotes()) std::cout << "WARN: " << note << std::endl;
 
   // The baseline is read first: a missing or broken one must not cost a whole benchmark.
   nlohmann::json baseline;

@@ -79,6 +79,7 @@ int DelegateReportMain(int argc, const char* const* argv) {
   }
   options.delegates = delegate_registry.Plan(app);
   for (const auto& line : delegate_registry.LogParams(verbose)) std::cerr << line << "\n";
+  for (const auto& note : delegate_registry.FlagNotes()) std::cerr << "WARN: " << note << "\n";
   CustomOpLibraryHandles plugins;  // outlives the resolver and the interpreter
   tflite::ops::builtin::BuiltinOpResolver resolver;
   if (Status st = AddCustomOpLibraries(custom_ops.custom_ops, custom_ops.custom_op_library,

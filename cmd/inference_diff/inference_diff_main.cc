@@ -125,6 +125,7 @@ int InferenceDiffMain(int argc, const char* const* argv) {
     std::cerr << "inference_diff: error: " << st.message() << "\n";
     return kExitUsage;
   }
+  for (const auto& note : registry.FlagNotes()) std::cerr << "WARN: " << note << "\n";
   auto result = RunInferenceDiff(options, resolver, registry.Plan(app));
   if (!result.ok()) {
     std::cerr << "inference_diff: error: " << result.status().message() << "\n";

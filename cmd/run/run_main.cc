@@ -43,6 +43,7 @@ int RunMain(int argc, const char* const* argv) {
   }
   options.delegates = delegate_registry.Plan(app);
   for (const auto& line : delegate_registry.LogParams(verbose)) std::cerr << line << "\n";
+  for (const auto& note : delegate_registry.FlagNotes()) std::cerr << "WARN: " << note << "\n";
   std::stringstream ss(input_files);
   for (std::string f; std::getline(ss, f, ',');) {
     if (!f.empty()) options.input_files.push_back(f);

@@ -155,7 +155,7 @@ class XnnpackDelegate : public tflite::SimpleDelegateInterface {
   const char* Name() const override { return kName; }
   std::unique_ptr<tflite::SimpleDelegateKernelInterface> CreateDelegateKernelInterface() override {
     return std::make_unique<xnnpack::XnnpackKernel>(options_.force_fp16, builtin_bits_,
-                                                    fp16_sources_);
+                                                    fp16_sources_, options_.runtime_flags);
   }
   Options DelegateOptions() const override {
     Options o;

@@ -4,6 +4,7 @@
 #ifndef TFLITE_INSPECT_DELEGATES_XNNPACK_XNNPACK_DELEGATE_H_
 #define TFLITE_INSPECT_DELEGATES_XNNPACK_XNNPACK_DELEGATE_H_
 
+#include <cstdint>
 #include <limits>
 
 #include "tensorflow/lite/delegates/utils/simple_delegate.h"
@@ -17,6 +18,7 @@ struct XnnpackDelegateOptions {
   int first_delegate_node_index = 0;  // nodes outside [first, last] stay on the CPU
   int last_delegate_node_index = std::numeric_limits<int>::max();
   bool force_fp16 = false;  // XNN_FLAG_FORCE_FP16_INFERENCE; refused where unsupported
+  uint32_t runtime_flags = 0;  // ORed into xnn_create_runtime_v2's flags (TFLite's runtime_flags)
   // Take float32 nodes only, as TFLite's XNNPACK applied by default (no --use_xnnpack).
   bool float_only = false;
 };

@@ -409,7 +409,7 @@ TfLiteStatus XnnpackKernel::CreateRuntime(TfLiteContext* context, Segment* seg) 
   // a MobileNetV2 int8 runtime with a 7x7x960 depthwise convolution gains from the pool).
   pthreadpool_t pool = RuntimeWork(context, seg->nodes) < kMinRuntimeParallelWork ? nullptr : pool_;
   const xnn_status st = xnn_create_runtime_v2(
-      subgraph, pool, force_fp16_ ? XNN_FLAG_FORCE_FP16_INFERENCE : 0, &seg->runtime);
+      subgraph, pool, (force_fp16_ ? XNN_FLAG_FORCE_FP16_INFERENCE : 0) | runtime_flags_, &seg->runtime);
   if (st != xnn_status_success) {
     TF_LITE_KERNEL_LOG(context, "%s: xnn_create_runtime_v2 failed (xnn_status %d)%s", kName,
                        static_cast<int>(st),

@@ -33,8 +33,11 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
  public:
   // fp16_sources: float tensor -> the FLOAT16 constant a DEQUANTIZE makes it from.
   // builtin_bits: VisitContext::builtin_bits (a graph with dynamic-range nodes).
-  XnnpackKernel(bool force_fp16, bool builtin_bits, std::map<int, int> fp16_sources)
-      : force_fp16_(force_fp16), builtin_bits_(builtin_bits), fp16_sources_(std::move(fp16_sources)) {}
+  // runtime_flags: ORed into every xnn_create_runtime_v2 call's flags.
+  XnnpackKernel(bool force_fp16, bool builtin_bits, std::map<int, int> fp16_sources,
+                uint32_t runtime_flags = 0)
+      : force_fp16_(force_fp16), builtin_bits_(builtin_bits), fp16_sources_(std::move(fp16_sources)),
+        runtime_flags_(runtime_flags) {}
   ~XnnpackKernel() override;
 
   TfLiteStatus Init(TfLiteContext* context, const TfLiteDelegateParams* params) override;
@@ -95,6 +98,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   pthreadpool_t pool_ = nullptr;  // the interpreter's, shared with the XNNPACK runtimes
   int threads_ = 1;
   std::map<int, int> fp16_sources_;
+  uint32_t runtime_flags_ = 0;
   std::set<int> inputs_, outputs_;
   std::vector<Segment> segments_;
   std::vector<int> producer_;  // tensor -> segment writing it, -1 outside the partition

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "cli/flags.h"
 #include "tools/resource_limits.h"
 
@@ -100,6 +102,14 @@ void AddBenchmarkFlags(CLI::App& app, BenchmarkOptions* o, BenchmarkToolOptions*
               "(always on here: constant weights are packed once, at prepare)");
   AddBoolFlag(app, "--release_dynamic_tensors", &o->release_dynamic_tensors,
               "Ensure dynamic tensor's memory is released when they are not used");
+  app.add_option("--optimize_memory_for_large_tensors", o->optimize_memory_for_large_tensors,
+                 "Optimize memory usage for large tensors with sacrificing latency (TFLite's "
+                 "size threshold in bytes; not implemented here: > 0 gets a warning and "
+                 "changes nothing, docs/runtime.md)");
+  app.add_option("--gpu_invoke_loop_times", o->gpu_invoke_loop_times,
+                 "Number of GPU delegate invoke loop iterations (TFLite: used only when built "
+                 "with TFLITE_GPU_ENABLE_INVOKE_LOOP). No effect: this GPU delegate has no "
+                 "invoke loop; values other than 1 get a warning");
   AddBoolFlag(app, "--disable_delegate_clustering", &o->disable_delegate_clustering,
               "Disable delegate clustering: delegated partitions follow the plan's order, "
               "independent nodes are not moved to merge them");
@@ -178,6 +188,8 @@ std::vector<std::string> BenchmarkParamLines(const BenchmarkOptions& o) {
         Str(o.print_postinvoke_state ? 1 : 0), false);
   param("release_dynamic_tensors", "Release dynamic tensor memory",
         Str(o.release_dynamic_tensors ? 1 : 0), false);
+  param("optimize_memory_for_large_tensors", "Optimize memory usage for large tensors",
+        Str(o.optimize_memory_for_large_tensors), false);
   param("disable_delegate_clustering", "Disable delegate clustering",
         Str(o.disable_delegate_clustering ? 1 : 0), false);
   param("enable_builtin_cast_constant_cache", "Constant CAST output cache",
@@ -191,7 +203,29 @@ std::vector<std::string> BenchmarkParamLines(const BenchmarkOptions& o) {
         Str(o.tensor_type_display_length), false);
   param("alloc_type_display_length", "Tensor allocation type display length",
         Str(o.alloc_type_display_length), false);
+  // TFLite's Linux build echoes it among the default execution provider's parameters.
+  param("gpu_invoke_loop_times", "Number of GPU delegate invoke loop iterations",
+        Str(o.gpu_invoke_loop_times), false);
   return lines;
+}
+
+std::vector<std::string> BenchmarkFlagNotes(const BenchmarkOptions& o) {
+  std::vector<std::string> notes;
+  if (o.optimize_memory_for_large_tensors > 0) {
+    notes.push_back(fmt::format(
+        "--optimize_memory_for_large_tensors={}: not implemented: tensors of {} bytes or more "
+        "stay in the arena, as without the flag (TFLite would allocate them on the heap; see "
+        "docs/runtime.md)",
+        o.optimize_memory_for_large_tensors, o.optimize_memory_for_large_tensors));
+  }
+  if (o.gpu_invoke_loop_times != 1) {
+    notes.push_back(fmt::format(
+        "--gpu_invoke_loop_times={}: no effect: this GPU delegate has no invoke loop (each "
+        "invoke runs its partitions once) and latencies are not divided by it (TFLite's "
+        "tool also ignores it unless built with TFLITE_GPU_ENABLE_INVOKE_LOOP)",
+        o.gpu_invoke_loop_times));
+  }
+  return notes;
 }
 
 }  // namespace tflite_inspect

@@ -25,6 +25,9 @@ void AddBenchmarkFlags(CLI::App& app, BenchmarkOptions* options, BenchmarkToolOp
 void CollectGivenFlags(const CLI::App& app, BenchmarkOptions* options);
 // "Log parameter values verbosely: [0]", "Min num runs: [50]", ... in TFLite's order.
 std::vector<std::string> BenchmarkParamLines(const BenchmarkOptions& options);
+// One line for each flag given that changes nothing here (TFLite's flags accepted for
+// compatibility: --optimize_memory_for_large_tensors > 0, --gpu_invoke_loop_times != 1).
+std::vector<std::string> BenchmarkFlagNotes(const BenchmarkOptions& options);
 
 }  // namespace tflite_inspect
 

@@ -41,11 +41,20 @@ nlohmann::json BenchmarkConfigurationJson(const BenchmarkOptions& o, const Bench
     if (d.status == kTfLiteOk) applied.push_back(d.label);
   }
   // Where compiled kernels are cached changes the start-up time, not the runs the gate
-  // compares: those parameters are left out.
+  // compares: those parameters are left out, and so are TFLite's parameters accepted with
+  // no effect here (and XNNPACK's runtime flags when 0), so that baselines written before
+  // the tool took them still compare.
+  auto left_out = [](const std::string& line) {
+    for (const char* prefix : {"GPU cache dir:", "Delegate serialize", "xnnpack_weight_cache_file_path:",
+                               "Use Slinky:", "Prefer maximizing the throughput in gpu:",
+                               "GPU delegate wait type:"}) {
+      if (line.rfind(prefix, 0) == 0) return true;
+    }
+    return line == "Extra flags for XNNPACK runtime: [0]";
+  };
   nlohmann::json params = nlohmann::json::array();
   for (const std::string& line : o.delegate_params) {
-    if (line.rfind("GPU cache dir:", 0) == 0 || line.rfind("Delegate serialize", 0) == 0) continue;
-    params.push_back(line);
+    if (!left_out(line)) params.push_back(line);
   }
   nlohmann::json config = {{"model_sha256", r.model_sha256},
                             {"signature", r.signature},

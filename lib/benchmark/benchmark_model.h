@@ -50,6 +50,11 @@ struct BenchmarkOptions {
   bool use_caching = false;  // accepted: constant weights are packed once, always
   bool release_dynamic_tensors = false;      // InterpreterOptions: free after last use
   bool disable_delegate_clustering = false;  // InterpreterOptions: non-greedy partitions
+  // Accepted, not implemented (docs/runtime.md): TFLite's OptimizeMemoryForLargeTensors
+  // threshold; > 0 gets a warning.
+  int optimize_memory_for_large_tensors = 0;
+  // Accepted, no effect: the GPU delegate has no invoke loop; != 1 gets a warning.
+  int gpu_invoke_loop_times = 1;
   bool report_peak_memory_footprint = false;
   int memory_footprint_check_interval_ms = 50;
   bool print_preinvoke_state = false;

@@ -212,6 +212,21 @@ TEST_CASE("the regression gate refuses a baseline of another model or configurat
     CHECK(BenchmarkConfigurationJson(options, result)["delegate_params"] ==
           nlohmann::json::array({"Use gpu: [1]"}));
   }
+  // TFLite's parameters taken with no effect here are left out too (baselines from before
+  // the tool took them still compare); XNNPACK's runtime flags only when 0.
+  {
+    BenchmarkOptions options;
+    options.delegate_params = {"Use xnnpack: [0]", "xnnpack_weight_cache_file_path: [/tmp/w]",
+                               "Use Slinky: [1]", "Extra flags for XNNPACK runtime: [0]",
+                               "Prefer maximizing the throughput in gpu: [1]",
+                               "GPU delegate wait type: [active]"};
+    BenchmarkResult result;
+    CHECK(BenchmarkConfigurationJson(options, result)["delegate_params"] ==
+          nlohmann::json::array({"Use xnnpack: [0]"}));
+    options.delegate_params = {"Extra flags for XNNPACK runtime: [16]"};
+    CHECK(BenchmarkConfigurationJson(options, result)["delegate_params"] ==
+          nlohmann::json::array({"Extra flags for XNNPACK runtime: [16]"}));
+  }
   // A baseline without the record (an older tool's JSON) cannot be trusted either.
   nlohmann::json old = baseline;
   old.erase("configuration");

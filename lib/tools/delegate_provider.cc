@@ -65,6 +65,14 @@ std::vector<std::string> DelegateRegistry::LogParams(bool verbose) const {
   return lines;
 }
 
+std::vector<std::string> DelegateRegistry::FlagNotes() const {
+  std::vector<std::string> notes;
+  for (const auto& p : providers_) {
+    for (auto& n : p->FlagNotes()) notes.push_back(std::move(n));
+  }
+  return notes;
+}
+
 DelegatePlan DelegatePlan::Of(std::vector<DelegateInstance> made, bool strict) {
   auto shared = std::make_shared<std::vector<DelegateInstance>>(std::move(made));
   DelegatePlan plan;

@@ -99,6 +99,10 @@ class DelegateProvider {
   // The delegate's options that its messages may name, with the flag that sets each
   // (the common flags' options are added by the registry).
   virtual OptionFlags option_flags() const { return {}; }
+  // After parsing: one line for each flag given that changes nothing here (TFLite's flags
+  // accepted for compatibility, e.g. "--xnnpack_slinky: no effect: ..."). The tools print
+  // them as warnings.
+  virtual std::vector<std::string> FlagNotes() const { return {}; }
 };
 
 // What happened to one delegate when it was applied.
@@ -122,6 +126,8 @@ class DelegateRegistry {
   DelegateCommonParams& common() { return common_; }
   // The parameter echo lines of every provider plus the common flags.
   std::vector<std::string> LogParams(bool verbose) const;
+  // Every provider's FlagNotes, in provider order.
+  std::vector<std::string> FlagNotes() const;
 
   // After `app` parsed the command line: the requested delegates, ranked by where their
   // flags first appear in it. The plan reads the providers' parsed values when it makes

@@ -3,6 +3,7 @@
 #include "tools/providers/external_provider.h"
 #include "tools/providers/gpu_provider.h"
 #include "tools/providers/sample_provider.h"
+#include "tools/providers/stable_delegate_provider.h"
 #include "tools/delegate_provider.h"
 #include "tools/providers/xnnpack_provider.h"
 
@@ -15,6 +16,7 @@ DelegateRegistry DelegateRegistry::Default() {
   r.Add(CreateSampleDelegateProvider());
   r.Add(CreateTestDelegateProvider());
   r.Add(CreateExternalDelegateProvider());
+  r.Add(CreateStableDelegateProvider());
   return r;
 }
 

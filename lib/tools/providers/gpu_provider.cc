@@ -10,6 +10,8 @@
 namespace tflite_inspect {
 namespace {
 
+bool Given(const CLI::Option* o) { return o != nullptr && o->count() > 0; }
+
 class GpuProvider : public DelegateProvider {
  public:
   std::string name() const override { return "gpu"; }
@@ -19,8 +21,17 @@ class GpuProvider : public DelegateProvider {
                 "Keep GPU activations in fp16 (default true, as TFLite); false: fp32 throughout");
     AddBoolFlag(app, "--gpu_experimental_enable_quant", &options_.enable_quant,
                 "Let the GPU delegate take quantized models (default true, as TFLite)");
+    sustained_speed_option_ = AddBoolFlag(
+        app, "--gpu_inference_for_sustained_speed", &sustained_speed_,
+        "TFLite: prefer maximizing the throughput. Accepted, no effect: this GPU delegate "
+        "builds and runs its kernels one way (fixed work-group sizes, no tuning)");
     app.add_option("--gpu_backend", backend_, "GPU backend: cl (OpenCL); gl is not available")
         ->default_str("");
+    wait_type_option_ = app.add_option(
+        "--gpu_wait_type", wait_type_,
+        "TFLite's Metal delegate's wait type (passive, active, do_not_wait, aggressive). "
+        "Accepted, no effect: this OpenCL delegate waits with a blocking clFinish after "
+        "each partition");
     app.add_option("--gpu_platform", options_.device.platform,
                    "OpenCL platform by index or name substring (default: the first with a GPU)");
     app.add_option("--gpu_device", options_.device.device,
@@ -50,7 +61,11 @@ class GpuProvider : public DelegateProvider {
     if (verbose || (use_ && !options_.enable_quant)) {
       lines->push_back(fmt::format("Enable running quant models in gpu: [{}]", options_.enable_quant ? 1 : 0));
     }
+    if (verbose || Given(sustained_speed_option_)) {
+      lines->push_back(fmt::format("Prefer maximizing the throughput in gpu: [{}]", sustained_speed_ ? 1 : 0));
+    }
     if (verbose || !backend_.empty()) lines->push_back(fmt::format("GPU backend: [{}]", backend_));
+    if (verbose || Given(wait_type_option_)) lines->push_back(fmt::format("GPU delegate wait type: [{}]", wait_type_));
     if (verbose || !cache_dir_.empty()) lines->push_back(fmt::format("GPU cache dir: [{}]", cache_dir_));
     if (verbose || !serialize_dir_.empty()) {
       lines->push_back(fmt::format("Delegate serialize directory: [{}]", serialize_dir_));
@@ -58,6 +73,27 @@ class GpuProvider : public DelegateProvider {
     if (verbose || !serialize_token_.empty()) {
       lines->push_back(fmt::format("Delegate serialize token: [{}]", serialize_token_));
     }
+  }
+  std::vector<std::string> FlagNotes() const override {
+    std::vector<std::string> notes;
+    if (sustained_speed_) {
+      notes.push_back(
+          "--gpu_inference_for_sustained_speed: no effect: this GPU delegate builds and runs "
+          "its kernels one way (fixed work-group sizes, no tuning at start-up), the same for "
+          "one answer as for sustained speed");
+    }
+    if (!wait_type_.empty()) {
+      const bool known = wait_type_ == "passive" || wait_type_ == "active" ||
+                         wait_type_ == "do_not_wait" || wait_type_ == "aggressive";
+      notes.push_back(fmt::format(
+          "--gpu_wait_type={}: no effect{}: this OpenCL GPU delegate always waits for the "
+          "device with a blocking clFinish at the end of each partition's run (spinning or "
+          "sleeping is the OpenCL driver's choice); wait types are TFLite's Metal delegate's "
+          "(iOS, macOS)",
+          wait_type_,
+          known ? "" : " (and not one of TFLite's passive, active, do_not_wait, aggressive)"));
+    }
+    return notes;
   }
   Result<std::vector<DelegateInstance>> CreateDelegates(const DelegateCommonParams& common) override {
     std::vector<DelegateInstance> out;
@@ -140,6 +176,10 @@ class GpuProvider : public DelegateProvider {
   bool use_ = false;
   bool strict_ = false;
   std::string backend_;
+  bool sustained_speed_ = false;    // --gpu_inference_for_sustained_speed (no effect)
+  std::string wait_type_;           // --gpu_wait_type (no effect)
+  CLI::Option* sustained_speed_option_ = nullptr;
+  CLI::Option* wait_type_option_ = nullptr;
   std::string cache_dir_, serialize_dir_, serialize_token_;
   GpuDelegateOptions options_{};
 };
