@@ -2,6 +2,8 @@
 
 #include <cctype>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -167,6 +169,39 @@ std::string ModelPath(const ModelFlag& model, const std::string& tool, std::stri
   return path;
 }
 
+namespace {
+
+// `--name=` with nothing after it: TFLite's parser gives a string flag the empty value;
+// CLI11 takes the missing text for an error. A text option of the app so written becomes
+// `--name ""` (other types keep CLI11's error, as TFLite's parser fails on them too).
+std::vector<std::string> ExpandEmptyValues(const CLI::App& app, int argc, const char* const* argv) {
+  std::vector<std::string> out;
+  for (int i = 0; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (i > 0 && a.size() > 3 && a.rfind("--", 0) == 0 && a.back() == '=') {
+      const std::string name = a.substr(0, a.size() - 1);
+      const CLI::Option* opt = app.get_option_no_throw(name);
+      if (opt != nullptr && opt->get_type_name() == "TEXT") {
+        out.push_back(name);
+        out.emplace_back();
+        continue;
+      }
+    }
+    out.push_back(a);
+  }
+  return out;
+}
+
+// Parses `argv` after ExpandEmptyValues.
+void ParseExpanded(CLI::App& app, int argc, const char* const* argv) {
+  const std::vector<std::string> args = ExpandEmptyValues(app, argc, argv);
+  std::vector<const char*> ptrs;
+  for (const auto& a : args) ptrs.push_back(a.c_str());
+  app.parse(static_cast<int>(ptrs.size()), ptrs.data());
+}
+
+}  // namespace
+
 int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
                        std::vector<std::string>* unknown,
                        const std::function<int(const std::string&, const std::string&)>&
@@ -174,7 +209,7 @@ int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
   AddVersionFlag(app);
   app.allow_extras();
   try {
-    app.parse(argc, argv);
+    ParseExpanded(app, argc, argv);
   } catch (const CLI::ParseError& e) {
     const bool value_error = dynamic_cast<const CLI::ConversionError*>(&e) != nullptr ||
                              dynamic_cast<const CLI::ValidationError*>(&e) != nullptr;
@@ -203,7 +238,7 @@ int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
 int ParseFlags(CLI::App& app, int argc, const char* const* argv) {
   AddVersionFlag(app);
   try {
-    app.parse(argc, argv);
+    ParseExpanded(app, argc, argv);
   } catch (const CLI::ParseError& e) {
     return ReportParseError(app, e);
   }

@@ -38,5 +38,36 @@ TEST_CASE("the num_threads flag takes TFLite's values and refuses the rest in on
   }
 }
 
+TEST_CASE("a text flag written --name= takes the empty value, as in TFLite") {
+  for (bool tflite_style : {true, false}) {
+    CAPTURE(tflite_style);
+    CLI::App app;
+    std::string path = "preset", other = "preset";
+    int runs = 3;
+    app.add_option("--output_filepath", path, "");
+    app.add_option("--other", other, "");
+    app.add_option("--num_runs", runs, "");
+    std::vector<const char*> argv = {"tool", "--output_filepath=", "--other=x", "--num_runs=5"};
+    std::vector<std::string> unknown;
+    const int rc = tflite_style
+                       ? ParseFlagsAsTflite(app, 4, argv.data(), &unknown,
+                                            [](const std::string&, const std::string&) { return 1; })
+                       : ParseFlags(app, 4, argv.data());
+    CHECK(rc == -1);
+    CHECK(path.empty());
+    CHECK(other == "x");
+    CHECK(runs == 5);
+  }
+  // A number stays an error: TFLite's parser cannot read an empty int either.
+  CLI::App app;
+  int runs = 3;
+  app.add_option("--num_runs", runs, "");
+  std::vector<const char*> argv = {"tool", "--num_runs="};
+  std::vector<std::string> unknown;
+  CHECK(ParseFlagsAsTflite(app, 2, argv.data(), &unknown,
+                           [](const std::string&, const std::string&) { return 7; }) >= 0);
+  CHECK(runs == 3);
+}
+
 }  // namespace
 }  // namespace tflite_inspect
