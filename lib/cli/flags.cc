@@ -172,8 +172,9 @@ std::string ModelPath(const ModelFlag& model, const std::string& tool, std::stri
 namespace {
 
 // `--name=` with nothing after it: TFLite's parser gives a string flag the empty value;
-// CLI11 takes the missing text for an error. A text option of the app so written becomes
-// `--name ""` (other types keep CLI11's error, as TFLite's parser fails on them too).
+// CLI11 takes the missing text for an error. A text option of the app so written (its type
+// name "TEXT", with a validator's description after it if any) becomes `--name ""`; other
+// types fail, as in TFLite (ParseFlagsAsTflite).
 std::vector<std::string> ExpandEmptyValues(const CLI::App& app, int argc, const char* const* argv) {
   std::vector<std::string> out;
   for (int i = 0; i < argc; ++i) {
@@ -181,7 +182,7 @@ std::vector<std::string> ExpandEmptyValues(const CLI::App& app, int argc, const 
     if (i > 0 && a.size() > 3 && a.rfind("--", 0) == 0 && a.back() == '=') {
       const std::string name = a.substr(0, a.size() - 1);
       const CLI::Option* opt = app.get_option_no_throw(name);
-      if (opt != nullptr && opt->get_type_name() == "TEXT") {
+      if (opt != nullptr && opt->get_type_name().rfind("TEXT", 0) == 0) {
         out.push_back(name);
         out.emplace_back();
         continue;
@@ -208,6 +209,17 @@ int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
                            tflite_failure) {
   AddVersionFlag(app);
   app.allow_extras();
+  // `--name=` for a number or a boolean: TFLite's parser cannot read a value from nothing
+  // (CLI11 would call it a missing value, or a bare flag, true).
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a.size() <= 3 || a.rfind("--", 0) != 0 || a.back() != '=') continue;
+    const std::string name = a.substr(0, a.size() - 1);
+    const CLI::Option* opt = app.get_option_no_throw(name);
+    if (opt == nullptr || opt->get_type_name().rfind("TEXT", 0) == 0) continue;
+    return tflite_failure("Failed to parse flag '" + name.substr(2) + "' against argv '" + a + "'",
+                          name + ": an empty value");
+  }
   try {
     ParseExpanded(app, argc, argv);
   } catch (const CLI::ParseError& e) {

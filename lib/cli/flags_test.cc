@@ -58,15 +58,30 @@ TEST_CASE("a text flag written --name= takes the empty value, as in TFLite") {
     CHECK(other == "x");
     CHECK(runs == 5);
   }
-  // A number stays an error: TFLite's parser cannot read an empty int either.
-  CLI::App app;
-  int runs = 3;
-  app.add_option("--num_runs", runs, "");
-  std::vector<const char*> argv = {"tool", "--num_runs="};
-  std::vector<std::string> unknown;
-  CHECK(ParseFlagsAsTflite(app, 2, argv.data(), &unknown,
-                           [](const std::string&, const std::string&) { return 7; }) >= 0);
-  CHECK(runs == 3);
+  // A number or a boolean is TFLite's parse failure: its parser cannot read them from
+  // nothing (CLI11 said "required INT missing", and took a bare boolean for true).
+  for (const char* arg : {"--num_runs=", "--use_xnnpack="}) {
+    CAPTURE(arg);
+    CLI::App app;
+    int runs = 3;
+    bool use = false;
+    app.add_option("--num_runs", runs, "");
+    AddBoolFlag(app, "--use_xnnpack", &use, "");
+    std::vector<const char*> argv = {"tool", arg};
+    std::vector<std::string> unknown;
+    std::string line, reason;
+    CHECK(ParseFlagsAsTflite(app, 2, argv.data(), &unknown,
+                             [&](const std::string& l, const std::string& r) {
+                               line = l;
+                               reason = r;
+                               return 7;
+                             }) == 7);
+    const std::string name = std::string(arg).substr(2, std::string(arg).size() - 3);
+    CHECK(line == "Failed to parse flag '" + name + "' against argv '" + arg + "'");
+    CHECK(reason == "--" + name + ": an empty value");
+    CHECK(runs == 3);
+    CHECK_FALSE(use);
+  }
 }
 
 }  // namespace
