@@ -171,22 +171,28 @@ std::string ModelPath(const ModelFlag& model, const std::string& tool, std::stri
 
 namespace {
 
+// The option of the app that `arg` names as `--name=`, with nothing after the `=`; null
+// for any other argument.
+const CLI::Option* EmptyValueOption(const CLI::App& app, const std::string& arg) {
+  if (arg.size() <= 3 || arg.rfind("--", 0) != 0 || arg.back() != '=') return nullptr;
+  return app.get_option_no_throw(arg.substr(0, arg.size() - 1));
+}
+
+// A text option (type name "TEXT", with a validator's description after it if any).
+bool IsText(const CLI::Option& opt) { return opt.get_type_name().rfind("TEXT", 0) == 0; }
+
 // `--name=` with nothing after it: TFLite's parser gives a string flag the empty value;
-// CLI11 takes the missing text for an error. A text option of the app so written (its type
-// name "TEXT", with a validator's description after it if any) becomes `--name ""`; other
-// types fail, as in TFLite (ParseFlagsAsTflite).
+// CLI11 takes the missing text for an error. A text option of the app so written becomes
+// `--name ""`; other types fail, as in TFLite (ParseFlagsAsTflite).
 std::vector<std::string> ExpandEmptyValues(const CLI::App& app, int argc, const char* const* argv) {
   std::vector<std::string> out;
   for (int i = 0; i < argc; ++i) {
     const std::string a = argv[i];
-    if (i > 0 && a.size() > 3 && a.rfind("--", 0) == 0 && a.back() == '=') {
-      const std::string name = a.substr(0, a.size() - 1);
-      const CLI::Option* opt = app.get_option_no_throw(name);
-      if (opt != nullptr && opt->get_type_name().rfind("TEXT", 0) == 0) {
-        out.push_back(name);
-        out.emplace_back();
-        continue;
-      }
+    const CLI::Option* opt = i > 0 ? EmptyValueOption(app, a) : nullptr;
+    if (opt != nullptr && IsText(*opt)) {
+      out.push_back(a.substr(0, a.size() - 1));
+      out.emplace_back();
+      continue;
     }
     out.push_back(a);
   }
@@ -213,10 +219,9 @@ int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
   // (CLI11 would call it a missing value, or a bare flag, true).
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a.size() <= 3 || a.rfind("--", 0) != 0 || a.back() != '=') continue;
+    const CLI::Option* opt = EmptyValueOption(app, a);
+    if (opt == nullptr || IsText(*opt)) continue;
     const std::string name = a.substr(0, a.size() - 1);
-    const CLI::Option* opt = app.get_option_no_throw(name);
-    if (opt == nullptr || opt->get_type_name().rfind("TEXT", 0) == 0) continue;
     return tflite_failure("Failed to parse flag '" + name.substr(2) + "' against argv '" + a + "'",
                           name + ": an empty value");
   }
