@@ -19,6 +19,7 @@
 #include "kernels/internal/elementwise.h"
 #include "xnnpack/binary_f32.h"
 #include "xnnpack/conv_f32.h"
+#include "kernels/internal/depthwise_dot.h"
 #include "xnnpack/conv_qs8.h"
 #include "xnnpack/mul_qs8.h"
 #include "xnnpack/depthwise_f32.h"
@@ -144,7 +145,13 @@ struct DepthwiseStep {
   // params' activation range.
   bool builtin = false;
   tflite::dwconv::Geometry geometry{};
+  // int8 (QS8, depth multiplier 1) on int16 pair dot products (kernels/internal/
+  // depthwise_dot.h) with XNNPACK's fp32 requantization: TFLite's XNNPACK bytes.
+  std::shared_ptr<const tflite::dwconv::DotDepthwise> qs8;
 };
+// Whether this CPU gets the own int8 depthwise (DotDepthwise::Available()); the
+// environment variable TFI_XNNPACK_OWN_GEMM=0 or =1 decides instead, as for the others.
+bool OwnDepthwiseQs8Wanted();
 // Output columns below which XNNPACK's own depthwise kernel is as fast (measured:
 // docs/performance.md), so the node stays in the XNNPACK runtime.
 constexpr int kOwnDepthwiseMinWidth = 12;

@@ -189,36 +189,100 @@ bool VisitDepthwiseConv2D(VisitContext& v, const TfLiteNode& node, const TfLiteR
                  "DEPTHWISE_CONV_2D");
 }
 
+bool OwnDepthwiseQs8Wanted() { return OwnStepWanted(tflite::dwconv::DotDepthwise::Available()); }
+
+namespace {
+
+// The geometry of a DEPTHWISE_CONV_2D node (tensors already checked 4-D); false when the
+// shapes disagree.
+bool DepthwiseGeometry(VisitContext& v, const TfLiteNode& node, tflite::dwconv::Geometry* g) {
+  const int input = node.inputs->data[0], filter = node.inputs->data[1], output = node.outputs->data[0];
+  const auto* p = static_cast<const TfLiteDepthwiseConvParams*>(node.builtin_data);
+  *g = tflite::dwconv::Geometry{};
+  g->batches = Dim(v, input, 0);
+  g->in_h = Dim(v, input, 1);
+  g->in_w = Dim(v, input, 2);
+  g->in_c = Dim(v, input, 3);
+  g->f_h = Dim(v, filter, 1);
+  g->f_w = Dim(v, filter, 2);
+  g->out_c = Dim(v, filter, 3);
+  if (g->in_c <= 0) return false;
+  g->depth_multiplier = g->out_c / g->in_c;
+  g->out_h = Dim(v, output, 1);
+  g->out_w = Dim(v, output, 2);
+  g->stride_h = p->stride_height;
+  g->stride_w = p->stride_width;
+  g->dil_h = p->dilation_height_factor;
+  g->dil_w = p->dilation_width_factor;
+  if (g->stride_h <= 0 || g->stride_w <= 0 || g->dil_h <= 0 || g->dil_w <= 0 ||
+      Dim(v, output, 0) != g->batches || Dim(v, output, 3) != g->out_c) {
+    return false;
+  }
+  if (p->padding == kTfLitePaddingSame) {
+    g->pad_h = tflite::ComputePadding(g->stride_h, g->dil_h, g->in_h, g->f_h, g->out_h);
+    g->pad_w = tflite::ComputePadding(g->stride_w, g->dil_w, g->in_w, g->f_w, g->out_w);
+  }
+  return true;
+}
+
+// int8 depthwise with multiplier 1 on DotDepthwise, requantized as XNNPACK: the node XNNPACK
+// would take (VisitQuantizedConv), its requantization from the tensors as ConvQs8's.
+bool PlanOwnDepthwiseQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                         DepthwiseStep* step) {
+  if (!OwnDepthwiseQs8Wanted() || !VisitQuantizedConv(v, node, reg)) return false;
+  tflite::dwconv::Geometry g;
+  if (!DepthwiseGeometry(v, node, &g) || !tflite::dwconv::DotDepthwise::Supports(g, nullptr)) return false;
+  const int input = node.inputs->data[0], filter = node.inputs->data[1];
+  const int bias = OptionalInput(node, 2), output = node.outputs->data[0];
+  TfLiteTensor* tensors = v.context->tensors;
+  const auto* fq = static_cast<const TfLiteAffineQuantization*>(tensors[filter].quantization.params);
+  if (fq == nullptr || fq->scale == nullptr || (fq->scale->size != 1 && fq->scale->size != g.out_c)) return false;
+  if (fq->zero_point != nullptr) {
+    for (int i = 0; i < fq->zero_point->size; ++i) {
+      if (fq->zero_point->data[i] != 0) return false;
+    }
+  }
+  if (bias >= 0 && tflite::NumElements(&tensors[bias]) != g.out_c) return false;
+  if (step == nullptr) return true;
+  const auto* p = static_cast<const TfLiteDepthwiseConvParams*>(node.builtin_data);
+  tflite::conv_util::QuantParams quant;
+  if (tflite::conv_util::PrepareConvQuant(v.context, &tensors[input], &tensors[filter],
+                                          bias >= 0 ? &tensors[bias] : nullptr, &tensors[output],
+                                          p->activation, g.out_c, &quant) != kTfLiteOk) {
+    return v.Refuse("the requantization could not be derived");
+  }
+  const std::vector<float> scale =
+      RequantizationScales(tensors[input].params.scale, fq->scale->data, fq->scale->size,
+                           tensors[output].params.scale, g.out_c);
+  tflite::gemm::QuantizedOutputStage stage;
+  stage.bias = bias >= 0 ? static_cast<const int32_t*>(StaticData(v, bias)) : nullptr;
+  stage.float_scale = scale.data();
+  stage.output_offset = quant.output_offset;
+  stage.act_min = quant.act_min;
+  stage.act_max = quant.act_max;
+  *step = DepthwiseStep{};
+  step->input = input;
+  step->output = output;
+  step->qs8 = std::make_shared<const tflite::dwconv::DotDepthwise>(
+      g, static_cast<const int8_t*>(StaticData(v, filter)), -quant.input_offset, stage);
+  return true;
+}
+
+}  // namespace
+
 bool PlanOwnDepthwise(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                       DepthwiseStep* step) {
-  if (reg.builtin_code != kTfLiteBuiltinDepthwiseConv2d || !VisitDepthwiseConv2D(v, node, reg)) return false;
+  if (reg.builtin_code != kTfLiteBuiltinDepthwiseConv2d || node.inputs->size < 2 || node.outputs->size != 1) {
+    return false;
+  }
+  if (Tensor(v, node.inputs->data[0]).type == kTfLiteInt8) return PlanOwnDepthwiseQs8(v, node, reg, step);
+  if (!VisitDepthwiseConv2D(v, node, reg)) return false;
   const int input = node.inputs->data[0], filter = node.inputs->data[1];
   const int bias = OptionalInput(node, 2), output = node.outputs->data[0];
   const auto* p = static_cast<const TfLiteDepthwiseConvParams*>(node.builtin_data);
   if (v.builtin_bits) {
-    tflite::dwconv::Geometry g{};
-    g.batches = Dim(v, input, 0);
-    g.in_h = Dim(v, input, 1);
-    g.in_w = Dim(v, input, 2);
-    g.in_c = Dim(v, input, 3);
-    g.f_h = Dim(v, filter, 1);
-    g.f_w = Dim(v, filter, 2);
-    g.out_c = Dim(v, filter, 3);
-    g.depth_multiplier = g.out_c / g.in_c;
-    g.out_h = Dim(v, output, 1);
-    g.out_w = Dim(v, output, 2);
-    g.stride_h = p->stride_height;
-    g.stride_w = p->stride_width;
-    g.dil_h = p->dilation_height_factor;
-    g.dil_w = p->dilation_width_factor;
-    if (g.stride_h <= 0 || g.stride_w <= 0 || g.dil_h <= 0 || g.dil_w <= 0 ||
-        Dim(v, output, 0) != g.batches || Dim(v, output, 3) != g.out_c) {
-      return false;
-    }
-    if (p->padding == kTfLitePaddingSame) {
-      g.pad_h = tflite::ComputePadding(g.stride_h, g.dil_h, g.in_h, g.f_h, g.out_h);
-      g.pad_w = tflite::ComputePadding(g.stride_w, g.dil_w, g.in_w, g.f_w, g.out_w);
-    }
+    tflite::dwconv::Geometry g;
+    if (!DepthwiseGeometry(v, node, &g)) return false;
     DepthwiseF32Params d;
     if (!ActivationRange(v, p->activation, &d.min, &d.max)) return false;
     if (step != nullptr) {

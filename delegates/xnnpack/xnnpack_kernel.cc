@@ -425,7 +425,7 @@ TfLiteStatus XnnpackKernel::CreateRuntime(TfLiteContext* context, Segment* seg) 
 void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   DelegationRecord* record = CurrentDelegationRecord(context);
   if (record == nullptr) return;
-  std::string copied, convolved, gemm_convolved, dot_convolved, transposed, elementwise, tabled,
+  std::string copied, convolved, dot_depthwise, gemm_convolved, dot_convolved, transposed, elementwise, tabled,
       multiplied, table_multiplied, own_float;
   int runtimes = 0, own_nodes = 0;
   for (const Segment& s : segments_) {
@@ -445,6 +445,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
                           : IsOwnFloatNode(v, *node, *reg)      ? own_float
                           : table_muls_.count(n) != 0           ? table_multiplied
                           : IsByteTableNode(v, *node, *reg)     ? tabled
+                          : op == kTfLiteBuiltinDepthwiseConv2d && int8 ? dot_depthwise
                           : op == kTfLiteBuiltinDepthwiseConv2d ? convolved
                           : (op == kTfLiteBuiltinConv2d || op == kTfLiteBuiltinFullyConnected) && int8
                               ? dot_convolved
@@ -468,6 +469,11 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   if (!convolved.empty()) {
     what += fmt::format("{}the delegate's depthwise kernel (faster than this XNNPACK's): {}",
                         what.empty() ? "" : "; ", convolved);
+  }
+  if (!dot_depthwise.empty()) {
+    what += fmt::format("{}int8 depthwise convolutions on int16 pair dot products (vpdpwssd; this "
+                        "XNNPACK multiplies one tap at a time in 32 bits): {}",
+                        what.empty() ? "" : "; ", dot_depthwise);
   }
   if (!gemm_convolved.empty()) {
     what += fmt::format("{}the builtin kernels' GEMM for float convolutions and fully connected "
@@ -542,6 +548,12 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const StridedCopy& c
 }
 
 TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const DepthwiseStep& d) const {
+  if (d.qs8 != nullptr) {
+    void* q[2];
+    if (!Buffers(context, {d.input, d.output}, q)) return kTfLiteError;
+    d.qs8->Run(static_cast<const int8_t*>(q[0]), static_cast<int8_t*>(q[1]), pool_);
+    return kTfLiteOk;
+  }
   void* p[4];
   if (!Buffers(context, {d.input, d.filter, d.bias, d.output}, p)) return kTfLiteError;
   if (d.builtin) {

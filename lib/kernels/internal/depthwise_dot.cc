@@ -1,0 +1,371 @@
+#include "kernels/internal/depthwise_dot.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "kernels/internal/parallel.h"
+#include "kernels/internal/requantize.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define TFI_DWDOT_X86 1
+#endif
+
+namespace tflite {
+namespace dwconv {
+namespace {
+
+constexpr int kLanes = 16;
+constexpr size_t kAlign = 64;
+
+size_t AlignUp(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
+
+// Two int16 in one int32 lane: lo in the low half, as vpdpwssd reads them.
+inline int32_t PairLane(int32_t lo, int32_t hi) {
+  return static_cast<int32_t>((static_cast<uint32_t>(static_cast<uint16_t>(hi)) << 16) |
+                              static_cast<uint16_t>(lo));
+}
+
+}  // namespace
+
+bool DotDepthwise::Available() {
+#if defined(TFI_DWDOT_X86)
+  return gemm::CpuHasAvx512Vnni();
+#else
+  return false;
+#endif
+}
+
+bool DotDepthwise::Supports(const Geometry& g, std::string* why) {
+  auto no = [&](const char* reason) {
+    if (why != nullptr) *why = reason;
+    return false;
+  };
+  if (g.depth_multiplier != 1 || g.out_c != g.in_c) return no("depth multiplier other than 1");
+  if (g.stride_h < 1 || g.stride_w < 1 || g.dil_h < 1 || g.dil_w < 1) return no("stride or dilation below 1");
+  if (g.f_h < 1 || g.f_w < 1 || g.in_c < 1 || g.batches < 1 || g.out_h < 1 || g.out_w < 1 ||
+      g.in_h < 1 || g.in_w < 1) {
+    return no("empty tensor or filter");
+  }
+  if (g.pad_h < 0 || g.pad_w < 0) return no("negative padding");
+  // The pair rows index with int: keep every extent well inside it.
+  const int64_t cols = static_cast<int64_t>(g.out_w - 1) * g.stride_w +
+                       static_cast<int64_t>(g.f_w) * g.dil_w + g.pad_w + g.in_w;
+  const int64_t rows = static_cast<int64_t>(g.f_h - 1) * g.dil_h + 1;
+  if (cols * (g.in_c + kLanes) > (int64_t{1} << 28) || rows > 4096 ||
+      static_cast<int64_t>(g.f_h) * g.f_w > 4096) {
+    return no("too large for the pair rows");
+  }
+  return true;
+}
+
+DotDepthwise::DotDepthwise(const Geometry& g, const int8_t* filter, int32_t input_zero_point,
+                           const gemm::QuantizedOutputStage& stage)
+    : g_(g), input_zero_point_(input_zero_point) {
+  const int channels = g.in_c;
+  s_.blocks = (channels + kLanes - 1) / kLanes;
+  s_.pairs = (g.f_w + 1) / 2;
+  // Pair-row entry m holds input column col_step * m; with (2 * dil_w) % stride_w == 0 every
+  // entry read is such a column (stride 1 and 2 always), else every column is kept.
+  s_.col_step = (2 * g.dil_w) % g.stride_w == 0 ? g.stride_w : 1;
+  s_.ox_step = g.stride_w / s_.col_step;
+  s_.pair_step = 2 * g.dil_w / s_.col_step;
+  s_.entries = (g.out_w - 1) * s_.ox_step + (s_.pairs - 1) * s_.pair_step + 1;
+  s_.padded_w = (s_.entries - 1) * s_.col_step + g.dil_w + 1;
+  s_.ring = (g.f_h - 1) * g.dil_h + 1;
+
+  const int padded_c = s_.blocks * kLanes;
+  weights_.assign(static_cast<size_t>(s_.blocks) * g.f_h * s_.pairs * kLanes, 0);
+  init_.assign(padded_c, 0);
+  for (int c = 0; c < channels; ++c) {
+    uint32_t tap_sum = 0;
+    for (int t = 0; t < g.f_h * g.f_w; ++t) tap_sum += static_cast<uint32_t>(filter[static_cast<size_t>(t) * channels + c]);
+    const uint32_t bias = stage.bias != nullptr ? static_cast<uint32_t>(stage.bias[c]) : 0u;
+    init_[c] = static_cast<int32_t>(bias - static_cast<uint32_t>(input_zero_point) * tap_sum);
+    const int block = c / kLanes, lane = c % kLanes;
+    for (int fy = 0; fy < g.f_h; ++fy) {
+      for (int p = 0; p < s_.pairs; ++p) {
+        const int fx = 2 * p;
+        const int32_t lo = filter[static_cast<size_t>(fy * g.f_w + fx) * channels + c];
+        const int32_t hi = fx + 1 < g.f_w ? filter[static_cast<size_t>(fy * g.f_w + fx + 1) * channels + c] : 0;
+        weights_[((static_cast<size_t>(block) * g.f_h + fy) * s_.pairs + p) * kLanes + lane] = PairLane(lo, hi);
+      }
+    }
+  }
+  fp32_ = stage.float_scale != nullptr;
+  output_offset_ = stage.output_offset;
+  act_min_ = stage.act_min;
+  act_max_ = stage.act_max;
+  if (fp32_) {
+    scale_.assign(stage.float_scale, stage.float_scale + channels);
+    scale_.resize(padded_c, 0.0f);
+  } else {
+    multiplier_.assign(stage.multiplier, stage.multiplier + channels);
+    shift_.assign(stage.shift, stage.shift + channels);
+    multiplier_.resize(padded_c, 0);
+    shift_.resize(padded_c, 0);
+  }
+  zero_row_.assign(static_cast<size_t>(s_.blocks) * s_.entries * kLanes,
+                   PairLane(input_zero_point, input_zero_point));
+}
+
+size_t DotDepthwise::ScratchBytes() const {
+  const size_t row = static_cast<size_t>(s_.blocks) * s_.entries * kLanes * sizeof(int32_t);
+  const size_t padded = static_cast<size_t>(s_.padded_w) * s_.blocks * kLanes;
+  return AlignUp(row) * s_.ring + AlignUp(padded) + AlignUp(s_.ring * sizeof(int64_t));
+}
+
+void DotDepthwise::RunPortable(const int8_t* input, int8_t* output) const {
+  const Geometry& g = g_;
+  gemm::QuantizedOutputStage st;
+  st.output_offset = output_offset_;
+  st.act_min = act_min_;
+  st.act_max = act_max_;
+  if (fp32_) {
+    st.float_scale = scale_.data();
+  } else {
+    st.multiplier = multiplier_.data();
+    st.shift = shift_.data();
+  }
+  for (int b = 0; b < g.batches; ++b) {
+    for (int oy = 0; oy < g.out_h; ++oy) {
+      for (int ox = 0; ox < g.out_w; ++ox) {
+        for (int c = 0; c < g.in_c; ++c) {
+          // init_ holds bias - zp * (all taps): the taps outside the image add zp * w back.
+          uint32_t acc = static_cast<uint32_t>(init_[c]);
+          for (int fy = 0; fy < g.f_h; ++fy) {
+            const int iy = oy * g.stride_h - g.pad_h + fy * g.dil_h;
+            for (int fx = 0; fx < g.f_w; ++fx) {
+              const int ix = ox * g.stride_w - g.pad_w + fx * g.dil_w;
+              const bool inside = iy >= 0 && iy < g.in_h && ix >= 0 && ix < g.in_w;
+              const int32_t x = inside ? input[((static_cast<size_t>(b) * g.in_h + iy) * g.in_w + ix) * g.in_c + c]
+                                       : input_zero_point_;
+              const int32_t lane = weights_[((static_cast<size_t>(c / kLanes) * g.f_h + fy) * s_.pairs + fx / 2) * kLanes + c % kLanes];
+              const int32_t w = fx % 2 == 0 ? static_cast<int16_t>(lane & 0xFFFF) : static_cast<int16_t>(lane >> 16);
+              acc += static_cast<uint32_t>(x * w);
+            }
+          }
+          output[((static_cast<size_t>(b) * g.out_h + oy) * g.out_w + ox) * g.in_c + c] =
+              static_cast<int8_t>(requant::StageValue(static_cast<int32_t>(acc), c, st));
+        }
+      }
+    }
+  }
+}
+
+#if defined(TFI_DWDOT_X86)
+#define TFI_DWDOT_TARGET "avx512f,avx512bw,avx512vl,avx512vnni"
+
+// Pair row of input row iy of image b: entry m of block k holds, per channel, the int16 pair
+// (x[col_step * m][c], x[col_step * m + dil_w][c]) of the zero-point-padded row.
+__attribute__((target(TFI_DWDOT_TARGET))) void BuildPairs(const DotDepthwise::Shape& s, int dil_w,
+                                                           const int8_t* padded, int32_t* row) {
+  const int padded_c = s.blocks * kLanes;
+  alignas(64) static const int16_t kInterleave[32] = {0, 16, 1, 17, 2,  18, 3,  19, 4,  20, 5,
+                                                      21, 6, 22, 7, 23, 8,  24, 9,  25, 10, 26,
+                                                      11, 27, 12, 28, 13, 29, 14, 30, 15, 31};
+  const __m512i order = _mm512_load_si512(kInterleave);
+  for (int k = 0; k < s.blocks; ++k) {
+    int32_t* out = row + static_cast<size_t>(k) * s.entries * kLanes;
+    const int8_t* col = padded + k * kLanes;
+    for (int m = 0; m < s.entries; ++m, out += kLanes) {
+      const int8_t* a = col + static_cast<size_t>(m) * s.col_step * padded_c;
+      const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a));
+      const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + static_cast<size_t>(dil_w) * padded_c));
+      const __m512i wide = _mm512_cvtepi8_epi16(_mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1));
+      _mm512_storeu_si512(out, _mm512_permutexvar_epi16(order, wide));
+    }
+  }
+}
+
+// The output stage of 16 channels: fp32 (XNNPACK) or TFLite's double rounding.
+struct Stage16 {
+  __m512 scale, flo, fhi;
+  requant::Avx512Channels ch;
+  __m512i offset, lo, hi, zero;
+};
+
+template <bool kFp32>
+__attribute__((target(TFI_DWDOT_TARGET), always_inline)) inline void Store16(const Stage16& st,
+                                                                            __mmask16 mask,
+                                                                            __m512i acc,
+                                                                            int8_t* dst) {
+  __m512i v;
+  if constexpr (kFp32) {  // vcvtps2dq rounds to nearest even (the default MXCSR mode)
+    const __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(acc), st.scale);
+    v = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f, st.flo), st.fhi)),
+                         st.offset);
+  } else {
+    v = requant::OutputStage16(acc, st.zero, st.ch, st.offset, st.lo, st.hi);
+  }
+  _mm512_mask_cvtsepi32_storeu_epi8(dst, mask, v);
+}
+
+// One output row: kH x kW filter (0: the geometry's, read from memory), kFp32 stage.
+template <int kH, int kW, bool kFp32>
+__attribute__((target(TFI_DWDOT_TARGET))) void RowKernel(
+    const DotDepthwise::Shape& s, const Geometry& g, const int32_t* const* rows,
+    const int32_t* weights, const int32_t* init, const float* scale, const int32_t* multiplier,
+    const int32_t* shift, int32_t output_offset, int32_t act_min, int32_t act_max, int8_t* out) {
+  constexpr int kPairs = (kW + 1) / 2;
+  const int f_h = kH > 0 ? kH : g.f_h, pairs = kW > 0 ? kPairs : s.pairs;
+  const int channels = g.in_c, out_w = g.out_w;
+  const int ox_step = s.ox_step * kLanes, pair_step = s.pair_step * kLanes;
+  Stage16 st;
+  st.offset = _mm512_set1_epi32(output_offset);
+  st.lo = _mm512_set1_epi32(act_min);
+  st.hi = _mm512_set1_epi32(act_max);
+  st.zero = _mm512_setzero_si512();
+  st.flo = _mm512_set1_ps(static_cast<float>(act_min - output_offset));
+  st.fhi = _mm512_set1_ps(static_cast<float>(act_max - output_offset));
+  for (int k = 0; k < s.blocks; ++k) {
+    const int valid = std::min(kLanes, channels - k * kLanes);
+    const __mmask16 mask = valid == kLanes ? 0xFFFF : static_cast<__mmask16>((1u << valid) - 1);
+    const int32_t* wk = weights + static_cast<size_t>(k) * f_h * pairs * kLanes;
+    __m512i w[kH > 0 ? kH * kPairs : 1];
+    if constexpr (kH > 0) {
+      for (int i = 0; i < kH * kPairs; ++i) w[i] = _mm512_loadu_si512(wk + i * kLanes);
+    }
+    const __m512i start = _mm512_loadu_si512(init + k * kLanes);
+    if constexpr (kFp32) {
+      st.scale = _mm512_loadu_ps(scale + k * kLanes);
+    } else {
+      st.ch = requant::MakeChannels16(_mm512_loadu_si512(multiplier + k * kLanes),
+                                      _mm512_loadu_si512(shift + k * kLanes));
+    }
+    const int32_t* r[kH > 0 ? kH : 1];
+    const int32_t* const* rk = rows;
+    const size_t block_offset = static_cast<size_t>(k) * s.entries * kLanes;
+    if constexpr (kH > 0) {
+      for (int fy = 0; fy < kH; ++fy) r[fy] = rk[fy] + block_offset;
+    }
+    int8_t* o = out + k * kLanes;
+    int ox = 0;
+    for (; ox + 4 <= out_w; ox += 4) {
+      __m512i a0 = start, a1 = start, a2 = start, a3 = start;
+      const size_t e = static_cast<size_t>(ox) * ox_step;
+      for (int fy = 0; fy < f_h; ++fy) {
+        const int32_t* base = (kH > 0 ? r[fy] : rk[fy] + block_offset) + e;
+        for (int p = 0; p < pairs; ++p) {
+          const __m512i wv = kH > 0 ? w[fy * kPairs + p] : _mm512_loadu_si512(wk + (fy * pairs + p) * kLanes);
+          const int32_t* at = base + p * pair_step;
+          a0 = _mm512_dpwssd_epi32(a0, _mm512_loadu_si512(at), wv);
+          a1 = _mm512_dpwssd_epi32(a1, _mm512_loadu_si512(at + ox_step), wv);
+          a2 = _mm512_dpwssd_epi32(a2, _mm512_loadu_si512(at + 2 * ox_step), wv);
+          a3 = _mm512_dpwssd_epi32(a3, _mm512_loadu_si512(at + 3 * ox_step), wv);
+        }
+      }
+      Store16<kFp32>(st, mask, a0, o + static_cast<size_t>(ox) * channels);
+      Store16<kFp32>(st, mask, a1, o + static_cast<size_t>(ox + 1) * channels);
+      Store16<kFp32>(st, mask, a2, o + static_cast<size_t>(ox + 2) * channels);
+      Store16<kFp32>(st, mask, a3, o + static_cast<size_t>(ox + 3) * channels);
+    }
+    for (; ox < out_w; ++ox) {
+      __m512i a0 = start;
+      const size_t e = static_cast<size_t>(ox) * ox_step;
+      for (int fy = 0; fy < f_h; ++fy) {
+        const int32_t* base = (kH > 0 ? r[fy] : rk[fy] + block_offset) + e;
+        for (int p = 0; p < pairs; ++p) {
+          const __m512i wv = kH > 0 ? w[fy * kPairs + p] : _mm512_loadu_si512(wk + (fy * pairs + p) * kLanes);
+          a0 = _mm512_dpwssd_epi32(a0, _mm512_loadu_si512(base + p * pair_step), wv);
+        }
+      }
+      Store16<kFp32>(st, mask, a0, o + static_cast<size_t>(ox) * channels);
+    }
+  }
+}
+
+using RowFn = void (*)(const DotDepthwise::Shape&, const Geometry&, const int32_t* const*,
+                       const int32_t*, const int32_t*, const float*, const int32_t*,
+                       const int32_t*, int32_t, int32_t, int32_t, int8_t*);
+
+template <bool kFp32>
+RowFn PickRow(const Geometry& g) {
+  if (g.f_h == 3 && g.f_w == 3) return RowKernel<3, 3, kFp32>;
+  if (g.f_h == 5 && g.f_w == 5) return RowKernel<5, 5, kFp32>;
+  return RowKernel<0, 0, kFp32>;
+}
+#endif  // TFI_DWDOT_X86
+
+void DotDepthwise::BuildPairRow(const int8_t* input, int b, int iy, int8_t* padded,
+                                int32_t* row) const {
+#if defined(TFI_DWDOT_X86)
+  const Geometry& g = g_;
+  const int padded_c = s_.blocks * kLanes;
+  // Columns outside the image and the channels past in_c keep the zero point written once
+  // per run (RunRows); the image's columns are copied in.
+  const int8_t* src = input + (static_cast<size_t>(b) * g.in_h + iy) * g.in_w * g.in_c;
+  const int first = g.pad_w, last = std::min(g.pad_w + g.in_w, s_.padded_w);
+  if (padded_c == g.in_c) {
+    if (last > first) std::memcpy(padded + static_cast<size_t>(first) * padded_c, src, static_cast<size_t>(last - first) * g.in_c);
+  } else {
+    for (int j = first; j < last; ++j) {
+      std::memcpy(padded + static_cast<size_t>(j) * padded_c, src + static_cast<size_t>(j - first) * g.in_c, g.in_c);
+    }
+  }
+  BuildPairs(s_, g.dil_w, padded, row);
+#else
+  (void)input, (void)b, (void)iy, (void)padded, (void)row;
+#endif
+}
+
+void DotDepthwise::RunRows(const int8_t* input, int8_t* output, size_t first, size_t last,
+                           uint8_t* scratch) const {
+#if defined(TFI_DWDOT_X86)
+  const Geometry& g = g_;
+  const size_t row_bytes = AlignUp(static_cast<size_t>(s_.blocks) * s_.entries * kLanes * sizeof(int32_t));
+  int32_t* ring = reinterpret_cast<int32_t*>(scratch);
+  int8_t* padded = reinterpret_cast<int8_t*>(scratch + row_bytes * s_.ring);
+  int64_t* tags = reinterpret_cast<int64_t*>(
+      scratch + row_bytes * s_.ring + AlignUp(static_cast<size_t>(s_.padded_w) * s_.blocks * kLanes));
+  std::memset(padded, static_cast<uint8_t>(input_zero_point_), static_cast<size_t>(s_.padded_w) * s_.blocks * kLanes);
+  std::fill(tags, tags + s_.ring, int64_t{-1});
+  const RowFn row_fn = fp32_ ? PickRow<true>(g) : PickRow<false>(g);
+  std::vector<const int32_t*> rows(g.f_h);
+  for (size_t i = first; i < last; ++i) {
+    const int b = static_cast<int>(i / g.out_h), oy = static_cast<int>(i % g.out_h);
+    for (int fy = 0; fy < g.f_h; ++fy) {
+      const int iy = oy * g.stride_h - g.pad_h + fy * g.dil_h;
+      if (iy < 0 || iy >= g.in_h) {
+        rows[fy] = zero_row_.data();
+        continue;
+      }
+      const int slot = iy % s_.ring;
+      int32_t* row = reinterpret_cast<int32_t*>(reinterpret_cast<uint8_t*>(ring) + row_bytes * slot);
+      const int64_t tag = static_cast<int64_t>(b) * g.in_h + iy;
+      if (tags[slot] != tag) {
+        BuildPairRow(input, b, iy, padded, row);
+        tags[slot] = tag;
+      }
+      rows[fy] = row;
+    }
+    row_fn(s_, g, rows.data(), weights_.data(), init_.data(), scale_.data(), multiplier_.data(),
+           shift_.data(), output_offset_, act_min_, act_max_,
+           output + (static_cast<size_t>(b) * g.out_h + oy) * g.out_w * g.in_c);
+  }
+#else
+  (void)input, (void)output, (void)first, (void)last, (void)scratch;
+#endif
+}
+
+void DotDepthwise::Run(const int8_t* input, int8_t* output, pthreadpool* pool) const {
+  if (!Available()) {
+    RunPortable(input, output);
+    return;
+  }
+  const size_t rows = static_cast<size_t>(g_.batches) * g_.out_h;
+  const double work = static_cast<double>(rows) * g_.out_w * g_.in_c * g_.f_h * g_.f_w;
+  // One contiguous run of output rows per thread: each keeps its own pair-row ring.
+  size_t chunks = std::min(rows, parallel::NumThreads(pool));
+  if (work < parallel::kMinParallelWork) chunks = 1;
+  const size_t per_chunk = AlignUp(ScratchBytes());
+  if (scratch_.size() < per_chunk * chunks + kAlign) scratch_.resize(per_chunk * chunks + kAlign);
+  uint8_t* base = scratch_.data();
+  base += (kAlign - reinterpret_cast<uintptr_t>(base) % kAlign) % kAlign;
+  parallel::ParallelFor(pool, chunks, work, [&](size_t c) {
+    RunRows(input, output, rows * c / chunks, rows * (c + 1) / chunks, base + per_chunk * c);
+  });
+}
+
+}  // namespace dwconv
+}  // namespace tflite

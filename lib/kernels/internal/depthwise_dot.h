@@ -1,0 +1,91 @@
+// int8 DEPTHWISE_CONV_2D (depth multiplier 1, int8 filter with zero point 0, int32 bias) on
+// int16 pair dot products: AVX-512 VNNI `vpdpwssd`, 16 channels x 2 taps per instruction.
+//
+// Why: Debian's XNNPACK (2022) runs QS8 depthwise convolutions with 32-bit multiplies
+// (`vpmulld`, one tap per instruction, two uops), about half of an int8 EfficientNet's
+// time on an AVX-512 CPU; the builtin kernel's vpmaddwd loop interleaves the taps of
+// every output pixel again (docs/performance.md).
+//
+// How: each input row is read once into a row of int16 pairs (x[j][c], x[j + dil_w][c]),
+// the image's padding filled with the input zero point, kept in a small ring while the
+// output rows that read it are computed; a filter row of f_w taps is then ceil(f_w / 2)
+// pair products per 16 channels (an odd last tap paired with a zero weight), with the
+// weights held in registers across the row for 3x3 and 5x5 filters.
+//
+// Numerics: acc[c] = bias[c] + sum over the taps of (x - input_zero_point) * w, the padding
+// reading the zero point: the reference kernels' int32 sums exactly (wrapping alike). The
+// output stage is a gemm::QuantizedOutputStage's: XNNPACK's fp32 requantization when it
+// has float_scale (the XNNPACK delegate's own step: TFLite's XNNPACK bytes), else TFLite's
+// reference double rounding (bit-exact with the reference kernels).
+//
+// On other CPUs Available() is false and the callers keep their loops; an arm64 variant
+// would build the same pair rows and use vmlal_s16 / sdot on them.
+#ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_DEPTHWISE_DOT_H_
+#define TFLITE_INSPECT_LIB_KERNELS_INTERNAL_DEPTHWISE_DOT_H_
+
+#include <pthreadpool.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernels/internal/depthwise_float.h"
+#include "kernels/internal/gemm.h"
+
+namespace tflite {
+namespace dwconv {
+
+class DotDepthwise {
+ public:
+  // This CPU has the instructions (x86 AVX-512 VNNI).
+  static bool Available();
+  // Whether the geometry is one this kernel computes; why not in *why.
+  static bool Supports(const Geometry& g, std::string* why);
+
+  // filter [f_h][f_w][channels] int8 (zero point 0); stage: bias, offsets and range, and
+  // either float_scale (fp32) or multiplier / shift (double rounding), `channels` values
+  // each; copied, so the arrays need not outlive the constructor. Supports(g) must hold.
+  DotDepthwise(const Geometry& g, const int8_t* filter, int32_t input_zero_point,
+               const gemm::QuantizedOutputStage& stage);
+
+  // input [batches][in_h][in_w][channels] -> output [batches][out_h][out_w][channels]. Not
+  // reentrant (scratch kept between runs).
+  void Run(const int8_t* input, int8_t* output, pthreadpool* pool) const;
+
+  // The same through the portable loop (tests: the vector loop must give its bytes).
+  void RunPortable(const int8_t* input, int8_t* output) const;
+
+  struct Shape {
+    int blocks = 0;      // channel blocks of 16
+    int pairs = 0;       // tap pairs per filter row: ceil(f_w / 2)
+    int col_step = 1;    // input columns between two pair-row entries
+    int ox_step = 1;     // pair-row entries between two output columns
+    int pair_step = 1;   // pair-row entries between two tap pairs
+    int entries = 0;     // pair-row entries per channel block
+    int padded_w = 0;    // columns of the padded int8 row
+    int ring = 0;        // pair rows kept: (f_h - 1) * dil_h + 1
+  };
+
+ private:
+  void BuildPairRow(const int8_t* input, int b, int iy, int8_t* padded, int32_t* row) const;
+  void RunRows(const int8_t* input, int8_t* output, size_t first, size_t last,
+               uint8_t* scratch) const;
+  size_t ScratchBytes() const;
+
+  Geometry g_;
+  Shape s_;
+  int32_t input_zero_point_;
+  bool fp32_;
+  int32_t output_offset_, act_min_, act_max_;
+  std::vector<int32_t> weights_;  // [block][fy][pair][16 lanes of (w even tap, w odd tap)]
+  std::vector<int32_t> init_;     // bias - zp * sum of weights, padded to blocks * 16
+  std::vector<float> scale_;
+  std::vector<int32_t> multiplier_, shift_;
+  std::vector<int32_t> zero_row_;  // a pair row of the zero point (rows outside the image)
+  mutable std::vector<uint8_t> scratch_;
+};
+
+}  // namespace dwconv
+}  // namespace tflite
+
+#endif  // TFLITE_INSPECT_LIB_KERNELS_INTERNAL_DEPTHWISE_DOT_H_
