@@ -322,13 +322,13 @@ bool VisitNodeOps(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrat
       }
       return VisitFullyConnected(v, node, reg);
     case kTfLiteBuiltinAdd:
+    case kTfLiteBuiltinSub:
       if (node.inputs->size > 0 && IsQuantized8(Tensor(v, node.inputs->data[0]))) {
         return VisitQuantizedAdd(v, node, reg);
       }
       return VisitBinary(v, node, reg);
     case kTfLiteBuiltinMul:
       return quantized ? VisitQuantizedMul(v, node, reg) : VisitBinary(v, node, reg);
-    case kTfLiteBuiltinSub:
     case kTfLiteBuiltinDiv:
     case kTfLiteBuiltinMinimum:
     case kTfLiteBuiltinMaximum:

@@ -96,6 +96,7 @@ bool Defined(VisitContext& v, xnn_status status, const char* what);
 // their own visitors.
 bool VisitQuantizedConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitQuantizedFullyConnected(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+// ADD and SUB (the same scale limits; SUB as XNNPACK's subtract).
 bool VisitQuantizedAdd(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitQuantizedMul(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 

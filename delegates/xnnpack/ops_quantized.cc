@@ -193,7 +193,8 @@ bool VisitQuantizedFullyConnected(VisitContext& v, const TfLiteNode& node, const
                  "quantized FULLY_CONNECTED");
 }
 
-bool VisitQuantizedAdd(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&) {
+bool VisitQuantizedAdd(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg) {
+  const bool sub = reg.builtin_code == kTfLiteBuiltinSub;
   if (node.inputs->size != 2 || node.outputs->size != 1) return v.Refuse("expects 2 inputs, 1 output");
   const int a = node.inputs->data[0], b = node.inputs->data[1], out = node.outputs->data[0];
   if (!CheckActivations(v, a, out) || !CheckQuantized(v, b, "input 1")) return false;
@@ -204,10 +205,16 @@ bool VisitQuantizedAdd(VisitContext& v, const TfLiteNode& node, const TfLiteRegi
       return v.Refuse(fmt::format("input/output scale ratio {} is outside XNNPACK's [2^-10, 256)", ratio));
     }
   }
-  const auto* p = static_cast<const TfLiteAddParams*>(node.builtin_data);
+  const TfLiteFusedActivation activation =
+      sub ? static_cast<const TfLiteSubParams*>(node.builtin_data)->activation
+          : static_cast<const TfLiteAddParams*>(node.builtin_data)->activation;
   float min, max;
-  if (!ActivationRange(v, p->activation, &min, &max)) return false;
+  if (!ActivationRange(v, activation, &min, &max)) return false;
   if (v.subgraph == nullptr) return true;
+  if (sub) {
+    return Defined(v, xnn_define_subtract(v.subgraph, min, max, v.id(a), v.id(b), v.id(out), 0),
+                   "quantized SUB");
+  }
   return Defined(v, xnn_define_add2(v.subgraph, min, max, v.id(a), v.id(b), v.id(out), 0), "quantized ADD");
 }
 

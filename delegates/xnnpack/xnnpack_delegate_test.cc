@@ -942,7 +942,7 @@ TEST_CASE("XNNPACK refuses what it cannot run, with the reason") {
   const int x = b.AddTensor(tflite::TensorType_INT8, {4}, "x", &q);
   const int y = b.AddTensor(tflite::TensorType_INT8, {4}, "y", &q);
   const int z = b.AddTensor(tflite::TensorType_INT8, {4}, "z", &q);
-  b.AddOperator(tflite::BuiltinOperator_SUB, {x, y}, {z}, Options(tflite::SubOptionsT{}), 2);
+  b.AddOperator(tflite::BuiltinOperator_DIV, {x, y}, {z}, Options(tflite::DivOptionsT{}), 2);
   const int f = b.AddTensor(TensorType_FLOAT32, {1, 2, 2, 1}, "f");
   const int g = b.AddTensor(TensorType_FLOAT32, {1, 1, 1, 4}, "g");
   tflite::SpaceToDepthOptionsT space_to_depth;
@@ -1339,6 +1339,26 @@ TEST_CASE("XNNPACK quantized FULLY_CONNECTED and ADD") {
     b.SetInputs({a, c});
     b.SetOutputs({out});
     CheckQuantizedDelegated(b.Build());
+  }
+  // SUB, as TFLite's delegate takes it: same shape, and an image minus a per-channel
+  // constant (Keras' Normalization layer at the head of EfficientNetV2), INT8 and UINT8.
+  for (auto type : {tflite::TensorType_INT8, tflite::TensorType_UINT8}) {
+    for (bool broadcast : {false, true}) {
+      ModelBuilder b;
+      const int64_t zp = type == tflite::TensorType_INT8 ? 0 : 128;
+      QuantSpec a_q{{0.1f}, {3 + zp}}, c_q{{0.07f}, {-4 + zp}}, out_q{{0.15f}, {1 + zp}};
+      const int a = b.AddTensor(type, {1, 4, 5, 3}, "a", &a_q);
+      const int c = broadcast ? b.AddConstTensorBytes(type, {3}, {7, 200, 91}, "c", &c_q)
+                              : b.AddTensor(type, {1, 4, 5, 3}, "c", &c_q);
+      const int out = b.AddTensor(type, {1, 4, 5, 3}, "out", &out_q);
+      tflite::SubOptionsT o;
+      o.fused_activation_function = tflite::ActivationFunctionType_RELU;
+      b.AddOperator(tflite::BuiltinOperator_SUB, {a, c}, {out}, Options(o), 2);
+      b.SetInputs(broadcast ? std::vector<int>{a} : std::vector<int>{a, c});
+      b.SetOutputs({out});
+      CAPTURE(type, broadcast);
+      CheckQuantizedDelegated(b.Build());
+    }
   }
 }
 
