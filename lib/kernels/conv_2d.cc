@@ -363,10 +363,7 @@ void EvalHybrid(const Geometry& g, OpData* data, const TfLiteConvParams& params,
       conv_util::ChunkedIm2ColGemm(
           rows, stride, n, &data->im2col_u8, pool,
           [&](size_t r0, size_t r1, uint8_t* buf) {
-            conv_util::Im2ColRows(
-                g, q, grp * g.f_c, r0, r1, pad,
-                [](int8_t v, size_t) { return gemm::DotByte(v); },
-                buf, stride);
+            conv_util::Im2ColRows(g, q, grp * g.f_c, r0, r1, pad, conv_util::DotConvert{}, buf, stride);
           },
           [&](size_t r0, size_t r1, const uint8_t* buf, size_t t) {
             int32_t* sums = data->sums.data() + t * sums_slice;

@@ -206,5 +206,21 @@ TEST_CASE("DotGemm's stage: extreme sums and multipliers") {
   }
 }
 
+// The vector loop's lengths: whole 64-byte steps, masked tails, and both together.
+TEST_CASE("DotInput is DotByte on every length, the vector loop's tails included") {
+  std::vector<int8_t> src(300);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<int8_t>(i * 37 + 11);
+  for (size_t n : {0, 1, 5, 21, 63, 64, 65, 127, 128, 200, 299}) {
+    for (size_t offset : {0, 3}) {
+      std::vector<uint8_t> dst(src.size() + 2, 0xA5);
+      tflite::gemm::DotInput(src.data() + offset, n, dst.data() + 1);
+      CAPTURE(n, offset);
+      CHECK(dst[0] == 0xA5);
+      CHECK(dst[n + 1] == 0xA5);
+      for (size_t i = 0; i < n; ++i) REQUIRE(dst[i + 1] == tflite::gemm::DotByte(src[offset + i]));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tflite_inspect

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/internal/gemm.h"
@@ -22,6 +23,22 @@ struct ConvGeometry {
   int f_c, groups, group_out_c;  // filter depth; in_c = groups * f_c
   int stride_h, stride_w, dil_h, dil_w, pad_h, pad_w;
 };
+
+// The dot-product GEMM's conversion (int8 -> uint8 + 128) as Im2ColRows' convert: spans
+// of it go through gemm::DotInput's vector loop.
+struct DotConvert {
+  uint8_t operator()(int8_t v, size_t) const { return gemm::DotByte(v); }
+};
+
+// n values of src converted into dst.
+template <typename In, typename Out, typename Convert>
+inline void ConvertSpan(const Convert& convert, const In* src, size_t n, size_t b, Out* dst) {
+  if constexpr (std::is_same_v<Convert, DotConvert>) {
+    gemm::DotInput(src, n, dst);
+  } else {
+    for (size_t i = 0; i < n; ++i) dst[i] = convert(src[i], b);
+  }
+}
 
 // Rows [r0, r1) of the im2col matrix into dst: row r is output pixel (b, oy, ox) in NHWC
 // order, holding its filter window as [fy][fx][f_c] over input channels [c0, c0 + f_c),
@@ -55,7 +72,7 @@ void Im2ColRows(const ConvGeometry& g, const In* input, int c0, size_t r0, size_
         const In* src = input + ((b * g.in_h + iy) * g.in_w + ix0 + fx_lo) * g.in_c;
         const size_t span = static_cast<size_t>(fx_hi - fx_lo) * g.f_c;
         Out* dst_span = cells + static_cast<size_t>(fx_lo) * g.f_c;
-        for (size_t i = 0; i < span; ++i) dst_span[i] = convert(src[i], b);
+        ConvertSpan(convert, src, span, b, dst_span);
         std::fill(dst_span + span, cells + static_cast<size_t>(g.f_w) * g.f_c, pad);
       }
       continue;
@@ -70,7 +87,7 @@ void Im2ColRows(const ConvGeometry& g, const In* input, int c0, size_t r0, size_
           continue;
         }
         const In* src = input + ((b * g.in_h + iy) * g.in_w + ix) * g.in_c + c0;
-        for (int c = 0; c < g.f_c; ++c) cell[c] = convert(src[c], b);
+        ConvertSpan(convert, src, static_cast<size_t>(g.f_c), b, cell);
       }
     }
   }
@@ -160,17 +177,19 @@ inline void Int8DotConv(const ConvGeometry& g, const int8_t* input, int32_t inpu
       gemm::DotInput(input + r0 * depth, (r1 - r0) * depth, buf);
       return;
     }
-    Im2ColRows(
-        g, input, group * g.f_c, r0, r1, pad,
-        [](int8_t v, size_t) { return gemm::DotByte(v); },
-        buf, stride);
+    Im2ColRows(g, input, group * g.f_c, r0, r1, pad, DotConvert{}, buf, stride);
   };
   // Too few chunks to keep the threads busy (the small late layers, whose filters are the
   // largest): all rows at once, and the GEMM splits the output channels over the threads.
   const size_t threads = parallel::NumThreads(pool);
   if (threads > 1 && (rows + kChunkRows - 1) / kChunkRows < 2 * threads) {
     if (scratch->size() < rows * stride) scratch->resize(rows * stride);
-    fill(0, rows, scratch->data());
+    // The rows filled by all threads too (one range each), not by the caller alone.
+    const size_t parts = std::min(rows, threads);
+    parallel::ParallelFor(pool, parts, static_cast<double>(rows) * stride * 64, [&](size_t t) {
+      const size_t r0 = rows * t / parts, r1 = rows * (t + 1) / parts;
+      fill(r0, r1, scratch->data() + r0 * stride);
+    });
     gemm::DotGemm(static_cast<int>(rows), n, depth, scratch->data(), stride, packed_filter,
                   output + static_cast<size_t>(group) * n, g.out_c, stage, pool);
     return;
