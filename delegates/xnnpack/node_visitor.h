@@ -21,7 +21,7 @@
 #include "xnnpack/conv_f32.h"
 #include "kernels/internal/depthwise_dot.h"
 #include "xnnpack/conv_qs8.h"
-#include "xnnpack/mul_qs8.h"
+#include "xnnpack/binary_qs8.h"
 #include "xnnpack/depthwise_f32.h"
 #include "xnnpack/transformer_f32.h"
 #include "xnnpack/transpose_conv_f32.h"
@@ -206,15 +206,16 @@ constexpr size_t kOwnBinaryMinElements = 16384;
 bool PlanOwnBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                    int threads, BinaryStep* step);
 
-// --- int8 MUL, same shape or by a last-dimension vector, on AVX-512 (mul_qs8.h) ---
-struct MulQs8Step {
+// --- int8 MUL, ADD, SUB, same shape or by a last-dimension vector, on AVX-512 (binary_qs8.h) ---
+struct BinaryQs8Step {
   int a = -1, b = -1, output = -1;  // b: the operand that may be the vector
   size_t elements = 0, period = 0;  // period: b's length when it repeats, else 0
-  MulQs8Params params;
+  BinaryQs8Params params;
 };
-// Whether the delegate runs this (XNNPACK-supported) int8 MUL itself; fills `step` then.
-bool PlanOwnMulQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
-                   MulQs8Step* step);
+// Whether the delegate runs this (XNNPACK-supported) int8 MUL, ADD or SUB itself (SUB only
+// with the vector second); fills `step` then.
+bool PlanOwnBinaryQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                      BinaryQs8Step* step);
 
 // --- 8-bit LOGISTIC, TANH, GELU, ELU, HARD_SWISH: this XNNPACK has no quantized version;
 // the delegate runs them as 256-entry tables built by the builtin kernels' own code
@@ -261,10 +262,10 @@ bool PlanBatchMatMulF32(VisitContext& v, const TfLiteNode& node, const TfLiteReg
 
 // x times f(x), f one of those tables (swish as converted: MUL(x, LOGISTIC(x))), with the
 // same shapes: the product depends on x alone, so it is one table of x, each entry the
-// table's byte multiplied as `mul` multiplies (MulQs8One): the bytes of the two steps, one
+// table's byte multiplied as `mul` multiplies (BinaryQs8One): the bytes of the two steps, one
 // pass instead of a MUL's two reads. `tables`: the table steps planned so far in the
 // partition, by output tensor. False when `mul` is not such a product.
-bool ComposeMulOfTable(const MulQs8Step& mul, const std::map<int, ByteTableStep>& tables,
+bool ComposeMulOfTable(const BinaryQs8Step& mul, const std::map<int, ByteTableStep>& tables,
                        ByteTableStep* fused);
 
 }  // namespace xnnpack

@@ -239,14 +239,17 @@ bool VisitQuantizedMul(VisitContext& v, const TfLiteNode& node, const TfLiteRegi
   return Defined(v, xnn_define_multiply2(v.subgraph, min, max, v.id(a), v.id(b), v.id(out), 0), "quantized MUL");
 }
 
-bool PlanOwnMulQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
-                   MulQs8Step* step) {
-  if (reg.builtin_code != kTfLiteBuiltinMul || node.inputs->size != 2 || node.outputs->size != 1) {
+bool PlanOwnBinaryQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                      BinaryQs8Step* step) {
+  const int op = reg.builtin_code;
+  if ((op != kTfLiteBuiltinMul && op != kTfLiteBuiltinAdd && op != kTfLiteBuiltinSub) ||
+      node.inputs->size != 2 || node.outputs->size != 1) {
     return false;
   }
   int a = node.inputs->data[0], b = node.inputs->data[1];
   const int out = node.outputs->data[0];
-  if (Tensor(v, a).type != kTfLiteInt8 || !OwnMulQs8Wanted() || !VisitQuantizedMul(v, node, reg)) {
+  if (Tensor(v, a).type != kTfLiteInt8 || !OwnBinaryQs8Wanted() ||
+      !(op == kTfLiteBuiltinMul ? VisitQuantizedMul(v, node, reg) : VisitQuantizedAdd(v, node, reg))) {
     return false;
   }
   const TfLiteIntArray* dout = Tensor(v, out).dims;
@@ -266,33 +269,42 @@ bool PlanOwnMulQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRegistra
     period = 0;
   } else if (TfLiteIntArrayEqual(Tensor(v, a).dims, dout) && vector_of(b)) {
     period = static_cast<size_t>(dout->data[dout->size - 1]);
-  } else if (TfLiteIntArrayEqual(Tensor(v, b).dims, dout) && vector_of(a)) {
-    std::swap(a, b);  // the product commutes
+  } else if (op != kTfLiteBuiltinSub && TfLiteIntArrayEqual(Tensor(v, b).dims, dout) && vector_of(a)) {
+    std::swap(a, b);  // the product and the sum commute
     period = static_cast<size_t>(dout->data[dout->size - 1]);
   } else {
     return false;  // other broadcasts stay with XNNPACK
   }
   if (step == nullptr) return true;
   const TfLiteTensor &ta = Tensor(v, a), &tb = Tensor(v, b), &to = Tensor(v, out);
-  MulQs8Params p;
-  p.a_zero_point = ta.params.zero_point;
-  p.b_zero_point = tb.params.zero_point;
-  p.output_zero_point = to.params.zero_point;
-  p.scale = ta.params.scale * tb.params.scale / to.params.scale;  // float, as XNNPACK's
-  const auto* params = static_cast<const TfLiteMulParams*>(node.builtin_data);
-  if (tflite::CalculateActivationRangeQuantized(v.context, params->activation, &v.context->tensors[out],
-                                        &p.output_min, &p.output_max) != kTfLiteOk) {
-    return v.Refuse("the activation range could not be derived");
+  BinaryQs8Params p;
+  if (op == kTfLiteBuiltinMul) {
+    p.a_zero_point = ta.params.zero_point;
+    p.b_zero_point = tb.params.zero_point;
+    p.output_zero_point = to.params.zero_point;
+    p.scale = ta.params.scale * tb.params.scale / to.params.scale;  // float, as XNNPACK's
+  } else if (!AddQs8Params(ta.params.scale, ta.params.zero_point, tb.params.scale, tb.params.zero_point,
+                           to.params.scale, to.params.zero_point, op == kTfLiteBuiltinSub, &p)) {
+    return false;  // (VisitQuantizedAdd checked the same limits)
   }
+  // The fused activation's float range quantized as XNNPACK quantizes it.
+  const TfLiteFusedActivation activation =
+      op == kTfLiteBuiltinMul   ? static_cast<const TfLiteMulParams*>(node.builtin_data)->activation
+      : op == kTfLiteBuiltinAdd ? static_cast<const TfLiteAddParams*>(node.builtin_data)->activation
+                                : static_cast<const TfLiteSubParams*>(node.builtin_data)->activation;
+  float min, max;
+  if (!ActivationRange(v, activation, &min, &max)) return false;
+  p.output_min = XnnpackQuantize(min, to.params.scale, to.params.zero_point);
+  p.output_max = XnnpackQuantize(max, to.params.scale, to.params.zero_point);
   size_t elements = 1;
   for (int i = 0; i < dout->size; ++i) elements *= static_cast<size_t>(dout->data[i]);
-  *step = MulQs8Step{a, b, out, elements, period, p};
+  *step = BinaryQs8Step{a, b, out, elements, period, p};
   return true;
 }
 
-bool ComposeMulOfTable(const MulQs8Step& mul, const std::map<int, ByteTableStep>& tables,
+bool ComposeMulOfTable(const BinaryQs8Step& mul, const std::map<int, ByteTableStep>& tables,
                        ByteTableStep* fused) {
-  if (mul.period != 0) return false;
+  if (mul.period != 0 || mul.params.op != BinaryQs8Op::kMul) return false;
   for (const bool table_is_b : {true, false}) {
     const int x = table_is_b ? mul.a : mul.b;
     const auto t = tables.find(table_is_b ? mul.b : mul.a);
@@ -305,7 +317,7 @@ bool ComposeMulOfTable(const MulQs8Step& mul, const std::map<int, ByteTableStep>
       const int8_t xi = static_cast<int8_t>(static_cast<uint8_t>(i));
       const int8_t fi = static_cast<int8_t>(t->second.lut.table[i]);
       out.lut.table[i] = static_cast<uint8_t>(
-          table_is_b ? MulQs8One(mul.params, xi, fi) : MulQs8One(mul.params, fi, xi));
+          table_is_b ? BinaryQs8One(mul.params, xi, fi) : BinaryQs8One(mul.params, fi, xi));
     }
     *fused = out;
     return true;

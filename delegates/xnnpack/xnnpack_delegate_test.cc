@@ -25,7 +25,7 @@
 #include "testing/delegate_check.h"
 #include "xnnpack/conv_f32.h"
 #include "xnnpack/conv_qs8.h"
-#include "xnnpack/mul_qs8.h"
+#include "xnnpack/binary_qs8.h"
 #include "xnnpack/depthwise_f32.h"
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/interpreter_builder.h"
@@ -1160,7 +1160,7 @@ TEST_CASE("The delegate's int8 MUL is XNNPACK's fp32 requantization, same shape 
                      size_t{40000}}) {
       if (period != 0 && n % period != 0) continue;
       CAPTURE(period, n);
-      xnnpack::MulQs8Params p;
+      xnnpack::BinaryQs8Params p;
       p.a_zero_point = static_cast<int>(rng() % 256) - 128;
       p.b_zero_point = static_cast<int>(rng() % 256) - 128;
       p.output_zero_point = static_cast<int>(rng() % 256) - 128;
@@ -1171,7 +1171,7 @@ TEST_CASE("The delegate's int8 MUL is XNNPACK's fp32 requantization, same shape 
       for (auto& x : a) x = static_cast<int8_t>(rng());
       for (auto& x : b) x = static_cast<int8_t>(rng());
       pthreadpool_t pool = pthreadpool_create(2);
-      xnnpack::RunMulQs8(p, a.data(), b.data(), period, out.data(), n, pool);
+      xnnpack::RunBinaryQs8(p, a.data(), b.data(), period, out.data(), n, pool);
       pthreadpool_destroy(pool);
       for (size_t i = 0; i < n; ++i) {
         const int32_t prod = (a[i] - p.a_zero_point) * (b[period == 0 ? i : i % period] - p.b_zero_point);
@@ -1184,9 +1184,98 @@ TEST_CASE("The delegate's int8 MUL is XNNPACK's fp32 requantization, same shape 
   }
 }
 
+// XNNPACK's own QS8 add and subtract operators on the same data: the fixed-point
+// parameters (AddQs8Params) and the arithmetic must give their bytes exactly, over scales
+// from 2^-10 to 255 of the output's, zero points and clamps, same shape and by a vector.
+TEST_CASE("The delegate's int8 ADD and SUB are this XNNPACK's add and subtract, byte for byte") {
+  REQUIRE(xnn_initialize(nullptr) == xnn_status_success);
+  std::mt19937 rng(29);
+  pthreadpool_t pool = pthreadpool_create(2);
+  int compared = 0;
+  for (int trial = 0; trial < 120; ++trial) {
+    const bool subtract = trial % 2 == 1;
+    std::uniform_real_distribution<float> log_ratio(-9.9f, 7.9f);
+    const float out_scale = std::uniform_real_distribution<float>(0.01f, 0.5f)(rng);
+    const float a_scale = out_scale * std::exp2(log_ratio(rng));
+    const float b_scale = out_scale * std::exp2(log_ratio(rng));
+    const int8_t a_zp = static_cast<int8_t>(rng()), b_zp = static_cast<int8_t>(rng());
+    const int8_t out_zp = static_cast<int8_t>(rng());
+    const int8_t out_max = trial % 5 == 0 ? 100 : 127;
+    const int8_t out_min = trial % 3 == 0 && out_zp < out_max ? out_zp : -128;
+    xnnpack::BinaryQs8Params p;
+    if (!xnnpack::AddQs8Params(a_scale, a_zp, b_scale, b_zp, out_scale, out_zp, subtract, &p)) continue;
+    p.output_min = out_min;
+    p.output_max = out_max;
+    const size_t period = trial % 4 == 3 ? 24 : 0;
+    const size_t n = period == 0 ? 1000 + trial : 24 * 41;
+    std::vector<int8_t> a(n), b(period == 0 ? n : period), want(n), got(n);
+    for (auto& x : a) x = static_cast<int8_t>(rng());
+    for (auto& x : b) x = static_cast<int8_t>(rng());
+    xnn_operator_t op = nullptr;
+    const xnn_status created =
+        subtract ? xnn_create_subtract_nd_qs8(a_zp, a_scale, b_zp, b_scale, out_zp, out_scale, out_min,
+                                              out_max, 0, &op)
+                 : xnn_create_add_nd_qs8(a_zp, a_scale, b_zp, b_scale, out_zp, out_scale, out_min, out_max,
+                                         0, &op);
+    REQUIRE(created == xnn_status_success);
+    const size_t a_shape[2] = {period == 0 ? 1 : n / period, period == 0 ? n : period};
+    const size_t b_shape[2] = {1, period == 0 ? n : period};
+    const size_t b_dims = period == 0 ? 2 : 1;
+    const size_t* b_shape_p = period == 0 ? b_shape : b_shape + 1;
+    REQUIRE((subtract ? xnn_setup_subtract_nd_qs8(op, 2, a_shape, b_dims, b_shape_p, a.data(), b.data(),
+                                                  want.data(), nullptr)
+                      : xnn_setup_add_nd_qs8(op, 2, a_shape, b_dims, b_shape_p, a.data(), b.data(),
+                                             want.data(), nullptr)) == xnn_status_success);
+    REQUIRE(xnn_run_operator(op, nullptr) == xnn_status_success);
+    xnn_delete_operator(op);
+    xnnpack::RunBinaryQs8(p, a.data(), b.data(), period, got.data(), n, trial % 2 == 0 ? pool : nullptr);
+    CAPTURE(trial, subtract, a_scale / out_scale, b_scale / out_scale, period);
+    size_t differ = 0;
+    for (size_t i = 0; i < n; ++i) differ += want[i] != got[i];
+    CHECK(differ == 0);
+    for (size_t i = 0; i < n; i += 97) {
+      REQUIRE(xnnpack::BinaryQs8One(p, a[i], b[period == 0 ? i : i % period]) == got[i]);
+    }
+    ++compared;
+  }
+  pthreadpool_destroy(pool);
+  CHECK(compared > 100);
+}
+
+TEST_CASE("XNNPACK partitions run int8 ADD and SUB themselves where chosen: within a step of the reference") {
+  const OwnGemmOn on;
+  REQUIRE(xnnpack::OwnBinaryQs8Wanted());
+  for (auto op : {tflite::BuiltinOperator_ADD, tflite::BuiltinOperator_SUB}) {
+    for (bool vector : {false, true}) {
+      CAPTURE(op, vector);
+      ModelBuilder b;
+      QuantSpec a_q{{0.1f}, {3}}, c_q{{0.07f}, {-4}}, out_q{{0.05f}, {1}};
+      const int a = b.AddTensor(tflite::TensorType_INT8, {1, 3, 4, 8}, "a", &a_q);
+      const int c = b.AddTensor(tflite::TensorType_INT8, vector ? std::vector<int32_t>{1, 1, 1, 8}
+                                                                : std::vector<int32_t>{1, 3, 4, 8},
+                                "c", &c_q);
+      const int out = b.AddTensor(tflite::TensorType_INT8, {1, 3, 4, 8}, "out", &out_q);
+      if (op == tflite::BuiltinOperator_ADD) {
+        tflite::AddOptionsT o;
+        o.fused_activation_function = tflite::ActivationFunctionType_RELU6;
+        b.AddOperator(op, {a, c}, {out}, Options(o), 2);
+      } else {
+        b.AddOperator(op, {a, c}, {out}, Options(tflite::SubOptionsT{}), 2);
+      }
+      b.SetInputs({a, c});
+      b.SetOutputs({out});
+      const auto bytes = b.Build();
+      CheckQuantizedDelegated(bytes);
+      const Outcome r = Run(bytes, true);
+      REQUIRE(!r.log.empty());
+      CHECK_THAT(r.log.back(), Catch::Contains("int8 ADD / SUB on AVX-512"));
+    }
+  }
+}
+
 TEST_CASE("XNNPACK partitions run int8 MUL themselves where chosen: within a step of the reference") {
   const OwnGemmOn on;
-  REQUIRE(xnnpack::OwnMulQs8Wanted());
+  REQUIRE(xnnpack::OwnBinaryQs8Wanted());
   for (bool vector : {false, true}) {
     for (bool swap : {false, true}) {
       CAPTURE(vector, swap);
@@ -1215,7 +1304,7 @@ TEST_CASE("XNNPACK partitions run int8 MUL themselves where chosen: within a ste
 // Every int8 value goes through; the product must be the MUL's of x and LOGISTIC's bytes.
 TEST_CASE("XNNPACK partitions run x * LOGISTIC(x) as one composed table, the two steps' bytes") {
   const OwnGemmOn on;
-  REQUIRE(xnnpack::OwnMulQs8Wanted());
+  REQUIRE(xnnpack::OwnBinaryQs8Wanted());
   QuantSpec q{{0.043f}, {-7}}, qy{{1.0f / 256}, {-128}}, qo{{0.031f}, {-11}};
   std::vector<int8_t> kept_out;
   for (bool y_is_output : {true, false}) {
@@ -1244,7 +1333,7 @@ TEST_CASE("XNNPACK partitions run x * LOGISTIC(x) as one composed table, the two
       const TfLiteTensor* o = interpreter->output_tensor(0);
       const std::vector<int8_t> got(o->data.int8, o->data.int8 + 512);
       if (y_is_output) {
-        xnnpack::MulQs8Params p;
+        xnnpack::BinaryQs8Params p;
         p.a_zero_point = -7;
         p.b_zero_point = -128;
         p.output_zero_point = -11;
@@ -1253,7 +1342,7 @@ TEST_CASE("XNNPACK partitions run x * LOGISTIC(x) as one composed table, the two
         for (int i = 0; i < 512; ++i) {
           const int8_t xv = i % 2 == 0 ? static_cast<int8_t>(i / 2 - 128) : int8_t{-7};  // padded: zero point
           CAPTURE(i);
-          REQUIRE(got[i] == xnnpack::MulQs8One(p, xv, yv[i]));
+          REQUIRE(got[i] == xnnpack::BinaryQs8One(p, xv, yv[i]));
         }
         if (!swap) kept_out = got;
       } else {

@@ -220,9 +220,9 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         planned = PlanByteTable(v, *node, *reg, &step);
         seg.steps.emplace_back(step);
         if (planned) tables[step.output] = step;
-      } else if (op == kTfLiteBuiltinMul && PlanOwnMulQs8(v, *node, *reg, nullptr)) {
-        MulQs8Step step;
-        planned = PlanOwnMulQs8(v, *node, *reg, &step);
+      } else if (PlanOwnBinaryQs8(v, *node, *reg, nullptr)) {
+        BinaryQs8Step step;
+        planned = PlanOwnBinaryQs8(v, *node, *reg, &step);
         ByteTableStep fused;
         if (planned && ComposeMulOfTable(step, tables, &fused)) {
           seg.steps.emplace_back(fused);
@@ -322,7 +322,7 @@ bool XnnpackKernel::RunsItself(TfLiteContext* context, const TfLiteNode& node,
   return PlanOwnDepthwise(v, node, reg, nullptr) || PlanOwnConv(v, node, reg, nullptr) ||
          PlanOwnFullyConnected(v, node, reg, nullptr) ||
          PlanOwnTransposeConv(v, node, reg, nullptr) ||
-         PlanOwnBinary(v, node, reg, threads_, nullptr) || PlanOwnMulQs8(v, node, reg, nullptr);
+         PlanOwnBinary(v, node, reg, threads_, nullptr) || PlanOwnBinaryQs8(v, node, reg, nullptr);
 }
 
 // Segments are the runtime's partitioning of the partition's nodes into those XNNPACK runs
@@ -426,7 +426,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   DelegationRecord* record = CurrentDelegationRecord(context);
   if (record == nullptr) return;
   std::string copied, convolved, dot_depthwise, gemm_convolved, dot_convolved, transposed, elementwise, tabled,
-      multiplied, table_multiplied, own_float;
+      multiplied, added, table_multiplied, own_float;
   int runtimes = 0, own_nodes = 0;
   for (const Segment& s : segments_) {
     runtimes += s.xnnpack;
@@ -450,6 +450,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
                           : (op == kTfLiteBuiltinConv2d || op == kTfLiteBuiltinFullyConnected) && int8
                               ? dot_convolved
                           : op == kTfLiteBuiltinMul && int8     ? multiplied
+                          : (op == kTfLiteBuiltinAdd || op == kTfLiteBuiltinSub) && int8 ? added
                           : op == kTfLiteBuiltinConv2d || op == kTfLiteBuiltinFullyConnected
                               ? gemm_convolved
                           : op == kTfLiteBuiltinAdd || op == kTfLiteBuiltinSub || op == kTfLiteBuiltinMul
@@ -488,6 +489,11 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   if (!multiplied.empty()) {
     what += fmt::format("{}int8 MUL on AVX-512, 64 bytes a step (this XNNPACK's is 16): {}",
                         what.empty() ? "" : "; ", multiplied);
+  }
+  if (!added.empty()) {
+    what += fmt::format("{}int8 ADD / SUB on AVX-512 split over the threads (this XNNPACK runs "
+                        "a same-shape one on the calling thread): {}",
+                        what.empty() ? "" : "; ", added);
   }
   if (!table_multiplied.empty()) {
     what += fmt::format("{}int8 MUL of a value by a lookup table of it (swish), one composed "
@@ -601,10 +607,10 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const BinaryStep& b)
   return kTfLiteOk;
 }
 
-TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const MulQs8Step& m) const {
+TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const BinaryQs8Step& m) const {
   void* p[3];
   if (!Buffers(context, {m.a, m.b, m.output}, p)) return kTfLiteError;
-  RunMulQs8(m.params, static_cast<const int8_t*>(p[0]), static_cast<const int8_t*>(p[1]),
+  RunBinaryQs8(m.params, static_cast<const int8_t*>(p[0]), static_cast<const int8_t*>(p[1]),
             m.period, static_cast<int8_t*>(p[2]), m.elements, pool_);
   return kTfLiteOk;
 }

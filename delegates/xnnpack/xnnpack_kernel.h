@@ -54,7 +54,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
     std::vector<void*> setup_pointers;
     // !xnnpack: the steps, in order.
     using Step = std::variant<StridedCopy, DepthwiseStep, ConvStep, FullyConnectedStep,
-                              TransposeConvStep, BinaryStep, ByteTableStep, MulQs8Step,
+                              TransposeConvStep, BinaryStep, ByteTableStep, BinaryQs8Step,
                               UnaryF32Step, MeanF32Step, BatchMatMulStep>;
     std::vector<Step> steps;
   };
@@ -84,7 +84,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   TfLiteStatus RunStep(TfLiteContext* context, const TransposeConvStep& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const BinaryStep& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const ByteTableStep& step) const;
-  TfLiteStatus RunStep(TfLiteContext* context, const MulQs8Step& step) const;
+  TfLiteStatus RunStep(TfLiteContext* context, const BinaryQs8Step& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const UnaryF32Step& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const MeanF32Step& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const BatchMatMulStep& step) const;
