@@ -135,7 +135,8 @@ bool IsGlueOp(int builtin_code);
 // Checks the node; with `copies`, also appends the copies that compute it.
 bool VisitGlue(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                std::vector<StridedCopy>* copies);
-void RunCopy(const StridedCopy& copy, const void* src, void* dst);
+// Split over `pool` in whole rows when large.
+void RunCopy(const StridedCopy& copy, const void* src, void* dst, pthreadpool_t pool);
 
 // --- Float DEPTHWISE_CONV_2D run by the delegate's own kernel (depthwise_f32.h) ---
 struct DepthwiseStep {

@@ -14,6 +14,7 @@
 
 #include "tensorflow/lite/builtin_ops.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
+#include "kernels/internal/parallel.h"
 #include "xnnpack/node_visitor.h"
 
 namespace tflite_inspect {
@@ -352,8 +353,10 @@ bool VisitGlue(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration
 
 namespace {
 
+// Rows [k0, k1) of the copy (a row: the last dimension; rows counted over the outer
+// dimensions in order).
 template <typename T>
-void CopyElements(const StridedCopy& c, const T* src, T* dst) {
+void CopyRows(const StridedCopy& c, const T* src, T* dst, size_t k0, size_t k1) {
   src += c.src_offset;
   dst += c.dst_offset;
   if (c.rank == 0) {
@@ -362,10 +365,16 @@ void CopyElements(const StridedCopy& c, const T* src, T* dst) {
   }
   const int last = c.rank - 1;
   const bool rows = c.src_stride[last] == 1 && c.dst_stride[last] == 1;
+  // The outer index of row k0, and both pointers moved there.
   size_t index[XNN_MAX_TENSOR_DIMS] = {0};
-  size_t outer_count = 1;
-  for (int d = 0; d < last; ++d) outer_count *= c.shape[d];
-  for (size_t k = 0; k < outer_count; ++k) {
+  size_t rest = k0;
+  for (int d = last - 1; d >= 0; --d) {
+    index[d] = rest % c.shape[d];
+    rest /= c.shape[d];
+    src += c.src_stride[d] * static_cast<ptrdiff_t>(index[d]);
+    dst += c.dst_stride[d] * static_cast<ptrdiff_t>(index[d]);
+  }
+  for (size_t k = k0; k < k1; ++k) {
     if (rows) {
       std::memcpy(dst, src, c.shape[last] * sizeof(T));
     } else {
@@ -383,13 +392,27 @@ void CopyElements(const StridedCopy& c, const T* src, T* dst) {
   }
 }
 
+template <typename T>
+void CopyElements(const StridedCopy& c, const T* src, T* dst, pthreadpool_t pool) {
+  size_t outer = 1;
+  for (int d = 0; d + 1 < c.rank; ++d) outer *= c.shape[d];
+  const size_t bytes = outer * (c.rank > 0 ? c.shape[c.rank - 1] : 1) * sizeof(T);
+  // Large copies (DenseNet's concatenations: megabytes a layer) split over the threads in
+  // whole rows; small ones stay on the calling thread (ParallelFor's threshold on the bytes
+  // read and written).
+  const size_t parts = std::min(outer, tflite::parallel::NumThreads(pool));
+  tflite::parallel::ParallelFor(pool, parts, 2.0 * static_cast<double>(bytes), [&](size_t t) {
+    CopyRows(c, src, dst, outer * t / parts, outer * (t + 1) / parts);
+  });
+}
+
 }  // namespace
 
-void RunCopy(const StridedCopy& c, const void* src, void* dst) {
+void RunCopy(const StridedCopy& c, const void* src, void* dst, pthreadpool_t pool) {
   if (c.element_size == 1) {
-    CopyElements(c, static_cast<const uint8_t*>(src), static_cast<uint8_t*>(dst));
+    CopyElements(c, static_cast<const uint8_t*>(src), static_cast<uint8_t*>(dst), pool);
   } else {
-    CopyElements(c, static_cast<const float*>(src), static_cast<float*>(dst));
+    CopyElements(c, static_cast<const float*>(src), static_cast<float*>(dst), pool);
   }
 }
 

@@ -549,7 +549,7 @@ bool XnnpackKernel::Buffers(TfLiteContext* context, std::initializer_list<int> t
 TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const StridedCopy& c) const {
   void* p[2];
   if (!Buffers(context, {c.src, c.dst}, p)) return kTfLiteError;
-  RunCopy(c, p[0], p[1]);
+  RunCopy(c, p[0], p[1], pool_);
   return kTfLiteOk;
 }
 
