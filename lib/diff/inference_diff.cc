@@ -30,14 +30,21 @@ struct Values {
   bool supported = true;
 };
 
-Values Read(const TfLiteTensor& t) {
-  Values v;
+// Reads t into *out, reusing its storage: every run reads the outputs again, and fresh
+// vectors of a large output cost more in page faults than the comparison itself.
+void ReadInto(const TfLiteTensor& t, Values* out) {
+  Values& v = *out;
   v.type = t.type;
+  v.shape.clear();
+  v.raw.clear();
+  v.quantized = false;
+  v.supported = true;
   if (t.dims != nullptr) v.shape.assign(t.dims->data, t.dims->data + t.dims->size);
   const size_t n = t.dims == nullptr ? 0 : static_cast<size_t>(tflite::NumElements(t.dims));
   if (t.data.raw == nullptr && n > 0) {
+    v.value.clear();
     v.supported = false;
-    return v;
+    return;
   }
   const auto* q = t.quantization.type == kTfLiteAffineQuantization
                       ? static_cast<const TfLiteAffineQuantization*>(t.quantization.params)
@@ -68,7 +75,7 @@ Values Read(const TfLiteTensor& t) {
       case kTfLiteUInt32: x = reinterpret_cast<const uint32_t*>(t.data.raw)[i]; break;
       case kTfLiteInt64: x = static_cast<double>(t.data.i64[i]); break;
       case kTfLiteBool: x = t.data.b[i] ? 1 : 0; break;
-      default: v.supported = false; return v;
+      default: v.supported = false; return;
     }
     if (v.quantized) {
       v.raw[i] = static_cast<int64_t>(x);
@@ -77,6 +84,11 @@ Values Read(const TfLiteTensor& t) {
     }
     v.value[i] = x;
   }
+}
+
+Values Read(const TfLiteTensor& t) {
+  Values v;
+  ReadInto(t, &v);
   return v;
 }
 
@@ -281,6 +293,9 @@ Result<DiffResult> RunInferenceDiff(const DiffOptions& options, const tflite::Op
       s->interpreter->SetProfiler(s->capture.get());
     }
   }
+  // Buffers kept across runs (see ReadInto).
+  std::vector<std::vector<uint8_t>> input_bytes(ref_inputs.size());
+  Values ref_values, test_values;
   for (int run = 0; run < options.num_runs; ++run) {
     for (size_t i = 0; i < ref_inputs.size(); ++i) {
       TfLiteTensor* rt = ref.interpreter->tensor(ref_inputs[i]);
@@ -290,20 +305,20 @@ Result<DiffResult> RunInferenceDiff(const DiffOptions& options, const tflite::Op
                                            "{} {} bytes)", i, TfLiteTypeGetName(tt->type),
                                            tt->bytes, TfLiteTypeGetName(rt->type), rt->bytes));
       }
-      std::vector<uint8_t> bytes;
+      const std::vector<uint8_t>* source = &input_bytes[i];
       if (!file_inputs.empty()) {
-        bytes = file_inputs[i];
-        if (bytes.size() != rt->bytes) {
+        source = &file_inputs[i];
+        if (source->size() != rt->bytes) {
           return InvalidArgument(fmt::format("input file {} has {} bytes, input {} needs {}",
-                                             options.input_files[i], bytes.size(), i, rt->bytes));
+                                             options.input_files[i], source->size(), i, rt->bytes));
         }
       } else {
         TFI_RETURN_IF_ERROR(GenerateInput(*rt, options.seed + static_cast<uint64_t>(run),
-                                          static_cast<int>(i), &bytes));
+                                          static_cast<int>(i), &input_bytes[i]));
       }
       if (rt->bytes > 0) {
-        std::memcpy(rt->data.raw, bytes.data(), rt->bytes);
-        std::memcpy(tt->data.raw, bytes.data(), tt->bytes);
+        std::memcpy(rt->data.raw, source->data(), rt->bytes);
+        std::memcpy(tt->data.raw, source->data(), tt->bytes);
       }
     }
     // As TFLite: the test side first, each side invoked invocations_per_run times and
@@ -328,8 +343,9 @@ Result<DiffResult> RunInferenceDiff(const DiffOptions& options, const tflite::Op
     result.reference_us.UpdateStat(ref_us);
     result.test_us.UpdateStat(test_us);
     for (size_t i = 0; i < ref_outputs.size(); ++i) {
-      const ErrorStats e = Compare(Read(*ref.interpreter->tensor(ref_outputs[i])),
-                                   Read(*test.interpreter->tensor(test_outputs[i])), run);
+      ReadInto(*ref.interpreter->tensor(ref_outputs[i]), &ref_values);
+      ReadInto(*test.interpreter->tensor(test_outputs[i]), &test_values);
+      const ErrorStats e = Compare(ref_values, test_values, run);
       if (e.count > 0) {
         result.outputs[i].run_mean_abs_error.UpdateStat(e.sum_abs_raw /
                                                          static_cast<double>(e.count));
