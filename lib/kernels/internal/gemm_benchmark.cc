@@ -1,4 +1,5 @@
-// Microbenchmark of the float GEMM behind CONV_2D / FULLY_CONNECTED (not a test).
+// Microbenchmarks of the GEMMs behind CONV_2D / FULLY_CONNECTED and of the int8 depthwise
+// convolution (not tests).
 //   build/lib/gemm_benchmark [--benchmark_filter=...]
 // Shapes: a 1x112x112x32 -> 64 3x3 SAME convolution as im2col GEMM (m=12544, n=64,
 // k=288), the same as a 1x1 convolution (k=32), and a 1x1024 -> 1000 FULLY_CONNECTED.
@@ -10,9 +11,11 @@
 #endif
 #include <pthreadpool.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
+#include "kernels/internal/depthwise_dot.h"
 #include "kernels/internal/gemm.h"
 
 namespace {
@@ -136,6 +139,50 @@ void BM_DotGemm(benchmark::State& state, int m, int n, int k) {
   if (pool != nullptr) pthreadpool_destroy(pool);
 }
 
+// int8 depthwise convolution on int16 pair dot products (depthwise_dot.h), XNNPACK's fp32
+// stage, as the XNNPACK delegate runs it; GOP/s = 2 x multiply-adds (taps x outputs).
+void BM_DotDepthwise(benchmark::State& state, int h, int w, int c, int k, int stride) {
+  if (!tflite::dwconv::DotDepthwise::Available()) {
+    state.SkipWithError("no AVX-512 VNNI");
+    return;
+  }
+  tflite::dwconv::Geometry g{};
+  g.batches = 1;
+  g.in_h = h;
+  g.in_w = w;
+  g.in_c = g.out_c = c;
+  g.f_h = g.f_w = k;
+  g.depth_multiplier = 1;
+  g.stride_h = g.stride_w = stride;
+  g.dil_h = g.dil_w = 1;
+  g.out_h = (h + stride - 1) / stride;
+  g.out_w = (w + stride - 1) / stride;
+  g.pad_h = std::max(0, (g.out_h - 1) * stride + k - h) / 2;
+  g.pad_w = std::max(0, (g.out_w - 1) * stride + k - w) / 2;
+  std::mt19937 rng(1);
+  std::uniform_int_distribution<int> d(-128, 127);
+  std::vector<int8_t> input(static_cast<size_t>(h) * w * c), filter(static_cast<size_t>(k) * k * c);
+  for (auto& x : input) x = static_cast<int8_t>(d(rng));
+  for (auto& x : filter) x = static_cast<int8_t>(d(rng));
+  std::vector<int32_t> bias(c, 1000);
+  std::vector<float> scale(c, 1.0f / 4096);
+  tflite::gemm::QuantizedOutputStage stage;
+  stage.bias = bias.data();
+  stage.float_scale = scale.data();
+  tflite::dwconv::DotDepthwise dw(g, filter.data(), 3, stage);
+  std::vector<int8_t> out(static_cast<size_t>(g.out_h) * g.out_w * c);
+  const int threads = static_cast<int>(state.range(0));
+  pthreadpool_t pool = threads > 1 ? pthreadpool_create(threads) : nullptr;
+  for (auto _ : state) {
+    dw.Run(input.data(), out.data(), pool);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["GOP/s"] = benchmark::Counter(2e-9 * g.out_h * g.out_w * c * k * k,
+                                               benchmark::Counter::kIsIterationInvariantRate);
+  if (pool != nullptr) pthreadpool_destroy(pool);
+}
+
 #if defined(__x86_64__)
 // The machine's int8 peak per core, measured rather than taken from a data sheet (a VM
 // hides the clock): BM_DotPeak runs 16 independent vpdpbusd chains on registers (64
@@ -234,6 +281,16 @@ BENCHMARK_CAPTURE(BM_DotGemm, conv3x3_28x28x512_to_512, 28 * 28, 512, 3 * 3 * 51
     ->ArgsProduct({{1}, {0, 3}})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
+// MobileNetV2's and EfficientNet-B0's depthwise layers.
+BENCHMARK_CAPTURE(BM_DotDepthwise, dw3x3_112x112x32, 112, 112, 32, 3, 1)
+    ->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_DotDepthwise, dw3x3_s2_112x112x96, 112, 112, 96, 3, 2)
+    ->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_DotDepthwise, dw5x5_14x14x480, 14, 14, 480, 5, 1)
+    ->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_DotDepthwise, dw3x3_14x14x576, 14, 14, 576, 3, 1)
+    ->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
+
 BENCHMARK_CAPTURE(BM_NaiveGemm, conv3x3_112x112x32_to_64, 112 * 112, 64, 3 * 3 * 32)
     ->Unit(benchmark::kMillisecond);
 
