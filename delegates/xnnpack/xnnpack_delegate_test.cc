@@ -1242,59 +1242,43 @@ TEST_CASE("The delegate's int8 ADD and SUB are this XNNPACK's add and subtract, 
   CHECK(compared > 100);
 }
 
-TEST_CASE("XNNPACK partitions run int8 ADD and SUB themselves where chosen: within a step of the reference") {
+// Same shape and by a vector (either operand first, except SUB's vector), a fused
+// activation on ADD; the partition log names the step.
+TEST_CASE("XNNPACK partitions run int8 MUL, ADD and SUB themselves where chosen: within a step of the reference") {
   const OwnGemmOn on;
   REQUIRE(xnnpack::OwnBinaryQs8Wanted());
-  for (auto op : {tflite::BuiltinOperator_ADD, tflite::BuiltinOperator_SUB}) {
+  for (auto op : {tflite::BuiltinOperator_MUL, tflite::BuiltinOperator_ADD, tflite::BuiltinOperator_SUB}) {
     for (bool vector : {false, true}) {
-      CAPTURE(op, vector);
-      ModelBuilder b;
-      QuantSpec a_q{{0.1f}, {3}}, c_q{{0.07f}, {-4}}, out_q{{0.05f}, {1}};
-      const int a = b.AddTensor(tflite::TensorType_INT8, {1, 3, 4, 8}, "a", &a_q);
-      const int c = b.AddTensor(tflite::TensorType_INT8, vector ? std::vector<int32_t>{1, 1, 1, 8}
-                                                                : std::vector<int32_t>{1, 3, 4, 8},
-                                "c", &c_q);
-      const int out = b.AddTensor(tflite::TensorType_INT8, {1, 3, 4, 8}, "out", &out_q);
-      if (op == tflite::BuiltinOperator_ADD) {
-        tflite::AddOptionsT o;
-        o.fused_activation_function = tflite::ActivationFunctionType_RELU6;
-        b.AddOperator(op, {a, c}, {out}, Options(o), 2);
-      } else {
-        b.AddOperator(op, {a, c}, {out}, Options(tflite::SubOptionsT{}), 2);
+      for (bool swap : {false, true}) {
+        if (op == tflite::BuiltinOperator_SUB && swap) continue;
+        CAPTURE(op, vector, swap);
+        ModelBuilder b;
+        QuantSpec a_q{{0.1f}, {3}}, c_q{{0.07f}, {-4}}, out_q{{0.05f}, {1}};
+        const int a = b.AddTensor(tflite::TensorType_INT8, {1, 3, 4, 8}, "a", &a_q);
+        const int c = b.AddTensor(tflite::TensorType_INT8, vector ? std::vector<int32_t>{1, 1, 1, 8}
+                                                                  : std::vector<int32_t>{1, 3, 4, 8},
+                                  "c", &c_q);
+        const int out = b.AddTensor(tflite::TensorType_INT8, {1, 3, 4, 8}, "out", &out_q);
+        const std::vector<int> inputs = swap ? std::vector<int>{c, a} : std::vector<int>{a, c};
+        if (op == tflite::BuiltinOperator_MUL) {
+          b.AddOperator(op, inputs, {out}, Options(tflite::MulOptionsT{}), 2);
+        } else if (op == tflite::BuiltinOperator_ADD) {
+          tflite::AddOptionsT o;
+          o.fused_activation_function = tflite::ActivationFunctionType_RELU6;
+          b.AddOperator(op, inputs, {out}, Options(o), 2);
+        } else {
+          b.AddOperator(op, inputs, {out}, Options(tflite::SubOptionsT{}), 2);
+        }
+        b.SetInputs({a, c});
+        b.SetOutputs({out});
+        const auto bytes = b.Build();
+        CheckQuantizedDelegated(bytes);
+        const Outcome r = Run(bytes, true);
+        REQUIRE(!r.log.empty());
+        CHECK_THAT(r.log.back(), Catch::Contains(op == tflite::BuiltinOperator_MUL
+                                                     ? "int8 MUL on AVX-512, 64 bytes a step"
+                                                     : "int8 ADD / SUB on AVX-512"));
       }
-      b.SetInputs({a, c});
-      b.SetOutputs({out});
-      const auto bytes = b.Build();
-      CheckQuantizedDelegated(bytes);
-      const Outcome r = Run(bytes, true);
-      REQUIRE(!r.log.empty());
-      CHECK_THAT(r.log.back(), Catch::Contains("int8 ADD / SUB on AVX-512"));
-    }
-  }
-}
-
-TEST_CASE("XNNPACK partitions run int8 MUL themselves where chosen: within a step of the reference") {
-  const OwnGemmOn on;
-  REQUIRE(xnnpack::OwnBinaryQs8Wanted());
-  for (bool vector : {false, true}) {
-    for (bool swap : {false, true}) {
-      CAPTURE(vector, swap);
-      ModelBuilder b;
-      QuantSpec a_q{{0.1f}, {3}}, c_q{{0.07f}, {-4}}, out_q{{0.05f}, {1}};
-      const int a = b.AddTensor(tflite::TensorType_INT8, {1, 3, 4, 8}, "a", &a_q);
-      const int c = b.AddTensor(tflite::TensorType_INT8, vector ? std::vector<int32_t>{1, 1, 1, 8}
-                                                                : std::vector<int32_t>{1, 3, 4, 8},
-                                "c", &c_q);
-      const int out = b.AddTensor(tflite::TensorType_INT8, {1, 3, 4, 8}, "out", &out_q);
-      b.AddOperator(tflite::BuiltinOperator_MUL, swap ? std::vector<int>{c, a} : std::vector<int>{a, c},
-                    {out}, Options(tflite::MulOptionsT{}), 2);
-      b.SetInputs({a, c});
-      b.SetOutputs({out});
-      const auto bytes = b.Build();
-      CheckQuantizedDelegated(bytes);
-      const Outcome r = Run(bytes, true);
-      REQUIRE(!r.log.empty());
-      CHECK_THAT(r.log.back(), Catch::Contains("int8 MUL on AVX-512, 64 bytes a step"));
     }
   }
 }
