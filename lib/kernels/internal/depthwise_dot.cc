@@ -48,12 +48,15 @@ bool DotDepthwise::Supports(const Geometry& g, std::string* why) {
     return no("empty tensor or filter");
   }
   if (g.pad_h < 0 || g.pad_w < 0) return no("negative padding");
-  // The pair rows index with int: keep every extent well inside it.
+  // The pair rows index with int, and one thread's ring of them is allocated at the first
+  // run: keep both well bounded (a crafted geometry is refused here, not at Invoke).
   const int64_t cols = static_cast<int64_t>(g.out_w - 1) * g.stride_w +
                        static_cast<int64_t>(g.f_w) * g.dil_w + g.pad_w + g.in_w;
   const int64_t rows = static_cast<int64_t>(g.f_h - 1) * g.dil_h + 1;
+  const int64_t blocks = (g.in_c + kLanes - 1) / kLanes;
+  const int64_t ring_bytes = rows * blocks * cols * kLanes * static_cast<int64_t>(sizeof(int32_t));
   if (cols * (g.in_c + kLanes) > (int64_t{1} << 28) || rows > 4096 ||
-      static_cast<int64_t>(g.f_h) * g.f_w > 4096) {
+      static_cast<int64_t>(g.f_h) * g.f_w > 4096 || ring_bytes > (int64_t{64} << 20)) {
     return no("too large for the pair rows");
   }
   return true;

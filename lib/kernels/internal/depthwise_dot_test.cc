@@ -163,6 +163,11 @@ TEST_CASE("dot depthwise refuses what it does not compute, with the reason") {
   g = Geometry{1, 8, 8, 4, 3, 3, 8, 8, 4, 1, 0, 1, 1, 1, 1, 1};
   CHECK_FALSE(DotDepthwise::Supports(g, &why));
   CHECK(why == "stride or dilation below 1");
+  // A crafted tall dilated filter over a wide image: its ring of pair rows would be
+  // gigabytes.
+  g = Geometry{1, 4000, 4000, 512, 9, 3, 4000, 4000, 512, 1, 1, 1, 400, 1, 1600, 1};
+  CHECK_FALSE(DotDepthwise::Supports(g, &why));
+  CHECK(why == "too large for the pair rows");
 }
 
 }  // namespace
