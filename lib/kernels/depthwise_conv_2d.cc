@@ -184,13 +184,13 @@ void IntegerPixels(const Geometry& g, const In* input, const F* filter, Acc f_of
       dwconv::ForEachTap(g, input, filter, b, oy, ox, [&](const In* in, const F* f) {
         if (dm == 1) {
           for (int c = 0; c < g.out_c; ++c) {
-            a[c] += (static_cast<Acc>(f[c]) + f_off) * (static_cast<Acc>(in[c]) + offset);
+            a[c] = WrappingAdd(a[c], (static_cast<Acc>(f[c]) + f_off) * (static_cast<Acc>(in[c]) + offset));
           }
         } else {
           for (int ic = 0; ic < g.in_c; ++ic) {
             const Acc v = static_cast<Acc>(in[ic]) + offset;
             for (int m = 0; m < dm; ++m) {
-              a[ic * dm + m] += (static_cast<Acc>(f[ic * dm + m]) + f_off) * v;
+              a[ic * dm + m] = WrappingAdd(a[ic * dm + m], (static_cast<Acc>(f[ic * dm + m]) + f_off) * v);
             }
           }
         }

@@ -137,7 +137,7 @@ int64_t SumInto(const TfLiteTensor* input, const bool* reduced, std::vector<Acc>
   const int64_t n = NumElements(input);
   if (n == 0) return count;
   if (rank == 0) {
-    (*sums)[0] += static_cast<Acc>(in[0]);
+    (*sums)[0] = WrappingAdd((*sums)[0], static_cast<Acc>(in[0]));
     return count;
   }
   int idx[kMaxDims] = {0};
@@ -148,11 +148,12 @@ int64_t SumInto(const TfLiteTensor* input, const bool* reduced, std::vector<Acc>
       // The last axis is reduced: its run adds into one sum, kept in a register (the same
       // additions in the same order).
       Acc acc = (*sums)[out_off];
-      for (int k = 0; k < dims[last]; ++k, ++i) acc += static_cast<Acc>(in[i]);
+      for (int k = 0; k < dims[last]; ++k, ++i) acc = WrappingAdd(acc, static_cast<Acc>(in[i]));
       (*sums)[out_off] = acc;
     } else {
       for (int k = 0; k < dims[last]; ++k, ++i) {
-        (*sums)[out_off + k * out_stride[last]] += static_cast<Acc>(in[i]);
+        Acc& sum = (*sums)[out_off + k * out_stride[last]];
+        sum = WrappingAdd(sum, static_cast<Acc>(in[i]));
       }
     }
     int d = last - 1;

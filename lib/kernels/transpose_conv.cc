@@ -256,9 +256,11 @@ void EvalInt16(OpData* data, const Geometry& g, const int16_t* input, const int8
             for (int oc = 0; oc < g.out_c; ++oc) {
               const int8_t* wr =
                   weights + ((static_cast<int64_t>(oc) * g.kh + fy) * g.kw + fx) * g.in_c;
+              // Sums wrap, as the reference's int32 accumulators do in practice (a crafted
+              // model can overflow them; signed overflow would be undefined here).
               Acc sum = 0;
-              for (int ic = 0; ic < g.in_c; ++ic) sum += static_cast<Acc>(in[ic] * wr[ic]);
-              acc[oc] += sum;
+              for (int ic = 0; ic < g.in_c; ++ic) sum = WrappingAdd(sum, static_cast<Acc>(in[ic] * wr[ic]));
+              acc[oc] = WrappingAdd(acc[oc], sum);
             }
           }
         }
@@ -267,7 +269,7 @@ void EvalInt16(OpData* data, const Geometry& g, const int16_t* input, const int8
     int16_t* out = output + b * out_batch;
     for (int64_t i = 0; i < out_batch; ++i) {
       const int oc = static_cast<int>(i % g.out_c);
-      const Acc a = acc_buf[i] + (bias != nullptr ? static_cast<Acc>(bias[oc]) : 0);
+      const Acc a = WrappingAdd(acc_buf[i], bias != nullptr ? static_cast<Acc>(bias[oc]) : Acc{0});
       const int32_t v = MultiplyByQuantizedMultiplier(a, q.multiplier[oc], q.shift[oc]);
       out[i] = static_cast<int16_t>(std::min(q.act_max, std::max(q.act_min, v)));
     }

@@ -285,6 +285,33 @@ TEST_CASE("TRANSPOSE_CONV 16x8 golden: halves round up in the int64 requantizati
   }
 }
 
+// 16x8 with quantized_bias_type int32 (v5) sums in int32, as the reference: 600 channels of
+// 32767 x 127 pass 2^31, and the sum wraps (-1798121896) instead of being undefined (an
+// invoke_fuzzer finding under UBSan); then x 2^-20, rounded: -1715.
+TEST_CASE("TRANSPOSE_CONV 16x8 with an int32 bias wraps its sums as the reference's int32") {
+  constexpr int kChannels = 600;
+  ModelBuilder mb;
+  QuantSpec qi{{1.0f}, {0}, 0}, qo{{1048576.0f}, {0}, 0}, qw{{1.0f}, {0}, 0}, qb{{1.0f}, {0}, 0};
+  const int t_shape = mb.AddConstTensor<int32_t>(TensorType_INT32, {4}, {1, 1, 1, 1}, "shape");
+  const int t_w = mb.AddConstTensor<int8_t>(tflite::TensorType_INT8, {1, 1, 1, kChannels},
+                                            std::vector<int8_t>(kChannels, 127), "w", &qw);
+  const int t_x = mb.AddTensor(tflite::TensorType_INT16, {1, 1, 1, kChannels}, "x", &qi);
+  const int t_b = mb.AddConstTensor<int32_t>(TensorType_INT32, {1}, {0}, "b", &qb);
+  const int t_o = mb.AddTensor(tflite::TensorType_INT16, {1, 1, 1, 1}, "out", &qo);
+  tflite::TransposeConvOptionsT o;
+  o.padding = tflite::Padding_VALID;
+  o.stride_h = o.stride_w = 1;
+  o.quantized_bias_type = TensorType_INT32;
+  mb.AddOperator(tflite::BuiltinOperator_TRANSPOSE_CONV, {t_shape, t_w, t_x, t_b}, {t_o}, Options(o), 5);
+  mb.SetInputs({t_x});
+  mb.SetOutputs({t_o});
+  OpTestModel m(mb);
+  REQUIRE(m.Prepare() == kTfLiteOk);
+  m.SetInput<int16_t>(0, std::vector<int16_t>(kChannels, 32767));
+  REQUIRE(m.Invoke() == kTfLiteOk);
+  CHECK(m.Output<int16_t>(0) == std::vector<int16_t>{-1715});
+}
+
 TEST_CASE("TRANSPOSE_CONV int16 refuses non-symmetric or mistyped tensors") {
   auto run = [](int zp, tflite::TensorType wtype, tflite::TensorType btype) {
     ModelBuilder mb;
