@@ -1,5 +1,6 @@
 #include "model/model.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "fmt/format.h"
@@ -104,6 +105,19 @@ BufferView Model::aligned_buffer(uint32_t index, size_t alignment) const {
     std::memcpy(copy.get(), v.data, v.size);
   }
   v.data = reinterpret_cast<const uint8_t*>(copy.get());
+  return v;
+}
+
+BufferView Model::bool_buffer(uint32_t index) const {
+  BufferView v = buffer(index);
+  if (std::all_of(v.data, v.data + v.size, [](uint8_t b) { return b <= 1; })) return v;
+  std::lock_guard<std::mutex> lock(copies_mutex_);
+  auto& copy = bool_copies_[index];
+  if (copy == nullptr) {
+    copy.reset(new uint8_t[v.size]);
+    for (size_t i = 0; i < v.size; ++i) copy[i] = v.data[i] != 0 ? 1 : 0;
+  }
+  v.data = copy.get();
   return v;
 }
 

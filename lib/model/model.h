@@ -58,6 +58,11 @@ class Model {
   // for its lifetime. A crafted file can place a buffer anywhere; kernels read constants
   // as arrays of their element type, which must be aligned for it.
   BufferView aligned_buffer(uint32_t index, size_t alignment) const;
+  // Buffer `index` read as bool values: the bytes themselves when each is 0 or 1, else a
+  // copy the model keeps with every non-zero byte as 1. A crafted file can hold other
+  // bytes in a bool constant, and reading those as `bool` is undefined in every kernel
+  // that does (TFLite's too); as bytes they mean false / true by zero / non-zero.
+  BufferView bool_buffer(uint32_t index) const;
 
   // The "min_runtime_version" metadata entry written by the TFLite converter.
   const std::optional<std::string>& min_runtime_version() const { return min_runtime_version_; }
@@ -81,6 +86,7 @@ class Model {
   std::vector<std::string> refusals_;
   mutable std::mutex copies_mutex_;
   mutable std::map<uint32_t, std::unique_ptr<std::max_align_t[]>> aligned_copies_;
+  mutable std::map<uint32_t, std::unique_ptr<uint8_t[]>> bool_copies_;
 };
 
 }  // namespace tflite_inspect

@@ -241,7 +241,8 @@ TfLiteStatus InterpreterBuilder::BuildSubgraph(int index,
     // can put a buffer at any offset; converters align them).
     const int element = tflite::TfLiteTypeGetSize(type);
     const size_t alignment = element > 0 ? std::min<size_t>(static_cast<size_t>(element), alignof(std::max_align_t)) : 1;
-    tflite_inspect::BufferView buf = model.aligned_buffer(tensor->buffer(), alignment);
+    tflite_inspect::BufferView buf = type == kTfLiteBool ? model.bool_buffer(tensor->buffer())
+                                                         : model.aligned_buffer(tensor->buffer(), alignment);
     TfLiteStatus st;
     if (!buf.empty() && !tensor->is_variable()) {
       st = subgraph->SetTensorParametersReadOnly(t, type, name, dims, quant,

@@ -256,6 +256,31 @@ TEST_CASE("nodes whose inputs are all constant run once, at AllocateTensors") {
   CHECK(b2.interpreter->tensor(cw2)->allocation_type == kTfLitePersistentRo);
 }
 
+// A bool constant whose bytes are not 0 or 1 (a crafted file; an invoke_fuzzer finding in
+// ONE_HOT): read as bools it is undefined behaviour in any kernel, so the builder hands
+// kernels the bytes as 0 / 1 (non-zero is true).
+TEST_CASE("bool constants holding bytes other than 0 and 1 reach kernels as 0 / 1") {
+  ModelBuilder mb;
+  const int c = mb.AddConstTensorBytes(tflite::TensorType_BOOL, {4}, {0, 254, 1, 2}, "c");
+  const int in = mb.AddTensor(tflite::TensorType_BOOL, {4}, "in");
+  const int out = mb.AddTensor(tflite::TensorType_BOOL, {4}, "out");
+  mb.AddOperator(tflite::BuiltinOperator_LOGICAL_AND, {in, c}, {out});
+  mb.SetInputs({in});
+  mb.SetOutputs({out});
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  CapturingReporter reporter;
+  Built b = Build(mb.Build(), resolver, &reporter);
+  REQUIRE(b.status == kTfLiteOk);
+  REQUIRE(b.interpreter->AllocateTensors() == kTfLiteOk);
+  const auto* bytes = reinterpret_cast<const uint8_t*>(b.interpreter->tensor(c)->data.raw);
+  CHECK(std::vector<uint8_t>(bytes, bytes + 4) == std::vector<uint8_t>{0, 1, 1, 1});
+  bool* x = b.interpreter->typed_input_tensor<bool>(0);
+  for (int i = 0; i < 4; ++i) x[i] = true;
+  REQUIRE(b.interpreter->Invoke() == kTfLiteOk);
+  const bool* y = b.interpreter->typed_output_tensor<bool>(0);
+  CHECK(std::vector<bool>(y, y + 4) == std::vector<bool>{false, true, true, true});
+}
+
 TEST_CASE("ResizeInputTensor re-plans shapes and memory") {
   CapturingReporter reporter;
   auto resolver = TestResolver();
