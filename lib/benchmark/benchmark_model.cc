@@ -21,6 +21,7 @@
 #include "runtime/delegation_record.h"
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
+#include "tools/input_gen.h"
 #include "tools/session.h"
 #include "util/now.h"
 #include "util/proto_writer.h"
@@ -404,9 +405,7 @@ void ResetInputs(Bench& b) {
   const auto& inputs = b.graph->inputs();
   for (size_t j = 0; j < inputs.size(); ++j) {
     TfLiteTensor* t = b.graph->tensor(inputs[j]);
-    if (t->bytes > 0 && t->data.raw != nullptr) {
-      std::memcpy(t->data.raw, b.input_data[j].data(), std::min(t->bytes, b.input_data[j].size()));
-    }
+    CopyInputBytes(t, b.input_data[j].data(), b.input_data[j].size());
   }
 }
 

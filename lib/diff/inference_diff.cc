@@ -316,10 +316,8 @@ Result<DiffResult> RunInferenceDiff(const DiffOptions& options, const tflite::Op
         TFI_RETURN_IF_ERROR(GenerateInput(*rt, options.seed + static_cast<uint64_t>(run),
                                           static_cast<int>(i), &input_bytes[i]));
       }
-      if (rt->bytes > 0) {
-        std::memcpy(rt->data.raw, source->data(), rt->bytes);
-        std::memcpy(tt->data.raw, source->data(), tt->bytes);
-      }
+      CopyInputBytes(rt, source->data(), source->size());
+      CopyInputBytes(tt, source->data(), source->size());
     }
     // As TFLite: the test side first, each side invoked invocations_per_run times and
     // timed together. Tensors are captured (per_node) in the first run's last invocation,

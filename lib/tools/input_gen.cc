@@ -1,5 +1,6 @@
 #include "tools/input_gen.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -130,6 +131,17 @@ Status GenerateInput(const TfLiteTensor& tensor, uint64_t seed, int stream,
                                 tensor.name ? tensor.name : "", TfLiteTypeGetName(tensor.type)));
   }
   return Status::Ok();
+}
+
+void CopyInputBytes(TfLiteTensor* t, const uint8_t* src, size_t n) {
+  if (t == nullptr || t->data.raw == nullptr) return;
+  const size_t bytes = std::min(n, t->bytes);
+  auto* dst = reinterpret_cast<uint8_t*>(t->data.raw);
+  if (t->type == kTfLiteBool) {
+    for (size_t i = 0; i < bytes; ++i) dst[i] = src[i] != 0 ? 1 : 0;
+  } else if (bytes > 0) {
+    std::memcpy(dst, src, bytes);
+  }
 }
 
 }  // namespace tflite_inspect

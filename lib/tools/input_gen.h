@@ -21,6 +21,11 @@ Status GenerateInput(const TfLiteTensor& tensor, uint64_t seed, int stream,
 // How GenerateInput fills `type`, for reports ("gaussian(0,1)", "uniform[-128,127]").
 std::string InputDistribution(TfLiteType type);
 
+// Copies min(n, t->bytes) input bytes into tensor t. A bool tensor's bytes become 0 / 1
+// (non-zero is true), as the interpreter builder does for bool constants: kernels read
+// them as bool, and a byte other than 0 or 1 (a user's input file) would be undefined.
+void CopyInputBytes(TfLiteTensor* t, const uint8_t* src, size_t n);
+
 }  // namespace tflite_inspect
 
 #endif  // TFLITE_INSPECT_LIB_TOOLS_INPUT_GEN_H_

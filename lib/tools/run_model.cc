@@ -100,7 +100,7 @@ Result<RunResult> RunModel(const RunOptions& options, const tflite::OpResolver& 
       d.source = fmt::format("generated: {}, seed {}, stream {}", InputDistribution(t->type),
                              options.seed, i);
     }
-    if (t->bytes > 0) std::memcpy(t->data.raw, d.data.data(), t->bytes);
+    CopyInputBytes(t, d.data.data(), d.data.size());
     result.inputs.push_back(std::move(d));
   }
   if (session.value()->Invoke() != kTfLiteOk) return fail("Invoke failed");
