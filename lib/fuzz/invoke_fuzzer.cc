@@ -14,6 +14,7 @@
 // Mutations: libFuzzer's byte mutations, and (half of the time) a structure-aware one
 // (flatbuffer_mutator.h) that edits a verified model in place: shapes, types, tensor
 // indices, buffers, quantization parameters, op versions, option fields, constant bytes.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -24,6 +25,8 @@
 #include "custom_ops/mediapipe/mediapipe_ops.h"
 #include "fuzz/flatbuffer_mutator.h"
 #include "gpu/gpu_delegate.h"
+#include "inspect/node_attributes.h"
+#include "model/model.h"
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/interpreter_builder.h"
 #include "tensorflow/lite/kernels/register.h"
@@ -48,6 +51,30 @@ class SilentReporter : public tflite::ErrorReporter {
 // in well under the 20 s timeout under ASan.
 constexpr size_t kMemoryLimit = 64u << 20;
 constexpr int64_t kMaxWhileIterations = 1000;
+// A valid model can also declare billions of multiply-adds (a 7x65536 filter over a padded
+// image: 2.35 G, 6.6 s in Release, past the 20 s timeout under ASan): legal, slow work,
+// the time TFLite would take too, not a robustness question. Such a model is built and
+// allocated here, not invoked.
+constexpr int64_t kMaxMacs = 200'000'000;
+
+// The multiply-adds the model's static shapes declare (inspect_ops' count), all subgraphs.
+int64_t DeclaredMacs(const tflite::FlatBufferModel& model) {
+  const tflite_inspect::Model& m = model.inspect_model();
+  const auto* subgraphs = model->subgraphs();
+  int64_t total = 0;
+  for (flatbuffers::uoffset_t s = 0; subgraphs != nullptr && s < subgraphs->size(); ++s) {
+    const tflite::SubGraph* sg = subgraphs->Get(s);
+    if (sg->operators() == nullptr || sg->tensors() == nullptr) continue;
+    for (flatbuffers::uoffset_t o = 0; o < sg->operators()->size(); ++o) {
+      const int64_t macs = tflite_inspect::NodeMacs(
+          *sg->operators()->Get(o), m.op_code_of(static_cast<int>(s), static_cast<int>(o)).builtin,
+          *sg->tensors());
+      if (macs > 0) total += std::min<int64_t>(macs, kMaxMacs + 1);
+      if (total > kMaxMacs) return total;
+    }
+  }
+  return total;
+}
 
 volatile size_t g_sink = 0;
 
@@ -95,6 +122,7 @@ void Run(const uint8_t* bytes, size_t size, bool use_xnnpack) {
     }
   }
   if (interpreter->AllocateTensors() != kTfLiteOk) return;
+  if (DeclaredMacs(*model) > kMaxMacs) return;
   std::vector<uint8_t> data;
   for (size_t i = 0; i < interpreter->inputs().size(); ++i) {
     TfLiteTensor* t = interpreter->input_tensor(i);
