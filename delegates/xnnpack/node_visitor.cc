@@ -153,6 +153,16 @@ bool ActivationRange(VisitContext& v, TfLiteFusedActivation act, float* min, flo
                               tflite_inspect::FusedActivationName(act)));
 }
 
+TfLiteFusedActivation BinaryActivation(const TfLiteNode& node, int builtin_code) {
+  switch (builtin_code) {
+    case kTfLiteBuiltinAdd: return static_cast<const TfLiteAddParams*>(node.builtin_data)->activation;
+    case kTfLiteBuiltinSub: return static_cast<const TfLiteSubParams*>(node.builtin_data)->activation;
+    case kTfLiteBuiltinMul: return static_cast<const TfLiteMulParams*>(node.builtin_data)->activation;
+    case kTfLiteBuiltinDiv: return static_cast<const TfLiteDivParams*>(node.builtin_data)->activation;
+    default: return kTfLiteActNone;
+  }
+}
+
 bool Defined(VisitContext& v, xnn_status status, const char* what) {
   if (status == xnn_status_success) return true;
   return v.Refuse(fmt::format("XNNPACK refused to define {} (xnn_status {})", what,

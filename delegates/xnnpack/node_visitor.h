@@ -89,6 +89,8 @@ int ZeroPointOf(const TfLiteTensor& t);
 bool IsPerChannel(const TfLiteTensor& t);
 // The [min, max] an activation clamps to; false (with a reason) for unsupported ones.
 bool ActivationRange(VisitContext& v, TfLiteFusedActivation act, float* min, float* max);
+// The fused activation of an ADD, SUB, MUL or DIV node (none for other ops).
+TfLiteFusedActivation BinaryActivation(const TfLiteNode& node, int builtin_code);
 bool Defined(VisitContext& v, xnn_status status, const char* what);
 
 // Quantized (qs8 / qu8) CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, MUL

@@ -236,12 +236,8 @@ bool PlanOwnDepthwiseQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRe
   const int bias = OptionalInput(node, 2), output = node.outputs->data[0];
   TfLiteTensor* tensors = v.context->tensors;
   const auto* fq = static_cast<const TfLiteAffineQuantization*>(tensors[filter].quantization.params);
+  // (The filter's zero points are 0: VisitQuantizedConv refused any other.)
   if (fq == nullptr || fq->scale == nullptr || (fq->scale->size != 1 && fq->scale->size != g.out_c)) return false;
-  if (fq->zero_point != nullptr) {
-    for (int i = 0; i < fq->zero_point->size; ++i) {
-      if (fq->zero_point->data[i] != 0) return false;
-    }
-  }
   if (bias >= 0 && tflite::NumElements(&tensors[bias]) != g.out_c) return false;
   if (step == nullptr) return true;
   const auto* p = static_cast<const TfLiteDepthwiseConvParams*>(node.builtin_data);
@@ -254,12 +250,9 @@ bool PlanOwnDepthwiseQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRe
   const std::vector<float> scale =
       RequantizationScales(tensors[input].params.scale, fq->scale->data, fq->scale->size,
                            tensors[output].params.scale, g.out_c);
-  tflite::gemm::QuantizedOutputStage stage;
-  stage.bias = bias >= 0 ? static_cast<const int32_t*>(StaticData(v, bias)) : nullptr;
-  stage.float_scale = scale.data();
-  stage.output_offset = quant.output_offset;
-  stage.act_min = quant.act_min;
-  stage.act_max = quant.act_max;
+  tflite::gemm::QuantizedOutputStage stage =
+      quant.Stage(bias >= 0 ? static_cast<const int32_t*>(StaticData(v, bias)) : nullptr);
+  stage.float_scale = scale.data();  // XNNPACK's fp32 stage (multiplier and shift unread)
   *step = DepthwiseStep{};
   step->input = input;
   step->output = output;

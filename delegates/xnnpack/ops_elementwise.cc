@@ -24,16 +24,8 @@ bool VisitBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
   for (int t : {a, b, out}) {
     if (!CheckRank(v, t, 0, XNN_MAX_TENSOR_DIMS, "a tensor")) return false;
   }
-  TfLiteFusedActivation act = kTfLiteActNone;
-  switch (reg.builtin_code) {
-    case kTfLiteBuiltinAdd: act = static_cast<const TfLiteAddParams*>(node.builtin_data)->activation; break;
-    case kTfLiteBuiltinSub: act = static_cast<const TfLiteSubParams*>(node.builtin_data)->activation; break;
-    case kTfLiteBuiltinMul: act = static_cast<const TfLiteMulParams*>(node.builtin_data)->activation; break;
-    case kTfLiteBuiltinDiv: act = static_cast<const TfLiteDivParams*>(node.builtin_data)->activation; break;
-    default: break;
-  }
   float min, max;
-  if (!ActivationRange(v, act, &min, &max)) return false;
+  if (!ActivationRange(v, BinaryActivation(node, reg.builtin_code), &min, &max)) return false;
   if (v.subgraph == nullptr) return true;
   const uint32_t ia = v.id(a), ib = v.id(b), io = v.id(out);
   switch (reg.builtin_code) {
@@ -51,20 +43,10 @@ bool VisitBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
 bool PlanOwnBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                    int threads, BinaryStep* step) {
   BinaryOp op;
-  TfLiteFusedActivation act;
   switch (reg.builtin_code) {
-    case kTfLiteBuiltinAdd:
-      op = BinaryOp::kAdd;
-      act = static_cast<const TfLiteAddParams*>(node.builtin_data)->activation;
-      break;
-    case kTfLiteBuiltinSub:
-      op = BinaryOp::kSub;
-      act = static_cast<const TfLiteSubParams*>(node.builtin_data)->activation;
-      break;
-    case kTfLiteBuiltinMul:
-      op = BinaryOp::kMul;
-      act = static_cast<const TfLiteMulParams*>(node.builtin_data)->activation;
-      break;
+    case kTfLiteBuiltinAdd: op = BinaryOp::kAdd; break;
+    case kTfLiteBuiltinSub: op = BinaryOp::kSub; break;
+    case kTfLiteBuiltinMul: op = BinaryOp::kMul; break;
     default: return false;
   }
   if (threads <= 1 || !VisitBinary(v, node, reg)) return false;
@@ -77,7 +59,7 @@ bool PlanOwnBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistra
   for (int i = 0; i < da->size; ++i) elements *= static_cast<size_t>(da->data[i]);
   if (elements < kOwnBinaryMinElements) return false;
   float min, max;
-  if (!ActivationRange(v, act, &min, &max)) return false;
+  if (!ActivationRange(v, BinaryActivation(node, reg.builtin_code), &min, &max)) return false;
   if (step != nullptr) *step = BinaryStep{op, a, b, out, elements, min, max};
   return true;
 }

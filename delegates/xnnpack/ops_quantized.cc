@@ -205,11 +205,8 @@ bool VisitQuantizedAdd(VisitContext& v, const TfLiteNode& node, const TfLiteRegi
       return v.Refuse(fmt::format("input/output scale ratio {} is outside XNNPACK's [2^-10, 256)", ratio));
     }
   }
-  const TfLiteFusedActivation activation =
-      sub ? static_cast<const TfLiteSubParams*>(node.builtin_data)->activation
-          : static_cast<const TfLiteAddParams*>(node.builtin_data)->activation;
   float min, max;
-  if (!ActivationRange(v, activation, &min, &max)) return false;
+  if (!ActivationRange(v, BinaryActivation(node, reg.builtin_code), &min, &max)) return false;
   if (v.subgraph == nullptr) return true;
   if (sub) {
     return Defined(v, xnn_define_subtract(v.subgraph, min, max, v.id(a), v.id(b), v.id(out), 0),
@@ -288,12 +285,8 @@ bool PlanOwnBinaryQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRegis
     return false;  // (VisitQuantizedAdd checked the same limits)
   }
   // The fused activation's float range quantized as XNNPACK quantizes it.
-  const TfLiteFusedActivation activation =
-      op == kTfLiteBuiltinMul   ? static_cast<const TfLiteMulParams*>(node.builtin_data)->activation
-      : op == kTfLiteBuiltinAdd ? static_cast<const TfLiteAddParams*>(node.builtin_data)->activation
-                                : static_cast<const TfLiteSubParams*>(node.builtin_data)->activation;
   float min, max;
-  if (!ActivationRange(v, activation, &min, &max)) return false;
+  if (!ActivationRange(v, BinaryActivation(node, op), &min, &max)) return false;
   p.output_min = XnnpackQuantize(min, to.params.scale, to.params.zero_point);
   p.output_max = XnnpackQuantize(max, to.params.scale, to.params.zero_point);
   size_t elements = 1;

@@ -129,9 +129,7 @@ void Run(const uint8_t* bytes, size_t size, bool use_xnnpack) {
     if (t == nullptr || !tflite_inspect::GenerateInput(*t, 1, static_cast<int>(i), &data).ok()) {
       return;
     }
-    if (t->data.raw != nullptr && t->bytes > 0 && data.size() == t->bytes) {
-      std::memcpy(t->data.raw, data.data(), t->bytes);
-    }
+    if (data.size() == t->bytes) tflite_inspect::CopyInputBytes(t, data.data(), data.size());
   }
   if (interpreter->Invoke() != kTfLiteOk) return;
   size_t sum = 0;
