@@ -392,12 +392,12 @@ void PackQuantizedWeights(OpData* data, const TfLiteTensor* filter) {
 
 // The dot-product GEMM's operands: the weights packed (once while constant) and the
 // batch rows of `rows` (batches x input_size int8) + 128 in data->input_u8, rows
-// DotDepth(input_size) apart, which it returns.
+// DotDepth(input_size) apart, which it returns (rows null: room for them only).
 int PrepareDot(OpData* data, const TfLiteTensor* filter, const int8_t* rows) {
   const int k = data->input_size, stride = gemm::DotDepth(k);
   data->weights.PackDot(filter, data->units, k);
   data->input_u8.resize(static_cast<size_t>(data->batches) * stride);
-  for (int b = 0; b < data->batches; ++b) {
+  for (int b = 0; b < data->batches && rows != nullptr; ++b) {
     gemm::DotInput(rows + static_cast<size_t>(b) * k, k,
                    data->input_u8.data() + static_cast<size_t>(b) * stride);
   }
@@ -454,25 +454,33 @@ void EvalHybrid(OpData* data, const TfLiteFullyConnectedParams& params, const Tf
   const int batches = data->batches, units = data->units, k = data->input_size;
   const bool asymmetric = params.asymmetric_quantize_inputs;
   hybrid::QuantizedRows& rows = data->rows;
-  rows.Quantize(input->data.f, batches, k, asymmetric);
   // TFLite's sparse hybrid kernel takes the offset term out in float, before the sums;
   // the dense one sums w * q - row_sum * offset in int32, which is sum w * (q - offset).
   const bool float_offset = asymmetric && data->sparse;
   data->sums.resize(static_cast<size_t>(batches) * units);
+  float act_min, act_max;
+  CalculateActivationRange(params.activation, &act_min, &act_max);
+  const float* bias_data = bias != nullptr ? bias->data.f : nullptr;
+  float* out = output->data.f;
   if (!data->shuffled && !data->sparse && gemm::DotGemmWanted()) {
-    // The same int32 sums on the dot-product GEMM: (q + 128) * w, less 128 * the column
-    // sums (DotBias), less each row's offset * the column sums.
-    const int stride = PrepareDot(data, filter, rows.row(0, k));
+    // The same int32 sums on the dot-product GEMM: rows quantized straight to q + 128,
+    // (q + 128) * w less 128 * the column sums (DotBias); each row's offset * the column
+    // sums comes off in the rescale.
+    const int stride = PrepareDot(data, filter, nullptr);
+    rows.QuantizeTo(input->data.f, batches, k, asymmetric,
+                    reinterpret_cast<int8_t*>(data->input_u8.data()), stride, 0x80);
     const conv_util::PackedWeights& pw = data->weights;
     data->dot_bias.resize(units);
     gemm::DotBias(nullptr, pw.dot_sums.data(), units, 128, data->dot_bias.data());
     gemm::DotGemmRaw(batches, units, k, data->input_u8.data(), stride, pw.dot.data(),
                      data->dot_bias.data(), data->sums.data(), units, pool);
-    for (int b = 0; b < batches && asymmetric; ++b) {
-      hybrid::SubtractOffset(data->sums.data() + static_cast<size_t>(b) * units, pw.dot_sums.data(),
-                             static_cast<uint32_t>(rows.offset[b]), units);
-    }
-  } else {
+    hybrid::ScaleRows(data->sums.data(), units, batches, units, rows.scale.data(),
+                      asymmetric ? pw.dot_sums.data() : nullptr, rows.offset.data(),
+                      data->filter_scale.data(), bias_data, act_min, act_max, out, units);
+    return;
+  }
+  rows.Quantize(input->data.f, batches, k, asymmetric);
+  {
     PackQuantizedWeights(data, filter);
     data->input_q.resize(rows.values.size());
     for (int b = 0; b < batches; ++b) {
@@ -493,10 +501,6 @@ void EvalHybrid(OpData* data, const TfLiteFullyConnectedParams& params, const Tf
       data->row_sums[u] = row_sum;
     }
   }
-  float act_min, act_max;
-  CalculateActivationRange(params.activation, &act_min, &act_max);
-  const float* bias_data = bias != nullptr ? bias->data.f : nullptr;
-  float* out = output->data.f;
   for (int b = 0; b < batches; ++b) {
     const int32_t* dot = data->sums.data() + static_cast<size_t>(b) * units;
     float* out_row = out + static_cast<size_t>(b) * units;

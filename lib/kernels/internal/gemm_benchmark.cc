@@ -17,6 +17,7 @@
 
 #include "kernels/internal/depthwise_dot.h"
 #include "kernels/internal/gemm.h"
+#include "kernels/internal/hybrid.h"
 
 namespace {
 
@@ -137,6 +138,41 @@ void BM_DotGemm(benchmark::State& state, int m, int n, int k) {
       benchmark::Counter(2e-9 * m * n * k, benchmark::Counter::kIsIterationInvariantRate);
   state.SetLabel(tflite::gemm::DotKernelName(kernel));
   if (pool != nullptr) pthreadpool_destroy(pool);
+}
+
+// A hybrid layer's input quantization (asymmetric, rows written in the dot GEMM's uint8
+// domain) and its rescale of the int32 sums to float; GB/s of float input or output.
+void BM_HybridQuantize(benchmark::State& state, int rows, int size) {
+  std::mt19937 rng(1);
+  std::uniform_real_distribution<float> d(-3.f, 5.f);
+  std::vector<float> x(static_cast<size_t>(rows) * size);
+  for (auto& v : x) v = d(rng);
+  std::vector<int8_t> dst(x.size());
+  tflite::hybrid::QuantizedRows q;
+  for (auto _ : state) {
+    q.QuantizeTo(x.data(), rows, size, true, dst.data(), size, 0x80);
+    benchmark::DoNotOptimize(dst.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * x.size() * 4);
+}
+
+void BM_HybridRescale(benchmark::State& state, int rows, int units) {
+  std::mt19937 rng(1);
+  std::uniform_int_distribution<int32_t> di(-300000, 300000);
+  std::vector<int32_t> dot(static_cast<size_t>(rows) * units), col(units);
+  for (auto& v : dot) v = di(rng);
+  for (auto& v : col) v = di(rng) / 1000;
+  std::vector<float> scale(units, 1e-3f), bias(units, 0.5f), out(dot.size()), row_scale(rows, 0.01f);
+  std::vector<int32_t> offset(rows, 17);
+  for (auto _ : state) {
+    tflite::hybrid::ScaleRows(dot.data(), units, rows, units, row_scale.data(), col.data(),
+                              offset.data(), scale.data(), bias.data(), -1e30f, 1e30f, out.data(),
+                              units);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * out.size() * 4);
 }
 
 // int8 depthwise convolution on int16 pair dot products (depthwise_dot.h), XNNPACK's fp32
@@ -281,6 +317,19 @@ BENCHMARK_CAPTURE(BM_DotGemm, conv3x3_28x28x512_to_512, 28 * 28, 512, 3 * 3 * 51
     ->ArgsProduct({{1}, {0, 3}})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
+// A BERT-style encoder's hybrid FULLY_CONNECTED layers (64 tokens, hidden 128, FFN 512).
+BENCHMARK_CAPTURE(BM_DotGemm, fc_64x128_to_128, 64, 128, 128)
+    ->ArgsProduct({{1}, {0, 3, 4}})
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_DotGemm, fc_64x512_to_128, 64, 128, 512)
+    ->ArgsProduct({{1}, {0, 3, 4}})
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_HybridQuantize, rows_64x128, 64, 128)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_HybridQuantize, rows_64x512, 64, 512)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_HybridRescale, rows_64x128, 64, 128)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_HybridRescale, rows_64x512, 64, 512)->Unit(benchmark::kMicrosecond);
 // MobileNetV2's and EfficientNet-B0's depthwise layers.
 BENCHMARK_CAPTURE(BM_DotDepthwise, dw3x3_112x112x32, 112, 112, 32, 3, 1)
     ->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);

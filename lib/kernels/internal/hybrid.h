@@ -34,23 +34,70 @@ inline int32_t RoundHalfAway(float x) {
 }
 
 // The smallest and largest of size > 0 values (as std::minmax_element's, NaNs aside),
-// four lanes at a time (one SSE / NEON register) so that the loop vectorizes.
+// several independent vector accumulators at a time so that the bound is throughput, not
+// the latency of one chain of min / max (rows of 128-512 values, one per hybrid layer row).
 #if defined(TFI_HYBRID_AVX2)
-// MinMax's vector part on 8 lanes: min_ps(v, lo) keeps lo where v is NaN, as `v < lo ? v :
-// lo`. Returns how many values it covered (a multiple of 8, or 0).
+// min_ps(v, lo) keeps lo where v is NaN, as `v < lo ? v : lo`. The accumulators start at
+// values[0], so the result is std::minmax_element's value (ties of -0 / +0 aside).
+// Returns how many values it covered (a multiple of 16, or 0).
+__attribute__((target("avx512f"))) inline int MinMaxAvx512(const float* values, int size,
+                                                          float* lo, float* hi) {
+  if (size < 16) return 0;
+  const __m512 first = _mm512_set1_ps(values[0]);
+  __m512 l0 = first, l1 = first, l2 = first, l3 = first;
+  __m512 h0 = first, h1 = first, h2 = first, h3 = first;
+  int i = 0;
+  for (; i + 64 <= size; i += 64) {
+    const __m512 v0 = _mm512_loadu_ps(values + i), v1 = _mm512_loadu_ps(values + i + 16);
+    const __m512 v2 = _mm512_loadu_ps(values + i + 32), v3 = _mm512_loadu_ps(values + i + 48);
+    l0 = _mm512_min_ps(v0, l0);
+    h0 = _mm512_max_ps(v0, h0);
+    l1 = _mm512_min_ps(v1, l1);
+    h1 = _mm512_max_ps(v1, h1);
+    l2 = _mm512_min_ps(v2, l2);
+    h2 = _mm512_max_ps(v2, h2);
+    l3 = _mm512_min_ps(v3, l3);
+    h3 = _mm512_max_ps(v3, h3);
+  }
+  for (; i + 16 <= size; i += 16) {
+    const __m512 v = _mm512_loadu_ps(values + i);
+    l0 = _mm512_min_ps(v, l0);
+    h0 = _mm512_max_ps(v, h0);
+  }
+  l0 = _mm512_min_ps(_mm512_min_ps(l1, l0), _mm512_min_ps(l3, l2));
+  h0 = _mm512_max_ps(_mm512_max_ps(h1, h0), _mm512_max_ps(h3, h2));
+  alignas(64) float l[16], h[16];
+  _mm512_store_ps(l, l0);
+  _mm512_store_ps(h, h0);
+  for (int k = 0; k < 16; ++k) {
+    *lo = std::min(*lo, l[k]);
+    *hi = std::max(*hi, h[k]);
+  }
+  return i;
+}
+
+// The same on 8 lanes, for AVX2 CPUs without AVX-512 (a multiple of 8, or 0).
 __attribute__((target("avx2"))) inline int MinMaxAvx2(const float* values, int size, float* lo,
                                                       float* hi) {
   if (size < 8) return 0;
-  __m256 vlo = _mm256_loadu_ps(values), vhi = vlo;
-  int i = 8;
+  const __m256 first = _mm256_set1_ps(values[0]);
+  __m256 l0 = first, l1 = first, h0 = first, h1 = first;
+  int i = 0;
+  for (; i + 16 <= size; i += 16) {
+    const __m256 v0 = _mm256_loadu_ps(values + i), v1 = _mm256_loadu_ps(values + i + 8);
+    l0 = _mm256_min_ps(v0, l0);
+    h0 = _mm256_max_ps(v0, h0);
+    l1 = _mm256_min_ps(v1, l1);
+    h1 = _mm256_max_ps(v1, h1);
+  }
   for (; i + 8 <= size; i += 8) {
     const __m256 v = _mm256_loadu_ps(values + i);
-    vlo = _mm256_min_ps(v, vlo);
-    vhi = _mm256_max_ps(v, vhi);
+    l0 = _mm256_min_ps(v, l0);
+    h0 = _mm256_max_ps(v, h0);
   }
   float l[8], h[8];
-  _mm256_storeu_ps(l, vlo);
-  _mm256_storeu_ps(h, vhi);
+  _mm256_storeu_ps(l, _mm256_min_ps(l1, l0));
+  _mm256_storeu_ps(h, _mm256_max_ps(h1, h0));
   for (int k = 0; k < 8; ++k) {
     *lo = std::min(*lo, l[k]);
     *hi = std::max(*hi, h[k]);
@@ -64,7 +111,11 @@ inline void MinMax(const float* values, int size, float* min_value, float* max_v
   float lo = values[0], hi = values[0];
   int i = 0;
 #if defined(TFI_HYBRID_AVX2)
-  if (gemm::CpuHasAvx2()) i = MinMaxAvx2(values, size, &lo, &hi);
+  if (gemm::CpuHasAvx512F()) {
+    i = MinMaxAvx512(values, size, &lo, &hi);
+  } else if (gemm::CpuHasAvx2()) {
+    i = MinMaxAvx2(values, size, &lo, &hi);
+  }
 #endif
   if (i == 0 && size >= 4) {
     V4 vlo, vhi;
@@ -106,10 +157,11 @@ inline int32_t NeonRound(float y) {
 }
 
 #if defined(TFI_HYBRID_AVX2)
-// QuantizeLoop's first size & ~7 values, 8 at a time (the same float operations).
-__attribute__((target("avx2"))) inline void QuantizeLoopAvx2(const float* values, int bulk,
-                                                            float inv, int32_t offset,
-                                                            int32_t lo, int32_t hi,
+// QuantizeLoop's first size & ~7 values, 8 at a time (the same float operations); each
+// byte stored XOR flip.
+__attribute__((target("avx2"))) inline void QuantizeLoopAvx2(const float* values, int begin,
+                                                            int bulk, float inv, int32_t offset,
+                                                            int32_t lo, int32_t hi, uint8_t flip,
                                                             int8_t* quantized) {
   const __m256 vinv = _mm256_set1_ps(inv);
   const __m256 fmin = _mm256_set1_ps(-2147483520.0f), fmax = _mm256_set1_ps(2147483520.0f);
@@ -117,7 +169,8 @@ __attribute__((target("avx2"))) inline void QuantizeLoopAvx2(const float* values
   const __m256 zero = _mm256_setzero_ps();
   const __m256i voff = _mm256_set1_epi32(offset);
   const __m256i vlo = _mm256_set1_epi32(lo), vhi = _mm256_set1_epi32(hi);
-  for (int i = 0; i < bulk; i += 8) {
+  const __m128i vflip = _mm_set1_epi8(static_cast<char>(flip));
+  for (int i = begin; i < bulk; i += 8) {
     const __m256 y = _mm256_mul_ps(_mm256_loadu_ps(values + i), vinv);
     const __m256 neg = _mm256_cmp_ps(y, zero, _CMP_LT_OQ);
     __m256 r = _mm256_add_ps(y, _mm256_blendv_ps(half, minus_half, neg));
@@ -125,79 +178,100 @@ __attribute__((target("avx2"))) inline void QuantizeLoopAvx2(const float* values
     __m256i q = _mm256_add_epi32(_mm256_cvttps_epi32(r), voff);
     q = _mm256_min_epi32(_mm256_max_epi32(q, vlo), vhi);
     const __m128i q16 = _mm_packs_epi32(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1));
-    const __m128i q8 = _mm_packs_epi16(q16, q16);
+    const __m128i q8 = _mm_xor_si128(_mm_packs_epi16(q16, q16), vflip);
     std::memcpy(quantized + i, &q8, 8);
   }
 }
+
+// The same 16 at a time; returns how many values it covered (a multiple of 16). AVX-512
+// implies FMA, and GCC would fuse the intrinsics' multiply and add: contraction off.
+__attribute__((target("avx512f"), optimize("fp-contract=off"))) inline int QuantizeLoopAvx512(const float* values, int bulk,
+                                                                float inv, int32_t offset,
+                                                                int32_t lo, int32_t hi,
+                                                                uint8_t flip, int8_t* quantized) {
+  const __m512 vinv = _mm512_set1_ps(inv);
+  const __m512 fmin = _mm512_set1_ps(-2147483520.0f), fmax = _mm512_set1_ps(2147483520.0f);
+  const __m512 half = _mm512_set1_ps(0.5f), minus_half = _mm512_set1_ps(-0.5f);
+  const __m512i voff = _mm512_set1_epi32(offset);
+  const __m512i vlo = _mm512_set1_epi32(lo), vhi = _mm512_set1_epi32(hi);
+  const __m128i vflip = _mm_set1_epi8(static_cast<char>(flip));
+  int i = 0;
+  for (; i + 16 <= bulk; i += 16) {
+    const __m512 y = _mm512_mul_ps(_mm512_loadu_ps(values + i), vinv);
+    const __mmask16 neg = _mm512_cmp_ps_mask(y, _mm512_setzero_ps(), _CMP_LT_OQ);
+    __m512 r = _mm512_add_ps(y, _mm512_mask_blend_ps(neg, half, minus_half));
+    r = _mm512_min_ps(_mm512_max_ps(r, fmin), fmax);  // NaN -> the lower bound, as NeonRound
+    __m512i q = _mm512_add_epi32(_mm512_cvttps_epi32(r), voff);
+    q = _mm512_min_epi32(_mm512_max_epi32(q, vlo), vhi);
+    // q is within int8 here: the truncating narrowing keeps it.
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(quantized + i),
+                     _mm_xor_si128(_mm512_cvtepi32_epi8(q), vflip));
+  }
+  return i;
+}
 #endif
 
+// quantized[i] = int8(clamp(offset + round(values[i] * inv), lo, hi)) XOR flip (flip 0x80
+// writes q + 128 as uint8: the dot GEMM's domain, gemm::DotByte).
 inline void QuantizeLoop(const float* values, int size, float inv, int32_t offset, int32_t lo,
-                         int32_t hi, int8_t* quantized) {
+                         int32_t hi, int8_t* quantized, uint8_t flip = 0) {
   const int bulk = size & ~7;
   int i = 0;
 #if defined(TFI_HYBRID_AVX2)
+  if (gemm::CpuHasAvx512F()) i = QuantizeLoopAvx512(values, bulk, inv, offset, lo, hi, flip, quantized);
   if (gemm::CpuHasAvx2()) {
-    QuantizeLoopAvx2(values, bulk, inv, offset, lo, hi, quantized);
+    QuantizeLoopAvx2(values, i, bulk, inv, offset, lo, hi, flip, quantized);
     i = bulk;
   }
 #endif
   // offset + q cannot overflow: |q| is at most 2^31 - 128 and |offset| at most 128.
   for (; i < bulk; ++i) {
     const int64_t q = static_cast<int64_t>(offset) + NeonRound(values[i] * inv);
-    quantized[i] = static_cast<int8_t>(std::min<int64_t>(hi, std::max<int64_t>(lo, q)));
+    quantized[i] = static_cast<int8_t>(std::min<int64_t>(hi, std::max<int64_t>(lo, q)) ^ flip);
   }
   for (; i < size; ++i) {
     const int64_t q = static_cast<int64_t>(offset) + RoundHalfAway(values[i] * inv);
-    quantized[i] = static_cast<int8_t>(std::min<int64_t>(hi, std::max<int64_t>(lo, q)));
+    quantized[i] = static_cast<int8_t>(std::min<int64_t>(hi, std::max<int64_t>(lo, q)) ^ flip);
   }
 }
 
-// values -> round(values * 127 / max|values|) in [-127, 127]; scaling_factor =
-// max|values| / 127 (1 for an all-zero input).
-inline void SymmetricQuantizeFloats(const float* values, int size, int8_t* quantized,
-                                    float* scaling_factor) {
-  if (size <= 0) {
-    *scaling_factor = 1;
-    return;
-  }
-  float min_value, max_value;
-  MinMax(values, size, &min_value, &max_value);
+// One row's quantization, from its smallest and largest value: the scale written out,
+// the factor the values are multiplied by, the offset (0 when symmetric) and the clamp.
+// `zero`: an all-zero range, where every value quantizes to 0 (scale 1, offset 0).
+struct RowParams {
+  float scale = 1;
+  float inv = 0;
+  int32_t offset = 0;
+  int32_t lo = -127, hi = 127;
+  bool zero = true;
+};
+
+// round(values * 127 / max|values|) in [-127, 127]; scaling_factor = max|values| / 127.
+inline RowParams SymmetricParams(float min_value, float max_value) {
   constexpr int32_t kScale = 127;
+  RowParams p;
   const float range = std::max(std::abs(min_value), std::abs(max_value));
-  if (range == 0) {
-    std::memset(quantized, 0, static_cast<size_t>(size));
-    *scaling_factor = 1;
-    return;
-  }
-  *scaling_factor = range / kScale;
-  const float scaling_factor_inv = kScale / range;
-  QuantizeLoop(values, size, scaling_factor_inv, 0, -kScale, kScale, quantized);
+  if (range == 0) return p;
+  p.zero = false;
+  p.scale = range / kScale;
+  p.inv = kScale / range;
+  return p;
 }
 
-// values -> [-128, 127] over [min(0, min), max(0, max)] with a nudged zero point
-// (`offset`); scaling_factor = float(rmax - rmin) / 255 (1 and offset 0 for an all-zero
-// input).
-inline void AsymmetricQuantizeFloats(const float* values, int size, int8_t* quantized,
-                                     float* scaling_factor, int32_t* offset) {
+// [-128, 127] over [min(0, min), max(0, max)] with a nudged zero point (the offset);
+// scaling_factor = float(rmax - rmin) / 255.
+inline RowParams AsymmetricParams(float min_value, float max_value) {
   constexpr int32_t kMinScale = -128;
   constexpr int32_t kMaxScale = 127;
   constexpr double qmin_double = kMinScale;
   constexpr double qmax_double = kMaxScale;
-  if (size <= 0) {
-    *scaling_factor = 1;
-    *offset = 0;
-    return;
-  }
-  float min_value, max_value;
-  MinMax(values, size, &min_value, &max_value);
+  RowParams p;
+  p.lo = kMinScale;
+  p.hi = kMaxScale;
   const double rmin = static_cast<double>(std::min(0.0f, min_value));
   const double rmax = static_cast<double>(std::max(0.0f, max_value));
-  if (rmin == rmax) {
-    std::memset(quantized, 0, static_cast<size_t>(size));
-    *scaling_factor = 1;
-    *offset = 0;
-    return;
-  }
+  if (rmin == rmax) return p;
+  p.zero = false;
   // The range is formed in float, as TFLite does (float rmin/rmax): a double difference
   // can round to a different scale (checked against ai-edge-litert 2.3.0's hybrid FC).
   const float range = static_cast<float>(rmax) - static_cast<float>(rmin);
@@ -221,10 +295,51 @@ inline void AsymmetricQuantizeFloats(const float* values, int size, int8_t* quan
   } else {
     nudged_zero_point = static_cast<int8_t>(std::round(zero_point_double));
   }
-  *scaling_factor = static_cast<float>(scale);
-  *offset = nudged_zero_point;
-  const float scaling_factor_inv = 1.0f / *scaling_factor;
-  QuantizeLoop(values, size, scaling_factor_inv, *offset, kMinScale, kMaxScale, quantized);
+  p.scale = static_cast<float>(scale);
+  p.offset = nudged_zero_point;
+  p.inv = 1.0f / p.scale;
+  return p;
+}
+
+// Quantizes size values with p (bytes XOR flip, as QuantizeLoop).
+inline void QuantizeWith(const RowParams& p, const float* values, int size, int8_t* quantized,
+                         uint8_t flip = 0) {
+  if (p.zero) {
+    std::memset(quantized, flip, static_cast<size_t>(size));
+    return;
+  }
+  QuantizeLoop(values, size, p.inv, p.offset, p.lo, p.hi, quantized, flip);
+}
+
+// tensor_utils::SymmetricQuantizeFloats: scaling_factor 1 for an all-zero input.
+inline void SymmetricQuantizeFloats(const float* values, int size, int8_t* quantized,
+                                    float* scaling_factor) {
+  if (size <= 0) {
+    *scaling_factor = 1;
+    return;
+  }
+  float min_value, max_value;
+  MinMax(values, size, &min_value, &max_value);
+  const RowParams p = SymmetricParams(min_value, max_value);
+  *scaling_factor = p.scale;
+  QuantizeWith(p, values, size, quantized);
+}
+
+// tensor_utils::AsymmetricQuantizeFloats: scaling_factor 1 and offset 0 for an all-zero
+// input.
+inline void AsymmetricQuantizeFloats(const float* values, int size, int8_t* quantized,
+                                     float* scaling_factor, int32_t* offset) {
+  if (size <= 0) {
+    *scaling_factor = 1;
+    *offset = 0;
+    return;
+  }
+  float min_value, max_value;
+  MinMax(values, size, &min_value, &max_value);
+  const RowParams p = AsymmetricParams(min_value, max_value);
+  *scaling_factor = p.scale;
+  *offset = p.offset;
+  QuantizeWith(p, values, size, quantized);
 }
 
 // Rows of floats quantized one by one, as TFLite's hybrid kernels quantize each batch row
@@ -308,16 +423,50 @@ __attribute__((target("avx2"))) inline int SubtractOffsetAvx2(int32_t* sums, con
 }
 #endif
 
+#if defined(TFI_HYBRID_AVX2)
+// ScaleRow 16 at a time, with the offset term of SubtractOffset first where col is given
+// (no contraction into FMA, as QuantizeLoopAvx512).
+__attribute__((target("avx512f"), optimize("fp-contract=off"))) inline int ScaleRowAvx512(const int32_t* dot, const int32_t* col,
+                                                            uint32_t offset, float row_scale,
+                                                            const float* unit_scale,
+                                                            const float* bias, float act_min,
+                                                            float act_max, float* out, int n) {
+  const __m512 rs = _mm512_set1_ps(row_scale), lo = _mm512_set1_ps(act_min),
+               hi = _mm512_set1_ps(act_max);
+  const __m512i o = _mm512_set1_epi32(static_cast<int32_t>(offset));
+  int u = 0;
+  for (; u + 16 <= n; u += 16) {
+    __m512i d = _mm512_loadu_si512(dot + u);
+    if (col != nullptr) d = _mm512_sub_epi32(d, _mm512_mullo_epi32(o, _mm512_loadu_si512(col + u)));
+    const __m512 s = _mm512_mul_ps(rs, _mm512_loadu_ps(unit_scale + u));
+    const __m512 p = _mm512_mul_ps(_mm512_cvtepi32_ps(d), s);
+    const __m512 b = bias != nullptr ? _mm512_loadu_ps(bias + u) : _mm512_setzero_ps();
+    _mm512_storeu_ps(out + u, _mm512_min_ps(hi, _mm512_max_ps(lo, _mm512_add_ps(b, p))));
+  }
+  return u;
+}
+#endif
+
 // out[u] = clamp(bias[u] (or 0) + float(dot[u]) * (row_scale * unit_scale[u])): the hybrid
 // kernels' rescale of one row's int32 sums, the products rounded as written (no FMA).
+// With col, dot[u] - offset * col[u] (wrapping as uint32, as SubtractOffset) stands for
+// dot[u]; dot itself is not written.
 inline void ScaleRow(const int32_t* dot, float row_scale, const float* unit_scale,
-                     const float* bias, float act_min, float act_max, float* out, int n) {
+                     const float* bias, float act_min, float act_max, float* out, int n,
+                     const int32_t* col = nullptr, uint32_t offset = 0) {
   int u = 0;
 #if defined(TFI_HYBRID_AVX2)
-  if (gemm::CpuHasAvx2()) u = ScaleRowAvx2(dot, row_scale, unit_scale, bias, act_min, act_max, out, n);
+  if (gemm::CpuHasAvx512F()) {
+    u = ScaleRowAvx512(dot, col, offset, row_scale, unit_scale, bias, act_min, act_max, out, n);
+  } else if (gemm::CpuHasAvx2() && col == nullptr) {
+    u = ScaleRowAvx2(dot, row_scale, unit_scale, bias, act_min, act_max, out, n);
+  }
 #endif
   for (; u < n; ++u) {
-    const float v = (bias != nullptr ? bias[u] : 0.0f) + static_cast<float>(dot[u]) * (row_scale * unit_scale[u]);
+    const int32_t d = col == nullptr ? dot[u]
+                                     : static_cast<int32_t>(static_cast<uint32_t>(dot[u]) -
+                                                            offset * static_cast<uint32_t>(col[u]));
+    const float v = (bias != nullptr ? bias[u] : 0.0f) + static_cast<float>(d) * (row_scale * unit_scale[u]);
     out[u] = std::min(std::max(v, act_min), act_max);
   }
 }
@@ -333,6 +482,136 @@ inline void SubtractOffset(int32_t* sums, const int32_t* col, uint32_t offset, i
   }
 }
 
+#if defined(TFI_HYBRID_AVX2)
+// Whole batches of rows in one call each (a hybrid layer's rows are short, 128-512 values:
+// per-row calls and a scalar horizontal reduction cost as much as the rows themselves).
+// The lanes compute what MinMax / QuantizeLoop / ScaleRow compute, masked at a row's end.
+
+// bounds[2r], bounds[2r + 1]: MinMax of row r (size > 0). The accumulators start at the
+// row's first value (so NaN aside, as MinMax), and the masked tail keeps the others.
+__attribute__((target("avx512f"))) inline void MinMaxRowsAvx512(const float* x, int rows,
+                                                               size_t size, float* bounds) {
+  for (int r = 0; r < rows; ++r) {
+    const float* v = x + r * size;
+    const __m512 first = _mm512_set1_ps(v[0]);
+    __m512 l0 = first, l1 = first, l2 = first, l3 = first;
+    __m512 h0 = first, h1 = first, h2 = first, h3 = first;
+    size_t i = 0;
+    for (; i + 64 <= size; i += 64) {
+      const __m512 v0 = _mm512_loadu_ps(v + i), v1 = _mm512_loadu_ps(v + i + 16);
+      const __m512 v2 = _mm512_loadu_ps(v + i + 32), v3 = _mm512_loadu_ps(v + i + 48);
+      l0 = _mm512_min_ps(v0, l0);
+      h0 = _mm512_max_ps(v0, h0);
+      l1 = _mm512_min_ps(v1, l1);
+      h1 = _mm512_max_ps(v1, h1);
+      l2 = _mm512_min_ps(v2, l2);
+      h2 = _mm512_max_ps(v2, h2);
+      l3 = _mm512_min_ps(v3, l3);
+      h3 = _mm512_max_ps(v3, h3);
+    }
+    for (; i + 16 <= size; i += 16) {
+      const __m512 t = _mm512_loadu_ps(v + i);
+      l0 = _mm512_min_ps(t, l0);
+      h0 = _mm512_max_ps(t, h0);
+    }
+    if (i < size) {
+      const __mmask16 m = static_cast<__mmask16>((1u << (size - i)) - 1);
+      const __m512 t = _mm512_maskz_loadu_ps(m, v + i);
+      l0 = _mm512_mask_min_ps(l0, m, t, l0);
+      h0 = _mm512_mask_max_ps(h0, m, t, h0);
+    }
+    // No lane mixes NaN with numbers (all lanes are NaN when v[0] is): the tree is exact.
+    bounds[2 * r] = _mm512_reduce_min_ps(_mm512_min_ps(_mm512_min_ps(l1, l0), _mm512_min_ps(l3, l2)));
+    bounds[2 * r + 1] = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_max_ps(h1, h0), _mm512_max_ps(h3, h2)));
+  }
+}
+
+// Row r quantized with params[r] to dst + r * stride (bytes XOR flip), as QuantizeWith.
+__attribute__((target("avx512f"), optimize("fp-contract=off"))) inline void QuantizeRowsAvx512(
+    const float* x, int rows, size_t size, const RowParams* params, int8_t* dst, size_t stride,
+    uint8_t flip) {
+  const size_t bulk = size & ~size_t{7};
+  const __m512 fmin = _mm512_set1_ps(-2147483520.0f), fmax = _mm512_set1_ps(2147483520.0f);
+  const __m512 half = _mm512_set1_ps(0.5f), minus_half = _mm512_set1_ps(-0.5f);
+  const __m128i vflip = _mm_set1_epi8(static_cast<char>(flip));
+  for (int r = 0; r < rows; ++r) {
+    const RowParams& p = params[r];
+    const float* v = x + r * size;
+    int8_t* q = dst + r * stride;
+    if (p.zero) {
+      std::memset(q, flip, size);
+      continue;
+    }
+    const __m512 vinv = _mm512_set1_ps(p.inv);
+    const __m512i voff = _mm512_set1_epi32(p.offset);
+    const __m512i vlo = _mm512_set1_epi32(p.lo), vhi = _mm512_set1_epi32(p.hi);
+    auto quantize = [&](__m512 in) {
+      const __m512 y = _mm512_mul_ps(in, vinv);
+      const __mmask16 neg = _mm512_cmp_ps_mask(y, _mm512_setzero_ps(), _CMP_LT_OQ);
+      __m512 t = _mm512_add_ps(y, _mm512_mask_blend_ps(neg, half, minus_half));
+      t = _mm512_min_ps(_mm512_max_ps(t, fmin), fmax);  // NaN -> the lower bound
+      __m512i qi = _mm512_add_epi32(_mm512_cvttps_epi32(t), voff);
+      qi = _mm512_min_epi32(_mm512_max_epi32(qi, vlo), vhi);
+      return _mm_xor_si128(_mm512_cvtepi32_epi8(qi), vflip);
+    };
+    size_t i = 0;
+    for (; i + 16 <= bulk; i += 16) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(q + i), quantize(_mm512_loadu_ps(v + i)));
+    }
+    if (i < bulk) {  // eight more in the NEON-rounded part
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(q + i), quantize(_mm512_maskz_loadu_ps(0xFF, v + i)));
+      i += 8;
+    }
+    for (; i < size; ++i) {
+      const int64_t qv = static_cast<int64_t>(p.offset) + RoundHalfAway(v[i] * p.inv);
+      q[i] = static_cast<int8_t>(std::min<int64_t>(p.hi, std::max<int64_t>(p.lo, qv)) ^ flip);
+    }
+  }
+}
+
+// ScaleRow over rows x n sums (row r at dot + r * ldd, written to out + r * ldo), with
+// row_scale[r] and, where col is given, offset[r].
+__attribute__((target("avx512f"), optimize("fp-contract=off"))) inline void ScaleRowsAvx512(
+    const int32_t* dot, size_t ldd, int rows, int n, const float* row_scale, const int32_t* col,
+    const int32_t* offset, const float* unit_scale, const float* bias, float act_min,
+    float act_max, float* out, size_t ldo) {
+  const __m512 lo = _mm512_set1_ps(act_min), hi = _mm512_set1_ps(act_max);
+  for (int r = 0; r < rows; ++r) {
+    const int32_t* d_row = dot + r * ldd;
+    float* o_row = out + r * ldo;
+    const __m512 rs = _mm512_set1_ps(row_scale[r]);
+    const __m512i o = _mm512_set1_epi32(col != nullptr ? offset[r] : 0);
+    for (int u = 0; u < n; u += 16) {
+      const __mmask16 m = n - u >= 16 ? static_cast<__mmask16>(0xFFFF)
+                                      : static_cast<__mmask16>((1u << (n - u)) - 1);
+      __m512i d = _mm512_maskz_loadu_epi32(m, d_row + u);
+      if (col != nullptr) d = _mm512_sub_epi32(d, _mm512_mullo_epi32(o, _mm512_maskz_loadu_epi32(m, col + u)));
+      const __m512 sc = _mm512_mul_ps(rs, _mm512_maskz_loadu_ps(m, unit_scale + u));
+      const __m512 pr = _mm512_mul_ps(_mm512_cvtepi32_ps(d), sc);
+      const __m512 b = bias != nullptr ? _mm512_maskz_loadu_ps(m, bias + u) : _mm512_setzero_ps();
+      _mm512_mask_storeu_ps(o_row + u, m, _mm512_min_ps(hi, _mm512_max_ps(lo, _mm512_add_ps(b, pr))));
+    }
+  }
+}
+#endif
+
+// ScaleRow for each of rows rows (see ScaleRowsAvx512).
+inline void ScaleRows(const int32_t* dot, size_t ldd, int rows, int n, const float* row_scale,
+                      const int32_t* col, const int32_t* offset, const float* unit_scale,
+                      const float* bias, float act_min, float act_max, float* out, size_t ldo) {
+#if defined(TFI_HYBRID_AVX2)
+  if (gemm::CpuHasAvx512F()) {
+    ScaleRowsAvx512(dot, ldd, rows, n, row_scale, col, offset, unit_scale, bias, act_min, act_max,
+                    out, ldo);
+    return;
+  }
+#endif
+  for (int r = 0; r < rows; ++r) {
+    ScaleRow(dot + r * ldd, row_scale[r], unit_scale, bias, act_min, act_max, out + r * ldo, n,
+             col, col != nullptr ? static_cast<uint32_t>(offset[r]) : 0);
+  }
+}
+
 struct QuantizedRows {
   std::vector<int8_t> values;
   std::vector<float> scale;
@@ -340,19 +619,54 @@ struct QuantizedRows {
 
   void Quantize(const float* x, int rows, size_t size, bool asymmetric) {
     values.resize(static_cast<size_t>(rows) * size);
-    scale.resize(rows);
+    QuantizeTo(x, rows, size, asymmetric, values.data(), size, 0);
+  }
+  // The same values written to dst + r * stride, each byte XOR flip (0x80: q + 128 as
+  // uint8, the dot GEMM's rows, without a second pass over them). `values` is left alone.
+  // Three passes (the rows' ranges, their parameters, the values) so that the parameters'
+  // divisions of one row overlap those of the next.
+  void QuantizeTo(const float* x, int rows, size_t size, bool asymmetric, int8_t* dst,
+                  size_t stride, uint8_t flip) {
+    scale.assign(rows, 1.0f);
     offset.assign(rows, 0);
-    for (int r = 0; r < rows; ++r) {
-      const float* row = x + r * size;
-      int8_t* q = values.data() + r * size;
-      if (asymmetric) {
-        AsymmetricQuantizeFloats(row, static_cast<int>(size), q, &scale[r], &offset[r]);
-      } else {
-        SymmetricQuantizeFloats(row, static_cast<int>(size), q, &scale[r]);
+    if (size == 0) return;
+    params_.resize(rows);
+    bounds_.resize(2 * static_cast<size_t>(rows));
+#if defined(TFI_HYBRID_AVX2)
+    const bool avx512 = gemm::CpuHasAvx512F();
+#else
+    const bool avx512 = false;
+#endif
+    if (avx512) {
+#if defined(TFI_HYBRID_AVX2)
+      MinMaxRowsAvx512(x, rows, size, bounds_.data());
+#endif
+    } else {
+      for (int r = 0; r < rows; ++r) {
+        MinMax(x + r * size, static_cast<int>(size), &bounds_[2 * r], &bounds_[2 * r + 1]);
       }
+    }
+    for (int r = 0; r < rows; ++r) {
+      params_[r] = asymmetric ? AsymmetricParams(bounds_[2 * r], bounds_[2 * r + 1])
+                              : SymmetricParams(bounds_[2 * r], bounds_[2 * r + 1]);
+      scale[r] = params_[r].scale;
+      offset[r] = params_[r].offset;
+    }
+    if (avx512) {
+#if defined(TFI_HYBRID_AVX2)
+      QuantizeRowsAvx512(x, rows, size, params_.data(), dst, stride, flip);
+#endif
+      return;
+    }
+    for (int r = 0; r < rows; ++r) {
+      QuantizeWith(params_[r], x + r * size, static_cast<int>(size), dst + r * stride, flip);
     }
   }
   const int8_t* row(int r, size_t size) const { return values.data() + r * size; }
+
+ private:
+  std::vector<RowParams> params_;
+  std::vector<float> bounds_;
 };
 
 }  // namespace hybrid

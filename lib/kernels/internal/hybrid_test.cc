@@ -36,7 +36,7 @@ TEST_CASE("hybrid::MinMax equals std::minmax_element") {
   const uint32_t seed = 12;
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> d(-5.f, 5.f);
-  for (int size = 1; size <= 70; ++size) {
+  for (int size = 1; size <= 300; size += size < 70 ? 1 : 23) {
     std::vector<float> v(size);
     for (float& x : v) x = d(rng);
     float lo, hi;
@@ -88,6 +88,70 @@ TEST_CASE("hybrid::ScaleRow and SubtractOffset equal their scalar formulas") {
       want[u] = static_cast<int32_t>(static_cast<uint32_t>(want[u]) - offset * static_cast<uint32_t>(col[u]));
     }
     CHECK(sums == want);
+    // The fused form: ScaleRow with the column sums and offset equals SubtractOffset, then
+    // ScaleRow.
+    for (bool with_bias : {false, true}) {
+      std::vector<float> fused(n), split(n);
+      const float* b = with_bias ? bias.data() : nullptr;
+      tflite::hybrid::ScaleRow(dot.data(), 0.0173f, unit.data(), b, -6.0f, 6.0f, fused.data(), n,
+                               col.data(), offset);
+      tflite::hybrid::ScaleRow(want.data(), 0.0173f, unit.data(), b, -6.0f, 6.0f, split.data(), n);
+      for (int u = 0; u < n; ++u) {
+        CAPTURE(seed, n, u, with_bias);
+        CHECK((fused[u] == split[u] || (std::isnan(fused[u]) && std::isnan(split[u]))));
+      }
+    }
+  }
+}
+
+// The vector quantization loops (8 and 16 lanes, and the rows written XOR 0x80 for the
+// dot GEMM) against the scalar formula: offset + round(x * inv), the first size & ~7
+// values rounded as truncate(y +/- 0.5), the rest half away from zero; sizes around both
+// vector widths, values exactly on halves among them.
+TEST_CASE("hybrid::QuantizedRows equals the scalar quantization formula") {
+  const uint32_t seed = 14;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(-3.f, 5.f);
+  for (int size : {1, 7, 8, 9, 15, 16, 17, 24, 31, 63, 64, 65, 128, 200, 512}) {
+    for (bool asymmetric : {false, true}) {
+      const int rows = 3;
+      std::vector<float> x(static_cast<size_t>(rows) * size);
+      for (float& v : x) v = d(rng);
+      if (size > 4) x[3] = 0.0f;
+      std::fill(x.begin() + size, x.begin() + 2 * size, 0.0f);  // an all-zero row
+      // The last row: max 127 (symmetric factor 1), so values k / 2 are exact halves.
+      for (int i = 0; i < size; ++i) x[2 * size + i] = i == 0 ? 127.0f : (i % 41 - 20) * 0.5f;
+      tflite::hybrid::QuantizedRows q;
+      q.Quantize(x.data(), rows, size, asymmetric);
+      const int stride = size + 5;
+      std::vector<int8_t> flipped(static_cast<size_t>(rows) * stride);
+      tflite::hybrid::QuantizedRows f;
+      f.QuantizeTo(x.data(), rows, size, asymmetric, flipped.data(), stride, 0x80);
+      for (int r = 0; r < rows; ++r) {
+        const float* row = x.data() + r * size;
+        const auto mm = std::minmax_element(row, row + size);
+        const tflite::hybrid::RowParams p = asymmetric
+                                                ? tflite::hybrid::AsymmetricParams(*mm.first, *mm.second)
+                                                : tflite::hybrid::SymmetricParams(*mm.first, *mm.second);
+        CHECK(q.scale[r] == p.scale);
+        CHECK(q.offset[r] == p.offset);
+        CHECK(f.scale[r] == p.scale);
+        CHECK(f.offset[r] == p.offset);
+        for (int i = 0; i < size; ++i) {
+          int32_t want = 0;
+          if (!p.zero) {
+            const float y = row[i] * p.inv;
+            const int32_t rounded = i < (size & ~7) ? tflite::hybrid::NeonRound(y)
+                                                    : tflite::hybrid::RoundHalfAway(y);
+            want = std::min(p.hi, std::max(p.lo, p.offset + rounded));
+          }
+          CAPTURE(seed, size, asymmetric, r, i);
+          REQUIRE(q.row(r, size)[i] == want);
+          REQUIRE(static_cast<uint8_t>(flipped[r * stride + i]) ==
+                  tflite::gemm::DotByte(static_cast<int8_t>(want)));
+        }
+      }
+    }
   }
 }
 
