@@ -111,7 +111,7 @@ void MeanF32::Run(const float* in, float* out) const {
 }
 
 void BatchMatMulF32::PackConstantRhs(const float* rhs) {
-  tflite::matmul::PackFloatRhs(adj_y_, rhs, g_, &packed_, &rhs_t_);
+  tflite::matmul::PackFloatRhs(adj_y_, rhs, g_, &packed_);
   rhs_packed_ = true;
 }
 
@@ -120,7 +120,7 @@ void BatchMatMulF32::Run(const float* lhs, const float* rhs, float* out, pthread
     std::fill(out, out + g_.out_batches * g_.m * g_.n, 0.0f);
     return;
   }
-  if (!rhs_packed_) tflite::matmul::PackFloatRhs(adj_y_, rhs, g_, &packed_, &rhs_t_);
+  if (!rhs_packed_) tflite::matmul::PackFloatRhs(adj_y_, rhs, g_, &packed_);
   tflite::matmul::FloatBatches(adj_x_, g_, lhs, packed_.data(), out, &lhs_t_, pool, kernel_);
 }
 

@@ -60,7 +60,7 @@ class BatchMatMulF32 {
   bool adj_x_, adj_y_;
   tflite::gemm::GemmKernel kernel_;
   bool rhs_packed_ = false;
-  std::vector<float> packed_, lhs_t_, rhs_t_;
+  std::vector<float> packed_, lhs_t_;
 };
 
 }  // namespace xnnpack

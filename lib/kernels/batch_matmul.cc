@@ -62,7 +62,6 @@ struct OpData {
   std::vector<int64_t> sums64;  // int16: [M][2N] byte-split sums of one batch
   std::vector<int8_t> rhs_q;
   std::vector<float> lhs_t;  // scratch: one lhs batch as [M][K] when adj_x
-  std::vector<float> rhs_t;  // scratch: one rhs batch as [N][K] when !adj_y
 };
 
 void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
@@ -187,7 +186,7 @@ void PackRhs(OpData* data, const TfLiteBatchMatMulParams& p, const TfLiteTensor*
     data->packed_valid = IsConstantOrPersistentTensor(rhs);
     return;
   }
-  matmul::PackFloatRhs(p.adj_y, rhs->data.f, g, &data->packed, &data->rhs_t);
+  matmul::PackFloatRhs(p.adj_y, rhs->data.f, g, &data->packed);
   data->packed_valid = IsConstantOrPersistentTensor(rhs);
 }
 

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "catch2/catch.hpp"
+#include "kernels/internal/eigen_sum.h"
+#include "kernels/internal/softmax_f32.h"
 #include "kernels/testing/tensor_test_util.h"
 
 namespace tflite_inspect {
@@ -35,6 +37,41 @@ TEST_CASE("SOFTMAX float golden") {
   CHECK(out[1] == Approx(0.75f));
   CHECK(out[2] == Approx(0.5f));
   CHECK(out[3] == Approx(0.5f));
+}
+
+// The vectorized rows (4, 8 or 16 lanes, whichever this CPU runs) give the bits of the
+// value-by-value model: the scalar max, Eigen's exp per value (std::exp for the tensor's
+// last size % 4), Eigen's sum, each value times 1 / sum. Depths around every vector width.
+TEST_CASE("SOFTMAX float rows equal the value-by-value model bit for bit") {
+  const uint32_t seed = 132;
+  std::mt19937 rng(seed);
+  for (int depth = 1; depth <= 260; depth += depth < 72 ? 1 : 37) {
+    for (float beta : {1.0f, 0.37f}) {
+      const int rows = 3;
+      std::vector<float> in(static_cast<size_t>(rows) * depth), got(in.size());
+      for (auto& x : in) x = std::uniform_real_distribution<float>(-12, 12)(rng);
+      if (depth > 3) in[2] = in[1];  // a tie for the max lane or not
+      tflite::softmax_f32::Softmax(in.data(), rows, depth, beta, got.data(), nullptr);
+      const int64_t exact_from = static_cast<int64_t>(in.size()) & ~int64_t{3};
+      for (int r = 0; r < rows; ++r) {
+        const float* row = in.data() + static_cast<size_t>(r) * depth;
+        float max = row[0];
+        for (int c = 1; c < depth; ++c) max = row[c] > max ? row[c] : max;
+        std::vector<float> e(depth);
+        for (int c = 0; c < depth; ++c) {
+          const int64_t at = static_cast<int64_t>(r) * depth + c;
+          float t = row[c] - max;
+          t = t * beta;
+          e[c] = at < exact_from ? tflite::softmax_f32::EigenExp(t) : std::exp(t);
+        }
+        const float scale = 1.0f / tflite::EigenSum(e.data(), depth, static_cast<int64_t>(r) * depth);
+        for (int c = 0; c < depth; ++c) {
+          CAPTURE(seed, depth, beta, r, c);
+          REQUIRE(got[static_cast<size_t>(r) * depth + c] == e[c] * scale);
+        }
+      }
+    }
+  }
 }
 
 TEST_CASE("SOFTMAX float random rows and beta against double") {

@@ -50,6 +50,29 @@ void PackFloat(const float* weights, int n, int k, float* packed) {
   }
 }
 
+// The same layout from weights stored [k][n] (row stride n): a panel's row kk is 16
+// consecutive values of source row kk, so panels are copied, not gathered.
+void PackFloatTransposed(const float* weights_kn, int n, int k, float* packed) {
+  if (n <= kSmallN) {
+    for (int col = 0; col < n; ++col) {
+      for (int kk = 0; kk < k; ++kk) {
+        packed[static_cast<size_t>(col) * k + kk] = weights_kn[static_cast<size_t>(kk) * n + col];
+      }
+    }
+    return;
+  }
+  const int panels = (n + kNr - 1) / kNr;
+  for (int p = 0; p < panels; ++p) {
+    float* dst = packed + static_cast<size_t>(p) * k * kNr;
+    const int cols = std::min(kNr, n - p * kNr);
+    for (int kk = 0; kk < k; ++kk) {
+      const float* src = weights_kn + static_cast<size_t>(kk) * n + p * kNr;
+      std::memcpy(dst + static_cast<size_t>(kk) * kNr, src, sizeof(float) * cols);
+      std::fill(dst + static_cast<size_t>(kk) * kNr + cols, dst + static_cast<size_t>(kk + 1) * kNr, 0.0f);
+    }
+  }
+}
+
 // --- Float micro-kernels ------------------------------------------------------------
 
 struct FloatTile {
@@ -1093,6 +1116,9 @@ void QuantizedGemmImpl(int m, int n, int k, const int16_t* a, int lda, const int
 
 void PackFloatWeights(const float* weights, int n, int k, float* packed) {
   PackFloat(weights, n, k, packed);
+}
+void PackFloatWeightsTransposed(const float* weights_kn, int n, int k, float* packed) {
+  PackFloatTransposed(weights_kn, n, k, packed);
 }
 void PackInt8Weights(const int8_t* weights, int n, int k, int32_t zero_point, int16_t* packed) {
   PackQuantizedWeights(weights, n, k, zero_point, packed);

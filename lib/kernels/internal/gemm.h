@@ -50,6 +50,9 @@ inline size_t PackedQuantizedWeightsSize(int n, int k) {
 
 // Packs weights[n][k] (row stride k) into `packed` (PackedWeightsSize(n, k) elements).
 void PackFloatWeights(const float* weights, int n, int k, float* packed);
+// The same packed weights from weights_kn[k][n] (row stride n): BATCH_MATMUL's right-hand
+// side without adj_y, packed without transposing it first.
+void PackFloatWeightsTransposed(const float* weights_kn, int n, int k, float* packed);
 // Packs 8-bit weights with `zero_point` subtracted (w - zero_point fits int16) into
 // PackedQuantizedWeightsSize(n, k) elements.
 void PackInt8Weights(const int8_t* weights, int n, int k, int32_t zero_point, int16_t* packed);

@@ -39,6 +39,29 @@ struct BitsCase {
   BitsCase(const BitsCase&) = delete;  // stage points into bias
 };
 
+// Packing [k][n] weights directly gives the bytes of packing their transpose.
+TEST_CASE("PackFloatWeightsTransposed equals PackFloatWeights of the transpose") {
+  const uint32_t seed = 77;
+  std::mt19937 rng(seed);
+  for (int n : {1, 3, 4, 5, 15, 16, 17, 33, 64}) {
+    for (int k : {1, 2, 7, 64}) {
+      const auto kn = RandomFloats(rng, static_cast<size_t>(k) * n);
+      std::vector<float> nk(kn.size());
+      for (int kk = 0; kk < k; ++kk)
+        for (int j = 0; j < n; ++j) nk[static_cast<size_t>(j) * k + kk] = kn[static_cast<size_t>(kk) * n + j];
+      std::vector<float> want(tflite::gemm::PackedWeightsSize(n, k), 7.f), got(want.size(), -7.f);
+      tflite::gemm::PackFloatWeights(nk.data(), n, k, want.data());
+      tflite::gemm::PackFloatWeightsTransposed(kn.data(), n, k, got.data());
+      CAPTURE(seed, n, k);
+      if (n <= 4) {  // narrow layout: n x k values, the rest unused
+        want.resize(static_cast<size_t>(n) * k);
+        got.resize(want.size());
+      }
+      REQUIRE(got == want);
+    }
+  }
+}
+
 TEST_CASE("FloatGemm's SIMD tiles (AVX-512, AVX2, NEON) give the bits of one fma per k") {
   if (std::string(tflite::gemm::FloatKernelName()).rfind("generic", 0) == 0) {
     WARN("skipped: this CPU runs the portable tile (no FMA kernel to check)");

@@ -581,9 +581,17 @@ __attribute__((target("avx512f"), optimize("fp-contract=off"))) inline void Scal
     float* o_row = out + r * ldo;
     const __m512 rs = _mm512_set1_ps(row_scale[r]);
     const __m512i o = _mm512_set1_epi32(col != nullptr ? offset[r] : 0);
-    for (int u = 0; u < n; u += 16) {
-      const __mmask16 m = n - u >= 16 ? static_cast<__mmask16>(0xFFFF)
-                                      : static_cast<__mmask16>((1u << (n - u)) - 1);
+    int u = 0;
+    for (; u + 16 <= n; u += 16) {
+      __m512i d = _mm512_loadu_si512(d_row + u);
+      if (col != nullptr) d = _mm512_sub_epi32(d, _mm512_mullo_epi32(o, _mm512_loadu_si512(col + u)));
+      const __m512 sc = _mm512_mul_ps(rs, _mm512_loadu_ps(unit_scale + u));
+      const __m512 pr = _mm512_mul_ps(_mm512_cvtepi32_ps(d), sc);
+      const __m512 b = bias != nullptr ? _mm512_loadu_ps(bias + u) : _mm512_setzero_ps();
+      _mm512_storeu_ps(o_row + u, _mm512_min_ps(hi, _mm512_max_ps(lo, _mm512_add_ps(b, pr))));
+    }
+    if (u < n) {  // the row's last n % 16, masked
+      const __mmask16 m = static_cast<__mmask16>((1u << (n - u)) - 1);
       __m512i d = _mm512_maskz_loadu_epi32(m, d_row + u);
       if (col != nullptr) d = _mm512_sub_epi32(d, _mm512_mullo_epi32(o, _mm512_maskz_loadu_epi32(m, col + u)));
       const __m512 sc = _mm512_mul_ps(rs, _mm512_maskz_loadu_ps(m, unit_scale + u));

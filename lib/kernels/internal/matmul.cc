@@ -83,20 +83,17 @@ void BatchSources(const Geometry& g, int64_t ob, int64_t* lhs_batch, int64_t* rh
   *rhs_batch = ri;
 }
 
-void PackFloatRhs(bool adj_y, const float* rhs, const Geometry& g, std::vector<float>* packed,
-                  std::vector<float>* rhs_t) {
+void PackFloatRhs(bool adj_y, const float* rhs, const Geometry& g, std::vector<float>* packed) {
   const size_t matrix = static_cast<size_t>(g.k) * g.n;
   const size_t panel = gemm::PackedWeightsSize(g.n, g.k);
   packed->resize(panel * g.rhs_batches);
   for (int64_t b = 0; b < g.rhs_batches; ++b) {
     const float* src = rhs + b * matrix;
-    if (!adj_y) {  // [K][N] -> [N][K]
-      rhs_t->resize(matrix);
-      for (int kk = 0; kk < g.k; ++kk)
-        for (int nn = 0; nn < g.n; ++nn) (*rhs_t)[nn * g.k + kk] = src[kk * g.n + nn];
-      src = rhs_t->data();
+    if (!adj_y) {  // [K][N]
+      gemm::PackFloatWeightsTransposed(src, g.n, g.k, packed->data() + b * panel);
+    } else {
+      gemm::PackFloatWeights(src, g.n, g.k, packed->data() + b * panel);
     }
-    gemm::PackFloatWeights(src, g.n, g.k, packed->data() + b * panel);
   }
 }
 

@@ -16,6 +16,7 @@ namespace {
 using vector_math::I4;
 using vector_math::I8;
 using vector_math::IntOf;
+using vector_math::V16;
 using vector_math::V4;
 using vector_math::V8;
 
@@ -81,6 +82,28 @@ float Max(const float* in, int depth) {
   return max;
 }
 
+// Max on kLanes independent lanes, each started at in[0]: `v > m ? v : m` skips NaN values
+// as the loop above does, and a NaN in[0] stays the result; ties of -0 and +0 may resolve
+// the other way, which x - max and so the row's exponentials do not see.
+template <typename V, int kLanes>
+__attribute__((always_inline)) inline float VectorMax(const float* in, int depth) {
+  if (depth < 2 * kLanes) return Max(in, depth);
+  V m0 = V{} + in[0], m1 = m0;
+  int c = 0;
+  for (; c + 2 * kLanes <= depth; c += 2 * kLanes) {
+    V v0, v1;
+    std::memcpy(&v0, in + c, sizeof v0);
+    std::memcpy(&v1, in + c + kLanes, sizeof v1);
+    m0 = v0 > m0 ? v0 : m0;
+    m1 = v1 > m1 ? v1 : m1;
+  }
+  m0 = m1 > m0 ? m1 : m0;
+  float max = in[0];
+  for (int l = 0; l < kLanes; ++l) max = m0[l] > max ? m0[l] : max;
+  for (; c < depth; ++c) max = in[c] > max ? in[c] : max;
+  return max;
+}
+
 // exp((x - max) * beta) of values [0, n) of a row; values from `exact_from` on take
 // std::exp (the tensor's last size % 4).
 template <typename V, int kLanes>
@@ -96,12 +119,15 @@ __attribute__((always_inline, optimize("fp-contract=off"))) inline void ExpRow(
     PExp(v);
     std::memcpy(out + c, &v, sizeof v);
   }
-  for (; c < body; ++c) {
-    V v = V{} + in[c];
+  if (c < body) {  // the last body % kLanes values in one partly filled vector (lanes apart)
+    const size_t left = static_cast<size_t>(body - c);
+    V v = V{};
+    std::memcpy(&v, in + c, left * sizeof(float));
     v = v - max;
     v = v * beta;
     PExp(v);
-    out[c] = v[0];
+    std::memcpy(out + c, &v, left * sizeof(float));
+    c = body;
   }
   for (; c < n; ++c) {
     float t = in[c] - max;
@@ -113,7 +139,7 @@ __attribute__((always_inline, optimize("fp-contract=off"))) inline void ExpRow(
 template <typename V, int kLanes>
 __attribute__((always_inline, optimize("fp-contract=off"))) inline void RowImpl(
     const float* in, int depth, float beta, int64_t first, int64_t exact_from, float* out) {
-  const float max = Max(in, depth);
+  const float max = VectorMax<V, kLanes>(in, depth);
   const int64_t local = exact_from - first;
   ExpRow<V, kLanes>(in, depth, max, beta,
                     static_cast<int>(std::max<int64_t>(0, std::min<int64_t>(depth, local))), out);
@@ -131,6 +157,11 @@ __attribute__((target("avx2"), optimize("fp-contract=off"))) void RowAvx2(
     const float* in, int depth, float beta, int64_t first, int64_t exact_from, float* out) {
   RowImpl<V8, 8>(in, depth, beta, first, exact_from, out);
 }
+// The same lanes 16 at a time (AVX-512 implies FMA: contraction stays off).
+__attribute__((target("avx512f"), optimize("fp-contract=off"))) void RowAvx512(
+    const float* in, int depth, float beta, int64_t first, int64_t exact_from, float* out) {
+  RowImpl<V16, 16>(in, depth, beta, first, exact_from, out);
+}
 #endif
 
 }  // namespace
@@ -146,7 +177,11 @@ void Softmax(const float* input, int64_t rows, int depth, float beta, float* out
   if (rows <= 0 || depth <= 0) return;
   auto row_fn = RowGeneric;
 #if defined(__x86_64__) || defined(__i386__)
-  if (gemm::CpuHasAvx2()) row_fn = RowAvx2;
+  if (gemm::CpuHasAvx512F()) {
+    row_fn = RowAvx512;
+  } else if (gemm::CpuHasAvx2()) {
+    row_fn = RowAvx2;
+  }
 #endif
   const int64_t exact_from = (rows * depth) & ~int64_t{3};
   const double work = static_cast<double>(rows) * depth * 16;
