@@ -472,11 +472,24 @@ void EvalHybrid(OpData* data, const TfLiteFullyConnectedParams& params, const Tf
     const conv_util::PackedWeights& pw = data->weights;
     data->dot_bias.resize(units);
     gemm::DotBias(nullptr, pw.dot_sums.data(), units, 128, data->dot_bias.data());
+    gemm::HybridOutputStage stage;
+    stage.dot_bias = data->dot_bias.data();
+    stage.col_sums = asymmetric ? pw.dot_sums.data() : nullptr;
+    stage.row_offset = rows.offset.data();
+    stage.row_scale = rows.scale.data();
+    stage.unit_scale = data->filter_scale.data();
+    stage.bias = bias_data;
+    stage.act_min = act_min;
+    stage.act_max = act_max;
+    if (gemm::DotGemmHybrid(batches, units, k, data->input_u8.data(), stride, pw.dot.data(), stage,
+                            out, units, pool)) {
+      return;
+    }
     gemm::DotGemmRaw(batches, units, k, data->input_u8.data(), stride, pw.dot.data(),
                      data->dot_bias.data(), data->sums.data(), units, pool);
     hybrid::ScaleRows(data->sums.data(), units, batches, units, rows.scale.data(),
-                      asymmetric ? pw.dot_sums.data() : nullptr, rows.offset.data(),
-                      data->filter_scale.data(), bias_data, act_min, act_max, out, units);
+                      stage.col_sums, rows.offset.data(), data->filter_scale.data(), bias_data,
+                      act_min, act_max, out, units);
     return;
   }
   rows.Quantize(input->data.f, batches, k, asymmetric);

@@ -257,6 +257,25 @@ void DotGemmRaw(int m, int n, int k, const uint8_t* a, int lda, const int8_t* pa
                 const int32_t* bias, int32_t* c, int ldc, pthreadpool* pool,
                 DotKernel kernel = DotKernel::kAuto);
 
+// A hybrid layer's float output straight from the sums (hybrid::ScaleRows' arithmetic):
+// c[i][j] = clamp(bias[j] + float(d) * (row_scale[i] * unit_scale[j])), d = sum + dot_bias[j]
+// - row_offset[i] * col_sums[j] wrapping in int32 (col_sums null: no offset term; dot_bias,
+// bias null: none), each product rounded alone.
+struct HybridOutputStage {
+  const int32_t* dot_bias = nullptr;
+  const int32_t* col_sums = nullptr;
+  const int32_t* row_offset = nullptr;
+  const float* row_scale = nullptr;
+  const float* unit_scale = nullptr;
+  const float* bias = nullptr;
+  float act_min = 0, act_max = 0;
+};
+// Where the sums are on AMX tiles (kAuto picks AMX for this shape): the rescale runs on
+// each 32 x 32 block while it is in L1, and this returns true. False (nothing done):
+// the caller takes DotGemmRaw and rescales.
+bool DotGemmHybrid(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packed_b,
+                   const HybridOutputStage& stage, float* c, int ldc, pthreadpool* pool);
+
 }  // namespace gemm
 }  // namespace tflite
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kernels/internal/gemm.h"
+#include "kernels/internal/hybrid.h"
 #include "kernels/testing/conv_test_util.h"
 
 namespace tflite_inspect {
@@ -164,6 +165,77 @@ TEST_CASE("DotGemmRaw (every tile) gives the exact int32 sums of (a - zero point
       }
     }
   }
+}
+
+// The fused hybrid rescale on AMX blocks gives the bits of DotGemmRaw + hybrid::ScaleRows:
+// row and column counts around the 32 x 32 block, depths from AMX's minimum, with and
+// without the offset term and the bias, one thread and a pool. Where the CPU has no AMX,
+// DotGemmHybrid declines and the test checks that.
+TEST_CASE("DotGemmHybrid equals DotGemmRaw and ScaleRows bit for bit") {
+  pthreadpool_t pool = pthreadpool_create(2);
+  uint32_t seed = 300;
+  for (int m : {16, 31, 33, 64, 97}) {
+    for (int n : {1, 17, 32, 45, 128}) {
+      for (int k : {64, 100, 257}) {
+        ++seed;
+        CAPTURE(seed, m, n, k);
+        std::mt19937 rng(seed);
+        const int lda = tflite::gemm::DotDepth(k) + (seed % 2 == 0 ? 12 : 0);
+        const auto a = RandomInts<int8_t>(rng, static_cast<size_t>(m) * lda, -128, 127);
+        const auto w = RandomInts<int8_t>(rng, static_cast<size_t>(n) * k, -128, 127);
+        const auto offsets = RandomInts<int32_t>(rng, m, -128, 127);
+        std::vector<uint8_t> au(a.size());
+        tflite::gemm::DotInput(a.data(), a.size(), au.data());
+        std::vector<int8_t> packed(tflite::gemm::PackedDotWeightsSize(n, k));
+        std::vector<int32_t> col(n), dot_bias(n);
+        tflite::gemm::PackDotWeights(w.data(), n, k, packed.data(), col.data());
+        tflite::gemm::DotBias(nullptr, col.data(), n, 128, dot_bias.data());
+        std::uniform_real_distribution<float> df(1e-4f, 3e-2f), db(-2.f, 2.f);
+        std::vector<float> row_scale(m), unit(n), bias(n);
+        for (auto& v : row_scale) v = df(rng);
+        for (auto& v : unit) v = df(rng);
+        for (auto& v : bias) v = db(rng);
+        for (bool with_offset : {false, true}) {
+          for (bool with_bias : {false, true}) {
+            tflite::gemm::HybridOutputStage st;
+            st.dot_bias = dot_bias.data();
+            st.col_sums = with_offset ? col.data() : nullptr;
+            st.row_offset = offsets.data();
+            st.row_scale = row_scale.data();
+            st.unit_scale = unit.data();
+            st.bias = with_bias ? bias.data() : nullptr;
+            st.act_min = -40.f;
+            st.act_max = 35.f;
+            std::vector<int32_t> sums(static_cast<size_t>(m) * n);
+            tflite::gemm::DotGemmRaw(m, n, k, au.data(), lda, packed.data(), dot_bias.data(),
+                                     sums.data(), n, nullptr);
+            std::vector<float> want(sums.size()), got(sums.size(), -99.f), rows(sums.size());
+            tflite::hybrid::ScaleRows(sums.data(), n, m, n, row_scale.data(), st.col_sums,
+                                      offsets.data(), unit.data(), st.bias, st.act_min, st.act_max,
+                                      rows.data(), n);
+            for (int i = 0; i < m; ++i) {  // the formula, value by value
+              for (int j = 0; j < n; ++j) {
+                const uint32_t off = with_offset ? static_cast<uint32_t>(offsets[i]) * static_cast<uint32_t>(col[j]) : 0u;
+                const auto d = static_cast<int32_t>(static_cast<uint32_t>(sums[i * n + j]) - off);
+                const float product = static_cast<float>(d) * (row_scale[i] * unit[j]);
+                const float v = (with_bias ? bias[j] : 0.0f) + product;
+                want[i * n + j] = std::min(std::max(v, st.act_min), st.act_max);
+              }
+            }
+            REQUIRE(rows == want);
+            for (pthreadpool_t p : {static_cast<pthreadpool_t>(nullptr), pool}) {
+              const bool fused = tflite::gemm::DotGemmHybrid(m, n, k, au.data(), lda, packed.data(),
+                                                             st, got.data(), n, p);
+              CAPTURE(with_offset, with_bias, p != nullptr);
+              REQUIRE(fused == tflite::gemm::CpuHasAmxInt8());
+              if (fused) REQUIRE(got == want);
+            }
+          }
+        }
+      }
+    }
+  }
+  pthreadpool_destroy(pool);
 }
 
 TEST_CASE("DotGemm splits rows and panel pairs over threads with the same results") {
