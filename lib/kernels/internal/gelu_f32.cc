@@ -88,11 +88,41 @@ __attribute__((target("avx2,fma"))) void GeluExactAvx2(const float* in, float* o
   }
   GeluExactGeneric(in + i, out + i, n - i);
 }
+
+// The same lanes 16 at a time (the same fused multiply-adds, division and products), a
+// last 8 under a mask; the last n % 8 values as the AVX2 path leaves them (the portable
+// loop).
+__attribute__((target("avx512f"))) void GeluExactAvx512(const float* in, float* out, int64_t n) {
+  const int64_t bulk = n & ~int64_t{7};
+  for (int64_t i = 0; i < bulk; i += 16) {
+    const __mmask16 m = bulk - i >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>(0xFF);
+    const __m512 x = _mm512_maskz_loadu_ps(m, in + i);
+    __m512 z = _mm512_mul_ps(x, _mm512_set1_ps(static_cast<float>(M_SQRT1_2)));
+    z = _mm512_min_ps(_mm512_set1_ps(4.0f), _mm512_max_ps(_mm512_set1_ps(-4.0f), z));
+    const __m512 z2 = _mm512_mul_ps(z, z);
+    __m512 p = _mm512_set1_ps(kErfP[0]);
+    for (size_t k = 1; k < std::size(kErfP); ++k) p = _mm512_fmadd_ps(p, z2, _mm512_set1_ps(kErfP[k]));
+    p = _mm512_mul_ps(p, z);
+    __m512 q = _mm512_set1_ps(kErfQ[0]);
+    for (size_t k = 1; k < std::size(kErfQ); ++k) q = _mm512_fmadd_ps(q, z2, _mm512_set1_ps(kErfQ[k]));
+    const __m512 erf = _mm512_div_ps(p, q);
+    const __m512 half_x = _mm512_mul_ps(_mm512_set1_ps(0.5f), x);
+    _mm512_mask_storeu_ps(out + i, m, _mm512_mul_ps(half_x, _mm512_add_ps(_mm512_set1_ps(1.0f), erf)));
+    for (unsigned tail = _mm512_mask_cmp_ps_mask(m, x, _mm512_set1_ps(kGeluTail), _CMP_LT_OQ);
+         tail != 0; tail &= tail - 1) {
+      const int j = __builtin_ctz(tail);
+      out[i + j] = GeluTail(in[i + j]);
+    }
+  }
+  GeluExactGeneric(in + bulk, out + bulk, n - bulk);
+}
 #endif
 
 void GeluExact(const float* in, float* out, int64_t n) {
 #if defined(__x86_64__) || defined(__i386__)
-  if (gemm::CpuHasAvx2Fma()) {
+  if (gemm::CpuHasAvx512F()) {
+    GeluExactAvx512(in, out, n);
+  } else if (gemm::CpuHasAvx2Fma()) {
     GeluExactAvx2(in, out, n);
   } else {
     GeluExactGeneric(in, out, n);
