@@ -136,31 +136,47 @@ __attribute__((always_inline, optimize("fp-contract=off"))) inline void ExpRow(
   }
 }
 
+// Rows [0, rows) of a block (at most kBlockRows), `first`: the block's offset in the tensor.
+// Phase by phase over the block (maxima, exponentials, sums and scaling), so that no
+// row's exponentials wait on its own maximum load chain and the rows' long exp chains
+// overlap instead of each waiting on its sum: the values are the row-by-row ones.
+constexpr int kBlockRows = 8;
+
 template <typename V, int kLanes>
-__attribute__((always_inline, optimize("fp-contract=off"))) inline void RowImpl(
-    const float* in, int depth, float beta, int64_t first, int64_t exact_from, float* out) {
-  const float max = VectorMax<V, kLanes>(in, depth);
-  const int64_t local = exact_from - first;
-  ExpRow<V, kLanes>(in, depth, max, beta,
-                    static_cast<int>(std::max<int64_t>(0, std::min<int64_t>(depth, local))), out);
-  const float scale = 1.0f / EigenSum(out, depth, first);
-  for (int c = 0; c < depth; ++c) out[c] = out[c] * scale;
+__attribute__((always_inline, optimize("fp-contract=off"))) inline void BlockImpl(
+    const float* in, int rows, int depth, float beta, int64_t first, int64_t exact_from,
+    float* out) {
+  float max[kBlockRows];
+  for (int r = 0; r < rows; ++r) max[r] = VectorMax<V, kLanes>(in + r * depth, depth);
+  for (int r = 0; r < rows; ++r) {
+    const int64_t local = exact_from - (first + static_cast<int64_t>(r) * depth);
+    ExpRow<V, kLanes>(in + r * depth, depth, max[r], beta,
+                      static_cast<int>(std::max<int64_t>(0, std::min<int64_t>(depth, local))),
+                      out + r * depth);
+  }
+  for (int r = 0; r < rows; ++r) {
+    float* o = out + r * depth;
+    const float scale = 1.0f / EigenSum(o, depth, first + static_cast<int64_t>(r) * depth);
+    for (int c = 0; c < depth; ++c) o[c] = o[c] * scale;
+  }
 }
 
-void RowGeneric(const float* in, int depth, float beta, int64_t first, int64_t exact_from,
-                float* out) {
-  RowImpl<V4, 4>(in, depth, beta, first, exact_from, out);
+void BlockGeneric(const float* in, int rows, int depth, float beta, int64_t first,
+                  int64_t exact_from, float* out) {
+  BlockImpl<V4, 4>(in, rows, depth, beta, first, exact_from, out);
 }
 
 #if defined(__x86_64__) || defined(__i386__)
-__attribute__((target("avx2"), optimize("fp-contract=off"))) void RowAvx2(
-    const float* in, int depth, float beta, int64_t first, int64_t exact_from, float* out) {
-  RowImpl<V8, 8>(in, depth, beta, first, exact_from, out);
+__attribute__((target("avx2"), optimize("fp-contract=off"))) void BlockAvx2(
+    const float* in, int rows, int depth, float beta, int64_t first, int64_t exact_from,
+    float* out) {
+  BlockImpl<V8, 8>(in, rows, depth, beta, first, exact_from, out);
 }
 // The same lanes 16 at a time (AVX-512 implies FMA: contraction stays off).
-__attribute__((target("avx512f"), optimize("fp-contract=off"))) void RowAvx512(
-    const float* in, int depth, float beta, int64_t first, int64_t exact_from, float* out) {
-  RowImpl<V16, 16>(in, depth, beta, first, exact_from, out);
+__attribute__((target("avx512f"), optimize("fp-contract=off"))) void BlockAvx512(
+    const float* in, int rows, int depth, float beta, int64_t first, int64_t exact_from,
+    float* out) {
+  BlockImpl<V16, 16>(in, rows, depth, beta, first, exact_from, out);
 }
 #endif
 
@@ -175,19 +191,22 @@ float EigenExp(float x) {
 void Softmax(const float* input, int64_t rows, int depth, float beta, float* output,
              pthreadpool* pool) {
   if (rows <= 0 || depth <= 0) return;
-  auto row_fn = RowGeneric;
+  auto block_fn = BlockGeneric;
 #if defined(__x86_64__) || defined(__i386__)
   if (gemm::CpuHasAvx512F()) {
-    row_fn = RowAvx512;
+    block_fn = BlockAvx512;
   } else if (gemm::CpuHasAvx2()) {
-    row_fn = RowAvx2;
+    block_fn = BlockAvx2;
   }
 #endif
   const int64_t exact_from = (rows * depth) & ~int64_t{3};
   const double work = static_cast<double>(rows) * depth * 16;
-  parallel::ParallelFor(pool, static_cast<size_t>(rows), work, [&](size_t i) {
-    const int64_t first = static_cast<int64_t>(i) * depth;
-    row_fn(input + first, depth, beta, first, exact_from, output + first);
+  const int64_t blocks = (rows + kBlockRows - 1) / kBlockRows;
+  parallel::ParallelFor(pool, static_cast<size_t>(blocks), work, [&](size_t b) {
+    const int64_t row0 = static_cast<int64_t>(b) * kBlockRows;
+    const int count = static_cast<int>(std::min<int64_t>(kBlockRows, rows - row0));
+    const int64_t first = row0 * depth;
+    block_fn(input + first, count, depth, beta, first, exact_from, output + first);
   });
 }
 
