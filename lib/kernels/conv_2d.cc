@@ -71,6 +71,9 @@ struct OpData {
   std::vector<int32_t> dot_bias;
   std::vector<int32_t> sums;  // hybrid: per-task int32 sums of one chunk
   std::vector<float> multipliers;  // hybrid per channel: channel * image scale per image
+  // Hybrid on AMX (gemm::DotGemmHybrid): the image's scale for every row of a chunk, and
+  // per-tensor filters' unit scales (1: the image scale already holds the filter's).
+  std::vector<float> chunk_scale, unit_ones;
   // Float: the GEMM's order of sums (TFLite's builtin one in graphs with hybrid nodes).
   gemm::GemmKernel float_kernel = gemm::GemmKernel::kAuto;
 };
@@ -360,12 +363,27 @@ void EvalHybrid(const Geometry& g, OpData* data, const TfLiteConvParams& params,
       data->dot_bias.resize(n);
       gemm::DotBias(nullptr, w.dot_sums.data(), n, offset[0] + 128, data->dot_bias.data());
       const uint8_t pad = static_cast<uint8_t>(offset[0] + 128);
+      data->chunk_scale.assign(conv_util::kChunkRows, images.scale[0]);
+      if (channel_scale == nullptr) data->unit_ones.assign(n, 1.0f);
+      gemm::HybridOutputStage hybrid_stage;
+      hybrid_stage.dot_bias = data->dot_bias.data();
+      hybrid_stage.row_scale = data->chunk_scale.data();
+      hybrid_stage.unit_scale = channel_scale != nullptr ? channel_scale : data->unit_ones.data();
+      hybrid_stage.bias = group_bias;
+      hybrid_stage.act_min = act_min;
+      hybrid_stage.act_max = act_max;
       conv_util::ChunkedIm2ColGemm(
           rows, stride, n, &data->im2col_u8, pool,
           [&](size_t r0, size_t r1, uint8_t* buf) {
             conv_util::Im2ColRows(g, q, grp * g.f_c, r0, r1, pad, conv_util::DotConvert{}, buf, stride);
           },
           [&](size_t r0, size_t r1, const uint8_t* buf, size_t t) {
+            // The rescale on the AMX blocks where they apply: the same products and sums as
+            // `rescale` (float(sum) * (image scale * channel scale) + bias, each rounded).
+            if (gemm::DotGemmHybrid(static_cast<int>(r1 - r0), n, depth, buf, stride, w.dot.data(),
+                                    hybrid_stage, out + r0 * g.out_c + grp * n, g.out_c, nullptr)) {
+              return;
+            }
             int32_t* sums = data->sums.data() + t * sums_slice;
             gemm::DotGemmRaw(static_cast<int>(r1 - r0), n, depth, buf, stride, w.dot.data(),
                              data->dot_bias.data(), sums, n, nullptr);
