@@ -11,6 +11,7 @@
 #include <pthreadpool.h>
 
 #include <algorithm>
+#include <type_traits>
 #include <cstring>
 #include <vector>
 
@@ -267,62 +268,47 @@ struct alignas(64) AmxTileConfig {
   uint8_t rows[16];
 };
 
-// The 32 x 32 sums of a step (rows i.., columns col0.. of one or two panels; rows and
-// cols: the valid ones) through the quantized stage into c.
+// The hybrid layers' rescale of 32 x 32 sums (rows i.., columns col0..; rows and cols the
+// valid ones) into float (HybridOutputStage). The _round_ forms with the current rounding
+// are plain multiplies and adds that the compiler does not contract into FMA: each
+// product rounded alone, as the hybrid kernels' loops.
+__attribute__((target(TFI_AMX_TARGET), always_inline)) inline void AmxHybridStore(
+    const HybridOutputStage& s, int i, int rows, int col0, int cols,
+    const int32_t (*cbuf)[2 * kNr], float* c, size_t ldc) {
+  constexpr int kRound = _MM_FROUND_CUR_DIRECTION;
+  const __m512 lo = _mm512_set1_ps(s.act_min), hi = _mm512_set1_ps(s.act_max);
+  for (int q = 0; q * kNr < cols; ++q) {
+    const int at = col0 + q * kNr, left = cols - q * kNr;
+    const __mmask16 m = left >= kNr ? 0xFFFF : static_cast<__mmask16>((1u << left) - 1);
+    const __m512i dot_bias = s.dot_bias != nullptr ? _mm512_maskz_loadu_epi32(m, s.dot_bias + at)
+                                                   : _mm512_setzero_si512();
+    const __m512i col = s.col_sums != nullptr ? _mm512_maskz_loadu_epi32(m, s.col_sums + at)
+                                              : _mm512_setzero_si512();
+    const __m512 unit = _mm512_maskz_loadu_ps(m, s.unit_scale + at);
+    const __m512 bias = s.bias != nullptr ? _mm512_maskz_loadu_ps(m, s.bias + at) : _mm512_setzero_ps();
+    for (int r = 0; r < rows; ++r) {
+      const int row = i + r;
+      __m512i d = _mm512_add_epi32(_mm512_load_si512(&cbuf[r][q * kNr]), dot_bias);
+      if (s.col_sums != nullptr) {
+        d = _mm512_sub_epi32(d, _mm512_mullo_epi32(_mm512_set1_epi32(s.row_offset[row]), col));
+      }
+      const __m512 scale = _mm512_mul_round_ps(_mm512_set1_ps(s.row_scale[row]), unit, kRound);
+      const __m512 v =
+          _mm512_add_round_ps(bias, _mm512_mul_round_ps(_mm512_cvtepi32_ps(d), scale, kRound), kRound);
+      _mm512_mask_storeu_ps(c + row * ldc + at, m, _mm512_min_ps(hi, _mm512_max_ps(lo, v)));
+    }
+  }
+}
+
+// OutT int8 / int32: the quantized stage s (DotGemm, DotGemmRaw); float: the hybrid
+// stage h (DotGemmHybrid).
 template <typename OutT>
-struct AmxQuantizedStore {
-  OutT* c;
-  size_t ldc;
-  const QuantizedOutputStage& s;
-  __attribute__((target(TFI_AMX_TARGET), always_inline)) void operator()(
-      int i, int rows, int col0, int cols, const int32_t (*cbuf)[2 * kNr]) const {
-    for (int q = 0; q * kNr < cols; ++q) {
-      const int at = col0 + q * kNr;
-      const Stage16 st = LoadStage16(s, at, cols - q * kNr, sizeof(OutT) == 4);
-      for (int r = 0; r < rows; ++r) {
-        Store16(st, _mm512_load_si512(&cbuf[r][q * kNr]), c + (i + r) * ldc + at);
-      }
-    }
-  }
-};
-
-// The same sums rescaled to float as the hybrid kernels do (HybridOutputStage), without
-// writing them out first. Each product rounded alone (the block is built without
-// contraction into FMA).
-struct AmxHybridStore {
-  float* c;
-  size_t ldc;
-  const HybridOutputStage& s;
-  __attribute__((target(TFI_AMX_TARGET), always_inline, optimize("fp-contract=off"))) void
-  operator()(int i, int rows, int col0, int cols, const int32_t (*cbuf)[2 * kNr]) const {
-    const __m512 lo = _mm512_set1_ps(s.act_min), hi = _mm512_set1_ps(s.act_max);
-    for (int q = 0; q * kNr < cols; ++q) {
-      const int at = col0 + q * kNr, left = cols - q * kNr;
-      const __mmask16 m = left >= kNr ? 0xFFFF : static_cast<__mmask16>((1u << left) - 1);
-      const __m512i dot_bias = s.dot_bias != nullptr ? _mm512_maskz_loadu_epi32(m, s.dot_bias + at)
-                                                     : _mm512_setzero_si512();
-      const __m512i col = s.col_sums != nullptr ? _mm512_maskz_loadu_epi32(m, s.col_sums + at)
-                                                : _mm512_setzero_si512();
-      const __m512 unit = _mm512_maskz_loadu_ps(m, s.unit_scale + at);
-      const __m512 bias = s.bias != nullptr ? _mm512_maskz_loadu_ps(m, s.bias + at) : _mm512_setzero_ps();
-      for (int r = 0; r < rows; ++r) {
-        const int row = i + r;
-        __m512i d = _mm512_add_epi32(_mm512_load_si512(&cbuf[r][q * kNr]), dot_bias);
-        if (s.col_sums != nullptr) {
-          d = _mm512_sub_epi32(d, _mm512_mullo_epi32(_mm512_set1_epi32(s.row_offset[row]), col));
-        }
-        const __m512 scale = _mm512_mul_ps(_mm512_set1_ps(s.row_scale[row]), unit);
-        const __m512 v = _mm512_add_ps(bias, _mm512_mul_ps(_mm512_cvtepi32_ps(d), scale));
-        _mm512_mask_storeu_ps(c + row * ldc + at, m, _mm512_min_ps(hi, _mm512_max_ps(lo, v)));
-      }
-    }
-  }
-};
-
-template <typename Store>
-__attribute__((target(TFI_AMX_TARGET), optimize("fp-contract=off"))) void AmxBlock(
-    int m0, int m1, int p0, int p1, int n, int k, const uint8_t* a, size_t lda,
-    const int8_t* packed_b, size_t panel_bytes, const Store& store) {
+__attribute__((target(TFI_AMX_TARGET))) void AmxBlock(int m0, int m1, int p0, int p1, int n,
+                                                      int k, const uint8_t* a, size_t lda,
+                                                      const int8_t* packed_b, size_t panel_bytes,
+                                                      OutT* c, size_t ldc,
+                                                      const QuantizedOutputStage& s,
+                                                      const HybridOutputStage* h = nullptr) {
   AmxTileConfig cfg{};
   cfg.palette = 1;
   for (int t = 0; t < 8; ++t) {
@@ -344,16 +330,13 @@ __attribute__((target(TFI_AMX_TARGET), optimize("fp-contract=off"))) void AmxBlo
   alignas(64) int32_t cbuf[kAmxRows][2 * kNr];
   for (int i = m0; i < m1; i += kAmxRows) {
     const int rows = std::min(kAmxRows, m1 - i);
-    // 64 bytes a step, the row's end (and the depth past k) zero under a mask: a call per
-    // row to memcpy and memset cost as much as the tiles on short rows.
     for (int r = 0; r < kAmxRows; ++r) {
       uint8_t* dst = abuf + static_cast<size_t>(r) * astride;
-      const uint8_t* src = r < rows ? a + (i + r) * lda : a;
-      for (int ch = 0; ch < chunks; ++ch) {
-        const int left = r < rows ? k - ch * 64 : 0;
-        const __mmask64 mask = left >= 64 ? ~__mmask64{0}
-                                          : left > 0 ? (__mmask64{1} << left) - 1 : __mmask64{0};
-        _mm512_store_si512(dst + ch * 64, _mm512_maskz_loadu_epi8(mask, src + ch * 64));
+      if (r < rows) {
+        std::memcpy(dst, a + (i + r) * lda, k);
+        std::memset(dst + k, 0, depth - k);
+      } else {
+        std::memset(dst, 0, depth);
       }
     }
     for (int p = p0; p < p1; p += 2) {
@@ -379,7 +362,18 @@ __attribute__((target(TFI_AMX_TARGET), optimize("fp-contract=off"))) void AmxBlo
       _tile_stored(2, &cbuf[16][0], sizeof cbuf[0]);
       _tile_stored(3, &cbuf[16][kNr], sizeof cbuf[0]);
       const int col0 = p * kNr;
-      store(i, rows, col0, std::min(pair ? 2 * kNr : kNr, n - col0), cbuf);
+      const int cols = std::min(pair ? 2 * kNr : kNr, n - col0);
+      if constexpr (std::is_same_v<OutT, float>) {
+        AmxHybridStore(*h, i, rows, col0, cols, cbuf, c, ldc);
+      } else {
+        for (int q = 0; q * kNr < cols; ++q) {
+          const int at = col0 + q * kNr;
+          const Stage16 st = LoadStage16(s, at, cols - q * kNr, sizeof(OutT) == 4);
+          for (int r = 0; r < rows; ++r) {
+            Store16(st, _mm512_load_si512(&cbuf[r][q * kNr]), c + (i + r) * ldc + at);
+          }
+        }
+      }
     }
   }
   _tile_release();
@@ -524,8 +518,7 @@ void DotGemmImpl(int m, int n, int k, const uint8_t* a, int lda, const int8_t* p
     RunBlocks(
         pool, m, panels, k, kAmxRows * 2,
         [&](int m0, int m1, int p0, int p1) {
-          AmxBlock(m0, m1, p0, p1, n, k, a, sa, packed_b, panel_bytes,
-                   AmxQuantizedStore<OutT>{c, sc, stage});
+          AmxBlock<OutT>(m0, m1, p0, p1, n, k, a, sa, packed_b, panel_bytes, c, sc, stage);
         },
         /*panel_align=*/2, /*min_parallel_macs=*/kMinParallelMacs * 8);
     return;
@@ -606,7 +599,8 @@ bool DotGemmHybrid(int m, int n, int k, const uint8_t* a, int lda, const int8_t*
   RunBlocks(
       pool, m, panels, k, kAmxRows * 2,
       [&](int m0, int m1, int p0, int p1) {
-        AmxBlock(m0, m1, p0, p1, n, k, a, sa, packed_b, panel_bytes, AmxHybridStore{c, sc, stage});
+        AmxBlock<float>(m0, m1, p0, p1, n, k, a, sa, packed_b, panel_bytes, c, sc,
+                        QuantizedOutputStage(), &stage);
       },
       /*panel_align=*/2, /*min_parallel_macs=*/kMinParallelMacs * 8);
   return true;
