@@ -308,7 +308,8 @@ __attribute__((target(TFI_AMX_TARGET))) void AmxBlock(int m0, int m1, int p0, in
                                                       const int8_t* packed_b, size_t panel_bytes,
                                                       OutT* c, size_t ldc,
                                                       const QuantizedOutputStage& s,
-                                                      const HybridOutputStage* h = nullptr) {
+                                                      const HybridOutputStage* h = nullptr,
+                                                      uint8_t a_flip = 0) {
   AmxTileConfig cfg{};
   cfg.palette = 1;
   for (int t = 0; t < 8; ++t) {
@@ -330,13 +331,30 @@ __attribute__((target(TFI_AMX_TARGET))) void AmxBlock(int m0, int m1, int p0, in
   alignas(64) int32_t cbuf[kAmxRows][2 * kNr];
   for (int i = m0; i < m1; i += kAmxRows) {
     const int rows = std::min(kAmxRows, m1 - i);
-    for (int r = 0; r < kAmxRows; ++r) {
-      uint8_t* dst = abuf + static_cast<size_t>(r) * astride;
-      if (r < rows) {
-        std::memcpy(dst, a + (i + r) * lda, k);
-        std::memset(dst + k, 0, depth - k);
-      } else {
-        std::memset(dst, 0, depth);
+    if (a_flip != 0) {
+      // int8 rows (DotGemmSigned): converted to the uint8 domain on this copy, 64 bytes a
+      // step; past k (and rows past the block's) any value, as B's depth there is zero.
+      const __m512i flip = _mm512_set1_epi8(static_cast<char>(a_flip));
+      for (int r = 0; r < kAmxRows; ++r) {
+        uint8_t* dst = abuf + static_cast<size_t>(r) * astride;
+        const uint8_t* src = r < rows ? a + (i + r) * lda : a;
+        for (int ch = 0; ch < chunks; ++ch) {
+          const int left = r < rows ? k - ch * 64 : 0;
+          const __mmask64 mask = left >= 64 ? ~__mmask64{0}
+                                            : left > 0 ? (__mmask64{1} << left) - 1 : __mmask64{0};
+          _mm512_store_si512(dst + ch * 64,
+                             _mm512_xor_si512(_mm512_maskz_loadu_epi8(mask, src + ch * 64), flip));
+        }
+      }
+    } else {
+      for (int r = 0; r < kAmxRows; ++r) {
+        uint8_t* dst = abuf + static_cast<size_t>(r) * astride;
+        if (r < rows) {
+          std::memcpy(dst, a + (i + r) * lda, k);
+          std::memset(dst + k, 0, depth - k);
+        } else {
+          std::memset(dst, 0, depth);
+        }
       }
     }
     for (int p = p0; p < p1; p += 2) {
@@ -584,6 +602,32 @@ void DotGemmRaw(int m, int n, int k, const uint8_t* a, int lda, const int8_t* pa
   QuantizedOutputStage stage;
   stage.bias = bias;
   DotGemmImpl(m, n, k, a, lda, packed_b, c, ldc, stage, pool, kernel);
+}
+
+bool DotGemmSigned(int m, int n, int k, const int8_t* a, int lda, const int8_t* packed_b,
+                   int8_t* c, int ldc, const QuantizedOutputStage& stage, pthreadpool* pool) {
+#ifdef TFI_DOT_X86
+  if (m <= 0 || n <= 0 || Resolve(DotKernel::kAuto) != DotKernel::kAmx || m < 16 ||
+      k < kDotAmxMinDepth) {
+    return false;
+  }
+  const int panels = (n + kNr - 1) / kNr;
+  const size_t panel_bytes = static_cast<size_t>(DotPanelDepth(k)) * kNr;
+  const size_t sa = static_cast<size_t>(lda), sc = static_cast<size_t>(ldc);
+  const auto* au = reinterpret_cast<const uint8_t*>(a);
+  RunBlocks(
+      pool, m, panels, k, kAmxRows * 2,
+      [&](int m0, int m1, int p0, int p1) {
+        AmxBlock<int8_t>(m0, m1, p0, p1, n, k, au, sa, packed_b, panel_bytes, c, sc, stage,
+                         nullptr, 0x80);
+      },
+      /*panel_align=*/2, /*min_parallel_macs=*/kMinParallelMacs * 8);
+  return true;
+#else
+  (void)m, (void)n, (void)k, (void)a, (void)lda, (void)packed_b, (void)c, (void)ldc,
+      (void)stage, (void)pool;
+  return false;
+#endif
 }
 
 bool DotGemmHybrid(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packed_b,

@@ -238,6 +238,49 @@ TEST_CASE("DotGemmHybrid equals DotGemmRaw and ScaleRows bit for bit") {
   pthreadpool_destroy(pool);
 }
 
+// int8 rows converted on the AMX copy give DotGemm's bytes on the converted rows: row
+// counts around the 32-row block, depths from AMX's minimum (odd ones: masked row ends),
+// one thread and a pool. Where the CPU has no AMX it declines.
+TEST_CASE("DotGemmSigned equals DotGemm on DotInput's rows") {
+  pthreadpool_t pool = pthreadpool_create(2);
+  uint32_t seed = 400;
+  for (int m : {16, 33, 100}) {
+    for (int n : {5, 32, 70}) {
+      for (int k : {64, 97, 300}) {
+        ++seed;
+        CAPTURE(seed, m, n, k);
+        std::mt19937 rng(seed);
+        const int lda = k + (seed % 2 == 0 ? 0 : 9);
+        const auto a = RandomInts<int8_t>(rng, static_cast<size_t>(m) * lda, -128, 127);
+        const auto w = RandomInts<int8_t>(rng, static_cast<size_t>(n) * k, -128, 127);
+        const auto bias = RandomInts<int32_t>(rng, n, -200000, 200000);
+        std::vector<int8_t> packed(tflite::gemm::PackedDotWeightsSize(n, k));
+        std::vector<int32_t> col(n), dot_bias(n), mult(n, 1 << 30), shift(n, -9);
+        tflite::gemm::PackDotWeights(w.data(), n, k, packed.data(), col.data());
+        tflite::gemm::DotBias(bias.data(), col.data(), n, 5 + 128, dot_bias.data());
+        tflite::gemm::QuantizedOutputStage st;
+        st.bias = dot_bias.data();
+        st.multiplier = mult.data();
+        st.shift = shift.data();
+        st.output_offset = 3;
+        // DotGemm's rows: DotDepth(k) apart, converted.
+        const int depth = tflite::gemm::DotDepth(k);
+        std::vector<uint8_t> au(static_cast<size_t>(m) * depth, 0);
+        for (int i = 0; i < m; ++i) tflite::gemm::DotInput(a.data() + i * lda, k, au.data() + i * depth);
+        std::vector<int8_t> want(static_cast<size_t>(m) * n), got(want.size(), 77);
+        tflite::gemm::DotGemm(m, n, k, au.data(), depth, packed.data(), want.data(), n, st, nullptr);
+        for (pthreadpool_t p : {static_cast<pthreadpool_t>(nullptr), pool}) {
+          const bool done = tflite::gemm::DotGemmSigned(m, n, k, a.data(), lda, packed.data(),
+                                                        got.data(), n, st, p);
+          REQUIRE(done == tflite::gemm::CpuHasAmxInt8());
+          if (done) REQUIRE(got == want);
+        }
+      }
+    }
+  }
+  pthreadpool_destroy(pool);
+}
+
 TEST_CASE("DotGemm splits rows and panel pairs over threads with the same results") {
   pthreadpool_t pool = pthreadpool_create(3);
   uint32_t seed = 9300;

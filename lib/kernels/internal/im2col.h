@@ -172,6 +172,11 @@ inline void Int8DotConv(const ConvGeometry& g, const int8_t* input, int32_t inpu
   const bool pixels = g.f_h == 1 && g.f_w == 1 && g.stride_h == 1 && g.stride_w == 1 &&
                       g.pad_h == 0 && g.pad_w == 0 && g.groups == 1 && depth == stride &&
                       g.out_h == g.in_h && g.out_w == g.in_w;
+  // The pixels on AMX: no conversion pass (the tiles' copy converts), all rows at once.
+  if (pixels && gemm::DotGemmSigned(static_cast<int>(rows), n, depth, input, depth, packed_filter,
+                                    output + static_cast<size_t>(group) * n, g.out_c, stage, pool)) {
+    return;
+  }
   auto fill = [&](size_t r0, size_t r1, uint8_t* buf) {
     if (pixels) {
       gemm::DotInput(input + r0 * depth, (r1 - r0) * depth, buf);
