@@ -530,10 +530,20 @@ __attribute__((target("avx512f"))) inline void MinMaxRowsAvx512(const float* x, 
 __attribute__((target("avx512f"), optimize("fp-contract=off"))) inline void QuantizeRowsAvx512(
     const float* x, int rows, size_t size, const RowParams* params, int8_t* dst, size_t stride,
     uint8_t flip) {
+  // The same values as QuantizeLoop, with fewer operations per vector:
+  // - y +/- 0.5 as y + copysign(0.5, y) (one bit operation instead of a compare and a
+  //   blend; they differ only for y = -0, where both truncate to 0);
+  // - no lower float clamp: NaN and values below -2^31 truncate to INT32_MIN, which the
+  //   integer clamp takes to the lower bound as the clamp at -2147483520 did; the upper
+  //   one stays (min_ps(fmax, t) keeps NaN for the truncation);
+  // - the clamp before the offset is added (bounds less the offset: the same result, and
+  //   nothing to overflow), and the XOR 0x80 of the uint8 domain folded into the offset
+  //   (q + 128 in [0, 255], narrowed by truncation).
   const size_t bulk = size & ~size_t{7};
-  const __m512 fmin = _mm512_set1_ps(-2147483520.0f), fmax = _mm512_set1_ps(2147483520.0f);
-  const __m512 half = _mm512_set1_ps(0.5f), minus_half = _mm512_set1_ps(-0.5f);
-  const __m128i vflip = _mm_set1_epi8(static_cast<char>(flip));
+  const __m512 fmax = _mm512_set1_ps(2147483520.0f), half = _mm512_set1_ps(0.5f);
+  const __m512i sign = _mm512_set1_epi32(static_cast<int32_t>(0x80000000u));
+  const int32_t shift = flip == 0x80 ? 128 : 0;
+  const __m128i vflip = _mm_set1_epi8(static_cast<char>(flip == 0x80 ? 0 : flip));
   for (int r = 0; r < rows; ++r) {
     const RowParams& p = params[r];
     const float* v = x + r * size;
@@ -543,15 +553,15 @@ __attribute__((target("avx512f"), optimize("fp-contract=off"))) inline void Quan
       continue;
     }
     const __m512 vinv = _mm512_set1_ps(p.inv);
-    const __m512i voff = _mm512_set1_epi32(p.offset);
-    const __m512i vlo = _mm512_set1_epi32(p.lo), vhi = _mm512_set1_epi32(p.hi);
+    const __m512i voff = _mm512_set1_epi32(p.offset + shift);
+    const __m512i vlo = _mm512_set1_epi32(p.lo - p.offset), vhi = _mm512_set1_epi32(p.hi - p.offset);
     auto quantize = [&](__m512 in) {
       const __m512 y = _mm512_mul_ps(in, vinv);
-      const __mmask16 neg = _mm512_cmp_ps_mask(y, _mm512_setzero_ps(), _CMP_LT_OQ);
-      __m512 t = _mm512_add_ps(y, _mm512_mask_blend_ps(neg, half, minus_half));
-      t = _mm512_min_ps(_mm512_max_ps(t, fmin), fmax);  // NaN -> the lower bound
-      __m512i qi = _mm512_add_epi32(_mm512_cvttps_epi32(t), voff);
-      qi = _mm512_min_epi32(_mm512_max_epi32(qi, vlo), vhi);
+      const __m512 signed_half = _mm512_castsi512_ps(_mm512_ternarylogic_epi32(
+          _mm512_castps_si512(y), sign, _mm512_castps_si512(half), 0xEA));  // (y & sign) | 0.5
+      const __m512 t = _mm512_min_ps(fmax, _mm512_add_ps(y, signed_half));
+      __m512i qi = _mm512_min_epi32(_mm512_max_epi32(_mm512_cvttps_epi32(t), vlo), vhi);
+      qi = _mm512_add_epi32(qi, voff);
       return _mm_xor_si128(_mm512_cvtepi32_epi8(qi), vflip);
     };
     size_t i = 0;

@@ -155,6 +155,46 @@ TEST_CASE("hybrid::QuantizedRows equals the scalar quantization formula") {
   }
 }
 
+// The vector loops' edges against the scalar formula: a NaN among the values (the lower
+// bound), infinities, a range so small that 127 / range overflows to infinity (y = +/-inf
+// or NaN for 0), -0.
+TEST_CASE("hybrid::QuantizedRows edge values equal the scalar formula") {
+  const float nan = std::nanf(""), inf = std::numeric_limits<float>::infinity();
+  std::vector<std::vector<float>> rows = {
+      {0.5f, -1.f, nan, 2.f, -0.0f, 3.f, 1.f, -2.f, 0.25f, nan, 1.5f, -0.5f, 0.f, 2.5f, -3.f, 1.f, 0.75f, -0.75f},
+      {1.f, inf, -2.f, 3.f, -inf, 0.f, 1.f, 2.f, 3.f, 4.f, 5.f, 6.f, 7.f, 8.f, 9.f, 10.f},
+      {1e-39f, -5e-40f, 0.f, 3e-39f, -0.0f, 2e-39f, 1e-40f, -1e-39f, 1e-39f, 0.f, 4e-39f, -4e-39f, 1e-45f, 0.f, 2e-39f, 1e-39f}};
+  for (bool asymmetric : {false, true}) {
+    for (const auto& row : rows) {
+      const int size = static_cast<int>(row.size());
+      tflite::hybrid::QuantizedRows q;
+      std::vector<int8_t> flipped(row.size());
+      q.QuantizeTo(row.data(), 1, row.size(), asymmetric, flipped.data(), row.size(), 0x80);
+      tflite::hybrid::QuantizedRows plain;
+      plain.Quantize(row.data(), 1, row.size(), asymmetric);
+      // The range a linear scan finds (NaN compares false, so it is skipped).
+      float lo = row[0], hi = row[0];
+      for (float v : row) {
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+      const tflite::hybrid::RowParams p = asymmetric ? tflite::hybrid::AsymmetricParams(lo, hi)
+                                                     : tflite::hybrid::SymmetricParams(lo, hi);
+      for (int i = 0; i < size; ++i) {
+        int32_t want = 0;
+        if (!p.zero) {
+          const float y = row[i] * p.inv;
+          const int32_t rounded = i < (size & ~7) ? tflite::hybrid::NeonRound(y) : tflite::hybrid::RoundHalfAway(y);
+          want = static_cast<int32_t>(std::min<int64_t>(p.hi, std::max<int64_t>(p.lo, int64_t{p.offset} + rounded)));
+        }
+        CAPTURE(asymmetric, size, i, row[i], p.inv);
+        REQUIRE(plain.row(0, row.size())[i] == want);
+        REQUIRE(static_cast<uint8_t>(flipped[i]) == tflite::gemm::DotByte(static_cast<int8_t>(want)));
+      }
+    }
+  }
+}
+
 // Infinite inputs (found by an UBSan fuzz run): an infinite scale, a NaN zero point that
 // must not reach the int8 conversion; 0, what TFLite's conversion gives on x86.
 TEST_CASE("hybrid::AsymmetricQuantizeFloats on infinite inputs: offset 0, no NaN conversion") {
