@@ -50,12 +50,14 @@ OPTIMIZED_CASES.update({
         "float_fully_connected_in_hybrid_graph",
         "float_fully_connected_in_hybrid_graph_batch_1",
         "float_batch_matmul_in_hybrid_graph")})
-# Float SOFTMAX and MEAN: the default kernels' Eigen arithmetic (exp, sums), the bits that
-# dynamic-range models quantize (the reference kernels use std::exp and plain loops).
+# Float SOFTMAX, MEAN and GELU: the default kernels' Eigen arithmetic (exp, sums, erfc), the
+# bits that dynamic-range models quantize (the reference kernels use std::exp and plain
+# loops).
 OPTIMIZED_CASES.update({
     name: "float arithmetic of the default (Eigen) kernel" for name in (
         "softmax_float_1000_classes", "softmax_float_rows_of_10_beta_20",
         "softmax_float_rows_of_3", "softmax_float_rows_of_129", "mean_float_innermost_37",
+        "gelu_float_3x1367", "gelu_float_4099_scaled_by_4",
         "mean_float_innermost_two_axes", "mean_float_spatial", "mean_float_outer_axis")})
 
 

@@ -831,6 +831,22 @@ ModelBuilder SoftmaxFloat(int rows, int depth, float beta) {
   return b;
 }
 
+// Float GELU (exact form) over `count` values, after a MUL by `scale` so that the inputs
+// (N(0, 1)) reach erfc's outer range and the [-11, 11] clamp.
+ModelBuilder GeluFloat(int rows, int count, float scale) {
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_FLOAT32, {rows, count}, "in");
+  const int k = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {}, {scale}, "scale");
+  const int scaled = b.AddTensor(tflite::TensorType_FLOAT32, {rows, count}, "scaled");
+  const int out = b.AddTensor(tflite::TensorType_FLOAT32, {rows, count}, "out");
+  b.AddOperator(tflite::BuiltinOperator_MUL, {in, k}, {scaled}, Options(tflite::MulOptionsT{}));
+  tflite::GeluOptionsT o;
+  o.approximate = false;
+  b.AddOperator(tflite::BuiltinOperator_GELU, {scaled}, {out}, Options(o));
+  SingleIo(b, in, out);
+  return b;
+}
+
 ModelBuilder MeanFloat(const std::vector<int32_t>& shape, const std::vector<int32_t>& axes,
                        bool keep_dims) {
   ModelBuilder b;
@@ -1086,6 +1102,9 @@ const GoldenCase kCases[] = {
     {"softmax_float_rows_of_10_beta_20", [] { return SoftmaxFloat(7, 10, 20.0f); }, 0},
     {"softmax_float_rows_of_3", [] { return SoftmaxFloat(5, 3, 1.0f); }, 0},
     {"softmax_float_rows_of_129", [] { return SoftmaxFloat(3, 129, 1.0f); }, 0},
+    // 4101 and 4099 values: the last n % 4 on Eigen's scalar path (std::exp), the rest packets.
+    {"gelu_float_3x1367", [] { return GeluFloat(3, 1367, 1.0f); }, 0},
+    {"gelu_float_4099_scaled_by_4", [] { return GeluFloat(1, 4099, 4.0f); }, 0},
     {"mean_float_innermost_37", [] { return MeanFloat({3, 5, 37}, {2}, true); }, 0},
     {"mean_float_innermost_two_axes", [] { return MeanFloat({2, 6, 23}, {1, 2}, false); }, 0},
     {"mean_float_spatial", [] { return MeanFloat({1, 7, 5, 13}, {1, 2}, false); }, 0},

@@ -3,6 +3,7 @@
 #include "kernels/internal/gelu_f32.h"
 
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <cstdint>
 #include <iterator>
@@ -11,110 +12,143 @@
 #include <immintrin.h>
 #endif
 
+#include "kernels/internal/eigen_exp.h"
 #include "kernels/internal/elementwise.h"
 #include "kernels/internal/gemm.h"
+#include "kernels/internal/vector_math.h"
 
 namespace tflite {
 namespace gelu_f32 {
 namespace {
 
-// erf(x) as Eigen's generic_fast_erf_float: odd polynomial over even polynomial, both in
-// x^2, highest degree first (the scalar form and the AVX2 one below share them).
-constexpr float kErfP[] = {-2.72614225801306e-10f, 2.77068142495902e-08f,
-                           -2.10102402082508e-06f, -5.69250639462346e-05f,
-                           -7.34990630326855e-04f, -2.95459980854025e-03f,
-                           -1.60960333262415e-02f};
-constexpr float kErfQ[] = {-1.45660718464996e-05f, -2.13374055278905e-04f,
-                           -1.68282697438203e-03f, -7.37332916720468e-03f,
-                           -1.42647390514189e-02f};
+// Exact GELU as TFLite's builtin kernel computes it on x86 (Eigen array code built for
+// SSE without FMA; checked bit for bit against ai-edge-litert 2.3.0 on 65,536 values and
+// testdata/kernels/gelu_float_*): out = (0.5 x) * erfc(x * -sqrt(1/2)) with Eigen's
+// generic_fast_erfc<float>: x clamped to [-11, 11]; for x^2 <= 1, 1 + x * S(x^2); beyond,
+// exp(-x^2) (Eigen's pexp, corrected by the low part of x^2 from Veltkamp's splitting)
+// times P(1/x^2) / (x Q(1/x^2)), plus 2 for negative x. Every multiply and add rounded on
+// its own. The tensor's first n & ~3 values are SSE packets; the last n % 4 are Eigen's
+// scalar path, the same operations but std::exp.
+constexpr float kErfcSmall[] = {5.61802298761904239654541015625e-04f, -4.91381669417023658752441406250e-03f,
+                                2.67075151205062866210937500000e-02f, -1.12800106406211853027343750000e-01f,
+                                3.76122951507568359375000000000e-01f, -1.12837910652160644531250000000e+00f};
+constexpr float kErfcNum[] = {1.0208116471767425537109375e-01f, 4.2920666933059692382812500e-01f,
+                              3.2379078865051269531250000e-01f, 5.3971976041793823242187500e-02f};
+constexpr float kErfcDen[] = {1.7251677811145782470703125e-02f, 3.9137163758277893066406250e-01f,
+                              1.0000000000000000000000000e+00f, 6.2173241376876831054687500e-01f,
+                              9.5662862062454223632812500e-02f};
 
-inline __attribute__((always_inline)) float FastErf(float x) {
-  x = std::min(std::max(x, -4.0f), 4.0f);  // (NaN stays NaN)
-  const float x2 = x * x;
-  float p = kErfP[0];
-  for (size_t k = 1; k < std::size(kErfP); ++k) p = p * x2 + kErfP[k];
-  p = p * x;
-  float q = kErfQ[0];
-  for (size_t k = 1; k < std::size(kErfQ); ++k) q = q * x2 + kErfQ[k];
-  return p / q;
-}
-
-inline __attribute__((always_inline)) void GeluExactImpl(const float* in, float* out,
-                                                         int64_t n) {
-  for (int64_t i = 0; i < n; ++i) {
-    const float x = in[i];
-    out[i] = 0.5f * x * (1.0f + FastErf(x * static_cast<float>(M_SQRT1_2)));
+// p = Horner's rule, highest degree first (Eigen's ppolevl), each step a multiply then an
+// add. Vectors pass by reference (see vector_math.h).
+template <typename V, size_t N>
+__attribute__((always_inline, optimize("fp-contract=off"))) inline void Polevl(
+    const V& x, const float (&c)[N], V& p) {
+  p = V{} + c[0];
+  for (size_t i = 1; i < N; ++i) {
+    p = p * x;
+    p = p + c[i];
   }
 }
 
-// Below this, 1 + erf(x / sqrt(2)) is small enough that the approximation's absolute error
-// would show relative to it: those elements (a few percent of typical activations) take
-// std::erfc, as TFLite's reference does.
-constexpr float kGeluTail = -1.5f;
+// Veltkamp's splitting of x into hi + lo (12 significant bits in hi).
+template <typename V>
+__attribute__((always_inline, optimize("fp-contract=off"))) inline void Split(const V& x, V& hi,
+                                                                              V& lo) {
+  const V gamma = x * 4097.0f;
+  const V rho = x - gamma;
+  hi = rho + gamma;
+  lo = x - hi;
+}
 
-inline float GeluTail(float x) { return 0.5f * x * std::erfc(x * static_cast<float>(-M_SQRT1_2)); }
+// erfc on V lanes (Exp: Eigen's pexp for packets, std::exp for the scalar path).
+template <typename V, bool kPacketExp>
+__attribute__((always_inline, optimize("fp-contract=off"))) inline void Erfc(const V& x_in,
+                                                                            V& result) {
+  V x = x_in > -11.0f ? x_in : V{} - 11.0f;
+  x = x < 11.0f ? x : V{} + 11.0f;
+  const V x2 = x * x;
+  V small;
+  Polevl(x2, kErfcSmall, small);
+  small = x * small;
+  small = small + 1.0f;
+  // x^2 = x2 + x2_lo exactly (Dekker's product on the split halves).
+  V xh, xl;
+  Split(x, xh, xl);
+  V x2_lo = xh * xh;
+  x2_lo = x2_lo + -x2;
+  V t = xh * xl;
+  x2_lo = t + x2_lo;
+  t = xl * xh;
+  x2_lo = t + x2_lo;
+  t = xl * xl;
+  x2_lo = t + x2_lo;
+  V e = -x2;
+  if constexpr (kPacketExp) {
+    eigen_exp::PExp(e);
+  } else {
+    e[0] = std::exp(e[0]);
+  }
+  t = e * x2_lo;
+  const V z = e - t;
+  const V q2 = 1.0f / x2;
+  V num, den;
+  Polevl(q2, kErfcNum, num);
+  Polevl(q2, kErfcDen, den);
+  den = x * den;
+  const V r = num / den;
+  V large = z * r;
+  large = large + (x < 0.0f ? V{} + 2.0f : V{});
+  result = x2 > 1.0f ? large : small;
+}
+
+// (0.5 x) * erfc(x * -sqrt(1/2)) on V lanes.
+template <typename V, bool kPacketExp>
+__attribute__((always_inline, optimize("fp-contract=off"))) inline void GeluLanes(V& x) {
+  V e;
+  Erfc<V, kPacketExp>(x * static_cast<float>(-M_SQRT1_2), e);
+  x = x * 0.5f;
+  x = x * e;
+}
+
+template <typename V, int kLanes>
+__attribute__((always_inline, optimize("fp-contract=off"))) inline void GeluExactImpl(
+    const float* in, float* out, int64_t n) {
+  const int64_t packets = n & ~int64_t{3};
+  int64_t i = 0;
+  for (; i + kLanes <= packets; i += kLanes) {
+    V x;
+    std::memcpy(&x, in + i, sizeof x);
+    GeluLanes<V, true>(x);
+    std::memcpy(out + i, &x, sizeof x);
+  }
+  if (i < packets) {  // the last packets % kLanes in one partly filled vector (lanes apart)
+    const size_t left = static_cast<size_t>(packets - i);
+    V x = V{};
+    std::memcpy(&x, in + i, left * sizeof(float));
+    GeluLanes<V, true>(x);
+    std::memcpy(out + i, &x, left * sizeof(float));
+    i = packets;
+  }
+  for (; i < n; ++i) {  // Eigen's scalar path
+    vector_math::V4 x = vector_math::V4{} + in[i];
+    GeluLanes<vector_math::V4, false>(x);
+    out[i] = x[0];
+  }
+}
 
 void GeluExactGeneric(const float* in, float* out, int64_t n) {
-  GeluExactImpl(in, out, n);
-  for (int64_t i = 0; i < n; ++i) {
-    if (in[i] < kGeluTail) out[i] = GeluTail(in[i]);
-  }
-}
-#if defined(__x86_64__) || defined(__i386__)
-// FastErf on 8 lanes (GCC does not vectorize the clamp's branches); NaN stays NaN (the
-// clamps take it as their second operand).
-__attribute__((target("avx2,fma"))) void GeluExactAvx2(const float* in, float* out, int64_t n) {
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const __m256 x = _mm256_loadu_ps(in + i);
-    __m256 z = _mm256_mul_ps(x, _mm256_set1_ps(static_cast<float>(M_SQRT1_2)));
-    z = _mm256_min_ps(_mm256_set1_ps(4.0f), _mm256_max_ps(_mm256_set1_ps(-4.0f), z));
-    const __m256 z2 = _mm256_mul_ps(z, z);
-    __m256 p = _mm256_set1_ps(kErfP[0]);
-    for (size_t k = 1; k < std::size(kErfP); ++k) p = _mm256_fmadd_ps(p, z2, _mm256_set1_ps(kErfP[k]));
-    p = _mm256_mul_ps(p, z);
-    __m256 q = _mm256_set1_ps(kErfQ[0]);
-    for (size_t k = 1; k < std::size(kErfQ); ++k) q = _mm256_fmadd_ps(q, z2, _mm256_set1_ps(kErfQ[k]));
-    const __m256 erf = _mm256_div_ps(p, q);
-    const __m256 half_x = _mm256_mul_ps(_mm256_set1_ps(0.5f), x);
-    _mm256_storeu_ps(out + i, _mm256_mul_ps(half_x, _mm256_add_ps(_mm256_set1_ps(1.0f), erf)));
-    // The tail's lanes, found 8 at a time (most vectors have none).
-    for (unsigned tail = static_cast<unsigned>(_mm256_movemask_ps(
-             _mm256_cmp_ps(x, _mm256_set1_ps(kGeluTail), _CMP_LT_OQ)));
-         tail != 0; tail &= tail - 1) {
-      const int j = __builtin_ctz(tail);
-      out[i + j] = GeluTail(in[i + j]);
-    }
-  }
-  GeluExactGeneric(in + i, out + i, n - i);
+  GeluExactImpl<vector_math::V4, 4>(in, out, n);
 }
 
-// The same lanes 16 at a time (the same fused multiply-adds, division and products), a
-// last 8 under a mask; the last n % 8 values as the AVX2 path leaves them (the portable
-// loop).
-__attribute__((target("avx512f"))) void GeluExactAvx512(const float* in, float* out, int64_t n) {
-  const int64_t bulk = n & ~int64_t{7};
-  for (int64_t i = 0; i < bulk; i += 16) {
-    const __mmask16 m = bulk - i >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>(0xFF);
-    const __m512 x = _mm512_maskz_loadu_ps(m, in + i);
-    __m512 z = _mm512_mul_ps(x, _mm512_set1_ps(static_cast<float>(M_SQRT1_2)));
-    z = _mm512_min_ps(_mm512_set1_ps(4.0f), _mm512_max_ps(_mm512_set1_ps(-4.0f), z));
-    const __m512 z2 = _mm512_mul_ps(z, z);
-    __m512 p = _mm512_set1_ps(kErfP[0]);
-    for (size_t k = 1; k < std::size(kErfP); ++k) p = _mm512_fmadd_ps(p, z2, _mm512_set1_ps(kErfP[k]));
-    p = _mm512_mul_ps(p, z);
-    __m512 q = _mm512_set1_ps(kErfQ[0]);
-    for (size_t k = 1; k < std::size(kErfQ); ++k) q = _mm512_fmadd_ps(q, z2, _mm512_set1_ps(kErfQ[k]));
-    const __m512 erf = _mm512_div_ps(p, q);
-    const __m512 half_x = _mm512_mul_ps(_mm512_set1_ps(0.5f), x);
-    _mm512_mask_storeu_ps(out + i, m, _mm512_mul_ps(half_x, _mm512_add_ps(_mm512_set1_ps(1.0f), erf)));
-    for (unsigned tail = _mm512_mask_cmp_ps_mask(m, x, _mm512_set1_ps(kGeluTail), _CMP_LT_OQ);
-         tail != 0; tail &= tail - 1) {
-      const int j = __builtin_ctz(tail);
-      out[i + j] = GeluTail(in[i + j]);
-    }
-  }
-  GeluExactGeneric(in + bulk, out + bulk, n - bulk);
+#if defined(__x86_64__) || defined(__i386__)
+__attribute__((target("avx2"), optimize("fp-contract=off"))) void GeluExactAvx2(const float* in,
+                                                                                float* out,
+                                                                                int64_t n) {
+  GeluExactImpl<vector_math::V8, 8>(in, out, n);
+}
+__attribute__((target("avx512f"), optimize("fp-contract=off"))) void GeluExactAvx512(
+    const float* in, float* out, int64_t n) {
+  GeluExactImpl<vector_math::V16, 16>(in, out, n);
 }
 #endif
 
@@ -122,7 +156,7 @@ void GeluExact(const float* in, float* out, int64_t n) {
 #if defined(__x86_64__) || defined(__i386__)
   if (gemm::CpuHasAvx512F()) {
     GeluExactAvx512(in, out, n);
-  } else if (gemm::CpuHasAvx2Fma()) {
+  } else if (gemm::CpuHasAvx2()) {
     GeluExactAvx2(in, out, n);
   } else {
     GeluExactGeneric(in, out, n);

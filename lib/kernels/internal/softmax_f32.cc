@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "kernels/internal/eigen_exp.h"
 #include "kernels/internal/eigen_sum.h"
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/parallel.h"
@@ -13,68 +14,10 @@ namespace tflite {
 namespace softmax_f32 {
 namespace {
 
-using vector_math::I4;
-using vector_math::I8;
-using vector_math::IntOf;
+using eigen_exp::PExp;
 using vector_math::V16;
 using vector_math::V4;
 using vector_math::V8;
-
-// 2^e as a float (e in [-126, 127] gives a normal power; callers keep it there).
-template <typename I, typename V>
-__attribute__((always_inline)) inline void Pow2(const I& e, V& v) {
-  const I bits = (e + 127) << 23;
-  std::memcpy(&v, &bits, sizeof v);
-}
-
-// Eigen's pexp_float, lane by lane, each multiply and add rounded on its own (the SSE build
-// has no FMA). Vectors pass by reference (see vector_math.h).
-template <typename V>
-__attribute__((always_inline, optimize("fp-contract=off"))) inline void PExp(V& io) {
-  using I = typename IntOf<V>::type;
-  const V x0 = io;
-  // pmin(x0, 88.723); NaN lanes end as x0 (pmax below) whatever is computed here. Lanes
-  // below -104 end as 0: clamping them at -110 keeps m (and 2^m's factors) in range.
-  V x = x0 < 88.723f ? x0 : V{} + 88.723f;
-  x = x > -110.0f ? x : V{} - 110.0f;
-  V t = x * 1.44269504088896341f;
-  t = t + 0.5f;
-  // floor(t): truncate, then one less where that rounded up (t is within int32 here).
-  I mi = __builtin_convertvector(t, I);
-  V m = __builtin_convertvector(mi, V);
-  mi = m > t ? mi - 1 : mi;
-  m = __builtin_convertvector(mi, V);
-  V r = m * -0.693359375f;
-  r = r + x;
-  V r_c2 = m * 2.12194440e-4f;
-  r = r_c2 + r;
-  const V r2 = r * r;
-  V p_even = r2 * 1.37449637986719608306884765625e-3f;
-  p_even = p_even + 4.166965186595916748046875e-2f;
-  V p_odd = r2 * 8.36894474923610687255859375e-3f;
-  p_odd = p_odd + 0.16666518151760101318359375f;
-  p_even = r2 * p_even;
-  p_even = p_even + 0.49999988079071044921875f;
-  const V p_low = r + 1.0f;
-  V y = r * p_odd;
-  y = y + p_even;
-  y = r2 * y;
-  y = y + p_low;
-  // pldexp: y * 2^b * 2^b * 2^b * 2^(m - 3b), b = floor(m / 4) (Eigen clamps m to
-  // [-2099, 2099] first; here m is in [-159, 128], every factor a normal float).
-  const I b = mi >> 2;
-  V c, d;
-  Pow2(b, c);
-  Pow2(mi - 3 * b, d);
-  V out = y * c;
-  out = out * c;
-  out = out * c;
-  out = out * d;
-  // pmax(out, x0): x0 where it is larger (+inf) or NaN; 0 below -104.
-  out = out > x0 ? out : x0;
-  out = x0 < -104.0f ? V{} : out;
-  io = out;
-}
 
 float Max(const float* in, int depth) {
   float max = in[0];
