@@ -146,9 +146,66 @@ __attribute__((target("avx2"), optimize("fp-contract=off"))) void GeluExactAvx2(
                                                                                 int64_t n) {
   GeluExactImpl<vector_math::V8, 8>(in, out, n);
 }
+// The same lanes 16 at a time, but the outer approximation (x^2 > 1 at erfc's argument:
+// exp, two divisions; a minority of typical activations) only for the lanes that take it:
+// each chunk's vectors compute the inner polynomial, and the other lanes' arguments are
+// packed with vcompressps, computed 16 at a time and scattered back. Every lane runs
+// GeluLanes' operations, so the bits are the same.
 __attribute__((target("avx512f"), optimize("fp-contract=off"))) void GeluExactAvx512(
     const float* in, float* out, int64_t n) {
-  GeluExactImpl<vector_math::V16, 16>(in, out, n);
+  using vector_math::V16;
+  constexpr int kChunk = 512;
+  alignas(64) float zbuf[kChunk];
+  alignas(64) int32_t ibuf[kChunk];
+  const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const int64_t packets = n & ~int64_t{3};
+  for (int64_t c0 = 0; c0 < packets; c0 += kChunk) {
+    const int64_t c1 = std::min<int64_t>(packets, c0 + kChunk);
+    int count = 0;
+    for (int64_t i = c0; i < c1; i += 16) {
+      const int64_t left = c1 - i;
+      const __mmask16 m = left >= 16 ? static_cast<__mmask16>(0xFFFF)
+                                     : static_cast<__mmask16>((1u << left) - 1);
+      const V16 x = _mm512_maskz_loadu_ps(m, in + i);
+      const V16 z = x * static_cast<float>(-M_SQRT1_2);
+      V16 c = z > -11.0f ? z : V16{} - 11.0f;
+      c = c < 11.0f ? c : V16{} + 11.0f;
+      const V16 x2 = c * c;
+      V16 small;
+      Polevl(x2, kErfcSmall, small);
+      small = c * small;
+      small = small + 1.0f;
+      V16 y = x * 0.5f;
+      y = y * small;
+      _mm512_mask_storeu_ps(out + i, m, y);
+      const __mmask16 outer = _mm512_mask_cmp_ps_mask(m, x2, _mm512_set1_ps(1.0f), _CMP_GT_OQ);
+      _mm512_mask_compressstoreu_ps(zbuf + count, outer, z);
+      _mm512_mask_compressstoreu_epi32(
+          ibuf + count, outer, _mm512_add_epi32(_mm512_set1_epi32(static_cast<int32_t>(i - c0)), iota));
+      count += __builtin_popcount(outer);
+    }
+    const float* chunk_in = in + c0;
+    float* chunk_out = out + c0;
+    for (int k = 0; k < count; k += 16) {
+      const int left = count - k;
+      const __mmask16 m = left >= 16 ? static_cast<__mmask16>(0xFFFF)
+                                     : static_cast<__mmask16>((1u << left) - 1);
+      // Unused lanes: argument 2 (outer range, finite results), not stored.
+      const V16 z = _mm512_mask_loadu_ps(_mm512_set1_ps(2.0f), m, zbuf + k);
+      V16 e;
+      Erfc<V16, true>(z, e);
+      const __m512i idx = _mm512_maskz_loadu_epi32(m, ibuf + k);
+      V16 y = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), m, idx, chunk_in, 4);
+      y = y * 0.5f;
+      y = y * e;
+      _mm512_mask_i32scatter_ps(chunk_out, m, idx, y, 4);
+    }
+  }
+  for (int64_t i = packets; i < n; ++i) {  // Eigen's scalar path
+    vector_math::V4 x = vector_math::V4{} + in[i];
+    GeluLanes<vector_math::V4, false>(x);
+    out[i] = x[0];
+  }
 }
 #endif
 
