@@ -60,17 +60,24 @@ __attribute__((always_inline, optimize("fp-contract=off"))) inline void Split(co
   lo = x - hi;
 }
 
+// erfc's argument clamped (x), its square and the inner approximation 1 + x * S(x^2).
+template <typename V>
+__attribute__((always_inline, optimize("fp-contract=off"))) inline void ErfcInner(
+    const V& x_in, V& x, V& x2, V& small) {
+  x = x_in > -11.0f ? x_in : V{} - 11.0f;
+  x = x < 11.0f ? x : V{} + 11.0f;
+  x2 = x * x;
+  Polevl(x2, kErfcSmall, small);
+  small = x * small;
+  small = small + 1.0f;
+}
+
 // erfc on V lanes (Exp: Eigen's pexp for packets, std::exp for the scalar path).
 template <typename V, bool kPacketExp>
 __attribute__((always_inline, optimize("fp-contract=off"))) inline void Erfc(const V& x_in,
                                                                             V& result) {
-  V x = x_in > -11.0f ? x_in : V{} - 11.0f;
-  x = x < 11.0f ? x : V{} + 11.0f;
-  const V x2 = x * x;
-  V small;
-  Polevl(x2, kErfcSmall, small);
-  small = x * small;
-  small = small + 1.0f;
+  V x, x2, small;
+  ErfcInner(x_in, x, x2, small);
   // x^2 = x2 + x2_lo exactly (Dekker's product on the split halves).
   V xh, xl;
   Split(x, xh, xl);
@@ -168,13 +175,8 @@ __attribute__((target("avx512f"), optimize("fp-contract=off"))) void GeluExactAv
                                      : static_cast<__mmask16>((1u << left) - 1);
       const V16 x = _mm512_maskz_loadu_ps(m, in + i);
       const V16 z = x * static_cast<float>(-M_SQRT1_2);
-      V16 c = z > -11.0f ? z : V16{} - 11.0f;
-      c = c < 11.0f ? c : V16{} + 11.0f;
-      const V16 x2 = c * c;
-      V16 small;
-      Polevl(x2, kErfcSmall, small);
-      small = c * small;
-      small = small + 1.0f;
+      V16 c, x2, small;
+      ErfcInner(z, c, x2, small);
       V16 y = x * 0.5f;
       y = y * small;
       _mm512_mask_storeu_ps(out + i, m, y);

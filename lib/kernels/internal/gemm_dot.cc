@@ -517,6 +517,31 @@ const char* DotKernelName(DotKernel kernel) {
 
 namespace {
 
+#ifdef TFI_DOT_X86
+// The AMX tile over the whole product: 32-row blocks and panel pairs split over the pool
+// from 8x the float GEMM's work (a short AMX block loses more to the hand-off).
+template <typename OutT>
+void AmxGemm(int m, int n, int k, const uint8_t* a, size_t lda, const int8_t* packed_b, OutT* c,
+             size_t ldc, const QuantizedOutputStage& stage, pthreadpool* pool,
+             const HybridOutputStage* hybrid = nullptr, uint8_t a_flip = 0) {
+  const int panels = (n + kNr - 1) / kNr;
+  const size_t panel_bytes = static_cast<size_t>(DotPanelDepth(k)) * kNr;
+  RunBlocks(
+      pool, m, panels, k, kAmxRows * 2,
+      [&](int m0, int m1, int p0, int p1) {
+        AmxBlock<OutT>(m0, m1, p0, p1, n, k, a, lda, packed_b, panel_bytes, c, ldc, stage, hybrid,
+                       a_flip);
+      },
+      /*panel_align=*/2, /*min_parallel_macs=*/kMinParallelMacs * 8);
+}
+
+// Whether kAuto runs this shape on AMX (the CPU has it, 16 rows or more, k from
+// kDotAmxMinDepth): DotGemmSigned's and DotGemmHybrid's condition.
+bool AmxRuns(int m, int n, int k) {
+  return m >= 16 && n > 0 && k >= kDotAmxMinDepth && Resolve(DotKernel::kAuto) == DotKernel::kAmx;
+}
+#endif
+
 template <typename OutT>
 void DotGemmImpl(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packed_b, OutT* c,
                  int ldc, const QuantizedOutputStage& stage, pthreadpool* pool, DotKernel which) {
@@ -533,12 +558,7 @@ void DotGemmImpl(int m, int n, int k, const uint8_t* a, int lda, const int8_t* p
     kernel = DotKernel::kAvx512Vnni;
   }
   if (kernel == DotKernel::kAmx) {
-    RunBlocks(
-        pool, m, panels, k, kAmxRows * 2,
-        [&](int m0, int m1, int p0, int p1) {
-          AmxBlock<OutT>(m0, m1, p0, p1, n, k, a, sa, packed_b, panel_bytes, c, sc, stage);
-        },
-        /*panel_align=*/2, /*min_parallel_macs=*/kMinParallelMacs * 8);
+    AmxGemm<OutT>(m, n, k, a, sa, packed_b, c, sc, stage, pool);
     return;
   }
   if (kernel == DotKernel::kAvx512Vnni) {
@@ -607,21 +627,9 @@ void DotGemmRaw(int m, int n, int k, const uint8_t* a, int lda, const int8_t* pa
 bool DotGemmSigned(int m, int n, int k, const int8_t* a, int lda, const int8_t* packed_b,
                    int8_t* c, int ldc, const QuantizedOutputStage& stage, pthreadpool* pool) {
 #ifdef TFI_DOT_X86
-  if (m <= 0 || n <= 0 || Resolve(DotKernel::kAuto) != DotKernel::kAmx || m < 16 ||
-      k < kDotAmxMinDepth) {
-    return false;
-  }
-  const int panels = (n + kNr - 1) / kNr;
-  const size_t panel_bytes = static_cast<size_t>(DotPanelDepth(k)) * kNr;
-  const size_t sa = static_cast<size_t>(lda), sc = static_cast<size_t>(ldc);
-  const auto* au = reinterpret_cast<const uint8_t*>(a);
-  RunBlocks(
-      pool, m, panels, k, kAmxRows * 2,
-      [&](int m0, int m1, int p0, int p1) {
-        AmxBlock<int8_t>(m0, m1, p0, p1, n, k, au, sa, packed_b, panel_bytes, c, sc, stage,
-                         nullptr, 0x80);
-      },
-      /*panel_align=*/2, /*min_parallel_macs=*/kMinParallelMacs * 8);
+  if (!AmxRuns(m, n, k)) return false;
+  AmxGemm<int8_t>(m, n, k, reinterpret_cast<const uint8_t*>(a), static_cast<size_t>(lda), packed_b,
+                  c, static_cast<size_t>(ldc), stage, pool, nullptr, 0x80);
   return true;
 #else
   (void)m, (void)n, (void)k, (void)a, (void)lda, (void)packed_b, (void)c, (void)ldc,
@@ -633,20 +641,9 @@ bool DotGemmSigned(int m, int n, int k, const int8_t* a, int lda, const int8_t* 
 bool DotGemmHybrid(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packed_b,
                    const HybridOutputStage& stage, float* c, int ldc, pthreadpool* pool) {
 #ifdef TFI_DOT_X86
-  if (m <= 0 || n <= 0 || Resolve(DotKernel::kAuto) != DotKernel::kAmx || m < 16 ||
-      k < kDotAmxMinDepth) {
-    return false;
-  }
-  const int panels = (n + kNr - 1) / kNr;
-  const size_t panel_bytes = static_cast<size_t>(DotPanelDepth(k)) * kNr;
-  const size_t sa = static_cast<size_t>(lda), sc = static_cast<size_t>(ldc);
-  RunBlocks(
-      pool, m, panels, k, kAmxRows * 2,
-      [&](int m0, int m1, int p0, int p1) {
-        AmxBlock<float>(m0, m1, p0, p1, n, k, a, sa, packed_b, panel_bytes, c, sc,
-                        QuantizedOutputStage(), &stage);
-      },
-      /*panel_align=*/2, /*min_parallel_macs=*/kMinParallelMacs * 8);
+  if (!AmxRuns(m, n, k)) return false;
+  AmxGemm<float>(m, n, k, a, static_cast<size_t>(lda), packed_b, c, static_cast<size_t>(ldc),
+                 QuantizedOutputStage(), pool, &stage);
   return true;
 #else
   (void)m, (void)n, (void)k, (void)a, (void)lda, (void)packed_b, (void)stage, (void)c, (void)ldc,

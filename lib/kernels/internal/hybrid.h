@@ -36,47 +36,11 @@ inline int32_t RoundHalfAway(float x) {
 // The smallest and largest of size > 0 values (as std::minmax_element's, NaNs aside),
 // several independent vector accumulators at a time so that the bound is throughput, not
 // the latency of one chain of min / max (rows of 128-512 values, one per hybrid layer row).
+// With AVX-512: MinMaxRowsAvx512 (below) on one row.
 #if defined(TFI_HYBRID_AVX2)
-// min_ps(v, lo) keeps lo where v is NaN, as `v < lo ? v : lo`. The accumulators start at
-// values[0], so the result is std::minmax_element's value (ties of -0 / +0 aside).
-// Returns how many values it covered (a multiple of 16, or 0).
-__attribute__((target("avx512f"))) inline int MinMaxAvx512(const float* values, int size,
-                                                          float* lo, float* hi) {
-  if (size < 16) return 0;
-  const __m512 first = _mm512_set1_ps(values[0]);
-  __m512 l0 = first, l1 = first, l2 = first, l3 = first;
-  __m512 h0 = first, h1 = first, h2 = first, h3 = first;
-  int i = 0;
-  for (; i + 64 <= size; i += 64) {
-    const __m512 v0 = _mm512_loadu_ps(values + i), v1 = _mm512_loadu_ps(values + i + 16);
-    const __m512 v2 = _mm512_loadu_ps(values + i + 32), v3 = _mm512_loadu_ps(values + i + 48);
-    l0 = _mm512_min_ps(v0, l0);
-    h0 = _mm512_max_ps(v0, h0);
-    l1 = _mm512_min_ps(v1, l1);
-    h1 = _mm512_max_ps(v1, h1);
-    l2 = _mm512_min_ps(v2, l2);
-    h2 = _mm512_max_ps(v2, h2);
-    l3 = _mm512_min_ps(v3, l3);
-    h3 = _mm512_max_ps(v3, h3);
-  }
-  for (; i + 16 <= size; i += 16) {
-    const __m512 v = _mm512_loadu_ps(values + i);
-    l0 = _mm512_min_ps(v, l0);
-    h0 = _mm512_max_ps(v, h0);
-  }
-  l0 = _mm512_min_ps(_mm512_min_ps(l1, l0), _mm512_min_ps(l3, l2));
-  h0 = _mm512_max_ps(_mm512_max_ps(h1, h0), _mm512_max_ps(h3, h2));
-  alignas(64) float l[16], h[16];
-  _mm512_store_ps(l, l0);
-  _mm512_store_ps(h, h0);
-  for (int k = 0; k < 16; ++k) {
-    *lo = std::min(*lo, l[k]);
-    *hi = std::max(*hi, h[k]);
-  }
-  return i;
-}
-
-// The same on 8 lanes, for AVX2 CPUs without AVX-512 (a multiple of 8, or 0).
+// Two accumulators a bound on 8 lanes, for AVX2 CPUs without AVX-512 (returns how many
+// values it covered: a multiple of 8, or 0). min_ps(v, lo) keeps lo where v is NaN, as
+// `v < lo ? v : lo`; the accumulators start at values[0].
 __attribute__((target("avx2"))) inline int MinMaxAvx2(const float* values, int size, float* lo,
                                                       float* hi) {
   if (size < 8) return 0;
@@ -106,16 +70,24 @@ __attribute__((target("avx2"))) inline int MinMaxAvx2(const float* values, int s
 }
 #endif
 
+#if defined(TFI_HYBRID_AVX2)
+__attribute__((target("avx512f"))) inline void MinMaxRowsAvx512(const float* x, int rows,
+                                                               size_t size, float* bounds);
+#endif
+
 inline void MinMax(const float* values, int size, float* min_value, float* max_value) {
   typedef float V4 __attribute__((vector_size(16)));
   float lo = values[0], hi = values[0];
   int i = 0;
 #if defined(TFI_HYBRID_AVX2)
   if (gemm::CpuHasAvx512F()) {
-    i = MinMaxAvx512(values, size, &lo, &hi);
-  } else if (gemm::CpuHasAvx2()) {
-    i = MinMaxAvx2(values, size, &lo, &hi);
+    float bounds[2];
+    MinMaxRowsAvx512(values, 1, static_cast<size_t>(size), bounds);
+    *min_value = bounds[0];
+    *max_value = bounds[1];
+    return;
   }
+  if (gemm::CpuHasAvx2()) i = MinMaxAvx2(values, size, &lo, &hi);
 #endif
   if (i == 0 && size >= 4) {
     V4 vlo, vhi;
