@@ -527,22 +527,24 @@ __attribute__((target("avx512f"), optimize("fp-contract=off"))) inline void Quan
     const __m512 vinv = _mm512_set1_ps(p.inv);
     const __m512i voff = _mm512_set1_epi32(p.offset + shift);
     const __m512i vlo = _mm512_set1_epi32(p.lo - p.offset), vhi = _mm512_set1_epi32(p.hi - p.offset);
-    auto quantize = [&](__m512 in) {
-      const __m512 y = _mm512_mul_ps(in, vinv);
+    // 16 values a step; the NEON-rounded part (bulk) may end with 8 more, under a mask.
+    size_t i = 0;
+    for (; i < bulk; i += 16) {
+      const bool full = i + 16 <= bulk;
+      const __m512 y = _mm512_mul_ps(_mm512_maskz_loadu_ps(full ? 0xFFFF : 0xFF, v + i), vinv);
       const __m512 signed_half = _mm512_castsi512_ps(_mm512_ternarylogic_epi32(
           _mm512_castps_si512(y), sign, _mm512_castps_si512(half), 0xEA));  // (y & sign) | 0.5
       const __m512 t = _mm512_min_ps(fmax, _mm512_add_ps(y, signed_half));
       __m512i qi = _mm512_min_epi32(_mm512_max_epi32(_mm512_cvttps_epi32(t), vlo), vhi);
       qi = _mm512_add_epi32(qi, voff);
-      return _mm_xor_si128(_mm512_cvtepi32_epi8(qi), vflip);
-    };
-    size_t i = 0;
-    for (; i + 16 <= bulk; i += 16) {
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(q + i), quantize(_mm512_loadu_ps(v + i)));
-    }
-    if (i < bulk) {  // eight more in the NEON-rounded part
-      _mm_storel_epi64(reinterpret_cast<__m128i*>(q + i), quantize(_mm512_maskz_loadu_ps(0xFF, v + i)));
-      i += 8;
+      const __m128i bytes = _mm_xor_si128(_mm512_cvtepi32_epi8(qi), vflip);
+      if (full) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(q + i), bytes);
+      } else {
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(q + i), bytes);
+        i = bulk;
+        break;
+      }
     }
     for (; i < size; ++i) {
       const int64_t qv = static_cast<int64_t>(p.offset) + RoundHalfAway(v[i] * p.inv);
