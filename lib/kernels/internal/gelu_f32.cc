@@ -120,22 +120,48 @@ __attribute__((always_inline, optimize("fp-contract=off"))) inline void GeluLane
 template <typename V, int kLanes>
 __attribute__((always_inline, optimize("fp-contract=off"))) inline void GeluExactImpl(
     const float* in, float* out, int64_t n) {
+  // As the AVX-512 form below: every lane takes the inner approximation, and the lanes in
+  // erfc's outer range (exp, two divisions) are packed (here lane by lane) and computed
+  // kLanes at a time.
+  constexpr int kChunk = 512;
+  float zbuf[kChunk];
+  int32_t ibuf[kChunk];
   const int64_t packets = n & ~int64_t{3};
-  int64_t i = 0;
-  for (; i + kLanes <= packets; i += kLanes) {
-    V x;
-    std::memcpy(&x, in + i, sizeof x);
-    GeluLanes<V, true>(x);
-    std::memcpy(out + i, &x, sizeof x);
+  for (int64_t c0 = 0; c0 < packets; c0 += kChunk) {
+    const int c_len = static_cast<int>(std::min<int64_t>(packets - c0, kChunk));
+    int count = 0;
+    for (int j = 0; j < c_len; j += kLanes) {
+      const size_t left = static_cast<size_t>(std::min(kLanes, c_len - j));
+      V x = V{};
+      std::memcpy(&x, in + c0 + j, left * sizeof(float));
+      const V z = x * static_cast<float>(-M_SQRT1_2);
+      V c, x2, small;
+      ErfcInner(z, c, x2, small);
+      x = x * 0.5f;
+      x = x * small;
+      std::memcpy(out + c0 + j, &x, left * sizeof(float));
+      for (size_t l = 0; l < left; ++l) {
+        if (x2[l] > 1.0f) {
+          zbuf[count] = z[l];
+          ibuf[count++] = j + static_cast<int32_t>(l);
+        }
+      }
+    }
+    for (int k = 0; k < count; k += kLanes) {
+      const int left = std::min(kLanes, count - k);
+      V z = V{} + 2.0f;  // unused lanes: the outer range, finite, not stored
+      for (int l = 0; l < left; ++l) z[l] = zbuf[k + l];
+      V e;
+      Erfc<V, true>(z, e);
+      for (int l = 0; l < left; ++l) {
+        const int64_t at = c0 + ibuf[k + l];
+        float y = in[at] * 0.5f;
+        y = y * e[l];
+        out[at] = y;
+      }
+    }
   }
-  if (i < packets) {  // the last packets % kLanes in one partly filled vector (lanes apart)
-    const size_t left = static_cast<size_t>(packets - i);
-    V x = V{};
-    std::memcpy(&x, in + i, left * sizeof(float));
-    GeluLanes<V, true>(x);
-    std::memcpy(out + i, &x, left * sizeof(float));
-    i = packets;
-  }
+  int64_t i = packets;
   for (; i < n; ++i) {  // Eigen's scalar path
     vector_math::V4 x = vector_math::V4{} + in[i];
     GeluLanes<vector_math::V4, false>(x);
