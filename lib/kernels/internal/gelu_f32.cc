@@ -117,52 +117,109 @@ __attribute__((always_inline, optimize("fp-contract=off"))) inline void GeluLane
   x = x * e;
 }
 
+// The lanes [0, left) of a vector whose erfc argument z is in the outer range (x2 > 1)
+// appended to zbuf / ibuf (the argument, the value's index in the chunk): lane by lane.
+template <typename V>
+__attribute__((always_inline)) inline void PackOuter(const V& z, const V& x2, int left, int j,
+                                                     float* zbuf, int32_t* ibuf, int& count) {
+  for (int l = 0; l < left; ++l) {
+    if (x2[l] > 1.0f) {
+      zbuf[count] = z[l];
+      ibuf[count++] = j + l;
+    }
+  }
+}
+
+// out[idx[l]] = (0.5 in[idx[l]]) * e[l] for the packed lanes [0, left).
+template <typename V>
+__attribute__((always_inline, optimize("fp-contract=off"))) inline void StoreOuter(
+    const V& e, int left, const int32_t* idx, const float* in, float* out) {
+  for (int l = 0; l < left; ++l) {
+    float y = in[idx[l]] * 0.5f;
+    y = y * e[l];
+    out[idx[l]] = y;
+  }
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+// The same on AVX-512: vcompressps, and a gather and scatter.
+__attribute__((target("avx512f"))) inline void PackOuter(
+    const vector_math::V16& z, const vector_math::V16& x2, int left, int j, float* zbuf,
+    int32_t* ibuf, int& count) {
+  const __mmask16 m = left >= 16 ? static_cast<__mmask16>(0xFFFF)
+                                 : static_cast<__mmask16>((1u << left) - 1);
+  const __mmask16 outer = _mm512_mask_cmp_ps_mask(m, x2, _mm512_set1_ps(1.0f), _CMP_GT_OQ);
+  const __m512i index = _mm512_add_epi32(
+      _mm512_set1_epi32(j), _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+  _mm512_mask_compressstoreu_ps(zbuf + count, outer, z);
+  _mm512_mask_compressstoreu_epi32(ibuf + count, outer, index);
+  count += __builtin_popcount(outer);
+}
+
+__attribute__((target("avx512f"), optimize("fp-contract=off"))) inline void
+StoreOuter(const vector_math::V16& e, int left, const int32_t* idx, const float* in, float* out) {
+  const __mmask16 m = left >= 16 ? static_cast<__mmask16>(0xFFFF)
+                                 : static_cast<__mmask16>((1u << left) - 1);
+  const __m512i index = _mm512_maskz_loadu_epi32(m, idx);
+  vector_math::V16 y = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), m, index, in, 4);
+  y = y * 0.5f;
+  y = y * e;
+  _mm512_mask_i32scatter_ps(out, m, index, y, 4);
+}
+#endif
+
+// Every lane takes erfc's inner approximation; the lanes in its outer range (an exp and
+// two divisions: a minority of typical activations) are packed (PackOuter), computed
+// kLanes at a time and stored back (StoreOuter). Every lane runs GeluLanes' operations,
+// so the bits are the same. The tensor's last n % 4 values: Eigen's scalar path.
 template <typename V, int kLanes>
 __attribute__((always_inline, optimize("fp-contract=off"))) inline void GeluExactImpl(
     const float* in, float* out, int64_t n) {
-  // As the AVX-512 form below: every lane takes the inner approximation, and the lanes in
-  // erfc's outer range (exp, two divisions) are packed (here lane by lane) and computed
-  // kLanes at a time.
   constexpr int kChunk = 512;
-  float zbuf[kChunk];
-  int32_t ibuf[kChunk];
+  alignas(64) float zbuf[kChunk];
+  alignas(64) int32_t ibuf[kChunk];
   const int64_t packets = n & ~int64_t{3};
   for (int64_t c0 = 0; c0 < packets; c0 += kChunk) {
     const int c_len = static_cast<int>(std::min<int64_t>(packets - c0, kChunk));
+    const float* chunk_in = in + c0;
+    float* chunk_out = out + c0;
     int count = 0;
     for (int j = 0; j < c_len; j += kLanes) {
-      const size_t left = static_cast<size_t>(std::min(kLanes, c_len - j));
+      const int left = std::min(kLanes, c_len - j);
+      // Whole vectors copy with a constant size (one load / store, not a memcpy call).
+      const bool whole = left == kLanes;
       V x = V{};
-      std::memcpy(&x, in + c0 + j, left * sizeof(float));
+      if (whole) {
+        std::memcpy(&x, chunk_in + j, sizeof x);
+      } else {
+        std::memcpy(&x, chunk_in + j, static_cast<size_t>(left) * sizeof(float));
+      }
       const V z = x * static_cast<float>(-M_SQRT1_2);
       V c, x2, small;
       ErfcInner(z, c, x2, small);
       x = x * 0.5f;
       x = x * small;
-      std::memcpy(out + c0 + j, &x, left * sizeof(float));
-      for (size_t l = 0; l < left; ++l) {
-        if (x2[l] > 1.0f) {
-          zbuf[count] = z[l];
-          ibuf[count++] = j + static_cast<int32_t>(l);
-        }
+      if (whole) {
+        std::memcpy(chunk_out + j, &x, sizeof x);
+      } else {
+        std::memcpy(chunk_out + j, &x, static_cast<size_t>(left) * sizeof(float));
       }
+      PackOuter(z, x2, left, j, zbuf, ibuf, count);
     }
     for (int k = 0; k < count; k += kLanes) {
       const int left = std::min(kLanes, count - k);
       V z = V{} + 2.0f;  // unused lanes: the outer range, finite, not stored
-      for (int l = 0; l < left; ++l) z[l] = zbuf[k + l];
+      if (left == kLanes) {
+        std::memcpy(&z, zbuf + k, sizeof z);
+      } else {
+        std::memcpy(&z, zbuf + k, static_cast<size_t>(left) * sizeof(float));
+      }
       V e;
       Erfc<V, true>(z, e);
-      for (int l = 0; l < left; ++l) {
-        const int64_t at = c0 + ibuf[k + l];
-        float y = in[at] * 0.5f;
-        y = y * e[l];
-        out[at] = y;
-      }
+      StoreOuter(e, left, ibuf + k, chunk_in, chunk_out);
     }
   }
-  int64_t i = packets;
-  for (; i < n; ++i) {  // Eigen's scalar path
+  for (int64_t i = packets; i < n; ++i) {  // Eigen's scalar path
     vector_math::V4 x = vector_math::V4{} + in[i];
     GeluLanes<vector_math::V4, false>(x);
     out[i] = x[0];
@@ -179,61 +236,9 @@ __attribute__((target("avx2"), optimize("fp-contract=off"))) void GeluExactAvx2(
                                                                                 int64_t n) {
   GeluExactImpl<vector_math::V8, 8>(in, out, n);
 }
-// The same lanes 16 at a time, but the outer approximation (x^2 > 1 at erfc's argument:
-// exp, two divisions; a minority of typical activations) only for the lanes that take it:
-// each chunk's vectors compute the inner polynomial, and the other lanes' arguments are
-// packed with vcompressps, computed 16 at a time and scattered back. Every lane runs
-// GeluLanes' operations, so the bits are the same.
 __attribute__((target("avx512f"), optimize("fp-contract=off"))) void GeluExactAvx512(
     const float* in, float* out, int64_t n) {
-  using vector_math::V16;
-  constexpr int kChunk = 512;
-  alignas(64) float zbuf[kChunk];
-  alignas(64) int32_t ibuf[kChunk];
-  const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  const int64_t packets = n & ~int64_t{3};
-  for (int64_t c0 = 0; c0 < packets; c0 += kChunk) {
-    const int64_t c1 = std::min<int64_t>(packets, c0 + kChunk);
-    int count = 0;
-    for (int64_t i = c0; i < c1; i += 16) {
-      const int64_t left = c1 - i;
-      const __mmask16 m = left >= 16 ? static_cast<__mmask16>(0xFFFF)
-                                     : static_cast<__mmask16>((1u << left) - 1);
-      const V16 x = _mm512_maskz_loadu_ps(m, in + i);
-      const V16 z = x * static_cast<float>(-M_SQRT1_2);
-      V16 c, x2, small;
-      ErfcInner(z, c, x2, small);
-      V16 y = x * 0.5f;
-      y = y * small;
-      _mm512_mask_storeu_ps(out + i, m, y);
-      const __mmask16 outer = _mm512_mask_cmp_ps_mask(m, x2, _mm512_set1_ps(1.0f), _CMP_GT_OQ);
-      _mm512_mask_compressstoreu_ps(zbuf + count, outer, z);
-      _mm512_mask_compressstoreu_epi32(
-          ibuf + count, outer, _mm512_add_epi32(_mm512_set1_epi32(static_cast<int32_t>(i - c0)), iota));
-      count += __builtin_popcount(outer);
-    }
-    const float* chunk_in = in + c0;
-    float* chunk_out = out + c0;
-    for (int k = 0; k < count; k += 16) {
-      const int left = count - k;
-      const __mmask16 m = left >= 16 ? static_cast<__mmask16>(0xFFFF)
-                                     : static_cast<__mmask16>((1u << left) - 1);
-      // Unused lanes: argument 2 (outer range, finite results), not stored.
-      const V16 z = _mm512_mask_loadu_ps(_mm512_set1_ps(2.0f), m, zbuf + k);
-      V16 e;
-      Erfc<V16, true>(z, e);
-      const __m512i idx = _mm512_maskz_loadu_epi32(m, ibuf + k);
-      V16 y = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), m, idx, chunk_in, 4);
-      y = y * 0.5f;
-      y = y * e;
-      _mm512_mask_i32scatter_ps(chunk_out, m, idx, y, 4);
-    }
-  }
-  for (int64_t i = packets; i < n; ++i) {  // Eigen's scalar path
-    vector_math::V4 x = vector_math::V4{} + in[i];
-    GeluLanes<vector_math::V4, false>(x);
-    out[i] = x[0];
-  }
+  GeluExactImpl<vector_math::V16, 16>(in, out, n);
 }
 #endif
 
