@@ -493,45 +493,40 @@ void EvalHybrid(OpData* data, const TfLiteFullyConnectedParams& params, const Tf
     return;
   }
   rows.Quantize(input->data.f, batches, k, asymmetric);
-  {
-    PackQuantizedWeights(data, filter);
-    data->input_q.resize(rows.values.size());
-    for (int b = 0; b < batches; ++b) {
-      const int32_t offset = float_offset ? 0 : rows.offset[b];
-      const int8_t* q = rows.row(b, k);
-      int16_t* a = data->input_q.data() + static_cast<size_t>(b) * k;
-      for (int i = 0; i < k; ++i) a[i] = static_cast<int16_t>(q[i] - offset);
-    }
-    gemm::Int32Gemm(batches, units, k, data->input_q.data(), k, data->weights.q.data(),
-                    data->sums.data(), units, pool);
+  PackQuantizedWeights(data, filter);
+  data->input_q.resize(rows.values.size());
+  for (int b = 0; b < batches; ++b) {
+    const int32_t offset = float_offset ? 0 : rows.offset[b];
+    const int8_t* q = rows.row(b, k);
+    int16_t* a = data->input_q.data() + static_cast<size_t>(b) * k;
+    for (int i = 0; i < k; ++i) a[i] = static_cast<int16_t>(q[i] - offset);
   }
-  if (float_offset) {
-    data->row_sums.resize(units);
-    for (int u = 0; u < units; ++u) {
-      const int8_t* wr = data->dense_q.data() + static_cast<size_t>(u) * k;
-      int32_t row_sum = 0;
-      for (int i = 0; i < k; ++i) row_sum += wr[i];
-      data->row_sums[u] = row_sum;
-    }
+  gemm::Int32Gemm(batches, units, k, data->input_q.data(), k, data->weights.q.data(),
+                  data->sums.data(), units, pool);
+  if (!float_offset) {
+    // v = bias (or 0) + dot * (row scale * unit scale), clamped.
+    hybrid::ScaleRows(data->sums.data(), units, batches, units, rows.scale.data(), nullptr,
+                      rows.offset.data(), data->filter_scale.data(), bias_data, act_min, act_max,
+                      out, units);
+    return;
+  }
+  data->row_sums.resize(units);
+  for (int u = 0; u < units; ++u) {
+    const int8_t* wr = data->dense_q.data() + static_cast<size_t>(u) * k;
+    int32_t row_sum = 0;
+    for (int i = 0; i < k; ++i) row_sum += wr[i];
+    data->row_sums[u] = row_sum;
   }
   for (int b = 0; b < batches; ++b) {
     const int32_t* dot = data->sums.data() + static_cast<size_t>(b) * units;
     float* out_row = out + static_cast<size_t>(b) * units;
-    if (!float_offset) {
-      // v = bias (or 0) + dot * (row scale * unit scale), clamped.
-      hybrid::ScaleRow(dot, rows.scale[b], data->filter_scale.data(), bias_data, act_min, act_max,
-                       out_row, units);
-      continue;
-    }
+    const float offset = static_cast<float>(rows.offset[b]);
     for (int u = 0; u < units; ++u) {
       const float scale = rows.scale[b] * data->filter_scale[u];
       float v = bias_data != nullptr ? bias_data[u] : 0.0f;
-      if (float_offset) {
-        const float offset = static_cast<float>(rows.offset[b]);
-        const float zp_scale = data->per_channel ? rows.scale[b] * offset * data->filter_scale[u]
-                                                 : scale * offset;
-        v -= zp_scale * static_cast<float>(data->row_sums[u]);
-      }
+      const float zp_scale = data->per_channel ? rows.scale[b] * offset * data->filter_scale[u]
+                                               : scale * offset;
+      v -= zp_scale * static_cast<float>(data->row_sums[u]);
       v += static_cast<float>(dot[u]) * scale;
       out_row[u] = std::min(std::max(v, act_min), act_max);
     }

@@ -11,8 +11,8 @@
 #include <pthreadpool.h>
 
 #include <algorithm>
-#include <type_traits>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/internal/gemm.h"

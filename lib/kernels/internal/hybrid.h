@@ -112,6 +112,17 @@ inline void MinMax(const float* values, int size, float* min_value, float* max_v
   *max_value = hi;
 }
 
+// One row's quantization, from its smallest and largest value: the scale written out,
+// the factor the values are multiplied by, the offset (0 when symmetric) and the clamp.
+// `zero`: an all-zero range, where every value quantizes to 0 (scale 1, offset 0).
+struct RowParams {
+  float scale = 1;
+  float inv = 0;
+  int32_t offset = 0;
+  int32_t lo = -127, hi = 127;
+  bool zero = true;
+};
+
 // quantized[i] = clamp(offset + round(values[i] * inv), lo, hi): the quantization loop of
 // both functions below (offset 0 for the symmetric one). TFLite's x86 build runs its NEON
 // tensor utils through NEON_2_SSE (USE_NEON is defined wherever SSE4.1 is), so its bits
@@ -155,44 +166,33 @@ __attribute__((target("avx2"))) inline void QuantizeLoopAvx2(const float* values
   }
 }
 
-// The same 16 at a time; returns how many values it covered (a multiple of 16). AVX-512
-// implies FMA, and GCC would fuse the intrinsics' multiply and add: contraction off.
-__attribute__((target("avx512f"), optimize("fp-contract=off"))) inline int QuantizeLoopAvx512(const float* values, int bulk,
-                                                                float inv, int32_t offset,
-                                                                int32_t lo, int32_t hi,
-                                                                uint8_t flip, int8_t* quantized) {
-  const __m512 vinv = _mm512_set1_ps(inv);
-  const __m512 fmin = _mm512_set1_ps(-2147483520.0f), fmax = _mm512_set1_ps(2147483520.0f);
-  const __m512 half = _mm512_set1_ps(0.5f), minus_half = _mm512_set1_ps(-0.5f);
-  const __m512i voff = _mm512_set1_epi32(offset);
-  const __m512i vlo = _mm512_set1_epi32(lo), vhi = _mm512_set1_epi32(hi);
-  const __m128i vflip = _mm_set1_epi8(static_cast<char>(flip));
-  int i = 0;
-  for (; i + 16 <= bulk; i += 16) {
-    const __m512 y = _mm512_mul_ps(_mm512_loadu_ps(values + i), vinv);
-    const __mmask16 neg = _mm512_cmp_ps_mask(y, _mm512_setzero_ps(), _CMP_LT_OQ);
-    __m512 r = _mm512_add_ps(y, _mm512_mask_blend_ps(neg, half, minus_half));
-    r = _mm512_min_ps(_mm512_max_ps(r, fmin), fmax);  // NaN -> the lower bound, as NeonRound
-    __m512i q = _mm512_add_epi32(_mm512_cvttps_epi32(r), voff);
-    q = _mm512_min_epi32(_mm512_max_epi32(q, vlo), vhi);
-    // q is within int8 here: the truncating narrowing keeps it.
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(quantized + i),
-                     _mm_xor_si128(_mm512_cvtepi32_epi8(q), vflip));
-  }
-  return i;
-}
 #endif
 
 // quantized[i] = int8(clamp(offset + round(values[i] * inv), lo, hi)) XOR flip (flip 0x80
 // writes q + 128 as uint8: the dot GEMM's domain, gemm::DotByte).
+#if defined(TFI_HYBRID_AVX2)
+__attribute__((target("avx512f"), optimize("fp-contract=off"))) inline void QuantizeRowsAvx512(
+    const float* x, int rows, size_t size, const RowParams* params, int8_t* dst, size_t stride,
+    uint8_t flip);
+#endif
+
 inline void QuantizeLoop(const float* values, int size, float inv, int32_t offset, int32_t lo,
                          int32_t hi, int8_t* quantized, uint8_t flip = 0) {
   const int bulk = size & ~7;
   int i = 0;
 #if defined(TFI_HYBRID_AVX2)
-  if (gemm::CpuHasAvx512F()) i = QuantizeLoopAvx512(values, bulk, inv, offset, lo, hi, flip, quantized);
+  if (gemm::CpuHasAvx512F()) {  // the row-batch form on one row
+    RowParams p;
+    p.inv = inv;
+    p.offset = offset;
+    p.lo = lo;
+    p.hi = hi;
+    p.zero = false;
+    QuantizeRowsAvx512(values, 1, static_cast<size_t>(size), &p, quantized, 0, flip);
+    return;
+  }
   if (gemm::CpuHasAvx2()) {
-    QuantizeLoopAvx2(values, i, bulk, inv, offset, lo, hi, flip, quantized);
+    QuantizeLoopAvx2(values, 0, bulk, inv, offset, lo, hi, flip, quantized);
     i = bulk;
   }
 #endif
@@ -206,17 +206,6 @@ inline void QuantizeLoop(const float* values, int size, float inv, int32_t offse
     quantized[i] = static_cast<int8_t>(std::min<int64_t>(hi, std::max<int64_t>(lo, q)) ^ flip);
   }
 }
-
-// One row's quantization, from its smallest and largest value: the scale written out,
-// the factor the values are multiplied by, the offset (0 when symmetric) and the clamp.
-// `zero`: an all-zero range, where every value quantizes to 0 (scale 1, offset 0).
-struct RowParams {
-  float scale = 1;
-  float inv = 0;
-  int32_t offset = 0;
-  int32_t lo = -127, hi = 127;
-  bool zero = true;
-};
 
 // round(values * 127 / max|values|) in [-127, 127]; scaling_factor = max|values| / 127.
 inline RowParams SymmetricParams(float min_value, float max_value) {
@@ -283,40 +272,32 @@ inline void QuantizeWith(const RowParams& p, const float* values, int size, int8
   QuantizeLoop(values, size, p.inv, p.offset, p.lo, p.hi, quantized, flip);
 }
 
-// tensor_utils::SymmetricQuantizeFloats: scaling_factor 1 for an all-zero input.
+// One row quantized as TFLite's tensor_utils does: parameters from its range, then the
+// values; the parameters returned (scale 1 and offset 0 for an empty or all-zero row).
+inline RowParams QuantizeRow(const float* values, int size, bool asymmetric, int8_t* quantized) {
+  if (size <= 0) return RowParams();
+  float min_value, max_value;
+  MinMax(values, size, &min_value, &max_value);
+  const RowParams p = asymmetric ? AsymmetricParams(min_value, max_value)
+                                 : SymmetricParams(min_value, max_value);
+  QuantizeWith(p, values, size, quantized);
+  return p;
+}
+
+// tensor_utils::SymmetricQuantizeFloats.
 inline void SymmetricQuantizeFloats(const float* values, int size, int8_t* quantized,
                                     float* scaling_factor) {
-  if (size <= 0) {
-    *scaling_factor = 1;
-    return;
-  }
-  float min_value, max_value;
-  MinMax(values, size, &min_value, &max_value);
-  const RowParams p = SymmetricParams(min_value, max_value);
-  *scaling_factor = p.scale;
-  QuantizeWith(p, values, size, quantized);
+  *scaling_factor = QuantizeRow(values, size, false, quantized).scale;
 }
 
-// tensor_utils::AsymmetricQuantizeFloats: scaling_factor 1 and offset 0 for an all-zero
-// input.
+// tensor_utils::AsymmetricQuantizeFloats.
 inline void AsymmetricQuantizeFloats(const float* values, int size, int8_t* quantized,
                                      float* scaling_factor, int32_t* offset) {
-  if (size <= 0) {
-    *scaling_factor = 1;
-    *offset = 0;
-    return;
-  }
-  float min_value, max_value;
-  MinMax(values, size, &min_value, &max_value);
-  const RowParams p = AsymmetricParams(min_value, max_value);
+  const RowParams p = QuantizeRow(values, size, true, quantized);
   *scaling_factor = p.scale;
   *offset = p.offset;
-  QuantizeWith(p, values, size, quantized);
 }
 
-// Rows of floats quantized one by one, as TFLite's hybrid kernels quantize each batch row
-// or image (BatchQuantizeFloats): int8 values, a scale per row and, when asymmetric, an
-// offset per row (0 otherwise). The buffers are reused across calls.
 // The float rescale of hybrid sums, in the loops the compiler vectorizes (no branch
 // inside). Conv order (TFLite's hybrid conv): v = float(acc) * channel_scale[j] *
 // row_scale (channel_scale null: float(acc) * row_scale), + bias[j], clamped.
@@ -382,55 +363,31 @@ __attribute__((target("avx2"))) inline int ScaleRowAvx2(const int32_t* dot, floa
   return u;
 }
 
-__attribute__((target("avx2"))) inline int SubtractOffsetAvx2(int32_t* sums, const int32_t* col,
-                                                              uint32_t offset, int n) {
-  const __m256i o = _mm256_set1_epi32(static_cast<int32_t>(offset));
-  int u = 0;
-  for (; u + 8 <= n; u += 8) {
-    __m256i* at = reinterpret_cast<__m256i*>(sums + u);
-    const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + u));
-    _mm256_storeu_si256(at, _mm256_sub_epi32(_mm256_loadu_si256(at), _mm256_mullo_epi32(o, c)));
-  }
-  return u;
-}
-#endif
-
-#if defined(TFI_HYBRID_AVX2)
-// ScaleRow 16 at a time, with the offset term of SubtractOffset first where col is given
-// (no contraction into FMA, as QuantizeLoopAvx512).
-__attribute__((target("avx512f"), optimize("fp-contract=off"))) inline int ScaleRowAvx512(const int32_t* dot, const int32_t* col,
-                                                            uint32_t offset, float row_scale,
-                                                            const float* unit_scale,
-                                                            const float* bias, float act_min,
-                                                            float act_max, float* out, int n) {
-  const __m512 rs = _mm512_set1_ps(row_scale), lo = _mm512_set1_ps(act_min),
-               hi = _mm512_set1_ps(act_max);
-  const __m512i o = _mm512_set1_epi32(static_cast<int32_t>(offset));
-  int u = 0;
-  for (; u + 16 <= n; u += 16) {
-    __m512i d = _mm512_loadu_si512(dot + u);
-    if (col != nullptr) d = _mm512_sub_epi32(d, _mm512_mullo_epi32(o, _mm512_loadu_si512(col + u)));
-    const __m512 s = _mm512_mul_ps(rs, _mm512_loadu_ps(unit_scale + u));
-    const __m512 p = _mm512_mul_ps(_mm512_cvtepi32_ps(d), s);
-    const __m512 b = bias != nullptr ? _mm512_loadu_ps(bias + u) : _mm512_setzero_ps();
-    _mm512_storeu_ps(out + u, _mm512_min_ps(hi, _mm512_max_ps(lo, _mm512_add_ps(b, p))));
-  }
-  return u;
-}
 #endif
 
 // out[u] = clamp(bias[u] (or 0) + float(dot[u]) * (row_scale * unit_scale[u])): the hybrid
 // kernels' rescale of one row's int32 sums, the products rounded as written (no FMA).
-// With col, dot[u] - offset * col[u] (wrapping as uint32, as SubtractOffset) stands for
-// dot[u]; dot itself is not written.
+// With col, dot[u] - offset * col[u] (wrapping as uint32: the asymmetric input's offset
+// term) stands for dot[u]; dot itself is not written.
+#if defined(TFI_HYBRID_AVX2)
+__attribute__((target("avx512f"), optimize("fp-contract=off"))) inline void ScaleRowsAvx512(
+    const int32_t* dot, size_t ldd, int rows, int n, const float* row_scale, const int32_t* col,
+    const int32_t* offset, const float* unit_scale, const float* bias, float act_min,
+    float act_max, float* out, size_t ldo);
+#endif
+
 inline void ScaleRow(const int32_t* dot, float row_scale, const float* unit_scale,
                      const float* bias, float act_min, float act_max, float* out, int n,
                      const int32_t* col = nullptr, uint32_t offset = 0) {
   int u = 0;
 #if defined(TFI_HYBRID_AVX2)
-  if (gemm::CpuHasAvx512F()) {
-    u = ScaleRowAvx512(dot, col, offset, row_scale, unit_scale, bias, act_min, act_max, out, n);
-  } else if (gemm::CpuHasAvx2() && col == nullptr) {
+  if (gemm::CpuHasAvx512F()) {  // the row-batch form on one row
+    const auto row_offset = static_cast<int32_t>(offset);
+    ScaleRowsAvx512(dot, 0, 1, n, &row_scale, col, &row_offset, unit_scale, bias, act_min, act_max,
+                    out, 0);
+    return;
+  }
+  if (gemm::CpuHasAvx2() && col == nullptr) {
     u = ScaleRowAvx2(dot, row_scale, unit_scale, bias, act_min, act_max, out, n);
   }
 #endif
@@ -440,17 +397,6 @@ inline void ScaleRow(const int32_t* dot, float row_scale, const float* unit_scal
                                                             offset * static_cast<uint32_t>(col[u]));
     const float v = (bias != nullptr ? bias[u] : 0.0f) + static_cast<float>(d) * (row_scale * unit_scale[u]);
     out[u] = std::min(std::max(v, act_min), act_max);
-  }
-}
-
-// sums[u] -= offset * col[u], wrapping as uint32 (the asymmetric input's offset term).
-inline void SubtractOffset(int32_t* sums, const int32_t* col, uint32_t offset, int n) {
-  int u = 0;
-#if defined(TFI_HYBRID_AVX2)
-  if (gemm::CpuHasAvx2()) u = SubtractOffsetAvx2(sums, col, offset, n);
-#endif
-  for (; u < n; ++u) {
-    sums[u] = static_cast<int32_t>(static_cast<uint32_t>(sums[u]) - offset * static_cast<uint32_t>(col[u]));
   }
 }
 
@@ -604,6 +550,9 @@ inline void ScaleRows(const int32_t* dot, size_t ldd, int rows, int n, const flo
   }
 }
 
+// Rows of floats quantized one by one, as TFLite's hybrid kernels quantize each batch row
+// or image (BatchQuantizeFloats): int8 values, a scale per row and, when asymmetric, an
+// offset per row (0 otherwise). The buffers are reused across calls.
 struct QuantizedRows {
   std::vector<int8_t> values;
   std::vector<float> scale;
