@@ -233,6 +233,36 @@ std::vector<Case> Cases() {
          return b;
        },
        "Operator 1 of subgraph 0 reads tensor 3 ('out'), which operator 1 writes (itself)"},
+      {"reads_unwritten_bool",
+       [] {
+         // in AND ghost -> both -> REDUCE_ANY: "ghost" is neither an input, a constant nor
+         // a variable, and nothing writes it (TFLite reads its arena bytes: an invoke_fuzzer
+         // finding, a bool load of 0xbe).
+         ModelBuilder b;
+         const auto kBool = tflite::TensorType_BOOL;
+         int in = b.AddTensor(kBool, {2, 2}, "in");
+         int ghost = b.AddTensor(kBool, {2, 2}, "ghost");
+         int both = b.AddTensor(kBool, {2, 2}, "both");
+         int axis = b.AddConstTensor<int32_t>(kI32, {1}, {1}, "axis");
+         int out = b.AddTensor(kBool, {2}, "out");
+         b.AddOperator(tflite::BuiltinOperator_LOGICAL_AND, {in, ghost}, {both});
+         tflite::ReducerOptionsT r;
+         b.AddOperator(tflite::BuiltinOperator_REDUCE_ANY, {both, axis}, {out}, Options(r));
+         b.SetInputs({in});
+         b.SetOutputs({out});
+         return b;
+       },
+       "Operator 0 of subgraph 0 (LOGICAL_AND) reads tensor 1 ('ghost'), which no operator "
+       "writes: it is not an input of the subgraph, a constant or a variable."},
+      {"output_unwritten",
+       [] {
+         ModelBuilder b = AddChain();
+         const int ghost = b.AddTensor(kF32, {1, 4}, "ghost");
+         b.subgraph(0).outputs = {3, ghost};
+         return b;
+       },
+       "Output #1 of subgraph 0 is tensor 4 ('ghost'), which no operator writes: it is not an "
+       "input of the subgraph, a constant or a variable."},
       {"zero_point_out_of_range", [] { return QuantizedAdd({{0.5f}, {1000}, 0}); },
        "zero_point[0] is 1000, outside [-128, 127] for INT8. Tensor 0 has invalid quantization "
        "parameters."},

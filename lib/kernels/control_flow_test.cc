@@ -215,7 +215,9 @@ ModelBuilder CallOnceModel(int init_index, bool init_has_input) {
   b.SetInputs({x});
   b.SetOutputs({y});
   b.UseSubgraph(b.AddSubgraph("init"));
-  int a = b.AddTensor(kF32, {1});
+  // Without inputs, the init subgraph reads state (a variable: nothing else may be read
+  // without a writer).
+  int a = init_has_input ? b.AddTensor(kF32, {1}) : b.AddVariableTensor(kF32, {1}, "state");
   int k = b.AddConstTensor<float>(kF32, {1}, {2.f});
   int s = b.AddTensor(kF32, {1});
   b.AddOperator(tflite::BuiltinOperator_ADD, {a, k}, {s}, AddOpts());

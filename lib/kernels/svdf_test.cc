@@ -307,8 +307,10 @@ TEST_CASE("SVDF: bad models fail to prepare with a message", "[svdf]") {
     CHECK_THAT(m.errors(), Catch::Contains("SVDF"));
   }
   SECTION("state is not a variable tensor") {
+    // (An input of the subgraph: a tensor that is neither, nor written, the loader refuses.)
     ModelBuilder b = FloatModel(c, std::vector<float>(6), std::vector<float>(6), {0, 0});
     b.subgraph(0).tensors[4]->is_variable = false;
+    b.subgraph(0).inputs.push_back(4);
     OpTestModel m(b);
     CHECK(m.Prepare() != kTfLiteOk);
     CHECK_THAT(m.errors(), Catch::Contains("variable tensor"));

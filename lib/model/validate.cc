@@ -165,11 +165,26 @@ class Validator {
 
   // Graphs no converter writes and whose kernels would size one buffer two ways or read
   // memory nothing wrote: a tensor with two producers, an operator writing a constant,
-  // an operator reading a tensor that a later operator (or itself) writes. The model can
-  // still be inspected; building an interpreter is refused. (TFLite runs the first and
-  // the last, with undefined results, and faults on the second.)
+  // an operator reading a tensor that a later operator (or itself) writes, or a builtin
+  // one reading a tensor that nothing writes (nor is it an input, a constant or a
+  // variable), an output nothing writes. The
+  // model can still be inspected; building an interpreter is refused. (TFLite runs the
+  // first and the last three, with undefined results, and faults on the second.)
   static std::string TensorName(const tflite::Tensor* t) {
     return t->name() ? t->name()->str() : std::string();
+  }
+
+  // Whether a tensor's values must come from an operator (or the caller): not a constant,
+  // not a variable (which starts from zeros), and with elements (a 0 in its shape: nothing
+  // to read). TFLite reads such a tensor's arena bytes as they happen to be: for a BOOL
+  // tensor, bytes that are neither true nor false.
+  bool NeedsProducer(const tflite::Tensor* tensor) const {
+    if (BufferBytes(tensor->buffer()) != 0 || tensor->is_variable()) return false;
+    const auto* shape = tensor->shape();
+    for (size_t d = 0; d < Size(shape); ++d) {
+      if (shape->Get(d) == 0) return false;
+    }
+    return true;
   }
 
   void CheckDataflow(size_t s) {
@@ -235,6 +250,15 @@ class Validator {
         producer[t] = static_cast<int64_t>(o);
       }
     }
+    for (size_t k = 0; k < Size(sg->outputs()); ++k) {
+      const int32_t t = sg->outputs()->Get(k);
+      if (producer[t] >= 0 || is_input[t] || !NeedsProducer(sg->tensors()->Get(t))) continue;
+      refusals_->push_back(fmt::format(
+          "Output #{} of subgraph {} is tensor {} ('{}'), which no operator writes: it is not "
+          "an input of the subgraph, a constant or a variable.",
+          k, s, t, TensorName(sg->tensors()->Get(t))));
+      return;
+    }
     // Variables hold state before the first operator runs: reading one that a later
     // operator writes reads the state. An operator reading its own output never works.
     // A sparse tensor's buffer holds its compressed values: only the ops that decode it
@@ -255,6 +279,17 @@ class Validator {
               "DENSIFY's input and FULLY_CONNECTED's weights may be sparse.",
               o, s, code_index < in_.op_codes.size() ? in_.op_codes[code_index].name() : "?", t,
               TensorName(sg->tensors()->Get(t)), k));
+          return;
+        }
+        // A custom operator is opaque: its inputs may be its own scratch memory (Vela's
+        // ethos-u operator takes its scratch tensors as inputs, which nothing writes).
+        if (t >= 0 && producer[t] < 0 && !is_input[t] && code != tflite::BuiltinOperator_CUSTOM &&
+            NeedsProducer(sg->tensors()->Get(t))) {
+          refusals_->push_back(fmt::format(
+              "Operator {} of subgraph {} ({}) reads tensor {} ('{}'), which no operator "
+              "writes: it is not an input of the subgraph, a constant or a variable.",
+              o, s, code_index < in_.op_codes.size() ? in_.op_codes[code_index].name() : "?", t,
+              TensorName(sg->tensors()->Get(t))));
           return;
         }
         if (t < 0 || producer[t] < static_cast<int64_t>(o)) continue;

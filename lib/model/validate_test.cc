@@ -489,6 +489,34 @@ TEST_CASE("validate: dataflow no converter writes is refused, with the tensor an
     REQUIRE(refusals(b).size() == 1);
     CHECK_THAT(refusals(b)[0], Catch::Contains("which operator 0 writes (itself)"));
   }
+  SECTION("an operator reading a tensor nothing writes") {
+    // (A fuzzed model did this with a BOOL tensor: REDUCE_ANY read uninitialized bytes.)
+    ModelBuilder b = chain();
+    const int ghost = b.AddTensor(TensorType_FLOAT32, {1, 4}, "ghost");
+    Op(b, 0, 1).inputs = {3, ghost};
+    REQUIRE(refusals(b).size() == 1);
+    CHECK(refusals(b)[0] == "Operator 1 of subgraph 0 (ADD) reads tensor 4 ('ghost'), which no "
+                            "operator writes: it is not an input of the subgraph, a constant or "
+                            "a variable.");
+  }
+  SECTION("what needs no writer: a variable, an empty tensor") {
+    ModelBuilder b = chain();
+    const int state = b.AddTensor(TensorType_FLOAT32, {1, 4}, "state");
+    b.subgraph(0).tensors[state]->is_variable = true;
+    const int empty = b.AddTensor(TensorType_FLOAT32, {0, 4}, "empty");
+    const int sum = b.AddTensor(TensorType_FLOAT32, {0, 4}, "sum");
+    b.AddOperator(tflite::BuiltinOperator_ADD, {state, empty}, {sum});
+    CHECK(refusals(b).empty());
+  }
+  SECTION("an output nothing writes") {
+    ModelBuilder b = chain();
+    const int ghost = b.AddTensor(TensorType_FLOAT32, {1, 4}, "ghost");
+    b.subgraph(0).outputs.push_back(ghost);
+    REQUIRE(refusals(b).size() == 1);
+    CHECK(refusals(b)[0] == "Output #1 of subgraph 0 is tensor 4 ('ghost'), which no operator "
+                            "writes: it is not an input of the subgraph, a constant or a "
+                            "variable.");
+  }
 }
 
 // --- External data ------------------------------------------------------------------
