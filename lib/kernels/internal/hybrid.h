@@ -90,10 +90,10 @@ inline void MinMax(const float* values, int size, float* min_value, float* max_v
   if (gemm::CpuHasAvx2()) i = MinMaxAvx2(values, size, &lo, &hi);
 #endif
   if (i == 0 && size >= 4) {
-    V4 vlo, vhi;
-    std::memcpy(&vlo, values, sizeof vlo);
-    vhi = vlo;
-    for (i = 4; i + 4 <= size; i += 4) {
+    // Every lane starts at values[0], as the AVX2 loop: a lane started at a NaN would
+    // stay NaN (v < NaN is false) and hide that lane's later values.
+    V4 vlo = {lo, lo, lo, lo}, vhi = vlo;
+    for (i = 0; i + 4 <= size; i += 4) {
       V4 v;
       std::memcpy(&v, values + i, sizeof v);
       vlo = v < vlo ? v : vlo;
