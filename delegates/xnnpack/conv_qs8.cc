@@ -7,7 +7,15 @@
 namespace tflite_inspect {
 namespace xnnpack {
 
-bool OwnConvQs8Wanted() { return OwnStepWanted(tflite::gemm::DotGemmWanted()); }
+// The own step exists because this XNNPACK has no VNNI kernels for x86; on AArch64 it has
+// its own dot-product (neondot) ones, so there the partition keeps XNNPACK's.
+bool OwnConvQs8Wanted() {
+#if defined(__aarch64__)
+  return OwnStepWanted(false);
+#else
+  return OwnStepWanted(tflite::gemm::DotGemmWanted());
+#endif
+}
 
 std::vector<float> RequantizationScales(float input_scale, const float* filter_scales,
                                         int filter_scale_count, float output_scale,

@@ -24,7 +24,7 @@
 namespace tflite_inspect {
 namespace xnnpack {
 
-// Whether this CPU gets the own int8 convolution (gemm::DotGemmWanted()); the environment
+// Whether this CPU gets the own int8 convolution (gemm::DotGemmWanted() on x86); the environment
 // variable TFI_XNNPACK_OWN_GEMM=0 or =1 decides instead, as for the float one
 // (docs/xnnpack.md).
 bool OwnConvQs8Wanted();

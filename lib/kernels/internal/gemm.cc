@@ -20,6 +20,9 @@
 #endif
 #if defined(__aarch64__)
 #include <arm_neon.h>
+#if defined(__linux__)
+#include <sys/auxv.h>
+#endif
 #define TFI_GEMM_NEON 1  // every AArch64 CPU has NEON with FMA: no run-time check
 #endif
 
@@ -1137,6 +1140,7 @@ namespace {
 struct CpuFeatures {
   bool avx2 = false, fma = false, avx512f = false, avx512vnni = false, avxvnni = false;
   bool amx_int8 = false;
+  bool neon_dot = false;
 };
 
 // Linux gives a process the AMX tile data state only when asked (arch_prctl
@@ -1173,6 +1177,13 @@ const CpuFeatures& Cpu() {
     f.avxvnni = f.avx2 && sub1 && (eax >> 4 & 1) != 0;
     f.amx_int8 = f.avx512vnni && amx && RequestAmxPermission();
 #endif
+#if defined(TFI_GEMM_NEON) && defined(__linux__)
+    // FEAT_DotProd from the kernel's HWCAP (HWCAP_ASIMDDP, bit 20): the auxiliary vector
+    // is there in every process, where cpuinfo needs /proc and /sys (which a restricted
+    // shell may hide; docs/phones.md).
+    constexpr unsigned long kHwcapAsimdDp = 1ul << 20;
+    f.neon_dot = (getauxval(AT_HWCAP) & kHwcapAsimdDp) != 0;
+#endif
     return f;
   }();
   return features;
@@ -1186,6 +1197,7 @@ bool CpuHasAvx512F() { return Cpu().avx512f; }
 bool CpuHasAvx512Vnni() { return Cpu().avx512vnni; }
 bool CpuHasAvxVnni() { return Cpu().avxvnni; }
 bool CpuHasAmxInt8() { return Cpu().amx_int8; }
+bool CpuHasNeonDot() { return Cpu().neon_dot; }
 
 void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed_b, float* c,
                int ldc, const FloatOutputStage& stage, pthreadpool* pool, GemmKernel which) {

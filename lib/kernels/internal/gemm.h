@@ -203,12 +203,15 @@ bool CpuHasAvx512F();
 bool CpuHasAvx512Vnni();
 bool CpuHasAvxVnni();
 bool CpuHasAmxInt8();
+// AArch64's 8-bit dot products (SDOT / UDOT, FEAT_DotProd; Linux's HWCAP_ASIMDDP); false
+// elsewhere.
+bool CpuHasNeonDot();
 
 // --- 8-bit dot-product GEMM (gemm_dot.cc) ------------------------------------------------
 //
 // For int8 weights with 8-bit activations on CPUs with dot-product instructions (x86
 // VNNI: vpdpbusd sums four uint8 x int8 products into an int32 lane, 4x the
-// multiply-adds of vpmaddwd per instruction). A holds activations as uint8: int8 values
+// multiply-adds of vpmaddwd per instruction; AArch64 SDOT: four int8 x int8). A holds activations as uint8: int8 values
 // plus 128 (DotInput), uint8 values as they are. With a_zero the activations' zero point
 // in that domain, sum_k (a - a_zero) * w = sum_k a * w - a_zero * sum_k w: the weights'
 // column sums fold into the bias (DotBias), so acc is the reference's int32 sum exactly
@@ -217,15 +220,21 @@ bool CpuHasAmxInt8();
 //
 // B is packed per 16-column panel in groups of 4 k: panel[(kk / 4) * 64 + j * 4 + kk % 4],
 // k rounded up to DotPanelDepth(k) and zero-filled. Each row of A must have DotDepth(k)
-// readable bytes (those past k are multiplied by B's zeros: any value).
+// readable bytes (those past k are multiplied by B's zeros: any value). On AArch64 the
+// panels are followed by 128 * each column's weight sum (int32, wrapping; the SDOT
+// tile's starting sums, see gemm_dot.cc), which PackedDotWeightsSize counts.
 
 inline int DotDepth(int k) { return (k + 3) & ~3; }
 // k rounded up to a multiple of 4, or of 64 where the CPU has AMX (whose weight tiles
 // take 64 k at a time); the same for every kernel in a process.
 int DotPanelDepth(int k);
 inline size_t PackedDotWeightsSize(int n, int k) {
-  return static_cast<size_t>((n + kGemmNr - 1) / kGemmNr) * kGemmNr *
-         static_cast<size_t>(DotPanelDepth(k));
+  const size_t columns = static_cast<size_t>((n + kGemmNr - 1) / kGemmNr) * kGemmNr;
+#if defined(__aarch64__)
+  return columns * (static_cast<size_t>(DotPanelDepth(k)) + sizeof(int32_t));
+#else
+  return columns * static_cast<size_t>(DotPanelDepth(k));
+#endif
 }
 // Packs weights[n][k] (row stride k) and writes col_sums[n] = sum_k weights[j][k].
 void PackDotWeights(const int8_t* weights, int n, int k, int8_t* packed, int32_t* col_sums);
@@ -237,9 +246,9 @@ inline uint8_t DotByte(int8_t v) { return static_cast<uint8_t>(static_cast<uint8
 void DotInput(const int8_t* src, size_t count, uint8_t* dst);
 
 // kAuto: AMX for 16 rows or more and k from kDotAmxMinDepth, else AVX-512
-// VNNI, else AVX-VNNI, else the portable loop (tests, other CPUs: slower than
-// QuantizedGemm there; DotGemmWanted says when to use this GEMM).
-enum class DotKernel { kAuto, kPortable, kAvxVnni, kAvx512Vnni, kAmx };
+// VNNI, else AVX-VNNI; on AArch64 SDOT; else the portable loop (tests, other CPUs:
+// slower than QuantizedGemm there; DotGemmWanted says when to use this GEMM).
+enum class DotKernel { kAuto, kPortable, kAvxVnni, kAvx512Vnni, kAmx, kNeonDot };
 constexpr int kDotAmxMinDepth = 61;
 // Whether the CPU has a dot-product tile (what the callers check before choosing
 // DotGemm over QuantizedGemm).

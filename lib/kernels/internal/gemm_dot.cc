@@ -4,10 +4,9 @@
 // Tiles: AMX-INT8 (tdpbusd on 16x64 tiles, 32 x 32 outputs per step), AVX-512 VNNI, 8 rows x 32 columns (two panels) in 16 zmm accumulators, one
 // weight load per panel and one broadcast per row for every 4 k, output stage on 16
 // lanes (requant::OutputStage16) with masked narrowing stores; AVX-VNNI (256-bit), 6 rows
-// x 16 columns in 12 ymm accumulators, output stage on 8 lanes; a portable loop over the
-// same layout. An AArch64 SDOT / UDOT tile fits the same panel layout (udot takes
-// uint8 x uint8 and sdot int8 x int8: the weights or the activations shift by 128 and the
-// correction folds into DotBias the same way); not written yet.
+// x 16 columns in 12 ymm accumulators, output stage on 8 lanes; AArch64 SDOT, 4 rows x 16
+// columns in 16 accumulators, output stage on 4 lanes (requant::OutputStage4); a portable
+// loop over the same layout.
 #include <pthreadpool.h>
 
 #include <algorithm>
@@ -23,6 +22,9 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #define TFI_DOT_X86 1
+#elif defined(__aarch64__)
+#include <arm_neon.h>
+#define TFI_DOT_ARM 1
 #endif
 
 namespace tflite {
@@ -398,21 +400,155 @@ __attribute__((target(TFI_AMX_TARGET))) void AmxBlock(int m0, int m1, int p0, in
 }
 #endif  // TFI_DOT_X86
 
-DotKernel Resolve(DotKernel which) {
-#ifdef TFI_DOT_X86
-  if (which == DotKernel::kAvx512Vnni && !CpuHasAvx512Vnni()) which = DotKernel::kAuto;
-  if (which == DotKernel::kAvxVnni && !CpuHasAvxVnni()) which = DotKernel::kAuto;
-  if (which == DotKernel::kAmx && !CpuHasAmxInt8()) which = DotKernel::kAuto;
-  if (which == DotKernel::kAuto) {
-    if (CpuHasAmxInt8()) return DotKernel::kAmx;
-    if (CpuHasAvx512Vnni()) return DotKernel::kAvx512Vnni;
-    if (CpuHasAvxVnni()) return DotKernel::kAvxVnni;
+#ifdef TFI_DOT_ARM
+// --- AArch64 SDOT: 4 rows x one 16-column panel -------------------------------------
+//
+// sdot sums four int8 x int8 products per int32 lane, and a 16-byte load of a panel's
+// group (4 columns x 4 k) is exactly its lane layout. A holds a + 128 (uint8), so the tile
+// multiplies a ^ 0x80 = a - 128 (int8) and starts each column's sum from 128 * its
+// weight sum (PackDotWeights stores it after the panels): sum (a - 128) * b + 128 * sum b
+// = sum a * b, wrapping alike, the x86 tiles' sums exactly.
+constexpr int kDotNeonMr = 4;
+
+#define TFI_DOTNEON_ROWS(ROW) ROW(0) ROW(1) ROW(2) ROW(3)
+
+template <int R, typename OutT>
+__attribute__((target("arch=armv8.2-a+dotprod"))) void NeonDotTile(int groups, const uint8_t* a, size_t lda,
+                                                     const int8_t* b, const int32_t* sums128,
+                                                     OutT* c, size_t ldc, int cols,
+                                                     const QuantizedOutputStage& s, int col0) {
+  static_assert(R >= 1 && R <= kDotNeonMr, "");
+  const int32x4_t init0 = vld1q_s32(sums128), init1 = vld1q_s32(sums128 + 4);
+  const int32x4_t init2 = vld1q_s32(sums128 + 8), init3 = vld1q_s32(sums128 + 12);
+#define TFI_DECL(i)                                                                \
+  int32x4_t acc##i##0 = init0, acc##i##1 = init1, acc##i##2 = init2, acc##i##3 = init3; \
+  const uint8_t* a##i = a + static_cast<size_t>(i < R ? i : 0) * lda;
+  TFI_DOTNEON_ROWS(TFI_DECL)
+#undef TFI_DECL
+  const uint8x8_t flip = vdup_n_u8(0x80);
+  // One group (4 k) of row i: lane u of av holds its 4 activations.
+#define TFI_GROUP(i, u)                                  \
+  if constexpr (i < R) {                                 \
+    acc##i##0 = vdotq_lane_s32(acc##i##0, b0, av##i, u); \
+    acc##i##1 = vdotq_lane_s32(acc##i##1, b1, av##i, u); \
+    acc##i##2 = vdotq_lane_s32(acc##i##2, b2, av##i, u); \
+    acc##i##3 = vdotq_lane_s32(acc##i##3, b3, av##i, u); \
   }
-  return which == DotKernel::kAuto ? DotKernel::kPortable : which;
-#else
-  (void)which;
+#define TFI_STEP(u)                                                 \
+  {                                                                 \
+    const int8_t* bg = b + static_cast<size_t>(g + u) * kGroupBytes; \
+    const int8x16_t b0 = vld1q_s8(bg), b1 = vld1q_s8(bg + 16);      \
+    const int8x16_t b2 = vld1q_s8(bg + 32), b3 = vld1q_s8(bg + 48); \
+    TFI_GROUP(0, u) TFI_GROUP(1, u) TFI_GROUP(2, u) TFI_GROUP(3, u) \
+  }
+  // 8 k a step: 8 bytes of A per row (two groups; 16 would keep 16 weight vectors live
+  // with the 16 sums, more than the 32 registers).
+  int g = 0;
+  for (; g + 2 <= groups; g += 2) {
+#define TFI_LOAD_A(i)                            \
+  int8x8_t av##i = vdup_n_s8(0);                 \
+  if constexpr (i < R) av##i = vreinterpret_s8_u8(veor_u8(vld1_u8(a##i + 4 * g), flip));
+    TFI_DOTNEON_ROWS(TFI_LOAD_A)
+#undef TFI_LOAD_A
+    TFI_STEP(0) TFI_STEP(1)
+  }
+  if (g < groups) {  // an odd last group: its 4 bytes of A per row, in lane 0
+#define TFI_LOAD_A(i)                                                 \
+  int8x8_t av##i = vdup_n_s8(0);                                      \
+  if constexpr (i < R) {                                              \
+    uint32_t word;                                                    \
+    std::memcpy(&word, a##i + 4 * g, sizeof word);                    \
+    av##i = vreinterpret_s8_u32(vdup_n_u32(word ^ 0x80808080u));      \
+  }
+    TFI_DOTNEON_ROWS(TFI_LOAD_A)
+#undef TFI_LOAD_A
+    TFI_STEP(0)
+  }
+#undef TFI_STEP
+#undef TFI_GROUP
+  int32_t acc[R][kNr];
+#define TFI_OUT(i)                     \
+  if constexpr (i < R) {               \
+    vst1q_s32(&acc[i][0], acc##i##0);  \
+    vst1q_s32(&acc[i][4], acc##i##1);  \
+    vst1q_s32(&acc[i][8], acc##i##2);  \
+    vst1q_s32(&acc[i][12], acc##i##3); \
+  }
+  TFI_DOTNEON_ROWS(TFI_OUT)
+#undef TFI_OUT
+  // TFLite's double-rounding stage on 4 lanes (requant::OutputStage4: StageValue's bits);
+  // the other stages and the raw sums value by value.
+  if constexpr (std::is_same_v<OutT, int8_t>) {
+    if (!s.single_rounding && s.float_scale == nullptr) {
+      int32_t multiplier[kNr] = {}, shift[kNr] = {}, bias[kNr] = {};
+      std::memcpy(multiplier, s.multiplier + col0, sizeof(int32_t) * cols);
+      std::memcpy(shift, s.shift + col0, sizeof(int32_t) * cols);
+      if (s.bias != nullptr) std::memcpy(bias, s.bias + col0, sizeof(int32_t) * cols);
+      requant::NeonChannels ch[4];
+      int32x4_t bv[4];
+      for (int q = 0; q < 4; ++q) {
+        ch[q] = requant::LoadNeonChannels4(multiplier + 4 * q, shift + 4 * q);
+        bv[q] = vld1q_s32(bias + 4 * q);
+      }
+      const int32x4_t offset = vdupq_n_s32(s.output_offset);
+      const int32x4_t lo = vdupq_n_s32(s.act_min), hi = vdupq_n_s32(s.act_max);
+      for (int i = 0; i < R; ++i) {
+        int32x4_t v[4];
+        for (int q = 0; q < 4; ++q) {
+          v[q] = requant::OutputStage4(vld1q_s32(&acc[i][4 * q]), bv[q], ch[q], offset, lo, hi);
+        }
+        int8_t out[kNr];
+        requant::Store16(v[0], v[1], v[2], v[3], out);
+        std::memcpy(c + static_cast<size_t>(i) * ldc, out, sizeof(int8_t) * cols);
+      }
+      return;
+    }
+  }
+  for (int i = 0; i < R; ++i) {
+    for (int j = 0; j < cols; ++j) c[i * ldc + j] = Finish(acc[i][j], col0 + j, s, c);
+  }
+}
+
+template <typename OutT>
+void NeonDotRows(int rows, int groups, const uint8_t* a, size_t lda, const int8_t* b,
+                 const int32_t* sums128, OutT* c, size_t ldc, int cols,
+                 const QuantizedOutputStage& s, int col0) {
+  switch (rows) {
+#define TFI_CASE(i)                                                                  \
+  case i + 1:                                                                        \
+    NeonDotTile<i + 1, OutT>(groups, a, lda, b, sums128, c, ldc, cols, s, col0);     \
+    break;
+    TFI_DOTNEON_ROWS(TFI_CASE)
+#undef TFI_CASE
+  }
+}
+#endif  // TFI_DOT_ARM
+
+DotKernel Resolve(DotKernel which) {
+  // A tile this CPU lacks runs as kAuto.
+  bool has = true;
+  switch (which) {
+    case DotKernel::kAvx512Vnni:
+      has = CpuHasAvx512Vnni();
+      break;
+    case DotKernel::kAvxVnni:
+      has = CpuHasAvxVnni();
+      break;
+    case DotKernel::kAmx:
+      has = CpuHasAmxInt8();
+      break;
+    case DotKernel::kNeonDot:
+      has = CpuHasNeonDot();
+      break;
+    default:
+      break;
+  }
+  if (which != DotKernel::kAuto && has) return which;
+  if (CpuHasAmxInt8()) return DotKernel::kAmx;
+  if (CpuHasAvx512Vnni()) return DotKernel::kAvx512Vnni;
+  if (CpuHasAvxVnni()) return DotKernel::kAvxVnni;
+  if (CpuHasNeonDot()) return DotKernel::kNeonDot;
   return DotKernel::kPortable;
-#endif
 }
 
 #ifdef TFI_DOT_X86
@@ -461,6 +597,16 @@ void PackDotWeights(const int8_t* weights, int n, int k, int8_t* packed, int32_t
     }
     col_sums[j] = sum;
   }
+#ifdef TFI_DOT_ARM
+  // After the panels: 128 * each column's sum (0 for padding columns), the SDOT tile's
+  // starting sums.
+  const int panels = (n + kNr - 1) / kNr;
+  int8_t* sums128 = packed + static_cast<size_t>(panels) * kNr * depth;
+  for (int j = 0; j < n; ++j) {
+    const int32_t v = static_cast<int32_t>(static_cast<uint32_t>(col_sums[j]) * 128u);
+    std::memcpy(sums128 + sizeof(int32_t) * j, &v, sizeof v);
+  }
+#endif
 }
 
 void DotBias(const int32_t* bias, const int32_t* col_sums, int n, int32_t a_zero, int32_t* out) {
@@ -510,6 +656,8 @@ const char* DotKernelName(DotKernel kernel) {
       return "avx512vnni_8x32";
     case DotKernel::kAvxVnni:
       return "avxvnni_6x16";
+    case DotKernel::kNeonDot:
+      return "neondot_4x16";
     default:
       return "portable_1x16";
   }
@@ -595,6 +743,24 @@ void DotGemmImpl(int m, int n, int k, const uint8_t* a, int lda, const int8_t* p
         for (int i = m0; i < m1; i += kDot256Mr) {
           AvxVnniRows<OutT>(std::min(kDot256Mr, m1 - i), groups, a + i * sa, sa, bp, c + i * sc + col0,
                       sc, cols, stage, col0);
+        }
+      }
+    });
+    return;
+  }
+#endif
+#ifdef TFI_DOT_ARM
+  if (kernel == DotKernel::kNeonDot) {
+    const int32_t* sums128 =
+        reinterpret_cast<const int32_t*>(packed_b + static_cast<size_t>(panels) * panel_bytes);
+    RunBlocks(pool, m, panels, k, kDotNeonMr * 8, [&](int m0, int m1, int p0, int p1) {
+      for (int p = p0; p < p1; ++p) {
+        const int8_t* bp = packed_b + p * panel_bytes;
+        const int col0 = p * kNr;
+        const int cols = std::min(kNr, n - col0);
+        for (int i = m0; i < m1; i += kDotNeonMr) {
+          NeonDotRows<OutT>(std::min(kDotNeonMr, m1 - i), groups, a + i * sa, sa, bp,
+                            sums128 + col0, c + i * sc + col0, sc, cols, stage, col0);
         }
       }
     });

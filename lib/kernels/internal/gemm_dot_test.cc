@@ -21,8 +21,8 @@ namespace {
 using namespace conv_test;  // NOLINT
 using tflite::gemm::DotKernel;
 
-const DotKernel kDotKernels[] = {DotKernel::kAuto, DotKernel::kPortable, DotKernel::kAvxVnni, DotKernel::kAmx,
-                                 DotKernel::kAvx512Vnni};
+const DotKernel kDotKernels[] = {DotKernel::kAuto,       DotKernel::kPortable, DotKernel::kAvxVnni,
+                                 DotKernel::kAvx512Vnni, DotKernel::kAmx,      DotKernel::kNeonDot};
 
 enum class Stage { kDoubleRounding, kSingleRounding, kFloat };
 
