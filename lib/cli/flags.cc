@@ -71,22 +71,6 @@ std::vector<std::string> UnknownFlagLines(const CLI::App& app,
 
 namespace {
 
-// --help: the help text and 0; an unknown flag: its "did you mean" lines; any other
-// usage error: CLI11's text. All but --help return kExitUsage.
-int ReportParseError(CLI::App& app, const CLI::ParseError& e) {
-  if (dynamic_cast<const CLI::CallForHelp*>(&e) != nullptr ||
-      dynamic_cast<const CLI::CallForAllHelp*>(&e) != nullptr ||
-      dynamic_cast<const CLI::CallForVersion*>(&e) != nullptr) {
-    return app.exit(e);
-  }
-  std::cerr << app.get_name() << ": " << e.what() << "\n";
-  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
-    for (const auto& line : UnknownFlagLines(app, app.remaining())) std::cerr << line << "\n";
-  }
-  std::cerr << "Run with --help for the list of flags.\n";
-  return kExitUsage;
-}
-
 // The long flag name (without "--") that a CLI11 conversion or validation error is
 // about: the longest option name the message mentions; "" if none.
 std::string FlagOfError(const CLI::App& app, const std::string& what) {
@@ -106,6 +90,46 @@ std::string FlagOfError(const CLI::App& app, const std::string& what) {
     }
   }
   return best;
+}
+
+// What a value a flag cannot take is, in words: "--num_runs: 'abc' is not an integer"
+// (CLI11 says "Could not convert: --num_runs = abc"). Other errors: CLI11's text.
+std::string ValueErrorText(const CLI::App& app, const CLI::ParseError& e) {
+  const std::string what = e.what();
+  if (dynamic_cast<const CLI::ConversionError*>(&e) == nullptr) return what;
+  const std::string flag = FlagOfError(app, what);
+  const size_t eq = what.find(" = ");
+  if (flag.empty() || eq == std::string::npos) return what;
+  const std::string value = what.substr(eq + 3);
+  const CLI::Option* opt = app.get_option_no_throw("--" + flag);
+  const std::string type = opt != nullptr ? opt->get_type_name() : "";
+  std::string want = "a valid value";
+  if (type.rfind("UINT", 0) == 0) {
+    want = "an integer >= 0";
+  } else if (type.rfind("INT", 0) == 0) {
+    want = "an integer";
+  } else if (type.rfind("FLOAT", 0) == 0) {
+    want = "a number";
+  } else if (type.rfind("BOOLEAN", 0) == 0 || opt != nullptr && opt->get_expected_min() == 0) {
+    want = "true or false";
+  }
+  return "--" + flag + ": '" + value + "' is not " + want;
+}
+
+// --help: the help text and 0; an unknown flag: its "did you mean" lines; any other
+// usage error: CLI11's text. All but --help return kExitUsage.
+int ReportParseError(CLI::App& app, const CLI::ParseError& e) {
+  if (dynamic_cast<const CLI::CallForHelp*>(&e) != nullptr ||
+      dynamic_cast<const CLI::CallForAllHelp*>(&e) != nullptr ||
+      dynamic_cast<const CLI::CallForVersion*>(&e) != nullptr) {
+    return app.exit(e);
+  }
+  std::cerr << app.get_name() << ": " << ValueErrorText(app, e) << "\n";
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+    for (const auto& line : UnknownFlagLines(app, app.remaining())) std::cerr << line << "\n";
+  }
+  std::cerr << "Run with --help for the list of flags.\n";
+  return kExitUsage;
 }
 
 void AddVersionFlag(CLI::App& app) {
@@ -199,6 +223,17 @@ std::vector<std::string> ExpandEmptyValues(const CLI::App& app, int argc, const 
   return out;
 }
 
+// The first `--name=` with nothing after it for a number or a boolean (TFLite's parser
+// cannot read those from nothing; CLI11 would take the next argument as the value, or a
+// bare boolean for true); "" when there is none.
+std::string EmptyNonTextValue(const CLI::App& app, int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    const CLI::Option* opt = EmptyValueOption(app, argv[i]);
+    if (opt != nullptr && !IsText(*opt)) return argv[i];
+  }
+  return "";
+}
+
 // Parses `argv` after ExpandEmptyValues.
 void ParseExpanded(CLI::App& app, int argc, const char* const* argv) {
   const std::vector<std::string> args = ExpandEmptyValues(app, argc, argv);
@@ -215,15 +250,12 @@ int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
                            tflite_failure) {
   AddVersionFlag(app);
   app.allow_extras();
-  // `--name=` for a number or a boolean: TFLite's parser cannot read a value from nothing
-  // (CLI11 would call it a missing value, or a bare flag, true).
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const CLI::Option* opt = EmptyValueOption(app, a);
-    if (opt == nullptr || IsText(*opt)) continue;
-    const std::string name = a.substr(0, a.size() - 1);
-    return tflite_failure("Failed to parse flag '" + name.substr(2) + "' against argv '" + a + "'",
-                          name + ": an empty value");
+  const std::string empty = EmptyNonTextValue(app, argc, argv);
+  if (!empty.empty()) {
+    const std::string name = empty.substr(0, empty.size() - 1);
+    return tflite_failure(
+        "Failed to parse flag '" + name.substr(2) + "' against argv '" + empty + "'",
+        name + ": an empty value");
   }
   try {
     ParseExpanded(app, argc, argv);
@@ -246,7 +278,7 @@ int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
       }
     }
     return tflite_failure("Failed to parse flag '" + flag + "' against argv '" + arg + "'",
-                          e.what());
+                          ValueErrorText(app, e));
   }
   *unknown = app.remaining();
   return -1;
@@ -254,6 +286,12 @@ int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
 
 int ParseFlags(CLI::App& app, int argc, const char* const* argv) {
   AddVersionFlag(app);
+  const std::string empty = EmptyNonTextValue(app, argc, argv);
+  if (!empty.empty()) {
+    std::cerr << app.get_name() << ": " << empty.substr(0, empty.size() - 1)
+              << ": an empty value\nRun with --help for the list of flags.\n";
+    return kExitUsage;
+  }
   try {
     ParseExpanded(app, argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,5 +1,7 @@
 #include "cli/flags.h"
 
+#include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -81,6 +83,65 @@ TEST_CASE("a text flag written --name= takes the empty value, as in TFLite") {
     CHECK(reason == "--" + name + ": an empty value");
     CHECK(runs == 3);
     CHECK_FALSE(use);
+  }
+}
+
+// ParseFlags prints to stderr; this captures it.
+struct StderrCapture {
+  StderrCapture() : old(std::cerr.rdbuf(text.rdbuf())) {}
+  ~StderrCapture() { std::cerr.rdbuf(old); }
+  std::ostringstream text;
+  std::streambuf* old;
+};
+
+TEST_CASE("our tools: a number written --name= is an empty value, not the next argument's") {
+  for (const char* arg : {"--num_runs=", "--verbose="}) {
+    CAPTURE(arg);
+    CLI::App app("", "tool");
+    int runs = 3;
+    bool verbose = false;
+    std::string model;
+    app.add_option("--num_runs", runs, "");
+    AddBoolFlag(app, "--verbose", &verbose, "");
+    app.add_option("model", model, "");
+    std::vector<const char*> argv = {"tool", arg, "m.tflite"};
+    StderrCapture err;
+    CHECK(ParseFlags(app, 3, argv.data()) == kExitUsage);
+    const std::string name = std::string(arg).substr(0, std::string(arg).size() - 1);
+    CHECK(err.text.str() == "tool: " + name + ": an empty value\nRun with --help for the list "
+                            "of flags.\n");
+    CHECK(runs == 3);
+    CHECK(model.empty());
+  }
+}
+
+TEST_CASE("a value a flag cannot take is named with the flag and what it takes") {
+  for (const auto& [arg, want] : std::vector<std::pair<std::string, std::string>>{
+           {"--num_runs=abc", "--num_runs: 'abc' is not an integer"},
+           {"--count=-2", "--count: '-2' is not an integer >= 0"},
+           {"--epsilon=x1", "--epsilon: 'x1' is not a number"}}) {
+    CAPTURE(arg);
+    CLI::App app("", "tool");
+    int runs = 3;
+    unsigned count = 1;
+    double epsilon = 0;
+    app.add_option("--num_runs", runs, "");
+    app.add_option("--count", count, "");
+    app.add_option("--epsilon", epsilon, "");
+    std::vector<const char*> argv = {"tool", arg.c_str()};
+    {
+      StderrCapture err;
+      CHECK(ParseFlags(app, 2, argv.data()) == kExitUsage);
+      CHECK(err.text.str() == "tool: " + want + "\nRun with --help for the list of flags.\n");
+    }
+    std::vector<std::string> unknown;
+    std::string reason;
+    CHECK(ParseFlagsAsTflite(app, 2, argv.data(), &unknown,
+                             [&](const std::string&, const std::string& r) {
+                               reason = r;
+                               return 1;
+                             }) == 1);
+    CHECK(reason == want);
   }
 }
 
