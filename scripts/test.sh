@@ -15,6 +15,10 @@ mkdir -p "$POCL_CACHE_DIR"
 # scripts/fuzz.sh SECONDS [model|invoke|tools].
 TFI_FUZZ_RUNS="${TFI_FUZZ_MODEL_RUNS:-15000}" bash scripts/fuzz.sh 0 model
 TFI_FUZZ_RUNS="${TFI_FUZZ_INVOKE_RUNS:-6000}" bash scripts/fuzz.sh 0 invoke
+# Coverage steers the mutations, and the kernels a CPU takes change the coverage: the same
+# series again on the AVX2 kernels (TFI_KERNEL_ISA caps this CPU's), the paths of a machine
+# without AVX-512 or VNNI.
+TFI_KERNEL_ISA=avx2 TFI_FUZZ_RUNS="${TFI_FUZZ_INVOKE_RUNS:-6000}" bash scripts/fuzz.sh 0 invoke
 bash scripts/fuzz.sh 0 tools
 # Phones: the arm64 bundle, cross-built with Debian's toolchain, for the tests that run it
 # under qemu-user (phone_bundle_test, adb_benchmark_test).

@@ -3,7 +3,9 @@
 #include <pthreadpool.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "kernels/internal/gemm_blocks.h"
 #include "kernels/internal/requantize.h"
@@ -1156,6 +1158,36 @@ bool RequestAmxPermission() {
 #endif
 }
 
+// TFI_KERNEL_ISA caps what the probe found, so that one machine runs the paths other
+// CPUs take (tests, benchmarks, scripts/fuzz.sh): "portable" (no vector extension of
+// ours, no SDOT), "avx2" (AVX2 + FMA), "avxvnni" (and AVX-VNNI), "avx512" (AVX2, FMA and
+// AVX-512F, no VNNI), "avx512vnni" (and both VNNIs, no AMX). Unset or anything else: the
+// CPU's own. Never more than the CPU has.
+void CapFeatures(const char* isa, CpuFeatures* f) {
+  if (isa == nullptr) return;
+  const std::string cap = isa;
+  bool vector = true, avx512 = true, avxvnni = true, avx512vnni = true;
+  if (cap == "portable") {
+    vector = false;
+  } else if (cap == "avx2") {
+    avx512 = avxvnni = false;
+  } else if (cap == "avxvnni") {
+    avx512 = false;
+  } else if (cap == "avx512") {
+    avxvnni = false;
+  } else if (cap != "avx512vnni") {
+    return;
+  }
+  avx512vnni = avx512 && avxvnni;
+  f->avx2 = f->avx2 && vector;
+  f->fma = f->fma && vector;
+  f->avx512f = f->avx512f && vector && avx512;
+  f->avxvnni = f->avxvnni && vector && avxvnni;
+  f->avx512vnni = f->avx512vnni && vector && avx512vnni;
+  f->amx_int8 = false;  // every cap leaves AMX out
+  f->neon_dot = f->neon_dot && vector;
+}
+
 // Probed once per process.
 const CpuFeatures& Cpu() {
   static const CpuFeatures features = [] {
@@ -1184,6 +1216,7 @@ const CpuFeatures& Cpu() {
     constexpr unsigned long kHwcapAsimdDp = 1ul << 20;
     f.neon_dot = (getauxval(AT_HWCAP) & kHwcapAsimdDp) != 0;
 #endif
+    CapFeatures(std::getenv("TFI_KERNEL_ISA"), &f);
     return f;
   }();
   return features;

@@ -206,6 +206,9 @@ bool CpuHasAmxInt8();
 // AArch64's 8-bit dot products (SDOT / UDOT, FEAT_DotProd; Linux's HWCAP_ASIMDDP); false
 // elsewhere.
 bool CpuHasNeonDot();
+// All of these are probed once; the environment variable TFI_KERNEL_ISA (portable, avx2,
+// avxvnni, avx512, avx512vnni) caps them, so that one machine runs the kernels other CPUs
+// would (tests, benchmarks, the fuzzer's series).
 
 // --- 8-bit dot-product GEMM (gemm_dot.cc) ------------------------------------------------
 //

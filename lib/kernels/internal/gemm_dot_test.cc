@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "kernels/internal/gemm.h"
@@ -95,6 +97,32 @@ void CheckDot(uint32_t seed, int m, int n, int k, DotKernel kernel, pthreadpool_
     }
     for (int j = n; j < ldc; ++j) REQUIRE(c[i * ldc + j] == 77);  // nothing past n
   }
+}
+
+// ctest runs this binary again under TFI_KERNEL_ISA=avx2 and =portable (lib/CMakeLists.txt):
+// there the cap must hold, or those runs would test this CPU's tiles twice.
+TEST_CASE("TFI_KERNEL_ISA caps the kernels chosen") {
+  const char* isa = std::getenv("TFI_KERNEL_ISA");
+  const std::string cap = isa != nullptr ? isa : "";
+  CAPTURE(cap);
+  if (cap == "avx2" || cap == "portable") {
+    CHECK_FALSE(tflite::gemm::CpuHasAvx512F());
+    CHECK_FALSE(tflite::gemm::CpuHasAvx512Vnni());
+    CHECK_FALSE(tflite::gemm::CpuHasAvxVnni());
+    CHECK_FALSE(tflite::gemm::CpuHasAmxInt8());
+    CHECK_FALSE(tflite::gemm::CpuHasNeonDot());
+    CHECK(std::string(tflite::gemm::DotKernelName()) == "portable_1x16");
+    CHECK_FALSE(tflite::gemm::DotGemmWanted());
+  }
+  if (cap == "portable") {
+    CHECK_FALSE(tflite::gemm::CpuHasAvx2());
+    CHECK_FALSE(tflite::gemm::CpuHasAvx2Fma());
+  }
+  // The float tile in use follows (a CPU without AVX-512 takes the AVX2 tile, or the
+  // portable one; on ARM, NEON).
+  const std::string tile = tflite::gemm::FloatKernelName();
+  if (cap == "avx2" || cap == "portable") CHECK(tile.rfind("avx512", 0) != 0);
+  if (cap == "portable") CHECK(tile.rfind("avx2", 0) != 0);
 }
 
 TEST_CASE("DotGemm (every tile) is bit-exact with the reference's int8 arithmetic") {
