@@ -956,38 +956,6 @@ __attribute__((target("avx2"))) void Avx2QuantizedStore(const int32_t (&acc)[R][
 }
 #endif
 
-#ifdef TFI_GEMM_NEON
-// The output stage of a tile on 4 lanes at a time (requant::OutputStage4: the scalar
-// loop's bits); a tile with a short last panel goes through a 16-value buffer.
-template <int R, typename OutT>
-void NeonQuantizedStore(const int32_t (&acc)[R][kNr], OutT* c, int ldc, int cols,
-                        const QuantizedOutputStage& s, int col0) {
-  const TileStage ts(s, col0, cols);
-  const int32_t *mp = ts.multiplier, *sp = ts.shift, *bp = ts.bias;
-  requant::NeonChannels ch[4];
-  int32x4_t b[4];
-  for (int q = 0; q < 4; ++q) {
-    ch[q] = requant::LoadNeonChannels4(mp + 4 * q, sp + 4 * q);
-    b[q] = vld1q_s32(bp + 4 * q);
-  }
-  const int32x4_t offset = vdupq_n_s32(s.output_offset);
-  const int32x4_t lo = vdupq_n_s32(s.act_min), hi = vdupq_n_s32(s.act_max);
-  for (int i = 0; i < R; ++i) {
-    int32x4_t v[4];
-    for (int q = 0; q < 4; ++q) {
-      v[q] = requant::OutputStage4(vld1q_s32(&acc[i][4 * q]), b[q], ch[q], offset, lo, hi);
-    }
-    OutT* crow = c + static_cast<size_t>(i) * ldc;
-    if (cols == kNr) {
-      requant::Store16(v[0], v[1], v[2], v[3], crow);
-    } else {
-      OutT tmp[kNr];
-      requant::Store16(v[0], v[1], v[2], v[3], tmp);
-      std::memcpy(crow, tmp, sizeof(OutT) * cols);
-    }
-  }
-}
-#endif
 
 template <int R, typename OutT>
 void QuantizedTile(bool simd, int k, const int16_t* a, int lda, const int16_t* b, OutT* c, int ldc,
@@ -1001,7 +969,7 @@ void QuantizedTile(bool simd, int k, const int16_t* a, int lda, const int16_t* b
   }
 #elif defined(TFI_GEMM_NEON)
   if (simd && !s.single_rounding) {
-    NeonQuantizedStore<R>(acc, c, ldc, cols, s, col0);
+    requant::NeonStoreTile16<R>(acc, c, static_cast<size_t>(ldc), cols, s, col0);
     return;
   }
 #endif
@@ -1161,8 +1129,8 @@ bool RequestAmxPermission() {
 // TFI_KERNEL_ISA caps what the probe found, so that one machine runs the paths other
 // CPUs take (tests, benchmarks, scripts/fuzz.sh): "portable" (no vector extension of
 // ours, no SDOT), "avx2" (AVX2 + FMA), "avxvnni" (and AVX-VNNI), "avx512" (AVX2, FMA and
-// AVX-512F, no VNNI), "avx512vnni" (and both VNNIs, no AMX). Unset or anything else: the
-// CPU's own. Never more than the CPU has.
+// AVX-512F, no VNNI), "avx512vnni" (and both VNNIs, no AMX); the x86 names leave ARM's
+// SDOT as it is. Unset or anything else: the CPU's own. Never more than the CPU has.
 void CapFeatures(const char* isa, CpuFeatures* f) {
   if (isa == nullptr) return;
   const std::string cap = isa;

@@ -480,27 +480,7 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void NeonDotTile(int groups, c
   // the other stages and the raw sums value by value.
   if constexpr (std::is_same_v<OutT, int8_t>) {
     if (!s.single_rounding && s.float_scale == nullptr) {
-      int32_t multiplier[kNr] = {}, shift[kNr] = {}, bias[kNr] = {};
-      std::memcpy(multiplier, s.multiplier + col0, sizeof(int32_t) * cols);
-      std::memcpy(shift, s.shift + col0, sizeof(int32_t) * cols);
-      if (s.bias != nullptr) std::memcpy(bias, s.bias + col0, sizeof(int32_t) * cols);
-      requant::NeonChannels ch[4];
-      int32x4_t bv[4];
-      for (int q = 0; q < 4; ++q) {
-        ch[q] = requant::LoadNeonChannels4(multiplier + 4 * q, shift + 4 * q);
-        bv[q] = vld1q_s32(bias + 4 * q);
-      }
-      const int32x4_t offset = vdupq_n_s32(s.output_offset);
-      const int32x4_t lo = vdupq_n_s32(s.act_min), hi = vdupq_n_s32(s.act_max);
-      for (int i = 0; i < R; ++i) {
-        int32x4_t v[4];
-        for (int q = 0; q < 4; ++q) {
-          v[q] = requant::OutputStage4(vld1q_s32(&acc[i][4 * q]), bv[q], ch[q], offset, lo, hi);
-        }
-        int8_t out[kNr];
-        requant::Store16(v[0], v[1], v[2], v[3], out);
-        std::memcpy(c + static_cast<size_t>(i) * ldc, out, sizeof(int8_t) * cols);
-      }
+      requant::NeonStoreTile16<R>(acc, c, ldc, cols, s, col0);
       return;
     }
   }

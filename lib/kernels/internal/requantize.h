@@ -18,6 +18,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include <cstring>
+
 #include "kernels/internal/gemm.h"
 #include "tensorflow/lite/kernels/internal/common.h"
 
@@ -314,6 +316,41 @@ inline void Store16(int32x4_t v0, int32x4_t v1, int32x4_t v2, int32x4_t v3, uint
 inline void Store16(int32x4_t v0, int32x4_t v1, int32x4_t v2, int32x4_t v3, int16_t* out) {
   vst1q_s16(out, vcombine_s16(vqmovn_s32(v0), vqmovn_s32(v1)));
   vst1q_s16(out + 8, vcombine_s16(vqmovn_s32(v2), vqmovn_s32(v3)));
+}
+
+// The 8-bit output stage of an R x 16 tile of sums (a GEMM's row block x one panel), 4
+// lanes at a time: columns [col0, col0 + cols) of the stage, cols <= 16, row i of the
+// output at c + i * ldc. A short last panel reads its channels from zero-padded copies and
+// stores through a buffer.
+template <int R, typename OutT>
+inline void NeonStoreTile16(const int32_t (&acc)[R][16], OutT* c, size_t ldc, int cols,
+                            const gemm::QuantizedOutputStage& s, int col0) {
+  int32_t multiplier[16] = {}, shift[16] = {}, bias[16] = {};
+  std::memcpy(multiplier, s.multiplier + col0, sizeof(int32_t) * cols);
+  std::memcpy(shift, s.shift + col0, sizeof(int32_t) * cols);
+  if (s.bias != nullptr) std::memcpy(bias, s.bias + col0, sizeof(int32_t) * cols);
+  NeonChannels ch[4];
+  int32x4_t b[4];
+  for (int q = 0; q < 4; ++q) {
+    ch[q] = LoadNeonChannels4(multiplier + 4 * q, shift + 4 * q);
+    b[q] = vld1q_s32(bias + 4 * q);
+  }
+  const int32x4_t offset = vdupq_n_s32(s.output_offset);
+  const int32x4_t lo = vdupq_n_s32(s.act_min), hi = vdupq_n_s32(s.act_max);
+  for (int i = 0; i < R; ++i) {
+    int32x4_t v[4];
+    for (int q = 0; q < 4; ++q) {
+      v[q] = OutputStage4(vld1q_s32(&acc[i][4 * q]), b[q], ch[q], offset, lo, hi);
+    }
+    OutT* crow = c + static_cast<size_t>(i) * ldc;
+    if (cols == 16) {
+      Store16(v[0], v[1], v[2], v[3], crow);
+    } else {
+      OutT tmp[16];
+      Store16(v[0], v[1], v[2], v[3], tmp);
+      std::memcpy(crow, tmp, sizeof(OutT) * cols);
+    }
+  }
 }
 
 #endif  // TFI_REQUANTIZE_NEON
