@@ -249,7 +249,18 @@ TfLiteStatus PrepareInteger(TfLiteContext* context, TfLiteNode* node, OpData* d,
     QuantizeMultiplier(eff_rec, &q.recurrent_scale_a[g], &q.recurrent_scale_b[g]);
     QuantizeMultiplier(eff_cell, &q.cell_scale_a[g], &q.cell_scale_b[g]);
     QuantizeMultiplier(ln_scale, &q.layer_norm_scale_a[g], &q.layer_norm_scale_b[g]);
-    q.variance_guard[g] = std::max(static_cast<int32_t>(1), static_cast<int32_t>(10000 * ln_scale));
+    // The layer norm rescales by ln_scale * 2^12 (the shift + 12 in ApplyLayerNormInteger):
+    // past a left shift of 30 bits, x * 2^shift is not an int32 product (TFLite shifts
+    // anyway, undefined); the node is refused as for any multiplier out of range.
+    if (q.layer_norm_scale_b[g] + 12 > 30) {
+      NoteMultiplierRangeError(static_cast<double>(ln_scale) * 4096.0,
+                               "needs a left shift over 30 bits");
+      q.layer_norm_scale_b[g] = 30 - 12;
+    }
+    // TFLite casts 10000 * scale to int32 unchecked; past int32's range (a crafted scale)
+    // x86's conversion gives INT32_MIN, and the guard is then 1, as for NaN.
+    const float guard = 10000 * ln_scale;
+    q.variance_guard[g] = guard >= 1.0f && guard < 2147483648.0f ? static_cast<int32_t>(guard) : 1;
   }
   const float eff_hidden =
       static_cast<float>(std::pow(2, -15) / intermediate_scale[4] * std::pow(2, -15));

@@ -21,6 +21,7 @@ struct LstmCase {
   bool time_major = false;
   float cell_clip = 0, proj_clip = 0;
   bool legacy_20_inputs = false;  // no layer-norm inputs at all (older converters)
+  float ln_scale = 0.0001f;       // the int8 model's layer-norm weights' scale
 };
 
 // Weights of a float LSTM, by gate (input, forget, cell, output).
@@ -266,7 +267,7 @@ ModelBuilder Int8Model(const LstmCase& c, int input_zp, int state_zp, uint32_t s
     ins[12 + g] = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {c.cell},
                                             rng.Vec<int32_t>(c.cell, -3000, 3000), "", &bias_q);
     if (c.layer_norm) {
-      QuantSpec ln_q{{0.0001f}, {0}};
+      QuantSpec ln_q{{c.ln_scale}, {0}};
       ins[20 + g] = b.AddConstTensor<int16_t>(tflite::TensorType_INT16, {c.cell},
                                               rng.Vec<int16_t>(c.cell, 5000, 15000), "", &ln_q);
     }
@@ -365,6 +366,42 @@ TEST_CASE("UNIDIRECTIONAL_SEQUENCE_LSTM int8: CIFG, time major, zero points", "[
         -41, 5,  -28, 5,  43, -11, 44, 15, -35, 1,  24,  4,  -2,  4,  18, 17,  4,  26, -60, 4}});
 }
 
+// Layer-norm scales at the edges (invoke_fuzzer findings). 240,000: the variance guard,
+// 10000 x scale, is past int32 (TFLite's unchecked cast, undefined; 1 here, what the cast
+// gives on x86) while the rescale by scale x 2^12 still fits a 30-bit left shift: the model
+// prepares and runs. 1e6: that rescale needs a 32-bit left shift (TFLite's
+// `1 << 32`, undefined): refused at prepare with the multiplier's reason. The first is also
+// lib/fuzz/regressions/lstm_layer_norm_scale_240000.tflite, for the sanitizer build
+// (written by the [.write] case below).
+TEST_CASE("UNIDIRECTIONAL_SEQUENCE_LSTM int8: layer-norm scales at the int32 edges", "[lstm]") {
+  LstmCase c = FullInt8Case();
+  c.ln_scale = 240000.0f;
+  OpTestModel m(Int8Model(c, -3, 2, 7));
+  const TfLiteStatus prepared = m.Prepare();
+  INFO(m.errors());
+  REQUIRE(prepared == kTfLiteOk);
+  m.SetInput<int8_t>(0, std::vector<int8_t>(m.interpreter().input_tensor(0)->bytes, 7));
+  CHECK(m.Invoke() == kTfLiteOk);
+
+  c.ln_scale = 1e6f;
+  OpTestModel refused(Int8Model(c, -3, 2, 7));
+  CHECK(refused.Prepare() != kTfLiteOk);
+  CHECK_THAT(refused.errors(),
+             Catch::Contains("UNIDIRECTIONAL_SEQUENCE_LSTM: its quantization parameters give a "
+                             "rescaling multiplier of 4.096e+09, which needs a left shift over "
+                             "30 bits"));
+}
+
+TEST_CASE("UNIDIRECTIONAL_SEQUENCE_LSTM int8: write the fuzz regression model", "[.write]") {
+  const char* dir = std::getenv("TFI_REGRESSION_DIR");
+  REQUIRE(dir != nullptr);
+  LstmCase c = FullInt8Case();
+  c.ln_scale = 240000.0f;
+  REQUIRE(Int8Model(c, -3, 2, 7)
+              .WriteFile(std::string(dir) + "/lstm_layer_norm_scale_240000.tflite")
+              .ok());
+}
+
 TEST_CASE("UNIDIRECTIONAL_SEQUENCE_LSTM: bad models fail to prepare with a message", "[lstm]") {
   LstmCase c;
   std::mt19937 rng(1);
@@ -380,6 +417,7 @@ TEST_CASE("UNIDIRECTIONAL_SEQUENCE_LSTM: bad models fail to prepare with a messa
     ModelBuilder b = FloatModel(c, w);
     const int h = b.model().subgraphs[0]->operators[0]->inputs[18];
     b.subgraph(0).tensors[h]->is_variable = false;
+    b.subgraph(0).inputs.push_back(h);  // else the loader refuses it first (nothing writes it)
     OpTestModel m(b);
     CHECK(m.Prepare() != kTfLiteOk);
     CHECK_THAT(m.errors(), Catch::Contains("UNIDIRECTIONAL_SEQUENCE_LSTM"));

@@ -418,6 +418,45 @@ TEST_CASE("the profiler sees one event per invoked node") {
   CHECK(profiler.ends == 2);
 }
 
+// Found by invoke_fuzzer: L2_POOL_2D over 3 x 67,108,880 x 131,072 pixels of 0 channels
+// looped over every pixel for hours (TFLite's kernel would too). Its output has no
+// elements, so the kernel is not called: no profiler event, an instant Invoke.
+TEST_CASE("a builtin node whose outputs are all empty is not invoked") {
+  struct CountingProfiler : tflite::Profiler {
+    uint32_t BeginEvent(const char* tag, EventType, int64_t, int64_t) override {
+      tags += std::string(tag) + " ";
+      return 1;
+    }
+    void EndEvent(uint32_t) override {}
+    std::string tags;
+  } profiler;
+  ModelBuilder mb;
+  const int in = mb.AddTensor(tflite::TensorType_FLOAT32, {3, 67108880, 131072, 0}, "in");
+  const int pooled = mb.AddTensor(tflite::TensorType_FLOAT32, {1, 4, 4, 2}, "pooled");
+  const int x = mb.AddTensor(tflite::TensorType_FLOAT32, {2}, "x");
+  const int y = mb.AddTensor(tflite::TensorType_FLOAT32, {2}, "y");
+  tflite::Pool2DOptionsT o;
+  o.padding = tflite::Padding_VALID;
+  o.stride_w = o.stride_h = 1;
+  o.filter_width = o.filter_height = 1;
+  mb.AddOperator(tflite::BuiltinOperator_L2_POOL_2D, {in}, {pooled}, tflite_inspect::Options(o));
+  mb.AddOperator(tflite::BuiltinOperator_RELU, {x}, {y});
+  mb.SetInputs({in, x});
+  mb.SetOutputs({pooled, y});
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  CapturingReporter reporter;
+  Built b = Build(mb.Build(), resolver, &reporter);
+  REQUIRE(b.status == kTfLiteOk);
+  b.interpreter->SetProfiler(&profiler);
+  REQUIRE(b.interpreter->AllocateTensors() == kTfLiteOk);
+  CHECK(b.interpreter->output_tensor(0)->bytes == 0);
+  b.interpreter->typed_input_tensor<float>(1)[0] = -1;
+  b.interpreter->typed_input_tensor<float>(1)[1] = 2;
+  REQUIRE(b.interpreter->Invoke() == kTfLiteOk);
+  CHECK(profiler.tags == "RELU ");
+  CHECK(b.interpreter->typed_output_tensor<float>(1)[1] == 2);
+}
+
 TEST_CASE("threads: SetNumThreads validates and reaches the context") {
   CapturingReporter reporter;
   auto resolver = TestResolver();

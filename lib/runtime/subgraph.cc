@@ -792,6 +792,38 @@ TfLiteStatus Subgraph::ResizeTensor(TfLiteTensor* t, TfLiteIntArray* new_size) {
   return kTfLiteOk;
 }
 
+// A builtin node whose outputs all have zero elements (a 0 in each one's known shape) has
+// nothing to compute: its kernel is not called. Kernels loop over the other dimensions (a
+// pooling over 3 x 67,108,880 x 131,072 pixels of 0 channels, from a crafted model, ran
+// for hours in TFLite's arithmetic). Nodes with side effects, control flow, custom and
+// delegate kernels, and dynamic outputs (sized by the kernel) run as always.
+bool Subgraph::WritesNothing(const TfLiteNode& node, const TfLiteRegistration& reg) const {
+  switch (reg.builtin_code) {
+    case BuiltinOperator_CUSTOM:
+    case BuiltinOperator_DELEGATE:
+    case BuiltinOperator_WHILE:
+    case BuiltinOperator_IF:
+    case BuiltinOperator_CALL_ONCE:
+    case BuiltinOperator_CALL:
+      return false;
+    default:
+      break;
+  }
+  if (node.might_have_side_effect || node.outputs == nullptr || node.outputs->size == 0) {
+    return false;
+  }
+  for (int i = 0; i < node.outputs->size; ++i) {
+    const int t = node.outputs->data[i];
+    if (t < 0) continue;
+    const TfLiteTensor& out = tensors_[t];
+    if (out.allocation_type == kTfLiteDynamic || out.dims == nullptr) return false;
+    bool empty = false;
+    for (int d = 0; d < out.dims->size; ++d) empty = empty || out.dims->data[d] == 0;
+    if (!empty) return false;
+  }
+  return true;
+}
+
 TfLiteStatus Subgraph::Invoke() {
   if (state_ == State::kUninvokable) {
     ReportError("Invoke called on model that is not ready.");
@@ -850,6 +882,7 @@ TfLiteStatus Subgraph::Invoke() {
       ReportError("Client requested cancel during Invoke()");
       return kTfLiteError;
     }
+    if (WritesNothing(node, reg)) continue;
     uint32_t event = 0;
     if (profiler_ != nullptr) {
       event = profiler_->BeginEvent(OpName(n).c_str(), Profiler::EventType::OPERATOR_INVOKE_EVENT,

@@ -213,6 +213,8 @@ class Subgraph {
   // skip_unresolved: leave unresolved custom ops unprepared (their outputs keep the
   // model's shapes) so that a static-shape delegate can still look at, and claim, them.
   TfLiteStatus PrepareFrom(int plan_index, bool skip_unresolved = false);
+  // Whether a node has nothing to compute in Invoke (every output has zero elements).
+  bool WritesNothing(const TfLiteNode& node, const TfLiteRegistration& reg) const;
   // before_planning: only nodes without temporaries (arena memory does not exist yet);
   // used so that a static-shape delegate sees folded weights as constants.
   TfLiteStatus FoldConstantNodes(bool before_planning = false);
