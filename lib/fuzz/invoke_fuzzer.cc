@@ -27,6 +27,7 @@
 #include "gpu/gpu_delegate.h"
 #include "inspect/node_attributes.h"
 #include "model/model.h"
+#include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/interpreter_builder.h"
 #include "tensorflow/lite/kernels/register.h"
@@ -53,8 +54,8 @@ constexpr size_t kMemoryLimit = 64u << 20;
 constexpr int64_t kMaxWhileIterations = 1000;
 // A valid model can also declare billions of multiply-adds (a 7x65536 filter over a padded
 // image: 2.35 G, 6.6 s in Release, past the 20 s timeout under ASan): legal, slow work,
-// the time TFLite would take too, not a robustness question. Such a model is built and
-// allocated here, not invoked.
+// the time TFLite would take too, not a robustness question. Such a model (or one whose
+// pooling layers do as much work, PoolingWork) is built and allocated here, not invoked.
 constexpr int64_t kMaxMacs = 200'000'000;
 
 // The multiply-adds the model's static shapes declare (inspect_ops' count), all subgraphs.
@@ -72,6 +73,36 @@ int64_t DeclaredMacs(const tflite::FlatBufferModel& model) {
       if (macs > 0) total += std::min<int64_t>(macs, kMaxMacs + 1);
       if (total > kMaxMacs) return total;
     }
+  }
+  return total;
+}
+
+// Pooling is not multiply-adds (inspect_ops does not count it), but its work is the same
+// kind of legal, slow loop: output elements x filter taps (L2_POOL_2D with a 3 x 65,540
+// filter over a 65,536-wide image: 26 s in Release). From the shapes Prepare computed.
+int64_t PoolingWork(const tflite::Interpreter& interpreter) {
+  int64_t total = 0;
+  for (int n : interpreter.execution_plan()) {
+    const auto* nr = interpreter.node_and_registration(n);
+    if (nr == nullptr) continue;
+    const int32_t code = nr->second.builtin_code;
+    if (code != tflite::BuiltinOperator_AVERAGE_POOL_2D &&
+        code != tflite::BuiltinOperator_MAX_POOL_2D && code != tflite::BuiltinOperator_L2_POOL_2D) {
+      continue;
+    }
+    const auto* params = static_cast<const TfLitePoolParams*>(nr->first.builtin_data);
+    if (params == nullptr || nr->first.outputs == nullptr || nr->first.outputs->size < 1) continue;
+    const TfLiteTensor* out = interpreter.tensor(nr->first.outputs->data[0]);
+    if (out == nullptr || out->dims == nullptr) continue;
+    int64_t elements = 1;
+    for (int d = 0; d < out->dims->size; ++d) {
+      elements = std::min<int64_t>(elements * std::max(out->dims->data[d], 0), kMaxMacs + 1);
+    }
+    const int64_t taps = std::min<int64_t>(
+        int64_t{std::max(params->filter_height, 0)} * std::max(params->filter_width, 0),
+        kMaxMacs + 1);
+    total += std::min<int64_t>(elements * taps, kMaxMacs + 1);
+    if (total > kMaxMacs) return total;
   }
   return total;
 }
@@ -99,14 +130,16 @@ const tflite::OpResolver& Resolver() {
   return *resolver;
 }
 
-void Run(const uint8_t* bytes, size_t size, bool use_xnnpack) {
+// Returns whether the model was too much work to invoke (known from the pass without
+// XNNPACK, whose plan still has every node: the XNNPACK pass takes its answer).
+bool Run(const uint8_t* bytes, size_t size, bool use_xnnpack, bool heavy) {
   SilentReporter reporter;
   auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes),
                                                         size, &reporter);
-  if (model == nullptr) return;
+  if (model == nullptr) return heavy;
   std::unique_ptr<tflite::Interpreter> interpreter;
   if (tflite::InterpreterBuilder(*model, Resolver(), &reporter)(&interpreter, 1) != kTfLiteOk) {
-    return;
+    return heavy;
   }
   interpreter->SetMemoryLimit(kMemoryLimit);
   interpreter->SetMaxWhileIterations(kMaxWhileIterations);
@@ -121,17 +154,18 @@ void Run(const uint8_t* bytes, size_t size, bool use_xnnpack) {
       interpreter->ModifyGraphWithDelegate(delegate.get());
     }
   }
-  if (interpreter->AllocateTensors() != kTfLiteOk) return;
-  if (DeclaredMacs(*model) > kMaxMacs) return;
+  if (interpreter->AllocateTensors() != kTfLiteOk) return heavy;
+  heavy = heavy || DeclaredMacs(*model) > kMaxMacs || PoolingWork(*interpreter) > kMaxMacs;
+  if (heavy) return true;
   std::vector<uint8_t> data;
   for (size_t i = 0; i < interpreter->inputs().size(); ++i) {
     TfLiteTensor* t = interpreter->input_tensor(i);
     if (t == nullptr || !tflite_inspect::GenerateInput(*t, 1, static_cast<int>(i), &data).ok()) {
-      return;
+      return heavy;
     }
     if (data.size() == t->bytes) tflite_inspect::CopyInputBytes(t, data.data(), data.size());
   }
-  if (interpreter->Invoke() != kTfLiteOk) return;
+  if (interpreter->Invoke() != kTfLiteOk) return heavy;
   size_t sum = 0;
   for (size_t i = 0; i < interpreter->outputs().size(); ++i) {
     const TfLiteTensor* t = interpreter->output_tensor(i);
@@ -139,6 +173,7 @@ void Run(const uint8_t* bytes, size_t size, bool use_xnnpack) {
     for (size_t b = 0; b < t->bytes; ++b) sum += static_cast<uint8_t>(t->data.raw[b]);
   }
   g_sink = g_sink + sum;
+  return false;
 }
 
 }  // namespace
@@ -149,8 +184,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size != 0) std::memcpy(buf.get(), data, size);
   // The same model with and without XNNPACK: the delegate's own checks and the CPU
   // kernels' checks are both on the path of every input.
-  Run(buf.get(), size, /*use_xnnpack=*/false);
-  Run(buf.get(), size, /*use_xnnpack=*/true);
+  const bool heavy = Run(buf.get(), size, /*use_xnnpack=*/false, /*heavy=*/false);
+  Run(buf.get(), size, /*use_xnnpack=*/true, heavy);
   return 0;
 }
 
