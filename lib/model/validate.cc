@@ -167,9 +167,9 @@ class Validator {
   // memory nothing wrote: a tensor with two producers, an operator writing a constant,
   // an operator reading a tensor that a later operator (or itself) writes, or a builtin
   // one reading a tensor that nothing writes (nor is it an input, a constant or a
-  // variable), an output nothing writes. The
-  // model can still be inspected; building an interpreter is refused. (TFLite runs the
-  // first and the last three, with undefined results, and faults on the second.)
+  // variable), an output nothing writes. The model can still be inspected; building an
+  // interpreter is refused. (TFLite runs the first and the last three, with undefined
+  // results, and faults on the second.)
   static std::string TensorName(const tflite::Tensor* t) {
     return t->name() ? t->name()->str() : std::string();
   }
