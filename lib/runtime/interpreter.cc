@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "runtime/memory_share.h"
+#include "runtime/thread_pool.h"
 
 namespace tflite {
 namespace {
@@ -162,8 +163,12 @@ TfLiteStatus Interpreter::SetNumThreads(int num_threads) {
     pthreadpool_destroy(thread_pool_);
     thread_pool_ = nullptr;
   }
-  // One thread runs inline: no pool at all keeps single-threaded runs free of overhead.
-  if (n > 1) thread_pool_ = pthreadpool_create(static_cast<size_t>(n));
+  // Threads beyond the CPUs this process may run on only take turns with the others, and
+  // every parallel call would wait for whichever is descheduled: the pool has at most one
+  // thread per CPU (num_threads() still answers what was asked, as TFLite's). One thread
+  // runs inline: no pool at all keeps single-threaded runs free of overhead.
+  const int pool_threads = std::min(n, tflite::thread_pool::AvailableCpus());
+  if (pool_threads > 1) thread_pool_ = pthreadpool_create(static_cast<size_t>(pool_threads));
   num_threads_ = n;
   for (auto& s : subgraphs_) s->SetThreadPool(thread_pool_, n);
   return kTfLiteOk;

@@ -8,6 +8,7 @@
 
 #include "builder/model_builder.h"
 #include "catch2/catch.hpp"
+#include "runtime/thread_pool.h"
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/interpreter_builder.h"
 #include "tensorflow/lite/interpreter_options.h"
@@ -466,9 +467,17 @@ TEST_CASE("threads: SetNumThreads validates and reaches the context") {
   CHECK(reporter.text.find("num_threads should be >= 0 or just -1") != std::string::npos);
   CHECK(b.interpreter->SetNumThreads(0) == kTfLiteOk);  // TFLite: 0 means one thread
   CHECK(b.interpreter->num_threads() == 1);
+  const int cpus = tflite::thread_pool::AvailableCpus();
   REQUIRE(b.interpreter->SetNumThreads(2) == kTfLiteOk);
   CHECK(b.interpreter->primary_subgraph().context()->recommended_num_threads == 2);
-  CHECK(b.interpreter->primary_subgraph().thread_pool() != nullptr);
+  CHECK((b.interpreter->primary_subgraph().thread_pool() != nullptr) == (cpus >= 2));
+  // More threads than CPUs: the pool has one per CPU; num_threads() says what was asked.
+  REQUIRE(b.interpreter->SetNumThreads(cpus + 2) == kTfLiteOk);
+  CHECK(b.interpreter->num_threads() == cpus + 2);
+  CHECK(pthreadpool_get_threads_count(b.interpreter->primary_subgraph().thread_pool()) ==
+        static_cast<size_t>(cpus));
+  REQUIRE(b.interpreter->AllocateTensors() == kTfLiteOk);
+  CHECK(b.interpreter->Invoke() == kTfLiteOk);
 }
 
 TEST_CASE("models TFLite refuses are refused with TFLite's reason") {

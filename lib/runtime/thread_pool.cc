@@ -1,11 +1,22 @@
 // The pthreadpool C API on a pool that yields (see thread_pool.h for why).
 //
-// One call at a time per pool (a mutex, as pthreadpool's). The caller publishes the task
-// under a sequence lock: `state_` holds the call's epoch (high 32 bits) and the next
-// unclaimed chunk (low 32 bits); the task's words are rewritten only after `state_` holds
-// the new epoch with no chunk claimable, and a thread claims a chunk with a compare-exchange
-// on the `state_` it read before copying the task, so a claim succeeds only on a task read
-// whole. The caller claims chunks too and then waits for `done_` to reach the chunk count.
+// One call at a time per pool (a mutex, as pthreadpool's). A call's items are grouped in
+// units (runs of consecutive items), and the units are dealt out as contiguous ranges, one
+// per thread (the caller is thread 0), as pthreadpool deals them: a thread takes units from
+// the front of its own range, and when that is empty takes them from the back of the other
+// threads' ranges. Each range is a counter on its own cache line, so taking a unit costs an
+// uncontended compare-exchange, and a thread keeps to one contiguous part of the work (its
+// part of the weights and rows stays in its own cache). A unit is taken by a
+// compare-exchange on its range's `remaining` word, which holds the call's epoch (high 32
+// bits) and the units left (low 32 bits).
+//
+// Publication is a sequence lock: `state_` holds the epoch and whether the task's words
+// may be read; the words are rewritten only after `state_` says they may not, and only
+// after every unit of the previous call has finished (the caller waits for that). A thread
+// reads `state_`, copies the words, and uses them only if its compare-exchange on a range
+// of that same epoch succeeds: a unit is left in that epoch only while its task is current.
+// The caller waits for `done_` to reach the unit count; each thread adds the units it ran
+// once, when it finds none left.
 #include "runtime/thread_pool.h"
 
 #include <linux/futex.h>
@@ -119,7 +130,7 @@ constexpr int kMaxDims = 6;
 
 // One parallel call: a grid of up to six dimensions, each cut in tiles (tile 1: untiled).
 // Items are the grid's tiles in row-major order (the last dimension fastest, as
-// pthreadpool); a chunk is a run of consecutive items.
+// pthreadpool); a unit is a run of `unit` consecutive items.
 struct Task {
   // Calls fn for the item whose tile starts at start[] with sizes size[].
   void (*invoke)(const Task& t, const size_t* start, const size_t* size);
@@ -132,8 +143,8 @@ struct Task {
   size_t tile[kMaxDims];
   size_t tiles[kMaxDims];  // tiles per dimension
   size_t items;
-  size_t chunk;   // items per chunk
-  uint32_t chunks;
+  size_t unit;   // items per unit
+  uint32_t units;
 };
 
 constexpr size_t kTaskWords = (sizeof(Task) + sizeof(uintptr_t) - 1) / sizeof(uintptr_t);
@@ -173,9 +184,9 @@ void RunInline(const Task& t) {
 }  // namespace
 
 struct pthreadpool {
-  explicit pthreadpool(size_t threads) : threads_(threads) {
+  explicit pthreadpool(size_t threads) : threads_(threads), ranges_(threads) {
     workers_.reserve(threads - 1);
-    for (size_t i = 1; i < threads; ++i) workers_.emplace_back([this] { WorkerLoop(); });
+    for (size_t i = 1; i < threads; ++i) workers_.emplace_back([this, i] { WorkerLoop(i); });
   }
 
   ~pthreadpool() {
@@ -192,85 +203,113 @@ struct pthreadpool {
     ++calls_;
     if (t.items == 0) return;
     if (threads_ <= 1 || t.items == 1) return RunInline(t);
-    // Chunks: enough for balance between threads that may be descheduled, few enough that
-    // claiming costs nothing next to the work.
-    t.chunk = std::max<size_t>(1, t.items / (threads_ * 16));
-    size_t chunks = (t.items + t.chunk - 1) / t.chunk;
-    if (chunks > UINT32_MAX - 1) {
-      t.chunk = (t.items + (UINT32_MAX - 2)) / (UINT32_MAX - 1);
-      chunks = (t.items + t.chunk - 1) / t.chunk;
+    // Units: small enough that the last ones balance threads that finish at different times
+    // (or are descheduled), large enough that very long ranges of tiny items do not pay a
+    // compare-exchange each. Within a thread's range the order is the items' order.
+    t.unit = std::max<size_t>(1, t.items / (threads_ * 256));
+    size_t units = (t.items + t.unit - 1) / t.unit;
+    if (units > kMaxUnits) {
+      t.unit = (t.items + (kMaxUnits - 1)) / kMaxUnits;
+      units = (t.items + t.unit - 1) / t.unit;
     }
-    t.chunks = static_cast<uint32_t>(chunks);
+    t.units = static_cast<uint32_t>(units);
     Publish(t);
-    DenormalsOff denormals(t.flags & PTHREADPOOL_FLAG_DISABLE_DENORMALS);
-    Claim();
-    AwaitDone(t.chunks);
+    Claim(0);
+    AwaitDone(t.units);
   }
 
   size_t calls() const { return calls_; }
   void set_paused(bool paused) { paused_.store(paused, std::memory_order_relaxed); }
 
  private:
-  static constexpr uint32_t kNoChunk = UINT32_MAX;
+  static constexpr uint32_t kNotReadable = 1;
+  static constexpr uint32_t kMaxUnits = UINT32_MAX - 1;
+
+  // One thread's share of a call: units [front, back) are left, `remaining` of them (the
+  // arbiter: a unit is taken by decrementing it, then its index from the front by the
+  // owner or from the back by another thread, so the two ends never cross).
+  struct alignas(64) Range {
+    std::atomic<uint64_t> remaining{0};  // epoch << 32 | units left
+    std::atomic<uint32_t> front{0};
+    std::atomic<uint32_t> back{0};
+  };
 
   void Publish(const Task& t) {
     const uint64_t epoch = (state_.load(std::memory_order_relaxed) >> 32) + 1;
-    // Sequence lock: nothing claimable while the words change.
-    state_.store(epoch << 32 | kNoChunk, std::memory_order_relaxed);
+    // Sequence lock: the words may not be read while they change.
+    state_.store(epoch << 32 | kNotReadable, std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_release);
     uintptr_t words[kTaskWords] = {};
     std::memcpy(words, &t, sizeof(Task));
     for (size_t i = 0; i < kTaskWords; ++i) task_[i].store(words[i], std::memory_order_relaxed);
     done_.store(0, std::memory_order_relaxed);
     flags_.store(t.flags, std::memory_order_relaxed);
+    for (size_t i = 0; i < threads_; ++i) {
+      const uint32_t begin = static_cast<uint32_t>(t.units * uint64_t{i} / threads_);
+      const uint32_t end = static_cast<uint32_t>(t.units * uint64_t{i + 1} / threads_);
+      ranges_[i].front.store(begin, std::memory_order_relaxed);
+      ranges_[i].back.store(end, std::memory_order_relaxed);
+      ranges_[i].remaining.store(epoch << 32 | (end - begin), std::memory_order_relaxed);
+    }
     state_.store(epoch << 32, std::memory_order_release);
     // Wake sleepers (spinners see the epoch change on their own).
     epoch_.fetch_add(1, std::memory_order_seq_cst);
     if (sleepers_.load(std::memory_order_seq_cst) > 0) FutexWakeAll(&epoch_);
   }
 
-  // Claims and runs chunks of the current task until none is left.
-  void Claim() {
-    uint64_t s = state_.load(std::memory_order_acquire);
+  // Takes one unit of `epoch` from range r: its index, or -1 when the range is empty or
+  // belongs to another call.
+  int64_t Take(Range& r, uint64_t epoch, bool own) {
+    uint64_t left = r.remaining.load(std::memory_order_acquire);
     for (;;) {
-      if (static_cast<uint32_t>(s) == kNoChunk) return;
-      uintptr_t words[kTaskWords];
-      for (size_t i = 0; i < kTaskWords; ++i) words[i] = task_[i].load(std::memory_order_relaxed);
-      std::atomic_thread_fence(std::memory_order_acquire);
-      Task t;
-      std::memcpy(&t, words, sizeof(Task));
-      const uint64_t epoch = s >> 32;
-      for (;;) {
-        const uint32_t chunk = static_cast<uint32_t>(s);
-        if (chunk == kNoChunk || chunk >= t.chunks) return;
-        if (state_.compare_exchange_weak(s, s + 1, std::memory_order_acq_rel,
-                                         std::memory_order_acquire)) {
-          // The claim succeeded on the state read before the task: t is that task whole.
-          {
-            DenormalsOff denormals(t.flags & PTHREADPOOL_FLAG_DISABLE_DENORMALS);
-            RunItems(t, chunk * t.chunk, std::min(t.items, (chunk + size_t{1}) * t.chunk));
-          }
-          if (done_.fetch_add(1, std::memory_order_seq_cst) + 1 == t.chunks &&
-              caller_sleeping_.load(std::memory_order_seq_cst)) {
-            FutexWakeAll(&done_);
-          }
-          s = s + 1;
-          continue;
-        }
-        if ((s >> 32) != epoch) break;  // a new task: read it
+      if ((left >> 32) != epoch || static_cast<uint32_t>(left) == 0) return -1;
+      if (r.remaining.compare_exchange_weak(left, left - 1, std::memory_order_acq_rel,
+                                            std::memory_order_acquire)) {
+        return own ? r.front.fetch_add(1, std::memory_order_relaxed)
+                   : r.back.fetch_sub(1, std::memory_order_relaxed) - 1;
       }
     }
   }
 
-  void AwaitDone(uint32_t chunks) {
-    auto finished = [&] { return done_.load(std::memory_order_acquire) == chunks; };
+  // Runs units of the current call as thread `self` until none is left anywhere.
+  void Claim(size_t self) {
+    const uint64_t s = state_.load(std::memory_order_acquire);
+    if (static_cast<uint32_t>(s) == kNotReadable) return;
+    uintptr_t words[kTaskWords];
+    for (size_t i = 0; i < kTaskWords; ++i) words[i] = task_[i].load(std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_acquire);
+    Task t;
+    std::memcpy(&t, words, sizeof(Task));
+    // The words are t's whole only if a Take of this epoch succeeds (see the top).
+    const uint64_t epoch = s >> 32;
+    uint32_t ran = 0;
+    DenormalsOff denormals(t.flags & PTHREADPOOL_FLAG_DISABLE_DENORMALS);
+    auto run = [&](int64_t u) {
+      const size_t unit = static_cast<size_t>(u);
+      RunItems(t, unit * t.unit, std::min(t.items, (unit + 1) * t.unit));
+      ++ran;
+    };
+    for (int64_t u; (u = Take(ranges_[self], epoch, true)) >= 0;) run(u);
+    for (size_t k = 1; k < threads_; ++k) {
+      Range& victim = ranges_[(self + k) % threads_];
+      for (int64_t u; (u = Take(victim, epoch, false)) >= 0;) run(u);
+    }
+    if (ran == 0) return;
+    if (done_.fetch_add(ran, std::memory_order_seq_cst) + ran == t.units &&
+        caller_sleeping_.load(std::memory_order_seq_cst)) {
+      FutexWakeAll(&done_);
+    }
+  }
+
+  void AwaitDone(uint32_t units) {
+    auto finished = [&] { return done_.load(std::memory_order_acquire) == units; };
     if (SpinUntil(finished)) return;
     caller_sleeping_.store(true, std::memory_order_seq_cst);
-    for (uint32_t d; (d = done_.load(std::memory_order_seq_cst)) != chunks;) FutexWait(&done_, d);
+    for (uint32_t d; (d = done_.load(std::memory_order_seq_cst)) != units;) FutexWait(&done_, d);
     caller_sleeping_.store(false, std::memory_order_relaxed);
   }
 
-  void WorkerLoop() {
+  void WorkerLoop(size_t self) {
     // The epoch at construction, not at thread start: a thread that starts late must still
     // see the calls (and the shutdown) that came before it.
     uint32_t seen = 0;
@@ -286,7 +325,7 @@ struct pthreadpool {
       seen = e;
       if (shutdown_.load(std::memory_order_relaxed)) return;
       if (paused_.load(std::memory_order_relaxed)) continue;
-      Claim();
+      Claim(self);
       // PTHREADPOOL_FLAG_YIELD_WORKERS: the caller expects a pause; sleep at once.
       spin = (flags_.load(std::memory_order_relaxed) & PTHREADPOOL_FLAG_YIELD_WORKERS) == 0;
     }
@@ -305,6 +344,7 @@ struct pthreadpool {
   std::atomic<bool> paused_{false};
   std::atomic<uint32_t> flags_{0};
   alignas(64) std::atomic<uintptr_t> task_[kTaskWords] = {};
+  std::vector<Range> ranges_;
 };
 
 namespace {

@@ -9,8 +9,10 @@
 // went from 1.9 ms to 500 ms per inference. TFLite bundles a newer pool that yields; Debian
 // has none. This one keeps pthreadpool's interface and semantics (every index visited once,
 // tiles clipped at the range end, flags honoured) and differs in how it waits:
-//  - work is claimed in chunks from one shared counter, so the caller waits only for chunks
-//    a thread is running, never for a worker that has not woken up;
+//  - work is dealt as one contiguous range per thread, as pthreadpool deals it, and a
+//    thread that has finished its own range takes units from the back of the others', so
+//    the caller waits only for units a thread is running, never for a worker that has not
+//    woken up;
 //  - a short `pause` spin, then sched_yield() (a waiting thread hands its core to whoever
 //    needs it), then a futex after about a millisecond.
 // Because the executable defines the pthreadpool_* symbols, the dynamic linker binds

@@ -1,6 +1,7 @@
 // The pthreadpool C API of thread_pool.cc: every variant visits each index of its grid
 // exactly once with pthreadpool's tile starts and clipped sizes, on 1-4 threads and without
-// a pool; flags; a caller never waits for workers that took nothing; concurrent callers.
+// a pool; flags; a caller never waits for workers that took nothing; how the work is dealt
+// and taken back; concurrent callers.
 #include "runtime/thread_pool.h"
 
 #include <atomic>
@@ -358,6 +359,53 @@ TEST_CASE("thread pool: the caller finishes alone when no worker takes work") {
   }
   CHECK(ctx.items.load() == 100 * 500);
   CHECK(ctx.others.load() == 0);
+  pthreadpool_destroy(pool);
+}
+
+// How the work is dealt: each thread owns a contiguous range (the caller the first) and
+// runs it from the front; a thread that has finished its own takes the others' from their
+// backs. With the workers paused the caller runs everything, in exactly that order.
+TEST_CASE("thread pool: contiguous ranges, taken from the back when another thread is done") {
+  pthreadpool_t pool = pthreadpool_create(4);
+  REQUIRE(pool != nullptr);
+  tflite::thread_pool::PauseWorkersForTest(pool, true);
+  std::vector<size_t> order;
+  pthreadpool_parallelize_1d(pool, [](void* c, size_t i) {
+    static_cast<std::vector<size_t>*>(c)->push_back(i);
+  }, &order, 1000, 0);
+  std::vector<size_t> expected;
+  for (size_t i = 0; i < 250; ++i) expected.push_back(i);
+  for (size_t range = 1; range < 4; ++range) {
+    for (size_t i = range * 250 + 250; i-- > range * 250;) expected.push_back(i);
+  }
+  CHECK(order == expected);
+  pthreadpool_destroy(pool);
+}
+
+// Items of random length on three threads, call after call: the threads finish their own
+// ranges at different times and take from each other's, racing on the same counters.
+TEST_CASE("thread pool: taking from other ranges under uneven work visits each index once") {
+  std::mt19937 rng(tflite_inspect::testing::TestSeed(0x7002));
+  CAPTURE(Catch::rngSeed());
+  pthreadpool_t pool = pthreadpool_create(3);
+  REQUIRE(pool != nullptr);
+  int failures = 0;
+  for (int call = 0; call < 300; ++call) {
+    const size_t n = std::uniform_int_distribution<size_t>(1, 3000)(rng);
+    struct Ctx {
+      std::vector<std::atomic<int>> seen;
+      std::vector<uint16_t> spin;
+    } ctx{std::vector<std::atomic<int>>(n), std::vector<uint16_t>(n)};
+    for (auto& x : ctx.spin) x = std::uniform_int_distribution<int>(0, 2000)(rng);
+    pthreadpool_parallelize_1d(pool, [](void* c, size_t i) {
+      auto* x = static_cast<Ctx*>(c);
+      for (volatile uint16_t k = 0; k < x->spin[i]; k = k + 1) {
+      }
+      x->seen[i].fetch_add(1);
+    }, &ctx, n, 0);
+    for (auto& v : ctx.seen) failures += v.load() != 1;
+  }
+  CHECK(failures == 0);
   pthreadpool_destroy(pool);
 }
 

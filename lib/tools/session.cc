@@ -50,8 +50,8 @@ Result<std::unique_ptr<Session>> Session::Open(const SessionOptions& options,
   }
   if (const int cpus = tflite::thread_pool::AvailableCpus();
       options.num_threads > cpus && options.warn) {
-    options.warn(fmt::format("{} threads requested, this process may run on {} CPUs: the "
-                             "threads beyond {} take turns on them (no further speed-up)",
+    options.warn(fmt::format("{} threads requested, this process may run on {} CPUs: "
+                             "{} threads run (more would only take turns on them)",
                              options.num_threads, cpus, cpus));
   }
   if (options.select_signature) {

@@ -52,8 +52,8 @@ TEST_CASE("Session::Open warns once when threads exceed the CPUs it may run on")
     } else {
       REQUIRE(warnings.size() == 1);
       CHECK(warnings[0] == std::to_string(cpus + 2) + " threads requested, this process may run on " +
-                               std::to_string(cpus) + " CPUs: the threads beyond " +
-                               std::to_string(cpus) + " take turns on them (no further speed-up)");
+                               std::to_string(cpus) + " CPUs: " + std::to_string(cpus) +
+                               " threads run (more would only take turns on them)");
     }
   }
 }
