@@ -17,6 +17,13 @@ bool OwnConvF32Wanted() {
   return OwnStepWanted(tflite::gemm::CpuHasAvx2Fma() && !tflite::gemm::CpuHasAvx512F());
 }
 
+bool OwnConvF32Wanted(const tflite::conv_util::ConvGeometry& g) {
+  if (!tflite::gemm::CpuHasAvx2Fma()) return OwnStepWanted(false);
+  if (!tflite::gemm::CpuHasAvx512F()) return OwnStepWanted(true);
+  const tflite::conv_util::RowWindows w = tflite::conv_util::DirectRowWindows(g);
+  return OwnStepWanted(g.f_w > 1 && w.any() && 2 * (w.hi - w.lo) >= g.out_w);
+}
+
 bool OwnFullyConnectedF32Wanted() { return OwnStepWanted(tflite::gemm::CpuHasAvx2Fma()); }
 
 ConvF32::ConvF32(const tflite::conv_util::ConvGeometry& g, const float* filter,

@@ -1,7 +1,9 @@
 // The delegate's own float CONV_2D (one group, any filter size, stride, dilation and
 // padding) and FULLY_CONNECTED, run inside an XNNPACK partition instead of XNNPACK's on
-// CPUs that have AVX2 and FMA but no AVX-512: the builtin kernels' packed GEMM (im2col
-// blocks, or the input itself for 1x1 stride-1 convolutions; kernels/internal/im2col.h).
+// CPUs that have AVX2 and FMA but no AVX-512 (and, on any such CPU, convolutions one pixel
+// high: see OwnConvF32Wanted(g)): the builtin kernels' packed GEMM (im2col blocks, or the
+// input itself for 1x1 stride-1 convolutions and one-pixel-high windows;
+// kernels/internal/im2col.h).
 //
 // Why: Debian builds its XNNPACK (2022) with GCC, whose f32 GEMM micro-kernels keep an
 // accumulator on the stack (a load and a store per k step); on an AVX2-only CPU they run
@@ -32,6 +34,12 @@ bool OwnStepWanted(bool by_cpu);
 
 // Whether this CPU gets the own convolution (AVX2 + FMA, no AVX-512F), OwnStepWanted's way.
 bool OwnConvF32Wanted();
+// Whether a convolution of geometry g gets it: where OwnConvF32Wanted(), and with AVX-512
+// too when its windows are one pixel high and wider than one and the GEMM reads at least
+// half of each output row from the input in place (Conv1D as converted; im2col.h:
+// DirectRowWindows). This XNNPACK runs those through its indirection buffer, a pointer per
+// tap of f_c values: the 1-D convnets of docs/performance.md ran 10-30% faster on ours.
+bool OwnConvF32Wanted(const tflite::conv_util::ConvGeometry& g);
 // Whether this CPU gets the own fully connected layer (AVX2 + FMA, with or without
 // AVX-512F: with it, the GEMM's 12x32 tile runs transformer-sized layers at about 80% of
 // the FMA peak, where this XNNPACK's 7x16 AVX-512 kernel is bound by its loads),

@@ -119,8 +119,7 @@ bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
   if (reg.builtin_code != kTfLiteBuiltinConv2d) return false;
   // int8 (QS8) on the dot-product GEMM, float on the packed float GEMM.
   const bool qs8 = Tensor(v, node.inputs->data[0]).type == kTfLiteInt8;
-  if (qs8 ? !OwnConvQs8Wanted() || !VisitQuantizedConv(v, node, reg)
-          : !(OwnConvF32Wanted() || v.builtin_bits) || !VisitConv2D(v, node, reg)) {
+  if (qs8 ? !OwnConvQs8Wanted() || !VisitQuantizedConv(v, node, reg) : !VisitConv2D(v, node, reg)) {
     return false;
   }
   const int input = node.inputs->data[0], filter = node.inputs->data[1];
@@ -154,6 +153,7 @@ bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
   if (qs8) {
     return step == nullptr || PlanConvQs8Step(v, g, input, filter, bias, output, p->activation, step);
   }
+  if (!v.builtin_bits && !OwnConvF32Wanted(g)) return false;
   float min, max;
   if (!ActivationRange(v, p->activation, &min, &max)) return false;
   if (step != nullptr) {

@@ -478,7 +478,8 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   }
   if (!gemm_convolved.empty()) {
     what += fmt::format("{}the builtin kernels' GEMM for float convolutions and fully connected "
-                        "layers (faster than this XNNPACK's on a CPU without AVX-512): {}",
+                        "layers (faster than this XNNPACK's on a CPU without AVX-512, and for "
+                        "windows one pixel high): {}",
                         what.empty() ? "" : "; ", gemm_convolved);
   }
   if (!dot_convolved.empty()) {

@@ -3,6 +3,7 @@
 #include <random>
 #include <vector>
 
+#include "kernels/internal/im2col.h"
 #include "kernels/testing/conv_test_util.h"
 #include "kernels/testing/elementwise_test_util.h"
 #include "kernels/testing/op_test_util.h"
@@ -533,6 +534,68 @@ TEST_CASE("CONV_2D float: 1x1 direct path and large GEMM blocks") {
   c.same = true;
   c.act = tflite::ActivationFunctionType_RELU6;
   RunFloat(c, 102);
+}
+
+TEST_CASE("DirectRowWindows: the output pixels whose one-pixel-high window is in the image") {
+  auto geometry = [](int in_w, int f_w, int stride, int pad, int out_w) {
+    tflite::conv_util::ConvGeometry g{};
+    g.batches = 1;
+    g.in_h = g.out_h = g.f_h = 1;
+    g.in_w = in_w;
+    g.in_c = g.f_c = 3;
+    g.f_w = f_w;
+    g.out_w = out_w;
+    g.out_c = g.group_out_c = 8;
+    g.groups = 1;
+    g.stride_h = 1;
+    g.stride_w = stride;
+    g.dil_h = g.dil_w = 1;
+    g.pad_w = pad;
+    return g;
+  };
+  // The audio model's first layer: 1 x 80, stride 4, VALID over 16,000 samples.
+  auto w = tflite::conv_util::DirectRowWindows(geometry(16000, 80, 4, 0, 3981));
+  CHECK((w.lo == 0 && w.hi == 3981));
+  // SAME, 1 x 5 over 50: two pixels each side cross the padding.
+  w = tflite::conv_util::DirectRowWindows(geometry(50, 5, 1, 2, 50));
+  CHECK((w.lo == 2 && w.hi == 48));
+  // SAME, stride 2, 1 x 4 over 40 (padding 1 before, 1 after): pixels 0 and 19 cross it.
+  w = tflite::conv_util::DirectRowWindows(geometry(40, 4, 2, 1, 20));
+  CHECK((w.lo == 1 && w.hi == 19));
+  // 18 pixels are enough; 15 (fewer than 16), a dilated row, a window two pixels high: none.
+  CHECK(tflite::conv_util::DirectRowWindows(geometry(20, 3, 1, 0, 18)).any());
+  CHECK(!tflite::conv_util::DirectRowWindows(geometry(17, 3, 1, 0, 15)).any());
+  auto dilated = geometry(50, 5, 1, 0, 46);
+  dilated.dil_w = 2;
+  CHECK(!tflite::conv_util::DirectRowWindows(dilated).any());
+  auto tall = geometry(50, 5, 1, 0, 46);
+  tall.f_h = 2;
+  tall.in_h = 2;
+  CHECK(!tflite::conv_util::DirectRowWindows(tall).any());
+}
+
+// Windows one pixel high (Conv1D as converted) over rows of at least 16 output pixels read
+// the input in place (im2col.h: DirectRowWindows), with im2col only for the pixels whose
+// window crosses the padding; dilated rows and short rows take im2col throughout.
+TEST_CASE("CONV_2D float: one-pixel-high windows read the input in place (random shapes)") {
+  for (uint32_t seed = 1; seed <= 50; ++seed) {
+    std::mt19937 rng(seed + 7000);
+    ConvCase c;
+    c.batch = RandInt(rng, 1, 2);
+    c.ih = RandInt(rng, 1, 3);
+    c.iw = RandInt(rng, 16, 90);
+    c.ic = RandInt(rng, 1, 19);
+    c.oc = RandInt(rng, 1, 40);
+    c.fw = RandInt(rng, 1, 9);
+    c.sh = RandInt(rng, 1, 2);
+    c.sw = RandInt(rng, 1, 4);
+    c.dw = RandInt(rng, 1, 6) == 1 ? 2 : 1;
+    c.same = RandInt(rng, 0, 1) == 1;
+    c.act = RandomActivation(rng);
+    c.bias_mode = RandInt(rng, 0, 2);
+    c.threads = RandInt(rng, 1, 2);
+    RunFloat(c, seed + 7000);
+  }
 }
 
 TEST_CASE("CONV_2D int8 per-channel is bit-exact with the reference (random shapes)") {

@@ -126,9 +126,37 @@ void ChunkedIm2ColGemm(size_t rows, int depth, int out_c, std::vector<Out>* scra
   });
 }
 
+// The output pixels of each output row whose filter window lies inside the image, when a
+// window one pixel high makes their im2col rows the input itself: for x in [lo, hi) the
+// row is the f_w * in_c values from input pixel x * stride_w - pad_w on, so those pixels
+// are the input read at a stride of stride_w * in_c (overlapping where the windows do).
+// Needs one group, no dilation along the row, no padding above; hi - lo below kMinRun
+// (too few rows to fill the GEMM's tiles) reads as none.
+struct RowWindows {
+  int lo = 0, hi = 0;
+  bool any() const { return hi > lo; }
+};
+
+inline RowWindows DirectRowWindows(const ConvGeometry& g) {
+  constexpr int kMinRun = 16;
+  RowWindows w;
+  if (g.f_h != 1 || g.groups != 1 || g.dil_w != 1 || g.pad_h != 0 || g.stride_w < 1 ||
+      (g.out_h - 1) * static_cast<int64_t>(g.stride_h) >= g.in_h) {
+    return w;
+  }
+  w.lo = std::min(g.out_w, (g.pad_w + g.stride_w - 1) / g.stride_w);
+  // Last x with x * stride_w - pad_w + f_w <= in_w.
+  const int64_t last = (static_cast<int64_t>(g.in_w) + g.pad_w - g.f_w);
+  w.hi = last < 0 ? w.lo : static_cast<int>(std::min<int64_t>(g.out_w, last / g.stride_w + 1));
+  if (w.hi - w.lo < kMinRun) w.hi = w.lo;
+  return w;
+}
+
 // A float convolution of one group: output = input (*) the packed filter (k = f_h * f_w *
-// in_c, n = out_c) through `stage`. 1x1 with stride 1 multiplies the input in place;
-// otherwise im2col blocks in `scratch` (grown here). Rows split over `pool`.
+// in_c, n = out_c) through `stage`. 1x1 with stride 1 multiplies the input in place, and
+// so do windows one pixel high over the pixels DirectRowWindows finds (Conv1D as
+// converted: a 1 x k filter over a [1, W, C] image); the rest goes through im2col blocks
+// in `scratch` (grown here). Rows split over `pool`.
 inline void FloatConv(const ConvGeometry& g, const float* input, const float* packed_filter,
                       const gemm::FloatOutputStage& stage, float* output,
                       std::vector<float>* scratch, pthreadpool* pool,
@@ -139,6 +167,43 @@ inline void FloatConv(const ConvGeometry& g, const float* input, const float* pa
       g.pad_w == 0 && g.groups == 1) {
     gemm::FloatGemm(static_cast<int>(rows), g.out_c, depth, input, depth, packed_filter, output,
                     g.out_c, stage, pool, kernel);
+    return;
+  }
+  if (const RowWindows w = DirectRowWindows(g); w.any()) {
+    const size_t lines = static_cast<size_t>(g.batches) * g.out_h;
+    const size_t edge_rows = static_cast<size_t>(w.lo + (g.out_w - w.hi));
+    const size_t tasks = std::min(lines, std::max<size_t>(1, parallel::NumThreads(pool)));
+    const size_t slice = edge_rows * depth;
+    if (scratch->size() < tasks * slice) scratch->resize(tasks * slice);
+    // One line on the pool's threads through the GEMM's own split; several lines, a range
+    // of them per thread.
+    pthreadpool* gemm_pool = lines == 1 ? pool : nullptr;
+    auto line = [&](size_t l, float* buf) {
+      const size_t b = l / g.out_h, oy = l % g.out_h;
+      const size_t iy = oy * g.stride_h;
+      const float* a = input + ((b * g.in_h + iy) * g.in_w +
+                                (static_cast<size_t>(w.lo) * g.stride_w - g.pad_w)) * g.in_c;
+      float* out = output + l * g.out_w * g.out_c;
+      gemm::FloatGemm(w.hi - w.lo, g.out_c, depth, a, g.stride_w * g.in_c, packed_filter,
+                      out + static_cast<size_t>(w.lo) * g.out_c, g.out_c, stage, gemm_pool,
+                      kernel);
+      auto edge = [&](int x0, int x1) {
+        if (x1 <= x0) return;
+        const size_t r0 = l * g.out_w + x0;
+        Im2ColRows(g, input, 0, r0, r0 + (x1 - x0), 0.0f, [](float v, size_t) { return v; },
+                   buf);
+        gemm::FloatGemm(x1 - x0, g.out_c, depth, buf, depth, packed_filter,
+                        out + static_cast<size_t>(x0) * g.out_c, g.out_c, stage, nullptr, kernel);
+      };
+      edge(0, w.lo);
+      edge(w.hi, g.out_w);
+    };
+    const double work = static_cast<double>(rows) * depth * g.out_c;
+    parallel::ParallelFor(lines == 1 ? nullptr : pool, tasks, work, [&](size_t t) {
+      for (size_t l = lines * t / tasks; l < lines * (t + 1) / tasks; ++l) {
+        line(l, scratch->data() + t * slice);
+      }
+    });
     return;
   }
   ChunkedIm2ColGemm(
