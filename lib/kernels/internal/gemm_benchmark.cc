@@ -283,6 +283,18 @@ BENCHMARK_CAPTURE(BM_FloatGemm, conv1x1_112x112x32_to_64, 112 * 112, 64, 32)
     ->Arg(2)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
+// MobileNet V3's 1x1 convolutions at 28x28 and 7x7 (small k and n: the hand-off to a
+// second thread is a large share).
+BENCHMARK_CAPTURE(BM_FloatGemm, conv1x1_28x28x40_to_120, 28 * 28, 120, 40)
+    ->Arg(1)
+    ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_FloatGemm, conv1x1_7x7x160_to_960, 7 * 7, 960, 160)
+    ->Arg(1)
+    ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_FloatGemm, fc_1x1024_to_1000, 1, 1000, 1024)
     ->Arg(1)
     ->Arg(2)
