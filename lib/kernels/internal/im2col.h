@@ -141,7 +141,8 @@ inline RowWindows DirectRowWindows(const ConvGeometry& g) {
   constexpr int kMinRun = 16;
   RowWindows w;
   if (g.f_h != 1 || g.groups != 1 || g.dil_w != 1 || g.pad_h != 0 || g.stride_w < 1 ||
-      (g.out_h - 1) * static_cast<int64_t>(g.stride_h) >= g.in_h) {
+      (g.out_h - 1) * static_cast<int64_t>(g.stride_h) >= g.in_h ||
+      static_cast<int64_t>(g.stride_w) * g.in_c > INT32_MAX) {  // the GEMM's lda is an int
     return w;
   }
   w.lo = std::min(g.out_w, (g.pad_w + g.stride_w - 1) / g.stride_w);
