@@ -4,7 +4,7 @@
 Models come from the real converter (tensorflow-cpu, random weights from a fixed seed, so
 nothing is downloaded): Keras applications and small TensorFlow graphs that produce the
 structures converters emit (WHILE, IF, GRU, bidirectional LSTM, several signatures,
-embeddings, strided / gather-heavy graphs, resize variants), each in the quantization
+embeddings, strided / gather-heavy graphs, resize variants, 1-D convnets), each in the quantization
 modes people deploy:
 
   float         float32
@@ -85,6 +85,22 @@ def recurrent(kind, steps, features, units):
         else:
             x = k.layers.LSTM(units)(x_in)
         return k.Model(x_in, k.layers.Dense(8, activation="softmax")(x))
+    return make
+
+
+def conv1d_net(length, channels, kernel, padding, blocks):
+    """A 1-D convnet (ECG, TCN, audio style): Conv1D stacks as converted, 1 x k filters
+    over [1, W, C] images."""
+    def make(tf):
+        k = tf.keras
+        x_in = k.Input((length, channels[0]))
+        x = x_in
+        for c in channels[1:]:
+            for _ in range(blocks):
+                x = k.layers.Conv1D(c, kernel, padding=padding, activation="relu")(x)
+            x = k.layers.MaxPool1D(2)(x)
+        x = k.layers.GlobalAveragePooling1D()(x)
+        return k.Model(x_in, k.layers.Dense(12)(x))
     return make
 
 
@@ -185,6 +201,9 @@ FAMILIES = {
     "gru_20x16": recurrent("gru", 20, 16, 32),
     "bilstm_20x16": recurrent("bilstm", 20, 16, 24),
     "lstm_30x12": recurrent("lstm", 30, 12, 20),
+    "conv1d_ecg_2048": conv1d_net(2048, [1, 32, 64, 64, 128], 7, "same", 2),
+    "conv1d_tcn_1000x40": conv1d_net(1000, [40, 64, 128, 128], 3, "valid", 2),
+    "conv1d_wide_8000x2": conv1d_net(8000, [2, 16, 32], 31, "same", 1),
     "while_loop": while_loop_graph,
     "cond": cond_graph,
     "strided_gather": strided_gather,

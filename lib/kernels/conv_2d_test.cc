@@ -577,24 +577,41 @@ TEST_CASE("DirectRowWindows: the output pixels whose one-pixel-high window is in
 // Windows one pixel high (Conv1D as converted) over rows of at least 16 output pixels read
 // the input in place (im2col.h: DirectRowWindows), with im2col only for the pixels whose
 // window crosses the padding; dilated rows and short rows take im2col throughout.
+// A one-pixel-high window case: rows of 16-90 pixels, filter widths 1-9, strides 1-4,
+// SAME or VALID, sometimes a dilated row (which takes im2col); ic up to max_ic.
+ConvCase RandomRowCase(std::mt19937& rng, int max_ic) {
+  ConvCase c;
+  c.batch = RandInt(rng, 1, 2);
+  c.ih = RandInt(rng, 1, 3);
+  c.iw = RandInt(rng, 16, 90);
+  c.ic = RandInt(rng, 1, max_ic);
+  c.oc = RandInt(rng, 1, 40);
+  c.fw = RandInt(rng, 1, 9);
+  c.sh = RandInt(rng, 1, 2);
+  c.sw = RandInt(rng, 1, 4);
+  c.dw = RandInt(rng, 1, 6) == 1 ? 2 : 1;
+  c.same = RandInt(rng, 0, 1) == 1;
+  c.act = RandomActivation(rng);
+  c.bias_mode = RandInt(rng, 0, 2);
+  c.threads = RandInt(rng, 1, 2);
+  return c;
+}
+
 TEST_CASE("CONV_2D float: one-pixel-high windows read the input in place (random shapes)") {
   for (uint32_t seed = 1; seed <= 50; ++seed) {
     std::mt19937 rng(seed + 7000);
-    ConvCase c;
-    c.batch = RandInt(rng, 1, 2);
-    c.ih = RandInt(rng, 1, 3);
-    c.iw = RandInt(rng, 16, 90);
-    c.ic = RandInt(rng, 1, 19);
-    c.oc = RandInt(rng, 1, 40);
-    c.fw = RandInt(rng, 1, 9);
-    c.sh = RandInt(rng, 1, 2);
-    c.sw = RandInt(rng, 1, 4);
-    c.dw = RandInt(rng, 1, 6) == 1 ? 2 : 1;
-    c.same = RandInt(rng, 0, 1) == 1;
-    c.act = RandomActivation(rng);
-    c.bias_mode = RandInt(rng, 0, 2);
-    c.threads = RandInt(rng, 1, 2);
-    RunFloat(c, seed + 7000);
+    RunFloat(RandomRowCase(rng, 19), seed + 7000);
+  }
+}
+
+// On AMX the int8 rows are read in place too (depth from 61 and a multiple of 4: im2col.h,
+// Int8DotConv); elsewhere, and for other depths, im2col as before. Bit-exact either way.
+TEST_CASE("CONV_2D int8: one-pixel-high windows are bit-exact with the reference (random shapes)") {
+  for (uint32_t seed = 1; seed <= 40; ++seed) {
+    std::mt19937 rng(seed + 7100);
+    ConvCase c = RandomRowCase(rng, 48);
+    c.ic = c.ic / 4 * 4 + 4;  // depth f_w * ic a multiple of 4
+    RunQuantized<int8_t>(c, seed % 3 != 0, seed + 7100);
   }
 }
 

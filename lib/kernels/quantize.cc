@@ -38,6 +38,10 @@ struct OpData {
   std::vector<float> scales;
   std::vector<int32_t> zero_points;
   int64_t channel_stride = 1;
+  // 8-bit to 8-bit: the requantized byte of every input byte (Requantize's own results,
+  // so bit-exact), one lookup an element instead of a multiply and shifts.
+  bool byte_table = false;
+  uint8_t table[256] = {};
 };
 
 void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
@@ -82,6 +86,40 @@ TfLiteStatus PreparePerChannel(TfLiteContext* context, const TfLiteTensor* input
   data->channel_stride = 1;
   for (int d = dim + 1; d < rank; ++d) data->channel_stride *= SizeOfDimension(input, d);
   return kTfLiteOk;
+}
+
+template <typename In, typename Out>
+void Requantize(const In* in, int64_t n, int32_t multiplier, int shift, int32_t in_zp,
+                int32_t out_zp, Out* out) {
+  constexpr int32_t kMin = std::numeric_limits<Out>::min();
+  constexpr int32_t kMax = std::numeric_limits<Out>::max();
+  for (int64_t i = 0; i < n; ++i) {
+    // Wrapping arithmetic: only the int32 cases can overflow, as upstream's would.
+    const int32_t x = static_cast<int32_t>(static_cast<uint32_t>(static_cast<int32_t>(in[i])) -
+                                           static_cast<uint32_t>(in_zp));
+    const int32_t v = WrappingAdd(MultiplyByQuantizedMultiplier(x, multiplier, shift), out_zp);
+    out[i] = static_cast<Out>(std::max(std::min(v, kMax), kMin));
+  }
+}
+
+// Requantize of each of the 256 input bytes (as int8 or uint8), to int8 or uint8.
+void BuildByteTable(bool in_signed, bool out_signed, const OpData& d, int32_t in_zp,
+                    int32_t out_zp, uint8_t* table) {
+  for (int b = 0; b < 256; ++b) {
+    const int8_t s8 = static_cast<int8_t>(static_cast<uint8_t>(b));
+    const uint8_t u8 = static_cast<uint8_t>(b);
+    if (out_signed) {
+      int8_t v;
+      if (in_signed) Requantize(&s8, 1, d.output_multiplier, d.output_shift, in_zp, out_zp, &v);
+      else Requantize(&u8, 1, d.output_multiplier, d.output_shift, in_zp, out_zp, &v);
+      table[b] = static_cast<uint8_t>(v);
+    } else {
+      uint8_t v;
+      if (in_signed) Requantize(&s8, 1, d.output_multiplier, d.output_shift, in_zp, out_zp, &v);
+      else Requantize(&u8, 1, d.output_multiplier, d.output_shift, in_zp, out_zp, &v);
+      table[b] = v;
+    }
+  }
 }
 
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
@@ -134,6 +172,12 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   if (in == kTfLiteInt16 && out == kTfLiteInt16) {
     TF_LITE_ENSURE_EQ(context, input->params.zero_point, 0);
     TF_LITE_ENSURE_EQ(context, output->params.zero_point, 0);
+  }
+  data->byte_table = false;
+  if ((in == kTfLiteInt8 || in == kTfLiteUInt8) && (out == kTfLiteInt8 || out == kTfLiteUInt8)) {
+    BuildByteTable(in == kTfLiteInt8, out == kTfLiteInt8, *data, input->params.zero_point,
+                   output->params.zero_point, data->table);
+    data->byte_table = true;
   }
   return context->ResizeTensor(context, output, TfLiteIntArrayCopy(input->dims));
 }
@@ -207,25 +251,16 @@ void PerChannelQuantize(const float* in, int64_t n, const OpData& d, Out* out) {
   }
 }
 
-template <typename In, typename Out>
-void Requantize(const In* in, int64_t n, int32_t multiplier, int shift, int32_t in_zp,
-                int32_t out_zp, Out* out) {
-  constexpr int32_t kMin = std::numeric_limits<Out>::min();
-  constexpr int32_t kMax = std::numeric_limits<Out>::max();
-  for (int64_t i = 0; i < n; ++i) {
-    // Wrapping arithmetic: only the int32 cases can overflow, as upstream's would.
-    const int32_t x = static_cast<int32_t>(static_cast<uint32_t>(static_cast<int32_t>(in[i])) -
-                                           static_cast<uint32_t>(in_zp));
-    const int32_t v = WrappingAdd(MultiplyByQuantizedMultiplier(x, multiplier, shift), out_zp);
-    out[i] = static_cast<Out>(std::max(std::min(v, kMax), kMin));
-  }
-}
-
 template <typename In>
 void RequantizeTo(const TfLiteTensor* input, const OpData& d, TfLiteTensor* output) {
   const int64_t n = NumElements(input);
   const In* in = reinterpret_cast<const In*>(input->data.raw);
   const int32_t izp = input->params.zero_point, ozp = output->params.zero_point;
+  if (d.byte_table && sizeof(In) == 1) {
+    uint8_t* out = reinterpret_cast<uint8_t*>(output->data.raw);
+    for (int64_t i = 0; i < n; ++i) out[i] = d.table[static_cast<uint8_t>(in[i])];
+    return;
+  }
   switch (output->type) {
     case kTfLiteUInt8:
       Requantize(in, n, d.output_multiplier, d.output_shift, izp, ozp, output->data.uint8);

@@ -119,6 +119,7 @@ TEST_CASE("QUANTIZE requantization bit-exact") {
   RandomRequantize<int8_t, int8_t>(TensorType_INT8, TensorType_INT8, 81);
   RandomRequantize<uint8_t, int8_t>(TensorType_UINT8, TensorType_INT8, 82);
   RandomRequantize<int8_t, uint8_t>(TensorType_INT8, TensorType_UINT8, 83);
+  RandomRequantize<uint8_t, uint8_t>(TensorType_UINT8, TensorType_UINT8, 89);
   RandomRequantize<int16_t, int16_t>(tflite::TensorType_INT16, tflite::TensorType_INT16, 84);
   RandomRequantize<int16_t, int8_t>(tflite::TensorType_INT16, TensorType_INT8, 85);
   RandomRequantize<int16_t, int32_t>(tflite::TensorType_INT16, tflite::TensorType_INT32, 86);

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "kernels/internal/gemm.h"
@@ -242,6 +243,48 @@ inline void Int8DotConv(const ConvGeometry& g, const int8_t* input, int32_t inpu
   if (pixels && gemm::DotGemmSigned(static_cast<int>(rows), n, depth, input, depth, packed_filter,
                                     output + static_cast<size_t>(group) * n, g.out_c, stage, pool)) {
     return;
+  }
+  // Windows one pixel high (Conv1D), on AMX: each output row's in-image windows are the
+  // input read at a stride of stride_w * in_c, converted by the tiles' copy as above; only
+  // the pixels whose window crosses the padding go through im2col.
+  if (const RowWindows w = DirectRowWindows(g); w.any() && depth == stride) {
+    const size_t lines = static_cast<size_t>(g.batches) * g.out_h;
+    const int lda = g.stride_w * g.in_c;
+    auto line_rows = [&](size_t l) {
+      const size_t b = l / g.out_h, iy = (l % g.out_h) * g.stride_h;
+      return input + ((b * g.in_h + iy) * g.in_w +
+                      (static_cast<size_t>(w.lo) * g.stride_w - g.pad_w)) * g.in_c;
+    };
+    auto line_out = [&](size_t l) { return output + l * g.out_w * g.out_c; };
+    // The first line tells whether AMX takes this shape (every line has the same one).
+    if (gemm::DotGemmSigned(w.hi - w.lo, n, depth, line_rows(0), lda, packed_filter,
+                            line_out(0) + static_cast<size_t>(w.lo) * g.out_c, g.out_c, stage,
+                            lines == 1 ? pool : nullptr)) {
+      const size_t edge_rows = static_cast<size_t>(w.lo + (g.out_w - w.hi));
+      const size_t tasks = std::min(lines, std::max<size_t>(1, parallel::NumThreads(pool)));
+      const size_t slice = edge_rows * stride;
+      if (scratch->size() < tasks * slice) scratch->resize(tasks * slice);
+      const double work = static_cast<double>(rows) * depth * n;
+      parallel::ParallelFor(lines == 1 ? nullptr : pool, tasks, work, [&](size_t t) {
+        uint8_t* buf = scratch->data() + t * slice;
+        for (size_t l = lines * t / tasks; l < lines * (t + 1) / tasks; ++l) {
+          if (l > 0) {
+            gemm::DotGemmSigned(w.hi - w.lo, n, depth, line_rows(l), lda, packed_filter,
+                                line_out(l) + static_cast<size_t>(w.lo) * g.out_c, g.out_c,
+                                stage, nullptr);
+          }
+          for (const auto& [x0, x1] : {std::pair<int, int>{0, w.lo}, {w.hi, g.out_w}}) {
+            if (x1 <= x0) continue;
+            const size_t r0 = l * g.out_w + x0;
+            Im2ColRows(g, input, 0, r0, r0 + (x1 - x0), pad, DotConvert{}, buf, stride);
+            gemm::DotGemm(x1 - x0, n, depth, buf, stride, packed_filter,
+                          line_out(l) + static_cast<size_t>(x0) * g.out_c, g.out_c, stage,
+                          nullptr);
+          }
+        }
+      });
+      return;
+    }
   }
   auto fill = [&](size_t r0, size_t r1, uint8_t* buf) {
     if (pixels) {
