@@ -832,6 +832,18 @@ TEST_CASE("CONV_2D hybrid per-tensor (v2), per-channel (v5), grouped: random, se
   }
 }
 
+// One image of one-pixel-high windows: on AMX, rows read from the quantized image in place
+// (conv_2d.cc: HybridRowsInPlace), the padding pixels through im2col.
+TEST_CASE("CONV_2D hybrid: one-pixel-high windows (random shapes, seeds printed)") {
+  for (uint32_t seed = 1; seed <= 30; ++seed) {
+    std::mt19937 rng(seed + 9100);
+    ConvCase c = RandomRowCase(rng, 48);
+    c.batch = 1;
+    c.ic = c.ic / 4 * 4 + 4;  // depth f_w * ic a multiple of 4
+    RunHybrid(c, seed % 2 == 0, seed + 9100);
+  }
+}
+
 TEST_CASE("CONV_2D rejects bad models in Prepare") {
   tflite::Conv2DOptionsT o;
   o.padding = tflite::Padding_VALID;
