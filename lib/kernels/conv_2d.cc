@@ -32,7 +32,6 @@
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 #include "kernels/internal/conv_util.h"
@@ -303,9 +302,6 @@ void EvalInt16(const Geometry& g, OpData* data, const TfLiteConvParams& params,
   }
 }
 
-// Hybrid: quantize each batch image, im2col of (q - offset) (0 outside the image), int32
-// sums with the group's int8 filter rows on the packed GEMM (into the task's slice of
-// data->sums), float rescale, bias, clamp.
 // One image's windows one pixel high (Conv1D) on AMX: each output row's in-image windows
 // are the quantized image (+ 128) read at a stride of stride_w * in_c, as Int8DotConv
 // reads int8 rows; the padding pixels through im2col and DotGemmRaw + `rescale`, which
@@ -315,9 +311,10 @@ bool HybridRowsInPlace(const Geometry& g, int depth, int stride, const int8_t* q
                        const int8_t* packed, gemm::HybridOutputStage stage, OpData* data,
                        const Rescale& rescale, float* out, pthreadpool* pool) {
   const conv_util::RowWindows w = conv_util::DirectRowWindows(g);
-  if (!w.any() || depth != stride || g.batches != 1) return false;
-  const size_t lines = static_cast<size_t>(g.out_h);
   const int n = g.group_out_c;
+  if (!w.any() || depth != stride || g.batches != 1 || !gemm::DotGemmOnAmx(w.hi - w.lo, n, depth)) {
+    return false;
+  }
   const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
   data->image_u8.resize(image);
   gemm::DotInput(q, image, data->image_u8.data());
@@ -325,41 +322,34 @@ bool HybridRowsInPlace(const Geometry& g, int depth, int stride, const int8_t* q
     data->chunk_scale.resize(g.out_w, data->chunk_scale.empty() ? 0.0f : data->chunk_scale[0]);
   }
   stage.row_scale = data->chunk_scale.data();
-  const int lda = g.stride_w * g.in_c;
-  auto line = [&](size_t l, pthreadpool* line_pool) {
-    const uint8_t* a = data->image_u8.data() +
-                       (l * g.stride_h * g.in_w + static_cast<size_t>(w.lo) * g.stride_w - g.pad_w) *
-                           g.in_c;
-    return gemm::DotGemmHybrid(w.hi - w.lo, n, depth, a, lda, packed, stage,
-                               out + (l * g.out_w + w.lo) * g.out_c, g.out_c, line_pool);
-  };
-  // The first line tells whether AMX takes this shape (every line has the same one).
-  if (!line(0, lines == 1 ? pool : nullptr)) return false;
   const size_t edge_rows = static_cast<size_t>(w.lo + (g.out_w - w.hi));
-  const size_t tasks = std::min(lines, std::max<size_t>(1, parallel::NumThreads(pool)));
+  const size_t tasks = conv_util::RowWindowsTasks(g, pool);
   if (data->im2col_u8.size() < tasks * edge_rows * stride) {
     data->im2col_u8.resize(tasks * edge_rows * stride);
   }
   if (data->sums.size() < tasks * edge_rows * n) data->sums.resize(tasks * edge_rows * n);
-  const double work = static_cast<double>(lines) * g.out_w * depth * n;
-  parallel::ParallelFor(lines == 1 ? nullptr : pool, tasks, work, [&](size_t t) {
-    uint8_t* buf = data->im2col_u8.data() + t * edge_rows * stride;
-    int32_t* sums = data->sums.data() + t * edge_rows * n;
-    for (size_t l = lines * t / tasks; l < lines * (t + 1) / tasks; ++l) {
-      if (l > 0) line(l, nullptr);
-      for (const auto& [x0, x1] : {std::pair<int, int>{0, w.lo}, {w.hi, g.out_w}}) {
-        if (x1 <= x0) continue;
+  return conv_util::RunRowWindows(
+      g, w, pool, static_cast<double>(g.out_h) * g.out_w * depth * n,
+      [&](size_t l, pthreadpool* line_pool) {
+        return gemm::DotGemmHybrid(w.hi - w.lo, n, depth,
+                                   data->image_u8.data() + conv_util::RowWindowsOffset(g, w, l),
+                                   g.stride_w * g.in_c, packed, stage,
+                                   out + (l * g.out_w + w.lo) * g.out_c, g.out_c, line_pool);
+      },
+      [&](size_t l, int x0, int x1, size_t t) {
+        uint8_t* buf = data->im2col_u8.data() + t * edge_rows * stride;
+        int32_t* sums = data->sums.data() + t * edge_rows * n;
         const size_t r0 = l * g.out_w + x0, r1 = r0 + (x1 - x0);
         conv_util::Im2ColRows(g, q, 0, r0, r1, pad, conv_util::DotConvert{}, buf, stride);
         gemm::DotGemmRaw(x1 - x0, n, depth, buf, stride, packed, stage.dot_bias, sums, n,
                          nullptr);
         rescale(r0, r1, sums);
-      }
-    }
-  });
-  return true;
+      });
 }
 
+// Hybrid: quantize each batch image, im2col of (q - offset) (0 outside the image), int32
+// sums with the group's int8 filter rows on the packed GEMM (into the task's slice of
+// data->sums), float rescale, bias, clamp.
 void EvalHybrid(const Geometry& g, OpData* data, const TfLiteConvParams& params,
                 const TfLiteTensor* input, const TfLiteTensor* filter, const TfLiteTensor* bias,
                 TfLiteTensor* output, pthreadpool* pool) {

@@ -770,6 +770,15 @@ void DotGemmRaw(int m, int n, int k, const uint8_t* a, int lda, const int8_t* pa
   DotGemmImpl(m, n, k, a, lda, packed_b, c, ldc, stage, pool, kernel);
 }
 
+bool DotGemmOnAmx(int m, int n, int k) {
+#ifdef TFI_DOT_X86
+  return AmxRuns(m, n, k);
+#else
+  (void)m, (void)n, (void)k;
+  return false;
+#endif
+}
+
 bool DotGemmSigned(int m, int n, int k, const int8_t* a, int lda, const int8_t* packed_b,
                    int8_t* c, int ldc, const QuantizedOutputStage& stage, pthreadpool* pool) {
 #ifdef TFI_DOT_X86

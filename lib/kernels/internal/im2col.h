@@ -8,7 +8,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 #include "kernels/internal/gemm.h"
@@ -154,6 +153,43 @@ inline RowWindows DirectRowWindows(const ConvGeometry& g) {
   return w;
 }
 
+// Where DirectRowWindows(g) found in-image pixels [w.lo, w.hi) on every output row (a line:
+// image b, row oy; l = b * out_h + oy): the offset of line l's first in-place row in the
+// input, in elements; its rows are stride_w * in_c apart.
+inline size_t RowWindowsOffset(const ConvGeometry& g, const RowWindows& w, size_t l) {
+  const size_t b = l / g.out_h, iy = (l % g.out_h) * g.stride_h;
+  return ((b * g.in_h + iy) * g.in_w + (static_cast<size_t>(w.lo) * g.stride_w - g.pad_w)) *
+         g.in_c;
+}
+
+// The tasks RunRowWindows splits the lines into (each with its own scratch slice).
+inline size_t RowWindowsTasks(const ConvGeometry& g, pthreadpool* pool) {
+  const size_t lines = static_cast<size_t>(g.batches) * g.out_h;
+  return std::min(lines, std::max<size_t>(1, parallel::NumThreads(pool)));
+}
+
+// Runs a convolution over the lines of DirectRowWindows' pixels: rows(l, pool) multiplies
+// line l's in-place rows (false: the kernel does not take them, nothing written; asked of
+// line 0 first, and then nothing else runs), edges(l, x0, x1, t) the pixels [x0, x1) of
+// line l whose windows cross the padding (im2col in task t's scratch). One line gets the
+// pool for its GEMM; several are split over the pool, a range of lines per task. False
+// where rows(0) refused.
+template <typename Rows, typename Edges>
+bool RunRowWindows(const ConvGeometry& g, const RowWindows& w, pthreadpool* pool, double work,
+                   const Rows& rows, const Edges& edges) {
+  const size_t lines = static_cast<size_t>(g.batches) * g.out_h;
+  if (!rows(0, lines == 1 ? pool : nullptr)) return false;
+  const size_t tasks = RowWindowsTasks(g, pool);
+  parallel::ParallelFor(lines == 1 ? nullptr : pool, tasks, work, [&](size_t t) {
+    for (size_t l = lines * t / tasks; l < lines * (t + 1) / tasks; ++l) {
+      if (l > 0) rows(l, nullptr);
+      if (w.lo > 0) edges(l, 0, w.lo, t);
+      if (w.hi < g.out_w) edges(l, w.hi, g.out_w, t);
+    }
+  });
+  return true;
+}
+
 // A float convolution of one group: output = input (*) the packed filter (k = f_h * f_w *
 // in_c, n = out_c) through `stage`. 1x1 with stride 1 multiplies the input in place, and
 // so do windows one pixel high over the pixels DirectRowWindows finds (Conv1D as
@@ -172,40 +208,27 @@ inline void FloatConv(const ConvGeometry& g, const float* input, const float* pa
     return;
   }
   if (const RowWindows w = DirectRowWindows(g); w.any()) {
-    const size_t lines = static_cast<size_t>(g.batches) * g.out_h;
-    const size_t edge_rows = static_cast<size_t>(w.lo + (g.out_w - w.hi));
-    const size_t tasks = std::min(lines, std::max<size_t>(1, parallel::NumThreads(pool)));
-    const size_t slice = edge_rows * depth;
-    if (scratch->size() < tasks * slice) scratch->resize(tasks * slice);
-    // One line on the pool's threads through the GEMM's own split; several lines, a range
-    // of them per thread.
-    pthreadpool* gemm_pool = lines == 1 ? pool : nullptr;
-    auto line = [&](size_t l, float* buf) {
-      const size_t b = l / g.out_h, oy = l % g.out_h;
-      const size_t iy = oy * g.stride_h;
-      const float* a = input + ((b * g.in_h + iy) * g.in_w +
-                                (static_cast<size_t>(w.lo) * g.stride_w - g.pad_w)) * g.in_c;
-      float* out = output + l * g.out_w * g.out_c;
-      gemm::FloatGemm(w.hi - w.lo, g.out_c, depth, a, g.stride_w * g.in_c, packed_filter,
-                      out + static_cast<size_t>(w.lo) * g.out_c, g.out_c, stage, gemm_pool,
-                      kernel);
-      auto edge = [&](int x0, int x1) {
-        if (x1 <= x0) return;
-        const size_t r0 = l * g.out_w + x0;
-        Im2ColRows(g, input, 0, r0, r0 + (x1 - x0), 0.0f, [](float v, size_t) { return v; },
-                   buf);
-        gemm::FloatGemm(x1 - x0, g.out_c, depth, buf, depth, packed_filter,
-                        out + static_cast<size_t>(x0) * g.out_c, g.out_c, stage, nullptr, kernel);
-      };
-      edge(0, w.lo);
-      edge(w.hi, g.out_w);
-    };
-    const double work = static_cast<double>(rows) * depth * g.out_c;
-    parallel::ParallelFor(lines == 1 ? nullptr : pool, tasks, work, [&](size_t t) {
-      for (size_t l = lines * t / tasks; l < lines * (t + 1) / tasks; ++l) {
-        line(l, scratch->data() + t * slice);
-      }
-    });
+    const size_t slice = static_cast<size_t>(w.lo + (g.out_w - w.hi)) * depth;
+    if (scratch->size() < RowWindowsTasks(g, pool) * slice) {
+      scratch->resize(RowWindowsTasks(g, pool) * slice);
+    }
+    auto line_out = [&](size_t l, int x) { return output + (l * g.out_w + x) * g.out_c; };
+    RunRowWindows(
+        g, w, pool, static_cast<double>(rows) * depth * g.out_c,
+        [&](size_t l, pthreadpool* line_pool) {
+          gemm::FloatGemm(w.hi - w.lo, g.out_c, depth, input + RowWindowsOffset(g, w, l),
+                          g.stride_w * g.in_c, packed_filter, line_out(l, w.lo), g.out_c, stage,
+                          line_pool, kernel);
+          return true;
+        },
+        [&](size_t l, int x0, int x1, size_t t) {
+          float* buf = scratch->data() + t * slice;
+          const size_t r0 = l * g.out_w + x0;
+          Im2ColRows(g, input, 0, r0, r0 + (x1 - x0), 0.0f, [](float v, size_t) { return v; },
+                     buf);
+          gemm::FloatGemm(x1 - x0, g.out_c, depth, buf, depth, packed_filter, line_out(l, x0),
+                          g.out_c, stage, nullptr, kernel);
+        });
     return;
   }
   ChunkedIm2ColGemm(
@@ -248,41 +271,25 @@ inline void Int8DotConv(const ConvGeometry& g, const int8_t* input, int32_t inpu
   // input read at a stride of stride_w * in_c, converted by the tiles' copy as above; only
   // the pixels whose window crosses the padding go through im2col.
   if (const RowWindows w = DirectRowWindows(g); w.any() && depth == stride) {
-    const size_t lines = static_cast<size_t>(g.batches) * g.out_h;
-    const int lda = g.stride_w * g.in_c;
-    auto line_rows = [&](size_t l) {
-      const size_t b = l / g.out_h, iy = (l % g.out_h) * g.stride_h;
-      return input + ((b * g.in_h + iy) * g.in_w +
-                      (static_cast<size_t>(w.lo) * g.stride_w - g.pad_w)) * g.in_c;
-    };
-    auto line_out = [&](size_t l) { return output + l * g.out_w * g.out_c; };
-    // The first line tells whether AMX takes this shape (every line has the same one).
-    if (gemm::DotGemmSigned(w.hi - w.lo, n, depth, line_rows(0), lda, packed_filter,
-                            line_out(0) + static_cast<size_t>(w.lo) * g.out_c, g.out_c, stage,
-                            lines == 1 ? pool : nullptr)) {
-      const size_t edge_rows = static_cast<size_t>(w.lo + (g.out_w - w.hi));
-      const size_t tasks = std::min(lines, std::max<size_t>(1, parallel::NumThreads(pool)));
-      const size_t slice = edge_rows * stride;
-      if (scratch->size() < tasks * slice) scratch->resize(tasks * slice);
-      const double work = static_cast<double>(rows) * depth * n;
-      parallel::ParallelFor(lines == 1 ? nullptr : pool, tasks, work, [&](size_t t) {
-        uint8_t* buf = scratch->data() + t * slice;
-        for (size_t l = lines * t / tasks; l < lines * (t + 1) / tasks; ++l) {
-          if (l > 0) {
-            gemm::DotGemmSigned(w.hi - w.lo, n, depth, line_rows(l), lda, packed_filter,
-                                line_out(l) + static_cast<size_t>(w.lo) * g.out_c, g.out_c,
-                                stage, nullptr);
-          }
-          for (const auto& [x0, x1] : {std::pair<int, int>{0, w.lo}, {w.hi, g.out_w}}) {
-            if (x1 <= x0) continue;
-            const size_t r0 = l * g.out_w + x0;
-            Im2ColRows(g, input, 0, r0, r0 + (x1 - x0), pad, DotConvert{}, buf, stride);
-            gemm::DotGemm(x1 - x0, n, depth, buf, stride, packed_filter,
-                          line_out(l) + static_cast<size_t>(x0) * g.out_c, g.out_c, stage,
-                          nullptr);
-          }
-        }
-      });
+    const size_t slice = static_cast<size_t>(w.lo + (g.out_w - w.hi)) * stride;
+    if (scratch->size() < RowWindowsTasks(g, pool) * slice) {
+      scratch->resize(RowWindowsTasks(g, pool) * slice);
+    }
+    auto line_out = [&](size_t l, int x) { return output + (l * g.out_w + x) * g.out_c; };
+    if (RunRowWindows(
+            g, w, pool, static_cast<double>(rows) * depth * n,
+            [&](size_t l, pthreadpool* line_pool) {
+              return gemm::DotGemmSigned(w.hi - w.lo, n, depth, input + RowWindowsOffset(g, w, l),
+                                         g.stride_w * g.in_c, packed_filter, line_out(l, w.lo),
+                                         g.out_c, stage, line_pool);
+            },
+            [&](size_t l, int x0, int x1, size_t t) {
+              uint8_t* buf = scratch->data() + t * slice;
+              const size_t r0 = l * g.out_w + x0;
+              Im2ColRows(g, input, 0, r0, r0 + (x1 - x0), pad, DotConvert{}, buf, stride);
+              gemm::DotGemm(x1 - x0, n, depth, buf, stride, packed_filter, line_out(l, x0),
+                            g.out_c, stage, nullptr);
+            })) {
       return;
     }
   }
