@@ -428,6 +428,26 @@ TEST_CASE("DEPTHWISE_CONV_2D rejects bad models in Prepare") {
     CHECK(m.Prepare() == kTfLiteError);
     CHECK(m.errors().find("failed to prepare") != std::string::npos);
   }
+  // Campaign 19 of the invoke fuzzer: (3 - 1) x 1,818,321,779 overflowed int in the
+  // padding arithmetic (UBSan) before anything refused it.
+  SECTION("a dilated filter spanning more than 2^31 pixels") {
+    for (const auto padding : {tflite::Padding_VALID, tflite::Padding_SAME}) {
+      o.padding = padding;
+      o.dilation_h_factor = 1818321779;
+      ModelBuilder b;
+      const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 4, 4, 1}, "in");
+      const int w = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {1, 3, 3, 1},
+                                            {1, 1, 1, 1, 1, 1, 1, 1, 1}, "w");
+      const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, 4, 4, 1}, "out");
+      b.AddOperator(tflite::BuiltinOperator_DEPTHWISE_CONV_2D, {in, w}, {out}, Options(o));
+      b.SetInputs({in});
+      b.SetOutputs({out});
+      OpTestModel m(b);
+      CHECK(m.Prepare() == kTfLiteError);
+      CHECK(m.errors().find("DEPTHWISE_CONV_2D: a 3x3 filter dilated by 1818321779x1 spans "
+                            "more than 2^31 pixels.") != std::string::npos);
+    }
+  }
   SECTION("int16 input with int16 weights") {
     ModelBuilder b;
     QuantSpec q{{0.1f}, {0}, 0};

@@ -243,6 +243,13 @@ template <typename Params>
 TfLiteStatus ComputeConvGeometry(TfLiteContext* context, const char* op, const Params* params,
                                  const TfLiteTensor* input, const TfLiteTensor* filter,
                                  TfLitePaddingValues* padding, int* out_h, int* out_w) {
+  if (!FitsConvWindow(SizeOfDimension(filter, 1), params->dilation_height_factor) ||
+      !FitsConvWindow(SizeOfDimension(filter, 2), params->dilation_width_factor)) {
+    TF_LITE_KERNEL_LOG(context, "%s: a %dx%d filter dilated by %dx%d spans more than 2^31 pixels.",
+                       op, SizeOfDimension(filter, 1), SizeOfDimension(filter, 2),
+                       params->dilation_height_factor, params->dilation_width_factor);
+    return kTfLiteError;
+  }
   *padding = ComputePaddingHeightWidth(
       params->stride_height, params->stride_width, params->dilation_height_factor,
       params->dilation_width_factor, SizeOfDimension(input, 1), SizeOfDimension(input, 2),
