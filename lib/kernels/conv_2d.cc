@@ -305,7 +305,8 @@ void EvalInt16(const Geometry& g, OpData* data, const TfLiteConvParams& params,
 // One image's windows one pixel high (Conv1D) on AMX: each output row's in-image windows
 // are the quantized image (+ 128) read at a stride of stride_w * in_c, as Int8DotConv
 // reads int8 rows; the padding pixels through im2col and DotGemmRaw + `rescale`, which
-// computes what the AMX epilogue does. False (nothing written) where that does not apply.
+// computes what the AMX epilogue does. stage.row_scale must hold out_w rows. False
+// (nothing written) where that does not apply.
 template <typename Rescale>
 bool HybridRowsInPlace(const Geometry& g, int depth, int stride, const int8_t* q, uint8_t pad,
                        const int8_t* packed, gemm::HybridOutputStage stage, OpData* data,
@@ -318,20 +319,16 @@ bool HybridRowsInPlace(const Geometry& g, int depth, int stride, const int8_t* q
   const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
   data->image_u8.resize(image);
   gemm::DotInput(q, image, data->image_u8.data());
-  if (data->chunk_scale.size() < static_cast<size_t>(g.out_w)) {
-    data->chunk_scale.resize(g.out_w, data->chunk_scale.empty() ? 0.0f : data->chunk_scale[0]);
-  }
-  stage.row_scale = data->chunk_scale.data();
-  const size_t edge_rows = static_cast<size_t>(w.lo + (g.out_w - w.hi));
+  const size_t edge_rows = w.edges(g.out_w);
   const size_t tasks = conv_util::RowWindowsTasks(g, pool);
   if (data->im2col_u8.size() < tasks * edge_rows * stride) {
     data->im2col_u8.resize(tasks * edge_rows * stride);
   }
   if (data->sums.size() < tasks * edge_rows * n) data->sums.resize(tasks * edge_rows * n);
-  return conv_util::RunRowWindows(
+  conv_util::RunRowWindows(
       g, w, pool, static_cast<double>(g.out_h) * g.out_w * depth * n,
       [&](size_t l, pthreadpool* line_pool) {
-        return gemm::DotGemmHybrid(w.hi - w.lo, n, depth,
+        gemm::DotGemmHybrid(w.hi - w.lo, n, depth,
                                    data->image_u8.data() + conv_util::RowWindowsOffset(g, w, l),
                                    g.stride_w * g.in_c, packed, stage,
                                    out + (l * g.out_w + w.lo) * g.out_c, g.out_c, line_pool);
@@ -345,6 +342,7 @@ bool HybridRowsInPlace(const Geometry& g, int depth, int stride, const int8_t* q
                          nullptr);
         rescale(r0, r1, sums);
       });
+  return true;
 }
 
 // Hybrid: quantize each batch image, im2col of (q - offset) (0 outside the image), int32
@@ -409,7 +407,8 @@ void EvalHybrid(const Geometry& g, OpData* data, const TfLiteConvParams& params,
       data->dot_bias.resize(n);
       gemm::DotBias(nullptr, w.dot_sums.data(), n, offset[0] + 128, data->dot_bias.data());
       const uint8_t pad = static_cast<uint8_t>(offset[0] + 128);
-      data->chunk_scale.assign(conv_util::kChunkRows, images.scale[0]);
+      // A row scale for every row of a chunk, or of an output row (HybridRowsInPlace).
+      data->chunk_scale.assign(std::max<size_t>(conv_util::kChunkRows, g.out_w), images.scale[0]);
       if (channel_scale == nullptr) data->unit_ones.assign(n, 1.0f);
       gemm::HybridOutputStage hybrid_stage;
       hybrid_stage.dot_bias = data->dot_bias.data();

@@ -102,23 +102,17 @@ void Requantize(const In* in, int64_t n, int32_t multiplier, int shift, int32_t 
   }
 }
 
-// Requantize of each of the 256 input bytes (as int8 or uint8), to int8 or uint8.
-void BuildByteTable(bool in_signed, bool out_signed, const OpData& d, int32_t in_zp,
-                    int32_t out_zp, uint8_t* table) {
-  for (int b = 0; b < 256; ++b) {
-    const int8_t s8 = static_cast<int8_t>(static_cast<uint8_t>(b));
-    const uint8_t u8 = static_cast<uint8_t>(b);
-    if (out_signed) {
-      int8_t v;
-      if (in_signed) Requantize(&s8, 1, d.output_multiplier, d.output_shift, in_zp, out_zp, &v);
-      else Requantize(&u8, 1, d.output_multiplier, d.output_shift, in_zp, out_zp, &v);
-      table[b] = static_cast<uint8_t>(v);
-    } else {
-      uint8_t v;
-      if (in_signed) Requantize(&s8, 1, d.output_multiplier, d.output_shift, in_zp, out_zp, &v);
-      else Requantize(&u8, 1, d.output_multiplier, d.output_shift, in_zp, out_zp, &v);
-      table[b] = v;
-    }
+// Requantize of each of the 256 input bytes (In: int8 or uint8), to int8 or uint8.
+template <typename In>
+void BuildByteTable(bool out_signed, const OpData& d, int32_t in_zp, int32_t out_zp,
+                    uint8_t* table) {
+  In bytes[256];
+  for (int b = 0; b < 256; ++b) bytes[b] = static_cast<In>(static_cast<uint8_t>(b));
+  if (out_signed) {
+    Requantize(bytes, 256, d.output_multiplier, d.output_shift, in_zp, out_zp,
+               reinterpret_cast<int8_t*>(table));
+  } else {
+    Requantize(bytes, 256, d.output_multiplier, d.output_shift, in_zp, out_zp, table);
   }
 }
 
@@ -175,8 +169,12 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   }
   data->byte_table = false;
   if ((in == kTfLiteInt8 || in == kTfLiteUInt8) && (out == kTfLiteInt8 || out == kTfLiteUInt8)) {
-    BuildByteTable(in == kTfLiteInt8, out == kTfLiteInt8, *data, input->params.zero_point,
-                   output->params.zero_point, data->table);
+    const int32_t in_zp = input->params.zero_point, out_zp = output->params.zero_point;
+    if (in == kTfLiteInt8) {
+      BuildByteTable<int8_t>(out == kTfLiteInt8, *data, in_zp, out_zp, data->table);
+    } else {
+      BuildByteTable<uint8_t>(out == kTfLiteInt8, *data, in_zp, out_zp, data->table);
+    }
     data->byte_table = true;
   }
   return context->ResizeTensor(context, output, TfLiteIntArrayCopy(input->dims));

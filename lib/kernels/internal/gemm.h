@@ -263,12 +263,12 @@ const char* DotKernelName(DotKernel kernel = DotKernel::kAuto);
 void DotGemm(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packed_b, int8_t* c,
              int ldc, const QuantizedOutputStage& stage, pthreadpool* pool,
              DotKernel kernel = DotKernel::kAuto);
+// Whether DotGemmSigned and DotGemmHybrid take an m x n x k product (kAuto runs it on AMX).
+bool DotGemmOnAmx(int m, int n, int k);
 // DotGemm on int8 activations as they are (not yet DotInput's + 128): where the kernel
 // copies A into its tiles anyway (AMX, which kAuto picks for this shape) it converts on
 // that copy, saving a pass over A, and this returns true; else false, nothing done (the
 // caller converts and calls DotGemm). Each row of A must have k readable bytes.
-// Whether DotGemmSigned and DotGemmHybrid take an m x n x k product (kAuto runs it on AMX).
-bool DotGemmOnAmx(int m, int n, int k);
 bool DotGemmSigned(int m, int n, int k, const int8_t* a, int lda, const int8_t* packed_b,
                    int8_t* c, int ldc, const QuantizedOutputStage& stage, pthreadpool* pool);
 // The raw sums: c = sum_k a * b + bias[n] (bias: DotBias's; nullptr for none), wrapping in

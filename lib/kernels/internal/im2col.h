@@ -135,6 +135,8 @@ void ChunkedIm2ColGemm(size_t rows, int depth, int out_c, std::vector<Out>* scra
 struct RowWindows {
   int lo = 0, hi = 0;
   bool any() const { return hi > lo; }
+  // The pixels of an output row of out_w that take im2col (their windows cross the padding).
+  size_t edges(int out_w) const { return static_cast<size_t>(lo + (out_w - hi)); }
 };
 
 inline RowWindows DirectRowWindows(const ConvGeometry& g) {
@@ -169,25 +171,23 @@ inline size_t RowWindowsTasks(const ConvGeometry& g, pthreadpool* pool) {
 }
 
 // Runs a convolution over the lines of DirectRowWindows' pixels: rows(l, pool) multiplies
-// line l's in-place rows (false: the kernel does not take them, nothing written; asked of
-// line 0 first, and then nothing else runs), edges(l, x0, x1, t) the pixels [x0, x1) of
-// line l whose windows cross the padding (im2col in task t's scratch). One line gets the
-// pool for its GEMM; several are split over the pool, a range of lines per task. False
-// where rows(0) refused.
+// line l's in-place rows, edges(l, x0, x1, t) the pixels [x0, x1) of line l whose windows
+// cross the padding (im2col in task t's scratch). One line gets the pool for its GEMM;
+// several are split over the pool, a range of lines per task.
 template <typename Rows, typename Edges>
-bool RunRowWindows(const ConvGeometry& g, const RowWindows& w, pthreadpool* pool, double work,
+void RunRowWindows(const ConvGeometry& g, const RowWindows& w, pthreadpool* pool, double work,
                    const Rows& rows, const Edges& edges) {
   const size_t lines = static_cast<size_t>(g.batches) * g.out_h;
-  if (!rows(0, lines == 1 ? pool : nullptr)) return false;
+  auto line = [&](size_t l, pthreadpool* line_pool, size_t t) {
+    rows(l, line_pool);
+    if (w.lo > 0) edges(l, 0, w.lo, t);
+    if (w.hi < g.out_w) edges(l, w.hi, g.out_w, t);
+  };
+  if (lines == 1) return line(0, pool, 0);
   const size_t tasks = RowWindowsTasks(g, pool);
-  parallel::ParallelFor(lines == 1 ? nullptr : pool, tasks, work, [&](size_t t) {
-    for (size_t l = lines * t / tasks; l < lines * (t + 1) / tasks; ++l) {
-      if (l > 0) rows(l, nullptr);
-      if (w.lo > 0) edges(l, 0, w.lo, t);
-      if (w.hi < g.out_w) edges(l, w.hi, g.out_w, t);
-    }
+  parallel::ParallelFor(pool, tasks, work, [&](size_t t) {
+    for (size_t l = lines * t / tasks; l < lines * (t + 1) / tasks; ++l) line(l, nullptr, t);
   });
-  return true;
 }
 
 // A float convolution of one group: output = input (*) the packed filter (k = f_h * f_w *
@@ -208,7 +208,7 @@ inline void FloatConv(const ConvGeometry& g, const float* input, const float* pa
     return;
   }
   if (const RowWindows w = DirectRowWindows(g); w.any()) {
-    const size_t slice = static_cast<size_t>(w.lo + (g.out_w - w.hi)) * depth;
+    const size_t slice = w.edges(g.out_w) * depth;
     if (scratch->size() < RowWindowsTasks(g, pool) * slice) {
       scratch->resize(RowWindowsTasks(g, pool) * slice);
     }
@@ -219,7 +219,6 @@ inline void FloatConv(const ConvGeometry& g, const float* input, const float* pa
           gemm::FloatGemm(w.hi - w.lo, g.out_c, depth, input + RowWindowsOffset(g, w, l),
                           g.stride_w * g.in_c, packed_filter, line_out(l, w.lo), g.out_c, stage,
                           line_pool, kernel);
-          return true;
         },
         [&](size_t l, int x0, int x1, size_t t) {
           float* buf = scratch->data() + t * slice;
@@ -270,28 +269,28 @@ inline void Int8DotConv(const ConvGeometry& g, const int8_t* input, int32_t inpu
   // Windows one pixel high (Conv1D), on AMX: each output row's in-image windows are the
   // input read at a stride of stride_w * in_c, converted by the tiles' copy as above; only
   // the pixels whose window crosses the padding go through im2col.
-  if (const RowWindows w = DirectRowWindows(g); w.any() && depth == stride) {
-    const size_t slice = static_cast<size_t>(w.lo + (g.out_w - w.hi)) * stride;
+  if (const RowWindows w = DirectRowWindows(g);
+      w.any() && depth == stride && gemm::DotGemmOnAmx(w.hi - w.lo, n, depth)) {
+    const size_t slice = w.edges(g.out_w) * stride;
     if (scratch->size() < RowWindowsTasks(g, pool) * slice) {
       scratch->resize(RowWindowsTasks(g, pool) * slice);
     }
     auto line_out = [&](size_t l, int x) { return output + (l * g.out_w + x) * g.out_c; };
-    if (RunRowWindows(
-            g, w, pool, static_cast<double>(rows) * depth * n,
-            [&](size_t l, pthreadpool* line_pool) {
-              return gemm::DotGemmSigned(w.hi - w.lo, n, depth, input + RowWindowsOffset(g, w, l),
-                                         g.stride_w * g.in_c, packed_filter, line_out(l, w.lo),
-                                         g.out_c, stage, line_pool);
-            },
-            [&](size_t l, int x0, int x1, size_t t) {
-              uint8_t* buf = scratch->data() + t * slice;
-              const size_t r0 = l * g.out_w + x0;
-              Im2ColRows(g, input, 0, r0, r0 + (x1 - x0), pad, DotConvert{}, buf, stride);
-              gemm::DotGemm(x1 - x0, n, depth, buf, stride, packed_filter, line_out(l, x0),
-                            g.out_c, stage, nullptr);
-            })) {
-      return;
-    }
+    RunRowWindows(
+        g, w, pool, static_cast<double>(rows) * depth * n,
+        [&](size_t l, pthreadpool* line_pool) {
+          gemm::DotGemmSigned(w.hi - w.lo, n, depth, input + RowWindowsOffset(g, w, l),
+                              g.stride_w * g.in_c, packed_filter, line_out(l, w.lo), g.out_c,
+                              stage, line_pool);
+        },
+        [&](size_t l, int x0, int x1, size_t t) {
+          uint8_t* buf = scratch->data() + t * slice;
+          const size_t r0 = l * g.out_w + x0;
+          Im2ColRows(g, input, 0, r0, r0 + (x1 - x0), pad, DotConvert{}, buf, stride);
+          gemm::DotGemm(x1 - x0, n, depth, buf, stride, packed_filter, line_out(l, x0), g.out_c,
+                        stage, nullptr);
+        });
+    return;
   }
   auto fill = [&](size_t r0, size_t r1, uint8_t* buf) {
     if (pixels) {
