@@ -1,5 +1,7 @@
 #include "xnnpack/node_visitor.h"
 
+#include <algorithm>
+
 #include <string>
 #include <cmath>
 #include <limits>
@@ -148,7 +150,11 @@ bool CheckFloatOrSameQuantized(VisitContext& v, int input, int output) {
 }
 
 bool ActivationRange(VisitContext& v, TfLiteFusedActivation act, float* min, float* max) {
-  if (tflite_inspect::FusedActivationClamp(act, min, max)) return true;
+  if (tflite_inspect::FusedActivationClamp(act, min, max)) {
+    *min = std::max(*min, v.clamp_min);
+    *max = std::min(*max, v.clamp_max);
+    return true;
+  }
   return v.Refuse(fmt::format("fused activation {} is not supported",
                               tflite_inspect::FusedActivationName(act)));
 }

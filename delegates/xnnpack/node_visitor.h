@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -43,6 +44,10 @@ struct VisitContext {
   // a last-bit difference into a whole step: float nodes are taken only where the
   // delegate computes TFLite's builtin kernels' bits (BuiltinBitsNode).
   bool builtin_bits = false;
+  // A RELU-family node folded into the float step being planned (XnnpackKernel's
+  // FindFoldedClamps): ActivationRange narrows the step's own clamp to [clamp_min, clamp_max].
+  float clamp_min = -std::numeric_limits<float>::infinity();
+  float clamp_max = std::numeric_limits<float>::infinity();
 
   bool Refuse(std::string why) {
     reason = std::move(why);

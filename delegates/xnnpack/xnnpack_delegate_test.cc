@@ -168,7 +168,65 @@ TEST_CASE("XNNPACK partitions run float CONV_2D and FULLY_CONNECTED on the built
   CHECK_THAT(r.log.back(),
              Catch::Contains("the builtin kernels' GEMM for float convolutions and fully connected "
                              "layers (faster than this XNNPACK's on a CPU without AVX-512, and "
-                             "for windows one pixel high): #0 CONV_2D"));
+                             "for 1x1 convolutions and windows one pixel high): #0 CONV_2D"));
+}
+
+// in [1, 6, 8, 16] -> 1x1 CONV_2D to 24 channels (fused `act`) -> `clamp` -> out; with
+// `shared`, the convolution's output is also read by an ADD (a second output).
+std::vector<uint8_t> ConvThenClamp(tflite::ActivationFunctionType act, tflite::BuiltinOperator clamp,
+                                   bool shared) {
+  ModelBuilder b;
+  const int in = b.AddTensor(TensorType_FLOAT32, {1, 6, 8, 16}, "in");
+  const int f = b.AddConstTensor<float>(TensorType_FLOAT32, {24, 1, 1, 16}, Ramp(24 * 16, 0.03f), "f");
+  const int bias = b.AddConstTensor<float>(TensorType_FLOAT32, {24}, Ramp(24, 0.4f), "b");
+  const int c = b.AddTensor(TensorType_FLOAT32, {1, 6, 8, 24}, "c");
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, f, bias}, {c}, Conv(tflite::Padding_VALID, 1, 1, act));
+  const int out = b.AddTensor(TensorType_FLOAT32, {1, 6, 8, 24}, "out");
+  b.AddOperator(clamp, {c}, {out});
+  std::vector<int> outputs = {out};
+  if (shared) {
+    const int sum = b.AddTensor(TensorType_FLOAT32, {1, 6, 8, 24}, "sum");
+    tflite::AddOptionsT o;
+    b.AddOperator(tflite::BuiltinOperator_ADD, {c, c}, {sum}, Options(o));
+    outputs.push_back(sum);
+  }
+  b.SetInputs({in});
+  b.SetOutputs(outputs);
+  return b.Build();
+}
+
+TEST_CASE("XNNPACK folds a RELU-family node into the convolution step before it, as XNNPACK fuses it") {
+  const OwnGemmOn on;
+  struct Case {
+    tflite::ActivationFunctionType act;
+    tflite::BuiltinOperator clamp;
+    const char* name;
+  };
+  for (const Case& c : {Case{tflite::ActivationFunctionType_NONE, tflite::BuiltinOperator_RELU, "RELU"},
+                        Case{tflite::ActivationFunctionType_NONE, tflite::BuiltinOperator_RELU6, "RELU6"},
+                        Case{tflite::ActivationFunctionType_RELU, tflite::BuiltinOperator_RELU_N1_TO_1,
+                             "RELU_N1_TO_1"},
+                        Case{tflite::ActivationFunctionType_RELU6, tflite::BuiltinOperator_RELU_0_TO_1,
+                             "RELU_0_TO_1"},
+                        Case{tflite::ActivationFunctionType_RELU_N1_TO_1, tflite::BuiltinOperator_RELU6,
+                             "RELU6"}}) {
+    for (bool shared : {false, true}) {
+      CAPTURE(c.name, static_cast<int>(c.act), shared);
+      const auto bytes = ConvThenClamp(c.act, c.clamp, shared);
+      // The clamped values equal the CPU's (ranges composed: RELU_N1_TO_1 then RELU6 is [0, 1]).
+      CheckDelegated(bytes);
+      const Outcome r = Run(bytes, true);
+      REQUIRE(!r.log.empty());
+      const std::string folded =
+          std::string("clamps folded into the step before them (XNNPACK fuses them alike): #1 ") + c.name;
+      // Not where the convolution's output is read by another node as well.
+      if (shared) {
+        CHECK_THAT(r.log.back(), !Catch::Contains("clamps folded"));
+      } else {
+        CHECK_THAT(r.log.back(), Catch::Contains(folded));
+      }
+    }
+  }
 }
 
 TEST_CASE("XNNPACK's own GEMM steps are off where TFI_XNNPACK_OWN_GEMM=0") {

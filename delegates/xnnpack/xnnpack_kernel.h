@@ -68,6 +68,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   TfLiteStatus DequantizeFp16Weights(TfLiteContext* context, const std::vector<int>& nodes,
                                      const std::set<int>& outputs);
   TfLiteStatus CutSegments(TfLiteContext* context, const std::vector<int>& nodes);
+  TfLiteStatus FindFoldedClamps(TfLiteContext* context, const std::vector<int>& nodes);
   TfLiteStatus CreateRuntime(TfLiteContext* context, Segment* segment);
   TfLiteStatus DefineValue(TfLiteContext* context, xnn_subgraph_t subgraph, int t, uint32_t flags,
                            const VisitContext& v, std::vector<uint32_t>* ids);
@@ -112,6 +113,15 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   std::vector<std::unique_ptr<float[]>> weights_;
   std::vector<Folded> folded_outputs_;
   std::set<int> table_muls_;  // MUL nodes run as one table composed with their input's
+  // RELU / RELU6 / RELU_N1_TO_1 / RELU_0_TO_1 nodes folded into the own float step before
+  // them (as XNNPACK fuses a clamp into its producer): producer node -> {clamp node, its
+  // range}, and the clamp nodes, which run no step of their own.
+  struct FoldedClamp {
+    int node;
+    float min, max;
+  };
+  std::map<int, FoldedClamp> clamp_after_;
+  std::set<int> folded_clamps_;
 };
 
 }  // namespace xnnpack

@@ -1,6 +1,7 @@
 #include "kernels/internal/gemm.h"
 
 #include <algorithm>
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <pthreadpool.h>
 #include <cmath>
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/internal/gemm_blocks.h"
 #include "kernels/testing/conv_test_util.h"
 
 namespace tflite_inspect {
@@ -62,6 +64,43 @@ TEST_CASE("PackFloatWeightsTransposed equals PackFloatWeights of the transpose")
   }
 }
 
+TEST_CASE("RunBlocks visits every row and panel once, in blocks the threads can share") {
+  // Random shapes (replayable: seeded), 1-4 threads, the row units and panel alignments
+  // the GEMMs pass. With threads, at least as many tasks as threads where the rows allow.
+  std::mt19937 rng(77);
+  pthreadpool_t pools[4] = {nullptr, pthreadpool_create(2), pthreadpool_create(3),
+                            pthreadpool_create(4)};
+  for (int trial = 0; trial < 400; ++trial) {
+    const int m = 1 + static_cast<int>(rng() % (trial % 3 == 0 ? 5000 : 200));
+    const int panels = 1 + static_cast<int>(rng() % 70);
+    const int k = 1 + static_cast<int>(rng() % 600);
+    const int mc = 16 * (1 + static_cast<int>(rng() % 12));
+    const int align = 1 + static_cast<int>(rng() % 2);
+    const int unit = rng() % 4 == 0 ? 16 : 1;
+    pthreadpool_t pool = pools[trial % 4];
+    CAPTURE(trial, m, panels, k, mc, align, unit, trial % 4 + 1);
+    std::vector<std::atomic<int>> seen(static_cast<size_t>(m) * panels);
+    std::atomic<int> tasks{0}, misaligned{0};
+    tflite::gemm::RunBlocks(
+        pool, m, panels, k, mc,
+        [&](int m0, int m1, int p0, int p1) {
+          ++tasks;
+          if (p0 % align != 0 || (m0 % unit != 0) || m1 <= m0 || p1 <= p0) ++misaligned;
+          for (int i = m0; i < m1; ++i) {
+            for (int p = p0; p < p1; ++p) ++seen[static_cast<size_t>(i) * panels + p];
+          }
+        },
+        align, /*min_parallel_macs=*/0, unit);
+    CHECK(misaligned == 0);
+    CHECK(std::all_of(seen.begin(), seen.end(), [](const std::atomic<int>& v) { return v == 1; }));
+    const int threads = trial % 4 + 1;
+    if (threads > 1 && m >= 2 * threads * std::max(unit, 16)) CHECK(tasks >= threads);
+  }
+  for (pthreadpool_t pool : pools) {
+    if (pool != nullptr) pthreadpool_destroy(pool);
+  }
+}
+
 TEST_CASE("FloatGemm's SIMD tiles (AVX-512, AVX2, NEON) give the bits of one fma per k") {
   if (std::string(tflite::gemm::FloatKernelName()).rfind("generic", 0) == 0) {
     WARN("skipped: this CPU runs the portable tile (no FMA kernel to check)");
@@ -72,7 +111,10 @@ TEST_CASE("FloatGemm's SIMD tiles (AVX-512, AVX2, NEON) give the bits of one fma
   // blocks' sums added to C in order; then the bias and the clamp.
   const int shapes[][3] = {{7, 17, 5},  {13, 32, 300}, {6, 48, 321}, {19, 20, 700},
                            {1, 16, 1},  {9, 16, 40},   {130, 64, 700}, {8, 24, 1},
-                           {25, 80, 130}, {12, 33, 64}, {37, 112, 9}};
+                           {25, 80, 130}, {12, 33, 64}, {37, 112, 9},
+                           // One row (the row kernels: 8 / 4 panels at a time, k blocks).
+                           {1, 200, 700}, {1, 40, 321}, {1, 130, 64}, {1, 7, 5}, {1, 280, 33},
+                           {1, 16, 256}};
   uint32_t seed = 300;
   for (const auto& s : shapes) {
     const int m = s[0], n = s[1], k = s[2];

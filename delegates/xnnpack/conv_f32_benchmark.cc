@@ -1,0 +1,141 @@
+// The delegate's own float 1x1 convolution (ConvF32: the packed GEMM) against this
+// XNNPACK's (xnn_create_convolution2d_nhwc_f32), shape by shape, on the runtime's pool at 1
+// and 2 threads: what OwnConvF32Wanted(g) decides from (docs/performance.md). Not a test.
+//   build/delegates/xnnpack/conv_f32_benchmark [--benchmark_filter=...]
+// Shapes: the pointwise convolutions of MobileNet V2 / V3 and BlazePose-style detectors
+// (NHWC 1 x h x w x in_c -> out_c).
+#include <benchmark/benchmark.h>
+#include <pthreadpool.h>
+#include <xnnpack.h>
+
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "xnnpack/conv_f32.h"
+
+namespace {
+
+struct Shape {
+  int h, w, in_c, out_c;
+};
+
+struct Data {
+  std::vector<float> input, filter, bias, output;
+  explicit Data(const Shape& s) {
+    std::mt19937 rng(1);
+    std::uniform_real_distribution<float> d(-1.f, 1.f);
+    input.resize(static_cast<size_t>(s.h) * s.w * s.in_c);
+    filter.resize(static_cast<size_t>(s.out_c) * s.in_c);
+    bias.resize(s.out_c);
+    output.resize(static_cast<size_t>(s.h) * s.w * s.out_c);
+    for (auto& x : input) x = d(rng);
+    for (auto& x : filter) x = d(rng);
+    for (auto& x : bias) x = d(rng);
+  }
+};
+
+void SetRate(benchmark::State& state, const Shape& s) {
+  state.counters["GFLOP/s"] = benchmark::Counter(2e-9 * s.h * s.w * s.in_c * s.out_c,
+                                                 benchmark::Counter::kIsIterationInvariantRate);
+}
+
+pthreadpool_t MakePool(benchmark::State& state) {
+  const int threads = static_cast<int>(state.range(0));
+  return threads > 1 ? pthreadpool_create(threads) : nullptr;
+}
+
+void BM_Own(benchmark::State& state, Shape s) {
+  Data d(s);
+  tflite::conv_util::ConvGeometry g{};
+  g.batches = 1;
+  g.in_h = g.out_h = s.h;
+  g.in_w = g.out_w = s.w;
+  g.in_c = g.f_c = s.in_c;
+  g.out_c = g.group_out_c = s.out_c;
+  g.f_h = g.f_w = g.groups = 1;
+  g.stride_h = g.stride_w = g.dil_h = g.dil_w = 1;
+  tflite_inspect::xnnpack::ConvF32 conv(g, d.filter.data(), d.bias.data(),
+                                        -std::numeric_limits<float>::infinity(),
+                                        std::numeric_limits<float>::infinity());
+  pthreadpool_t pool = MakePool(state);
+  for (auto _ : state) {
+    conv.Run(d.input.data(), d.output.data(), pool);
+    benchmark::DoNotOptimize(d.output.data());
+    benchmark::ClobberMemory();
+  }
+  SetRate(state, s);
+  if (pool != nullptr) pthreadpool_destroy(pool);
+}
+
+void BM_Xnnpack(benchmark::State& state, Shape s) {
+  Data d(s);
+  if (xnn_initialize(nullptr) != xnn_status_success) {
+    state.SkipWithError("xnn_initialize failed");
+    return;
+  }
+  xnn_operator_t op = nullptr;
+  if (xnn_create_convolution2d_nhwc_f32(0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, s.in_c, s.out_c, s.in_c,
+                                        s.out_c, d.filter.data(), d.bias.data(),
+                                        -std::numeric_limits<float>::infinity(),
+                                        std::numeric_limits<float>::infinity(), 0,
+                                        &op) != xnn_status_success) {
+    state.SkipWithError("xnn_create_convolution2d_nhwc_f32 failed");
+    return;
+  }
+  pthreadpool_t pool = MakePool(state);
+  if (xnn_setup_convolution2d_nhwc_f32(op, 1, s.h, s.w, d.input.data(), d.output.data(), pool) !=
+      xnn_status_success) {
+    state.SkipWithError("xnn_setup_convolution2d_nhwc_f32 failed");
+  } else {
+    for (auto _ : state) {
+      xnn_run_operator(op, pool);
+      benchmark::DoNotOptimize(d.output.data());
+      benchmark::ClobberMemory();
+    }
+    SetRate(state, s);
+  }
+  xnn_delete_operator(op);
+  if (pool != nullptr) pthreadpool_destroy(pool);
+}
+
+#define TFI_CONV1X1(name, h, w, in_c, out_c)                                        \
+  BENCHMARK_CAPTURE(BM_Own, name, Shape{h, w, in_c, out_c})->Arg(1)->Arg(2)->UseRealTime(); \
+  BENCHMARK_CAPTURE(BM_Xnnpack, name, Shape{h, w, in_c, out_c})->Arg(1)->Arg(2)->UseRealTime()
+
+TFI_CONV1X1(112x112x16_to_16, 112, 112, 16, 16);
+TFI_CONV1X1(112x112x16_to_64, 112, 112, 16, 64);
+TFI_CONV1X1(56x56x64_to_24, 56, 56, 64, 24);
+TFI_CONV1X1(56x56x24_to_72, 56, 56, 24, 72);
+TFI_CONV1X1(56x56x72_to_24, 56, 56, 72, 24);
+TFI_CONV1X1(28x28x72_to_40, 28, 28, 72, 40);
+TFI_CONV1X1(28x28x40_to_120, 28, 28, 40, 120);
+TFI_CONV1X1(28x28x120_to_40, 28, 28, 120, 40);
+TFI_CONV1X1(14x14x40_to_240, 14, 14, 40, 240);
+TFI_CONV1X1(14x14x240_to_80, 14, 14, 240, 80);
+TFI_CONV1X1(14x14x80_to_184, 14, 14, 80, 184);
+TFI_CONV1X1(14x14x480_to_112, 14, 14, 480, 112);
+TFI_CONV1X1(14x14x112_to_672, 14, 14, 112, 672);
+TFI_CONV1X1(7x7x672_to_160, 7, 7, 672, 160);
+TFI_CONV1X1(7x7x160_to_960, 7, 7, 160, 960);
+TFI_CONV1X1(7x7x960_to_160, 7, 7, 960, 160);
+TFI_CONV1X1(1x1x960_to_1280, 1, 1, 960, 1280);
+TFI_CONV1X1(1x1x120_to_32, 1, 1, 120, 32);
+TFI_CONV1X1(1x1x480_to_120, 1, 1, 480, 120);
+TFI_CONV1X1(1x1x168_to_672, 1, 1, 168, 672);
+TFI_CONV1X1(1x1x960_to_240, 1, 1, 960, 240);
+TFI_CONV1X1(64x64x48_to_48, 64, 64, 48, 48);
+TFI_CONV1X1(128x128x16_to_16, 128, 128, 16, 16);
+TFI_CONV1X1(64x64x16_to_72, 64, 64, 16, 72);
+TFI_CONV1X1(64x64x24_to_16, 64, 64, 24, 16);
+TFI_CONV1X1(32x32x24_to_88, 32, 32, 24, 88);
+TFI_CONV1X1(32x32x128_to_24, 32, 32, 128, 24);
+TFI_CONV1X1(16x16x32_to_128, 16, 16, 32, 128);
+TFI_CONV1X1(16x16x96_to_32, 16, 16, 96, 32);
+TFI_CONV1X1(64x64x8_to_16, 64, 64, 8, 16);
+TFI_CONV1X1(32x32x16_to_32, 32, 32, 16, 32);
+TFI_CONV1X1(8x8x128_to_128, 8, 8, 128, 128);
+TFI_CONV1X1(4x4x256_to_256, 4, 4, 256, 256);
+TFI_CONV1X1(32x32x96_to_96, 32, 32, 96, 96);
+
+}  // namespace
