@@ -13,9 +13,9 @@ namespace tflite {
 namespace gemm {
 
 // Problems under this many multiply-adds run inline: waking the workers costs more than
-// they save. (1 << 20 before the pool stopped waiting for late workers; 16 x 16 x 96 -> 32
-// pixels, 0.8 M, ran 7.3 us inline and 5.2 us on two threads.)
-constexpr double kMinParallelMacs = 1 << 18;
+// they save. (Measured again with the blocks below: 1 << 18 made bert_tiny_64 float and
+// dynamic-range 5-10% slower at two threads, mobilenet_v1_0.25 no faster.)
+constexpr double kMinParallelMacs = 1 << 20;
 
 // Calls fn(m0, m1, p0, p1) over row blocks of `mc` rows and blocks of kGemmNr-column
 // panels; splits the columns too when there are too few row blocks to keep the threads
