@@ -22,10 +22,10 @@ bool OwnConvF32Wanted(const tflite::conv_util::ConvGeometry& g) {
   if (!tflite::gemm::CpuHasAvx2Fma()) return OwnStepWanted(false);
   if (!tflite::gemm::CpuHasAvx512F()) return OwnStepWanted(true);
   const tflite::conv_util::RowWindows w = tflite::conv_util::DirectRowWindows(g);
-  // 1x1 stride-1 convolutions: on conv_f32_benchmark's shapes the packed GEMM is up to 28%
-  // faster than this XNNPACK's at 1 thread and up to 36% at 2, within 2% on most others,
-  // slower (up to 19%, 1 thread) with a depth of 16-24 and 64-72 output channels; in whole
-  // models it wins (docs/performance.md). Not below 16 pixels: there both are
+  // 1x1 stride-1 convolutions: on conv_f32_benchmark's 34 layers the packed GEMM takes
+  // 0.61-0.97 of this XNNPACK's time on most (up to 1.16 with a depth of 16 at 1 thread,
+  // 1.23 at 2 threads under a million multiply-adds, which it runs on one thread); in
+  // whole models it wins (docs/performance.md). Not below 16 pixels: there both are
   // matrix-vector products bound by the weights' bandwidth, and taking the node cuts
   // XNNPACK's runtime in two for nothing (mobilenet_v3's squeeze-excite blocks: 1.7%
   // slower at 2 threads when taken).
