@@ -389,7 +389,7 @@ TfLiteStatus XnnpackKernel::FindFoldedClamps(TfLiteContext* context, const std::
       case kTfLiteBuiltinRelu0To1: hi = 1.0f; break;
       default: continue;
     }
-    if (node->inputs->size != 1 || node->outputs->size != 1) continue;
+    if (node->inputs->size != 1 || node->outputs->size != 1 || node->outputs->data[0] < 0) continue;
     const int t = node->inputs->data[0];
     const auto p = producer.find(t);
     if (t < 0 || p == producer.end() || readers[t] != 1 || outputs_.count(t) != 0 ||
