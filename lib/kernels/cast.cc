@@ -1,9 +1,12 @@
 // CAST between numeric types and bool, as TFLite's cast.cc: each element is converted
-// with static_cast<To>(from) (bool: 0/1 in, x != 0 out); float16 goes through float
+// with static_cast<To>(from) (bool: 0/1 in, x != 0 out; a float out of an integer type's
+// range as x86 converts it: FloatToInteger); float16 goes through float
 // (Eigen::half's conversions: exact up, round-to-nearest-even down). Shapes are kept.
 // Types: bool, uint8, int8, int16, uint16, int32, uint32, int64, float16, float32,
 // float64. Versions 1-5; not supported: complex64 (part of v1), int4 (v6), bfloat16 (v7).
+#include <climits>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/internal/fp16.h"
 #include "kernels/internal/shape_util.h"
@@ -40,10 +43,45 @@ bool Supported(TfLiteType t) {
   }
 }
 
+// A float converted to an integer type. Where the value fits, static_cast's truncation
+// (TFLite's). Where it does not (NaN, infinities, out of range), static_cast is undefined
+// behaviour in C++, and TFLite's x86-64 build gives what GCC's scalar code for it gives
+// (cvttsd2si: truncation, "integer indefinite" out of range): via a 32-bit int for the
+// types narrower than 32 bits and int32 (out of range: INT32_MIN), then the low bits; via
+// a 64-bit int for uint32 and int64 (INT64_MIN); uint64 from 2^63 up less 2^63 with the
+// top bit flipped back. Here the same, defined: a crafted model gets those bits and no
+// undefined behaviour (fuzz campaign 20: -2.03 to uint8).
+template <typename To, typename From>
+To FloatToInteger(From v) {
+  constexpr double k31 = 2147483648.0, k63 = 9223372036854775808.0;
+  const double d = static_cast<double>(v);
+  if constexpr (sizeof(To) < 4 || std::is_same_v<To, int32_t>) {
+    const int32_t r = d > -k31 - 1.0 && d < k31 ? static_cast<int32_t>(d) : INT32_MIN;
+    return static_cast<To>(r);
+  } else if constexpr (std::is_same_v<To, uint64_t>) {
+    if (d >= 2.0 * k63) return 0;  // 2^64 and up: INT64_MIN with the top bit flipped
+    if (d >= k63) return static_cast<uint64_t>(static_cast<int64_t>(d - k63)) ^ (uint64_t{1} << 63);
+    if (!(d >= -k63)) return uint64_t{1} << 63;  // NaN, below -2^63: INT64_MIN
+    return static_cast<uint64_t>(static_cast<int64_t>(d));
+  } else {
+    const int64_t r = d >= -k63 && d < k63 ? static_cast<int64_t>(d) : INT64_MIN;
+    return static_cast<To>(r);
+  }
+}
+
+template <typename To, typename From>
+To CastOne(From v) {
+  if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To> && !std::is_same_v<To, bool>) {
+    return FloatToInteger<To>(v);
+  } else {
+    return static_cast<To>(v);
+  }
+}
+
 // Conversions out of Half go through float (bool: non-zero magnitude).
 template <typename To>
 struct FromHalf {
-  static To Do(Half v) { return static_cast<To>(fp16::HalfToFloat(v.bits)); }
+  static To Do(Half v) { return CastOne<To>(fp16::HalfToFloat(v.bits)); }
 };
 template <>
 struct FromHalf<bool> {
@@ -52,7 +90,7 @@ struct FromHalf<bool> {
 
 template <typename To, typename From>
 void CastAll(const From* in, To* out, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) out[i] = static_cast<To>(in[i]);
+  for (int64_t i = 0; i < n; ++i) out[i] = CastOne<To>(in[i]);
 }
 template <typename From>
 void CastAll(const From* in, Half* out, int64_t n) {

@@ -47,6 +47,31 @@ TEST_CASE("CAST goldens") {
   CHECK(r.As<float>() == std::vector<float>{0.1f, -2.5f});
 }
 
+TEST_CASE("CAST of floats out of an integer type's range gives x86's bits, defined") {
+  // TFLite's static_cast is undefined there; its x86-64 build truncates through a 32-bit
+  // int (narrow types, int32: INT32_MIN out of range) or a 64-bit int (uint32, int64).
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::nanf("");
+  const std::vector<float> v = {-2.03f, 300.7f, nan, inf, -inf, 3e9f, -3e9f, 1e20f};
+  auto r = Cast(Input<float>(TensorType_FLOAT32, {8}, v), TensorType_UINT8);
+  REQUIRE(r.ok());
+  CHECK(r.As<uint8_t>() == std::vector<uint8_t>{254, 44, 0, 0, 0, 0, 0, 0});
+  r = Cast(Input<float>(TensorType_FLOAT32, {8}, v), TensorType_INT8);
+  REQUIRE(r.ok());
+  CHECK(r.As<int8_t>() == std::vector<int8_t>{-2, 44, 0, 0, 0, 0, 0, 0});
+  r = Cast(Input<float>(TensorType_FLOAT32, {8}, v), TensorType_INT32);
+  REQUIRE(r.ok());
+  const int32_t lo = std::numeric_limits<int32_t>::min();
+  CHECK(r.As<int32_t>() == std::vector<int32_t>{-2, 300, lo, lo, lo, lo, lo, lo});
+  r = Cast(Input<float>(TensorType_FLOAT32, {8}, v), TensorType_INT64, 3);
+  REQUIRE(r.ok());
+  const int64_t lo64 = std::numeric_limits<int64_t>::min();
+  CHECK(r.As<int64_t>() ==
+        std::vector<int64_t>{-2, 300, lo64, lo64, lo64, 3000000000, -3000000000, lo64});
+  r = Cast(Input<double>(TensorType_FLOAT64, {3}, {-1e300, 7e9, -0.5}), TensorType_UINT8, 5);
+  REQUIRE(r.ok());
+  CHECK(r.As<uint8_t>() == std::vector<uint8_t>{0, 0, 0});
+}
+
 TEST_CASE("CAST float16 both ways (round to nearest even)") {
   // 1 + 2^-11 is a tie between 1 and 1 + 2^-10: rounds to even (1.0). 65520 overflows.
   const std::vector<float> in = {1.0f,
