@@ -112,6 +112,28 @@ struct FloatRow {
   float min, max;
 };
 
+// The k block of the float tiles: one block up to k = 320, else blocks of at most 256
+// (a block of B's panel stays in L1 while the rows stream by). Each block's sum starts
+// from 0 and the blocks' sums are added in order, so every kernel that claims the tiles'
+// bits blocks k this way.
+inline int FloatKc(int k) {
+  const int blocks = k <= 320 ? 1 : (k + 255) / 256;
+  return (k + blocks - 1) / blocks;
+}
+
+// One panel of a row kernel's sums (FloatRow): bias, clamp and store of its valid columns,
+// as StoreFloatTile.
+inline void StoreRowPanel(const float (&sum)[kNr], const FloatRow& r, int panel) {
+  const int cols = panel == r.panels - 1 ? r.last_cols : kNr;
+  float* c = r.c + panel * kNr;
+  const float* bias = r.bias != nullptr ? r.bias + panel * kNr : nullptr;
+  for (int col = 0; col < cols; ++col) {
+    float v = sum[col];
+    if (bias != nullptr) v += bias[col];
+    c[col] = std::min(std::max(v, r.min), r.max);
+  }
+}
+
 template <int R>
 inline void StoreFloatTile(const float (&acc)[R][kNr], const FloatTile& t) {
   for (int i = 0; i < R; ++i) {
@@ -200,9 +222,7 @@ __attribute__((target("avx2,fma"))) void Avx2RowPanels(const FloatRow& r, int q)
   __m256 sum##j##0 = _mm256_setzero_ps(), sum##j##1 = _mm256_setzero_ps();
   TFI_GEMV_PANELS4(TFI_DECL)
 #undef TFI_DECL
-  // FloatGemm's k blocks: a block's sum from 0, the blocks' sums added in order.
-  const int blocks = r.k <= 320 ? 1 : (r.k + 255) / 256;
-  const int kc = (r.k + blocks - 1) / blocks;
+  const int kc = FloatKc(r.k);
   for (int k0 = 0; k0 < r.k; k0 += kc) {
     const int k1 = std::min(r.k, k0 + kc);
     for (int kk = k0; kk < k1; ++kk) {
@@ -226,18 +246,11 @@ __attribute__((target("avx2,fma"))) void Avx2RowPanels(const FloatRow& r, int q)
 #undef TFI_BLOCK
   }
   float out[kNr];
-#define TFI_OUT(j)                                                           \
-  if constexpr (j < P) {                                                     \
-    _mm256_storeu_ps(out, sum##j##0);                                        \
-    _mm256_storeu_ps(out + 8, sum##j##1);                                    \
-    const int cols = q + j == r.panels - 1 ? r.last_cols : kNr;              \
-    float* c = r.c + (q + j) * kNr;                                          \
-    const float* bias = r.bias != nullptr ? r.bias + (q + j) * kNr : nullptr; \
-    for (int col = 0; col < cols; ++col) {                                   \
-      float v = out[col];                                                    \
-      if (bias != nullptr) v += bias[col];                                   \
-      c[col] = std::min(std::max(v, r.min), r.max);                          \
-    }                                                                        \
+#define TFI_OUT(j)                            \
+  if constexpr (j < P) {                      \
+    _mm256_storeu_ps(out, sum##j##0);         \
+    _mm256_storeu_ps(out + 8, sum##j##1);     \
+    StoreRowPanel(out, r, q + j);             \
   }
   TFI_GEMV_PANELS4(TFI_OUT)
 #undef TFI_OUT
@@ -469,9 +482,7 @@ __attribute__((target("avx512f"))) void Avx512RowPanels(const FloatRow& r, int q
 #define TFI_DECL(j) __m512 acc##j = _mm512_setzero_ps(), sum##j = _mm512_setzero_ps();
   TFI_GEMV_PANELS(TFI_DECL)
 #undef TFI_DECL
-  // FloatGemm's k blocks: a block's sum from 0, the blocks' sums added in order.
-  const int blocks = r.k <= 320 ? 1 : (r.k + 255) / 256;
-  const int kc = (r.k + blocks - 1) / blocks;
+  const int kc = FloatKc(r.k);
   for (int k0 = 0; k0 < r.k; k0 += kc) {
     const int k1 = std::min(r.k, k0 + kc);
     for (int kk = k0; kk < k1; ++kk) {
@@ -573,8 +584,7 @@ void NeonRowPanels(const FloatRow& r, int q) {
   for (int j = 0; j < P; ++j) {
     for (int v = 0; v < 4; ++v) acc[j][v] = sum[j][v] = vdupq_n_f32(0.0f);
   }
-  const int blocks = r.k <= 320 ? 1 : (r.k + 255) / 256;
-  const int kc = (r.k + blocks - 1) / blocks;
+  const int kc = FloatKc(r.k);
   for (int k0 = 0; k0 < r.k; k0 += kc) {
     const int k1 = std::min(r.k, k0 + kc);
     for (int kk = k0; kk < k1; ++kk) {
@@ -596,14 +606,7 @@ void NeonRowPanels(const FloatRow& r, int q) {
   float out[kNr];
   for (int j = 0; j < P; ++j) {
     for (int v = 0; v < 4; ++v) vst1q_f32(out + 4 * v, sum[j][v]);
-    const int cols = q + j == r.panels - 1 ? r.last_cols : kNr;
-    float* c = r.c + (q + j) * kNr;
-    const float* bias = r.bias != nullptr ? r.bias + (q + j) * kNr : nullptr;
-    for (int col = 0; col < cols; ++col) {
-      float x = out[col];
-      if (bias != nullptr) x += bias[col];
-      c[col] = std::min(std::max(x, r.min), r.max);
-    }
+    StoreRowPanel(out, r, q + j);
   }
 }
 
@@ -1458,8 +1461,7 @@ void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed
     return;
   }
   // A k block of B's panel (kc x 16 floats) stays in L1 while mc rows of A stream by.
-  const int kc_blocks = k <= 320 || tflite_order ? 1 : (k + 255) / 256;
-  const int kc_max = (k + kc_blocks - 1) / kc_blocks;
+  const int kc_max = tflite_order ? k : FloatKc(k);
   const int mc = std::max(mr, kernel.wide_mr) * 16;
   RunBlocks(pool, m, panels, k, mc, [&](int m0, int m1, int p0, int p1) {
     for (int pc = 0; pc < k; pc += kc_max) {

@@ -32,17 +32,17 @@ void RunBlocks(pthreadpool* pool, int m, int panels, int k, int mc, const Fn& fn
                           ? 1
                           : static_cast<int>(pthreadpool_get_threads_count(pool));
   int m_blocks = (m + mc - 1) / mc;
+  // The rows as about `blocks` blocks of equal height, a multiple of row_unit.
+  auto even_rows = [&](int blocks) {
+    mc = ((m + blocks - 1) / blocks + row_unit - 1) / row_unit * row_unit;
+    m_blocks = (m + mc - 1) / mc;
+  };
   // With threads, row blocks of equal height, as many as a multiple of the thread count:
   // a thread takes whole tasks, so 17 blocks of 192 rows (56 x 56 pixels) over two threads
   // leave one of them idle for most of a block, and a last block of 4 rows (14 x 14) gives
   // one thread almost nothing. The tiles split any height evenly (FloatGemm).
-  if (threads > 1 && m_blocks >= threads) {
-    m_blocks = (m_blocks + threads - 1) / threads * threads;
-    mc = ((m + m_blocks - 1) / m_blocks + row_unit - 1) / row_unit * row_unit;
-    m_blocks = (m + mc - 1) / mc;
-  } else if (threads > 1 && m_blocks > 1) {
-    mc = ((m + m_blocks - 1) / m_blocks + row_unit - 1) / row_unit * row_unit;
-    m_blocks = (m + mc - 1) / mc;
+  if (threads > 1 && m_blocks > 1) {
+    even_rows(m_blocks >= threads ? (m_blocks + threads - 1) / threads * threads : m_blocks);
   }
   int panels_per_task = panels;
   if (threads > 1 && m_blocks < 4 * threads) {
@@ -59,9 +59,7 @@ void RunBlocks(pthreadpool* pool, int m, int panels, int k, int mc, const Fn& fn
   const int tasks_wanted = 8 * threads;
   if (threads > 1 && m_blocks * n_blocks < tasks_wanted && m >= 2 * m_blocks * row_unit) {
     const int factor = (tasks_wanted + m_blocks * n_blocks - 1) / (m_blocks * n_blocks);
-    m_blocks = std::min(m_blocks * factor, std::max(1, m / std::max(row_unit, 16)));
-    mc = ((m + m_blocks - 1) / m_blocks + row_unit - 1) / row_unit * row_unit;
-    m_blocks = (m + mc - 1) / mc;
+    even_rows(std::min(m_blocks * factor, std::max(1, m / std::max(row_unit, 16))));
   }
   auto task = [&](size_t index) {
     const int mb = static_cast<int>(index) / n_blocks;
