@@ -4,6 +4,7 @@
 
 #include <limits>
 
+#include "delegate/fused_activation.h"
 #include "gpu/ops.h"
 #include "tensorflow/lite/builtin_ops.h"
 
@@ -79,18 +80,12 @@ bool VisitUnary(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& 
   if (!CheckActivation(c, in, "input") || !CheckActivation(c, out, "output")) return false;
   constexpr float kInf = std::numeric_limits<float>::infinity();
   float lo = -kInf, hi = kInf, alpha = 0.0f;
-  switch (reg.builtin_code) {
-    case kTfLiteBuiltinRelu: lo = 0; break;
-    case kTfLiteBuiltinRelu6: lo = 0, hi = 6; break;
-    case kTfLiteBuiltinReluN1To1: lo = -1, hi = 1; break;
-    case kTfLiteBuiltinRelu0To1: lo = 0, hi = 1; break;
-    case kTfLiteBuiltinLeakyRelu: {
-      const auto* p = static_cast<const TfLiteLeakyReluParams*>(node.builtin_data);
-      if (p == nullptr) return c.Refuse("no parameters");
-      alpha = p->alpha;
-      break;
-    }
-    default: break;
+  if (reg.builtin_code == kTfLiteBuiltinLeakyRelu) {
+    const auto* p = static_cast<const TfLiteLeakyReluParams*>(node.builtin_data);
+    if (p == nullptr) return c.Refuse("no parameters");
+    alpha = p->alpha;
+  } else {
+    tflite_inspect::ReluOpClamp(reg.builtin_code, &lo, &hi);  // other ops: no clamp
   }
   if (c.build == nullptr) return true;
   const int n = NumElements(c.T(in));

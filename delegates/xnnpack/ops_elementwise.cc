@@ -2,12 +2,12 @@
 // to 6-D, fused activations where TFLite has them) and the unary ops and activations.
 #include <fmt/format.h>
 
-#include <limits>
 
 #include "tensorflow/lite/builtin_ops.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "xnnpack/node_visitor.h"
 
+#include "delegate/fused_activation.h"
 #include "delegate/partition_helper.h"
 #include "kernels/internal/byte_table.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
@@ -72,7 +72,6 @@ bool VisitUnary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistratio
   const int in = node.inputs->data[0], out = node.outputs->data[0];
   if (!CheckFloat(v, in, "input") || !CheckFloat(v, out, "output")) return false;
   if (!CheckRank(v, in, 0, XNN_MAX_TENSOR_DIMS, "input")) return false;
-  const float inf = std::numeric_limits<float>::infinity();
   if (reg.builtin_code == kTfLiteBuiltinSoftmax) {
     const auto* p = static_cast<const TfLiteSoftmaxParams*>(node.builtin_data);
     if (p->beta != 1.0f) return v.Refuse(fmt::format("beta {} (XNNPACK's softmax has beta 1)", p->beta));
@@ -108,12 +107,14 @@ bool VisitUnary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistratio
     case kTfLiteBuiltinCeil: return Defined(v, xnn_define_ceiling(v.subgraph, i, o, 0), "CEIL");
     // TFLite's ROUND rounds half to even, as XNNPACK's bankers rounding.
     case kTfLiteBuiltinRound: return Defined(v, xnn_define_bankers_rounding(v.subgraph, i, o, 0), "ROUND");
-    case kTfLiteBuiltinRelu: return Defined(v, xnn_define_clamp(v.subgraph, 0.0f, inf, i, o, 0), "RELU");
-    case kTfLiteBuiltinRelu6: return Defined(v, xnn_define_clamp(v.subgraph, 0.0f, 6.0f, i, o, 0), "RELU6");
+    case kTfLiteBuiltinRelu:
+    case kTfLiteBuiltinRelu6:
     case kTfLiteBuiltinReluN1To1:
-      return Defined(v, xnn_define_clamp(v.subgraph, -1.0f, 1.0f, i, o, 0), "RELU_N1_TO_1");
-    case kTfLiteBuiltinRelu0To1:
-      return Defined(v, xnn_define_clamp(v.subgraph, 0.0f, 1.0f, i, o, 0), "RELU_0_TO_1");
+    case kTfLiteBuiltinRelu0To1: {
+      float lo, hi;
+      tflite_inspect::ReluOpClamp(reg.builtin_code, &lo, &hi);
+      return Defined(v, xnn_define_clamp(v.subgraph, lo, hi, i, o, 0), OpNameOf(reg).c_str());
+    }
     case kTfLiteBuiltinLogistic: return Defined(v, xnn_define_sigmoid(v.subgraph, i, o, 0), "LOGISTIC");
     case kTfLiteBuiltinHardSwish: return Defined(v, xnn_define_hardswish(v.subgraph, i, o, 0), "HARD_SWISH");
     case kTfLiteBuiltinElu: return Defined(v, xnn_define_elu(v.subgraph, 1.0f, i, o, 0), "ELU");

@@ -381,14 +381,8 @@ TfLiteStatus XnnpackKernel::FindFoldedClamps(TfLiteContext* context, const std::
     TfLiteNode* node;
     TfLiteRegistration* reg;
     TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
-    float lo = 0.0f, hi = std::numeric_limits<float>::infinity();
-    switch (reg->builtin_code) {
-      case kTfLiteBuiltinRelu: break;
-      case kTfLiteBuiltinRelu6: hi = 6.0f; break;
-      case kTfLiteBuiltinReluN1To1: lo = -1.0f, hi = 1.0f; break;
-      case kTfLiteBuiltinRelu0To1: hi = 1.0f; break;
-      default: continue;
-    }
+    float lo, hi;
+    if (!ReluOpClamp(reg->builtin_code, &lo, &hi)) continue;
     if (node->inputs->size != 1 || node->outputs->size != 1 || node->outputs->data[0] < 0) continue;
     const int t = node->inputs->data[0];
     const auto p = producer.find(t);
