@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <limits>
 #include <utility>
 
 #include "custom_ops/mediapipe/custom_options.h"
@@ -323,16 +325,20 @@ bool VisitTransposeConv(VisitContext& v, const TfLiteNode& node, const TfLiteReg
   const int in_h = Dim(v, input, 1), in_w = Dim(v, input, 2);
   // TFLite pads as a convolution from the output to the input would (transpose_conv.cc);
   // XNNPACK's output is stride*(in-1) + adjustment + K - padding.
+  // In 64 bits: a crafted stride times the input size overflows int.
   auto pads = [&](int out, int in, int k, int stride, int* before, int* after, int* adjust) {
-    int total = 0;
+    if (stride <= 0) return false;
+    int64_t total = 0;
     if (p->padding == kTfLitePaddingSame) {
-      const int conv_out = (out + stride - 1) / stride;
-      total = std::max((conv_out - 1) * stride + k - out, 0);
+      const int64_t conv_out = (int64_t{out} + stride - 1) / stride;
+      total = std::max<int64_t>((conv_out - 1) * stride + k - out, 0);
     }
-    *before = total / 2;
-    *after = total - total / 2;
-    *adjust = out - (stride * (in - 1) + k - total);
-    return *adjust >= 0 && *adjust < stride;
+    const int64_t adj = out - (int64_t{stride} * (in - 1) + k - total);
+    if (adj < 0 || adj >= stride || total > std::numeric_limits<int>::max()) return false;
+    *before = static_cast<int>(total / 2);
+    *after = static_cast<int>(total - total / 2);
+    *adjust = static_cast<int>(adj);
+    return true;
   };
   int top, bottom, adj_h, left, right, adj_w;
   if (!pads(out_h, in_h, kh, p->stride_height, &top, &bottom, &adj_h) ||
@@ -365,11 +371,13 @@ bool VisitMediaPipeTransposeConvBias(VisitContext& v, const TfLiteNode& node) {
   const int kh = Dim(v, filter, 1), kw = Dim(v, filter, 2);
   // MediaPipe's padding: total K - (in - 1) % S - 1 for SAME (at least 0), the leading
   // half first; XNNPACK gets it explicitly (its own SAME rule differs for odd inputs).
+  // The output size in 64 bits (a crafted stride times the input size overflows int), as
+  // the op's own prepare computes it.
   auto pads = [&](int out, int in, int k, int stride, int* before, int* after) {
     const int total = mediapipe::TransposeConvBiasPadding(padding, k, in, stride);
     *before = total / 2;
     *after = total - total / 2;
-    return out == stride * (in - 1) + k - total;
+    return int64_t{out} == int64_t{stride} * (in - 1) + k - total;
   };
   int top, bottom, left, right;
   if (!pads(Dim(v, output, 1), Dim(v, input, 1), kh, stride_h, &top, &bottom) ||

@@ -27,6 +27,7 @@
 #include "xnnpack/conv_qs8.h"
 #include "xnnpack/binary_qs8.h"
 #include "xnnpack/depthwise_f32.h"
+#include "xnnpack/node_visitor.h"
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/interpreter_builder.h"
 #include "tensorflow/lite/kernels/register.h"
@@ -280,6 +281,48 @@ TEST_CASE("XNNPACK takes MediaPipe's Convolution2DTransposeBias, as TFLite's del
                                                           "convolutions") != std::string::npos;
     CHECK(said == c.own);
   }
+}
+
+// The XNNPACK visitor's check of node 0 (what the delegate looks at before any prepare):
+// its refusal reason, or "" when it takes the node.
+std::string RefusalOf(const std::vector<uint8_t>& bytes, const tflite::OpResolver& resolver) {
+  auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()),
+                                                        bytes.size());
+  REQUIRE(model != nullptr);
+  std::unique_ptr<tflite::Interpreter> interpreter;
+  REQUIRE(tflite::InterpreterBuilder(*model, resolver)(&interpreter) == kTfLiteOk);
+  const auto* nr = interpreter->node_and_registration(0);
+  REQUIRE(nr != nullptr);
+  xnnpack::VisitContext v;
+  v.context = interpreter->primary_subgraph().context();
+  return xnnpack::VisitNode(v, 0, nr->first, nr->second) ? "" : v.reason;
+}
+
+TEST_CASE("XNNPACK refuses a transposed convolution whose stride x input overflows int") {
+  // 268435457 x 127 is past int32 (the sanitizer-built tools' sweep, UBSan: the size
+  // check overflowed; a Release build wrapped and refused by chance). The sizes are now
+  // computed in 64 bits and the node refused with the reason; the CPU runs such a
+  // TRANSPOSE_CONV (a legal model: every input row lands past the two output rows).
+  tflite::MutableOpResolver resolver;
+  resolver.AddAll(tflite::ops::builtin::BuiltinOpResolver());
+  RegisterMediaPipeOps(&resolver);
+  const auto bias_op =
+      TransposeConvBiasModel(128, 1, 1, 1, 1, 268435457, kTfLitePaddingValid, 2, 1);
+  CHECK_THAT(RefusalOf(bias_op, resolver), Catch::Contains("the output shape is not the one the op computes"));
+  ModelBuilder b;
+  const int shape = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {4}, {1, 2, 1, 1}, "shape");
+  const int f = b.AddConstTensor<float>(TensorType_FLOAT32, {1, 1, 1, 1}, {1.0f}, "f");
+  const int in = b.AddTensor(TensorType_FLOAT32, {1, 128, 1, 1}, "in");
+  const int out = b.AddTensor(TensorType_FLOAT32, {1, 2, 1, 1}, "out");
+  tflite::TransposeConvOptionsT o;
+  o.padding = tflite::Padding_SAME;
+  o.stride_h = 268435457;
+  o.stride_w = 1;
+  b.AddOperator(tflite::BuiltinOperator_TRANSPOSE_CONV, {shape, f, in}, {out}, Options(o));
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  CHECK_THAT(RefusalOf(b.Build(), resolver),
+             Catch::Contains("the output size needs an adjustment XNNPACK cannot express"));
 }
 
 // TFLite's InterpreterBuilder keeps an unresolved custom op as a placeholder so that a
