@@ -332,23 +332,31 @@ class Validator {
     return CheckControlFlow(where, op);
   }
 
-  // Options that name other subgraphs (control flow, StableHLO regions).
+  // Options that name other subgraphs (control flow, StableHLO regions). IF, WHILE and
+  // CALL_ONCE are read by their operator code, as the runtime reads them: options that
+  // are absent or of another table give zeroed parameters, so they call subgraph 0 (a
+  // crafted WHILE without options in subgraph 1 otherwise recursed through subgraph 0
+  // unseen), and such a table on another operator calls nothing.
   Status CheckControlFlow(const std::string& where, const tflite::Operator* op) {
-    if (const auto* o = op->builtin_options_as_IfOptions()) {
+    const int32_t code = in_.op_codes[op->opcode_index()].builtin;
+    if (code == tflite::BuiltinOperator_IF) {
+      const auto* o = op->builtin_options_as_IfOptions();
       TFI_RETURN_IF_ERROR(CheckSubgraphIndex(where, "then_subgraph_index",
-                                             o->then_subgraph_index()));
+                                             o != nullptr ? o->then_subgraph_index() : 0));
       TFI_RETURN_IF_ERROR(CheckSubgraphIndex(where, "else_subgraph_index",
-                                             o->else_subgraph_index()));
+                                             o != nullptr ? o->else_subgraph_index() : 0));
     }
-    if (const auto* o = op->builtin_options_as_WhileOptions()) {
+    if (code == tflite::BuiltinOperator_WHILE) {
+      const auto* o = op->builtin_options_as_WhileOptions();
       TFI_RETURN_IF_ERROR(CheckSubgraphIndex(where, "cond_subgraph_index",
-                                             o->cond_subgraph_index()));
+                                             o != nullptr ? o->cond_subgraph_index() : 0));
       TFI_RETURN_IF_ERROR(CheckSubgraphIndex(where, "body_subgraph_index",
-                                             o->body_subgraph_index()));
+                                             o != nullptr ? o->body_subgraph_index() : 0));
     }
-    if (const auto* o = op->builtin_options_as_CallOnceOptions()) {
+    if (code == tflite::BuiltinOperator_CALL_ONCE) {
+      const auto* o = op->builtin_options_as_CallOnceOptions();
       TFI_RETURN_IF_ERROR(CheckSubgraphIndex(where, "init_subgraph_index",
-                                             o->init_subgraph_index()));
+                                             o != nullptr ? o->init_subgraph_index() : 0));
     }
     if (const auto* o = op->builtin_options_2_as_StablehloWhileOptions()) {
       TFI_RETURN_IF_ERROR(CheckSubgraphIndex(where, "cond_subgraph_index",

@@ -740,6 +740,41 @@ TEST_CASE("validate: subgraph call cycles are refused, through any number of sub
                    "(subgraph 1)");
 }
 
+TEST_CASE("validate: control flow without its options calls subgraph 0, as the runtime reads it",
+          "[validate]") {
+  // 0 -WHILE-> 1 (cond and body); subgraph 1's WHILE has no options: zeroed parameters
+  // name subgraph 0, a cycle 0 -> 1 -> 0. The same options table on an ADD calls nothing.
+  for (bool absent : {true, false}) {
+    ModelBuilder b;
+    int x = b.AddTensor(TensorType_FLOAT32, {2}, "x");
+    tflite::WhileOptionsT w;
+    w.cond_subgraph_index = 1;
+    w.body_subgraph_index = 1;
+    b.AddOperator(tflite::BuiltinOperator_WHILE, {x}, {x}, Options(w));
+    b.SetInputs({x});
+    b.SetOutputs({x});
+    b.UseSubgraph(b.AddSubgraph("sg1"));
+    int t = b.AddTensor(TensorType_FLOAT32, {2}, "t");
+    if (absent) {
+      b.AddOperator(tflite::BuiltinOperator_WHILE, {t}, {t});
+    } else {
+      tflite::WhileOptionsT back;  // names subgraph 0, but ADD reads AddOptions
+      b.AddOperator(tflite::BuiltinOperator_ADD, {t, t}, {t}, Options(back));
+    }
+    b.SetInputs({t});
+    b.SetOutputs({t});
+    b.UseSubgraph(0);
+    if (absent) {
+      ExpectInvalid(b, "subgraph 0 calls itself: subgraph 0, operator 0 (WHILE v1) "
+                       "cond_subgraph_index -> subgraph 1, operator 0 (WHILE v1) "
+                       "cond_subgraph_index (subgraph 0)");
+    } else {
+      std::vector<uint8_t> bytes = b.Build();
+      ExpectValid(bytes);
+    }
+  }
+}
+
 TEST_CASE("validate: signature defs", "[validate]") {
   SECTION("valid") {
     ModelBuilder b = AddModel();

@@ -3,6 +3,7 @@
 // profiling. Builtin kernels have their own tests beside them.
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "tensorflow/lite/interpreter.h"
 #include "tensorflow/lite/interpreter_builder.h"
 #include "tensorflow/lite/interpreter_options.h"
+#include "tensorflow/lite/kernels/builtin_op_kernels.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
 #include "tensorflow/lite/kernels/register.h"
 #include "tensorflow/lite/model_builder.h"
@@ -361,6 +363,25 @@ TEST_CASE("released dynamic tensors: freed after their last use, every Invoke") 
       CHECK(interp->tensor(n)->data.raw != nullptr);  // subgraph inputs keep theirs
     }
   }
+}
+
+TEST_CASE("control flow that calls back into a subgraph being prepared is refused, not recursed") {
+  // Built through the API, past the loader's call-cycle check: subgraph 0's CALL_ONCE
+  // runs subgraph 1, whose CALL_ONCE runs subgraph 0 again. Each subgraph prepares its
+  // callee in Prepare, so without the guard this recursed until the stack overflowed.
+  CapturingReporter reporter;
+  tflite::Interpreter interp(&reporter);
+  interp.AddSubgraphs(1);
+  for (int s = 0; s < 2; ++s) {
+    auto* params = static_cast<TfLiteCallOnceParams*>(std::malloc(sizeof(TfLiteCallOnceParams)));
+    params->init_subgraph_index = 1 - s;
+    REQUIRE(interp.subgraph(s)->AddNodeWithParameters(
+                {}, {}, {}, nullptr, 0, params, tflite::ops::builtin::Register_CALL_ONCE()) ==
+            kTfLiteOk);
+  }
+  CHECK(interp.AllocateTensors() != kTfLiteOk);
+  CHECK_THAT(reporter.text, Catch::Contains("AllocateTensors of subgraph 0 re-entered: the "
+                                            "model's control flow calls the subgraph from itself"));
 }
 
 TEST_CASE("SetAllowFp16PrecisionForFp32 sets every subgraph's context flag") {

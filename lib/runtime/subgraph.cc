@@ -534,6 +534,16 @@ TfLiteStatus Subgraph::AllocateTensors() {
     return kTfLiteError;
   }
   if (state_ != State::kUninvokable) return kTfLiteOk;
+  if (in_allocate_) {
+    ReportError("AllocateTensors of subgraph %d re-entered: the model's control flow calls "
+                "the subgraph from itself", index_);
+    return kTfLiteError;
+  }
+  in_allocate_ = true;
+  struct Reset {
+    bool* flag;
+    ~Reset() { *flag = false; }
+  } reset{&in_allocate_};
   // Delegates undone by a resize are applied again to the resized graph.
   TF_LITE_ENSURE_STATUS(RedoAllDelegates());
   if (state_ != State::kUninvokable) return kTfLiteOk;
@@ -827,6 +837,11 @@ bool Subgraph::WritesNothing(const TfLiteNode& node, const TfLiteRegistration& r
 TfLiteStatus Subgraph::Invoke() {
   if (state_ == State::kUninvokable) {
     ReportError("Invoke called on model that is not ready.");
+    return kTfLiteError;
+  }
+  if (in_invoke_) {
+    ReportError("Invoke of subgraph %d re-entered: the model's control flow calls the "
+                "subgraph from itself", index_);
     return kTfLiteError;
   }
   in_invoke_ = true;

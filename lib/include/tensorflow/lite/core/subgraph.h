@@ -286,6 +286,9 @@ class Subgraph {
   std::vector<std::vector<char>> scratch_buffers_;
   State state_ = State::kUninvokable;
   bool in_invoke_ = false;
+  // Set while AllocateTensors runs: control flow that leads back into a subgraph being
+  // prepared or run is refused rather than recursing until the stack overflows.
+  bool in_allocate_ = false;
   int next_plan_index_to_prepare_ = 0;
   Profiler* profiler_ = nullptr;
   const InterpreterOptions* options_ = nullptr;
