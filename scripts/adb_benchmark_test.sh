@@ -19,13 +19,7 @@ command -v python3 >/dev/null || skip "python3 is not installed"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export FAKE_ADB_HOME="$work/farm" FAKE_ADB_EMULATOR=$qemu ADB="$HERE/testing/fake_adb"
-fake_phone() {  # serial abi manufacturer model
-  mkdir -p "$FAKE_ADB_HOME/$1/root/data/local/tmp"
-  printf 'ro.product.cpu.abi=%s\nro.product.manufacturer=%s\nro.product.model=%s\n' "$2" "$3" "$4" \
-    > "$FAKE_ADB_HOME/$1/props"
-}
-fake_phone phoneA arm64-v8a Fakeco "Test Phone A"
-fake_phone phoneB arm64-v8a Fakeco "Test Phone B"
+bash "$HERE/testing/fake_phones.sh" "$FAKE_ADB_HOME" phoneA phoneB
 
 failures=0
 check() {  # description, then a command that must succeed
@@ -68,7 +62,7 @@ check "second call: exit 0" test "$rc" -eq 0
 check "second call: the bundle is not pushed again" bash -c "! grep -q 'pushing the' '$work/err.txt'"
 
 # A phone whose ABI has no bundle, next to a good one: exit 1, the good one still in the table.
-fake_phone phoneX x86_64 Fakeco "Test Tablet"
+bash "$HERE/testing/fake_phones.sh" "$FAKE_ADB_HOME" phoneX=x86_64
 run -s phoneX -s phoneA --bundle="$bundle" --out="$work/results" "$model" --num_runs=1
 check "unknown ABI: exit 1" test "$rc" -eq 1
 check "unknown ABI: the reason" grep -q "phoneX: ABI 'x86_64' has no bundle" "$work/err.txt"

@@ -33,13 +33,16 @@
 # ellipses that are not in the output are shown where most of them are.
 #
 # Markers, options separated by spaces: `<!-- doc-test [needs-shared] [needs-opencl-cpu]
-# [mask="REGEX"]... -->`.
+# [needs-arm64-bundle] [mask="REGEX"]... -->`.
 # - needs-shared: the block reads ../shared/models (the real third-party models, outside
 #   the repository): it is run where they are, and counted as skipped, with a line saying
 #   so, where they are not.
 # - needs-opencl-cpu: the block applies the GPU delegate (--use_gpu=true) and shows what
 #   it prints on an OpenCL device that is a CPU (PoCL's, as in CI): run where the GPU
 #   delegate finds such a device, skipped with a line where it finds none or a real GPU.
+# - needs-arm64-bundle: the block runs the phone bundle that scripts/test.sh builds in
+#   build-arm64/bundle (scripts/phone_bundle.sh arm64) under qemu-aarch64: skipped with a
+#   line where either is missing.
 #
 # Small models the examples need are written with flatc from testdata/docs/*.json by a
 # visible `$ flatc -b -o /tmp schema/schema.fbs testdata/docs/M.json` line.
@@ -49,14 +52,6 @@
 #   mode, from a cache outside the repository); its table is outside the block.
 # - docs/performance.md `int8_deviation.py`: needs TFLite's Python package in
 #   /tmp/tfi-venv (scripts/setup_python.sh) and the zoo; minutes.
-# - docs/phones.md (two blocks): need the arm64 bundle (scripts/phone_bundle.sh, a cross
-#   build; ctest's phone_bundle_test and adb_benchmark_test run the same) under qemu-user,
-#   and the first names it OUT.
-# - docs/xnnpack.md EfficientNet-B0 int8 block: a model of the converted zoo cache
-#   (~/.cache/tflite-inspect/zoo, not in ../shared), and kernel names that depend on the
-#   CPU.
-# - docs/gpu.md gpu_tail.tflite: a model built inside delegates/gpu/gpu_cli_test.cc, which
-#   checks the lines shown.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:?usage: doc_examples_test.sh BUILD_DIR}
@@ -209,6 +204,11 @@ parse_marker() {  # the options of a doc-test marker -> sets skip, skip_reason, 
     opts=${BASH_REMATCH[2]}
     if [ "$opt" = needs-shared ]; then
       [ $have_shared -eq 1 ] || { skip=1; skip_reason="needs ../shared/models, which is not here"; }
+    elif [ "$opt" = needs-arm64-bundle ]; then
+      [ -f "$ROOT/build-arm64/bundle/run.sh" ] && [ "$(cat "$ROOT/build-arm64/bundle/ARCH")" = arm64 ] \
+        || { skip=1; skip_reason="needs the arm64 bundle in build-arm64/bundle (scripts/phone_bundle.sh arm64 build-arm64/bundle), which is not here"; }
+      command -v qemu-aarch64 >/dev/null \
+        || { skip=1; skip_reason="needs qemu-aarch64 (scripts/setup.sh cross), which is not here"; }
     elif [ "$opt" = needs-opencl-cpu ]; then
       opencl_cpu_found || { skip=1; skip_reason="needs an OpenCL CPU device (PoCL), which is not here"; }
     elif [[ "$opt$opts" =~ ^mask=\"([^\"]*)\"(.*)$ ]]; then

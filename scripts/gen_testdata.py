@@ -31,14 +31,31 @@ def tiny_cnn():
     return tf.keras.Model(inp, out)
 
 
+def mbconv():
+    """An EfficientNet-B0 block (MBConv with squeeze-excite, swish as Keras writes it:
+    x * sigmoid(x)), for the XNNPACK delegate's int8 steps shown in docs/xnnpack.md."""
+    tf.keras.utils.set_random_seed(13)
+    inp = tf.keras.Input(shape=(16, 16, 16), batch_size=1, name="features")
+    x = tf.keras.layers.Conv2D(64, 1, padding="same", activation="swish")(inp)
+    x = tf.keras.layers.DepthwiseConv2D(3, padding="same", activation="swish")(x)
+    s = tf.keras.layers.GlobalAveragePooling2D(keepdims=True)(x)
+    s = tf.keras.layers.Conv2D(8, 1, activation="swish")(s)
+    s = tf.keras.layers.Conv2D(64, 1, activation="sigmoid")(s)
+    x = tf.keras.layers.Multiply()([x, s])
+    x = tf.keras.layers.Conv2D(16, 1, padding="same")(x)
+    out = tf.keras.layers.Add(name="block_out")([inp, x])
+    return tf.keras.Model(inp, out)
+
+
 def convert(model, quantize):
     conv = tf.lite.TFLiteConverter.from_keras_model(model)
     if quantize:
         rng = np.random.default_rng(3)
+        shape = tuple(model.inputs[0].shape)
 
         def data():
             for _ in range(32):
-                yield [rng.standard_normal((1, 32, 32, 3)).astype(np.float32)]
+                yield [rng.standard_normal(shape).astype(np.float32)]
 
         conv.optimizations = [tf.lite.Optimize.DEFAULT]
         conv.representative_dataset = data
@@ -114,6 +131,7 @@ def main():
         "tiny_cnn_float.tflite": lambda: convert(tiny_cnn(), False),
         "tiny_cnn_int8.tflite": lambda: convert(tiny_cnn(), True),
         "two_signatures.tflite": two_signatures,
+        "mbconv_int8.tflite": lambda: convert(mbconv(), True),
     }
     for name, make in makers.items():
         if not wanted or name in wanted:

@@ -83,6 +83,9 @@ if [ \$# -lt 1 ] || [ ! -f "\$dir/bin/\$1" ]; then
 fi
 tool=\$1
 shift
+# LD_PRELOAD names libraries of the phone's bionic (or, under qemu, the host's): the
+# bundled loader cannot load them, and would say so before every run.
+unset LD_PRELOAD
 exec \$TFI_BUNDLE_EMULATOR "\$dir/lib/$LOADER" --library-path "\$dir/lib" "\$dir/bin/\$tool" "\$@"
 RUN
 chmod 755 "$OUT/run.sh"
