@@ -142,6 +142,9 @@ bool IsGlueOp(int builtin_code);
 // Checks the node; with `copies`, also appends the copies that compute it.
 bool VisitGlue(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                std::vector<StridedCopy>* copies);
+// A TRANSPOSE node VisitGlue takes: its permutation; false for any other node.
+bool TransposePermutation(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                          std::vector<int>* perm);
 // Split over `pool` in whole rows when large.
 void RunCopy(const StridedCopy& copy, const void* src, void* dst, pthreadpool_t pool);
 

@@ -299,6 +299,15 @@ bool IsGlueOp(int builtin_code) {
   }
 }
 
+bool TransposePermutation(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                          std::vector<int>* perm) {
+  if (reg.builtin_code != kTfLiteBuiltinTranspose || !VisitGlue(v, node, reg, nullptr)) return false;
+  std::vector<int64_t> p;
+  if (!ConstInts(v, node.inputs->data[1], "perm", &p)) return false;
+  perm->assign(p.begin(), p.end());  // checked a permutation of the rank by VisitGlue
+  return true;
+}
+
 bool VisitGlue(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                std::vector<StridedCopy>* copies) {
   if (node.inputs->size < 1 || node.outputs->size < 1) return v.Refuse("expects inputs and outputs");

@@ -120,8 +120,86 @@ void BatchMatMulF32::Run(const float* lhs, const float* rhs, float* out, pthread
     std::fill(out, out + g_.out_batches * g_.m * g_.n, 0.0f);
     return;
   }
+  if (views_) {
+    RunViews(lhs, rhs, out, pool);
+    return;
+  }
   if (!rhs_packed_) tflite::matmul::PackFloatRhs(adj_y_, rhs, g_, &packed_);
   tflite::matmul::FloatBatches(adj_x_, g_, lhs, packed_.data(), out, &lhs_t_, pool, kernel_);
+}
+
+void BatchMatMulF32::SetViews(std::vector<int> lhs_dims, std::vector<int64_t> lhs_strides,
+                              std::vector<int> rhs_dims, std::vector<int64_t> rhs_strides,
+                              std::vector<int64_t> out_strides) {
+  views_ = true;
+  lhs_dims_ = std::move(lhs_dims);
+  lhs_strides_ = std::move(lhs_strides);
+  rhs_dims_ = std::move(rhs_dims);
+  rhs_strides_ = std::move(rhs_strides);
+  out_strides_ = std::move(out_strides);
+}
+
+namespace {
+
+// The element offset of an operand's matrix for the output batch `index` (NumPy
+// broadcasting: the operand's dimensions align with the output's last ones; a dimension of
+// 1 is read for every index).
+int64_t BatchOffset(const std::vector<int>& dims, const std::vector<int64_t>& strides,
+                    const std::vector<int64_t>& index) {
+  const int out_batch_dims = static_cast<int>(index.size());
+  const int op_batch_dims = static_cast<int>(dims.size()) - 2;
+  int64_t offset = 0;
+  for (int d = 0; d < out_batch_dims; ++d) {
+    const int od = d - (out_batch_dims - op_batch_dims);
+    if (od >= 0 && dims[od] != 1) offset += index[d] * strides[od];
+  }
+  return offset;
+}
+
+}  // namespace
+
+// The same sums as FloatBatches (each output matrix one FloatGemm on the packed rhs), with
+// the operands where the views say: the lhs rows read in place when their k values are
+// contiguous (else gathered), the rhs packed from its strides (once while consecutive
+// batches read the same matrix), the output rows written at their stride.
+void BatchMatMulF32::RunViews(const float* lhs, const float* rhs, float* out, pthreadpool_t pool) {
+  const int lr = static_cast<int>(lhs_dims_.size()), rr = static_cast<int>(rhs_dims_.size());
+  const int64_t m_stride = adj_x_ ? lhs_strides_[lr - 1] : lhs_strides_[lr - 2];
+  const int64_t lk_stride = adj_x_ ? lhs_strides_[lr - 2] : lhs_strides_[lr - 1];
+  const int64_t rk_stride = adj_y_ ? rhs_strides_[rr - 1] : rhs_strides_[rr - 2];
+  const int64_t n_stride = adj_y_ ? rhs_strides_[rr - 2] : rhs_strides_[rr - 1];
+  const int64_t ldc = out_strides_[g_.rank - 2];
+  packed_.resize(tflite::gemm::PackedWeightsSize(g_.n, g_.k));
+  std::vector<int64_t> index(g_.rank - 2, 0);
+  int64_t packed_from = -1;
+  for (int64_t ob = 0; ob < g_.out_batches; ++ob) {
+    int64_t rem = ob;
+    for (int d = g_.rank - 3; d >= 0; --d) {
+      index[d] = rem % g_.out_dims[d];
+      rem /= g_.out_dims[d];
+    }
+    const int64_t r_off = BatchOffset(rhs_dims_, rhs_strides_, index);
+    if (r_off != packed_from) {
+      tflite::gemm::PackFloatWeightsStrided(rhs + r_off, g_.n, g_.k, n_stride, rk_stride,
+                                            packed_.data());
+      packed_from = r_off;
+    }
+    const float* a = lhs + BatchOffset(lhs_dims_, lhs_strides_, index);
+    int64_t lda = m_stride;
+    if (lk_stride != 1) {
+      lhs_t_.resize(static_cast<size_t>(g_.m) * g_.k);
+      for (int mm = 0; mm < g_.m; ++mm) {
+        for (int kk = 0; kk < g_.k; ++kk) lhs_t_[mm * g_.k + kk] = a[mm * m_stride + kk * lk_stride];
+      }
+      a = lhs_t_.data();
+      lda = g_.k;
+    }
+    int64_t o_off = 0;
+    for (int d = 0; d < g_.rank - 2; ++d) o_off += index[d] * out_strides_[d];
+    tflite::gemm::FloatGemm(g_.m, g_.n, g_.k, a, static_cast<int>(lda), packed_.data(),
+                            out + o_off, static_cast<int>(ldc), tflite::gemm::FloatOutputStage(),
+                            pool, kernel_);
+  }
 }
 
 }  // namespace xnnpack

@@ -53,14 +53,26 @@ class BatchMatMulF32 {
       : g_(g), adj_x_(adj_x), adj_y_(adj_y), kernel_(kernel) {}
   // Packs a constant rhs now; Run then ignores its rhs argument.
   void PackConstantRhs(const float* rhs);
+  // The operands as strided views: element strides, one per dimension, of the lhs and rhs
+  // (shapes lhs_dims, rhs_dims, as the node sees them) and of the output (its shape), for
+  // operands read or written through a TRANSPOSE that is never formed. The output's last
+  // stride must be 1. Not with a constant rhs.
+  void SetViews(std::vector<int> lhs_dims, std::vector<int64_t> lhs_strides,
+                std::vector<int> rhs_dims, std::vector<int64_t> rhs_strides,
+                std::vector<int64_t> out_strides);
   void Run(const float* lhs, const float* rhs, float* out, pthreadpool_t pool);
 
  private:
+  void RunViews(const float* lhs, const float* rhs, float* out, pthreadpool_t pool);
+
   tflite::matmul::Geometry g_;
   bool adj_x_, adj_y_;
   tflite::gemm::GemmKernel kernel_;
   bool rhs_packed_ = false;
   std::vector<float> packed_, lhs_t_;
+  bool views_ = false;
+  std::vector<int> lhs_dims_, rhs_dims_;
+  std::vector<int64_t> lhs_strides_, rhs_strides_, out_strides_;
 };
 
 }  // namespace xnnpack

@@ -5,6 +5,7 @@
 
 #include <xnnpack.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -931,6 +932,113 @@ TEST_CASE("XNNPACK partition keeps BATCH_MATMUL, MEAN, RSQRT, GELU and TANH insi
     g.b.AddOperator(tflite::BuiltinOperator_GELU, {y}, {t}, Options(tflite::GeluOptionsT{}));
     g.Output(t, {64, 80});
     CheckDelegated(g.Build());
+  }
+}
+
+// TRANSPOSEs around a BATCH_MATMUL (an attention block's head split, key transpose and
+// head merge) are folded into it: it reads and writes through the permuted strides. Random
+// ranks, broadcast batches, adj flags and permutations (seeded: replayable); an output
+// transpose folds only when the rows stay contiguous (its permutation keeps the last axis).
+TEST_CASE("XNNPACK folds TRANSPOSEs into the BATCH_MATMUL that reads or writes them") {
+  std::mt19937 rng(2026);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  auto permutation = [&](int rank) {
+    std::vector<int> p(rank);
+    for (int i = 0; i < rank; ++i) p[i] = i;
+    std::shuffle(p.begin(), p.end(), rng);
+    return p;
+  };
+  // The input shape a TRANSPOSE by `perm` turns into `shape` (out[i] = in[perm[i]]).
+  auto source_shape = [](const std::vector<int32_t>& shape, const std::vector<int>& perm) {
+    std::vector<int32_t> in(shape.size());
+    for (size_t i = 0; i < perm.size(); ++i) in[perm[i]] = shape[i];
+    return in;
+  };
+  for (int trial = 0; trial < 100; ++trial) {
+    const int rank = pick(2, 5);
+    const bool adj_x = pick(0, 1) == 1, adj_y = pick(0, 1) == 1;
+    const bool big = pick(0, 3) == 0;
+    const int m = big ? pick(17, 40) : pick(1, 9), k = big ? pick(17, 40) : pick(1, 9);
+    const int n = big ? pick(17, 40) : pick(1, 9);
+    std::vector<int32_t> lhs, rhs, out;
+    for (int d = 0; d < rank - 2; ++d) {
+      const int size = pick(1, 3);
+      const int bcast = pick(0, 3);  // 1: lhs broadcast, 2: rhs broadcast
+      lhs.push_back(bcast == 1 ? 1 : size);
+      rhs.push_back(bcast == 2 ? 1 : size);
+      out.push_back(size);
+    }
+    for (int v : adj_x ? std::vector<int>{k, m} : std::vector<int>{m, k}) lhs.push_back(v);
+    for (int v : adj_y ? std::vector<int>{n, k} : std::vector<int>{k, n}) rhs.push_back(v);
+    out.push_back(m);
+    out.push_back(n);
+    const auto lp = permutation(rank), rp = permutation(rank);
+    auto op = permutation(rank);
+    if (pick(0, 1) == 1) {  // half the output permutations keep the rows: those fold
+      op.erase(std::find(op.begin(), op.end(), rank - 1));
+      op.push_back(rank - 1);
+    }
+    const bool transpose_out = pick(0, 2) != 0;
+    GlueGraph g;
+    auto transposed = [&](const std::vector<int32_t>& shape, const std::vector<int>& perm) {
+      const int x = g.Input(source_shape(shape, perm));
+      const int t = g.Tensor(shape);
+      g.b.AddOperator(tflite::BuiltinOperator_TRANSPOSE, {x, g.Ints(std::vector<int32_t>(perm.begin(), perm.end()))},
+                      {t}, Options(tflite::TransposeOptionsT{}));
+      return t;
+    };
+    const int a = transposed(lhs, lp), b = transposed(rhs, rp);
+    const int y = g.Tensor(out);
+    tflite::BatchMatMulOptionsT o;
+    o.adj_x = adj_x;
+    o.adj_y = adj_y;
+    g.b.AddOperator(tflite::BuiltinOperator_BATCH_MATMUL, {a, b}, {y}, Options(o));
+    std::vector<int32_t> final_shape = out;
+    int result = y;
+    if (transpose_out) {
+      for (int i = 0; i < rank; ++i) final_shape[i] = out[op[i]];
+      result = g.Tensor(final_shape);
+      g.b.AddOperator(tflite::BuiltinOperator_TRANSPOSE, {y, g.Ints(std::vector<int32_t>(op.begin(), op.end()))},
+                      {result}, Options(tflite::TransposeOptionsT{}));
+    }
+    g.Output(result, final_shape);
+    // Every third graph has a dynamic-range layer on the side: the delegate then keeps the
+    // builtin kernel's summation order, and the folded product must be its bits.
+    const bool hybrid = trial % 3 == 0;
+    if (hybrid) {
+      const int z = g.Input({2, 6});
+      QuantSpec q{{0.05f}, {0}};
+      std::vector<int8_t> w(4 * 6);
+      for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<int8_t>(static_cast<int>(i * 29 % 41) - 20);
+      const int fw = g.b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {4, 6}, w, "fw", &q);
+      const int fc = g.Tensor({2, 4});
+      g.b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {z, fw, -1}, {fc},
+                      Options(tflite::FullyConnectedOptionsT{}), 3);
+      g.Output(fc, {2, 4});
+    }
+    const auto bytes = g.Build();
+    CAPTURE(trial, rank, adj_x, adj_y, lhs, rhs, lp, rp, transpose_out, op, hybrid);
+    if (hybrid) {
+      const Outcome cpu = Run(bytes, false);
+      for (int threads : {1, 2}) {
+        const Outcome x = Run(bytes, true, threads);
+        REQUIRE(x.outputs.size() == cpu.outputs.size());
+        CHECK(x.outputs[0] == cpu.outputs[0]);
+      }
+    } else {
+      CheckDelegated(bytes);
+    }
+    const Outcome x = Run(bytes, true);
+    REQUIRE(!x.log.empty());
+    const bool out_folds = transpose_out && op.back() == rank - 1;
+    // Nodes: NEG, TRANSPOSE (#1), NEG, TRANSPOSE (#3), BATCH_MATMUL (#4), TRANSPOSE (#5).
+    const std::string folded = std::string("transposes folded into the matrix multiply reading or "
+                                           "writing them (never formed): #1 TRANSPOSE, #3 TRANSPOSE") +
+                               (out_folds ? ", #5 TRANSPOSE" : "");
+    bool found = false;
+    for (const std::string& line : x.log) found = found || line.find(folded) != std::string::npos;
+    CAPTURE(x.log);
+    CHECK(found);
   }
 }
 

@@ -68,7 +68,11 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   TfLiteStatus DequantizeFp16Weights(TfLiteContext* context, const std::vector<int>& nodes,
                                      const std::set<int>& outputs);
   TfLiteStatus CutSegments(TfLiteContext* context, const std::vector<int>& nodes);
+  static TfLiteStatus Dataflow(TfLiteContext* context, const std::vector<int>& nodes,
+                               std::map<int, int>* producer,
+                               std::map<int, std::vector<int>>* readers);
   TfLiteStatus FindFoldedClamps(TfLiteContext* context, const std::vector<int>& nodes);
+  TfLiteStatus FindFoldedTransposes(TfLiteContext* context, const std::vector<int>& nodes);
   TfLiteStatus CreateRuntime(TfLiteContext* context, Segment* segment);
   TfLiteStatus DefineValue(TfLiteContext* context, xnn_subgraph_t subgraph, int t, uint32_t flags,
                            const VisitContext& v, std::vector<uint32_t>* ids);
@@ -122,6 +126,22 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   };
   std::map<int, FoldedClamp> clamp_after_;
   std::set<int> folded_clamps_;
+  // TRANSPOSE nodes between an own float BATCH_MATMUL and one of its operands, read or
+  // written by nothing else: the matrix multiply reads the transpose's input (or writes its
+  // output) through strides, and the transposed copy is never formed. Per BATCH_MATMUL
+  // node, its operands' tensors and element strides (lhs, rhs, output; tensor -1: its own,
+  // contiguous); the TRANSPOSE nodes run no step.
+  struct OperandView {
+    int tensor = -1;
+    std::vector<int64_t> strides;
+  };
+  struct MatMulViews {
+    OperandView operand[3];
+  };
+  std::map<int, MatMulViews> matmul_views_;
+  void UseViews(TfLiteContext* context, const TfLiteNode& node, const MatMulViews& views,
+                BatchMatMulStep* step) const;
+  std::set<int> folded_transposes_;
 };
 
 }  // namespace xnnpack

@@ -39,30 +39,19 @@ constexpr int kNr = kGemmNr;
 // of 16-column panels (which would be mostly zero padding), e.g. a conv to 1 channel.
 constexpr int kSmallN = 4;
 
-void PackFloat(const float* weights, int n, int k, float* packed) {
-  if (n <= kSmallN) {
-    std::memcpy(packed, weights, sizeof(float) * static_cast<size_t>(n) * k);
-    return;
-  }
-  const int panels = (n + kNr - 1) / kNr;
-  for (int p = 0; p < panels; ++p) {
-    float* dst = packed + static_cast<size_t>(p) * k * kNr;
-    for (int kk = 0; kk < k; ++kk) {
-      for (int j = 0; j < kNr; ++j) {
-        const int col = p * kNr + j;
-        dst[kk * kNr + j] = col < n ? weights[static_cast<size_t>(col) * k + kk] : 0.0f;
-      }
-    }
-  }
-}
-
-// The same layout from weights stored [k][n] (row stride n): a panel's row kk is 16
-// consecutive values of source row kk, so panels are copied, not gathered.
-void PackFloatTransposed(const float* weights_kn, int n, int k, float* packed) {
+// weights[col * n_stride + kk * k_stride] for col < n, kk < k, packed in 16-column panels
+// (or, n <= kSmallN, as plain [n][k]). The two common layouts copy runs: [n][k] (k_stride
+// 1) gathers a panel's rows, [k][n] (n_stride 1) copies 16 values of a source row at once.
+void PackFloat(const float* weights, int n, int k, int64_t n_stride, int64_t k_stride,
+               float* packed) {
   if (n <= kSmallN) {
     for (int col = 0; col < n; ++col) {
-      for (int kk = 0; kk < k; ++kk) {
-        packed[static_cast<size_t>(col) * k + kk] = weights_kn[static_cast<size_t>(kk) * n + col];
+      const float* src = weights + col * n_stride;
+      float* dst = packed + static_cast<size_t>(col) * k;
+      if (k_stride == 1) {
+        std::memcpy(dst, src, sizeof(float) * static_cast<size_t>(k));
+      } else {
+        for (int kk = 0; kk < k; ++kk) dst[kk] = src[kk * k_stride];
       }
     }
     return;
@@ -71,10 +60,16 @@ void PackFloatTransposed(const float* weights_kn, int n, int k, float* packed) {
   for (int p = 0; p < panels; ++p) {
     float* dst = packed + static_cast<size_t>(p) * k * kNr;
     const int cols = std::min(kNr, n - p * kNr);
+    const float* base = weights + static_cast<int64_t>(p) * kNr * n_stride;
     for (int kk = 0; kk < k; ++kk) {
-      const float* src = weights_kn + static_cast<size_t>(kk) * n + p * kNr;
-      std::memcpy(dst + static_cast<size_t>(kk) * kNr, src, sizeof(float) * cols);
-      std::fill(dst + static_cast<size_t>(kk) * kNr + cols, dst + static_cast<size_t>(kk + 1) * kNr, 0.0f);
+      float* row = dst + static_cast<size_t>(kk) * kNr;
+      const float* src = base + kk * k_stride;
+      if (n_stride == 1) {
+        std::memcpy(row, src, sizeof(float) * cols);
+      } else {
+        for (int j = 0; j < cols; ++j) row[j] = src[j * n_stride];
+      }
+      std::fill(row + cols, row + kNr, 0.0f);
     }
   }
 }
@@ -1298,10 +1293,14 @@ void QuantizedGemmImpl(int m, int n, int k, const int16_t* a, int lda, const int
 }  // namespace
 
 void PackFloatWeights(const float* weights, int n, int k, float* packed) {
-  PackFloat(weights, n, k, packed);
+  PackFloat(weights, n, k, k, 1, packed);
 }
 void PackFloatWeightsTransposed(const float* weights_kn, int n, int k, float* packed) {
-  PackFloatTransposed(weights_kn, n, k, packed);
+  PackFloat(weights_kn, n, k, 1, n, packed);
+}
+void PackFloatWeightsStrided(const float* weights, int n, int k, int64_t n_stride,
+                             int64_t k_stride, float* packed) {
+  PackFloat(weights, n, k, n_stride, k_stride, packed);
 }
 void PackInt8Weights(const int8_t* weights, int n, int k, int32_t zero_point, int16_t* packed) {
   PackQuantizedWeights(weights, n, k, zero_point, packed);

@@ -53,6 +53,10 @@ void PackFloatWeights(const float* weights, int n, int k, float* packed);
 // The same packed weights from weights_kn[k][n] (row stride n): BATCH_MATMUL's right-hand
 // side without adj_y, packed without transposing it first.
 void PackFloatWeightsTransposed(const float* weights_kn, int n, int k, float* packed);
+// The same from weights[col * n_stride + kk * k_stride]: a right-hand side read through a
+// transpose that was never formed (the XNNPACK delegate's BATCH_MATMUL).
+void PackFloatWeightsStrided(const float* weights, int n, int k, int64_t n_stride,
+                             int64_t k_stride, float* packed);
 // Packs 8-bit weights with `zero_point` subtracted (w - zero_point fits int16) into
 // PackedQuantizedWeightsSize(n, k) elements.
 void PackInt8Weights(const int8_t* weights, int n, int k, int32_t zero_point, int16_t* packed);
