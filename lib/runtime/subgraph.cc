@@ -534,6 +534,10 @@ TfLiteStatus Subgraph::AllocateTensors() {
     return kTfLiteError;
   }
   if (state_ != State::kUninvokable) return kTfLiteOk;
+  // Delegates undone by a resize are applied again to the resized graph (which allocates
+  // the tensors itself: that AllocateTensors is a nested one, by design).
+  TF_LITE_ENSURE_STATUS(RedoAllDelegates());
+  if (state_ != State::kUninvokable) return kTfLiteOk;
   if (in_allocate_) {
     ReportError("AllocateTensors of subgraph %d re-entered: the model's control flow calls "
                 "the subgraph from itself", index_);
@@ -544,9 +548,6 @@ TfLiteStatus Subgraph::AllocateTensors() {
     bool* flag;
     ~Reset() { *flag = false; }
   } reset{&in_allocate_};
-  // Delegates undone by a resize are applied again to the resized graph.
-  TF_LITE_ENSURE_STATUS(RedoAllDelegates());
-  if (state_ != State::kUninvokable) return kTfLiteOk;
   // Variables keep their buffer (and state) across re-allocations.
   for (int v : variables_) {
     TfLiteTensor& t = tensors_[v];
