@@ -137,9 +137,9 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         // XNNPACK fuses a PAD into the convolution after it, and a RELU-like clamp into
         // the op before it, only when the value between them is its own.
         const int op = reg->builtin_code;
+        float clamp_lo, clamp_hi;
         if ((is_output && (op == kTfLiteBuiltinPad || op == kTfLiteBuiltinPadv2)) ||
-            (!is_output && (op == kTfLiteBuiltinRelu || op == kTfLiteBuiltinRelu6 ||
-                            op == kTfLiteBuiltinReluN1To1))) {
+            (!is_output && ReluOpClamp(op, &clamp_lo, &clamp_hi))) {
           keep_internal.insert(t);
         }
       });
