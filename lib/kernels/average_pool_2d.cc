@@ -26,20 +26,15 @@ struct AveragePool {
     if constexpr (std::is_same_v<T, float>) {
       pooling::PoolLoop<float, float>(
           pool, params, data, input, output, 0.f, [](float acc, float v) { return acc + v; },
-          [&data](float total, int count) {
-            const float average = total / static_cast<float>(count);
-            return std::min(std::max(average, data.float_min), data.float_max);
+          [&data](const float* total, int depth, int count, float* out) {
+            const float lo = data.float_min, hi = data.float_max, n = static_cast<float>(count);
+            for (int c = 0; c < depth; ++c) out[c] = std::min(std::max(total[c] / n, lo), hi);
           });
     } else {
       pooling::PoolLoop<T, int32_t>(
           pool, params, data, input, output, 0, [](int32_t acc, T v) { return acc + v; },
-          [&data](int32_t acc, int count) {
-            // count >= 1 for SAME and VALID padding; the guard only keeps a bad model
-            // from dividing by zero.
-            if (count == 0) return static_cast<T>(0);
-            acc = acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
-            acc = std::min(std::max(acc, data.act_min), data.act_max);
-            return static_cast<T>(acc);
+          [&data](const int32_t* acc, int depth, int count, T* out) {
+            pooling::RoundedAverageRow(acc, depth, count, data.act_min, data.act_max, out);
           });
     }
   }

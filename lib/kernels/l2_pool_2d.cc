@@ -30,9 +30,11 @@ struct L2Pool {
                   const TfLiteTensor* input, TfLiteTensor* output) {
     pooling::PoolLoop<float, float>(
         pool, params, data, input, output, 0.0f, [](float acc, float v) { return acc + v * v; },
-        [&data](float sum_squares, int count) {
-          const float l2 = std::sqrt(sum_squares / count);
-          return std::min(std::max(l2, data.float_min), data.float_max);
+        [&data](const float* sum_squares, int depth, int count, float* out) {
+          for (int c = 0; c < depth; ++c) {
+            const float l2 = std::sqrt(sum_squares[c] / count);
+            out[c] = std::min(std::max(l2, data.float_min), data.float_max);
+          }
         });
   }
 };

@@ -26,14 +26,18 @@ struct MaxPool {
     if constexpr (std::is_same_v<T, float>) {
       pooling::PoolLoop<float, float>(
           pool, params, data, input, output, std::numeric_limits<float>::lowest(), max,
-          [&data](float acc, int) {
-            return std::min(std::max(acc, data.float_min), data.float_max);
+          [&data](const float* acc, int depth, int, float* out) {
+            const float lo = data.float_min, hi = data.float_max;
+            for (int c = 0; c < depth; ++c) out[c] = std::min(std::max(acc[c], lo), hi);
           });
     } else {
       pooling::PoolLoop<T, T>(pool, params, data, input, output, std::numeric_limits<T>::lowest(),
-                              max, [&data](T acc, int) {
-                                int32_t v = std::max<int32_t>(acc, data.act_min);
-                                return static_cast<T>(std::min<int32_t>(v, data.act_max));
+                              max, [&data](const T* acc, int depth, int, T* out) {
+                                const int32_t lo = data.act_min, hi = data.act_max;
+                                for (int c = 0; c < depth; ++c) {
+                                  const int32_t v = std::max<int32_t>(acc[c], lo);
+                                  out[c] = static_cast<T>(std::min<int32_t>(v, hi));
+                                }
                               });
     }
   }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "catch2/catch.hpp"
+#include "kernels/internal/pooling.h"
 #include "kernels/testing/tensor_test_util.h"
 
 namespace tflite_inspect {
@@ -217,6 +218,34 @@ TEST_CASE("Pooling quantized random bit-exact") {
   RandomQuantizedPool<int8_t>(tflite::TensorType_INT8, 41);
   RandomQuantizedPool<uint8_t>(tflite::TensorType_UINT8, 42);
   RandomQuantizedPool<int16_t>(tflite::TensorType_INT16, 43);
+}
+
+TEST_CASE("RoundedAverage is the reference's integer rounding, at the edges of its range") {
+  auto reference = [](int64_t acc, int64_t count) {
+    return acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
+  };
+  std::mt19937 rng(7);
+  std::vector<int> counts = {1, 2, 3, 4, 7, 9, 16, 49, 255, 256, 1000, 65535, 65536, (1 << 21) - 1,
+                             1 << 21, (1 << 21) + 1, 1 << 24};
+  for (int count : counts) {
+    const int64_t limit = std::min<int64_t>(int64_t{1} << 30, int64_t{32768} * count);
+    std::vector<int64_t> accs = {0, 1, -1, limit, -limit};
+    // Exact halves and their neighbours, where the rounding turns.
+    for (int64_t q : {int64_t{0}, int64_t{1}, int64_t{5}, limit / count - 1}) {
+      for (int64_t d : {-1, 0, 1}) {
+        accs.push_back(q * count + count / 2 + d);
+        accs.push_back(-(q * count + count / 2 + d));
+      }
+    }
+    for (int i = 0; i < 2000; ++i) {
+      accs.push_back(std::uniform_int_distribution<int64_t>(-limit, limit)(rng));
+    }
+    for (int64_t acc : accs) {
+      CAPTURE(count, acc);
+      REQUIRE(tflite::ops::builtin::pooling::RoundedAverage(static_cast<int32_t>(acc), count) ==
+              reference(acc, count));
+    }
+  }
 }
 
 TEST_CASE("Pooling on 2 threads gives the single-threaded results") {

@@ -102,8 +102,50 @@ inline TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node, const char
   return context->ResizeTensor(context, output, out);
 }
 
+// The quantized average as the reference kernels compute it, (acc +- count / 2) / count
+// in integers, rounding half away from zero. In double the quotient is exact after
+// truncation while count <= 2^21 (|acc| < 2^31: the quotient's error, at most 2^-21, is
+// below 1 / count, the least distance of a non-integer quotient from an integer); the
+// division then vectorizes, where an integer division per element was most of an int8
+// AVERAGE_POOL_2D's time. Larger counts divide in integers.
+constexpr int kMaxDoubleAverageCount = 1 << 21;
+inline int32_t RoundedAverageInDouble(int32_t acc, int32_t half, double count) {
+  const double n = static_cast<double>(acc) + (acc > 0 ? half : -half);
+  return static_cast<int32_t>(n / count);
+}
+inline int32_t RoundedAverage(int32_t acc, int count) {
+  const int32_t half = count / 2;
+  if (count > kMaxDoubleAverageCount) return acc > 0 ? (acc + half) / count : (acc - half) / count;
+  return RoundedAverageInDouble(acc, half, static_cast<double>(count));
+}
+
+// out[c] = clamp(RoundedAverage(acc[c], count), lo, hi) for c < depth. Without trapping
+// math (the quotients are in range, nothing traps) GCC vectorizes the conversions.
+template <typename T>
+__attribute__((optimize("no-trapping-math"))) void RoundedAverageRow(
+    const int32_t* __restrict acc, int depth, int count, int32_t lo, int32_t hi, T* __restrict out) {
+  if (count == 0) {  // no position in the window: only a bad model gets here
+    std::fill(out, out + depth, static_cast<T>(0));
+    return;
+  }
+  if (count > kMaxDoubleAverageCount) {
+    for (int c = 0; c < depth; ++c) out[c] = static_cast<T>(std::min(std::max(RoundedAverage(acc[c], count), lo), hi));
+    return;
+  }
+  const int32_t half = count / 2;
+  const double n = static_cast<double>(count);
+  for (int c = 0; c < depth; ++c) {  // RoundedAverageInDouble, written out: inlined here
+    const int32_t a = acc[c];
+    int32_t v = static_cast<int32_t>((static_cast<double>(a) + (a > 0 ? half : -half)) / n);
+    v = v < lo ? lo : v;
+    out[c] = static_cast<T>(v > hi ? hi : v);
+  }
+}
+
 // Calls reduce(acc, value) over the window of every output element, then
-// finish(acc, count) to produce it. Acc and T are the accumulator and element types.
+// finish(acc, depth, count, out) to produce an output pixel's depth values from their
+// accumulators (a row at a time, so that the loop over the channels has no per-element
+// branch and vectorizes). Acc and T are the accumulator and element types.
 // Output rows are split over `pool` (nullptr: inline); each row is computed the same
 // way whatever the split, so results do not depend on the thread count.
 template <typename T, typename Acc, typename Reduce, typename Finish>
@@ -112,7 +154,7 @@ void PoolLoop(pthreadpool* pool, const TfLitePoolParams& params, const PoolData&
               Finish finish) {
   const int in_h = input->dims->data[1];
   const int in_w = input->dims->data[2];
-  const int depth = input->dims->data[3];
+  const int depth_ = input->dims->data[3];
   const int out_h = output->dims->data[1];
   const int out_w = output->dims->data[2];
   const T* in = reinterpret_cast<const T*>(input->data.raw);
@@ -121,6 +163,9 @@ void PoolLoop(pthreadpool* pool, const TfLitePoolParams& params, const PoolData&
   const double work =
       static_cast<double>(NumElements(output)) * params.filter_height * params.filter_width;
   parallel::ParallelFor(pool, rows, work, [&](size_t row) {
+    // Locals, not the closure's references: a store to the accumulators could alias them
+    // (int8 pointers alias anything), which kept the loops below scalar.
+    const int depth = depth_;
     const int b = static_cast<int>(row / out_h);
     const int oy = static_cast<int>(row % out_h);
     const int y0 = oy * params.stride_height - data.pad_height;
@@ -134,17 +179,19 @@ void PoolLoop(pthreadpool* pool, const TfLitePoolParams& params, const PoolData&
       const int fx_start = std::max(0, -x0);
       const int fx_end = std::min(params.filter_width, in_w - x0);
       std::fill(acc.begin(), acc.end(), init);
-      Acc* a = acc.data();
+      // Restrict: int8 pointers may alias anything, which kept these loops scalar.
+      Acc* __restrict a = acc.data();
       int count = 0;
       for (int fy = fy_start; fy < fy_end; ++fy) {
         for (int fx = fx_start; fx < fx_end; ++fx) {
-          const T* px = in + ((static_cast<int64_t>(b) * in_h + y0 + fy) * in_w + x0 + fx) * depth;
+          const T* __restrict px =
+              in + ((static_cast<int64_t>(b) * in_h + y0 + fy) * in_w + x0 + fx) * depth;
           for (int c = 0; c < depth; ++c) a[c] = reduce(a[c], px[c]);
           ++count;
         }
       }
-      T* o = out + ((static_cast<int64_t>(b) * out_h + oy) * out_w + ox) * depth;
-      for (int c = 0; c < depth; ++c) o[c] = finish(a[c], count);
+      T* __restrict o = out + ((static_cast<int64_t>(b) * out_h + oy) * out_w + ox) * depth;
+      finish(a, depth, count, o);
     }
   });
 }
