@@ -87,6 +87,35 @@ inline __attribute__((always_inline)) void IntegerPixelImpl(const T* p00, const 
   }
 }
 
+// One output row, separably: the two input rows weighted by wy0 / wy1 once for every
+// input column (`vrow`, in_w x depth sums), then each output pixel's two columns of it
+// weighted by wx0 / wx1. The same integer v as IntegerPixelImpl's four products,
+// regrouped (wx0 (p00 wy0 + p10 wy1) + wx1 (p01 wy0 + p11 wy1); exact, no rounding
+// before the last step), so the same bits; both loops run over contiguous values and
+// vectorize, where the per-pixel loop of a few channels did not (deeplab's 33x33 -> 257x257
+// upsampling of 21 channels was half of its int8 model's time).
+template <typename Acc, typename T>
+inline __attribute__((always_inline)) void IntegerRowImpl(const T* __restrict r0,
+                                                          const T* __restrict r1, Acc wy0, Acc wy1,
+                                                          int in_w, int depth, const int32_t* x0s,
+                                                          const int32_t* x1s, const int32_t* wx1s,
+                                                          int out_w, Acc* __restrict vrow,
+                                                          T* __restrict out) {
+  const size_t n = static_cast<size_t>(in_w) * depth;
+  for (size_t i = 0; i < n; ++i) vrow[i] = static_cast<Acc>(r0[i]) * wy0 + static_cast<Acc>(r1[i]) * wy1;
+  for (int x = 0; x < out_w; ++x) {
+    const Acc* __restrict a = vrow + static_cast<size_t>(x0s[x]) * depth;
+    const Acc* __restrict b = vrow + static_cast<size_t>(x1s[x]) * depth;
+    const Acc wx1 = wx1s[x], wx0 = (1 << 10) - wx1;
+    T* __restrict o = out + static_cast<size_t>(x) * depth;
+    for (int c = 0; c < depth; ++c) {
+      const Acc v = a[c] * wx0 + b[c] * wx1;
+      const Acc round = v > 0 ? Acc{1 << 19} : -Acc{1 << 19};
+      o[c] = static_cast<T>((v + round) / (Acc{1} << 20));
+    }
+  }
+}
+
 template <typename T>
 void FloatPixel(const T* p00, const T* p10, const T* p01, const T* p11, float wy0, float wy1,
                 float wx0, float wx1, int depth, T* out) {
@@ -96,6 +125,12 @@ template <typename Acc, typename T>
 void IntegerPixel(const T* p00, const T* p10, const T* p01, const T* p11, Acc w00, Acc w10,
                   Acc w01, Acc w11, int depth, T* out) {
   IntegerPixelImpl(p00, p10, p01, p11, w00, w10, w01, w11, depth, out);
+}
+template <typename Acc, typename T>
+void IntegerRow(const T* r0, const T* r1, Acc wy0, Acc wy1, int in_w, int depth,
+                const int32_t* x0s, const int32_t* x1s, const int32_t* wx1s, int out_w, Acc* vrow,
+                T* out) {
+  IntegerRowImpl(r0, r1, wy0, wy1, in_w, depth, x0s, x1s, wx1s, out_w, vrow, out);
 }
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -112,6 +147,13 @@ __attribute__((target("avx2"))) void IntegerPixelAvx2(const T* p00, const T* p10
                                                       Acc w11, int depth, T* out) {
   IntegerPixelImpl(p00, p10, p01, p11, w00, w10, w01, w11, depth, out);
 }
+template <typename Acc, typename T>
+__attribute__((target("avx2"))) void IntegerRowAvx2(const T* r0, const T* r1, Acc wy0, Acc wy1,
+                                                    int in_w, int depth, const int32_t* x0s,
+                                                    const int32_t* x1s, const int32_t* wx1s,
+                                                    int out_w, Acc* vrow, T* out) {
+  IntegerRowImpl(r0, r1, wy0, wy1, in_w, depth, x0s, x1s, wx1s, out_w, vrow, out);
+}
 #endif
 
 template <typename T>
@@ -127,6 +169,14 @@ auto SelectIntegerPixel() {
   if (gemm::CpuHasAvx2()) return &IntegerPixelAvx2<Acc, T>;
 #endif
   return &IntegerPixel<Acc, T>;
+}
+
+template <typename Acc, typename T>
+auto SelectIntegerRow() {
+#if defined(__x86_64__) || defined(__i386__)
+  if (gemm::CpuHasAvx2()) return &IntegerRowAvx2<Acc, T>;
+#endif
+  return &IntegerRow<Acc, T>;
 }
 
 template <typename T>
@@ -193,6 +243,10 @@ void ResizeInteger(pthreadpool* pool, const TfLiteResizeBilinearParams& p, const
     wx1s[x] = ix - (1 << 10) * x0s[x];
   }
   const auto pixel = SelectIntegerPixel<Acc, T>();
+  const auto row_fn = SelectIntegerRow<Acc, T>();
+  // Separably where the input is not much wider than the output (upsampling: every input
+  // column is read), else pixel by pixel.
+  const bool separable = d.in_w <= 2 * d.out_w;
   const double work = static_cast<double>(d.batches) * d.out_h * d.out_w * d.depth * 4;
   parallel::ParallelFor(pool, static_cast<size_t>(d.batches) * d.out_h, work, [&](size_t row) {
     const int b = static_cast<int>(row / d.out_h);
@@ -201,6 +255,13 @@ void ResizeInteger(pthreadpool* pool, const TfLiteResizeBilinearParams& p, const
     InterpolationInt(y, height_scale_10, p.half_pixel_centers, d.in_h, &iy, &y0, &y1);
     const Acc wy1 = iy - (1 << 10) * y0;
     const Acc wy0 = (1 << 10) - wy1;
+    if (separable) {
+      thread_local std::vector<Acc> vrow;
+      vrow.resize(static_cast<size_t>(d.in_w) * d.depth);
+      row_fn(in + d.In(b, y0, 0, 0), in + d.In(b, y1, 0, 0), wy0, wy1, d.in_w, d.depth,
+             x0s.data(), x1s.data(), wx1s.data(), d.out_w, vrow.data(), out + d.Out(b, y, 0, 0));
+      return;
+    }
     for (int x = 0; x < d.out_w; ++x) {
       const int32_t x0 = x0s[x], x1 = x1s[x];
       const Acc wx1 = wx1s[x];

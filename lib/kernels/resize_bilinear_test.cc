@@ -81,12 +81,15 @@ struct RandomCase {
   bool ac, hp;
 };
 
-RandomCase MakeCase(std::mt19937& rng) {
+// wide: up to 40 channels and 24 output pixels a side (the vector loops and their tails,
+// and downsampling by more than 2).
+RandomCase MakeCase(std::mt19937& rng, bool wide = false) {
   RandomCase c;
-  c.shape = {1 + static_cast<int>(rng() % 2), 1 + static_cast<int>(rng() % 5),
-             1 + static_cast<int>(rng() % 5), 1 + static_cast<int>(rng() % 3)};
-  c.oh = 1 + static_cast<int>(rng() % 9);
-  c.ow = 1 + static_cast<int>(rng() % 9);
+  c.shape = {1 + static_cast<int>(rng() % 2), 1 + static_cast<int>(rng() % (wide ? 12 : 5)),
+             1 + static_cast<int>(rng() % (wide ? 12 : 5)),
+             1 + static_cast<int>(rng() % (wide ? 40 : 3))};
+  c.oh = 1 + static_cast<int>(rng() % (wide ? 24 : 9));
+  c.ow = 1 + static_cast<int>(rng() % (wide ? 24 : 9));
   const int mode = rng() % 3;
   c.ac = mode == 1;
   c.hp = mode == 2;
@@ -127,10 +130,10 @@ TEST_CASE("RESIZE_BILINEAR float random against double") {
 }
 
 template <typename T>
-void RandomIntegerResize(tflite::TensorType type, uint32_t seed) {
+void RandomIntegerResize(tflite::TensorType type, uint32_t seed, bool wide = false) {
   std::mt19937 rng(seed);
   for (int iter = 0; iter < 60; ++iter) {
-    const RandomCase c = MakeCase(rng);
+    const RandomCase c = MakeCase(rng, wide);
     std::vector<T> in(Count(c.shape));
     for (auto& x : in) {
       x = static_cast<T>(std::uniform_int_distribution<int>(std::numeric_limits<T>::min(),
@@ -191,6 +194,8 @@ TEST_CASE("RESIZE_BILINEAR quantized random bit-exact") {
   RandomIntegerResize<uint8_t>(tflite::TensorType_UINT8, 121);
   RandomIntegerResize<int8_t>(tflite::TensorType_INT8, 122);
   RandomIntegerResize<int16_t>(tflite::TensorType_INT16, 123);
+  RandomIntegerResize<int8_t>(tflite::TensorType_INT8, 124, /*wide=*/true);
+  RandomIntegerResize<int16_t>(tflite::TensorType_INT16, 125, /*wide=*/true);
 }
 
 TEST_CASE("RESIZE_BILINEAR on 2 threads gives the single-threaded results") {
