@@ -528,6 +528,29 @@ TfLiteStatus Subgraph::AllocatePersistent(TfLiteTensor* t) {
   return kTfLiteOk;
 }
 
+// Sets `*busy` for its scope, unless it is set already: then control flow has led back
+// into a subgraph that is being prepared or run, which is reported (`what` of subgraph N
+// re-entered) instead of recursing until the stack overflows.
+class Subgraph::ReentryGuard {
+ public:
+  ReentryGuard(Subgraph* sg, bool* busy, const char* what) : busy_(busy), entered_(!*busy) {
+    if (!entered_) {
+      sg->ReportError("%s of subgraph %d re-entered: the model's control flow calls the "
+                      "subgraph from itself", what, sg->index_);
+      return;
+    }
+    *busy_ = true;
+  }
+  ~ReentryGuard() {
+    if (entered_) *busy_ = false;
+  }
+  bool entered() const { return entered_; }
+
+ private:
+  bool* busy_;
+  bool entered_;
+};
+
 TfLiteStatus Subgraph::AllocateTensors() {
   if (in_invoke_) {
     ReportError("AllocateTensors called from within Invoke");
@@ -538,16 +561,8 @@ TfLiteStatus Subgraph::AllocateTensors() {
   // the tensors itself: that AllocateTensors is a nested one, by design).
   TF_LITE_ENSURE_STATUS(RedoAllDelegates());
   if (state_ != State::kUninvokable) return kTfLiteOk;
-  if (in_allocate_) {
-    ReportError("AllocateTensors of subgraph %d re-entered: the model's control flow calls "
-                "the subgraph from itself", index_);
-    return kTfLiteError;
-  }
-  in_allocate_ = true;
-  struct Reset {
-    bool* flag;
-    ~Reset() { *flag = false; }
-  } reset{&in_allocate_};
+  const ReentryGuard guard(this, &in_allocate_, "AllocateTensors");
+  if (!guard.entered()) return kTfLiteError;
   // Variables keep their buffer (and state) across re-allocations.
   for (int v : variables_) {
     TfLiteTensor& t = tensors_[v];
@@ -840,16 +855,8 @@ TfLiteStatus Subgraph::Invoke() {
     ReportError("Invoke called on model that is not ready.");
     return kTfLiteError;
   }
-  if (in_invoke_) {
-    ReportError("Invoke of subgraph %d re-entered: the model's control flow calls the "
-                "subgraph from itself", index_);
-    return kTfLiteError;
-  }
-  in_invoke_ = true;
-  struct Reset {
-    bool* flag;
-    ~Reset() { *flag = false; }
-  } reset{&in_invoke_};
+  const ReentryGuard guard(this, &in_invoke_, "Invoke");
+  if (!guard.entered()) return kTfLiteError;
   // Once a node has produced a tensor whose shape is only known now (kTfLiteDynamic),
   // the nodes after it are prepared again right before they run, as TFLite does.
   bool reprepare = false;

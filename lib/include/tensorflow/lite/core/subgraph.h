@@ -286,6 +286,7 @@ class Subgraph {
   std::vector<std::vector<char>> scratch_buffers_;
   State state_ = State::kUninvokable;
   bool in_invoke_ = false;
+  class ReentryGuard;
   // Set while AllocateTensors runs: control flow that leads back into a subgraph being
   // prepared or run is refused rather than recursing until the stack overflows.
   bool in_allocate_ = false;
