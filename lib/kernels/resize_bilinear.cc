@@ -9,6 +9,10 @@
 #include <type_traits>
 #include <vector>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/parallel.h"
 #include "kernels/internal/resize.h"
@@ -147,6 +151,35 @@ __attribute__((target("avx2"))) void IntegerPixelAvx2(const T* p00, const T* p10
                                                       Acc w11, int depth, T* out) {
   IntegerPixelImpl(p00, p10, p01, p11, w00, w10, w01, w11, depth, out);
 }
+// int8 on AVX-512: the horizontal step 16 channels at a time under a mask (a pixel of 21
+// channels is two steps, where the compiler's loop took 8 + 8 + 4 + 1), the rounding and
+// the truncating division by 2^20 as integer operations: (v + sign(v) 2^19) / 2^20.
+__attribute__((target("avx512f"))) void IntegerRowAvx512(const int8_t* r0, const int8_t* r1,
+                                                         int32_t wy0, int32_t wy1, int in_w,
+                                                         int depth, const int32_t* x0s,
+                                                         const int32_t* x1s, const int32_t* wx1s,
+                                                         int out_w, int32_t* vrow, int8_t* out) {
+  const size_t n = static_cast<size_t>(in_w) * depth;
+  for (size_t i = 0; i < n; ++i) vrow[i] = static_cast<int32_t>(r0[i]) * wy0 + static_cast<int32_t>(r1[i]) * wy1;
+  const __m512i half = _mm512_set1_epi32(1 << 19), low = _mm512_set1_epi32((1 << 20) - 1);
+  for (int x = 0; x < out_w; ++x) {
+    const int32_t* a = vrow + static_cast<size_t>(x0s[x]) * depth;
+    const int32_t* b = vrow + static_cast<size_t>(x1s[x]) * depth;
+    const __m512i w1 = _mm512_set1_epi32(wx1s[x]), w0 = _mm512_set1_epi32((1 << 10) - wx1s[x]);
+    int8_t* o = out + static_cast<size_t>(x) * depth;
+    for (int c = 0; c < depth; c += 16) {
+      const __mmask16 m = depth - c >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (depth - c)) - 1);
+      const __m512i v = _mm512_add_epi32(_mm512_mullo_epi32(_mm512_maskz_loadu_epi32(m, a + c), w0),
+                                         _mm512_mullo_epi32(_mm512_maskz_loadu_epi32(m, b + c), w1));
+      const __m512i neg = _mm512_srai_epi32(v, 31);  // -1 where v < 0 (v = 0 rounds to 0 either way)
+      const __m512i t = _mm512_add_epi32(v, _mm512_sub_epi32(_mm512_xor_si512(half, neg), neg));
+      const __m512i q = _mm512_srai_epi32(
+          _mm512_add_epi32(t, _mm512_and_si512(_mm512_srai_epi32(t, 31), low)), 20);
+      _mm512_mask_cvtepi32_storeu_epi8(o + c, m, q);
+    }
+  }
+}
+
 template <typename Acc, typename T>
 __attribute__((target("avx2"))) void IntegerRowAvx2(const T* r0, const T* r1, Acc wy0, Acc wy1,
                                                     int in_w, int depth, const int32_t* x0s,
@@ -174,6 +207,9 @@ auto SelectIntegerPixel() {
 template <typename Acc, typename T>
 auto SelectIntegerRow() {
 #if defined(__x86_64__) || defined(__i386__)
+  if constexpr (std::is_same_v<T, int8_t>) {
+    if (gemm::CpuHasAvx512F()) return &IntegerRowAvx512;
+  }
   if (gemm::CpuHasAvx2()) return &IntegerRowAvx2<Acc, T>;
 #endif
   return &IntegerRow<Acc, T>;
