@@ -43,6 +43,12 @@ Result<std::unique_ptr<Model>> Model::LoadBuffer(const void* data, size_t size) 
   if (data == nullptr && size != 0) return InvalidArgument("model buffer is null");
   std::unique_ptr<Model> m(new Model());
   m->bytes_ = static_cast<const uint8_t*>(data);
+  if (size != 0 && reinterpret_cast<uintptr_t>(data) % alignof(std::max_align_t) != 0) {
+    m->owned_.reset(new std::max_align_t[(size + sizeof(std::max_align_t) - 1) /
+                                         sizeof(std::max_align_t)]);
+    std::memcpy(m->owned_.get(), data, size);
+    m->bytes_ = reinterpret_cast<const uint8_t*>(m->owned_.get());
+  }
   m->size_ = size;
   m->source_ = "<buffer>";
   return Finish(std::move(m));

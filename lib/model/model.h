@@ -38,7 +38,9 @@ struct BufferView {
 class Model {
  public:
   static Result<std::unique_ptr<Model>> LoadFile(const std::string& path);
-  // `data` must stay valid and unchanged for the life of the returned model.
+  // `data` must stay valid and unchanged for the life of the returned model. A buffer
+  // that is not aligned as new[] aligns is copied (flatbuffers reads its tables with
+  // aligned accesses: undefined behaviour otherwise, which UBSan reports in the verifier).
   static Result<std::unique_ptr<Model>> LoadBuffer(const void* data, size_t size);
 
   const tflite::Model* fb() const { return model_; }
@@ -77,6 +79,7 @@ class Model {
   static Result<std::unique_ptr<Model>> Finish(std::unique_ptr<Model> m);
 
   std::unique_ptr<MappedFile> file_;
+  std::unique_ptr<std::max_align_t[]> owned_;  // LoadBuffer's aligned copy, when needed
   const uint8_t* bytes_ = nullptr;
   size_t size_ = 0;
   std::string source_;
