@@ -60,8 +60,7 @@ template <typename T>
 void EvalQuantized(const OpData& data, const TfLiteTensor* input, TfLiteTensor* output) {
   const int32_t input_offset = input->params.zero_point;
   const int32_t output_offset = output->params.zero_point;
-  elementwise::UnaryMap(
-      GetTensorData<T>(input), GetTensorData<T>(output), NumElements(input), [&](T x) {
+  elementwise::QuantizedUnaryMap<T>(input, output, [&](T x) {
         const int32_t v = static_cast<int32_t>(x) - input_offset;
         const int32_t out =
             output_offset + (v >= 0

@@ -67,19 +67,7 @@ void EvalQuantized(float act_min, float act_max, const OpData& data, const TfLit
                                                            data.output_multiplier, data.output_shift);
     return static_cast<T>(std::min(qmax, std::max(qmin, v)));
   };
-  if constexpr (sizeof(T) == 1) {
-    // 8 bits: the function of every byte once, then a table lookup per element (the same
-    // values; the requantization per element was most of an int8 RELU's time).
-    elementwise::ByteLut lut;
-    for (int b = 0; b < 256; ++b) {
-      const T x = static_cast<T>(static_cast<uint8_t>(b));
-      lut.table[b] = static_cast<uint8_t>(relu(x));
-    }
-    elementwise::EvalByteLut(lut, input, output);
-  } else {
-    elementwise::UnaryMap(GetTensorData<T>(input), GetTensorData<T>(output), NumElements(input),
-                          relu);
-  }
+  elementwise::QuantizedUnaryMap<T>(input, output, relu);
 }
 
 // int16 is accepted by RELU and RELU6 only, as upstream.
