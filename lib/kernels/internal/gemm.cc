@@ -44,6 +44,7 @@ constexpr int kSmallN = 4;
 // 1) gathers a panel's rows, [k][n] (n_stride 1) copies 16 values of a source row at once.
 void PackFloat(const float* weights, int n, int k, int64_t n_stride, int64_t k_stride,
                float* packed) {
+  if (k == 0) return;  // nothing to pack (and an empty weights pointer may be null)
   if (n <= kSmallN) {
     for (int col = 0; col < n; ++col) {
       const float* src = weights + col * n_stride;
