@@ -171,15 +171,17 @@ void Col2Im(const Geometry& g, const V* col, int y0, int rows, V* out) {
   const int taps = g.kh * g.kw;
   const int n = g.out_c * taps;
   for (int r = 0; r < rows; ++r) {
-    const int oy0 = (y0 + r) * g.stride_h - g.pad_h;
+    // In 64 bits: a crafted stride times an input row overflows int (the output size
+    // comes from the output_shape tensor, not from the stride).
+    const int64_t oy0 = static_cast<int64_t>(y0 + r) * g.stride_h - g.pad_h;
     for (int x = 0; x < g.in_w; ++x) {
-      const int ox0 = x * g.stride_w - g.pad_w;
+      const int64_t ox0 = static_cast<int64_t>(x) * g.stride_w - g.pad_w;
       const V* c = col + (static_cast<int64_t>(r) * g.in_w + x) * n;
       for (int fy = 0; fy < g.kh; ++fy) {
-        const int oy = oy0 + fy;
+        const int64_t oy = oy0 + fy;
         if (oy < 0 || oy >= g.out_h) continue;
         for (int fx = 0; fx < g.kw; ++fx) {
-          const int ox = ox0 + fx;
+          const int64_t ox = ox0 + fx;
           if (ox < 0 || ox >= g.out_w) continue;
           V* o = out + (static_cast<int64_t>(oy) * g.out_w + ox) * g.out_c;
           const V* src = c + fy * g.kw + fx;
@@ -247,10 +249,11 @@ void EvalInt16(OpData* data, const Geometry& g, const int16_t* input, const int8
         const int16_t* in =
             input + ((static_cast<int64_t>(b) * g.in_h + y) * g.in_w + x) * g.in_c;
         for (int fy = 0; fy < g.kh; ++fy) {
-          const int oy = y * g.stride_h - g.pad_h + fy;
+          // In 64 bits, as Col2Im.
+          const int64_t oy = static_cast<int64_t>(y) * g.stride_h - g.pad_h + fy;
           if (oy < 0 || oy >= g.out_h) continue;
           for (int fx = 0; fx < g.kw; ++fx) {
-            const int ox = x * g.stride_w - g.pad_w + fx;
+            const int64_t ox = static_cast<int64_t>(x) * g.stride_w - g.pad_w + fx;
             if (ox < 0 || ox >= g.out_w) continue;
             Acc* acc = acc_buf.data() + (static_cast<int64_t>(oy) * g.out_w + ox) * g.out_c;
             for (int oc = 0; oc < g.out_c; ++oc) {
