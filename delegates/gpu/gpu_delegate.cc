@@ -1,6 +1,7 @@
 #include "gpu/gpu_delegate.h"
 
 #include <algorithm>
+#include <cstring>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -205,6 +206,13 @@ GpuPartition::~GpuPartition() {
 cl_mem GpuPartition::NewBuffer(size_t bytes, cl_mem_flags flags, const void* host) {
   if (!error_.empty()) return nullptr;
   cl_int err = CL_SUCCESS;
+  // At least 4 bytes (an empty or one-half buffer is still a valid kernel argument); the
+  // copy of a shorter host value is padded first, or OpenCL reads past its end.
+  uint8_t padded[4] = {};
+  if (host != nullptr && bytes < sizeof padded) {
+    if (bytes > 0) std::memcpy(padded, host, bytes);
+    host = padded;
+  }
   cl_mem m = clCreateBuffer(delegate_->env().context(), flags | (host != nullptr ? CL_MEM_COPY_HOST_PTR : 0),
                             std::max<size_t>(bytes, 4), const_cast<void*>(host), &err);
   if (err != CL_SUCCESS) {

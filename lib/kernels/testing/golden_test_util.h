@@ -117,7 +117,7 @@ inline void CheckCase(const GoldenCase& c, int num_threads) {
       double err = 0;
       if (t->type == kTfLiteFloat32) err = MaxAbsDiff<float>(got, want.data(), want.size());
       CAPTURE(err);
-      CHECK(std::memcmp(got, want.data(), want.size()) == 0);
+      CHECK((want.empty() || std::memcmp(got, want.data(), want.size()) == 0));
     }
   }
 }
