@@ -145,8 +145,7 @@ namespace {
 // broadcasting: the operand's dimensions align with the output's last ones; a dimension of
 // 1 is read for every index).
 int64_t BatchOffset(const std::vector<int>& dims, const std::vector<int64_t>& strides,
-                    const std::vector<int64_t>& index) {
-  const int out_batch_dims = static_cast<int>(index.size());
+                    const int64_t* index, int out_batch_dims) {
   const int op_batch_dims = static_cast<int>(dims.size()) - 2;
   int64_t offset = 0;
   for (int d = 0; d < out_batch_dims; ++d) {
@@ -170,21 +169,22 @@ void BatchMatMulF32::RunViews(const float* lhs, const float* rhs, float* out, pt
   const int64_t n_stride = adj_y_ ? rhs_strides_[rr - 2] : rhs_strides_[rr - 1];
   const int64_t ldc = out_strides_[g_.rank - 2];
   packed_.resize(tflite::gemm::PackedWeightsSize(g_.n, g_.k));
-  std::vector<int64_t> index(g_.rank - 2, 0);
+  int64_t index[tflite::matmul::kMaxRank] = {};  // the output batch's coordinates
+  const int batch_dims = g_.rank - 2;
   int64_t packed_from = -1;
   for (int64_t ob = 0; ob < g_.out_batches; ++ob) {
     int64_t rem = ob;
-    for (int d = g_.rank - 3; d >= 0; --d) {
+    for (int d = batch_dims - 1; d >= 0; --d) {
       index[d] = rem % g_.out_dims[d];
       rem /= g_.out_dims[d];
     }
-    const int64_t r_off = BatchOffset(rhs_dims_, rhs_strides_, index);
+    const int64_t r_off = BatchOffset(rhs_dims_, rhs_strides_, index, batch_dims);
     if (r_off != packed_from) {
       tflite::gemm::PackFloatWeightsStrided(rhs + r_off, g_.n, g_.k, n_stride, rk_stride,
                                             packed_.data());
       packed_from = r_off;
     }
-    const float* a = lhs + BatchOffset(lhs_dims_, lhs_strides_, index);
+    const float* a = lhs + BatchOffset(lhs_dims_, lhs_strides_, index, batch_dims);
     int64_t lda = m_stride;
     if (lk_stride != 1) {
       lhs_t_.resize(static_cast<size_t>(g_.m) * g_.k);
@@ -195,7 +195,7 @@ void BatchMatMulF32::RunViews(const float* lhs, const float* rhs, float* out, pt
       lda = g_.k;
     }
     int64_t o_off = 0;
-    for (int d = 0; d < g_.rank - 2; ++d) o_off += index[d] * out_strides_[d];
+    for (int d = 0; d < batch_dims; ++d) o_off += index[d] * out_strides_[d];
     tflite::gemm::FloatGemm(g_.m, g_.n, g_.k, a, static_cast<int>(lda), packed_.data(),
                             out + o_off, static_cast<int>(ldc), tflite::gemm::FloatOutputStage(),
                             pool, kernel_);

@@ -109,7 +109,8 @@ inline TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node, const char
 // division then vectorizes, where an integer division per element was most of an int8
 // AVERAGE_POOL_2D's time. Larger counts divide in integers.
 constexpr int kMaxDoubleAverageCount = 1 << 21;
-inline int32_t RoundedAverageInDouble(int32_t acc, int32_t half, double count) {
+__attribute__((always_inline, optimize("no-trapping-math"))) inline int32_t RoundedAverageInDouble(
+    int32_t acc, int32_t half, double count) {
   const double n = static_cast<double>(acc) + (acc > 0 ? half : -half);
   return static_cast<int32_t>(n / count);
 }
@@ -134,9 +135,8 @@ __attribute__((optimize("no-trapping-math"))) void RoundedAverageRow(
   }
   const int32_t half = count / 2;
   const double n = static_cast<double>(count);
-  for (int c = 0; c < depth; ++c) {  // RoundedAverageInDouble, written out: inlined here
-    const int32_t a = acc[c];
-    int32_t v = static_cast<int32_t>((static_cast<double>(a) + (a > 0 ? half : -half)) / n);
+  for (int c = 0; c < depth; ++c) {
+    int32_t v = RoundedAverageInDouble(acc[c], half, n);
     v = v < lo ? lo : v;
     out[c] = static_cast<T>(v > hi ? hi : v);
   }
@@ -154,7 +154,7 @@ void PoolLoop(pthreadpool* pool, const TfLitePoolParams& params, const PoolData&
               Finish finish) {
   const int in_h = input->dims->data[1];
   const int in_w = input->dims->data[2];
-  const int depth_ = input->dims->data[3];
+  const int channels = input->dims->data[3];
   const int out_h = output->dims->data[1];
   const int out_w = output->dims->data[2];
   const T* in = reinterpret_cast<const T*>(input->data.raw);
@@ -165,7 +165,7 @@ void PoolLoop(pthreadpool* pool, const TfLitePoolParams& params, const PoolData&
   parallel::ParallelFor(pool, rows, work, [&](size_t row) {
     // Locals, not the closure's references: a store to the accumulators could alias them
     // (int8 pointers alias anything), which kept the loops below scalar.
-    const int depth = depth_;
+    const int depth = channels;
     const int b = static_cast<int>(row / out_h);
     const int oy = static_cast<int>(row % out_h);
     const int y0 = oy * params.stride_height - data.pad_height;
