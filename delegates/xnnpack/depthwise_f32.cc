@@ -8,11 +8,16 @@
 
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/parallel.h"
+#include "xnnpack/conv_f32.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #define TFI_DW_X86 1
+#elif defined(__aarch64__)
+#include <arm_neon.h>
+#define TFI_DW_NEON 1
 #endif
+#include <cstring>
 
 namespace tflite_inspect {
 namespace xnnpack {
@@ -45,6 +50,8 @@ inline __attribute__((always_inline)) void Store(float* p, M m, V v) {
 }
 inline __attribute__((always_inline)) V Fma(V a, V b, V acc) { return _mm512_fmadd_ps(a, b, acc); }
 inline __attribute__((always_inline)) V Splat(float x) { return _mm512_set1_ps(x); }
+inline __attribute__((always_inline)) V Add(V a, V b) { return _mm512_add_ps(a, b); }
+constexpr bool kTwoSums5x5 = false;  // XNNPACK's x86 kernels: one sum
 inline __attribute__((always_inline)) V Clamp(V v, V lo, V hi) {
   return _mm512_min_ps(_mm512_max_ps(v, lo), hi);
 }
@@ -83,6 +90,8 @@ inline __attribute__((always_inline)) void Store(float* p, M m, V v) {
 }
 inline __attribute__((always_inline)) V Fma(V a, V b, V acc) { return _mm256_fmadd_ps(a, b, acc); }
 inline __attribute__((always_inline)) V Splat(float x) { return _mm256_set1_ps(x); }
+inline __attribute__((always_inline)) V Add(V a, V b) { return _mm256_add_ps(a, b); }
+constexpr bool kTwoSums5x5 = false;
 inline __attribute__((always_inline)) V Clamp(V v, V lo, V hi) {
   return _mm256_min_ps(_mm256_max_ps(v, lo), hi);
 }
@@ -93,6 +102,45 @@ inline __attribute__((always_inline)) V Clamp(V v, V lo, V hi) {
 #pragma GCC pop_options
 #endif
 }  // namespace avx2
+#endif
+
+#ifdef TFI_DW_NEON
+// AArch64: NEON (with FMA) is in every arm64 CPU, so no target region. 4 lanes; the 32
+// vector registers hold 9 weights + 8 sums (3x3) or 25 weights + 2 x 2 sums (5x5, with
+// the bias and the clamp bounds). vfmaq_f32 is one fused multiply-add per tap, as the
+// x86 FMA and XNNPACK's neonfma kernels.
+namespace neon {
+using V = float32x4_t;
+using M = int;  // lanes in use
+constexpr int kLanes = 4;
+constexpr int kBlock3 = 8;
+constexpr int kBlock5 = 2;
+inline M MaskFor(int n) { return n >= kLanes ? kLanes : n; }
+template <bool kFull>
+inline __attribute__((always_inline)) V Load(M m, const float* p) {
+  if constexpr (kFull) return vld1q_f32(p);
+  float lanes[kLanes] = {};
+  std::memcpy(lanes, p, sizeof(float) * static_cast<size_t>(m));
+  return vld1q_f32(lanes);
+}
+template <bool kFull>
+inline __attribute__((always_inline)) void Store(float* p, M m, V v) {
+  if constexpr (kFull) {
+    vst1q_f32(p, v);
+  } else {
+    float lanes[kLanes];
+    vst1q_f32(lanes, v);
+    std::memcpy(p, lanes, sizeof(float) * static_cast<size_t>(m));
+  }
+}
+inline __attribute__((always_inline)) V Fma(V a, V b, V acc) { return vfmaq_f32(acc, a, b); }
+inline __attribute__((always_inline)) V Splat(float x) { return vdupq_n_f32(x); }
+inline __attribute__((always_inline)) V Add(V a, V b) { return vaddq_f32(a, b); }
+// This XNNPACK's arm64 kernel for 25 taps keeps two sums (up4x25 "acc2"): the same bits.
+constexpr bool kTwoSums5x5 = true;
+inline __attribute__((always_inline)) V Clamp(V v, V lo, V hi) { return vminq_f32(vmaxq_f32(v, lo), hi); }
+#include "xnnpack/depthwise_f32_body.inc"
+}  // namespace neon
 #endif
 
 namespace {
@@ -116,6 +164,9 @@ const Isa& SelectIsa() {
       i.rows = avx2::Rows;
       i.name = "avx2_fma";
     }
+#elif defined(TFI_DW_NEON)
+    i.rows = neon::Rows;
+    i.name = "neon_fma";
 #endif
     return i;
   }();
@@ -125,6 +176,14 @@ const Isa& SelectIsa() {
 }  // namespace
 
 const char* DepthwiseF32Isa() { return SelectIsa().name; }
+
+bool OwnDepthwiseF32Wanted() {
+#ifdef TFI_DW_NEON
+  return OwnStepWanted(false);
+#else
+  return SelectIsa().rows != nullptr;
+#endif
+}
 
 bool DepthwiseF32Supported(const DepthwiseF32Params& p, std::string* why) {
   auto no = [&](std::string reason) {
@@ -172,6 +231,8 @@ bool RunDepthwiseF32With(const char* isa, const DepthwiseF32Params& p, const flo
   const std::string name = isa;
   if (name == "avx512f" && tflite::gemm::CpuHasAvx512F()) rows = avx512::Rows;
   if (name == "avx2_fma" && tflite::gemm::CpuHasAvx2Fma()) rows = avx2::Rows;
+#elif defined(TFI_DW_NEON)
+  if (std::string(isa) == "neon_fma") rows = neon::Rows;
 #else
   (void)isa;
 #endif

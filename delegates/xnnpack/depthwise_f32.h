@@ -41,13 +41,21 @@ bool DepthwiseF32Supported(const DepthwiseF32Params& p, std::string* why);
 void RunDepthwiseF32(const DepthwiseF32Params& p, const float* input, const float* filter,
                      const float* bias, float* output, pthreadpool_t pool);
 
-// For tests: RunDepthwiseF32 with instruction set `isa` ("avx512f" or "avx2_fma") instead
-// of the best one; false (nothing written) if this CPU or build lacks it.
+// For tests: RunDepthwiseF32 with instruction set `isa` ("avx512f", "avx2_fma" or
+// "neon_fma") instead of the best one; false (nothing written) if this CPU or build lacks
+// it.
 bool RunDepthwiseF32With(const char* isa, const DepthwiseF32Params& p, const float* input,
                          const float* filter, const float* bias, float* output, pthreadpool_t pool);
 
-// The instruction set RunDepthwiseF32 uses here: "avx512f", "avx2_fma" or "none".
+// The instruction set RunDepthwiseF32 uses here: "avx512f", "avx2_fma", "neon_fma" (every
+// arm64 CPU) or "none".
 const char* DepthwiseF32Isa();
+
+// Whether the XNNPACK delegate takes float depthwise nodes for this kernel: on x86 where it
+// has a vector variant (measured faster than this XNNPACK's there); on arm64 only with
+// TFI_XNNPACK_OWN_GEMM=1 (the NEON variant is checked under qemu but not yet timed on a
+// phone against XNNPACK's neonfma kernels).
+bool OwnDepthwiseF32Wanted();
 
 }  // namespace xnnpack
 }  // namespace tflite_inspect

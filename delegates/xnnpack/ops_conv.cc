@@ -305,7 +305,10 @@ bool PlanOwnDepthwise(VisitContext& v, const TfLiteNode& node, const TfLiteRegis
     d.pad_top = tflite::ComputePadding(d.stride, 1, d.in_h, d.kernel, d.out_h);
     d.pad_left = tflite::ComputePadding(d.stride, 1, d.in_w, d.kernel, d.out_w);
   }
-  if (!ActivationRange(v, p->activation, &d.min, &d.max) || !DepthwiseF32Supported(d, nullptr)) return false;
+  if (!OwnDepthwiseF32Wanted() || !ActivationRange(v, p->activation, &d.min, &d.max) ||
+      !DepthwiseF32Supported(d, nullptr)) {
+    return false;
+  }
   if (step != nullptr) *step = DepthwiseStep{input, filter, bias, output, d};
   return true;
 }
