@@ -33,7 +33,7 @@
 # ellipses that are not in the output are shown where most of them are.
 #
 # Markers, options separated by spaces: `<!-- doc-test [needs-shared] [needs-opencl-cpu]
-# [needs-arm64-bundle] [mask="REGEX"]... -->`.
+# [needs-arm64-bundle] [needs-venv] [mask="REGEX"]... -->`.
 # - needs-shared: the block reads ../shared/models (the real third-party models, outside
 #   the repository): it is run where they are, and counted as skipped, with a line saying
 #   so, where they are not.
@@ -43,15 +43,15 @@
 # - needs-arm64-bundle: the block runs the phone bundle that scripts/test.sh builds in
 #   build-arm64/bundle (scripts/phone_bundle.sh arm64) under qemu-aarch64: skipped with a
 #   line where either is missing.
+# - needs-venv: the block runs a script of scripts/ on the Python of
+#   scripts/setup_python.sh (/tmp/tfi-venv: numpy and ai-edge-litert, TFLite's own
+#   runtime): skipped with a line where that Python or its packages are missing (CI has
+#   no network for PyPI).
 #
 # Small models the examples need are written with flatc from testdata/docs/*.json by a
 # visible `$ flatc -b -o /tmp schema/schema.fbs testdata/docs/M.json` line.
 #
-# Blocks with `$ ` commands that are not marked, and why:
-# - docs/runtime.md `$ scripts/zoo_check.sh`: hours (every converted zoo model in every
-#   mode, from a cache outside the repository); its table is outside the block.
-# - docs/performance.md `int8_deviation.py`: needs TFLite's Python package in
-#   /tmp/tfi-venv (scripts/setup_python.sh) and the zoo; minutes.
+# A `$ ` line in a fenced block without a marker fails the test: every command shown runs.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:?usage: doc_examples_test.sh BUILD_DIR}
@@ -65,6 +65,14 @@ blocks=0 commands=0 failures=0 skipped=0 bad_markers=0
 have_shared=0
 [ -d "$ROOT/../shared/models" ] && have_shared=1
 have_opencl_cpu=""  # probed at the first needs-opencl-cpu block
+have_venv=""        # probed at the first needs-venv block
+venv_found() {
+  if [ -z "$have_venv" ]; then
+    have_venv=0
+    /tmp/tfi-venv/bin/python -c 'import numpy, ai_edge_litert' >/dev/null 2>&1 && have_venv=1
+  fi
+  [ "$have_venv" = 1 ]
+}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -209,6 +217,8 @@ parse_marker() {  # the options of a doc-test marker -> sets skip, skip_reason, 
         || { skip=1; skip_reason="needs the arm64 bundle in build-arm64/bundle (scripts/phone_bundle.sh arm64 build-arm64/bundle), which is not here"; }
       command -v qemu-aarch64 >/dev/null \
         || { skip=1; skip_reason="needs qemu-aarch64 (scripts/setup.sh cross), which is not here"; }
+    elif [ "$opt" = needs-venv ]; then
+      venv_found || { skip=1; skip_reason="needs /tmp/tfi-venv with numpy and ai-edge-litert (scripts/setup_python.sh), which is not here"; }
     elif [ "$opt" = needs-opencl-cpu ]; then
       opencl_cpu_found || { skip=1; skip_reason="needs an OpenCL CPU device (PoCL), which is not here"; }
     elif [[ "$opt$opts" =~ ^mask=\"([^\"]*)\"(.*)$ ]]; then
@@ -223,13 +233,26 @@ parse_marker() {  # the options of a doc-test marker -> sets skip, skip_reason, 
 }
 
 for doc in README.md docs/*.md; do
-  marked=0 in_block=0 skip=0 skip_reason="" masks="" n=0 cmd="" cmd_line=0 last_rc=0
+  marked=0 in_block=0 unmarked=0 skip=0 skip_reason="" masks="" n=0 cmd="" cmd_line=0 last_rc=0
   continued=0 cwd=$ROOT
   expected=$tmp/expected
   : >"$expected"
   while IFS= read -r text || [ -n "$text" ]; do
     n=$((n + 1))
     if [ $in_block -eq 0 ]; then
+      if [ $unmarked -eq 1 ]; then  # inside a block without a marker: no `$ ` line there
+        if [[ "$text" == '```'* ]]; then
+          unmarked=0
+        elif [[ "$text" == '$ '* ]]; then
+          echo "FAIL $doc:$n: a command in a block without a <!-- doc-test --> marker: ${text#'$ '}"
+          bad_markers=$((bad_markers + 1))
+        fi
+        continue
+      fi
+      if [ $marked -eq 0 ] && [[ "$text" == '```'* ]]; then
+        unmarked=1
+        continue
+      fi
       if [[ "$text" =~ ^'<!-- doc-test'(([[:space:]].*)?)' -->'$ ]]; then
         marked=1
         parse_marker "${BASH_REMATCH[1]}" "$doc" "$n"
