@@ -191,7 +191,15 @@ bool VisitDepthwiseConv2D(VisitContext& v, const TfLiteNode& node, const TfLiteR
                  "DEPTHWISE_CONV_2D");
 }
 
-bool OwnDepthwiseQs8Wanted() { return OwnStepWanted(tflite::dwconv::DotDepthwise::Available()); }
+bool OwnDepthwiseQs8Wanted() {
+#if defined(__aarch64__)
+  // The SDOT variant gives this XNNPACK's bytes under qemu but is not timed on a phone
+  // against XNNPACK's own arm64 kernels: XNNPACK's by default, TFI_XNNPACK_OWN_GEMM=1 takes it.
+  return OwnStepWanted(false);
+#else
+  return OwnStepWanted(tflite::dwconv::DotDepthwise::Available());
+#endif
+}
 
 namespace {
 

@@ -727,9 +727,15 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
                         what.empty() ? "" : "; ", convolved);
   }
   if (!dot_depthwise.empty()) {
+#if defined(__aarch64__)
+    what += fmt::format("{}int8 depthwise convolutions on int8 quad dot products (sdot; "
+                        "TFI_XNNPACK_OWN_GEMM=1): {}",
+                        what.empty() ? "" : "; ", dot_depthwise);
+#else
     what += fmt::format("{}int8 depthwise convolutions on int16 pair dot products (vpdpwssd; this "
                         "XNNPACK multiplies one tap at a time in 32 bits): {}",
                         what.empty() ? "" : "; ", dot_depthwise);
+#endif
   }
   if (!gemm_convolved.empty()) {
     what += fmt::format("{}the builtin kernels' GEMM for float convolutions and fully connected "

@@ -9,6 +9,9 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 #define TFI_DWDOT_X86 1
+#elif defined(__aarch64__)
+#include <arm_neon.h>
+#define TFI_DWDOT_ARM 1
 #endif
 
 namespace tflite {
@@ -18,12 +21,32 @@ namespace {
 constexpr int kLanes = 16;
 constexpr size_t kAlign = 64;
 
+// Taps per int32 lane of a row entry and of the weights: two int16 (x86 vpdpwssd), or four
+// int8 (AArch64 sdot, which multiplies the input bytes as they are).
+#if defined(TFI_DWDOT_ARM)
+constexpr int kGroupTaps = 4;
+#else
+constexpr int kGroupTaps = 2;
+#endif
+
 size_t AlignUp(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
-// Two int16 in one int32 lane: lo in the low half, as vpdpwssd reads them.
-inline int32_t PairLane(int32_t lo, int32_t hi) {
-  return static_cast<int32_t>((static_cast<uint32_t>(static_cast<uint16_t>(hi)) << 16) |
-                              static_cast<uint16_t>(lo));
+// kGroupTaps values in one int32 lane, the first in the low bits, as the dot products read
+// them: x86, two int16; AArch64, four int8.
+inline int32_t GroupLane(const int32_t* v) {
+  uint32_t lane = 0;
+  constexpr int kBits = 32 / kGroupTaps;
+  for (int t = 0; t < kGroupTaps; ++t) {
+    lane |= (static_cast<uint32_t>(v[t]) & ((1u << kBits) - 1u)) << (kBits * t);
+  }
+  return static_cast<int32_t>(lane);
+}
+
+// Tap t of a GroupLane.
+inline int32_t GroupTap(int32_t lane, int t) {
+  const uint32_t u = static_cast<uint32_t>(lane) >> ((32 / kGroupTaps) * t);
+  return kGroupTaps == 4 ? static_cast<int32_t>(static_cast<int8_t>(u & 0xFFu))
+                         : static_cast<int32_t>(static_cast<int16_t>(u & 0xFFFFu));
 }
 
 }  // namespace
@@ -31,6 +54,8 @@ inline int32_t PairLane(int32_t lo, int32_t hi) {
 bool DotDepthwise::Available() {
 #if defined(TFI_DWDOT_X86)
   return gemm::CpuHasAvx512Vnni();
+#elif defined(TFI_DWDOT_ARM)
+  return gemm::CpuHasNeonDot();
 #else
   return false;
 #endif
@@ -51,7 +76,7 @@ bool DotDepthwise::Supports(const Geometry& g, std::string* why) {
   // The pair rows index with int, and one thread's ring of them is allocated at the first
   // run: keep both well bounded (a crafted geometry is refused here, not at Invoke).
   const int64_t cols = static_cast<int64_t>(g.out_w - 1) * g.stride_w +
-                       static_cast<int64_t>(g.f_w) * g.dil_w + g.pad_w + g.in_w;
+                       static_cast<int64_t>(g.f_w + kGroupTaps) * g.dil_w + g.pad_w + g.in_w;
   const int64_t rows = static_cast<int64_t>(g.f_h - 1) * g.dil_h + 1;
   const int64_t blocks = (g.in_c + kLanes - 1) / kLanes;
   const int64_t ring_bytes = rows * blocks * cols * kLanes * static_cast<int64_t>(sizeof(int32_t));
@@ -67,18 +92,18 @@ DotDepthwise::DotDepthwise(const Geometry& g, const int8_t* filter, int32_t inpu
     : g_(g), input_zero_point_(input_zero_point) {
   const int channels = g.in_c;
   s_.blocks = (channels + kLanes - 1) / kLanes;
-  s_.pairs = (g.f_w + 1) / 2;
-  // Pair-row entry m holds input column col_step * m; with (2 * dil_w) % stride_w == 0 every
-  // entry read is such a column (stride 1 and 2 always), else every column is kept.
-  s_.col_step = (2 * g.dil_w) % g.stride_w == 0 ? g.stride_w : 1;
+  s_.groups = (g.f_w + kGroupTaps - 1) / kGroupTaps;
+  // Row entry m holds input column col_step * m; with (kGroupTaps * dil_w) % stride_w == 0
+  // every entry read is such a column (stride 1 and 2 always), else every column is kept.
+  s_.col_step = (kGroupTaps * g.dil_w) % g.stride_w == 0 ? g.stride_w : 1;
   s_.ox_step = g.stride_w / s_.col_step;
-  s_.pair_step = 2 * g.dil_w / s_.col_step;
-  s_.entries = (g.out_w - 1) * s_.ox_step + (s_.pairs - 1) * s_.pair_step + 1;
-  s_.padded_w = (s_.entries - 1) * s_.col_step + g.dil_w + 1;
+  s_.group_step = kGroupTaps * g.dil_w / s_.col_step;
+  s_.entries = (g.out_w - 1) * s_.ox_step + (s_.groups - 1) * s_.group_step + 1;
+  s_.padded_w = (s_.entries - 1) * s_.col_step + (kGroupTaps - 1) * g.dil_w + 1;
   s_.ring = (g.f_h - 1) * g.dil_h + 1;
 
   const int padded_c = s_.blocks * kLanes;
-  weights_.assign(static_cast<size_t>(s_.blocks) * g.f_h * s_.pairs * kLanes, 0);
+  weights_.assign(static_cast<size_t>(s_.blocks) * g.f_h * s_.groups * kLanes, 0);
   init_.assign(padded_c, 0);
   for (int c = 0; c < channels; ++c) {
     uint32_t tap_sum = 0;
@@ -87,11 +112,13 @@ DotDepthwise::DotDepthwise(const Geometry& g, const int8_t* filter, int32_t inpu
     init_[c] = static_cast<int32_t>(bias - static_cast<uint32_t>(input_zero_point) * tap_sum);
     const int block = c / kLanes, lane = c % kLanes;
     for (int fy = 0; fy < g.f_h; ++fy) {
-      for (int p = 0; p < s_.pairs; ++p) {
-        const int fx = 2 * p;
-        const int32_t lo = filter[static_cast<size_t>(fy * g.f_w + fx) * channels + c];
-        const int32_t hi = fx + 1 < g.f_w ? filter[static_cast<size_t>(fy * g.f_w + fx + 1) * channels + c] : 0;
-        weights_[((static_cast<size_t>(block) * g.f_h + fy) * s_.pairs + p) * kLanes + lane] = PairLane(lo, hi);
+      for (int q = 0; q < s_.groups; ++q) {
+        int32_t taps[kGroupTaps];  // a short last group multiplies zero weights
+        for (int t = 0; t < kGroupTaps; ++t) {
+          const int fx = kGroupTaps * q + t;
+          taps[t] = fx < g.f_w ? filter[static_cast<size_t>(fy * g.f_w + fx) * channels + c] : 0;
+        }
+        weights_[((static_cast<size_t>(block) * g.f_h + fy) * s_.groups + q) * kLanes + lane] = GroupLane(taps);
       }
     }
   }
@@ -108,8 +135,9 @@ DotDepthwise::DotDepthwise(const Geometry& g, const int8_t* filter, int32_t inpu
     multiplier_.resize(padded_c, 0);
     shift_.resize(padded_c, 0);
   }
-  zero_row_.assign(static_cast<size_t>(s_.blocks) * s_.entries * kLanes,
-                   PairLane(input_zero_point, input_zero_point));
+  int32_t zps[kGroupTaps];
+  std::fill(zps, zps + kGroupTaps, input_zero_point);
+  zero_row_.assign(static_cast<size_t>(s_.blocks) * s_.entries * kLanes, GroupLane(zps));
 }
 
 size_t DotDepthwise::ScratchBytes() const {
@@ -143,8 +171,8 @@ void DotDepthwise::RunPortable(const int8_t* input, int8_t* output) const {
               const bool inside = iy >= 0 && iy < g.in_h && ix >= 0 && ix < g.in_w;
               const int32_t x = inside ? input[((static_cast<size_t>(b) * g.in_h + iy) * g.in_w + ix) * g.in_c + c]
                                        : input_zero_point_;
-              const int32_t lane = weights_[((static_cast<size_t>(c / kLanes) * g.f_h + fy) * s_.pairs + fx / 2) * kLanes + c % kLanes];
-              const int32_t w = fx % 2 == 0 ? static_cast<int16_t>(lane & 0xFFFF) : static_cast<int16_t>(lane >> 16);
+              const int32_t lane = weights_[((static_cast<size_t>(c / kLanes) * g.f_h + fy) * s_.groups + fx / kGroupTaps) * kLanes + c % kLanes];
+              const int32_t w = GroupTap(lane, fx % kGroupTaps);
               acc += static_cast<uint32_t>(x * w);
             }
           }
@@ -211,9 +239,9 @@ __attribute__((target(TFI_DWDOT_TARGET))) void RowKernel(
     const int32_t* weights, const int32_t* init, const float* scale, const int32_t* multiplier,
     const int32_t* shift, int32_t output_offset, int32_t act_min, int32_t act_max, int8_t* out) {
   constexpr int kPairs = (kW + 1) / 2;
-  const int f_h = kH > 0 ? kH : g.f_h, pairs = kW > 0 ? kPairs : s.pairs;
+  const int f_h = kH > 0 ? kH : g.f_h, pairs = kW > 0 ? kPairs : s.groups;
   const int channels = g.in_c, out_w = g.out_w;
-  const int ox_step = s.ox_step * kLanes, pair_step = s.pair_step * kLanes;
+  const int ox_step = s.ox_step * kLanes, pair_step = s.group_step * kLanes;
   Stage16 st;
   st.offset = _mm512_set1_epi32(output_offset);
   st.lo = _mm512_set1_epi32(act_min);
@@ -290,9 +318,134 @@ RowFn PickRow(const Geometry& g) {
 }
 #endif  // TFI_DWDOT_X86
 
+#if defined(TFI_DWDOT_ARM)
+#define TFI_DWDOT_TARGET "arch=armv8.2-a+dotprod"
+
+// Quad row of the padded row: entry m of block k holds, per channel, the four bytes
+// (x[j][c], x[j + dil_w][c], x[j + 2 dil_w][c], x[j + 3 dil_w][c]), j = col_step * m: one
+// vst4q interleaves four 16-channel loads.
+void BuildQuads(const DotDepthwise::Shape& s, int dil_w, const int8_t* padded, int32_t* row) {
+  const size_t padded_c = static_cast<size_t>(s.blocks) * kLanes;
+  const size_t d = static_cast<size_t>(dil_w) * padded_c;
+  for (int k = 0; k < s.blocks; ++k) {
+    int8_t* out = reinterpret_cast<int8_t*>(row + static_cast<size_t>(k) * s.entries * kLanes);
+    const int8_t* col = padded + k * kLanes;
+    for (int m = 0; m < s.entries; ++m, out += 4 * kLanes) {
+      const int8_t* a = col + static_cast<size_t>(m) * s.col_step * padded_c;
+      int8x16x4_t v;
+      v.val[0] = vld1q_s8(a);
+      v.val[1] = vld1q_s8(a + d);
+      v.val[2] = vld1q_s8(a + 2 * d);
+      v.val[3] = vld1q_s8(a + 3 * d);
+      vst4q_s8(out, v);
+    }
+  }
+}
+
+// One output row, P output pixels at a time (4, then 1): per 16 channels four int32x4 sums
+// per pixel, each filter row's groups one sdot per 4 channels; then the output stage,
+// fp32 (XNNPACK's: float product, clamp, round to nearest even) or TFLite's double
+// rounding (requant::OutputStage4, StageValue's bits).
+template <int P, bool kFp32>
+__attribute__((target(TFI_DWDOT_TARGET), always_inline)) inline void NeonPixels(
+    const DotDepthwise::Shape& s, const Geometry& g, const int32_t* const* rows,
+    size_t block_offset, const int8_t* wk, const int32x4_t* start, const float32x4_t* scale,
+    const requant::NeonChannels* ch, int32_t output_offset, int32_t act_min, int32_t act_max,
+    int valid, int ox, int8_t* o) {
+  const size_t ox_step = static_cast<size_t>(s.ox_step) * kLanes;
+  const size_t group_step = static_cast<size_t>(s.group_step) * kLanes;
+  int32x4_t acc[P][4];
+  for (int p = 0; p < P; ++p) {
+    for (int q = 0; q < 4; ++q) acc[p][q] = start[q];
+  }
+  const size_t e = static_cast<size_t>(ox) * ox_step;
+  for (int fy = 0; fy < g.f_h; ++fy) {
+    const int32_t* base = rows[fy] + block_offset + e;
+    for (int gi = 0; gi < s.groups; ++gi) {
+      const int8_t* w = wk + static_cast<size_t>(fy * s.groups + gi) * kLanes * 4;
+      const int8x16_t w0 = vld1q_s8(w), w1 = vld1q_s8(w + 16), w2 = vld1q_s8(w + 32), w3 = vld1q_s8(w + 48);
+      const int32_t* at = base + gi * group_step;
+      for (int p = 0; p < P; ++p) {
+        const int8_t* x = reinterpret_cast<const int8_t*>(at + p * ox_step);
+        acc[p][0] = vdotq_s32(acc[p][0], vld1q_s8(x), w0);
+        acc[p][1] = vdotq_s32(acc[p][1], vld1q_s8(x + 16), w1);
+        acc[p][2] = vdotq_s32(acc[p][2], vld1q_s8(x + 32), w2);
+        acc[p][3] = vdotq_s32(acc[p][3], vld1q_s8(x + 48), w3);
+      }
+    }
+  }
+  const int32x4_t offset = vdupq_n_s32(output_offset);
+  for (int p = 0; p < P; ++p) {
+    int32x4_t v[4];
+    for (int q = 0; q < 4; ++q) {
+      if constexpr (kFp32) {
+        const float32x4_t lo = vdupq_n_f32(static_cast<float>(act_min - output_offset));
+        const float32x4_t hi = vdupq_n_f32(static_cast<float>(act_max - output_offset));
+        const float32x4_t f = vmulq_f32(vcvtq_f32_s32(acc[p][q]), scale[q]);
+        v[q] = vaddq_s32(vcvtnq_s32_f32(vminq_f32(vmaxq_f32(f, lo), hi)), offset);
+      } else {
+        v[q] = requant::OutputStage4(acc[p][q], vdupq_n_s32(0), ch[q], offset,
+                                     vdupq_n_s32(act_min), vdupq_n_s32(act_max));
+      }
+    }
+    int8_t* dst = o + static_cast<size_t>(ox + p) * g.in_c;
+    if (valid == kLanes) {
+      requant::Store16(v[0], v[1], v[2], v[3], dst);
+    } else {
+      int8_t tmp[kLanes];
+      requant::Store16(v[0], v[1], v[2], v[3], tmp);
+      std::memcpy(dst, tmp, static_cast<size_t>(valid));
+    }
+  }
+}
+
+template <bool kFp32>
+__attribute__((target(TFI_DWDOT_TARGET))) void RowKernelNeon(
+    const DotDepthwise::Shape& s, const Geometry& g, const int32_t* const* rows,
+    const int32_t* weights, const int32_t* init, const float* scale, const int32_t* multiplier,
+    const int32_t* shift, int32_t output_offset, int32_t act_min, int32_t act_max, int8_t* out) {
+  for (int k = 0; k < s.blocks; ++k) {
+    const int valid = std::min(kLanes, g.in_c - k * kLanes);
+    const int8_t* wk = reinterpret_cast<const int8_t*>(weights + static_cast<size_t>(k) * g.f_h * s.groups * kLanes);
+    int32x4_t start[4];
+    float32x4_t sc[4];
+    requant::NeonChannels ch[4];
+    for (int q = 0; q < 4; ++q) {
+      const int at = k * kLanes + 4 * q;
+      start[q] = vld1q_s32(init + at);
+      if constexpr (kFp32) {
+        sc[q] = vld1q_f32(scale + at);
+      } else {
+        ch[q] = requant::LoadNeonChannels4(multiplier + at, shift + at);
+      }
+    }
+    const size_t block_offset = static_cast<size_t>(k) * s.entries * kLanes;
+    int8_t* o = out + k * kLanes;
+    int ox = 0;
+    for (; ox + 4 <= g.out_w; ox += 4) {
+      NeonPixels<4, kFp32>(s, g, rows, block_offset, wk, start, sc, ch, output_offset, act_min,
+                           act_max, valid, ox, o);
+    }
+    for (; ox < g.out_w; ++ox) {
+      NeonPixels<1, kFp32>(s, g, rows, block_offset, wk, start, sc, ch, output_offset, act_min,
+                           act_max, valid, ox, o);
+    }
+  }
+}
+
+using RowFn = void (*)(const DotDepthwise::Shape&, const Geometry&, const int32_t* const*,
+                       const int32_t*, const int32_t*, const float*, const int32_t*,
+                       const int32_t*, int32_t, int32_t, int32_t, int8_t*);
+
+template <bool kFp32>
+RowFn PickRow(const Geometry&) {
+  return RowKernelNeon<kFp32>;
+}
+#endif  // TFI_DWDOT_ARM
+
 void DotDepthwise::BuildPairRow(const int8_t* input, int b, int iy, int8_t* padded,
                                 int32_t* row) const {
-#if defined(TFI_DWDOT_X86)
+#if defined(TFI_DWDOT_X86) || defined(TFI_DWDOT_ARM)
   const Geometry& g = g_;
   const int padded_c = s_.blocks * kLanes;
   // Columns outside the image and the channels past in_c keep the zero point written once
@@ -306,7 +459,11 @@ void DotDepthwise::BuildPairRow(const int8_t* input, int b, int iy, int8_t* padd
       std::memcpy(padded + static_cast<size_t>(j) * padded_c, src + static_cast<size_t>(j - first) * g.in_c, g.in_c);
     }
   }
+#if defined(TFI_DWDOT_X86)
   BuildPairs(s_, g.dil_w, padded, row);
+#else
+  BuildQuads(s_, g.dil_w, padded, row);
+#endif
 #else
   (void)input, (void)b, (void)iy, (void)padded, (void)row;
 #endif
@@ -314,7 +471,7 @@ void DotDepthwise::BuildPairRow(const int8_t* input, int b, int iy, int8_t* padd
 
 void DotDepthwise::RunRows(const int8_t* input, int8_t* output, size_t first, size_t last,
                            uint8_t* scratch) const {
-#if defined(TFI_DWDOT_X86)
+#if defined(TFI_DWDOT_X86) || defined(TFI_DWDOT_ARM)
   const Geometry& g = g_;
   const size_t row_bytes = AlignUp(static_cast<size_t>(s_.blocks) * s_.entries * kLanes * sizeof(int32_t));
   int32_t* ring = reinterpret_cast<int32_t*>(scratch);

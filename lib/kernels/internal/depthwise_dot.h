@@ -1,5 +1,6 @@
 // int8 DEPTHWISE_CONV_2D (depth multiplier 1, int8 filter with zero point 0, int32 bias) on
-// int16 pair dot products: AVX-512 VNNI `vpdpwssd`, 16 channels x 2 taps per instruction.
+// dot products of tap groups: AVX-512 VNNI `vpdpwssd` on int16 pairs (16 channels x 2 taps
+// per instruction), or AArch64 `sdot` on int8 quads (4 channels x 4 taps).
 //
 // Why: Debian's XNNPACK (2022) runs QS8 depthwise convolutions with 32-bit multiplies
 // (`vpmulld`, one tap per instruction, two uops), about half of an int8 EfficientNet's
@@ -18,8 +19,11 @@
 // has float_scale (the XNNPACK delegate's own step: TFLite's XNNPACK bytes), else TFLite's
 // reference double rounding (bit-exact with the reference kernels).
 //
-// On other CPUs Available() is false and the callers keep their loops; an arm64 variant
-// would build the same pair rows and use vmlal_s16 / sdot on them.
+// AArch64 with dot products (ARMv8.2 SDOT): the same rows with four taps per lane, the
+// input bytes as they are (x[j], x[j + dil_w], x[j + 2 dil_w], x[j + 3 dil_w], one vst4q
+// per 16 channels), a filter row's taps in groups of four (zero weights after the last),
+// one sdot per 4 channels and group. On other CPUs Available() is false and the callers
+// keep their loops.
 #ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_DEPTHWISE_DOT_H_
 #define TFLITE_INSPECT_LIB_KERNELS_INTERNAL_DEPTHWISE_DOT_H_
 
@@ -37,7 +41,7 @@ namespace dwconv {
 
 class DotDepthwise {
  public:
-  // This CPU has the instructions (x86 AVX-512 VNNI).
+  // This CPU has the instructions (x86 AVX-512 VNNI, AArch64 SDOT).
   static bool Available();
   // Whether the geometry is one this kernel computes; why not in *why.
   static bool Supports(const Geometry& g, std::string* why);
@@ -57,11 +61,12 @@ class DotDepthwise {
 
   struct Shape {
     int blocks = 0;      // channel blocks of 16
-    int pairs = 0;       // tap pairs per filter row: ceil(f_w / 2)
-    int col_step = 1;    // input columns between two pair-row entries
-    int ox_step = 1;     // pair-row entries between two output columns
-    int pair_step = 1;   // pair-row entries between two tap pairs
-    int entries = 0;     // pair-row entries per channel block
+    int groups = 0;      // tap groups per filter row: ceil(f_w / taps per group), the taps
+                         // per int32 lane (2 int16 on x86, 4 int8 on AArch64)
+    int col_step = 1;    // input columns between two row entries
+    int ox_step = 1;     // row entries between two output columns
+    int group_step = 1;  // row entries between two tap groups
+    int entries = 0;     // row entries per channel block
     int padded_w = 0;    // columns of the padded int8 row
     int ring = 0;        // pair rows kept: (f_h - 1) * dil_h + 1
   };
@@ -77,7 +82,7 @@ class DotDepthwise {
   int32_t input_zero_point_;
   bool fp32_;
   int32_t output_offset_, act_min_, act_max_;
-  std::vector<int32_t> weights_;  // [block][fy][pair][16 lanes of (w even tap, w odd tap)]
+  std::vector<int32_t> weights_;  // [block][fy][group][16 lanes of the group's taps]
   std::vector<int32_t> init_;     // bias - zp * sum of weights, padded to blocks * 16
   std::vector<float> scale_;
   std::vector<int32_t> multiplier_, shift_;
