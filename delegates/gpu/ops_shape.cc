@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "gpu/ops.h"
 #include "tensorflow/lite/builtin_ops.h"
@@ -111,8 +112,9 @@ bool VisitSliceLike(OpContext& c, const TfLiteNode& node, const TfLiteRegistrati
     std::vector<int64_t> axis_v;
     if (!ConstInts(c, node.inputs->data[code == kTfLiteBuiltinSplit ? 0 : 2], "axis", &axis_v)) return false;
     if (axis_v.size() != 1) return c.Refuse("axis must be a scalar");
-    const int axis = static_cast<int>(axis_v[0] < 0 ? axis_v[0] + rank : axis_v[0]);
-    if (axis < 0 || axis >= rank) return c.Refuse("axis is out of range");
+    const int64_t axis64 = axis_v[0] < 0 ? axis_v[0] + rank : axis_v[0];
+    if (axis64 < 0 || axis64 >= rank) return c.Refuse("axis is out of range");
+    const int axis = static_cast<int>(axis64);
     if (c.build == nullptr) return true;
     int offset = 0;
     for (int i = 0; i < node.outputs->size; ++i) {
@@ -134,11 +136,17 @@ bool VisitSliceLike(OpContext& c, const TfLiteNode& node, const TfLiteRegistrati
   if (static_cast<int>(begin.size()) != rank || static_cast<int>(end_or_size.size()) != rank) {
     return c.Refuse("begin/end do not match the input rank");
   }
+  // Positions in int64 (the constants are any int64 a crafted model holds), checked
+  // against the dimension before they are narrowed.
   std::vector<int> start(rank), count(rank);
   if (code == kTfLiteBuiltinSlice) {
     for (int k = 0; k < rank; ++k) {
+      const int64_t dim = si.s[pad + k];
+      if (begin[k] < 0 || begin[k] >= dim) return c.Refuse("empty or out-of-range slice");
+      const int64_t size = end_or_size[k] < 0 ? dim - begin[k] : end_or_size[k];
+      if (size <= 0 || size > dim - begin[k]) return c.Refuse("empty or out-of-range slice");
       start[k] = static_cast<int>(begin[k]);
-      count[k] = end_or_size[k] < 0 ? si.s[pad + k] - start[k] : static_cast<int>(end_or_size[k]);
+      count[k] = static_cast<int>(size);
     }
   } else {
     const auto* p = static_cast<const TfLiteStridedSliceParams*>(node.builtin_data);
@@ -148,22 +156,30 @@ bool VisitSliceLike(OpContext& c, const TfLiteNode& node, const TfLiteRegistrati
     if (!ConstInts(c, node.inputs->size > 3 ? node.inputs->data[3] : -1, "strides", &steps)) return false;
     if (static_cast<int>(steps.size()) != rank) return c.Refuse("strides do not match the input rank");
     for (int k = 0; k < rank; ++k) {
-      const int dim = si.s[pad + k];
-      const int s = static_cast<int>(steps[k]);
+      const int64_t dim = si.s[pad + k];
+      const int64_t s = steps[k];
       if (s == 0) return c.Refuse("a stride is 0");
       auto clampi = [&](int64_t v) {
-        if (v < 0) v += dim;
-        return static_cast<int>(s > 0 ? std::clamp<int64_t>(v, 0, dim) : std::clamp<int64_t>(v, -1, dim - 1));
+        if (v < 0) v = v < -dim ? -dim - 1 : v + dim;  // no overflow near INT64_MIN
+        return s > 0 ? std::clamp<int64_t>(v, 0, dim) : std::clamp<int64_t>(v, -1, dim - 1);
       };
-      int b = (p->begin_mask >> k) & 1 ? (s > 0 ? 0 : dim - 1) : clampi(begin[k]);
-      int e = (p->end_mask >> k) & 1 ? (s > 0 ? dim : -1) : clampi(end_or_size[k]);
+      int64_t b = (p->begin_mask >> k) & 1 ? (s > 0 ? 0 : dim - 1) : clampi(begin[k]);
+      int64_t e = (p->end_mask >> k) & 1 ? (s > 0 ? dim : -1) : clampi(end_or_size[k]);
       if ((p->shrink_axis_mask >> k) & 1) {
-        b = static_cast<int>(begin[k] < 0 ? begin[k] + dim : begin[k]);
-        e = b + 1;
         if (s < 0) return c.Refuse("shrink axis with a negative stride is not supported");
+        if (begin[k] < -dim || begin[k] >= dim) return c.Refuse("empty or out-of-range slice");
+        b = begin[k] < 0 ? begin[k] + dim : begin[k];
+        e = b + 1;
       }
-      start[k] = b;
-      count[k] = std::max(0, s > 0 ? (e - b + s - 1) / s : (b - e - s - 1) / (-s));
+      // b and e lie in [-1, dim]; a step beyond the dimension takes one element.
+      int64_t n = 0;
+      if (s > 0 && e > b) n = (e - b - 1) / s + 1;
+      if (s < 0 && b > e) n = (b - e - 1) / (s == INT64_MIN ? INT64_MAX : -s) + 1;
+      if (b < 0 || b >= dim || n <= 0) return c.Refuse("empty or out-of-range slice");
+      start[k] = static_cast<int>(b);
+      count[k] = static_cast<int>(n);
+      // One element: the step is never taken (and may not fit the kernel's int strides).
+      steps[k] = n == 1 ? 0 : s;
     }
   }
   int total = 1;
