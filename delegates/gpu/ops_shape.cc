@@ -207,6 +207,11 @@ bool VisitTranspose(OpContext& c, const TfLiteNode& node, const TfLiteRegistrati
   if (!ConstInts(c, node.inputs->data[1], "permutation", &perm)) return false;
   const int rank = c.T(in).dims->size;
   if (static_cast<int>(perm.size()) != rank) return c.Refuse("permutation does not match the rank");
+  unsigned seen = 0;  // rank <= 4 (CheckActivation)
+  for (int64_t v : perm) {
+    if (v < 0 || v >= rank || (seen >> v) & 1u) return c.Refuse("the permutation is not one of 0..rank-1");
+    seen |= 1u << v;
+  }
   if (c.build == nullptr) return true;
   const int pad = 4 - rank;
   const cl_int4 stride = Strides(Shape4(c.T(in)));
