@@ -461,8 +461,9 @@ TEST_CASE("stale delegate buffers are copied out for CPU readers and for outputs
   // n0 ADD (delegated, output t2 stays in the delegate's buffer) -> n1 MUL on the CPU.
   const auto bytes = BuildGraph(4, {{ADD, 0, 1, 2}, {MUL, 2, 1, 3}}, {0}, {3, 2}, 1);
   CapturingReporter reporter;
-  Built b = Build(bytes, &reporter);
+  // The delegate outlives the interpreter, which frees its buffer handle through it.
   BufferDelegate d;
+  Built b = Build(bytes, &reporter);
   REQUIRE(b.interpreter->ModifyGraphWithDelegate(&d.delegate) == kTfLiteOk);
   REQUIRE(b.interpreter->AllocateTensors() == kTfLiteOk);
   float* in = b.interpreter->typed_input_tensor<float>(0);
