@@ -34,18 +34,49 @@ bool OwnConvF32Wanted(const tflite::conv_util::ConvGeometry& g) {
   return OwnStepWanted(pointwise || (g.f_w > 1 && w.any() && 2 * (w.hi - w.lo) >= g.out_w));
 }
 
+bool HalfHead(int rows, int n, int k, const float* weights) {
+  constexpr double kMinBytes = 1 << 20;
+  return rows == 1 && weights != nullptr && static_cast<double>(n) * k * sizeof(float) >= kMinBytes &&
+         tflite::gemv_f16::Available() &&
+         tflite::gemv_f16::ExactInHalf(weights, static_cast<size_t>(n) * k);
+}
+
+namespace {
+
+bool OnePixelPointwise(const tflite::conv_util::ConvGeometry& g) {
+  return g.f_h == 1 && g.f_w == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_h == 0 &&
+         g.pad_w == 0 && g.groups == 1 && static_cast<int64_t>(g.batches) * g.out_h * g.out_w == 1;
+}
+
+}  // namespace
+
+bool OwnConvF32Wanted(const tflite::conv_util::ConvGeometry& g, const float* filter) {
+  if (OwnConvF32Wanted(g)) return true;
+  return OwnStepWanted(tflite::gemm::CpuHasAvx512F() && OnePixelPointwise(g) &&
+                       HalfHead(1, g.out_c, g.in_c, filter));
+}
+
 bool OwnFullyConnectedF32Wanted() { return OwnStepWanted(tflite::gemm::CpuHasAvx2Fma()); }
 
 ConvF32::ConvF32(const tflite::conv_util::ConvGeometry& g, const float* filter,
                  const float* bias, float min, float max, tflite::gemm::GemmKernel kernel)
     : g_(g), min_(min), max_(max), kernel_(kernel) {
   const int depth = g.f_h * g.f_w * g.in_c;
+  if (bias != nullptr) bias_.assign(bias, bias + g.out_c);
+  if (kernel == tflite::gemm::GemmKernel::kAuto && OnePixelPointwise(g) &&
+      HalfHead(1, g.out_c, depth, filter)) {
+    half_ = std::make_shared<const tflite::gemv_f16::HalfWeights>(filter, g.out_c, depth);
+    return;
+  }
   packed_.resize(tflite::gemm::PackedWeightsSize(g.out_c, depth));
   tflite::gemm::PackFloatWeights(filter, g.out_c, depth, packed_.data());
-  if (bias != nullptr) bias_.assign(bias, bias + g.out_c);
 }
 
 void ConvF32::Run(const float* input, float* output, pthreadpool_t pool) const {
+  if (half_ != nullptr) {
+    half_->Run(input, bias_.empty() ? nullptr : bias_.data(), min_, max_, output, pool);
+    return;
+  }
   tflite::gemm::FloatOutputStage stage;
   stage.bias = bias_.empty() ? nullptr : bias_.data();
   stage.min = min_;
@@ -57,12 +88,20 @@ FullyConnectedF32::FullyConnectedF32(int rows, int in_c, int out_c, const float*
                                      const float* bias, float min, float max,
                                      tflite::gemm::GemmKernel kernel)
     : rows_(rows), in_c_(in_c), out_c_(out_c), min_(min), max_(max), kernel_(kernel) {
+  if (bias != nullptr) bias_.assign(bias, bias + out_c);
+  if (kernel == tflite::gemm::GemmKernel::kAuto && HalfHead(rows, out_c, in_c, weights)) {
+    half_ = std::make_shared<const tflite::gemv_f16::HalfWeights>(weights, out_c, in_c);
+    return;
+  }
   packed_.resize(tflite::gemm::PackedWeightsSize(out_c, in_c));
   tflite::gemm::PackFloatWeights(weights, out_c, in_c, packed_.data());
-  if (bias != nullptr) bias_.assign(bias, bias + out_c);
 }
 
 void FullyConnectedF32::Run(const float* input, float* output, pthreadpool_t pool) const {
+  if (half_ != nullptr) {
+    half_->Run(input, bias_.empty() ? nullptr : bias_.data(), min_, max_, output, pool);
+    return;
+  }
   tflite::gemm::FloatOutputStage stage;
   stage.bias = bias_.empty() ? nullptr : bias_.data();
   stage.min = min_;

@@ -19,9 +19,11 @@
 
 #include <pthreadpool.h>
 
+#include <memory>
 #include <vector>
 
 #include "kernels/internal/gemm.h"
+#include "kernels/internal/gemv_f16.h"
 #include "kernels/internal/im2col.h"
 
 namespace tflite_inspect {
@@ -40,6 +42,13 @@ bool OwnConvF32Wanted();
 // DirectRowWindows). This XNNPACK runs those through its indirection buffer, a pointer per
 // tap of f_c values: the 1-D convnets of docs/performance.md ran 10-30% faster on ours.
 bool OwnConvF32Wanted(const tflite::conv_util::ConvGeometry& g);
+// The same, and with AVX-512 also a one-pixel 1x1 convolution (a classifier head after
+// global pooling) whose float filter [out_c][in_c] is HalfHead's: see below.
+bool OwnConvF32Wanted(const tflite::conv_util::ConvGeometry& g, const float* filter);
+// Whether a product of one row by weights [n][k] runs on their halves (gemv_f16.h): on an
+// AVX-512 CPU, weights of a megabyte or more (as floats: read from L3 or memory on every
+// run, so their bytes bound the time) whose every value is a half (an fp16 model's).
+bool HalfHead(int rows, int n, int k, const float* weights);
 // Whether this CPU gets the own fully connected layer (AVX2 + FMA, with or without
 // AVX-512F: with it, the GEMM's 12x32 tile runs transformer-sized layers at about 80% of
 // the FMA peak, where this XNNPACK's 7x16 AVX-512 kernel is bound by its loads),
@@ -59,6 +68,7 @@ class ConvF32 {
  private:
   tflite::conv_util::ConvGeometry g_;
   std::vector<float> packed_;
+  std::shared_ptr<const tflite::gemv_f16::HalfWeights> half_;  // HalfHead's, or null
   std::vector<float> bias_;
   float min_, max_;
   tflite::gemm::GemmKernel kernel_;
@@ -76,6 +86,7 @@ class FullyConnectedF32 {
  private:
   int rows_, in_c_, out_c_;
   std::vector<float> packed_;
+  std::shared_ptr<const tflite::gemv_f16::HalfWeights> half_;  // HalfHead's, or null
   std::vector<float> bias_;
   float min_, max_;
   tflite::gemm::GemmKernel kernel_;

@@ -155,7 +155,7 @@ bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
   if (qs8) {
     return step == nullptr || PlanConvQs8Step(v, g, input, filter, bias, output, p->activation, step);
   }
-  if (!v.builtin_bits && !OwnConvF32Wanted(g)) return false;
+  if (!v.builtin_bits && !OwnConvF32Wanted(g, static_cast<const float*>(StaticData(v, filter)))) return false;
   float min, max;
   if (!ActivationRange(v, p->activation, &min, &max)) return false;
   if (step != nullptr) {

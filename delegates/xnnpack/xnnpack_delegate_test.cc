@@ -24,6 +24,7 @@
 #include "runtime/delegation_record.h"
 #include "runtime/thread_pool.h"
 #include "testing/delegate_check.h"
+#include "kernels/internal/gemv_f16.h"
 #include "xnnpack/conv_f32.h"
 #include "xnnpack/conv_qs8.h"
 #include "xnnpack/binary_qs8.h"
@@ -393,6 +394,55 @@ TEST_CASE("XNNPACK partitions split same-shape ADD, SUB and MUL over two threads
   REQUIRE(two.log.size() == 2);
   CHECK_THAT(two.log[1], Catch::Contains("same-shape elementwise ops split over the threads (this XNNPACK "
                                          "runs them on one): #1 ADD, #2 SUB, #3 MUL"));
+}
+
+// A classifier head after global pooling, as fp16 models have it: a one-pixel 1x1 CONV_2D
+// (640 -> 512) and a FULLY_CONNECTED (512 -> 600), weights of 1.2-1.3 MB as floats, every
+// value a half. On an AVX-512 CPU both run as the delegate's steps on the halves
+// (gemv_f16.h; by default the conv is taken for that alone), with one value that no half
+// holds on the float GEMM; either way the results match the builtin kernels
+// (CheckDelegated's tolerance).
+std::vector<uint8_t> HalfHeadModel(bool halves) {
+  ModelBuilder b;
+  std::vector<float> cw(512 * 640), fw(600 * 512);
+  for (size_t i = 0; i < cw.size(); ++i) cw[i] = static_cast<float>(static_cast<int>(i * 7919 % 2001) - 1000) / 8192.0f;
+  for (size_t i = 0; i < fw.size(); ++i) fw[i] = static_cast<float>(static_cast<int>(i * 104729 % 1999) - 999) / 16384.0f;
+  if (!halves) cw[5] += 1e-7f, fw[3] += 1e-7f;  // one value each that no half holds
+  const int in = b.AddTensor(TensorType_FLOAT32, {1, 1, 1, 640}, "pooled");
+  const int f = b.AddConstTensor<float>(TensorType_FLOAT32, {512, 1, 1, 640}, cw, "conv_w");
+  const int bias = b.AddConstTensor<float>(TensorType_FLOAT32, {512}, Ramp(512, 0.01f), "conv_b");
+  const int c = b.AddTensor(TensorType_FLOAT32, {1, 1, 1, 512}, "features");
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, f, bias}, {c},
+                Conv(tflite::Padding_VALID, 1, 1, tflite::ActivationFunctionType_RELU));
+  const int flat = b.AddTensor(TensorType_FLOAT32, {1, 512}, "flat");
+  const int shape = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {2}, {1, 512}, "shape");
+  b.AddOperator(tflite::BuiltinOperator_RESHAPE, {c, shape}, {flat});
+  const int w = b.AddConstTensor<float>(TensorType_FLOAT32, {600, 512}, fw, "fc_w");
+  const int logits = b.AddTensor(TensorType_FLOAT32, {1, 600}, "logits");
+  b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {flat, w, -1}, {logits},
+                Options(tflite::FullyConnectedOptionsT()));
+  b.SetInputs({in});
+  b.SetOutputs({logits});
+  return b.Build();
+}
+
+TEST_CASE("XNNPACK runs one-pixel heads on fp16-exact weights as halves where the CPU has AVX-512") {
+  const OwnGemmOn on;  // both nodes as the delegate's steps (on halves where HalfHead says)
+  for (bool halves : {true, false}) {
+    CAPTURE(halves);
+    const auto bytes = HalfHeadModel(halves);
+    CheckDelegated(bytes);
+    const Outcome r = Run(bytes, true);
+    REQUIRE(!r.log.empty());
+    CHECK_THAT(r.log.back(), Catch::Contains("#0 CONV_2D") && Catch::Contains("#2 FULLY_CONNECTED"));
+  }
+  // The choice (the environment decides which steps are the delegate's at all).
+  std::vector<float> w(600 * 512, 0.5f);
+  CHECK(xnnpack::HalfHead(1, 600, 512, w.data()) == tflite::gemv_f16::Available());
+  CHECK_FALSE(xnnpack::HalfHead(2, 600, 512, w.data()));       // two rows: the GEMM's
+  CHECK_FALSE(xnnpack::HalfHead(1, 100, 512, w.data()));       // 200 KB: not bound by bytes
+  w[7] = 0.1f;
+  CHECK_FALSE(xnnpack::HalfHead(1, 600, 512, w.data()));       // 0.1 is no half
 }
 
 TEST_CASE("XNNPACK FULLY_CONNECTED, 2-D and keep_num_dims") {

@@ -1,0 +1,100 @@
+#include "kernels/internal/gemv_f16.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "kernels/internal/fp16.h"
+#include "kernels/internal/gemm.h"
+#include "kernels/internal/parallel.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define TFI_GEMV_F16_X86 1
+#endif
+
+namespace tflite {
+namespace gemv_f16 {
+namespace {
+
+constexpr int kPanel = 16;
+
+#ifdef TFI_GEMV_F16_X86
+// The 16 halves of row kk of a panel, as floats.
+__attribute__((target("avx512f"), always_inline)) inline __m512 Widen(const uint16_t* w, int kk) {
+  return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + static_cast<size_t>(kk) * kPanel)));
+}
+
+// Outputs [16 p, 16 p + 16) of panel p: four chains over k mod 4.
+__attribute__((target("avx512f"))) void Panel(const uint16_t* w, int k, const float* x,
+                                             const float* bias, float min, float max, int cols,
+                                             float* y) {
+  __m512 c0 = _mm512_setzero_ps(), c1 = _mm512_setzero_ps(), c2 = _mm512_setzero_ps(),
+         c3 = _mm512_setzero_ps();
+#define widen(kk) Widen(w, kk)
+  int kk = 0;
+  for (; kk + 4 <= k; kk += 4) {
+    c0 = _mm512_fmadd_ps(widen(kk), _mm512_set1_ps(x[kk]), c0);
+    c1 = _mm512_fmadd_ps(widen(kk + 1), _mm512_set1_ps(x[kk + 1]), c1);
+    c2 = _mm512_fmadd_ps(widen(kk + 2), _mm512_set1_ps(x[kk + 2]), c2);
+    c3 = _mm512_fmadd_ps(widen(kk + 3), _mm512_set1_ps(x[kk + 3]), c3);
+  }
+  if (kk < k) c0 = _mm512_fmadd_ps(widen(kk), _mm512_set1_ps(x[kk]), c0);
+  if (kk + 1 < k) c1 = _mm512_fmadd_ps(widen(kk + 1), _mm512_set1_ps(x[kk + 1]), c1);
+  if (kk + 2 < k) c2 = _mm512_fmadd_ps(widen(kk + 2), _mm512_set1_ps(x[kk + 2]), c2);
+  const __mmask16 m = cols >= kPanel ? __mmask16(0xFFFF) : static_cast<__mmask16>((1u << cols) - 1u);
+  __m512 sum = _mm512_add_ps(_mm512_add_ps(c0, c1), _mm512_add_ps(c2, c3));
+  if (bias != nullptr) sum = _mm512_add_ps(sum, _mm512_maskz_loadu_ps(m, bias));
+  sum = _mm512_min_ps(_mm512_max_ps(sum, _mm512_set1_ps(min)), _mm512_set1_ps(max));
+  _mm512_mask_storeu_ps(y, m, sum);
+#undef widen
+}
+#endif
+
+}  // namespace
+
+bool Available() {
+#ifdef TFI_GEMV_F16_X86
+  return gemm::CpuHasAvx512F();
+#else
+  return false;
+#endif
+}
+
+bool ExactInHalf(const float* values, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    const float back = fp16::HalfToFloat(fp16::FloatToHalf(values[i]));
+    if (std::memcmp(&back, &values[i], sizeof back) != 0) return false;
+  }
+  return true;
+}
+
+HalfWeights::HalfWeights(const float* weights, int n, int k) : n_(n), k_(k) {
+  const int panels = (n + kPanel - 1) / kPanel;
+  packed_.assign(static_cast<size_t>(panels) * k * kPanel, 0);
+  for (int j = 0; j < n; ++j) {
+    uint16_t* panel = packed_.data() + static_cast<size_t>(j / kPanel) * k * kPanel + j % kPanel;
+    for (int kk = 0; kk < k; ++kk) panel[static_cast<size_t>(kk) * kPanel] = fp16::FloatToHalf(weights[static_cast<size_t>(j) * k + kk]);
+  }
+}
+
+void HalfWeights::Run(const float* x, const float* bias, float min, float max, float* y,
+                      pthreadpool* pool) const {
+#ifdef TFI_GEMV_F16_X86
+  const int panels = (n_ + kPanel - 1) / kPanel;
+  // Runs of panels, a few per thread (each reads its own part of the weights).
+  const size_t tasks = std::min<size_t>(panels, parallel::NumThreads(pool) * 4);
+  parallel::ParallelFor(pool, tasks, static_cast<double>(n_) * k_, [&](size_t t) {
+    const int p0 = static_cast<int>(panels * t / tasks), p1 = static_cast<int>(panels * (t + 1) / tasks);
+    for (int p = p0; p < p1; ++p) {
+      const int col0 = p * kPanel;
+      Panel(packed_.data() + static_cast<size_t>(p) * k_ * kPanel, k_, x,
+            bias != nullptr ? bias + col0 : nullptr, min, max, std::min(kPanel, n_ - col0), y + col0);
+    }
+  });
+#else
+  (void)x, (void)bias, (void)min, (void)max, (void)y, (void)pool;
+#endif
+}
+
+}  // namespace gemv_f16
+}  // namespace tflite
