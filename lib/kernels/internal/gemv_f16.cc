@@ -48,13 +48,42 @@ __attribute__((target("avx512f"))) void Panel(const uint16_t* w, int k, const fl
   _mm512_mask_storeu_ps(y, m, sum);
 #undef widen
 }
+
+// The same on AVX2 with F16C (every AVX2 CPU has it): a panel's 16 outputs as two halves
+// of 8, each chain's FMA on both.
+__attribute__((target("avx2,fma,f16c"))) void PanelAvx2(const uint16_t* w, int k, const float* x,
+                                                     const float* bias, float min, float max,
+                                                     int cols, float* y) {
+  __m256 lo[4], hi[4];
+  for (int c = 0; c < 4; ++c) lo[c] = hi[c] = _mm256_setzero_ps();
+#define step(c, kk_)                                                                               \
+  do {                                                                                            \
+    const uint16_t* row = w + static_cast<size_t>(kk_) * kPanel;                                  \
+    const __m256 xv = _mm256_set1_ps(x[kk_]);                                                    \
+    lo[c] = _mm256_fmadd_ps(_mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row))), xv, lo[c]); \
+    hi[c] = _mm256_fmadd_ps(_mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + 8))), xv, hi[c]); \
+  } while (0)
+  int kk = 0;
+  for (; kk + 4 <= k; kk += 4) {
+    for (int c = 0; c < 4; ++c) step(c, kk + c);
+  }
+  for (int c = 0; kk + c < k; ++c) step(c, kk + c);
+#undef step
+  float out[kPanel];
+  _mm256_storeu_ps(out, _mm256_add_ps(_mm256_add_ps(lo[0], lo[1]), _mm256_add_ps(lo[2], lo[3])));
+  _mm256_storeu_ps(out + 8, _mm256_add_ps(_mm256_add_ps(hi[0], hi[1]), _mm256_add_ps(hi[2], hi[3])));
+  for (int j = 0; j < cols; ++j) {
+    const float v = bias != nullptr ? out[j] + bias[j] : out[j];
+    y[j] = std::min(std::max(v, min), max);
+  }
+}
 #endif
 
 }  // namespace
 
 bool Available() {
 #ifdef TFI_GEMV_F16_X86
-  return gemm::CpuHasAvx512F();
+  return gemm::CpuHasAvx512F() || gemm::CpuHasAvx2Fma();
 #else
   return false;
 #endif
@@ -83,11 +112,12 @@ void HalfWeights::Run(const float* x, const float* bias, float min, float max, f
   const int panels = (n_ + kPanel - 1) / kPanel;
   // Runs of panels, a few per thread (each reads its own part of the weights).
   const size_t tasks = std::min<size_t>(panels, parallel::NumThreads(pool) * 4);
+  const auto panel = gemm::CpuHasAvx512F() ? Panel : PanelAvx2;
   parallel::ParallelFor(pool, tasks, static_cast<double>(n_) * k_, [&](size_t t) {
     const int p0 = static_cast<int>(panels * t / tasks), p1 = static_cast<int>(panels * (t + 1) / tasks);
     for (int p = p0; p < p1; ++p) {
       const int col0 = p * kPanel;
-      Panel(packed_.data() + static_cast<size_t>(p) * k_ * kPanel, k_, x,
+      panel(packed_.data() + static_cast<size_t>(p) * k_ * kPanel, k_, x,
             bias != nullptr ? bias + col0 : nullptr, min, max, std::min(kPanel, n_ - col0), y + col0);
     }
   });

@@ -5,7 +5,8 @@
 // Why: a product of one row reads each weight once, so it is bound by reading them: a
 // classifier head of 1280 x 1000 float weights is 5 MB from L3 on every run, and its
 // multiply-adds are a few percent of the time that takes. The same values as halves are
-// half the bytes, widened to float in registers (vcvtph2ps: exact).
+// half the bytes, widened to float in registers (vcvtph2ps: exact; AVX-512, or AVX2 with
+// F16C).
 //
 // Numerics: every product is a float product of the float weight (the conversion is
 // exact), summed in four chains over k mod 4 with one FMA each, then (c0 + c1) + (c2 + c3),
@@ -22,7 +23,7 @@
 namespace tflite {
 namespace gemv_f16 {
 
-// Whether this CPU runs it (x86 AVX-512F).
+// Whether this CPU runs it (x86 AVX-512F, or AVX2 with FMA and F16C).
 bool Available();
 
 // Whether every one of the n values is a half exactly: converting it to half and back
