@@ -13,6 +13,10 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 build=1
 if [[ "${1:-}" == --no-build ]]; then build=0; shift; fi
+if [[ "${1:-}" == -* || $# -gt 1 ]]; then
+  echo "usage: scripts/arm64_kernel_tests.sh [--no-build] [BUNDLE]" >&2
+  exit 2
+fi
 BUNDLE=${1:-$ROOT/build-arm64/bundle}
 TESTS=(lib/conv_kernels_test lib/tflite_goldens_test lib/elementwise_kernels_test
        lib/thread_pool_test delegates/xnnpack/depthwise_f32_test

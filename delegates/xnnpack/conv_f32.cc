@@ -52,8 +52,7 @@ bool OnePixelPointwise(const tflite::conv_util::ConvGeometry& g) {
 
 bool OwnConvF32Wanted(const tflite::conv_util::ConvGeometry& g, const float* filter) {
   if (OwnConvF32Wanted(g)) return true;
-  return OwnStepWanted(tflite::gemm::CpuHasAvx512F() && OnePixelPointwise(g) &&
-                       HalfHead(1, g.out_c, g.in_c, filter));
+  return OwnStepWanted(OnePixelPointwise(g) && HalfHead(1, g.out_c, g.in_c, filter));
 }
 
 bool OwnFullyConnectedF32Wanted() { return OwnStepWanted(tflite::gemm::CpuHasAvx2Fma()); }

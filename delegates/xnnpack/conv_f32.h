@@ -42,12 +42,13 @@ bool OwnConvF32Wanted();
 // DirectRowWindows). This XNNPACK runs those through its indirection buffer, a pointer per
 // tap of f_c values: the 1-D convnets of docs/performance.md ran 10-30% faster on ours.
 bool OwnConvF32Wanted(const tflite::conv_util::ConvGeometry& g);
-// The same, and with AVX-512 also a one-pixel 1x1 convolution (a classifier head after
-// global pooling) whose float filter [out_c][in_c] is HalfHead's: see below.
+// The same, and also a one-pixel 1x1 convolution (a classifier head after global pooling)
+// whose float filter [out_c][in_c] is HalfHead's: see below.
 bool OwnConvF32Wanted(const tflite::conv_util::ConvGeometry& g, const float* filter);
-// Whether a product of one row by weights [n][k] runs on their halves (gemv_f16.h): on an
-// AVX-512 CPU, weights of a megabyte or more (as floats: read from L3 or memory on every
-// run, so their bytes bound the time) whose every value is a half (an fp16 model's).
+// Whether a product of one row by weights [n][k] runs on their halves (gemv_f16.h): where
+// the CPU runs that kernel (AVX-512, or AVX2 with F16C), weights of a megabyte or more (as
+// floats: read from L3 or memory on every run, so their bytes bound the time) whose every
+// value is a half (an fp16 model's).
 bool HalfHead(int rows, int n, int k, const float* weights);
 // Whether this CPU gets the own fully connected layer (AVX2 + FMA, with or without
 // AVX-512F: with it, the GEMM's 12x32 tile runs transformer-sized layers at about 80% of

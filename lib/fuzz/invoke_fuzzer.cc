@@ -112,45 +112,34 @@ int64_t PoolingWork(const tflite::Interpreter& interpreter) {
   return total;
 }
 
-// The multiply-adds of the shapes Prepare computed, which a crafted model's declared
-// shapes may understate by orders of magnitude (a CONV_2D whose filter is its own
-// 65536 x 4 input, declared with a 4 x 4 output: 25 M declared, 137 G after Prepare, over
-// a minute in Release). Each output element of CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV
-// and FULLY_CONNECTED costs its filter's taps per output channel (the filter's elements
-// over its channel dimension); BATCH_MATMUL's costs the shared dimension.
+// The multiply-adds of the shapes Prepare computed (inspect_ops' count over them), which a
+// crafted model's declared shapes may understate by orders of magnitude (a CONV_2D whose
+// filter is its own 65536 x 4 input, declared with a 4 x 4 output: 25 M declared, 137 G
+// after Prepare, over a minute in Release).
 int64_t PreparedMacs(const tflite::Interpreter& interpreter) {
-  auto elements = [](const TfLiteTensor* t) {
-    int64_t n = 1;
-    if (t == nullptr || t->dims == nullptr) return int64_t{0};
-    for (int d = 0; d < t->dims->size; ++d) n = std::min<int64_t>(n * std::max(t->dims->data[d], 0), kMaxMacs + 1);
-    return n;
-  };
   int64_t total = 0;
   for (int n : interpreter.execution_plan()) {
     const auto* nr = interpreter.node_and_registration(n);
-    if (nr == nullptr || nr->first.inputs == nullptr || nr->first.outputs == nullptr ||
-        nr->first.outputs->size < 1 || nr->first.inputs->size < 2) {
-      continue;
-    }
+    if (nr == nullptr) continue;
+    const TfLiteNode& node = nr->first;
+    auto dims = [&](const TfLiteIntArray* tensors, size_t i) {
+      std::vector<int64_t> d;
+      const TfLiteTensor* t = tensors != nullptr && i < static_cast<size_t>(tensors->size)
+                                  ? interpreter.tensor(tensors->data[i]) : nullptr;
+      if (t == nullptr || t->dims == nullptr) return d;
+      for (int k = 0; k < t->dims->size; ++k) {
+        if (t->dims->data[k] <= 0) return std::vector<int64_t>{};
+        d.push_back(t->dims->data[k]);
+      }
+      return d;
+    };
     const int32_t code = nr->second.builtin_code;
-    const TfLiteTensor* out = interpreter.tensor(nr->first.outputs->data[0]);
-    int64_t per_output = 0;
-    if (code == tflite::BuiltinOperator_CONV_2D || code == tflite::BuiltinOperator_DEPTHWISE_CONV_2D ||
-        code == tflite::BuiltinOperator_TRANSPOSE_CONV || code == tflite::BuiltinOperator_FULLY_CONNECTED) {
-      const TfLiteTensor* f = interpreter.tensor(nr->first.inputs->data[1]);
-      if (f == nullptr || f->dims == nullptr || f->dims->size < 1) continue;
-      const int channel_dim = code == tflite::BuiltinOperator_DEPTHWISE_CONV_2D ? f->dims->size - 1 : 0;
-      per_output = elements(f) / std::max(f->dims->data[channel_dim], 1);
-    } else if (code == tflite::BuiltinOperator_BATCH_MATMUL) {
-      const TfLiteTensor* a = interpreter.tensor(nr->first.inputs->data[0]);
-      if (a == nullptr || a->dims == nullptr || a->dims->size < 1) continue;
-      per_output = std::max(std::max(a->dims->data[a->dims->size - 1], a->dims->size > 1 ? a->dims->data[a->dims->size - 2] : 0), 0);
-    } else {
-      continue;
-    }
-    const int64_t outputs = elements(out);
-    const int64_t macs = per_output > 0 && outputs > (kMaxMacs + 1) / per_output ? kMaxMacs + 1 : outputs * per_output;
-    total += macs;
+    const bool adj_x = code == tflite::BuiltinOperator_BATCH_MATMUL && node.builtin_data != nullptr &&
+                       static_cast<const TfLiteBatchMatMulParams*>(node.builtin_data)->adj_x;
+    const int64_t macs = tflite_inspect::NodeMacs(
+        code, [&](size_t i) { return dims(node.inputs, i); },
+        [&](size_t i) { return dims(node.outputs, i); }, adj_x);
+    if (macs > 0) total += std::min<int64_t>(macs, kMaxMacs + 1);
     if (total > kMaxMacs) return total;
   }
   return total;

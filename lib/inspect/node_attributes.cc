@@ -262,6 +262,12 @@ int64_t NodeMacs(const tflite::Operator& op, int32_t builtin_code,
   const auto* out = op.outputs();
   auto input = [&](size_t i) { return in != nullptr && i < in->size() ? Dims(tensors, in->Get(i)) : std::vector<int64_t>{}; };
   auto output = [&](size_t i) { return out != nullptr && i < out->size() ? Dims(tensors, out->Get(i)) : std::vector<int64_t>{}; };
+  const auto* options = builtin_code == tflite::BuiltinOperator_BATCH_MATMUL ? op.builtin_options_as_BatchMatMulOptions() : nullptr;
+  return NodeMacs(builtin_code, input, output, options != nullptr && options->adj_x());
+}
+
+int64_t NodeMacs(int32_t builtin_code, const std::function<std::vector<int64_t>(size_t)>& input,
+                 const std::function<std::vector<int64_t>(size_t)>& output, bool adj_x) {
   switch (builtin_code) {
     case tflite::BuiltinOperator_CONV_2D: {
       // Filter [out_channels, kh, kw, in_channels / groups]: each output element sums
@@ -295,8 +301,6 @@ int64_t NodeMacs(const tflite::Operator& op, int32_t builtin_code,
     case tflite::BuiltinOperator_BATCH_MATMUL: {
       const auto lhs = input(0), o = output(0);
       if (lhs.size() < 2 || o.empty()) return -1;
-      const auto* options = op.builtin_options_as_BatchMatMulOptions();
-      const bool adj_x = options != nullptr && options->adj_x();
       return MulSat(Elements(o), adj_x ? lhs[lhs.size() - 2] : lhs.back());
     }
     default: return 0;

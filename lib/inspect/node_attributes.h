@@ -5,6 +5,7 @@
 #define TFLITE_INSPECT_LIB_INSPECT_NODE_ATTRIBUTES_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +25,11 @@ std::vector<std::pair<std::string, std::string>> NodeAttributes(const tflite::Op
 // 0 for other ops; -1 when a shape it needs is unknown (a -1 or missing dimension).
 int64_t NodeMacs(const tflite::Operator& op, int32_t builtin_code,
                  const flatbuffers::Vector<flatbuffers::Offset<tflite::Tensor>>& tensors);
+// The same from shapes given by the caller (e.g. the ones Prepare computed): input(i) and
+// output(i) return the node's i-th input / output dimensions, empty when the tensor is
+// absent or a dimension is not positive; adj_x is BATCH_MATMUL's option.
+int64_t NodeMacs(int32_t builtin_code, const std::function<std::vector<int64_t>(size_t)>& input,
+                 const std::function<std::vector<int64_t>(size_t)>& output, bool adj_x);
 
 // "12.3M", "950k", "812": counts for people.
 std::string HumanCount(int64_t n);

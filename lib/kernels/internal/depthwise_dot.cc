@@ -184,6 +184,12 @@ void DotDepthwise::RunPortable(const int8_t* input, int8_t* output) const {
   }
 }
 
+// One output row of the vector kernels: rows (the filter's rows' entries), the weights,
+// init, and the stage's scale or multiplier / shift, output offset and range.
+using RowFn = void (*)(const DotDepthwise::Shape&, const Geometry&, const int32_t* const*,
+                       const int32_t*, const int32_t*, const float*, const int32_t*,
+                       const int32_t*, int32_t, int32_t, int32_t, int8_t*);
+
 #if defined(TFI_DWDOT_X86)
 #define TFI_DWDOT_TARGET "avx512f,avx512bw,avx512vl,avx512vnni"
 
@@ -305,10 +311,6 @@ __attribute__((target(TFI_DWDOT_TARGET))) void RowKernel(
     }
   }
 }
-
-using RowFn = void (*)(const DotDepthwise::Shape&, const Geometry&, const int32_t* const*,
-                       const int32_t*, const int32_t*, const float*, const int32_t*,
-                       const int32_t*, int32_t, int32_t, int32_t, int8_t*);
 
 template <bool kFp32>
 RowFn PickRow(const Geometry& g) {
@@ -433,17 +435,13 @@ __attribute__((target(TFI_DWDOT_TARGET))) void RowKernelNeon(
   }
 }
 
-using RowFn = void (*)(const DotDepthwise::Shape&, const Geometry&, const int32_t* const*,
-                       const int32_t*, const int32_t*, const float*, const int32_t*,
-                       const int32_t*, int32_t, int32_t, int32_t, int8_t*);
-
 template <bool kFp32>
 RowFn PickRow(const Geometry&) {
   return RowKernelNeon<kFp32>;
 }
 #endif  // TFI_DWDOT_ARM
 
-void DotDepthwise::BuildPairRow(const int8_t* input, int b, int iy, int8_t* padded,
+void DotDepthwise::BuildRow(const int8_t* input, int b, int iy, int8_t* padded,
                                 int32_t* row) const {
 #if defined(TFI_DWDOT_X86) || defined(TFI_DWDOT_ARM)
   const Geometry& g = g_;
@@ -494,7 +492,7 @@ void DotDepthwise::RunRows(const int8_t* input, int8_t* output, size_t first, si
       int32_t* row = reinterpret_cast<int32_t*>(reinterpret_cast<uint8_t*>(ring) + row_bytes * slot);
       const int64_t tag = static_cast<int64_t>(b) * g.in_h + iy;
       if (tags[slot] != tag) {
-        BuildPairRow(input, b, iy, padded, row);
+        BuildRow(input, b, iy, padded, row);
         tags[slot] = tag;
       }
       rows[fy] = row;

@@ -72,7 +72,7 @@ class DotDepthwise {
   };
 
  private:
-  void BuildPairRow(const int8_t* input, int b, int iy, int8_t* padded, int32_t* row) const;
+  void BuildRow(const int8_t* input, int b, int iy, int8_t* padded, int32_t* row) const;
   void RunRows(const int8_t* input, int8_t* output, size_t first, size_t last,
                uint8_t* scratch) const;
   size_t ScratchBytes() const;

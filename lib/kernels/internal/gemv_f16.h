@@ -30,6 +30,8 @@ bool Available();
 // gives its bits (signed zeros and subnormal halves included; the quiet NaN too, which a
 // half keeps, but not other NaN payloads).
 bool ExactInHalf(const float* values, size_t n);
+// The same for one value, from its bits (no conversion).
+bool IsHalf(float value);
 
 class HalfWeights {
  public:

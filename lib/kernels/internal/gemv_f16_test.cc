@@ -36,6 +36,29 @@ TEST_CASE("ExactInHalf: halves, signed zeros and subnormal halves yes, rounding,
   }
 }
 
+// IsHalf reads the bits; the definition is the round trip through FloatToHalf.
+TEST_CASE("IsHalf is the round trip through half on every exponent, sign and many mantissas") {
+  std::mt19937 rng(11);
+  std::vector<uint32_t> mantissas = {0u, 1u, 0x7FFFFFu, 0x400000u, 0x1FFFu, 0x2000u, 0x3FFu << 13};
+  for (int k = 0; k < 23; ++k) mantissas.push_back(1u << k);
+  for (int k = 0; k < 200; ++k) mantissas.push_back(rng() & 0x7FFFFFu);
+  size_t checked = 0;
+  for (uint32_t sign : {0u, 0x80000000u}) {
+    for (uint32_t e = 0; e < 256; ++e) {
+      for (uint32_t m : mantissas) {
+        const uint32_t bits = sign | (e << 23) | m;
+        float v;
+        std::memcpy(&v, &bits, sizeof v);
+        const float back = tflite::fp16::HalfToFloat(tflite::fp16::FloatToHalf(v));
+        CAPTURE(bits);
+        REQUIRE(tflite::gemv_f16::IsHalf(v) == (std::memcmp(&back, &v, sizeof v) == 0));
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked == 2 * 256 * mantissas.size());
+}
+
 TEST_CASE("HalfWeights: one row times half weights, bias and clamp, one thread and a pool") {
   if (!tflite::gemv_f16::Available()) {
     WARN("skipped: no AVX-512F here, the product on half weights does not run");

@@ -253,8 +253,9 @@ inline void FloatConv(const ConvGeometry& g, const float* input, const float* pa
 // One group of an 8-bit convolution (int8 activations, int8 weights) on the dot-product
 // GEMM (gemm.h: DotGemm): im2col rows of input + 128 (uint8; padding is the zero point +
 // 128, so it adds nothing once DotBias has folded the zero point in; on AMX the int8 rows,
-// converted by DotGemmSigned's copy) at a stride of DotDepth(depth), times the group's weights packed by PackDotWeights; stage.bias is
-// DotBias's (a_zero = input_zero_point + 128). Output columns [group * group_out_c, ...)
+// converted by DotGemmSigned's copy) at a stride of DotDepth(depth), times the group's
+// weights packed by PackDotWeights; stage.bias is DotBias's (a_zero = input_zero_point +
+// 128). Output columns [group * group_out_c, ...)
 // of each pixel. Rows split over `pool`; `scratch` grown here.
 inline void Int8DotConv(const ConvGeometry& g, const int8_t* input, int32_t input_zero_point,
                         int group, const int8_t* packed_filter,
