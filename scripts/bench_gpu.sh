@@ -15,8 +15,9 @@ models="${TFI_SHARED_DIR:-$root/../shared}/models"
 [ -d "$models" ] || { echo "no models at $models (scripts/fetch_models.sh)" >&2; exit 1; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-# A private PoCL kernel cache, so the first GPU run below really is cold.
-export POCL_CACHE_DIR="$work/pocl"
+# Private driver kernel caches (PoCL's; NVIDIA's compute cache), so the first GPU run
+# below really is cold.
+export POCL_CACHE_DIR="$work/pocl" CUDA_CACHE_PATH="$work/nvcache"
 
 json() {  # json FILE EXPR
   python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
@@ -28,7 +29,7 @@ for m in "$models"/mediapipe/*.tflite "$models"/tflm/hello_world_float.tflite; d
   name="$(basename "$m" .tflite)"
   common=(--graph="$m" --custom_ops=mediapipe --num_runs="$runs" --warmup_runs=2 --min_secs=0 --warmup_min_secs=0)
   "$bench" "${common[@]}" --use_xnnpack=false --output_json="$work/cpu.json" >/dev/null 2>&1
-  rm -rf "$work/cache" "$POCL_CACHE_DIR"
+  rm -rf "$work/cache" "$POCL_CACHE_DIR" "$CUDA_CACHE_PATH"
   "$bench" "${common[@]}" --use_gpu=true --use_xnnpack=false --gpu_cache_dir="$work/cache" \
     --output_json="$work/cold.json" >/dev/null 2>&1
   "$bench" "${common[@]}" --use_gpu=true --use_xnnpack=false --gpu_cache_dir="$work/cache" \

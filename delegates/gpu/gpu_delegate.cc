@@ -63,6 +63,8 @@ class GpuPartition : public gpu::Builder {
   const Boundary* Output(TfLiteBufferHandle handle) const;
   // A kernel with its arguments set, owned by the partition (boundary conversions).
   cl_kernel MakeKernel(const char* kernel, const std::vector<KernelArg>& args);
+  // A launch step's kernel with its arguments set; null after Fail.
+  cl_kernel StepKernel(const char* kernel, const std::vector<KernelArg>& args);
   // Enqueues a boundary's conversion, if it has one.
   cl_int Convert(const Boundary& b);
 
@@ -79,6 +81,7 @@ class GpuPartition : public gpu::Builder {
   }
   cl_mem Constant(const void* data, size_t bytes) override;
   bool Launch(const char* kernel, const std::vector<KernelArg>& args, std::vector<size_t> global) override;
+  bool LaunchGroups(const char* kernel, const std::vector<KernelArg>& args, size_t groups) override;
   const float* ConstFloat(int tensor) override;
 
  private:
@@ -296,24 +299,28 @@ cl_mem GpuPartition::Constant(const void* data, size_t bytes) {
   return NewBuffer(bytes, CL_MEM_READ_ONLY, data);
 }
 
-bool GpuPartition::Launch(const char* name, const std::vector<KernelArg>& args, std::vector<size_t> global) {
-  if (!error_.empty()) return false;
+// A step's kernel with its arguments set; null after Fail (naming the node).
+cl_kernel GpuPartition::StepKernel(const char* name, const std::vector<KernelArg>& args) {
+  if (!error_.empty()) return nullptr;
   cl_int err = CL_SUCCESS;
+  std::string what = "clCreateKernel";
   cl_kernel k = clCreateKernel(delegate_->program(), name, &err);
-  if (err != CL_SUCCESS) {
-    Fail(fmt::format("node {} ({}): kernel '{}' on OpenCL device {}: clCreateKernel: {}", current_node_, current_op_,
-                     name, delegate_->env().info().Describe(), ClErrorName(err)));
-    return false;
-  }
-  for (size_t i = 0; i < args.size(); ++i) {
+  for (size_t i = 0; i < args.size() && err == CL_SUCCESS; ++i) {
     err = clSetKernelArg(k, static_cast<cl_uint>(i), args[i].size, args[i].bytes.data());
-    if (err != CL_SUCCESS) {
-      clReleaseKernel(k);
-      Fail(fmt::format("node {} ({}): kernel '{}' argument {}: {}", current_node_, current_op_, name, i,
-                       ClErrorName(err)));
-      return false;
-    }
+    if (err != CL_SUCCESS) what = fmt::format("argument {}", i);
   }
+  if (err != CL_SUCCESS) {
+    if (k != nullptr) clReleaseKernel(k);
+    Fail(fmt::format("node {} ({}): kernel '{}' on OpenCL device {}: {}: {}", current_node_, current_op_, name,
+                     delegate_->env().info().Describe(), what, ClErrorName(err)));
+    return nullptr;
+  }
+  return k;
+}
+
+bool GpuPartition::Launch(const char* name, const std::vector<KernelArg>& args, std::vector<size_t> global) {
+  cl_kernel k = StepKernel(name, args);
+  if (k == nullptr) return false;
   Step s{};
   s.kernel = k;
   s.node = current_node_;
@@ -332,6 +339,24 @@ bool GpuPartition::Launch(const char* name, const std::vector<KernelArg>& args, 
     total *= l;
     s.global[d] = (std::max<size_t>(global[d], 1) + l - 1) / l * l;
   }
+  steps_.push_back(s);
+  return true;
+}
+
+bool GpuPartition::LaunchGroups(const char* name, const std::vector<KernelArg>& args, size_t groups) {
+  cl_kernel k = StepKernel(name, args);
+  if (k == nullptr) return false;
+  Step s{};
+  s.kernel = k;
+  s.node = current_node_;
+  s.dims = 1;
+  // A power of two (the kernels' tree reduction halves it), at most kGroupWidth.
+  size_t limit = 0;
+  clGetKernelWorkGroupInfo(k, delegate_->env().device(), CL_KERNEL_WORK_GROUP_SIZE, sizeof(limit), &limit, nullptr);
+  size_t width = gpu::kGroupWidth;
+  while (width > 1 && width > std::max<size_t>(limit, 1)) width /= 2;
+  s.local[0] = width;
+  s.global[0] = std::max<size_t>(groups, 1) * width;
   steps_.push_back(s);
   return true;
 }
@@ -666,7 +691,8 @@ Result<tflite::TfLiteDelegateUniquePtr> CreateGpuDelegate(const GpuDelegateOptio
   auto env = gpu::ClEnv::Get(options.device);
   if (!env.ok()) return env.status();
   const std::string build_options =
-      fmt::format("-cl-std=CL1.2 -DFP16_STORAGE={}", options.precision_loss_allowed ? 1 : 0);
+      fmt::format("-cl-std=CL1.2 -DFP16_STORAGE={} -DGROUP_WIDTH={}", options.precision_loss_allowed ? 1 : 0,
+                  gpu::kGroupWidth);
   gpu::BuildStats build;
   auto program = env.value()->Program(gpu::kKernelSource, build_options, options.cache_dir,
                                       options.cache_token, &build);

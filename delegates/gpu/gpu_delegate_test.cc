@@ -162,12 +162,31 @@ TEST_CASE("GPU pooling, MEAN and SUM") {
       CAPTURE(tflite::EnumNameBuiltinOperator(op), k, s);
       CheckGpu(testing::UnaryModel(op, Options(o), {1, 7, 7, 3}, {1, out_hw, out_hw, 3}));
     }
+    // Windows of >= kGroupReduceMin taps take a work-group per output: global pooling,
+    // and SAME windows whose edges hold fewer taps (averages divide by those inside).
+    for (auto [pad, k, s, oh, ow] : std::vector<std::tuple<tflite::Padding, int, int, int, int>>{
+             {tflite::Padding_VALID, 0, 0, 1, 1}, {tflite::Padding_SAME, 9, 4, 5, 5}, {tflite::Padding_VALID, 8, 3, 5, 4}}) {
+      tflite::Pool2DOptionsT o;
+      o.padding = pad;
+      o.filter_height = k == 0 ? 20 : k;
+      o.filter_width = k == 0 ? 19 : k;
+      o.stride_h = s == 0 ? 20 : s;
+      o.stride_w = s == 0 ? 19 : s;
+      CAPTURE(tflite::EnumNameBuiltinOperator(op), o.filter_height, o.filter_width, s);
+      CheckGpu(testing::UnaryModel(op, Options(o), {2, 20, 19, 6}, {2, oh, ow, 6}));
+    }
   }
-  for (auto [op, axes, out_shape] : std::vector<std::tuple<Op, std::vector<int32_t>, std::vector<int32_t>>>{
-           {Op::BuiltinOperator_MEAN, {1, 2}, {2, 1, 1, 3}}, {Op::BuiltinOperator_MEAN, {-1}, {2, 5, 6, 1}},
-           {Op::BuiltinOperator_SUM, {0, 3}, {1, 5, 6, 1}}}) {
+  using Shape = std::vector<int32_t>;
+  const Shape small = {2, 5, 6, 3};
+  for (auto [op, axes, out_shape, in_shape] : std::vector<std::tuple<Op, Shape, Shape, Shape>>{
+           {Op::BuiltinOperator_MEAN, {1, 2}, {2, 1, 1, 3}, small}, {Op::BuiltinOperator_MEAN, {-1}, {2, 5, 6, 1}, small},
+           {Op::BuiltinOperator_SUM, {0, 3}, {1, 5, 6, 1}, small},
+           // >= kGroupReduceMin values per output: a work-group each.
+           {Op::BuiltinOperator_MEAN, {1, 2}, {2, 1, 1, 3}, {2, 20, 19, 3}},
+           {Op::BuiltinOperator_SUM, {0, 1, 2}, {1, 1, 1, 5}, {2, 20, 19, 5}},
+           {Op::BuiltinOperator_MEAN, {3}, {2, 3, 1, 1}, {2, 3, 1, 130}}}) {
     ModelBuilder b;
-    const int in = b.AddTensor(TensorType_FLOAT32, {2, 5, 6, 3}, "in");
+    const int in = b.AddTensor(TensorType_FLOAT32, in_shape, "in");
     const int ax = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {static_cast<int32_t>(axes.size())}, axes, "axes");
     const int out = b.AddTensor(TensorType_FLOAT32, out_shape, "out");
     tflite::ReducerOptionsT r;
@@ -655,8 +674,9 @@ TEST_CASE("GPU on the real float models: fp32 within the float rule of the CPU",
     }
     // pose_landmark_lite's Identity_2 (output 2) is ill-conditioned in float: our CPU is
     // already 2e-4 from TFLite there and XNNPACK 2.4e-4 from our CPU; the GPU, summing
-    // in yet another order, 3.3e-4 on these inputs (2.6e-4 on inference_diff's).
-    testing::ExpectClose(cpu, g, 1e-4f, std::string(name) == "mediapipe/pose_landmark_lite.tflite" ? 2 : -1, 4e-4f);
+    // in yet another order, 3.3e-4 on these inputs on PoCL (2.6e-4 on inference_diff's),
+    // 4.6e-4 on an NVIDIA H200 (its compiler contracts multiply-adds differently).
+    testing::ExpectClose(cpu, g, 1e-4f, std::string(name) == "mediapipe/pose_landmark_lite.tflite" ? 2 : -1, 6e-4f);
     ++checked;
   }
   CHECK(checked > 0);

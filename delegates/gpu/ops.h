@@ -36,6 +36,14 @@ inline KernelArg Arg(float v) { return KernelArg::Of(v); }
 inline KernelArg Arg(const cl_int4& v) { return KernelArg::Of(v); }
 inline KernelArg Arg(const cl_int2& v) { return KernelArg::Of(v); }
 
+// The widest work-group of LaunchGroups: the kernels' GROUP_WIDTH (given at program
+// build), which sizes their local arrays.
+constexpr size_t kGroupWidth = 64;
+// From this many taps per output on, pooling and reductions use a work-group per output
+// (a work-item alone would walk them serially: a 128x128 global average pool is 4
+// work-items for 16 channels).
+constexpr int kGroupReduceMin = 64;
+
 // Makes device buffers and kernel launches for one partition (gpu_delegate.cc).
 class Builder {
  public:
@@ -49,6 +57,9 @@ class Builder {
   // Appends a launch of `kernel` over `global` work-items (rounded up to work-groups).
   virtual bool Launch(const char* kernel, const std::vector<KernelArg>& args,
                       std::vector<size_t> global) = 0;
+  // Appends a launch of `groups` 1-D work-groups of a power-of-two width up to
+  // kGroupWidth: kernels that reduce one output per group in local memory.
+  virtual bool LaunchGroups(const char* kernel, const std::vector<KernelArg>& args, size_t groups) = 0;
   // Float data of a constant tensor (FLOAT32, or FLOAT16 weights dequantized).
   virtual const float* ConstFloat(int tensor) = 0;
 };

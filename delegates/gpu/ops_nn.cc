@@ -239,12 +239,15 @@ bool VisitPooling(OpContext& c, const TfLiteNode& node, const TfLiteRegistration
   cl_int2 pad2;
   pad2.s[0] = pad.height, pad2.s[1] = pad.width;
   const cl_int4 os = Shape4(to);
-  return c.build->Launch("pool2d",
-                         {Arg(c.build->Tensor(in)), Arg(c.build->Tensor(out)), Arg(Shape4(ti)), Arg(os),
-                          Arg(Int4(p->filter_height, p->filter_width, p->stride_height, p->stride_width)),
-                          Arg(pad2), Arg(reg.builtin_code == kTfLiteBuiltinMaxPool2d ? 1 : 0), Arg(lo),
-                          Arg(hi)},
-                         PixelWork(os));
+  const std::vector<KernelArg> args = {
+      Arg(c.build->Tensor(in)), Arg(c.build->Tensor(out)), Arg(Shape4(ti)), Arg(os),
+      Arg(Int4(p->filter_height, p->filter_width, p->stride_height, p->stride_width)),
+      Arg(pad2), Arg(reg.builtin_code == kTfLiteBuiltinMaxPool2d ? 1 : 0), Arg(lo), Arg(hi)};
+  if (static_cast<int64_t>(p->filter_height) * p->filter_width >= kGroupReduceMin) {
+    return c.build->LaunchGroups("pool2d_groups", args,
+                                 static_cast<size_t>(os.s[0]) * os.s[1] * os.s[2] * ((os.s[3] + 3) / 4));
+  }
+  return c.build->Launch("pool2d", args, PixelWork(os));
 }
 
 bool VisitMean(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& reg) {
@@ -265,10 +268,12 @@ bool VisitMean(OpContext& c, const TfLiteNode& node, const TfLiteRegistration& r
   }
   if (c.build == nullptr) return true;
   const int count = NumElements(c.T(out));
-  return c.build->Launch("reduce",
-                         {Arg(c.build->Tensor(in)), Arg(c.build->Tensor(out)), Arg(Shape4(ti)), Arg(flags),
-                          Arg(count), Arg(reg.builtin_code == kTfLiteBuiltinMean ? 1 : 0)},
-                         {static_cast<size_t>(count)});
+  const std::vector<KernelArg> args = {Arg(c.build->Tensor(in)), Arg(c.build->Tensor(out)), Arg(Shape4(ti)),
+                                       Arg(flags), Arg(count), Arg(reg.builtin_code == kTfLiteBuiltinMean ? 1 : 0)};
+  if (NumElements(ti) / std::max(count, 1) >= kGroupReduceMin) {
+    return c.build->LaunchGroups("reduce_groups", args, static_cast<size_t>(count));
+  }
+  return c.build->Launch("reduce", args, {static_cast<size_t>(count)});
 }
 
 bool VisitSoftmax(OpContext& c, const TfLiteNode& node, const TfLiteRegistration&) {

@@ -27,21 +27,93 @@ __kernel void pool2d(__global const FLT* in, __global FLT* out, int4 ishape, int
   StoreC4(out, ((n * oshape.y + oy) * oshape.z + ox) * oshape.w, c, oshape.w, clamp(acc, lo, hi));
 }
 
+// The coordinates of element i of a dense 4-D shape.
+int4 Coords4(int i, int4 shape) {
+  const int w = i % shape.w;
+  i /= shape.w;
+  const int z = i % shape.z;
+  i /= shape.z;
+  return (int4)(i / shape.y, i % shape.y, z, w);
+}
+
+// Work-group reductions, for outputs of many taps (global pooling, MEAN over an
+// image): one work-group of GROUP_WIDTH (a power of two, -D at build) or fewer items
+// per output, each item striding over the taps, then a tree in local memory.
+float4 GroupReduce4(float4 v, int is_max, __local float4* part) {
+  const int l = get_local_id(0);
+  part[l] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = get_local_size(0) / 2; s > 0; s >>= 1) {
+    if (l < s) part[l] = is_max ? fmax(part[l], part[l + s]) : part[l] + part[l + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  return part[0];
+}
+
+// pool2d with a work-group per (pixel, 4 channels) output.
+__kernel void pool2d_groups(__global const FLT* in, __global FLT* out, int4 ishape, int4 oshape,
+                            int4 geo, int2 pad, int is_max, float lo, float hi) {
+  __local float4 part[GROUP_WIDTH];
+  const int c4s = (oshape.w + 3) / 4;
+  int o = get_group_id(0);
+  const int c = (o % c4s) * 4;
+  o /= c4s;
+  const int ox = o % oshape.z;
+  o /= oshape.z;
+  const int oy = o % oshape.y;
+  const int n = o / oshape.y;
+  // Every item reaches the barriers (no early return before them: PoCL's work-group
+  // loops spin on a group that leaves early, even uniformly).
+  const int y0 = oy * geo.z - pad.x, x0 = ox * geo.w - pad.y;
+  const int ya = max(y0, 0), yb = min(y0 + geo.x, ishape.y);
+  const int xa = max(x0, 0), xb = min(x0 + geo.y, ishape.z);
+  const int w = max(xb - xa, 0);
+  const int taps = n < oshape.x ? max(yb - ya, 0) * w : 0;
+  float4 acc = is_max ? (float4)(-INFINITY) : (float4)(0.0f);
+  for (int t = get_local_id(0); t < taps; t += get_local_size(0)) {
+    const float4 v = LoadC4(in, ((n * ishape.y + ya + t / w) * ishape.z + xa + t % w) * ishape.w, c, ishape.w);
+    acc = is_max ? fmax(acc, v) : acc + v;
+  }
+  acc = GroupReduce4(acc, is_max, part);
+  if (get_local_id(0) == 0 && n < oshape.x) {
+    if (!is_max) acc = taps > 0 ? acc / (float)taps : (float4)(0.0f);
+    StoreC4(out, ((n * oshape.y + oy) * oshape.z + ox) * oshape.w, c, oshape.w, clamp(acc, lo, hi));
+  }
+}
+
+// reduce with a work-group per output element.
+__kernel void reduce_groups(__global const FLT* in, __global FLT* out, int4 ishape, int4 axes,
+                            int out_count, int is_mean) {
+  __local float4 part[GROUP_WIDTH];
+  const int o = get_group_id(0);  // < out_count: one group per output, none more
+  // The output's coordinates in the input (reduced axes of size 1).
+  const int4 oi = Coords4(o, (int4)(axes.x ? 1 : ishape.x, axes.y ? 1 : ishape.y, axes.z ? 1 : ishape.z,
+                                    axes.w ? 1 : ishape.w));
+  const int i0 = oi.x, i1 = oi.y, i2 = oi.z, i3 = oi.w;
+  // The reduced extent of each axis (1 where kept).
+  const int4 r = (int4)(axes.x ? ishape.x : 1, axes.y ? ishape.y : 1, axes.z ? ishape.z : 1,
+                        axes.w ? ishape.w : 1);
+  const int count = r.x * r.y * r.z * r.w;
+  float sum = 0.0f;
+  for (int t = get_local_id(0); t < count; t += get_local_size(0)) {
+    const int4 k = Coords4(t, r);
+    sum += LD(in, (((axes.x ? k.x : i0) * ishape.y + (axes.y ? k.y : i1)) * ishape.z + (axes.z ? k.z : i2)) *
+                      ishape.w + (axes.w ? k.w : i3));
+  }
+  const float total = GroupReduce4((float4)(sum, 0.0f, 0.0f, 0.0f), 0, part).x;
+  if (get_local_id(0) == 0) ST(out, o, is_mean ? total / (float)count : total);
+}
+
 // MEAN / SUM over the axes flagged in `axes` (rank <= 4, right-aligned): one work-item
 // per output element, in the order of the input with reduced axes of size 1.
 __kernel void reduce(__global const FLT* in, __global FLT* out, int4 ishape, int4 axes,
                      int out_count, int is_mean) {
   const int o = get_global_id(0);
   if (o >= out_count) return;
-  const int4 oshape = (int4)(axes.x ? 1 : ishape.x, axes.y ? 1 : ishape.y, axes.z ? 1 : ishape.z,
-                             axes.w ? 1 : ishape.w);
-  int rest = o;
-  const int i3 = rest % oshape.w;
-  rest /= oshape.w;
-  const int i2 = rest % oshape.z;
-  rest /= oshape.z;
-  const int i1 = rest % oshape.y;
-  const int i0 = rest / oshape.y;
+  // The output's coordinates in the input (reduced axes of size 1).
+  const int4 oi = Coords4(o, (int4)(axes.x ? 1 : ishape.x, axes.y ? 1 : ishape.y, axes.z ? 1 : ishape.z,
+                                    axes.w ? 1 : ishape.w));
+  const int i0 = oi.x, i1 = oi.y, i2 = oi.z, i3 = oi.w;
   float sum = 0.0f;
   for (int a = 0; a < (axes.x ? ishape.x : 1); ++a) {
     for (int b = 0; b < (axes.y ? ishape.y : 1); ++b) {
