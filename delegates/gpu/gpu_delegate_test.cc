@@ -149,6 +149,9 @@ TEST_CASE("GPU unary ops, activations and SOFTMAX") {
   tflite::SoftmaxOptionsT softmax;
   softmax.beta = 0.7f;
   CheckGpu(testing::UnaryModel(Op::BuiltinOperator_SOFTMAX, Options(softmax), {3, 17}));
+  // Rows of >= kGroupReduceMin values: a work-group per row (a classifier head's 1001).
+  CheckGpu(testing::UnaryModel(Op::BuiltinOperator_SOFTMAX, Options(softmax), {1, 1001}));
+  CheckGpu(testing::UnaryModel(Op::BuiltinOperator_SOFTMAX, Options(softmax), {2, 3, 64}));
 }
 
 TEST_CASE("GPU pooling, MEAN and SUM") {

@@ -286,9 +286,10 @@ bool VisitSoftmax(OpContext& c, const TfLiteNode& node, const TfLiteRegistration
   const TfLiteTensor& ti = c.T(in);
   const int depth = ti.dims->data[ti.dims->size - 1];
   const int rows = NumElements(ti) / depth;
-  return c.build->Launch("softmax",
-                         {Arg(c.build->Tensor(in)), Arg(c.build->Tensor(out)), Arg(rows), Arg(depth), Arg(p->beta)},
-                         {static_cast<size_t>(rows)});
+  const std::vector<KernelArg> args = {Arg(c.build->Tensor(in)), Arg(c.build->Tensor(out)), Arg(rows), Arg(depth),
+                                       Arg(p->beta)};
+  if (depth >= kGroupReduceMin) return c.build->LaunchGroups("softmax_groups", args, static_cast<size_t>(rows));
+  return c.build->Launch("softmax", args, {static_cast<size_t>(rows)});
 }
 
 }  // namespace gpu

@@ -145,3 +145,18 @@ __kernel void softmax(__global const FLT* in, __global FLT* out, int rows, int d
   const float inv = 1.0f / sum;
   for (int i = 0; i < depth; ++i) ST(out, base + i, exp((LD(in, base + i) - m) * beta) * inv);
 }
+
+// softmax with a work-group per row (rows of >= kGroupReduceMin values: classifier heads).
+__kernel void softmax_groups(__global const FLT* in, __global FLT* out, int rows, int depth, float beta) {
+  __local float4 part[GROUP_WIDTH];
+  const int base = get_group_id(0) * depth;  // one group per row, none more
+  const int l = get_local_id(0), n = get_local_size(0);
+  float m = -INFINITY;
+  for (int i = l; i < depth; i += n) m = fmax(m, LD(in, base + i));
+  m = GroupReduce4((float4)(m), 1, part).x;
+  barrier(CLK_LOCAL_MEM_FENCE);  // every item has read part[0] before it is reused
+  float sum = 0.0f;
+  for (int i = l; i < depth; i += n) sum += exp((LD(in, base + i) - m) * beta);
+  const float inv = 1.0f / GroupReduce4((float4)(sum), 0, part).x;
+  for (int i = l; i < depth; i += n) ST(out, base + i, exp((LD(in, base + i) - m) * beta) * inv);
+}
