@@ -38,7 +38,9 @@ int4 Coords4(int i, int4 shape) {
 
 // Work-group reductions, for outputs of many taps (global pooling, MEAN over an
 // image): one work-group of GROUP_WIDTH (a power of two, -D at build) or fewer items
-// per output, each item striding over the taps, then a tree in local memory.
+// per output, each item striding over the taps, then a tree in local memory. Every
+// item of a group reaches the barriers: the kernels launch one group per output and none
+// more, so none returns early (a first version that did, uniformly, hung under PoCL).
 float4 GroupReduce4(float4 v, int is_max, __local float4* part) {
   const int l = get_local_id(0);
   part[l] = v;
@@ -54,28 +56,21 @@ float4 GroupReduce4(float4 v, int is_max, __local float4* part) {
 __kernel void pool2d_groups(__global const FLT* in, __global FLT* out, int4 ishape, int4 oshape,
                             int4 geo, int2 pad, int is_max, float lo, float hi) {
   __local float4 part[GROUP_WIDTH];
-  const int c4s = (oshape.w + 3) / 4;
-  int o = get_group_id(0);
-  const int c = (o % c4s) * 4;
-  o /= c4s;
-  const int ox = o % oshape.z;
-  o /= oshape.z;
-  const int oy = o % oshape.y;
-  const int n = o / oshape.y;
-  // Every item reaches the barriers (no early return before them: PoCL's work-group
-  // loops spin on a group that leaves early, even uniformly).
+  // One group per (pixel, 4 channels) output, none more.
+  const int4 o = Coords4(get_group_id(0), (int4)(oshape.x, oshape.y, oshape.z, (oshape.w + 3) / 4));
+  const int n = o.x, oy = o.y, ox = o.z, c = o.w * 4;
   const int y0 = oy * geo.z - pad.x, x0 = ox * geo.w - pad.y;
   const int ya = max(y0, 0), yb = min(y0 + geo.x, ishape.y);
   const int xa = max(x0, 0), xb = min(x0 + geo.y, ishape.z);
   const int w = max(xb - xa, 0);
-  const int taps = n < oshape.x ? max(yb - ya, 0) * w : 0;
+  const int taps = max(yb - ya, 0) * w;
   float4 acc = is_max ? (float4)(-INFINITY) : (float4)(0.0f);
   for (int t = get_local_id(0); t < taps; t += get_local_size(0)) {
     const float4 v = LoadC4(in, ((n * ishape.y + ya + t / w) * ishape.z + xa + t % w) * ishape.w, c, ishape.w);
     acc = is_max ? fmax(acc, v) : acc + v;
   }
   acc = GroupReduce4(acc, is_max, part);
-  if (get_local_id(0) == 0 && n < oshape.x) {
+  if (get_local_id(0) == 0) {
     if (!is_max) acc = taps > 0 ? acc / (float)taps : (float4)(0.0f);
     StoreC4(out, ((n * oshape.y + oy) * oshape.z + ox) * oshape.w, c, oshape.w, clamp(acc, lo, hi));
   }
