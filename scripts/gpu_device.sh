@@ -47,9 +47,13 @@ pack() {
 
 check() {
   local out="${OUT:-$DIR/out}" here
-  mkdir -p "$out"
   here="$ROOT/$DIR"
   [[ "$DIR" = /* ]] && here="$DIR"
+  if [[ ! -f "$here/bundle.tar.gz" ]]; then
+    echo "no $here/bundle.tar.gz: make it with scripts/gpu_device.sh pack $DIR" >&2
+    exit 1
+  fi
+  mkdir -p "$out"
   mkdir -p "$here/x"
   tar -C "$here/x" -xzf "$here/bundle.tar.gz"
   export LD_LIBRARY_PATH="$here/x/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
