@@ -11,6 +11,17 @@
 # with libFuzzer's -seed=${TFI_FUZZ_SEED:-1}: the same inputs on every run, so a CI run
 # that passed here passes there (new ground is for timed runs).
 #
+#   scripts/fuzz.sh --long [EXECUTIONS]                      (default: 10000000)
+#
+# The long campaign of the invoke target: chunks of TFI_FUZZ_CHUNK (20,000) mutations, each
+# from a fresh corpus of the seeds (a grown corpus slows the target tenfold) with its own
+# libFuzzer seed (1000 + chunk number), the kernels' ISA cycled over TFI_FUZZ_ISAS (this
+# CPU's, avx2, avx512vnni, avx512), TFI_FUZZ_JOBS workers (default: the cores), niced;
+# until the chunks' executions reach EXECUTIONS. A finding ends its chunk (kept in
+# build-fuzz/long/artifacts/, with its log), not the campaign. The table of chunks is
+# build-fuzz/long/chunks.tsv; run it again with the same binary and it goes on where it
+# stopped; a rebuilt binary starts a new campaign (the old table is kept beside it).
+#
 # model_fuzzer:  load + validate + everything inspect_ops does with a model.
 # invoke_fuzzer: load + build + (XNNPACK) + AllocateTensors + Invoke, byte mutations and
 #                a structure-aware flatbuffer mutator (lib/fuzz/flatbuffer_mutator.h).
@@ -27,6 +38,15 @@
 # before fuzzing. Re-run one artifact: build-fuzz/lib/fuzz/<target> ARTIFACT
 set -euo pipefail
 
+long=0
+if [[ "${1:-}" == "--long" ]]; then
+  long="${2:-10000000}"
+  if ! [[ "$long" =~ ^[1-9][0-9]*$ ]]; then
+    echo "usage: $0 --long [EXECUTIONS]   (the invoke target's campaign; default 10000000)" >&2
+    exit 2
+  fi
+  set -- 0 invoke
+fi
 seconds="${1:-60}"
 which="${2:-all}"
 if ! [[ "$seconds" =~ ^[0-9]+$ ]] || \
@@ -172,6 +192,95 @@ tools_check() {
   echo "fuzz: tools: ${n} tool runs over ${#files[@]} mutated inputs in $((SECONDS - start)) s, $found findings"
   (( found == 0 )) || failed=1
 }
+
+# The long campaign (--long): see the top of this file.
+long_campaign() {
+  local fuzzer="$build/lib/fuzz/invoke_fuzzer" dir="$build/long"
+  local table="$dir/chunks.tsv" chunk="${TFI_FUZZ_CHUNK:-20000}"
+  local workers="${TFI_FUZZ_JOBS:-$(nproc)}" isas
+  read -r -a isas <<<"${TFI_FUZZ_ISAS:-native avx2 avx512vnni avx512}"
+  local common=(-rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=20 -max_len="$max_len")
+  mkdir -p "$dir/artifacts"
+  local id
+  id="$(sha1sum "$fuzzer" | cut -c1-16)"
+  if [[ -f "$table" ]] && ! grep -q "^# binary $id\$" "$table"; then
+    local old
+    old="$table.$(date +%Y%m%d-%H%M%S)"
+    mv "$table" "$old"
+    echo "fuzz: long: $fuzzer was rebuilt: a new campaign (the last one's chunks: $old)"
+  fi
+  if [[ ! -f "$table" ]]; then
+    printf '# binary %s\n# chunk\tseed\tisa\texit\texecutions\tseconds\tstarted\n' "$id" >"$table"
+  fi
+  rm -rf "$dir/seeds"
+  mkdir -p "$dir/seeds"
+  local f seeds=0
+  for f in $(find ../shared/models testdata -name '*.tflite' -type f -size -600000c 2>/dev/null); do
+    cp -f "$f" "$dir/seeds/seed-$(sha1sum "$f" | cut -c1-16).tflite"
+    seeds=$((seeds + 1))
+  done
+  [[ -d ../shared/models ]] || echo "fuzz: long: seeds from testdata/ only: ../shared/models absent"
+  if (( ${#regress[@]} > 0 )) && ! "$fuzzer" "${common[@]}" "${regress[@]}" \
+      >"$dir/regressions.log" 2>&1; then
+    tail -n 60 "$dir/regressions.log" >&2
+    echo "fuzz: long: FAILED on lib/fuzz/regressions (log: $dir/regressions.log)" >&2
+    return 1
+  fi
+  local done_execs
+  done_execs=$(awk -F'\t' '!/^#/ { s += $5 } END { print s + 0 }' "$table")
+  echo "fuzz: long: $seeds seeds, $workers workers, chunks of $chunk, ISAs ${isas[*]};" \
+       "$done_execs of $long executions done (table: $table)"
+  # A worker claims the next chunk number under a lock, while the table's executions are
+  # short of the goal (chunks in flight may overshoot it by up to one chunk each).
+  claim() {
+    flock "$dir/lock" awk -F'\t' -v goal="$long" -v next_file="$dir/next" '
+      BEGIN { n = 0 }
+      !/^#/ { s += $5; if ($1 >= n) n = $1 + 1 }
+      END {
+        if ((getline c < next_file) > 0 && c > n) n = c
+        if (s >= goal) exit 1
+        print n; print n + 1 > next_file
+      }' "$table"
+  }
+  worker() {
+    local w="$1" c corpus="$dir/corpus-$1" clog="$dir/worker-$1.log"
+    while c="$(claim)"; do
+      local seed=$((1000 + c)) isa="${isas[c % ${#isas[@]}]}" rc=0 started
+      started="$(date -u +%FT%TZ)"
+      rm -rf "$corpus"
+      cp -r "$dir/seeds" "$corpus"
+      local env=()
+      [[ "$isa" != native ]] && env=(TFI_KERNEL_ISA="$isa")
+      env "${env[@]}" nice -n 10 "$fuzzer" "${common[@]}" -runs="$chunk" -seed="$seed" \
+        -artifact_prefix="$dir/artifacts/chunk$c-" -print_final_stats=1 "$corpus" \
+        >"$clog" 2>&1 || rc=$?
+      local runs secs
+      runs=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$clog" | tail -n1)
+      secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$clog" | tail -n1)
+      if (( rc != 0 )); then
+        cp -f "$clog" "$dir/artifacts/chunk$c.log"
+        echo "fuzz: long: chunk $c (seed $seed, ISA $isa): exit $rc; log $dir/artifacts/chunk$c.log" >&2
+      fi
+      flock "$dir/lock" printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$c" "$seed" "$isa" "$rc" \
+        "${runs:-0}" "${secs:--}" "$started" >>"$table"
+    done
+  }
+  rm -f "$dir/next"
+  local pids=() w
+  for ((w = 0; w < workers; w++)); do
+    worker "$w" &
+    pids+=($!)
+  done
+  wait "${pids[@]}"
+  awk -F'\t' '!/^#/ { n++; s += $5; if ($4 != 0) bad++ }
+    END { printf "fuzz: long: %d chunks, %d executions, %d findings\n", n, s, bad;
+          exit bad > 0 }' "$table"
+}
+
+if (( long > 0 )); then
+  long_campaign
+  exit
+fi
 
 for t in "${targets[@]}"; do
   case "$t" in
