@@ -27,8 +27,9 @@
 #                a structure-aware flatbuffer mutator (lib/fuzz/flatbuffer_mutator.h).
 # tools:         the tools themselves, sanitizer-built: ctest's malformed_cli_test (every
 #                tool on testdata/malformed: exit 1, the message, no sanitizer report),
-#                then for `seconds` a sweep of the tools over the fuzzers' corpora (inputs
-#                the mutators made; TFI_TOOLS_CORPUS=DIR[:DIR...] adds folders): any exit other
+#                then for `seconds` sweeps of the tools over the fuzzers' corpora (inputs
+#                the mutators made; TFI_TOOLS_CORPUS=DIR[:DIR...] adds folders; each pass
+#                gives an input the next tool, the folders read again): any exit other
 #                than 0 or 1, a sanitizer report or a hang (20 s) is a finding, copied to
 #                build-fuzz/artifacts/tools/.
 #
@@ -163,8 +164,6 @@ tools_check() {
   local dirs=("$build/corpus/invoke" "$build/corpus/model") extra=()
   [[ -n "${TFI_TOOLS_CORPUS:-}" ]] && IFS=: read -r -a extra <<<"$TFI_TOOLS_CORPUS"
   dirs+=("${extra[@]}")
-  local files=()
-  mapfile -t files < <(find "${dirs[@]}" -type f -size -600000c 2>/dev/null | shuf)
   # --max_arena_mb bounds each buffer (as the fuzzers' 64 MiB limit does): a crafted
   # shape may legally ask for gigabytes, which ASan's overhead turns into an OOM kill.
   local limit="--max_arena_mb=1024"
@@ -174,22 +173,31 @@ tools_check() {
     "inference_diff $limit --num_runs=1 --invocations_per_run=1 --model_file="
     "delegate_report $limit --graph="
   )
-  local start=$SECONDS end=$((SECONDS + seconds)) n=0 found=0 f rc
-  for f in "${files[@]}"; do
-    (( SECONDS >= end )) && break
-    local cmd="${tools[n % ${#tools[@]}]}"
-    n=$((n + 1))
-    rc=0
-    # shellcheck disable=SC2086
-    timeout -k 5 20 "$bin" $cmd"$f" >"$out/stdout" 2>"$out/stderr" || rc=$?
-    if (( rc > 1 )) || grep -qE 'Sanitizer|runtime error:' "$out/stderr"; then
-      found=$((found + 1))
-      cp -f "$f" "$artifacts/"
-      echo "fuzz: tools: exit $rc from '${cmd%% *}' on $f (copied to $artifacts/):" >&2
-      tail -n 30 "$out/stderr" >&2
-    fi
+  # Passes until the time is up: each lists the folders again (a fuzzer running beside it
+  # adds inputs) and hands each input the tool after the one it had the pass before.
+  local start=$SECONDS end=$((SECONDS + seconds)) n=0 found=0 pass=0 f i rc files=()
+  while (( SECONDS < end )); do
+    mapfile -t files < <(find "${dirs[@]}" -type f -size -600000c 2>/dev/null | shuf)
+    (( ${#files[@]} > 0 )) || break
+    for ((i = 0; i < ${#files[@]}; i++)); do
+      (( SECONDS >= end )) && break
+      f="${files[i]}"
+      local cmd="${tools[(i + pass) % ${#tools[@]}]}"
+      n=$((n + 1))
+      rc=0
+      # shellcheck disable=SC2086
+      timeout -k 5 20 "$bin" $cmd"$f" >"$out/stdout" 2>"$out/stderr" || rc=$?
+      if (( rc > 1 )) || grep -qE 'Sanitizer|runtime error:' "$out/stderr"; then
+        found=$((found + 1))
+        cp -f "$f" "$artifacts/"
+        echo "fuzz: tools: exit $rc from '${cmd%% *}' on $f (copied to $artifacts/):" >&2
+        tail -n 30 "$out/stderr" >&2
+      fi
+    done
+    pass=$((pass + 1))
   done
-  echo "fuzz: tools: ${n} tool runs over ${#files[@]} mutated inputs in $((SECONDS - start)) s, $found findings"
+  echo "fuzz: tools: ${n} tool runs over ${#files[@]} mutated inputs ($pass passes) in" \
+       "$((SECONDS - start)) s, $found findings"
   (( found == 0 )) || failed=1
 }
 
