@@ -15,7 +15,8 @@
 #
 # The long campaign of the invoke target: chunks of TFI_FUZZ_CHUNK (20,000) mutations, each
 # from a fresh corpus of the seeds (a grown corpus slows the target tenfold) with its own
-# libFuzzer seed (1000 + chunk number), the kernels' ISA cycled over TFI_FUZZ_ISAS (this
+# libFuzzer seed (TFI_FUZZ_SEED_BASE, default 1000, + chunk number: another base walks new
+# ground with the same binary), the kernels' ISA cycled over TFI_FUZZ_ISAS (this
 # CPU's, avx2, avx512vnni, avx512), TFI_FUZZ_JOBS workers (default: the cores), niced;
 # until the chunks' executions reach EXECUTIONS. A finding ends its chunk (kept in
 # build-fuzz/long/artifacts/, with its log), not the campaign. The table of chunks is
@@ -253,7 +254,7 @@ long_campaign() {
   worker() {
     local w="$1" c corpus="$dir/corpus-$1" clog="$dir/worker-$1.log"
     while c="$(claim)"; do
-      local seed=$((1000 + c)) isa="${isas[c % ${#isas[@]}]}" rc=0 started
+      local seed=$((${TFI_FUZZ_SEED_BASE:-1000} + c)) isa="${isas[c % ${#isas[@]}]}" rc=0 started
       started="$(date -u +%FT%TZ)"
       rm -rf "$corpus"
       cp -r "$dir/seeds" "$corpus"

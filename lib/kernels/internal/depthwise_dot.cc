@@ -247,7 +247,10 @@ __attribute__((target(TFI_DWDOT_TARGET))) void RowKernel(
   constexpr int kPairs = (kW + 1) / 2;
   const int f_h = kH > 0 ? kH : g.f_h, pairs = kW > 0 ? kPairs : s.groups;
   const int channels = g.in_c, out_w = g.out_w;
-  const int ox_step = s.ox_step * kLanes, pair_step = s.group_step * kLanes;
+  // In size_t: with one output column the stride is never stepped and may be anything
+  // (a crafted 335,544,319 overflowed int here).
+  const size_t ox_step = static_cast<size_t>(s.ox_step) * kLanes;
+  const size_t pair_step = static_cast<size_t>(s.group_step) * kLanes;
   Stage16 st;
   st.offset = _mm512_set1_epi32(output_offset);
   st.lo = _mm512_set1_epi32(act_min);
