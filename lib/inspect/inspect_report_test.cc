@@ -167,6 +167,38 @@ TEST_CASE("MAC counts of crafted shapes saturate instead of overflowing") {
   CHECK(r.subgraphs[0].macs == INT64_MAX);
 }
 
+// Recurrent ops: each of batch x time steps multiplies by every weight matrix once; their
+// rank-2 states are not weights (a fuzzer's 1 M-step LSTM was counted as 0 MACs).
+TEST_CASE("MACs of a sequence LSTM: steps x weight elements, states not counted") {
+  constexpr auto F = tflite::TensorType_FLOAT32;
+  constexpr int kTime = 7, kBatch = 2, kInput = 5, kCell = 6, kOutput = 3;
+  ModelBuilder b;
+  std::vector<int> ins(24, -1);
+  ins[0] = b.AddTensor(F, {kTime, kBatch, kInput}, "x");
+  for (int g = 0; g < 4; ++g) {
+    ins[1 + g] = b.AddConstTensor<float>(F, {kCell, kInput}, std::vector<float>(kCell * kInput, 0.1f));
+    ins[5 + g] = b.AddConstTensor<float>(F, {kCell, kOutput}, std::vector<float>(kCell * kOutput, 0.1f));
+    ins[12 + g] = b.AddConstTensor<float>(F, {kCell}, std::vector<float>(kCell, 0.0f));
+  }
+  ins[16] = b.AddConstTensor<float>(F, {kOutput, kCell}, std::vector<float>(kOutput * kCell, 0.1f));
+  ins[18] = b.AddVariableTensor(F, {kBatch, kOutput}, "h");
+  ins[19] = b.AddVariableTensor(F, {kBatch, kCell}, "c");
+  const int out = b.AddTensor(F, {kTime, kBatch, kOutput}, "out");
+  tflite::UnidirectionalSequenceLSTMOptionsT o;
+  o.fused_activation_function = tflite::ActivationFunctionType_TANH;
+  o.time_major = true;
+  b.AddOperator(tflite::BuiltinOperator_UNIDIRECTIONAL_SEQUENCE_LSTM, ins, {out}, Options(o));
+  b.SetInputs({ins[0]});
+  b.SetOutputs({out});
+  const auto bytes = b.Build();
+  auto model = Model::LoadBuffer(bytes.data(), bytes.size());
+  INFO((model.ok() ? std::string() : model.status().message()));
+  REQUIRE(model.ok());
+  const ModelReport r = BuildReport(*model.value());
+  // 14 steps x (4 x 6x5 input + 4 x 6x3 recurrent + 3x6 projection weights).
+  CHECK(r.subgraphs[0].operators[0].macs == kTime * kBatch * (4 * 30 + 4 * 18 + 18));
+}
+
 TEST_CASE("operators carry their attributes, MACs and parameter bytes, the model its I/O") {
   auto bytes = ConvModel();
   auto model = Model::LoadBuffer(bytes.data(), bytes.size());

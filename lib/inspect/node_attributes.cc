@@ -1,5 +1,6 @@
 #include "inspect/node_attributes.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
@@ -60,6 +61,25 @@ int64_t Product(std::initializer_list<int64_t> factors) {
   int64_t n = 1;
   for (int64_t f : factors) n = MulSat(n, f);
   return n;
+}
+
+// The weight matrices' input positions of the recurrent ops (TFLite's kernels' tensor
+// indices); their states are rank 2 too, so they are listed, not found by rank.
+std::vector<size_t> RecurrentWeights(int32_t builtin_code) {
+  switch (builtin_code) {
+    case tflite::BuiltinOperator_LSTM:
+    case tflite::BuiltinOperator_UNIDIRECTIONAL_SEQUENCE_LSTM:
+      return {1, 2, 3, 4, 5, 6, 7, 8, 16};  // input-to-gate, recurrent-to-gate, projection
+    case tflite::BuiltinOperator_BIDIRECTIONAL_SEQUENCE_LSTM:
+      return {1, 2, 3, 4, 5, 6, 7, 8, 16, 18, 19, 20, 21, 22, 23, 24, 25, 33};
+    case tflite::BuiltinOperator_RNN:
+    case tflite::BuiltinOperator_UNIDIRECTIONAL_SEQUENCE_RNN:
+    case tflite::BuiltinOperator_SVDF:
+      return {1, 2};  // input and recurrent weights; SVDF's feature and time weights
+    case tflite::BuiltinOperator_BIDIRECTIONAL_SEQUENCE_RNN:
+      return {1, 2, 5, 6};
+    default: return {};
+  }
 }
 
 }  // namespace
@@ -302,6 +322,25 @@ int64_t NodeMacs(int32_t builtin_code, const std::function<std::vector<int64_t>(
       const auto lhs = input(0), o = output(0);
       if (lhs.size() < 2 || o.empty()) return -1;
       return MulSat(Elements(o), adj_x ? lhs[lhs.size() - 2] : lhs.back());
+    }
+    case tflite::BuiltinOperator_LSTM:
+    case tflite::BuiltinOperator_UNIDIRECTIONAL_SEQUENCE_LSTM:
+    case tflite::BuiltinOperator_BIDIRECTIONAL_SEQUENCE_LSTM:
+    case tflite::BuiltinOperator_RNN:
+    case tflite::BuiltinOperator_UNIDIRECTIONAL_SEQUENCE_RNN:
+    case tflite::BuiltinOperator_BIDIRECTIONAL_SEQUENCE_RNN:
+    case tflite::BuiltinOperator_SVDF: {
+      // Every step (each row of the input's last dimension: batch x time) multiplies its
+      // input or state by each weight matrix once (both directions' for the bidirectional
+      // ops; auxiliary inputs' weights not counted).
+      const auto x = input(0);
+      if (x.empty()) return -1;
+      int64_t weights = 0;
+      for (size_t i : RecurrentWeights(builtin_code)) {
+        const auto w = input(i);
+        if (w.size() == 2) weights = std::min(weights + Elements(w), INT64_MAX / 2);
+      }
+      return MulSat(Elements(x) / x.back(), weights);
     }
     default: return 0;
   }

@@ -21,7 +21,8 @@ std::vector<std::pair<std::string, std::string>> NodeAttributes(const tflite::Op
                                                                 int32_t builtin_code);
 
 // Multiply-accumulates of one inference of the node, from the tensors' static shapes:
-// CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV, FULLY_CONNECTED, BATCH_MATMUL, CONV_3D.
+// CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV, FULLY_CONNECTED, BATCH_MATMUL, CONV_3D, and
+// the recurrent ops (LSTM, RNN and their sequence forms, SVDF: steps x weight elements).
 // 0 for other ops; -1 when a shape it needs is unknown (a -1 or missing dimension).
 int64_t NodeMacs(const tflite::Operator& op, int32_t builtin_code,
                  const flatbuffers::Vector<flatbuffers::Offset<tflite::Tensor>>& tensors);
