@@ -20,85 +20,110 @@
 namespace tflite_inspect {
 namespace {
 
-// A copy of a tensor's values as doubles (dequantized) plus the raw integers.
-struct Values {
-  TfLiteType type = kTfLiteNoType;
+// A tensor's elements as real values (dequantized) and, for quantized tensors, the
+// integers, read in place: an output is compared where it lies (a copy as doubles took 16
+// bytes an element per side, 32 times a crafted model's 1-byte output of gigabytes, past
+// the memory limit that bounds the interpreters).
+class Reader {
+ public:
+  explicit Reader(const TfLiteTensor& t) : t_(t) {
+    if (t.dims != nullptr) shape.assign(t.dims->data, t.dims->data + t.dims->size);
+    n_ = t.dims == nullptr ? 0 : static_cast<size_t>(tflite::NumElements(t.dims));
+    switch (t.type) {
+      case kTfLiteFloat32: case kTfLiteFloat64: case kTfLiteFloat16: case kTfLiteInt8:
+      case kTfLiteUInt8: case kTfLiteInt16: case kTfLiteUInt16: case kTfLiteInt32:
+      case kTfLiteUInt32: case kTfLiteInt64: case kTfLiteBool: break;
+      default: supported = false;
+    }
+    if (t.data.raw == nullptr && n_ > 0) supported = false;
+    q_ = t.quantization.type == kTfLiteAffineQuantization
+             ? static_cast<const TfLiteAffineQuantization*>(t.quantization.params)
+             : nullptr;
+    quantized = q_ != nullptr && q_->scale != nullptr && q_->scale->size >= 1 &&
+                (t.type == kTfLiteInt8 || t.type == kTfLiteUInt8 || t.type == kTfLiteInt16);
+    // Per-channel outputs: the channel of element i along quantized_dimension.
+    if (quantized && q_->scale->size > 1 && t.dims != nullptr &&
+        q_->quantized_dimension < t.dims->size) {
+      channels_ = t.dims->data[q_->quantized_dimension];
+      for (int d = q_->quantized_dimension + 1; d < t.dims->size; ++d) inner_ *= t.dims->data[d];
+    }
+  }
+  size_t size() const { return n_; }
+  // The stored number (the integer of a quantized tensor).
+  double stored(size_t i) const {
+    const TfLiteTensor& t = t_;
+    switch (t.type) {
+      case kTfLiteFloat32: return t.data.f[i];
+      case kTfLiteFloat64: return reinterpret_cast<const double*>(t.data.raw)[i];
+      case kTfLiteFloat16: return tflite::fp16::HalfToFloat(reinterpret_cast<const uint16_t*>(t.data.raw)[i]);
+      case kTfLiteInt8: return t.data.int8[i];
+      case kTfLiteUInt8: return t.data.uint8[i];
+      case kTfLiteInt16: return t.data.i16[i];
+      case kTfLiteUInt16: return reinterpret_cast<const uint16_t*>(t.data.raw)[i];
+      case kTfLiteInt32: return t.data.i32[i];
+      case kTfLiteUInt32: return reinterpret_cast<const uint32_t*>(t.data.raw)[i];
+      case kTfLiteInt64: return static_cast<double>(t.data.i64[i]);
+      case kTfLiteBool: return t.data.b[i] ? 1 : 0;
+      default: return 0;
+    }
+  }
+  double value(size_t i) const {
+    const double x = stored(i);
+    if (!quantized) return x;
+    const int c = channels_ > 1 ? static_cast<int>((static_cast<int64_t>(i) / inner_) % channels_) : 0;
+    return q_->scale->data[c] * (x - q_->zero_point->data[c]);
+  }
+  int64_t raw(size_t i) const { return static_cast<int64_t>(stored(i)); }
+
   std::vector<int> shape;
-  std::vector<double> value;   // real values
-  std::vector<int64_t> raw;    // quantized integers (quantized tensors only)
-  bool quantized = false;
   bool supported = true;
+  bool quantized = false;
+
+ private:
+  const TfLiteTensor& t_;
+  const TfLiteAffineQuantization* q_ = nullptr;
+  size_t n_ = 0;
+  int64_t inner_ = 1;
+  int channels_ = 1;
 };
 
-// Reads t into *out, reusing its storage: every run reads the outputs again, and fresh
-// vectors of a large output cost more in page faults than the comparison itself.
-void ReadInto(const TfLiteTensor& t, Values* out) {
-  Values& v = *out;
-  v.type = t.type;
-  v.shape.clear();
-  v.raw.clear();
-  v.quantized = false;
-  v.supported = true;
-  if (t.dims != nullptr) v.shape.assign(t.dims->data, t.dims->data + t.dims->size);
-  const size_t n = t.dims == nullptr ? 0 : static_cast<size_t>(tflite::NumElements(t.dims));
-  if (t.data.raw == nullptr && n > 0) {
-    v.value.clear();
-    v.supported = false;
-    return;
-  }
-  const auto* q = t.quantization.type == kTfLiteAffineQuantization
-                      ? static_cast<const TfLiteAffineQuantization*>(t.quantization.params)
-                      : nullptr;
-  v.quantized = q != nullptr && q->scale != nullptr && q->scale->size >= 1 &&
-                (t.type == kTfLiteInt8 || t.type == kTfLiteUInt8 || t.type == kTfLiteInt16);
-  v.value.resize(n);
-  if (v.quantized) v.raw.resize(n);
-  // Per-channel outputs: the channel of element i along quantized_dimension.
-  int64_t inner = 1;
-  int channels = 1;
-  if (v.quantized && q->scale->size > 1 && t.dims != nullptr &&
-      q->quantized_dimension < t.dims->size) {
-    channels = t.dims->data[q->quantized_dimension];
-    for (int d = q->quantized_dimension + 1; d < t.dims->size; ++d) inner *= t.dims->data[d];
-  }
-  for (size_t i = 0; i < n; ++i) {
-    double x = 0;
-    switch (t.type) {
-      case kTfLiteFloat32: x = t.data.f[i]; break;
-      case kTfLiteFloat64: x = reinterpret_cast<const double*>(t.data.raw)[i]; break;
-      case kTfLiteFloat16: x = tflite::fp16::HalfToFloat(reinterpret_cast<const uint16_t*>(t.data.raw)[i]); break;
-      case kTfLiteInt8: x = t.data.int8[i]; break;
-      case kTfLiteUInt8: x = t.data.uint8[i]; break;
-      case kTfLiteInt16: x = t.data.i16[i]; break;
-      case kTfLiteUInt16: x = reinterpret_cast<const uint16_t*>(t.data.raw)[i]; break;
-      case kTfLiteInt32: x = t.data.i32[i]; break;
-      case kTfLiteUInt32: x = reinterpret_cast<const uint32_t*>(t.data.raw)[i]; break;
-      case kTfLiteInt64: x = static_cast<double>(t.data.i64[i]); break;
-      case kTfLiteBool: x = t.data.b[i] ? 1 : 0; break;
-      default: v.supported = false; return;
-    }
-    if (v.quantized) {
-      v.raw[i] = static_cast<int64_t>(x);
-      const int c = channels > 1 ? static_cast<int>((static_cast<int64_t>(i) / inner) % channels) : 0;
-      x = q->scale->data[c] * (x - q->zero_point->data[c]);
-    }
-    v.value[i] = x;
-  }
-}
+// A copy of a tensor's values (per-node captures: later nodes overwrite the arena).
+struct Values {
+  std::vector<int> shape;
+  std::vector<double> values;  // real values
+  std::vector<int64_t> raws;   // quantized integers (quantized tensors only)
+  bool quantized = false;
+  bool supported = true;
+  size_t size() const { return values.size(); }
+  double value(size_t i) const { return values[i]; }
+  int64_t raw(size_t i) const { return raws[i]; }
+};
 
 Values Read(const TfLiteTensor& t) {
+  const Reader r(t);
   Values v;
-  ReadInto(t, &v);
+  v.shape = r.shape;
+  v.quantized = r.quantized;
+  v.supported = r.supported;
+  if (!r.supported) return v;
+  v.values.resize(r.size());
+  if (r.quantized) v.raws.resize(r.size());
+  for (size_t i = 0; i < r.size(); ++i) {
+    v.values[i] = r.value(i);
+    if (r.quantized) v.raws[i] = r.raw(i);
+  }
   return v;
 }
 
-ErrorStats Compare(const Values& ref, const Values& test, int run) {
+// Ref and Test: Reader or Values.
+template <class Ref, class Test>
+ErrorStats Compare(const Ref& ref, const Test& test, int run) {
   ErrorStats e;
   if (!ref.supported || !test.supported) {
     e.note = "tensor type not compared";
     return e;
   }
-  if (ref.shape != test.shape || ref.value.size() != test.value.size()) {
+  if (ref.shape != test.shape || ref.size() != test.size()) {
     e.shape_mismatch = true;
     auto dims = [](const std::vector<int>& s) {
       std::string r;
@@ -109,29 +134,29 @@ ErrorStats Compare(const Values& ref, const Values& test, int run) {
     return e;
   }
   e.quantized = ref.quantized && test.quantized;
-  for (double r : ref.value) e.max_abs_ref = std::max(e.max_abs_ref, std::fabs(r));
+  const size_t n = ref.size();
+  for (size_t i = 0; i < n; ++i) e.max_abs_ref = std::max(e.max_abs_ref, std::fabs(ref.value(i)));
   // Relative error only where the reference is not negligible, so that values near 0
   // do not dominate it.
   const double rel_floor = 1e-3 * std::max(1.0, e.max_abs_ref);
-  for (size_t i = 0; i < ref.value.size(); ++i) {
-    const double d = std::fabs(test.value[i] - ref.value[i]);
+  for (size_t i = 0; i < n; ++i) {
+    const double r = ref.value(i), t = test.value(i);
+    const double d = std::fabs(t - r);
+    const double d_raw = e.quantized ? static_cast<double>(std::llabs(test.raw(i) - ref.raw(i))) : d;
     e.sum_abs += d;
     e.sum_sq += d * d;
-    e.sum_abs_raw += e.quantized ? static_cast<double>(std::llabs(test.raw[i] - ref.raw[i])) : d;
+    e.sum_abs_raw += d_raw;
     if (d > e.max_abs || e.worst_index < 0) {
       e.max_abs = d;
       e.worst_index = static_cast<int64_t>(i);
       e.worst_run = run;
-      e.worst_ref = ref.value[i];
-      e.worst_test = test.value[i];
+      e.worst_ref = r;
+      e.worst_test = t;
     }
-    if (std::fabs(ref.value[i]) >= rel_floor) e.max_rel = std::max(e.max_rel, d / std::fabs(ref.value[i]));
-    if (e.quantized) {
-      e.max_abs_quantized =
-          std::max(e.max_abs_quantized, static_cast<double>(std::llabs(test.raw[i] - ref.raw[i])));
-    }
+    if (std::fabs(r) >= rel_floor) e.max_rel = std::max(e.max_rel, d / std::fabs(r));
+    if (e.quantized) e.max_abs_quantized = std::max(e.max_abs_quantized, d_raw);
   }
-  e.count = static_cast<int64_t>(ref.value.size());
+  e.count = static_cast<int64_t>(n);
   return e;
 }
 
@@ -293,9 +318,7 @@ Result<DiffResult> RunInferenceDiff(const DiffOptions& options, const tflite::Op
       s->interpreter->SetProfiler(s->capture.get());
     }
   }
-  // Buffers kept across runs (see ReadInto).
-  std::vector<std::vector<uint8_t>> input_bytes(ref_inputs.size());
-  Values ref_values, test_values;
+  std::vector<std::vector<uint8_t>> input_bytes(ref_inputs.size());  // kept across runs
   for (int run = 0; run < options.num_runs; ++run) {
     for (size_t i = 0; i < ref_inputs.size(); ++i) {
       TfLiteTensor* rt = ref.interpreter->tensor(ref_inputs[i]);
@@ -341,9 +364,8 @@ Result<DiffResult> RunInferenceDiff(const DiffOptions& options, const tflite::Op
     result.reference_us.UpdateStat(ref_us);
     result.test_us.UpdateStat(test_us);
     for (size_t i = 0; i < ref_outputs.size(); ++i) {
-      ReadInto(*ref.interpreter->tensor(ref_outputs[i]), &ref_values);
-      ReadInto(*test.interpreter->tensor(test_outputs[i]), &test_values);
-      const ErrorStats e = Compare(ref_values, test_values, run);
+      const ErrorStats e = Compare(Reader(*ref.interpreter->tensor(ref_outputs[i])),
+                                   Reader(*test.interpreter->tensor(test_outputs[i])), run);
       if (e.count > 0) {
         result.outputs[i].run_mean_abs_error.UpdateStat(e.sum_abs_raw /
                                                          static_cast<double>(e.count));
