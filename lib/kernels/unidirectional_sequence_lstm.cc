@@ -226,6 +226,16 @@ TfLiteStatus PrepareInteger(TfLiteContext* context, TfLiteNode* node, OpData* d,
   int cell_scale = 0;
   TF_LITE_ENSURE(context, CheckedLog2(cell_state->params.scale, &cell_scale));
   TF_LITE_ENSURE(context, cell_scale <= -9);
+  // The output takes tanh of the cell state read with 15 + log2(scale) integer bits, which
+  // TFLite's integer kernels implement for 0 to 6 (they abort outside); below 2^-15 the
+  // state update's rounding shift (30 + log2(scale)) also leaves its range.
+  if (cell_scale < -15) {
+    TF_LITE_KERNEL_LOG(context,
+                       "Integer LSTM: the cell state's scale is 2^%d; the integer kernels "
+                       "support 2^-15 to 2^-9 (tanh of the cell state with 0 to 6 integer bits).",
+                       cell_scale);
+    return kTfLiteError;
+  }
   q.cell_scale = cell_scale;
   const float input_scale = input->params.scale;
   const float output_state_scale = output_state->params.scale;

@@ -392,6 +392,31 @@ TEST_CASE("UNIDIRECTIONAL_SEQUENCE_LSTM int8: layer-norm scales at the int32 edg
                              "30 bits"));
 }
 
+// The output's tanh reads the cell state with 15 + log2(scale) integer bits, 0 to 6 in
+// TFLite's kernels; a crafted 2^-131 made the state update's rounding shift negative (an
+// assert in RoundingDivideByPOT, found by fuzz.sh --long).
+TEST_CASE("UNIDIRECTIONAL_SEQUENCE_LSTM int8: cell state scales 2^-15 to 2^-9", "[lstm]") {
+  auto with_cell_scale = [](float scale) {
+    ModelBuilder b = Int8Model(FullInt8Case(), -3, 2, 7);
+    const int cell = b.model().subgraphs[0]->operators[0]->inputs[19];
+    b.subgraph(0).tensors[cell]->quantization->scale = {scale};
+    return b;
+  };
+  for (float scale : {1.0f / 512, 1.0f / 32768}) {
+    OpTestModel m(with_cell_scale(scale));
+    const TfLiteStatus prepared = m.Prepare();
+    INFO(scale << ": " << m.errors());
+    REQUIRE(prepared == kTfLiteOk);
+    m.SetInput<int8_t>(0, std::vector<int8_t>(m.interpreter().input_tensor(0)->bytes, 7));
+    CHECK(m.Invoke() == kTfLiteOk);
+  }
+  OpTestModel refused(with_cell_scale(1.0f / 65536));
+  CHECK(refused.Prepare() != kTfLiteOk);
+  CHECK_THAT(refused.errors(),
+             Catch::Contains("Integer LSTM: the cell state's scale is 2^-16; the integer kernels "
+                             "support 2^-15 to 2^-9"));
+}
+
 TEST_CASE("UNIDIRECTIONAL_SEQUENCE_LSTM int8: write the fuzz regression model", "[.write]") {
   const char* dir = std::getenv("TFI_REGRESSION_DIR");
   REQUIRE(dir != nullptr);
