@@ -21,9 +21,10 @@ namespace tflite_inspect {
 namespace {
 
 // A tensor's elements as real values (dequantized) and, for quantized tensors, the
-// integers, read in place: an output is compared where it lies (a copy as doubles took 16
-// bytes an element per side, 32 times a crafted model's 1-byte output of gigabytes, past
-// the memory limit that bounds the interpreters).
+// integers, read in place: an output is compared where it lies (a copy as doubles took 8
+// bytes an element per side, 16 with a quantized tensor's integers: 16 to 32 times a
+// crafted model's 1-byte output of gigabytes, past the memory limit that bounds the
+// interpreters).
 class Reader {
  public:
   explicit Reader(const TfLiteTensor& t) : t_(t) {
