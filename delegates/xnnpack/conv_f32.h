@@ -68,7 +68,7 @@ class ConvF32 {
 
  private:
   tflite::conv_util::ConvGeometry g_;
-  std::vector<float> packed_;
+  tflite::gemm::CacheLineVector<float> packed_;
   std::shared_ptr<const tflite::gemv_f16::HalfWeights> half_;  // HalfHead's, or null
   std::vector<float> bias_;
   float min_, max_;
@@ -86,7 +86,7 @@ class FullyConnectedF32 {
 
  private:
   int rows_, in_c_, out_c_;
-  std::vector<float> packed_;
+  tflite::gemm::CacheLineVector<float> packed_;
   std::shared_ptr<const tflite::gemv_f16::HalfWeights> half_;  // HalfHead's, or null
   std::vector<float> bias_;
   float min_, max_;

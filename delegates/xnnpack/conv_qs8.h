@@ -49,7 +49,7 @@ class ConvQs8 {
  private:
   tflite::conv_util::ConvGeometry g_;
   tflite::conv_util::QuantParams quant_;
-  std::vector<int8_t> packed_;
+  tflite::gemm::CacheLineVector<int8_t> packed_;
   std::vector<int32_t> bias_;  // gemm::DotBias of the filter and the input zero point
   std::vector<float> scale_;
   mutable std::vector<uint8_t> scratch_;

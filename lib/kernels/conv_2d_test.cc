@@ -491,6 +491,33 @@ TEST_CASE("CONV_2D grouped float / int8 / uint8 / int16 match the references (ra
   }
 }
 
+// Depths from AMX's minimum and 16 pixels or more: on an AMX CPU each block's im2col rows
+// are made straight into the tiles' row copy (gemm::DotGemmGathered): padding, strides,
+// dilations, groups (a group's channels start mid-pixel), batches, odd depths, two threads.
+TEST_CASE("CONV_2D int8 with im2col rows gathered into the GEMM's tiles (random shapes)") {
+  for (uint32_t seed = 1; seed <= 30; ++seed) {
+    std::mt19937 rng(seed + 7300);
+    ConvCase c;
+    c.groups = RandInt(rng, 1, 3);
+    c.batch = RandInt(rng, 1, 2);
+    c.ih = RandInt(rng, 4, 17);
+    c.iw = RandInt(rng, 4, 17);
+    c.ic = c.groups * RandInt(rng, 7, 40);
+    c.oc = c.groups * RandInt(rng, 1, 40);
+    c.fh = RandInt(rng, 1, 5);
+    c.fw = RandInt(rng, 2, 5);
+    c.sh = RandInt(rng, 1, 2);
+    c.sw = RandInt(rng, 1, 2);
+    c.dh = RandInt(rng, 1, 2);
+    c.dw = RandInt(rng, 1, 2);
+    c.same = RandInt(rng, 0, 1) == 1 || c.EffH() > c.ih || c.EffW() > c.iw;
+    c.act = RandomActivation(rng);
+    c.bias_mode = RandInt(rng, 0, 2);
+    c.threads = RandInt(rng, 1, 2);
+    RunQuantized<int8_t>(c, seed % 3 != 0, seed + 7300);
+  }
+}
+
 TEST_CASE("CONV_2D float SAME stride 2, no bias") {
   ModelBuilder b;
   const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, 3, 3, 1}, "in");

@@ -275,9 +275,9 @@ inline void UnpackInt4(const TfLiteTensor* t, size_t first, size_t count, int8_t
 // Weights packed for gemm::*Gemm, kept across invocations while the weights are constant
 // (model data or folded constants); repacked on every Eval otherwise.
 struct PackedWeights {
-  std::vector<float> f;
+  gemm::CacheLineVector<float> f;
   std::vector<int16_t> q;
-  std::vector<int8_t> dot;        // PackDot: the dot-product GEMM's layout
+  gemm::CacheLineVector<int8_t> dot;  // PackDot: the dot-product GEMM's layout
   std::vector<int32_t> dot_sums;  // and the weights' column sums
   bool valid = false;
 

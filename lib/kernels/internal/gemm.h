@@ -28,6 +28,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
+#include <vector>
 
 struct pthreadpool;
 
@@ -232,6 +234,27 @@ bool CpuHasNeonDot();
 // tile's starting sums, see gemm_dot.cc), which PackedDotWeightsSize counts.
 
 inline int DotDepth(int k) { return (k + 3) & ~3; }
+
+// Storage aligned to a cache line, for packed weights: an AMX tile load whose 64-byte rows
+// straddle two lines runs about 4x slower than an aligned one (a 2x2-tile loop: 0.9
+// against 2.6 T multiply-adds a second on the AMX CPU of docs/performance.md), and malloc
+// aligns to 16 bytes only.
+template <typename T>
+struct CacheLineAllocator {
+  using value_type = T;
+  static constexpr std::align_val_t kAlign{64};
+  CacheLineAllocator() = default;
+  template <typename U>
+  CacheLineAllocator(const CacheLineAllocator<U>&) {}  // NOLINT: allocator conversion
+  T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), kAlign)); }
+  void deallocate(T* p, size_t) { ::operator delete(p, kAlign); }
+  template <typename U>
+  bool operator==(const CacheLineAllocator<U>&) const { return true; }
+  template <typename U>
+  bool operator!=(const CacheLineAllocator<U>&) const { return false; }
+};
+template <typename T>
+using CacheLineVector = std::vector<T, CacheLineAllocator<T>>;
 // k rounded up to a multiple of 4, or of 64 where the CPU has AMX (whose weight tiles
 // take 64 k at a time); the same for every kernel in a process.
 int DotPanelDepth(int k);
@@ -275,6 +298,18 @@ bool DotGemmOnAmx(int m, int n, int k);
 // caller converts and calls DotGemm). Each row of A must have k readable bytes.
 bool DotGemmSigned(int m, int n, int k, const int8_t* a, int lda, const int8_t* packed_b,
                    int8_t* c, int ldc, const QuantizedOutputStage& stage, pthreadpool* pool);
+// Rows of A made on demand (a convolution's im2col rows): fill(ctx, r0, rows, dst, stride)
+// writes rows [r0, r0 + rows) of A, already in the dot GEMM's uint8 domain (DotInput's), to
+// dst, `stride` bytes apart; bytes past k in a row may hold any value.
+struct DotRows {
+  void (*fill)(const void* ctx, size_t r0, int rows, uint8_t* dst, size_t stride);
+  const void* ctx;
+};
+// DotGemm with A from `rows`, written straight into the AMX tiles' row copy (no im2col
+// matrix, no second copy), where kAuto runs this shape on AMX (DotGemmOnAmx): returns
+// true; else false, nothing done.
+bool DotGemmGathered(int m, int n, int k, const DotRows& rows, const int8_t* packed_b, int8_t* c,
+                     int ldc, const QuantizedOutputStage& stage, pthreadpool* pool);
 // The raw sums: c = sum_k a * b + bias[n] (bias: DotBias's; nullptr for none), wrapping in
 // int32 as Int32Gemm's (the hybrid kernels' sums, which rescale in float themselves).
 void DotGemmRaw(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packed_b,

@@ -116,7 +116,7 @@ void BM_DotGemm(benchmark::State& state, int m, int n, int k) {
   std::vector<int8_t> w(static_cast<size_t>(n) * k);
   for (auto& x : a) x = static_cast<uint8_t>(d(rng) + 128);
   for (auto& x : w) x = static_cast<int8_t>(d(rng));
-  std::vector<int8_t> packed(tflite::gemm::PackedDotWeightsSize(n, k));
+  tflite::gemm::CacheLineVector<int8_t> packed(tflite::gemm::PackedDotWeightsSize(n, k));
   std::vector<int32_t> sums(n), bias(n, 100), dot_bias(n), mult(n, 1 << 30), shift(n, -10);
   tflite::gemm::PackDotWeights(w.data(), n, k, packed.data(), sums.data());
   tflite::gemm::DotBias(bias.data(), sums.data(), n, 131, dot_bias.data());
@@ -137,6 +137,40 @@ void BM_DotGemm(benchmark::State& state, int m, int n, int k) {
   state.counters["GOP/s"] =
       benchmark::Counter(2e-9 * m * n * k, benchmark::Counter::kIsIterationInvariantRate);
   state.SetLabel(tflite::gemm::DotKernelName(kernel));
+  if (pool != nullptr) pthreadpool_destroy(pool);
+}
+
+// The XNNPACK delegate's int8 convolutions: int8 activations as they are (DotGemmSigned,
+// AMX where the CPU has it) and XNNPACK's fp32 requantization, on ResNet50's layer shapes.
+void BM_DotGemmSigned(benchmark::State& state, int m, int n, int k) {
+  std::mt19937 rng(1);
+  std::uniform_int_distribution<int> d(-128, 127);
+  std::vector<int8_t> a(static_cast<size_t>(m) * k), w(static_cast<size_t>(n) * k);
+  for (auto& x : a) x = static_cast<int8_t>(d(rng));
+  for (auto& x : w) x = static_cast<int8_t>(d(rng));
+  tflite::gemm::CacheLineVector<int8_t> packed(tflite::gemm::PackedDotWeightsSize(n, k));
+  std::vector<int32_t> sums(n), bias(n, 100), dot_bias(n);
+  tflite::gemm::PackDotWeights(w.data(), n, k, packed.data(), sums.data());
+  tflite::gemm::DotBias(bias.data(), sums.data(), n, 3 + 128, dot_bias.data());
+  std::vector<float> scale(n, 1.f / 4096);
+  tflite::gemm::QuantizedOutputStage stage;
+  stage.bias = dot_bias.data();
+  stage.float_scale = scale.data();
+  stage.output_offset = -5;
+  std::vector<int8_t> c(static_cast<size_t>(m) * n);
+  const int threads = static_cast<int>(state.range(0));
+  pthreadpool_t pool = threads > 1 ? pthreadpool_create(threads) : nullptr;
+  for (auto _ : state) {
+    if (!tflite::gemm::DotGemmSigned(m, n, k, a.data(), k, packed.data(), c.data(), n, stage,
+                                     pool)) {
+      state.SkipWithError("no AMX on this CPU");
+      break;
+    }
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["GOP/s"] =
+      benchmark::Counter(2e-9 * m * n * k, benchmark::Counter::kIsIterationInvariantRate);
   if (pool != nullptr) pthreadpool_destroy(pool);
 }
 
@@ -329,6 +363,21 @@ BENCHMARK_CAPTURE(BM_DotGemm, conv3x3_28x28x512_to_512, 28 * 28, 512, 3 * 3 * 51
     ->ArgsProduct({{1}, {0, 3}})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
+// ResNet50's convolutions (1x1 as they are, 3x3 as im2col rows), at 56, 28, 14 and 7
+// pixels a side.
+#define TFI_SIGNED(name, m, n, k)                                                      \
+  BENCHMARK_CAPTURE(BM_DotGemmSigned, name, m, n, k)->Arg(1)->UseRealTime()->Unit( \
+      benchmark::kMicrosecond);
+TFI_SIGNED(r50_1x1_56x56x64_to_256, 56 * 56, 256, 64)
+TFI_SIGNED(r50_1x1_56x56x256_to_64, 56 * 56, 64, 256)
+TFI_SIGNED(r50_3x3_56x56x64_to_64, 56 * 56, 64, 9 * 64)
+TFI_SIGNED(r50_1x1_28x28x512_to_128, 28 * 28, 128, 512)
+TFI_SIGNED(r50_3x3_28x28x128_to_128, 28 * 28, 128, 9 * 128)
+TFI_SIGNED(r50_1x1_14x14x256_to_1024, 14 * 14, 1024, 256)
+TFI_SIGNED(r50_3x3_14x14x256_to_256, 14 * 14, 256, 9 * 256)
+TFI_SIGNED(r50_1x1_7x7x2048_to_512, 7 * 7, 512, 2048)
+TFI_SIGNED(r50_3x3_7x7x512_to_512, 7 * 7, 512, 9 * 512)
+#undef TFI_SIGNED
 // A BERT-style encoder's hybrid FULLY_CONNECTED layers (64 tokens, hidden 128, FFN 512).
 BENCHMARK_CAPTURE(BM_DotGemm, fc_64x128_to_128, 64, 128, 128)
     ->ArgsProduct({{1}, {0, 3, 4}})

@@ -311,7 +311,8 @@ __attribute__((target(TFI_AMX_TARGET))) void AmxBlock(int m0, int m1, int p0, in
                                                       OutT* c, size_t ldc,
                                                       const QuantizedOutputStage& s,
                                                       const HybridOutputStage* h = nullptr,
-                                                      uint8_t a_flip = 0) {
+                                                      uint8_t a_flip = 0,
+                                                      const DotRows* gather = nullptr) {
   AmxTileConfig cfg{};
   cfg.palette = 1;
   for (int t = 0; t < 8; ++t) {
@@ -333,7 +334,10 @@ __attribute__((target(TFI_AMX_TARGET))) void AmxBlock(int m0, int m1, int p0, in
   alignas(64) int32_t cbuf[kAmxRows][2 * kNr];
   for (int i = m0; i < m1; i += kAmxRows) {
     const int rows = std::min(kAmxRows, m1 - i);
-    if (a_flip != 0) {
+    if (gather != nullptr) {
+      // Rows past the block's keep what they held (their sums are not stored).
+      gather->fill(gather->ctx, static_cast<size_t>(i), rows, abuf, static_cast<size_t>(astride));
+    } else if (a_flip != 0) {
       // int8 rows (DotGemmSigned): converted to the uint8 domain on this copy, 64 bytes a
       // step; past k (and rows past the block's) any value, as B's depth there is zero.
       const __m512i flip = _mm512_set1_epi8(static_cast<char>(a_flip));
@@ -651,14 +655,15 @@ namespace {
 template <typename OutT>
 void AmxGemm(int m, int n, int k, const uint8_t* a, size_t lda, const int8_t* packed_b, OutT* c,
              size_t ldc, const QuantizedOutputStage& stage, pthreadpool* pool,
-             const HybridOutputStage* hybrid = nullptr, uint8_t a_flip = 0) {
+             const HybridOutputStage* hybrid = nullptr, uint8_t a_flip = 0,
+             const DotRows* gather = nullptr) {
   const int panels = (n + kNr - 1) / kNr;
   const size_t panel_bytes = static_cast<size_t>(DotPanelDepth(k)) * kNr;
   RunBlocks(
       pool, m, panels, k, kAmxRows * 2,
       [&](int m0, int m1, int p0, int p1) {
         AmxBlock<OutT>(m0, m1, p0, p1, n, k, a, lda, packed_b, panel_bytes, c, ldc, stage, hybrid,
-                       a_flip);
+                       a_flip, gather);
       },
       /*panel_align=*/2, /*min_parallel_macs=*/kMinParallelMacs * 8, /*row_unit=*/kAmxRows);
 }
@@ -789,6 +794,20 @@ bool DotGemmSigned(int m, int n, int k, const int8_t* a, int lda, const int8_t* 
 #else
   (void)m, (void)n, (void)k, (void)a, (void)lda, (void)packed_b, (void)c, (void)ldc,
       (void)stage, (void)pool;
+  return false;
+#endif
+}
+
+bool DotGemmGathered(int m, int n, int k, const DotRows& rows, const int8_t* packed_b, int8_t* c,
+                     int ldc, const QuantizedOutputStage& stage, pthreadpool* pool) {
+#ifdef TFI_DOT_X86
+  if (!AmxRuns(m, n, k)) return false;
+  AmxGemm<int8_t>(m, n, k, nullptr, 0, packed_b, c, static_cast<size_t>(ldc), stage, pool, nullptr,
+                  0, &rows);
+  return true;
+#else
+  (void)m, (void)n, (void)k, (void)rows, (void)packed_b, (void)c, (void)ldc, (void)stage,
+      (void)pool;
   return false;
 #endif
 }

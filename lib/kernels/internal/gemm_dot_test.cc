@@ -5,10 +5,12 @@
 #include <pthreadpool.h>
 
 #include <algorithm>
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdlib>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -310,6 +312,70 @@ TEST_CASE("DotGemmSigned equals DotGemm on DotInput's rows") {
                                                         got.data(), n, st, p);
           REQUIRE(done == tflite::gemm::CpuHasAmxInt8());
           if (done) REQUIRE(got == want);
+        }
+      }
+    }
+  }
+  pthreadpool_destroy(pool);
+}
+
+// Rows made block by block into the AMX copy give DotGemm's bytes on the same rows; the
+// fill is asked for blocks of at most 32 rows inside the matrix, at a stride that holds k.
+TEST_CASE("DotGemmGathered equals DotGemm on the rows its fill makes") {
+  pthreadpool_t pool = pthreadpool_create(2);
+  uint32_t seed = 500;
+  for (int m : {16, 33, 100}) {
+    for (int n : {5, 32, 70}) {
+      for (int k : {64, 97, 300}) {
+        ++seed;
+        CAPTURE(seed, m, n, k);
+        std::mt19937 rng(seed);
+        const int depth = tflite::gemm::DotDepth(k);
+        const auto a = RandomInts<uint8_t>(rng, static_cast<size_t>(m) * depth, 0, 255);
+        const auto w = RandomInts<int8_t>(rng, static_cast<size_t>(n) * k, -128, 127);
+        const auto bias = RandomInts<int32_t>(rng, n, -200000, 200000);
+        std::vector<int8_t> packed(tflite::gemm::PackedDotWeightsSize(n, k));
+        std::vector<int32_t> col(n), dot_bias(n);
+        std::vector<float> scale(n);
+        for (float& v : scale) v = std::uniform_real_distribution<float>(1e-5f, 1e-3f)(rng);
+        tflite::gemm::PackDotWeights(w.data(), n, k, packed.data(), col.data());
+        tflite::gemm::DotBias(bias.data(), col.data(), n, 7 + 128, dot_bias.data());
+        tflite::gemm::QuantizedOutputStage st;
+        st.bias = dot_bias.data();
+        st.float_scale = scale.data();
+        st.output_offset = -4;
+        std::vector<int8_t> want(static_cast<size_t>(m) * n), got(want.size(), 77);
+        tflite::gemm::DotGemm(m, n, k, a.data(), depth, packed.data(), want.data(), n, st, nullptr);
+        struct Source {
+          const uint8_t* a;
+          int depth, k, m;
+        } source{a.data(), depth, k, m};
+        for (pthreadpool_t p : {static_cast<pthreadpool_t>(nullptr), pool}) {
+          std::fill(got.begin(), got.end(), 77);
+          std::atomic<bool> bad{false};
+          struct Ctx {
+            Source* s;
+            std::atomic<bool>* bad;
+          } ctx{&source, &bad};
+          const tflite::gemm::DotRows rows{
+              [](const void* p, size_t r0, int count, uint8_t* dst, size_t stride) {
+                const Ctx& c = *static_cast<const Ctx*>(p);
+                if (count < 1 || count > 32 || r0 + count > static_cast<size_t>(c.s->m) ||
+                    stride < static_cast<size_t>(c.s->k)) {
+                  *c.bad = true;
+                  return;
+                }
+                for (int r = 0; r < count; ++r) {
+                  std::memcpy(dst + r * stride, c.s->a + (r0 + r) * c.s->depth, c.s->k);
+                }
+              },
+              &ctx};
+          const bool done = tflite::gemm::DotGemmGathered(m, n, k, rows, packed.data(), got.data(),
+                                                          n, st, p);
+          REQUIRE(done == tflite::gemm::CpuHasAmxInt8());
+          if (!done) continue;
+          REQUIRE_FALSE(bad.load());
+          CHECK(got == want);
         }
       }
     }
