@@ -302,9 +302,14 @@ inline void Int8DotConv(const ConvGeometry& g, const int8_t* input, int32_t inpu
         });
     return;
   }
+  // Too few chunks to keep the threads busy (the small late layers, whose filters are the
+  // largest): the GEMM splits the output channels over the threads, below.
+  const size_t threads = parallel::NumThreads(pool);
+  const bool few_chunks = threads > 1 && (rows + kChunkRows - 1) / kChunkRows < 2 * threads;
   // Elsewhere on AMX: each block's im2col rows made straight into the tiles' row copy (no
-  // im2col matrix in scratch, no second copy; ResNet50 int8 spent 10% in those two).
-  if (!pixels && gemm::DotGemmOnAmx(static_cast<int>(rows), n, depth)) {
+  // im2col matrix in scratch, no second copy; ResNet50 int8 spent 10% in those two). Not
+  // where the threads split the channels: each column block would make its rows again.
+  if (!pixels && !few_chunks && gemm::DotGemmOnAmx(static_cast<int>(rows), n, depth)) {
     struct Source {
       const ConvGeometry* g;
       const int8_t* input;
@@ -347,10 +352,8 @@ inline void Int8DotConv(const ConvGeometry& g, const int8_t* input, int32_t inpu
     }
     gemm::DotGemm(m, n, depth, buf, stride, packed_filter, out, g.out_c, stage, on);
   };
-  // Too few chunks to keep the threads busy (the small late layers, whose filters are the
-  // largest): all rows at once, and the GEMM splits the output channels over the threads.
-  const size_t threads = parallel::NumThreads(pool);
-  if (threads > 1 && (rows + kChunkRows - 1) / kChunkRows < 2 * threads) {
+  // Few chunks: all rows at once, and the GEMM splits the output channels over the threads.
+  if (few_chunks) {
     const bool as_int8 = signed_rows(rows);
     if (scratch->size() < rows * stride) scratch->resize(rows * stride);
     // The rows filled by all threads too (one range each), not by the caller alone.
