@@ -69,7 +69,8 @@ class BatchMatMulF32 {
   bool adj_x_, adj_y_;
   tflite::gemm::GemmKernel kernel_;
   bool rhs_packed_ = false;
-  std::vector<float> packed_, lhs_t_;
+  tflite::gemm::CacheLineVector<float> packed_;
+  std::vector<float> lhs_t_;
   bool views_ = false;
   std::vector<int> lhs_dims_, rhs_dims_;
   std::vector<int64_t> lhs_strides_, rhs_strides_, out_strides_;

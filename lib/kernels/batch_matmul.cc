@@ -46,7 +46,7 @@ enum class Mode { kFloat, kInt8, kInt16, kHybrid };
 
 struct OpData {
   Mode mode = Mode::kFloat;
-  std::vector<float> packed;      // one gemm-packed [N][K] panel set per rhs batch
+  gemm::CacheLineVector<float> packed;  // one gemm-packed [N][K] panel set per rhs batch
   std::vector<int16_t> packed_q;  // the same for int8
   // int16: y' split into high and low bytes ([2N][K] scratch); hybrid: each y' row's sum.
   std::vector<int16_t> rhs_split;

@@ -83,7 +83,8 @@ void BatchSources(const Geometry& g, int64_t ob, int64_t* lhs_batch, int64_t* rh
   *rhs_batch = ri;
 }
 
-void PackFloatRhs(bool adj_y, const float* rhs, const Geometry& g, std::vector<float>* packed) {
+void PackFloatRhs(bool adj_y, const float* rhs, const Geometry& g,
+                  gemm::CacheLineVector<float>* packed) {
   const size_t matrix = static_cast<size_t>(g.k) * g.n;
   const size_t panel = gemm::PackedWeightsSize(g.n, g.k);
   packed->resize(panel * g.rhs_batches);

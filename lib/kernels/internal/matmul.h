@@ -48,7 +48,8 @@ const T* LhsRows(bool adj_x, const T* a, const Geometry& g, std::vector<T>* scra
 
 // Float: y' of every rhs batch packed as gemm weights [N][K] into `packed`, one
 // gemm::PackedWeightsSize(N, K) panel set per batch.
-void PackFloatRhs(bool adj_y, const float* rhs, const Geometry& g, std::vector<float>* packed);
+void PackFloatRhs(bool adj_y, const float* rhs, const Geometry& g,
+                  gemm::CacheLineVector<float>* packed);
 
 // Float: every output matrix x' y' on the packed GEMM (`lhs_t`: scratch). k must be > 0.
 void FloatBatches(bool adj_x, const Geometry& g, const float* lhs, const float* packed, float* out,
