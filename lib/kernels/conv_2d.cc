@@ -337,7 +337,7 @@ bool HybridRowsInPlace(const Geometry& g, int depth, int stride, const int8_t* q
         uint8_t* buf = data->im2col_u8.data() + t * edge_rows * stride;
         int32_t* sums = data->sums.data() + t * edge_rows * n;
         const size_t r0 = l * g.out_w + x0, r1 = r0 + (x1 - x0);
-        conv_util::Im2ColRows(g, q, 0, r0, r1, pad, conv_util::DotConvert{}, buf, stride);
+        conv_util::Im2ColDotRows(g, q, 0, r0, r1, pad, buf, stride);
         gemm::DotGemmRaw(x1 - x0, n, depth, buf, stride, packed, stage.dot_bias, sums, n,
                          nullptr);
         rescale(r0, r1, sums);
@@ -424,7 +424,7 @@ void EvalHybrid(const Geometry& g, OpData* data, const TfLiteConvParams& params,
       conv_util::ChunkedIm2ColGemm(
           rows, stride, n, &data->im2col_u8, pool,
           [&](size_t r0, size_t r1, uint8_t* buf) {
-            conv_util::Im2ColRows(g, q, grp * g.f_c, r0, r1, pad, conv_util::DotConvert{}, buf, stride);
+            conv_util::Im2ColDotRows(g, q, grp * g.f_c, r0, r1, pad, buf, stride);
           },
           [&](size_t r0, size_t r1, const uint8_t* buf, size_t t) {
             // The rescale on the AMX blocks where they apply: the same products and sums as

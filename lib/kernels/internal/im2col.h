@@ -102,6 +102,12 @@ void Im2ColRows(const ConvGeometry& g, const In* input, int c0, size_t r0, size_
   }
 }
 
+// Im2ColRows(g, input, c0, r0, r1, pad, DotConvert{}, dst, row_stride): rows in the dot
+// GEMM's uint8 domain, on AVX-512 inline 64 bytes a step where each filter row's in-image
+// taps are one span of the input (one group, no dilation along the row); im2col_dot.cc.
+void Im2ColDotRows(const ConvGeometry& g, const int8_t* input, int c0, size_t r0, size_t r1,
+                   uint8_t pad, uint8_t* dst, size_t row_stride = 0);
+
 // im2col + GEMM in blocks of kChunkRows output pixels, so the im2col block stays in cache
 // and the whole matrix is never materialized. The pixels are split into ChunkTasks()
 // contiguous ranges run on the pool; task t uses slice t of `scratch` (grown here).
@@ -296,7 +302,7 @@ inline void Int8DotConv(const ConvGeometry& g, const int8_t* input, int32_t inpu
         [&](size_t l, int x0, int x1, size_t t) {
           uint8_t* buf = scratch->data() + t * slice;
           const size_t r0 = l * g.out_w + x0;
-          Im2ColRows(g, input, 0, r0, r0 + (x1 - x0), pad, DotConvert{}, buf, stride);
+          Im2ColDotRows(g, input, 0, r0, r0 + (x1 - x0), pad, buf, stride);
           gemm::DotGemm(x1 - x0, n, depth, buf, stride, packed_filter, line_out(l, x0), g.out_c,
                         stage, nullptr);
         });
@@ -319,7 +325,7 @@ inline void Int8DotConv(const ConvGeometry& g, const int8_t* input, int32_t inpu
     const gemm::DotRows gather{
         [](const void* ctx, size_t r0, int count, uint8_t* dst, size_t row_stride) {
           const Source& s = *static_cast<const Source*>(ctx);
-          Im2ColRows(*s.g, s.input, s.c0, r0, r0 + count, s.pad, DotConvert{}, dst, row_stride);
+          Im2ColDotRows(*s.g, s.input, s.c0, r0, r0 + count, s.pad, dst, row_stride);
         },
         &source};
     if (gemm::DotGemmGathered(static_cast<int>(rows), n, depth, gather, packed_filter,
@@ -339,7 +345,7 @@ inline void Int8DotConv(const ConvGeometry& g, const int8_t* input, int32_t inpu
     } else if (pixels) {
       gemm::DotInput(input + r0 * depth, (r1 - r0) * depth, buf);
     } else {
-      Im2ColRows(g, input, group * g.f_c, r0, r1, pad, DotConvert{}, buf, stride);
+      Im2ColDotRows(g, input, group * g.f_c, r0, r1, pad, buf, stride);
     }
   };
   auto multiply = [&](size_t r0, size_t r1, const uint8_t* buf, bool as_int8, pthreadpool* on) {

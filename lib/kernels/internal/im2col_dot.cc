@@ -1,0 +1,104 @@
+// im2col rows in the dot-product GEMM's uint8 domain (im2col.h: Im2ColDotRows).
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/internal/gemm.h"
+#include "kernels/internal/im2col.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define TFI_IM2COL_X86 1
+#endif
+
+namespace tflite {
+namespace conv_util {
+namespace {
+
+#ifdef TFI_IM2COL_X86
+#define TFI_IM2COL_TARGET "avx512f,avx512bw"
+
+// n bytes of value at dst, 64 a step, the tail under a mask.
+__attribute__((target(TFI_IM2COL_TARGET), always_inline)) inline void Fill(uint8_t* dst, size_t n,
+                                                                          __m512i value) {
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64) _mm512_storeu_si512(dst + i, value);
+  if (i < n) _mm512_mask_storeu_epi8(dst + i, (uint64_t{1} << (n - i)) - 1, value);
+}
+
+// n bytes of src + 128 (int8 -> the GEMM's uint8) at dst.
+__attribute__((target(TFI_IM2COL_TARGET), always_inline)) inline void CopyFlipped(
+    const int8_t* src, uint8_t* dst, size_t n, __m512i flip) {
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    _mm512_storeu_si512(dst + i, _mm512_xor_si512(_mm512_loadu_si512(src + i), flip));
+  }
+  if (i < n) {
+    const __mmask64 m = (uint64_t{1} << (n - i)) - 1;
+    _mm512_mask_storeu_epi8(dst + i, m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, src + i), flip));
+  }
+}
+
+// One group, no dilation along the row: each filter row's taps inside the image are one
+// span of the input (Im2ColRows' fast case), copied inline, 64 bytes a step. The pixel's
+// position advances by one per row instead of two divisions per row.
+__attribute__((target(TFI_IM2COL_TARGET))) void RowsAvx512(const ConvGeometry& g,
+                                                          const int8_t* input, size_t r0,
+                                                          size_t r1, uint8_t pad, uint8_t* dst,
+                                                          size_t stride) {
+  const __m512i flip = _mm512_set1_epi8(static_cast<char>(0x80));
+  const __m512i padv = _mm512_set1_epi8(static_cast<char>(pad));
+  const size_t row_bytes = static_cast<size_t>(g.f_w) * g.f_c;  // one filter row
+  int ox = static_cast<int>(r0 % g.out_w);
+  int oy = static_cast<int>((r0 / g.out_w) % g.out_h);
+  size_t b = r0 / g.out_w / g.out_h;
+  for (size_t r = r0; r < r1; ++r) {
+    uint8_t* row = dst + (r - r0) * stride;
+    const int ix0 = ox * g.stride_w - g.pad_w;
+    const int fx_lo = std::max(0, -ix0);
+    const int fx_hi = std::max(fx_lo, std::min(g.f_w, g.in_w - ix0));
+    const size_t lo_bytes = static_cast<size_t>(fx_lo) * g.f_c;
+    const size_t span = static_cast<size_t>(fx_hi - fx_lo) * g.f_c;
+    for (int fy = 0; fy < g.f_h; ++fy) {
+      const int iy = oy * g.stride_h - g.pad_h + fy * g.dil_h;
+      uint8_t* cells = row + static_cast<size_t>(fy) * row_bytes;
+      if (iy < 0 || iy >= g.in_h || span == 0) {
+        Fill(cells, row_bytes, padv);
+        continue;
+      }
+      if (lo_bytes > 0) Fill(cells, lo_bytes, padv);
+      const int8_t* src = input + ((b * g.in_h + iy) * g.in_w + ix0 + fx_lo) * g.in_c;
+      CopyFlipped(src, cells + lo_bytes, span, flip);
+      if (lo_bytes + span < row_bytes) {
+        Fill(cells + lo_bytes + span, row_bytes - lo_bytes - span, padv);
+      }
+    }
+    if (++ox == g.out_w) {
+      ox = 0;
+      if (++oy == g.out_h) {
+        oy = 0;
+        ++b;
+      }
+    }
+  }
+}
+#endif  // TFI_IM2COL_X86
+
+}  // namespace
+
+void Im2ColDotRows(const ConvGeometry& g, const int8_t* input, int c0, size_t r0, size_t r1,
+                   uint8_t pad, uint8_t* dst, size_t row_stride) {
+#ifdef TFI_IM2COL_X86
+  static const bool avx512 = gemm::CpuHasAvx512Vnni();  // (AVX-512BW comes with it)
+  if (avx512 && g.dil_w == 1 && g.f_c == g.in_c && c0 == 0) {
+    const size_t stride = row_stride != 0 ? row_stride
+                                          : static_cast<size_t>(g.f_h) * g.f_w * g.f_c;
+    RowsAvx512(g, input, r0, r1, pad, dst, stride);
+    return;
+  }
+#endif
+  Im2ColRows(g, input, c0, r0, r1, pad, DotConvert{}, dst, row_stride);
+}
+
+}  // namespace conv_util
+}  // namespace tflite
