@@ -3,6 +3,8 @@
 // within one quantization step of the float quotient.
 #include <cmath>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "catch2/catch.hpp"
 #include "kernels/testing/elementwise_test_util.h"
@@ -100,6 +102,28 @@ TEST_CASE("DIV uint8 / int8 golden, zero divisor, random within one step of floa
       CAPTURE(i, x, y, int(rr.output[i]), want);
       REQUIRE(std::abs(rr.output[i] - want) <= 1);
     }
+  }
+}
+
+// A dividend of -1 (after the signs are moved to it) has 31 bits of headroom: its shift
+// to -2^31 overflowed the int multiply (UBSan; fuzz.sh --long seed 40159). Values from
+// ai-edge-litert 2.3.0's reference kernels (scales 1, zero points 0). Where upstream's
+// final shift would be 32 bits (-1 / 3, 1 / -5) it shifts anyway (undefined; -128 on
+// x86) and ours gives the exact 0, as div.cc says.
+TEST_CASE("DIV int8 dividends of -1 and 1: TFLite's quotients, no overflow") {
+  const auto run = [](std::vector<int8_t> divisor) {
+    return RunOp<int8_t>(
+        tflite::BuiltinOperator_DIV,
+        {{tflite::TensorType_INT8, {2}, 1.0f, 0}, {tflite::TensorType_INT8, {2}, 1.0f, 0}},
+        {{-1, 1}, divisor}, {tflite::TensorType_INT8, {2}, 1.0f, 0}, DivOptions());
+  };
+  const std::vector<std::pair<std::vector<int8_t>, std::vector<int8_t>>> cases = {
+      {{1, 1}, {-1, 1}}, {{-1, -1}, {1, -1}}, {{2, -2}, {0, 0}}, {{3, -5}, {0, 0}}};
+  for (const auto& [divisor, want] : cases) {
+    const auto r = run(divisor);
+    CAPTURE(int(divisor[0]), int(divisor[1]), r.errors);
+    REQUIRE(r.invoke == kTfLiteOk);
+    CHECK(r.output == want);
   }
 }
 

@@ -170,9 +170,12 @@ inline int32_t MultiplyByQuantizedMultiplierSmallerThanOneExp(
       -left_shift);
 }
 
+// x * 2^left_shift wrapping, as upstream's int multiply does in practice: -1 with the 31
+// bits of headroom CountLeadingSignBits gives it (DIV) is -2^31, a value that fits, but
+// 1 << 31 is INT32_MIN and -1 * INT32_MIN overflows.
 inline int32_t MultiplyByQuantizedMultiplierGreaterThanOne(
     int32_t x, int32_t quantized_multiplier, int left_shift) {
-  return gemmlowp::SaturatingRoundingDoublingHighMul(x * (1 << left_shift),
+  return gemmlowp::SaturatingRoundingDoublingHighMul(WrappingMul(x, int32_t{1} << left_shift),
                                                      quantized_multiplier);
 }
 #endif
