@@ -484,7 +484,8 @@ inline TfLiteStatus PrepareAddSub(TfLiteContext* context, TfLiteNode* node,
 template <typename T>
 void EvalQuantizedAddSub(const ArithmeticParams& p, bool subtract, const TfLiteTensor* input1,
                          const TfLiteTensor* input2, TfLiteTensor* output) {
-  if constexpr (sizeof(T) == 1) {  // int8 / uint8: vectorized rows (quantized_rows.h)
+  // int8 / uint8 / int16 (the general scales): vectorized rows (quantized_rows.h).
+  if constexpr (sizeof(T) == 1 || std::is_same_v<T, int16_t>) {
     BroadcastRows(GetTensorShape(input1), GetTensorData<T>(input1), GetTensorShape(input2),
                   GetTensorData<T>(input2), GetTensorShape(output), GetTensorData<T>(output),
                   [&p, subtract](const T* a, int sa, const T* b, int sb, T* o, int64_t n) {

@@ -17,6 +17,9 @@ __attribute__((target("avx2"))) inline __m256i Load8(const int8_t* p) {
 __attribute__((target("avx2"))) inline __m256i Load8(const uint8_t* p) {
   return _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
 }
+__attribute__((target("avx2"))) inline __m256i Load8(const int16_t* p) {
+  return _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
 
 // Lanes [i, i + 8) of an operand with stride 0 or 1, plus its offset; `splat` holds a
 // stride-0 operand's value.
@@ -30,6 +33,10 @@ template <typename T>
 __attribute__((target("avx2"))) inline void Store16(__m256i v0, __m256i v1, T* out) {
   const __m128i packed = requant::Narrow16(v0, v1, static_cast<T*>(nullptr));
   std::memcpy(out, &packed, 16);
+}
+__attribute__((target("avx2"))) inline void Store16(__m256i v0, __m256i v1, int16_t* out) {
+  const __m256i packed = requant::Narrow16(v0, v1, out);
+  std::memcpy(out, &packed, 32);
 }
 
 // The constants of a row (lambdas would not inherit the AVX2 target).
@@ -154,6 +161,10 @@ void QuantizedAddSubRow(const ArithmeticParams& p, bool subtract, const int8_t* 
 }
 void QuantizedAddSubRow(const ArithmeticParams& p, bool subtract, const uint8_t* a, int sa,
                         const uint8_t* b, int sb, uint8_t* out, int64_t n) {
+  AddSubRow(p, subtract, a, sa, b, sb, out, n);
+}
+void QuantizedAddSubRow(const ArithmeticParams& p, bool subtract, const int16_t* a, int sa,
+                        const int16_t* b, int sb, int16_t* out, int64_t n) {
   AddSubRow(p, subtract, a, sa, b, sb, out, n);
 }
 void QuantizedSquaredDifferenceRow(const ArithmeticParams& p, const int8_t* a, int sa,

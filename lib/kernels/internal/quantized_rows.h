@@ -1,4 +1,4 @@
-// Rows of the 8-bit quantized ADD / SUB, SQUARED_DIFFERENCE (int8) and MUL (reference_integer_ops::AddElementwise and
+// Rows of the quantized ADD / SUB (int8, uint8, and int16 with general scales), SQUARED_DIFFERENCE (int8) and MUL (reference_integer_ops::AddElementwise and
 // MulElementwise arithmetic, ArithmeticParams from elementwise.h's Prepare helpers) for
 // elementwise::BroadcastRows: out[i] from a[i * sa] and b[i * sb], strides 0 or 1. AVX2
 // (16 values a step, requant:: vector requantization: the scalar bits) where the CPU has it,
@@ -17,6 +17,8 @@ void QuantizedAddSubRow(const ArithmeticParams& p, bool subtract, const int8_t* 
                         const int8_t* b, int sb, int8_t* out, int64_t n);
 void QuantizedAddSubRow(const ArithmeticParams& p, bool subtract, const uint8_t* a, int sa,
                         const uint8_t* b, int sb, uint8_t* out, int64_t n);
+void QuantizedAddSubRow(const ArithmeticParams& p, bool subtract, const int16_t* a, int sa,
+                        const int16_t* b, int sb, int16_t* out, int64_t n);
 void QuantizedSquaredDifferenceRow(const ArithmeticParams& p, const int8_t* a, int sa,
                                    const int8_t* b, int sb, int8_t* out, int64_t n);
 void QuantizedMulRow(const ArithmeticParams& p, const int8_t* a, int sa, const int8_t* b, int sb,
