@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "kernels/internal/gemm.h"
+#include "kernels/internal/dot_input_avx512.h"
 #include "kernels/internal/gemm_blocks.h"
 #include "kernels/internal/requantize.h"
 #include "tensorflow/lite/kernels/internal/common.h"
@@ -606,15 +607,7 @@ namespace {
 // 64 bytes a step, the tail under a mask (im2col spans are often a few dozen bytes).
 __attribute__((target("avx512f,avx512bw"))) void DotInputAvx512(const int8_t* src, size_t count,
                                                                 uint8_t* dst) {
-  const __m512i flip = _mm512_set1_epi8(static_cast<char>(0x80));
-  size_t i = 0;
-  for (; i + 64 <= count; i += 64) {
-    _mm512_storeu_si512(dst + i, _mm512_xor_si512(_mm512_loadu_si512(src + i), flip));
-  }
-  if (i < count) {
-    const __mmask64 m = (uint64_t{1} << (count - i)) - 1;  // count - i < 64
-    _mm512_mask_storeu_epi8(dst + i, m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, src + i), flip));
-  }
+  DotInputSpanAvx512(src, count, dst);
 }
 }  // namespace
 #endif

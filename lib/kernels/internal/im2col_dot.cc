@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/internal/dot_input_avx512.h"
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/im2col.h"
 
@@ -26,19 +27,6 @@ __attribute__((target(TFI_IM2COL_TARGET), always_inline)) inline void Fill(uint8
   if (i < n) _mm512_mask_storeu_epi8(dst + i, (uint64_t{1} << (n - i)) - 1, value);
 }
 
-// n bytes of src + 128 (int8 -> the GEMM's uint8) at dst.
-__attribute__((target(TFI_IM2COL_TARGET), always_inline)) inline void CopyFlipped(
-    const int8_t* src, uint8_t* dst, size_t n, __m512i flip) {
-  size_t i = 0;
-  for (; i + 64 <= n; i += 64) {
-    _mm512_storeu_si512(dst + i, _mm512_xor_si512(_mm512_loadu_si512(src + i), flip));
-  }
-  if (i < n) {
-    const __mmask64 m = (uint64_t{1} << (n - i)) - 1;
-    _mm512_mask_storeu_epi8(dst + i, m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, src + i), flip));
-  }
-}
-
 // One group, no dilation along the row: each filter row's taps inside the image are one
 // span of the input (Im2ColRows' fast case), copied inline, 64 bytes a step. The pixel's
 // position advances by one per row instead of two divisions per row.
@@ -46,7 +34,6 @@ __attribute__((target(TFI_IM2COL_TARGET))) void RowsAvx512(const ConvGeometry& g
                                                           const int8_t* input, size_t r0,
                                                           size_t r1, uint8_t pad, uint8_t* dst,
                                                           size_t stride) {
-  const __m512i flip = _mm512_set1_epi8(static_cast<char>(0x80));
   const __m512i padv = _mm512_set1_epi8(static_cast<char>(pad));
   const size_t row_bytes = static_cast<size_t>(g.f_w) * g.f_c;  // one filter row
   int ox = static_cast<int>(r0 % g.out_w);
@@ -68,7 +55,7 @@ __attribute__((target(TFI_IM2COL_TARGET))) void RowsAvx512(const ConvGeometry& g
       }
       if (lo_bytes > 0) Fill(cells, lo_bytes, padv);
       const int8_t* src = input + ((b * g.in_h + iy) * g.in_w + ix0 + fx_lo) * g.in_c;
-      CopyFlipped(src, cells + lo_bytes, span, flip);
+      gemm::DotInputSpanAvx512(src, span, cells + lo_bytes);
       if (lo_bytes + span < row_bytes) {
         Fill(cells + lo_bytes + span, row_bytes - lo_bytes - span, padv);
       }
