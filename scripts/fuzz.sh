@@ -22,6 +22,8 @@
 # build-fuzz/long/artifacts/, with its log), not the campaign. The table of chunks is
 # build-fuzz/long/chunks.tsv; run it again with the same binary and it goes on where it
 # stopped; a rebuilt binary starts a new campaign (the old table is kept beside it).
+# TFI_FUZZ_BUILD=0 skips the build (any mode): a campaign resumes on the binary it ran,
+# though the sources changed since (a source change would otherwise rebuild it).
 #
 # model_fuzzer:  load + validate + everything inspect_ops does with a model.
 # invoke_fuzzer: load + build + (XNNPACK) + AllocateTensors + Invoke, byte mutations and
@@ -67,21 +69,31 @@ jobs=2   # the build machine has 2 cores
 max_len=$((5 * 1024 * 1024))  # the largest real model is ~4 MB
 
 # --- Build -------------------------------------------------------------------------------
-san="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
-flags="$san -fno-omit-frame-pointer -g -O1"
-# A build type without per-type flags keeps assert() (and FLATBUFFERS_ASSERT) enabled.
-CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja \
-  -DCMAKE_BUILD_TYPE=Fuzz \
-  -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
-  -DTFI_BUILD_FUZZERS=ON -DTFI_BUILD_TESTS=ON -DTFI_BUILD_TOOLS=ON >/dev/null
-ninja_targets=()
-for t in "${targets[@]}"; do
-  case "$t" in
-    tools) ninja_targets+=(tflite-inspect malformed_cli_test) ;;
-    *) ninja_targets+=("${t}_fuzzer") ;;
-  esac
-done
-ninja -C "$build" -j"$jobs" "${ninja_targets[@]}"
+if [[ "${TFI_FUZZ_BUILD:-1}" == 0 ]]; then
+  for t in "${targets[@]}"; do
+    case "$t" in
+      tools) need=("$build/cmd/tflite-inspect") ;;
+      *) need=("$build/lib/fuzz/${t}_fuzzer") ;;
+    esac
+    [[ -x "${need[0]}" ]] || { echo "fuzz: TFI_FUZZ_BUILD=0 but ${need[0]} is not built" >&2; exit 2; }
+  done
+else
+  san="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
+  flags="$san -fno-omit-frame-pointer -g -O1"
+  # A build type without per-type flags keeps assert() (and FLATBUFFERS_ASSERT) enabled.
+  CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja \
+    -DCMAKE_BUILD_TYPE=Fuzz \
+    -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
+    -DTFI_BUILD_FUZZERS=ON -DTFI_BUILD_TESTS=ON -DTFI_BUILD_TOOLS=ON >/dev/null
+  ninja_targets=()
+  for t in "${targets[@]}"; do
+    case "$t" in
+      tools) ninja_targets+=(tflite-inspect malformed_cli_test) ;;
+      *) ninja_targets+=("${t}_fuzzer") ;;
+    esac
+  done
+  ninja -C "$build" -j"$jobs" "${ninja_targets[@]}"
+fi
 
 # --- Corpus, regressions, fuzzing: one target at a time ----------------------------------
 # Sanitizer reports exit with their own statuses, apart from the tools' 1 (refused) and
