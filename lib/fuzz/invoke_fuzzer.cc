@@ -62,6 +62,13 @@ constexpr int64_t kMaxMacs = 200'000'000;
 // multiply-add. An L2_POOL_2D of 100 M (131,072 outputs x a 255 x 3 filter) took 6.8 s
 // alone and passed the 20 s timeout on a loaded machine; the bound is 25 M (under 2 s).
 constexpr int64_t kMaxPoolingWork = 25'000'000;
+// Elementwise work is cheap per element but instrumented too, and the fuzzer's compare
+// tracing (-fsanitize=fuzzer) adds a callback per compare: a WHERE counting 50 M bools
+// took 9 s alone, a 16x8 TRANSPOSE_CONV requantizing 25 M outputs 10.8 s, past the 20 s
+// timeout while a build ran beside them (0.1-0.4 s in Release). The bound is on the
+// elements of every node's inputs and outputs, from the prepared shapes: 16 M (seeds
+// stay far below: the largest model under 600 kB touches about 12 M).
+constexpr int64_t kMaxTensorWork = 16'000'000;
 
 // The multiply-adds the model's static shapes declare (inspect_ops' count), all subgraphs.
 int64_t DeclaredMacs(const tflite::FlatBufferModel& model) {
@@ -145,6 +152,31 @@ int64_t PreparedMacs(const tflite::Interpreter& interpreter) {
   return total;
 }
 
+// The elements every node reads and writes, from the shapes Prepare computed (a tensor
+// read by several nodes counts for each).
+int64_t TensorWork(const tflite::Interpreter& interpreter) {
+  int64_t total = 0;
+  auto add = [&](const TfLiteIntArray* tensors) {
+    for (int i = 0; tensors != nullptr && i < tensors->size; ++i) {
+      const TfLiteTensor* t = interpreter.tensor(tensors->data[i]);
+      if (t == nullptr || t->dims == nullptr) continue;
+      int64_t elements = 1;
+      for (int d = 0; d < t->dims->size; ++d) {
+        elements = std::min<int64_t>(elements * std::max(t->dims->data[d], 0), kMaxTensorWork + 1);
+      }
+      total += elements;
+    }
+  };
+  for (int n : interpreter.execution_plan()) {
+    const auto* nr = interpreter.node_and_registration(n);
+    if (nr == nullptr) continue;
+    add(nr->first.inputs);
+    add(nr->first.outputs);
+    if (total > kMaxTensorWork) return total;
+  }
+  return total;
+}
+
 volatile size_t g_sink = 0;
 
 // A static-shape delegate that only asks the GPU delegate which nodes it would take.
@@ -194,7 +226,7 @@ bool Run(const uint8_t* bytes, size_t size, bool use_xnnpack, bool heavy) {
   }
   if (interpreter->AllocateTensors() != kTfLiteOk) return heavy;
   heavy = heavy || DeclaredMacs(*model) > kMaxMacs || PreparedMacs(*interpreter) > kMaxMacs ||
-          PoolingWork(*interpreter) > kMaxPoolingWork;
+          PoolingWork(*interpreter) > kMaxPoolingWork || TensorWork(*interpreter) > kMaxTensorWork;
   if (heavy) return true;
   std::vector<uint8_t> data;
   for (size_t i = 0; i < interpreter->inputs().size(); ++i) {
