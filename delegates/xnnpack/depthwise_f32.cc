@@ -8,6 +8,7 @@
 
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/parallel.h"
+#include "kernels/internal/vector_math.h"
 #include "xnnpack/conv_f32.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -213,8 +214,14 @@ void Run(RowsFn rows, const DepthwiseF32Params& p, const float* input, const flo
          const float* bias, float* output, pthreadpool_t pool) {
   const size_t n = static_cast<size_t>(p.batches) * p.out_h;
   const double macs = static_cast<double>(n) * p.out_w * p.channels * p.kernel * p.kernel;
-  tflite::parallel::ParallelFor(pool, n, macs,
-                                [&](size_t r) { rows(p, input, filter, bias, r, output); });
+  const auto row_size = static_cast<int64_t>(p.out_w) * p.channels;
+  tflite::parallel::ParallelFor(pool, n, macs, [&](size_t r) {
+    rows(p, input, filter, bias, r, output);
+    if (p.swish) {
+      float* row = output + r * static_cast<size_t>(row_size);
+      tflite::vector_math::Apply(tflite::vector_math::Function::kSwish, row, row_size, row);
+    }
+  });
 }
 
 }  // namespace

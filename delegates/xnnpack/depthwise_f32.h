@@ -29,6 +29,9 @@ struct DepthwiseF32Params {
   int pad_top = 0, pad_left = 0;
   int out_h = 0, out_w = 0;
   float min = -3.40282347e+38f, max = 3.40282347e+38f;  // fused activation
+  // Then x * sigmoid(x), row by row while the row is in cache: a swish after the
+  // convolution folded into it (XnnpackKernel::FindFoldedSwish).
+  bool swish = false;
 };
 
 // Whether RunDepthwiseF32 computes this geometry on this CPU; if not, why (for the

@@ -1604,6 +1604,141 @@ TEST_CASE("XNNPACK partitions run x * LOGISTIC(x) as one composed table, the two
   }
 }
 
+TEST_CASE("XNNPACK partitions run float x * LOGISTIC(x) as one swish step where nothing else reads LOGISTIC(x)") {
+  enum class Variant { kSwish, kSwapped, kLogisticIsOutput, kMulHasRelu, kOtherOperand };
+  for (Variant variant : {Variant::kSwish, Variant::kSwapped, Variant::kLogisticIsOutput,
+                          Variant::kMulHasRelu, Variant::kOtherOperand}) {
+    CAPTURE(static_cast<int>(variant));
+    const std::vector<int> shape{1, 9, 7, 5};  // 315 elements: a vector tail
+    ModelBuilder b;
+    const int in = b.AddTensor(tflite::TensorType_FLOAT32, shape, "in");
+    const int other = b.AddTensor(tflite::TensorType_FLOAT32, shape, "other");
+    const int x = b.AddTensor(tflite::TensorType_FLOAT32, shape, "x");
+    b.AddOperator(tflite::BuiltinOperator_ADD, {in, other}, {x}, Options(tflite::AddOptionsT{}));
+    const int s = b.AddTensor(tflite::TensorType_FLOAT32, shape, "s");
+    b.AddOperator(tflite::BuiltinOperator_LOGISTIC, {x}, {s}, OpOptions{});
+    const int out = b.AddTensor(tflite::TensorType_FLOAT32, shape, "out");
+    tflite::MulOptionsT mul;
+    if (variant == Variant::kMulHasRelu) mul.fused_activation_function = tflite::ActivationFunctionType_RELU;
+    const int a = variant == Variant::kOtherOperand ? in : x;
+    b.AddOperator(tflite::BuiltinOperator_MUL, variant == Variant::kSwapped ? std::vector<int>{s, a} : std::vector<int>{a, s},
+                  {out}, Options(mul));
+    b.SetInputs({in, other});
+    b.SetOutputs(variant == Variant::kLogisticIsOutput ? std::vector<int>{out, s} : std::vector<int>{out});
+    const Loaded loaded = Load(b.Build(), true);
+    tflite::Interpreter* interpreter = loaded.interpreter.get();
+    std::vector<float> xs(315);
+    for (size_t i = 0; i < xs.size(); ++i) {
+      // -20 to 20, and the far tails where exp over- or underflows.
+      xs[i] = i % 50 == 0 ? (i % 100 == 0 ? 95.0f : -95.0f) : -20.0f + 40.0f * static_cast<float>(i) / 315.0f;
+      interpreter->input_tensor(0)->data.f[i] = xs[i] - 0.5f;
+      interpreter->input_tensor(1)->data.f[i] = 0.5f;
+    }
+    REQUIRE(interpreter->Invoke() == kTfLiteOk);
+    for (int n : interpreter->execution_plan()) {
+      CHECK(interpreter->node_and_registration(n)->first.delegate != nullptr);
+    }
+    const float* got = interpreter->output_tensor(0)->data.f;
+    for (size_t i = 0; i < xs.size(); ++i) {
+      const double xv = xs[i], av = variant == Variant::kOtherOperand ? xs[i] - 0.5 : xv;
+      double want = av / (1.0 + std::exp(-xv));
+      if (variant == Variant::kMulHasRelu) want = std::max(want, 0.0);
+      CAPTURE(i, xv);
+      CHECK(std::abs(got[i] - want) <= 1e-6 * std::max(1.0, std::abs(want)));
+    }
+    const auto& records = interpreter->primary_subgraph().delegation_records();
+    REQUIRE(!records.empty());
+    const std::string log = records.back()->log.empty() ? "" : records.back()->log.back();
+    if (variant == Variant::kSwish || variant == Variant::kSwapped) {
+      CHECK_THAT(log, Catch::Contains("float swish, a MUL of a value by its LOGISTIC, in one pass or "
+                                      "on the rows of the depthwise convolution writing the value "
+                                      "(the LOGISTIC's output never formed): #1 LOGISTIC, #2 MUL"));
+    } else {
+      CHECK_THAT(log, !Catch::Contains("float swish"));
+    }
+  }
+}
+
+// The swish after a float depthwise convolution that the delegate runs: computed on the
+// convolution's rows. In a graph with a dynamic-range node the delegate's depthwise step is
+// the builtin kernel's code and its sigmoid the builtin LOGISTIC's: the CPU's bits exactly.
+TEST_CASE("XNNPACK computes a swish on the rows of the float depthwise convolution before it") {
+  using Op = tflite::BuiltinOperator;
+  for (bool dynamic_range : {false, true}) {
+    for (bool x_is_output : {false, true}) {
+      CAPTURE(dynamic_range, x_is_output);
+      std::mt19937 rng(31);
+      std::normal_distribution<float> normal(0.0f, 1.5f);
+      auto floats = [&](size_t n) {
+        std::vector<float> v(n);
+        for (float& f : v) f = normal(rng);
+        return v;
+      };
+      ModelBuilder b;
+      const std::vector<int> shape{1, 10, 16, 19};  // 16 columns: the own kernel's size; 19 channels: tails
+      const int in = b.AddTensor(TensorType_FLOAT32, shape, "in");
+      const int dw_w = b.AddConstTensor<float>(TensorType_FLOAT32, {1, 3, 3, 19}, floats(171), "dw_w");
+      const int bias = b.AddConstTensor<float>(TensorType_FLOAT32, {19}, floats(19), "bias");
+      const int x = b.AddTensor(TensorType_FLOAT32, shape, "x");
+      tflite::DepthwiseConv2DOptionsT d;
+      d.padding = tflite::Padding_SAME;
+      d.stride_w = d.stride_h = 1;
+      d.depth_multiplier = 1;
+      b.AddOperator(Op::BuiltinOperator_DEPTHWISE_CONV_2D, {in, dw_w, bias}, {x}, Options(d));
+      const int s = b.AddTensor(TensorType_FLOAT32, shape, "s");
+      b.AddOperator(Op::BuiltinOperator_LOGISTIC, {x}, {s}, OpOptions{});
+      const int y = b.AddTensor(TensorType_FLOAT32, shape, "y");
+      b.AddOperator(Op::BuiltinOperator_MUL, {s, x}, {y}, Options(tflite::MulOptionsT{}));
+      // Read after the swish: the arena must keep y from the depthwise step on.
+      const int z = b.AddTensor(TensorType_FLOAT32, shape, "z");
+      b.AddOperator(Op::BuiltinOperator_ADD, {y, in}, {z}, Options(tflite::AddOptionsT{}));
+      std::vector<int> outputs{z};
+      if (x_is_output) outputs.push_back(x);
+      if (dynamic_range) {
+        QuantSpec q{{0.02f}, {0}};
+        std::vector<int8_t> w8(4 * 19);
+        for (size_t i = 0; i < w8.size(); ++i) w8[i] = static_cast<int8_t>((i * 37) % 255 - 127);
+        const int fc_w = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {4, 19}, w8, "fc_w", &q);
+        const int fc = b.AddTensor(TensorType_FLOAT32, {160, 4}, "fc");
+        b.AddOperator(Op::BuiltinOperator_FULLY_CONNECTED, {z, fc_w, -1}, {fc},
+                      Options(tflite::FullyConnectedOptionsT{}), 3);
+        outputs.push_back(fc);
+      }
+      b.SetInputs({in});
+      b.SetOutputs(outputs);
+      const auto bytes = b.Build();
+      const Outcome cpu = Run(bytes, false);
+      for (int threads : {1, 2}) {
+        CAPTURE(threads);
+        const Outcome got = Run(bytes, true, threads);
+        CHECK(got.cpu_nodes == (dynamic_range ? 1 : 0));
+        if (dynamic_range) {
+          REQUIRE(got.outputs.size() == cpu.outputs.size());
+          for (size_t i = 0; i < cpu.outputs.size(); ++i) {
+            CAPTURE(i);
+            REQUIRE(got.outputs[i].size() == cpu.outputs[i].size());
+            CHECK(std::memcmp(got.outputs[i].data(), cpu.outputs[i].data(),
+                              cpu.outputs[i].size() * sizeof(float)) == 0);
+          }
+        } else {
+          ExpectClose(cpu, got, 1e-5f);
+        }
+        std::string log;
+        for (const std::string& line : got.log) log += line + "\n";
+        // With x an output too, the swish is a step of its own after the convolution.
+        CHECK_THAT(log, Catch::Contains("the delegate's depthwise kernel (faster than this XNNPACK's): #0 "
+                                        "DEPTHWISE_CONV_2D"));
+        CHECK_THAT(log, Catch::Contains("(the LOGISTIC's output never formed): #1 LOGISTIC, #2 MUL"));
+        if (x_is_output) {
+          CHECK_THAT(log, !Catch::Contains("on the rows of #0"));
+        } else {
+          CHECK_THAT(log, Catch::Contains("#2 MUL (on the rows of #0)"));
+        }
+      }
+    }
+  }
+}
+
 // Full-int8 models with float inputs and outputs start with QUANTIZE and end with
 // DEQUANTIZE, which TFLite's delegate takes (XNNPACK's convert): one partition, as there.
 TEST_CASE("XNNPACK QUANTIZE and DEQUANTIZE of activations") {

@@ -109,14 +109,12 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
   TF_LITE_ENSURE_STATUS(DequantizeFp16Weights(context, nodes, outputs_));
   TF_LITE_ENSURE_STATUS(FindFoldedClamps(context, nodes));
   TF_LITE_ENSURE_STATUS(FindFoldedTransposes(context, nodes));
+  TF_LITE_ENSURE_STATUS(FindFoldedSwish(context, nodes));
   TF_LITE_ENSURE_STATUS(CutSegments(context, nodes));
 
   // Which segments touch each tensor, and when (position in the run order) it is first
   // written and last read.
-  VisitContext v;
-  v.context = context;
-  v.static_data = &static_data_;
-  v.builtin_bits = builtin_bits_;
+  VisitContext v = NewVisit(context);
   producer_.assign(context->tensors_size, -1);
   std::map<int, std::set<int>> users;
   std::map<int, std::pair<int, int>> live;  // tensor -> [first, last] position
@@ -125,9 +123,11 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
   std::map<int, std::vector<int>> touches;  // tensor -> positions that read or write it
   int position = 0;
   std::map<int, int> position_of;  // node -> position
+  std::map<int, int> segment_of;   // node -> segment
   for (size_t s = 0; s < segments_.size(); ++s) {
     for (int n : segments_[s].nodes) {
       position_of[n] = position;
+      segment_of[n] = static_cast<int>(s);
       TfLiteNode* node;
       TfLiteRegistration* reg;
       TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
@@ -150,6 +150,13 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
       });
       ++position;
     }
+  }
+  // A depthwise step computing the swish after it writes the MUL's output at its own
+  // (earlier) position.
+  for (const auto& [d, y] : swish_after_) {
+    auto& span = live.at(y);
+    span.first = std::min(span.first, position_of.at(d));
+    users[y].insert(segment_of.at(d));
   }
   // A matrix multiply reading through a folded TRANSPOSE reads the transpose's input at its
   // own (later) position; one writing through it writes the transpose's output at its own
@@ -204,6 +211,8 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
     for (int n : seg.nodes) {
       if (folded_clamps_.count(n) != 0) continue;  // computed by its producer's step
       if (folded_transposes_.count(n) != 0) continue;  // read or written by a matrix multiply
+      if (folded_logistics_.count(n) != 0) continue;   // computed by its MUL's swish step
+      if (folded_swish_muls_.count(n) != 0) continue;  // computed by the depthwise step before
       TfLiteNode* node;
       TfLiteRegistration* reg;
       TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
@@ -215,7 +224,13 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         v.clamp_max = clamp->second.max;
       }
       bool planned;
-      if (IsGlueOp(op)) {
+      const auto swish = swish_muls_.find(n);
+      if (swish != swish_muls_.end()) {
+        const int out = node->outputs->data[0];
+        seg.steps.emplace_back(UnaryF32Step{UnaryF32::kSwish, swish->second, out,
+                                            static_cast<size_t>(tflite::NumElements(&context->tensors[out]))});
+        planned = true;
+      } else if (IsGlueOp(op)) {
         std::vector<StridedCopy> copies;
         planned = VisitGlue(v, *node, *reg, &copies);
         seg.steps.insert(seg.steps.end(), copies.begin(), copies.end());
@@ -238,6 +253,11 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
       } else if (op == kTfLiteBuiltinDepthwiseConv2d) {
         DepthwiseStep step;
         planned = PlanOwnDepthwise(v, *node, *reg, &step);
+        const auto swish_after = swish_after_.find(n);
+        if (planned && swish_after != swish_after_.end()) {
+          step.output = swish_after->second;
+          step.params.swish = true;
+        }
         seg.steps.emplace_back(step);
       } else if (op == kTfLiteBuiltinConv2d ||
                  (op == kTfLiteBuiltinFullyConnected && PlanOwnConv(v, *node, *reg, nullptr))) {
@@ -362,10 +382,7 @@ TfLiteStatus XnnpackKernel::PlanArena(TfLiteContext* context, const std::vector<
 bool XnnpackKernel::RunsItself(TfLiteContext* context, const TfLiteNode& node,
                                const TfLiteRegistration& reg) {
   if (IsGlueOp(reg.builtin_code)) return true;
-  VisitContext v;
-  v.context = context;
-  v.static_data = &static_data_;
-  v.builtin_bits = builtin_bits_;
+  VisitContext v = NewVisit(context);
   // XNNPACK has no quantized version of these: always the delegate's tables; nor these
   // float ops at all.
   if (IsByteTableNode(v, node, reg) || IsOwnFloatNode(v, node, reg)) return true;
@@ -484,6 +501,74 @@ void XnnpackKernel::UseViews(TfLiteContext* context, const TfLiteNode& node,
                      std::move(strides[2]));
 }
 
+// Swish (SiLU) as TensorFlow converts it: LOGISTIC(x), read by nothing but a MUL of x by
+// it, all three tensors of one shape and the MUL without a fused activation. XNNPACK runs
+// the two as a pass that writes sigmoid(x) and a pass that reads x and it back: EfficientNet
+// has two such pairs over its largest tensors in every block (about a fifth of the
+// dynamic-range model's time at one thread). One step computes x * sigmoid(x) with
+// vector_math's sigmoid (the builtin LOGISTIC's, within 2.5e-7 of the exact values); where
+// x is the output of a float depthwise step and read by nothing else, that step computes
+// the swish on each output row while it is in cache and writes the MUL's output.
+TfLiteStatus XnnpackKernel::FindFoldedSwish(TfLiteContext* context, const std::vector<int>& nodes) {
+  swish_muls_.clear();
+  folded_logistics_.clear();
+  swish_after_.clear();
+  folded_swish_muls_.clear();
+  if (force_fp16_) return kTfLiteOk;
+  std::map<int, int> producer;
+  std::map<int, std::vector<int>> readers;
+  TF_LITE_ENSURE_STATUS(Dataflow(context, nodes, &producer, &readers));
+  VisitContext v = NewVisit(context);
+  auto is_float = [&](int t) { return t >= 0 && context->tensors[t].type == kTfLiteFloat32; };
+  for (int n : nodes) {
+    TfLiteNode* node;
+    TfLiteRegistration* reg;
+    TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
+    if (reg->builtin_code != kTfLiteBuiltinLogistic || node->inputs->size != 1 ||
+        node->outputs->size != 1) {
+      continue;
+    }
+    const int x = node->inputs->data[0], s = node->outputs->data[0];
+    if (!is_float(x) || !is_float(s) || IsStatic(v, x) || readers[s].size() != 1 ||
+        outputs_.count(s) != 0) {
+      continue;
+    }
+    const int m = readers[s][0];
+    TfLiteNode* mnode;
+    TfLiteRegistration* mreg;
+    TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, m, &mnode, &mreg));
+    if (mreg->builtin_code != kTfLiteBuiltinMul || mnode->inputs->size != 2 ||
+        mnode->outputs->size != 1 || mnode->builtin_data == nullptr ||
+        static_cast<const TfLiteMulParams*>(mnode->builtin_data)->activation != kTfLiteActNone) {
+      continue;
+    }
+    const int a = mnode->inputs->data[0], b = mnode->inputs->data[1], y = mnode->outputs->data[0];
+    if (!((a == x && b == s) || (a == s && b == x)) || !is_float(y)) continue;
+    const TfLiteIntArray* dx = context->tensors[x].dims;
+    if (dx == nullptr || !TfLiteIntArrayEqual(dx, context->tensors[s].dims) ||
+        !TfLiteIntArrayEqual(dx, context->tensors[y].dims)) {
+      continue;
+    }
+    folded_logistics_.insert(n);
+    const auto p = producer.find(x);
+    if (p != producer.end() && readers[x].size() == 2 && outputs_.count(x) == 0 &&
+        swish_after_.count(p->second) == 0) {
+      TfLiteNode* pnode;
+      TfLiteRegistration* preg;
+      TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, p->second, &pnode, &preg));
+      if (preg->builtin_code == kTfLiteBuiltinDepthwiseConv2d && pnode->outputs->size == 1 &&
+          pnode->inputs->size >= 2 && is_float(pnode->inputs->data[0]) &&
+          RunsItself(context, *pnode, *preg)) {
+        swish_after_[p->second] = y;
+        folded_swish_muls_.insert(m);
+        continue;
+      }
+    }
+    swish_muls_[m] = x;
+  }
+  return kTfLiteOk;
+}
+
 // A TRANSPOSE whose output only an own float BATCH_MATMUL reads (an attention block's
 // heads split off, keys turned), or which is the only reader of such a node's output (the
 // heads merged back): the matrix multiply reads the transpose's input through the permuted
@@ -500,10 +585,7 @@ TfLiteStatus XnnpackKernel::FindFoldedTransposes(TfLiteContext* context,
   std::map<int, int> producer;
   std::map<int, std::vector<int>> readers;
   TF_LITE_ENSURE_STATUS(Dataflow(context, nodes, &producer, &readers));
-  VisitContext v;
-  v.context = context;
-  v.static_data = &static_data_;
-  v.builtin_bits = builtin_bits_;
+  VisitContext v = NewVisit(context);
   auto float_tensor = [&](int t) {
     return t >= 0 && context->tensors[t].type == kTfLiteFloat32 && !IsStatic(v, t);
   };
@@ -596,7 +678,11 @@ TfLiteStatus XnnpackKernel::CutSegments(TfLiteContext* context, const std::vecto
     view.execution_plan.push_back(n);
     view.plan_nodes.push_back(node);
     view.num_total_nodes = std::max(view.num_total_nodes, static_cast<size_t>(n) + 1);
-    if (folded_clamps_.count(n) == 0 && !RunsItself(context, *node, *reg)) by_xnnpack.push_back(n);
+    if (folded_clamps_.count(n) == 0 && swish_muls_.count(n) == 0 &&
+        folded_logistics_.count(n) == 0 && folded_swish_muls_.count(n) == 0 &&
+        !RunsItself(context, *node, *reg)) {
+      by_xnnpack.push_back(n);
+    }
   }
   std::vector<NodeSubset> subsets;
   PartitionGraphIntoIndependentNodeSubsets(view, by_xnnpack, /*greedily=*/true, &subsets);
@@ -679,7 +765,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   DelegationRecord* record = CurrentDelegationRecord(context);
   if (record == nullptr) return;
   std::string copied, convolved, dot_depthwise, gemm_convolved, dot_convolved, transposed, elementwise, tabled,
-      multiplied, added, table_multiplied, own_float, folded, folded_transposes;
+      multiplied, added, table_multiplied, own_float, folded, folded_transposes, swished;
   int runtimes = 0, own_nodes = 0;
   for (const Segment& s : segments_) {
     runtimes += s.xnnpack;
@@ -696,6 +782,9 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
                         context->tensors[node->inputs->data[0]].type == kTfLiteInt8;
       std::string& list = folded_clamps_.count(n) != 0          ? folded
                           : folded_transposes_.count(n) != 0    ? folded_transposes
+                          : swish_muls_.count(n) != 0 || folded_logistics_.count(n) != 0 ||
+                                    folded_swish_muls_.count(n) != 0
+                              ? swished
                           : IsGlueOp(op)                        ? copied
                           : IsOwnFloatNode(v, *node, *reg)      ? own_float
                           : table_muls_.count(n) != 0           ? table_multiplied
@@ -712,6 +801,11 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
                               ? elementwise
                               : transposed;
       list += fmt::format("{}#{} {}", list.empty() ? "" : ", ", n, OpNameOf(*reg));
+      if (folded_swish_muls_.count(n) != 0) {
+        for (const auto& [d, y] : swish_after_) {
+          if (y == node->outputs->data[0]) list += fmt::format(" (on the rows of #{})", d);
+        }
+      }
       ++own_nodes;
     }
   }
@@ -765,6 +859,12 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   if (!folded.empty()) {
     what += fmt::format("{}clamps folded into the step before them (XNNPACK fuses them alike): {}",
                         what.empty() ? "" : "; ", folded);
+  }
+  if (!swished.empty()) {
+    what += fmt::format("{}float swish, a MUL of a value by its LOGISTIC, in one pass or on the "
+                        "rows of the depthwise convolution writing the value (the LOGISTIC's "
+                        "output never formed): {}",
+                        what.empty() ? "" : "; ", swished);
   }
   if (!folded_transposes.empty()) {
     what += fmt::format("{}transposes folded into the matrix multiply reading or writing them "
@@ -837,7 +937,7 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const DepthwiseStep&
     tflite::dwconv::FloatDepthwise(d.geometry, static_cast<const float*>(p[0]),
                                    static_cast<const float*>(p[1]), static_cast<const float*>(p[2]),
                                    /*bias_first=*/true, d.params.min, d.params.max,
-                                   static_cast<float*>(p[3]), pool_);
+                                   static_cast<float*>(p[3]), pool_, d.params.swish);
     return kTfLiteOk;
   }
   RunDepthwiseF32(d.params, static_cast<const float*>(p[0]), static_cast<const float*>(p[1]),

@@ -73,6 +73,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
                                std::map<int, std::vector<int>>* readers);
   TfLiteStatus FindFoldedClamps(TfLiteContext* context, const std::vector<int>& nodes);
   TfLiteStatus FindFoldedTransposes(TfLiteContext* context, const std::vector<int>& nodes);
+  TfLiteStatus FindFoldedSwish(TfLiteContext* context, const std::vector<int>& nodes);
   TfLiteStatus CreateRuntime(TfLiteContext* context, Segment* segment);
   TfLiteStatus DefineValue(TfLiteContext* context, xnn_subgraph_t subgraph, int t, uint32_t flags,
                            const VisitContext& v, std::vector<uint32_t>* ids);
@@ -95,6 +96,14 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   TfLiteStatus RunStep(TfLiteContext* context, const BatchMatMulStep& step) const;
   void Note(TfLiteContext* context, int nodes) const;
 
+  // A VisitContext over this kernel's static data and builtin_bits.
+  VisitContext NewVisit(TfLiteContext* context) const {
+    VisitContext v;
+    v.context = context;
+    v.static_data = &static_data_;
+    v.builtin_bits = builtin_bits_;
+    return v;
+  }
   // Whether node n is one this kernel computes itself rather than XNNPACK.
   bool RunsItself(TfLiteContext* context, const TfLiteNode& node, const TfLiteRegistration& reg);
 
@@ -138,6 +147,16 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   struct MatMulViews {
     OperandView operand[3];
   };
+  // Float swish as converted, MUL(x, LOGISTIC(x)) of one shape, the LOGISTIC's output read
+  // by that MUL alone: the MUL node runs x * sigmoid(x) in one pass (UnaryF32::kSwish; MUL
+  // node -> x), the LOGISTIC node runs no step and its output is never formed.
+  std::map<int, int> swish_muls_;
+  std::set<int> folded_logistics_;
+  // Where x is a float depthwise step's output read by nothing but the swish: that step
+  // computes the swish on its rows and writes the MUL's output (depthwise node -> that
+  // tensor); the MUL runs no step either.
+  std::map<int, int> swish_after_;
+  std::set<int> folded_swish_muls_;
   std::map<int, MatMulViews> matmul_views_;
   void UseViews(TfLiteContext* context, const TfLiteNode& node, const MatMulViews& views,
                 BatchMatMulStep* step) const;

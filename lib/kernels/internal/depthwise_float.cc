@@ -5,6 +5,7 @@
 
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/parallel.h"
+#include "kernels/internal/vector_math.h"
 
 namespace tflite {
 namespace dwconv {
@@ -194,7 +195,8 @@ FloatRowFn SelectFloatRow() {
 }  // namespace
 
 void FloatDepthwise(const Geometry& g, const float* input, const float* filter, const float* bias_data,
-                    bool bias_first, float act_min, float act_max, float* output, pthreadpool* pool) {
+                    bool bias_first, float act_min, float act_max, float* output, pthreadpool* pool,
+                    bool swish) {
   const FloatRowFn row_fn = SelectFloatRow();
   FloatBias bias;
   (bias_first ? bias.first : bias.last) = bias_data;
@@ -203,8 +205,12 @@ void FloatDepthwise(const Geometry& g, const float* input, const float* filter, 
   parallel::ParallelFor(pool, rows, work, [&](size_t r) {
     const int b = static_cast<int>(r) / g.out_h;
     const int oy = static_cast<int>(r) % g.out_h;
-    row_fn(g, input, filter, bias, act_min, act_max, b, oy,
-           output + r * g.out_w * static_cast<size_t>(g.out_c));
+    float* row = output + r * g.out_w * static_cast<size_t>(g.out_c);
+    row_fn(g, input, filter, bias, act_min, act_max, b, oy, row);
+    if (swish) {
+      const auto n = static_cast<int64_t>(g.out_w) * g.out_c;
+      vector_math::Apply(vector_math::Function::kSwish, row, n, row);
+    }
   });
 }
 

@@ -43,10 +43,10 @@ void ApplyTo(const float* in, int64_t n, float* out) {
 }  // namespace
 
 void Apply(Function f, const float* in, int64_t n, float* out) {
-  if (f == Function::kSigmoid) {
-    ApplyTo<Function::kSigmoid>(in, n, out);
-  } else {
-    ApplyTo<Function::kTanh>(in, n, out);
+  switch (f) {
+    case Function::kSigmoid: ApplyTo<Function::kSigmoid>(in, n, out); break;
+    case Function::kTanh: ApplyTo<Function::kTanh>(in, n, out); break;
+    case Function::kSwish: ApplyTo<Function::kSwish>(in, n, out); break;
   }
 }
 

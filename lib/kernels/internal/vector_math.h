@@ -98,11 +98,25 @@ __attribute__((always_inline)) inline void Tanh(V& x) {
   x = ax < 0.625f ? small : big;
 }
 
-enum class Function { kSigmoid, kTanh };
+// kSwish: x * sigmoid(x) (SiLU), one pass where a graph has LOGISTIC then MUL.
+enum class Function { kSigmoid, kTanh, kSwish };
 
 // out[i] = f(in[i]) over whole vectors of V, then a zero-padded last vector. (The
 // function is a template argument, not a callable: a lambda taking a V8 would be a call
 // boundary with the baseline ABI inside an AVX2 function.)
+template <typename V, Function kF>
+__attribute__((always_inline)) inline void Map(V& x) {
+  if (kF == Function::kSigmoid) {
+    Sigmoid(x);
+  } else if (kF == Function::kTanh) {
+    Tanh(x);
+  } else {
+    const V x0 = x;
+    Sigmoid(x);
+    x = x * x0;
+  }
+}
+
 template <typename V, Function kF>
 __attribute__((always_inline)) inline void MapArray(const float* in, int64_t n, float* out) {
   constexpr int kLanes = sizeof(V) / sizeof(float);
@@ -110,11 +124,7 @@ __attribute__((always_inline)) inline void MapArray(const float* in, int64_t n, 
   for (; i + kLanes <= n; i += kLanes) {
     V x;
     std::memcpy(&x, in + i, sizeof x);
-    if (kF == Function::kSigmoid) {
-      Sigmoid(x);
-    } else {
-      Tanh(x);
-    }
+    Map<V, kF>(x);
     std::memcpy(out + i, &x, sizeof x);
   }
   if (i < n) {
@@ -122,11 +132,7 @@ __attribute__((always_inline)) inline void MapArray(const float* in, int64_t n, 
     std::memcpy(tail, in + i, sizeof(float) * (n - i));
     V x;
     std::memcpy(&x, tail, sizeof x);
-    if (kF == Function::kSigmoid) {
-      Sigmoid(x);
-    } else {
-      Tanh(x);
-    }
+    Map<V, kF>(x);
     std::memcpy(tail, &x, sizeof x);
     std::memcpy(out + i, tail, sizeof(float) * (n - i));
   }
