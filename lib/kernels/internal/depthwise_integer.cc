@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "kernels/internal/gemm.h"
 #include "tensorflow/lite/kernels/internal/common.h"
@@ -305,12 +306,25 @@ void RowDispatch(const Int8Sums::Layout& l, const Window& w, const In* image, in
                  const RowStage* stage, In* out, bool portable) {
 #if defined(TFI_DWCONV_X86)
   if (!portable && gemm::CpuHasAvx2()) {
-    if (stage != nullptr && l.pairs == 5) {
-      RowAvx2<true, 5>(l, w, image, oy, ox0, ox1, input_offset, zero_row, acc, stage, out);
-    } else if (stage != nullptr) {
-      RowAvx2<true, 0>(l, w, image, oy, ox0, ox1, input_offset, zero_row, acc, stage, out);
+    // 3x3 (5 pairs) and 5x5 (13) filters with the pair count a constant, raw sums (the
+    // hybrid kernel's) as well as 8-bit outputs.
+    auto row = [&](auto quantize, auto pairs) {
+      RowAvx2<decltype(quantize)::value, decltype(pairs)::value>(
+          l, w, image, oy, ox0, ox1, input_offset, zero_row, acc, stage, out);
+    };
+    using Yes = std::true_type;
+    using No = std::false_type;
+    using P0 = std::integral_constant<int, 0>;
+    using P5 = std::integral_constant<int, 5>;
+    using P13 = std::integral_constant<int, 13>;
+    if (stage != nullptr) {
+      if (l.pairs == 5) row(Yes{}, P5{});
+      else if (l.pairs == 13) row(Yes{}, P13{});
+      else row(Yes{}, P0{});
     } else {
-      RowAvx2<false, 0>(l, w, image, oy, ox0, ox1, input_offset, zero_row, acc, stage, out);
+      if (l.pairs == 5) row(No{}, P5{});
+      else if (l.pairs == 13) row(No{}, P13{});
+      else row(No{}, P0{});
     }
     return;
   }

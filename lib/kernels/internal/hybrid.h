@@ -298,11 +298,36 @@ inline void AsymmetricQuantizeFloats(const float* values, int size, int8_t* quan
   *offset = p.offset;
 }
 
+#if defined(TFI_HYBRID_AVX2)
+// RescaleConvRow's operations on 16 lanes (each product rounded as written: no FMA),
+// masked at the end; the clamps as RescaleRowAvx512's.
+__attribute__((target("avx512f"), optimize("fp-contract=off"))) inline void RescaleConvRowAvx512(
+    const int32_t* acc, int n, const float* channel_scale, float row_scale, const float* bias,
+    float lo, float hi, float* out) {
+  const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi), rs = _mm512_set1_ps(row_scale);
+  for (int j = 0; j < n; j += 16) {
+    const __mmask16 m = n - j >= 16 ? __mmask16{0xFFFF} : static_cast<__mmask16>((1u << (n - j)) - 1);
+    __m512 v = _mm512_cvtepi32_ps(_mm512_maskz_loadu_epi32(m, acc + j));
+    if (channel_scale != nullptr) v = _mm512_mul_ps(v, _mm512_maskz_loadu_ps(m, channel_scale + j));
+    v = _mm512_mul_ps(v, rs);
+    if (bias != nullptr) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(m, bias + j));
+    _mm512_mask_storeu_ps(out + j, m, _mm512_min_ps(vhi, _mm512_max_ps(vlo, v)));
+  }
+}
+#endif
+
 // The float rescale of hybrid sums, in the loops the compiler vectorizes (no branch
-// inside). Conv order (TFLite's hybrid conv): v = float(acc) * channel_scale[j] *
-// row_scale (channel_scale null: float(acc) * row_scale), + bias[j], clamped.
+// inside), or on AVX-512. Conv order (TFLite's hybrid conv): v = float(acc) *
+// channel_scale[j] * row_scale (channel_scale null: float(acc) * row_scale), + bias[j],
+// clamped.
 inline void RescaleConvRow(const int32_t* acc, int n, const float* channel_scale,
                            float row_scale, const float* bias, float lo, float hi, float* out) {
+#if defined(TFI_HYBRID_AVX2)
+  if (gemm::CpuHasAvx512F()) {
+    RescaleConvRowAvx512(acc, n, channel_scale, row_scale, bias, lo, hi, out);
+    return;
+  }
+#endif
   if (channel_scale != nullptr && bias != nullptr) {
     for (int j = 0; j < n; ++j) {
       const float v = static_cast<float>(acc[j]) * channel_scale[j] * row_scale + bias[j];
@@ -326,10 +351,34 @@ inline void RescaleConvRow(const int32_t* acc, int n, const float* channel_scale
   }
 }
 
+#if defined(TFI_HYBRID_AVX2)
+// RescaleRow's operations on 16 lanes (the products rounded as written: no FMA), masked at
+// the end. max_ps(lo, v) / min_ps(hi, v): std::max(v, lo) / std::min(v, hi), NaN kept.
+__attribute__((target("avx512f"), optimize("fp-contract=off"))) inline void RescaleRowAvx512(
+    const int32_t* acc, int n, const float* multiplier, const float* bias, float lo, float hi,
+    float* out) {
+  const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
+  for (int j = 0; j < n; j += 16) {
+    const __mmask16 m = n - j >= 16 ? __mmask16{0xFFFF} : static_cast<__mmask16>((1u << (n - j)) - 1);
+    __m512 v = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_maskz_loadu_epi32(m, acc + j)),
+                             _mm512_maskz_loadu_ps(m, multiplier + j));
+    if (bias != nullptr) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(m, bias + j));
+    _mm512_mask_storeu_ps(out + j, m, _mm512_min_ps(vhi, _mm512_max_ps(vlo, v)));
+  }
+}
+#endif
+
 // Depthwise order (TFLite's EvalHybridPerChannel): v = float(acc) * multiplier[j] (the
-// channel scale times the image scale, multiplied beforehand), + bias[j], clamped.
+// channel scale times the image scale, multiplied beforehand), + bias[j], clamped. Also the
+// per-channel hybrid CONV_2D's rescale (its multipliers likewise multiplied beforehand).
 inline void RescaleRow(const int32_t* acc, int n, const float* multiplier, const float* bias,
                        float lo, float hi, float* out) {
+#if defined(TFI_HYBRID_AVX2)
+  if (gemm::CpuHasAvx512F()) {
+    RescaleRowAvx512(acc, n, multiplier, bias, lo, hi, out);
+    return;
+  }
+#endif
   if (bias != nullptr) {
     for (int j = 0; j < n; ++j) {
       const float v = static_cast<float>(acc[j]) * multiplier[j] + bias[j];

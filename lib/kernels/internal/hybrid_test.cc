@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -106,6 +107,53 @@ TEST_CASE("hybrid::ScaleRow equals its scalar formula") {
 // dot GEMM) against the scalar formula: offset + round(x * inv), the first size & ~7
 // values rounded as truncate(y +/- 0.5), the rest half away from zero; sizes around both
 // vector widths, values exactly on halves among them.
+TEST_CASE("hybrid::RescaleRow and RescaleConvRow equal their scalar formulas, bit for bit") {
+  const uint32_t seed = 23;
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int32_t> acc_d(-3000000, 3000000);
+  std::uniform_real_distribution<float> f(-2.0f, 2.0f);
+  for (int n = 1; n <= 70; ++n) {
+    for (bool with_bias : {false, true}) {
+      std::vector<int32_t> acc(n);
+      std::vector<float> multiplier(n), bias(n);
+      for (int j = 0; j < n; ++j) {
+        acc[j] = j % 13 == 0 ? 0 : acc_d(rng);
+        multiplier[j] = f(rng) * 1e-5f;
+        bias[j] = j % 7 == 0 ? -0.0f : f(rng);
+      }
+      const float lo = -6.0f, hi = 6.0f;  // RELU6-like bounds both ways
+      std::vector<float> got(n + 1, 1234.0f);
+      tflite::hybrid::RescaleRow(acc.data(), n, multiplier.data(), with_bias ? bias.data() : nullptr, lo, hi,
+                         got.data());
+      for (int j = 0; j < n; ++j) {
+        volatile float product = static_cast<float>(acc[j]) * multiplier[j];  // rounded alone
+        const float v = with_bias ? product + bias[j] : product;
+        const float want = std::min(std::max(v, lo), hi);
+        CAPTURE(seed, n, with_bias, j, acc[j], multiplier[j]);
+        CHECK(std::memcmp(&got[j], &want, sizeof want) == 0);
+      }
+      CHECK(got[n] == 1234.0f);  // nothing written past the row
+      for (bool with_scale : {false, true}) {
+        // Products mostly inside the clamp range both ways.
+        const float row_scale = with_scale ? 0.37f : 3.7e-6f;
+        std::fill(got.begin(), got.end(), 1234.0f);
+        tflite::hybrid::RescaleConvRow(acc.data(), n, with_scale ? multiplier.data() : nullptr, row_scale,
+                                       with_bias ? bias.data() : nullptr, lo, hi, got.data());
+        for (int j = 0; j < n; ++j) {
+          volatile float product = static_cast<float>(acc[j]);
+          if (with_scale) product = product * multiplier[j];
+          product = product * row_scale;
+          const float v = with_bias ? product + bias[j] : product;
+          const float want = std::min(std::max(v, lo), hi);
+          CAPTURE(seed, n, with_bias, with_scale, j, acc[j]);
+          CHECK(std::memcmp(&got[j], &want, sizeof want) == 0);
+        }
+        CHECK(got[n] == 1234.0f);
+      }
+    }
+  }
+}
+
 TEST_CASE("hybrid::QuantizedRows equals the scalar quantization formula") {
   const uint32_t seed = 14;
   std::mt19937 rng(seed);
