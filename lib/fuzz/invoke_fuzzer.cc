@@ -65,10 +65,12 @@ constexpr int64_t kMaxPoolingWork = 25'000'000;
 // Elementwise work is cheap per element but instrumented too, and the fuzzer's compare
 // tracing (-fsanitize=fuzzer) adds a callback per compare: a WHERE counting 50 M bools
 // took 9 s alone, a 16x8 TRANSPOSE_CONV requantizing 25 M outputs 10.8 s, past the 20 s
-// timeout while a build ran beside them (0.1-0.4 s in Release). The bound is on the
-// elements of every node's inputs and outputs, from the prepared shapes: 16 M (seeds
-// stay far below: the largest model under 600 kB touches about 12 M).
-constexpr int64_t kMaxTensorWork = 16'000'000;
+// timeout while a build ran beside them (0.1-0.4 s in Release). The bounds are on the
+// elements a node reads and writes, from the prepared shapes: 8 M for one node, 48 M for
+// all. The seeds stay well below: at most 1.05 M for a node (unet_128_16x8) and 17.1 M
+// for a model (selfie_segmentation, 0.7 s of CPU here for both passes).
+constexpr int64_t kMaxNodeTensorWork = 8'000'000;
+constexpr int64_t kMaxTensorWork = 48'000'000;
 
 // The multiply-adds the model's static shapes declare (inspect_ops' count), all subgraphs.
 int64_t DeclaredMacs(const tflite::FlatBufferModel& model) {
@@ -152,29 +154,29 @@ int64_t PreparedMacs(const tflite::Interpreter& interpreter) {
   return total;
 }
 
-// The elements every node reads and writes, from the shapes Prepare computed (a tensor
-// read by several nodes counts for each).
-int64_t TensorWork(const tflite::Interpreter& interpreter) {
+// Whether the elements the nodes read and write (from the shapes Prepare computed; a
+// tensor read by several nodes counts for each) stay under both bounds above.
+bool TensorWorkFits(const tflite::Interpreter& interpreter) {
   int64_t total = 0;
-  auto add = [&](const TfLiteIntArray* tensors) {
-    for (int i = 0; tensors != nullptr && i < tensors->size; ++i) {
-      const TfLiteTensor* t = interpreter.tensor(tensors->data[i]);
-      if (t == nullptr || t->dims == nullptr) continue;
-      int64_t elements = 1;
-      for (int d = 0; d < t->dims->size; ++d) {
-        elements = std::min<int64_t>(elements * std::max(t->dims->data[d], 0), kMaxTensorWork + 1);
-      }
-      total += elements;
-    }
-  };
   for (int n : interpreter.execution_plan()) {
     const auto* nr = interpreter.node_and_registration(n);
     if (nr == nullptr) continue;
-    add(nr->first.inputs);
-    add(nr->first.outputs);
-    if (total > kMaxTensorWork) return total;
+    int64_t node_total = 0;
+    for (const TfLiteIntArray* tensors : {nr->first.inputs, nr->first.outputs}) {
+      for (int i = 0; tensors != nullptr && i < tensors->size; ++i) {
+        const TfLiteTensor* t = interpreter.tensor(tensors->data[i]);
+        if (t == nullptr || t->dims == nullptr) continue;
+        int64_t elements = 1;
+        for (int d = 0; d < t->dims->size; ++d) {
+          elements = std::min<int64_t>(elements * std::max(t->dims->data[d], 0), kMaxTensorWork + 1);
+        }
+        node_total += elements;
+      }
+    }
+    total += node_total;
+    if (node_total > kMaxNodeTensorWork || total > kMaxTensorWork) return false;
   }
-  return total;
+  return true;
 }
 
 volatile size_t g_sink = 0;
@@ -226,7 +228,7 @@ bool Run(const uint8_t* bytes, size_t size, bool use_xnnpack, bool heavy) {
   }
   if (interpreter->AllocateTensors() != kTfLiteOk) return heavy;
   heavy = heavy || DeclaredMacs(*model) > kMaxMacs || PreparedMacs(*interpreter) > kMaxMacs ||
-          PoolingWork(*interpreter) > kMaxPoolingWork || TensorWork(*interpreter) > kMaxTensorWork;
+          PoolingWork(*interpreter) > kMaxPoolingWork || !TensorWorkFits(*interpreter);
   if (heavy) return true;
   std::vector<uint8_t> data;
   for (size_t i = 0; i < interpreter->inputs().size(); ++i) {
