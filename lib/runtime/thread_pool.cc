@@ -151,7 +151,10 @@ constexpr size_t kTaskWords = (sizeof(Task) + sizeof(uintptr_t) - 1) / sizeof(ui
 
 // Runs items [begin, end) of t, stepping the tile indices like an odometer (the last
 // dimension fastest); a dimension's start and size are recomputed only when its index moves.
-void RunItems(const Task& t, size_t begin, size_t end) {
+// `invoke` is t.invoke, or (on the caller's thread) the API function's own lambda, which
+// then inlines here: one indirect call per item, to the task, as pthreadpool's loops make.
+template <typename Invoke>
+void RunItems(const Task& t, size_t begin, size_t end, Invoke invoke) {
   const int last = static_cast<int>(t.dims) - 1;
   size_t index[kMaxDims], start[kMaxDims], size[kMaxDims];
   auto place = [&](int d) {
@@ -165,7 +168,7 @@ void RunItems(const Task& t, size_t begin, size_t end) {
     place(d);
   }
   for (size_t item = begin; item < end; ++item) {
-    t.invoke(t, start, size);
+    invoke(t, start, size);
     int d = last;
     for (; d >= 0 && ++index[d] == t.tiles[d]; --d) {
       index[d] = 0;
@@ -176,9 +179,10 @@ void RunItems(const Task& t, size_t begin, size_t end) {
 }
 
 // A call on the caller's thread alone (no pool, one thread, or one item).
-void RunInline(const Task& t) {
+template <typename Invoke>
+void RunInline(const Task& t, Invoke invoke) {
   DenormalsOff denormals(t.flags & PTHREADPOOL_FLAG_DISABLE_DENORMALS);
-  RunItems(t, 0, t.items);
+  RunItems(t, 0, t.items, invoke);
 }
 
 }  // namespace
@@ -198,11 +202,12 @@ struct pthreadpool {
 
   size_t threads() const { return threads_; }
 
-  void Run(Task& t) {
+  template <typename Invoke>
+  void Run(Task& t, Invoke invoke) {
     std::lock_guard<std::mutex> lock(call_mutex_);
     ++calls_;
     if (t.items == 0) return;
-    if (threads_ <= 1 || t.items == 1) return RunInline(t);
+    if (threads_ <= 1 || t.items == 1) return RunInline(t, invoke);
     // Units: small enough that the last ones balance threads that finish at different times
     // (or are descheduled), large enough that very long ranges of tiny items do not pay a
     // compare-exchange each. Within a thread's range the order is the items' order.
@@ -286,7 +291,7 @@ struct pthreadpool {
     DenormalsOff denormals(t.flags & PTHREADPOOL_FLAG_DISABLE_DENORMALS);
     auto run = [&](int64_t u) {
       const size_t unit = static_cast<size_t>(u);
-      RunItems(t, unit * t.unit, std::min(t.items, (unit + 1) * t.unit));
+      RunItems(t, unit * t.unit, std::min(t.items, (unit + 1) * t.unit), t.invoke);
       ++ran;
     };
     for (int64_t u; (u = Take(ranges_[self], epoch, true)) >= 0;) run(u);
@@ -373,10 +378,16 @@ Task MakeTask(void (*invoke)(const Task&, const size_t*, const size_t*), AnyFn f
   return t;
 }
 
-void Execute(pthreadpool_t pool, Task t) {
+// Runs one API call; `invoke` calls the task for one item (a captureless lambda, also
+// stored in the task as a function pointer for the pool's threads).
+template <typename Invoke>
+void Execute(pthreadpool_t pool, Invoke invoke, AnyFn fn, void* context, uint32_t flags,
+             std::initializer_list<size_t> ranges, std::initializer_list<size_t> tiles,
+             uint32_t uarch = 0) {
+  Task t = MakeTask(+invoke, fn, context, flags, ranges, tiles, uarch);
   if (t.items == 0) return;
-  if (pool == nullptr) return RunInline(t);
-  pool->Run(t);
+  if (pool == nullptr) return RunInline(t, invoke);
+  pool->Run(t, invoke);
 }
 
 template <typename F>
@@ -431,122 +442,122 @@ void pthreadpool_destroy(pthreadpool_t pool) { delete pool; }
 
 void pthreadpool_parallelize_1d(pthreadpool_t pool, pthreadpool_task_1d_t fn, void* ctx,
                                 size_t range, uint32_t flags) {
-  Execute(pool, MakeTask([](const Task& t, const size_t* s, const size_t*) {
+  Execute(pool, [](const Task& t, const size_t* s, const size_t*) {
             As<pthreadpool_task_1d_t>(t)(t.context, s[0]);
-          }, TFI_ANY(fn), ctx, flags, {range}, {}));
+          }, TFI_ANY(fn), ctx, flags, {range}, {});
 }
 
 void pthreadpool_parallelize_1d_with_uarch(pthreadpool_t pool, pthreadpool_task_1d_with_id_t fn,
                                            void* ctx, uint32_t default_uarch_index,
                                            uint32_t /*max_uarch_index*/, size_t range,
                                            uint32_t flags) {
-  Execute(pool, MakeTask([](const Task& t, const size_t* s, const size_t*) {
+  Execute(pool, [](const Task& t, const size_t* s, const size_t*) {
             As<pthreadpool_task_1d_with_id_t>(t)(t.context, t.uarch, s[0]);
-          }, TFI_ANY(fn), ctx, flags, {range}, {}, default_uarch_index));
+          }, TFI_ANY(fn), ctx, flags, {range}, {}, default_uarch_index);
 }
 
 void pthreadpool_parallelize_1d_tile_1d(pthreadpool_t pool, pthreadpool_task_1d_tile_1d_t fn,
                                         void* ctx, size_t range, size_t tile, uint32_t flags) {
-  Execute(pool, MakeTask([](const Task& t, const size_t* s, const size_t* z) {
+  Execute(pool, [](const Task& t, const size_t* s, const size_t* z) {
             As<pthreadpool_task_1d_tile_1d_t>(t)(t.context, s[0], z[0]);
-          }, TFI_ANY(fn), ctx, flags, {range}, {tile}));
+          }, TFI_ANY(fn), ctx, flags, {range}, {tile});
 }
 
 void pthreadpool_parallelize_2d(pthreadpool_t pool, pthreadpool_task_2d_t fn, void* ctx,
                                 size_t range_i, size_t range_j, uint32_t flags) {
-  Execute(pool, MakeTask([](const Task& t, const size_t* s, const size_t*) {
+  Execute(pool, [](const Task& t, const size_t* s, const size_t*) {
             As<pthreadpool_task_2d_t>(t)(t.context, s[0], s[1]);
-          }, TFI_ANY(fn), ctx, flags, {range_i, range_j}, {}));
+          }, TFI_ANY(fn), ctx, flags, {range_i, range_j}, {});
 }
 
 void pthreadpool_parallelize_2d_tile_1d(pthreadpool_t pool, pthreadpool_task_2d_tile_1d_t fn,
                                         void* ctx, size_t range_i, size_t range_j,
                                         size_t tile_j, uint32_t flags) {
-  Execute(pool, MakeTask([](const Task& t, const size_t* s, const size_t* z) {
+  Execute(pool, [](const Task& t, const size_t* s, const size_t* z) {
             As<pthreadpool_task_2d_tile_1d_t>(t)(t.context, s[0], s[1], z[1]);
-          }, TFI_ANY(fn), ctx, flags, {range_i, range_j}, {1, tile_j}));
+          }, TFI_ANY(fn), ctx, flags, {range_i, range_j}, {1, tile_j});
 }
 
 void pthreadpool_parallelize_2d_tile_2d(pthreadpool_t pool, pthreadpool_task_2d_tile_2d_t fn,
                                         void* ctx, size_t range_i, size_t range_j,
                                         size_t tile_i, size_t tile_j, uint32_t flags) {
-  Execute(pool, MakeTask([](const Task& t, const size_t* s, const size_t* z) {
+  Execute(pool, [](const Task& t, const size_t* s, const size_t* z) {
             As<pthreadpool_task_2d_tile_2d_t>(t)(t.context, s[0], s[1], z[0], z[1]);
-          }, TFI_ANY(fn), ctx, flags, {range_i, range_j}, {tile_i, tile_j}));
+          }, TFI_ANY(fn), ctx, flags, {range_i, range_j}, {tile_i, tile_j});
 }
 
 void pthreadpool_parallelize_2d_tile_2d_with_uarch(
     pthreadpool_t pool, pthreadpool_task_2d_tile_2d_with_id_t fn, void* ctx,
     uint32_t default_uarch_index, uint32_t /*max_uarch_index*/, size_t range_i,
     size_t range_j, size_t tile_i, size_t tile_j, uint32_t flags) {
-  Execute(pool, MakeTask([](const Task& t, const size_t* s, const size_t* z) {
+  Execute(pool, [](const Task& t, const size_t* s, const size_t* z) {
             As<pthreadpool_task_2d_tile_2d_with_id_t>(t)(t.context, t.uarch, s[0], s[1], z[0],
                                                          z[1]);
           }, TFI_ANY(fn), ctx, flags, {range_i, range_j}, {tile_i, tile_j},
-          default_uarch_index));
+          default_uarch_index);
 }
 
 void pthreadpool_parallelize_3d(pthreadpool_t pool, pthreadpool_task_3d_t fn, void* ctx,
                                 size_t range_i, size_t range_j, size_t range_k,
                                 uint32_t flags) {
-  Execute(pool, MakeTask([](const Task& t, const size_t* s, const size_t*) {
+  Execute(pool, [](const Task& t, const size_t* s, const size_t*) {
             As<pthreadpool_task_3d_t>(t)(t.context, s[0], s[1], s[2]);
-          }, TFI_ANY(fn), ctx, flags, {range_i, range_j, range_k}, {}));
+          }, TFI_ANY(fn), ctx, flags, {range_i, range_j, range_k}, {});
 }
 
 void pthreadpool_parallelize_3d_tile_1d(pthreadpool_t pool, pthreadpool_task_3d_tile_1d_t fn,
                                         void* ctx, size_t range_i, size_t range_j,
                                         size_t range_k, size_t tile_k, uint32_t flags) {
-  Execute(pool, MakeTask([](const Task& t, const size_t* s, const size_t* z) {
+  Execute(pool, [](const Task& t, const size_t* s, const size_t* z) {
             As<pthreadpool_task_3d_tile_1d_t>(t)(t.context, s[0], s[1], s[2], z[2]);
-          }, TFI_ANY(fn), ctx, flags, {range_i, range_j, range_k}, {1, 1, tile_k}));
+          }, TFI_ANY(fn), ctx, flags, {range_i, range_j, range_k}, {1, 1, tile_k});
 }
 
 void pthreadpool_parallelize_3d_tile_2d(pthreadpool_t pool, pthreadpool_task_3d_tile_2d_t fn,
                                         void* ctx, size_t range_i, size_t range_j,
                                         size_t range_k, size_t tile_j, size_t tile_k,
                                         uint32_t flags) {
-  Execute(pool, MakeTask([](const Task& t, const size_t* s, const size_t* z) {
+  Execute(pool, [](const Task& t, const size_t* s, const size_t* z) {
             As<pthreadpool_task_3d_tile_2d_t>(t)(t.context, s[0], s[1], s[2], z[1], z[2]);
-          }, TFI_ANY(fn), ctx, flags, {range_i, range_j, range_k}, {1, tile_j, tile_k}));
+          }, TFI_ANY(fn), ctx, flags, {range_i, range_j, range_k}, {1, tile_j, tile_k});
 }
 
 void pthreadpool_parallelize_3d_tile_2d_with_uarch(
     pthreadpool_t pool, pthreadpool_task_3d_tile_2d_with_id_t fn, void* ctx,
     uint32_t default_uarch_index, uint32_t /*max_uarch_index*/, size_t range_i,
     size_t range_j, size_t range_k, size_t tile_j, size_t tile_k, uint32_t flags) {
-  Execute(pool, MakeTask([](const Task& t, const size_t* s, const size_t* z) {
+  Execute(pool, [](const Task& t, const size_t* s, const size_t* z) {
             As<pthreadpool_task_3d_tile_2d_with_id_t>(t)(t.context, t.uarch, s[0], s[1], s[2],
                                                          z[1], z[2]);
           }, TFI_ANY(fn), ctx, flags, {range_i, range_j, range_k}, {1, tile_j, tile_k},
-          default_uarch_index));
+          default_uarch_index);
 }
 
 void pthreadpool_parallelize_4d(pthreadpool_t pool, pthreadpool_task_4d_t fn, void* ctx,
                                 size_t range_i, size_t range_j, size_t range_k,
                                 size_t range_l, uint32_t flags) {
-  Execute(pool, MakeTask([](const Task& t, const size_t* s, const size_t*) {
+  Execute(pool, [](const Task& t, const size_t* s, const size_t*) {
             As<pthreadpool_task_4d_t>(t)(t.context, s[0], s[1], s[2], s[3]);
-          }, TFI_ANY(fn), ctx, flags, {range_i, range_j, range_k, range_l}, {}));
+          }, TFI_ANY(fn), ctx, flags, {range_i, range_j, range_k, range_l}, {});
 }
 
 void pthreadpool_parallelize_4d_tile_1d(pthreadpool_t pool, pthreadpool_task_4d_tile_1d_t fn,
                                         void* ctx, size_t range_i, size_t range_j,
                                         size_t range_k, size_t range_l, size_t tile_l,
                                         uint32_t flags) {
-  Execute(pool, MakeTask([](const Task& t, const size_t* s, const size_t* z) {
+  Execute(pool, [](const Task& t, const size_t* s, const size_t* z) {
             As<pthreadpool_task_4d_tile_1d_t>(t)(t.context, s[0], s[1], s[2], s[3], z[3]);
-          }, TFI_ANY(fn), ctx, flags, {range_i, range_j, range_k, range_l}, {1, 1, 1, tile_l}));
+          }, TFI_ANY(fn), ctx, flags, {range_i, range_j, range_k, range_l}, {1, 1, 1, tile_l});
 }
 
 void pthreadpool_parallelize_4d_tile_2d(pthreadpool_t pool, pthreadpool_task_4d_tile_2d_t fn,
                                         void* ctx, size_t range_i, size_t range_j,
                                         size_t range_k, size_t range_l, size_t tile_k,
                                         size_t tile_l, uint32_t flags) {
-  Execute(pool, MakeTask([](const Task& t, const size_t* s, const size_t* z) {
+  Execute(pool, [](const Task& t, const size_t* s, const size_t* z) {
             As<pthreadpool_task_4d_tile_2d_t>(t)(t.context, s[0], s[1], s[2], s[3], z[2], z[3]);
           }, TFI_ANY(fn), ctx, flags, {range_i, range_j, range_k, range_l},
-          {1, 1, tile_k, tile_l}));
+          {1, 1, tile_k, tile_l});
 }
 
 void pthreadpool_parallelize_4d_tile_2d_with_uarch(
@@ -554,61 +565,61 @@ void pthreadpool_parallelize_4d_tile_2d_with_uarch(
     uint32_t default_uarch_index, uint32_t /*max_uarch_index*/, size_t range_i,
     size_t range_j, size_t range_k, size_t range_l, size_t tile_k, size_t tile_l,
     uint32_t flags) {
-  Execute(pool, MakeTask([](const Task& t, const size_t* s, const size_t* z) {
+  Execute(pool, [](const Task& t, const size_t* s, const size_t* z) {
             As<pthreadpool_task_4d_tile_2d_with_id_t>(t)(t.context, t.uarch, s[0], s[1], s[2],
                                                          s[3], z[2], z[3]);
           }, TFI_ANY(fn), ctx, flags, {range_i, range_j, range_k, range_l},
-          {1, 1, tile_k, tile_l}, default_uarch_index));
+          {1, 1, tile_k, tile_l}, default_uarch_index);
 }
 
 void pthreadpool_parallelize_5d(pthreadpool_t pool, pthreadpool_task_5d_t fn, void* ctx,
                                 size_t range_i, size_t range_j, size_t range_k,
                                 size_t range_l, size_t range_m, uint32_t flags) {
-  Execute(pool, MakeTask([](const Task& t, const size_t* s, const size_t*) {
+  Execute(pool, [](const Task& t, const size_t* s, const size_t*) {
             As<pthreadpool_task_5d_t>(t)(t.context, s[0], s[1], s[2], s[3], s[4]);
-          }, TFI_ANY(fn), ctx, flags, {range_i, range_j, range_k, range_l, range_m}, {}));
+          }, TFI_ANY(fn), ctx, flags, {range_i, range_j, range_k, range_l, range_m}, {});
 }
 
 void pthreadpool_parallelize_5d_tile_1d(pthreadpool_t pool, pthreadpool_task_5d_tile_1d_t fn,
                                         void* ctx, size_t range_i, size_t range_j,
                                         size_t range_k, size_t range_l, size_t range_m,
                                         size_t tile_m, uint32_t flags) {
-  Execute(pool, MakeTask([](const Task& t, const size_t* s, const size_t* z) {
+  Execute(pool, [](const Task& t, const size_t* s, const size_t* z) {
             As<pthreadpool_task_5d_tile_1d_t>(t)(t.context, s[0], s[1], s[2], s[3], s[4], z[4]);
           }, TFI_ANY(fn), ctx, flags, {range_i, range_j, range_k, range_l, range_m},
-          {1, 1, 1, 1, tile_m}));
+          {1, 1, 1, 1, tile_m});
 }
 
 void pthreadpool_parallelize_5d_tile_2d(pthreadpool_t pool, pthreadpool_task_5d_tile_2d_t fn,
                                         void* ctx, size_t range_i, size_t range_j,
                                         size_t range_k, size_t range_l, size_t range_m,
                                         size_t tile_l, size_t tile_m, uint32_t flags) {
-  Execute(pool, MakeTask([](const Task& t, const size_t* s, const size_t* z) {
+  Execute(pool, [](const Task& t, const size_t* s, const size_t* z) {
             As<pthreadpool_task_5d_tile_2d_t>(t)(t.context, s[0], s[1], s[2], s[3], s[4], z[3],
                                                  z[4]);
           }, TFI_ANY(fn), ctx, flags, {range_i, range_j, range_k, range_l, range_m},
-          {1, 1, 1, tile_l, tile_m}));
+          {1, 1, 1, tile_l, tile_m});
 }
 
 void pthreadpool_parallelize_6d(pthreadpool_t pool, pthreadpool_task_6d_t fn, void* ctx,
                                 size_t range_i, size_t range_j, size_t range_k,
                                 size_t range_l, size_t range_m, size_t range_n,
                                 uint32_t flags) {
-  Execute(pool, MakeTask([](const Task& t, const size_t* s, const size_t*) {
+  Execute(pool, [](const Task& t, const size_t* s, const size_t*) {
             As<pthreadpool_task_6d_t>(t)(t.context, s[0], s[1], s[2], s[3], s[4], s[5]);
           }, TFI_ANY(fn), ctx, flags, {range_i, range_j, range_k, range_l, range_m, range_n},
-          {}));
+          {});
 }
 
 void pthreadpool_parallelize_6d_tile_1d(pthreadpool_t pool, pthreadpool_task_6d_tile_1d_t fn,
                                         void* ctx, size_t range_i, size_t range_j,
                                         size_t range_k, size_t range_l, size_t range_m,
                                         size_t range_n, size_t tile_n, uint32_t flags) {
-  Execute(pool, MakeTask([](const Task& t, const size_t* s, const size_t* z) {
+  Execute(pool, [](const Task& t, const size_t* s, const size_t* z) {
             As<pthreadpool_task_6d_tile_1d_t>(t)(t.context, s[0], s[1], s[2], s[3], s[4], s[5],
                                                  z[5]);
           }, TFI_ANY(fn), ctx, flags, {range_i, range_j, range_k, range_l, range_m, range_n},
-          {1, 1, 1, 1, 1, tile_n}));
+          {1, 1, 1, 1, 1, tile_n});
 }
 
 void pthreadpool_parallelize_6d_tile_2d(pthreadpool_t pool, pthreadpool_task_6d_tile_2d_t fn,
@@ -616,11 +627,11 @@ void pthreadpool_parallelize_6d_tile_2d(pthreadpool_t pool, pthreadpool_task_6d_
                                         size_t range_k, size_t range_l, size_t range_m,
                                         size_t range_n, size_t tile_m, size_t tile_n,
                                         uint32_t flags) {
-  Execute(pool, MakeTask([](const Task& t, const size_t* s, const size_t* z) {
+  Execute(pool, [](const Task& t, const size_t* s, const size_t* z) {
             As<pthreadpool_task_6d_tile_2d_t>(t)(t.context, s[0], s[1], s[2], s[3], s[4], s[5],
                                                  z[4], z[5]);
           }, TFI_ANY(fn), ctx, flags, {range_i, range_j, range_k, range_l, range_m, range_n},
-          {1, 1, 1, 1, tile_m, tile_n}));
+          {1, 1, 1, 1, tile_m, tile_n});
 }
 
 // The legacy API (NNPACK's): every dimension tiled, tile sizes clipped.
@@ -648,21 +659,21 @@ void pthreadpool_compute_2d_tiled(pthreadpool_t pool, pthreadpool_function_2d_ti
 void pthreadpool_compute_3d_tiled(pthreadpool_t pool, pthreadpool_function_3d_tiled_t fn,
                                   void* arg, size_t range_i, size_t range_j, size_t range_k,
                                   size_t tile_i, size_t tile_j, size_t tile_k) {
-  Execute(pool, MakeTask([](const Task& t, const size_t* s, const size_t* z) {
+  Execute(pool, [](const Task& t, const size_t* s, const size_t* z) {
             As<pthreadpool_function_3d_tiled_t>(t)(t.context, s[0], s[1], s[2], z[0], z[1],
                                                    z[2]);
-          }, TFI_ANY(fn), arg, 0, {range_i, range_j, range_k}, {tile_i, tile_j, tile_k}));
+          }, TFI_ANY(fn), arg, 0, {range_i, range_j, range_k}, {tile_i, tile_j, tile_k});
 }
 
 void pthreadpool_compute_4d_tiled(pthreadpool_t pool, pthreadpool_function_4d_tiled_t fn,
                                   void* arg, size_t range_i, size_t range_j, size_t range_k,
                                   size_t range_l, size_t tile_i, size_t tile_j, size_t tile_k,
                                   size_t tile_l) {
-  Execute(pool, MakeTask([](const Task& t, const size_t* s, const size_t* z) {
+  Execute(pool, [](const Task& t, const size_t* s, const size_t* z) {
             As<pthreadpool_function_4d_tiled_t>(t)(t.context, s[0], s[1], s[2], s[3], z[0],
                                                    z[1], z[2], z[3]);
           }, TFI_ANY(fn), arg, 0, {range_i, range_j, range_k, range_l},
-          {tile_i, tile_j, tile_k, tile_l}));
+          {tile_i, tile_j, tile_k, tile_l});
 }
 
 #undef TFI_ANY
