@@ -71,15 +71,35 @@ ConvF32::ConvF32(const tflite::conv_util::ConvGeometry& g, const float* filter,
   tflite::gemm::PackFloatWeights(filter, g.out_c, depth, packed_.data());
 }
 
-void ConvF32::Run(const float* input, float* output, pthreadpool_t pool) const {
+namespace {
+
+tflite::gemm::FloatOutputStage Stage(const std::vector<float>& bias, float min, float max,
+                                     const ResidualAdd* residual) {
+  tflite::gemm::FloatOutputStage stage;
+  stage.bias = bias.empty() ? nullptr : bias.data();
+  stage.min = min;
+  stage.max = max;
+  if (residual != nullptr) {
+    stage.residual = residual->values;
+    stage.residual_ld = residual->channels;
+    stage.residual_n = residual->channels;
+    stage.residual_min = residual->min;
+    stage.residual_max = residual->max;
+  }
+  return stage;
+}
+
+}  // namespace
+
+void ConvF32::Run(const float* input, float* output, pthreadpool_t pool,
+                  const ResidualAdd* residual) const {
+  const tflite::gemm::FloatOutputStage stage = Stage(bias_, min_, max_, residual);
   if (half_ != nullptr) {
-    half_->Run(input, bias_.empty() ? nullptr : bias_.data(), min_, max_, output, pool);
+    half_->Run(input, stage.bias, min_, max_, output, pool);
+    tflite::gemm::AddResidual(stage, output, g_.out_c, 0, g_.batches * g_.out_h * g_.out_w, 0,
+                              g_.out_c);
     return;
   }
-  tflite::gemm::FloatOutputStage stage;
-  stage.bias = bias_.empty() ? nullptr : bias_.data();
-  stage.min = min_;
-  stage.max = max_;
   tflite::conv_util::FloatConv(g_, input, packed_.data(), stage, output, &scratch_, pool, kernel_);
 }
 
@@ -96,15 +116,14 @@ FullyConnectedF32::FullyConnectedF32(int rows, int in_c, int out_c, const float*
   tflite::gemm::PackFloatWeights(weights, out_c, in_c, packed_.data());
 }
 
-void FullyConnectedF32::Run(const float* input, float* output, pthreadpool_t pool) const {
+void FullyConnectedF32::Run(const float* input, float* output, pthreadpool_t pool,
+                            const ResidualAdd* residual) const {
+  const tflite::gemm::FloatOutputStage stage = Stage(bias_, min_, max_, residual);
   if (half_ != nullptr) {
-    half_->Run(input, bias_.empty() ? nullptr : bias_.data(), min_, max_, output, pool);
+    half_->Run(input, stage.bias, min_, max_, output, pool);
+    tflite::gemm::AddResidual(stage, output, out_c_, 0, rows_, 0, out_c_);
     return;
   }
-  tflite::gemm::FloatOutputStage stage;
-  stage.bias = bias_.empty() ? nullptr : bias_.data();
-  stage.min = min_;
-  stage.max = max_;
   tflite::gemm::FloatGemm(rows_, out_c_, in_c_, input, in_c_, packed_.data(), output, out_c_,
                           stage, pool, kernel_);
 }

@@ -56,6 +56,16 @@ bool HalfHead(int rows, int n, int k, const float* weights);
 // OwnStepWanted's way.
 bool OwnFullyConnectedF32Wanted();
 
+// A residual ADD after the layer, computed on its output rows while they are in cache
+// (gemm::FloatOutputStage's): out = clamp(out + r, min, max), r = values[row * channels +
+// c] for c < channels and 0 beyond (the value added through a zero channel PAD).
+struct ResidualAdd {
+  const float* values = nullptr;
+  int channels = 0;
+  float min = -3.40282347e+38f;
+  float max = 3.40282347e+38f;
+};
+
 class ConvF32 {
  public:
   // filter [out_c][f_h][f_w][in_c] (OHWI), bias [out_c] or nullptr; g.groups must be 1.
@@ -64,7 +74,8 @@ class ConvF32 {
           float min, float max, tflite::gemm::GemmKernel kernel = tflite::gemm::GemmKernel::kAuto);
   // input [batches][in_h][in_w][in_c] -> output [batches][out_h][out_w][out_c]. Not
   // reentrant (one scratch buffer), as the delegate kernel runs one Invoke at a time.
-  void Run(const float* input, float* output, pthreadpool_t pool) const;
+  void Run(const float* input, float* output, pthreadpool_t pool,
+           const ResidualAdd* residual = nullptr) const;
 
  private:
   tflite::conv_util::ConvGeometry g_;
@@ -82,7 +93,8 @@ class FullyConnectedF32 {
   FullyConnectedF32(int rows, int in_c, int out_c, const float* weights, const float* bias,
                     float min, float max,
                     tflite::gemm::GemmKernel kernel = tflite::gemm::GemmKernel::kAuto);
-  void Run(const float* input, float* output, pthreadpool_t pool) const;
+  void Run(const float* input, float* output, pthreadpool_t pool,
+           const ResidualAdd* residual = nullptr) const;
 
  private:
   int rows_, in_c_, out_c_;

@@ -1,4 +1,4 @@
-// The delegate's own float 1x1 convolution (ConvF32: the packed GEMM) against this
+// The delegate's own float convolution (ConvF32: the packed GEMM) against this
 // XNNPACK's (xnn_create_convolution2d_nhwc_f32), shape by shape, on the runtime's pool at 1
 // and 2 threads: what OwnConvF32Wanted(g) decides from (docs/performance.md). Not a test.
 //   build/delegates/xnnpack/conv_f32_benchmark [--benchmark_filter=...]
@@ -8,6 +8,7 @@
 #include <pthreadpool.h>
 #include <xnnpack.h>
 
+#include <algorithm>
 #include <limits>
 #include <random>
 #include <vector>
@@ -18,6 +19,9 @@ namespace {
 
 struct Shape {
   int h, w, in_c, out_c;
+  int f = 1, stride = 1;  // an f x f filter, SAME padding
+  int out_h() const { return (h + stride - 1) / stride; }
+  int out_w() const { return (w + stride - 1) / stride; }
 };
 
 struct Data {
@@ -26,9 +30,9 @@ struct Data {
     std::mt19937 rng(1);
     std::uniform_real_distribution<float> d(-1.f, 1.f);
     input.resize(static_cast<size_t>(s.h) * s.w * s.in_c);
-    filter.resize(static_cast<size_t>(s.out_c) * s.in_c);
+    filter.resize(static_cast<size_t>(s.out_c) * s.f * s.f * s.in_c);
     bias.resize(s.out_c);
-    output.resize(static_cast<size_t>(s.h) * s.w * s.out_c);
+    output.resize(static_cast<size_t>(s.out_h()) * s.out_w() * s.out_c);
     for (auto& x : input) x = d(rng);
     for (auto& x : filter) x = d(rng);
     for (auto& x : bias) x = d(rng);
@@ -36,7 +40,7 @@ struct Data {
 };
 
 void SetRate(benchmark::State& state, const Shape& s) {
-  state.counters["GFLOP/s"] = benchmark::Counter(2e-9 * s.h * s.w * s.in_c * s.out_c,
+  state.counters["GFLOP/s"] = benchmark::Counter(2e-9 * s.out_h() * s.out_w() * s.f * s.f * s.in_c * s.out_c,
                                                  benchmark::Counter::kIsIterationInvariantRate);
 }
 
@@ -49,12 +53,19 @@ void BM_Own(benchmark::State& state, Shape s) {
   Data d(s);
   tflite::conv_util::ConvGeometry g{};
   g.batches = 1;
-  g.in_h = g.out_h = s.h;
-  g.in_w = g.out_w = s.w;
+  g.in_h = s.h;
+  g.in_w = s.w;
+  g.out_h = s.out_h();
+  g.out_w = s.out_w();
   g.in_c = g.f_c = s.in_c;
   g.out_c = g.group_out_c = s.out_c;
-  g.f_h = g.f_w = g.groups = 1;
-  g.stride_h = g.stride_w = g.dil_h = g.dil_w = 1;
+  g.f_h = g.f_w = s.f;
+  g.groups = 1;
+  g.stride_h = g.stride_w = s.stride;
+  g.dil_h = g.dil_w = 1;
+  // SAME padding, as TFLite computes it.
+  g.pad_h = std::max(0, ((g.out_h - 1) * s.stride + s.f - s.h) / 2);
+  g.pad_w = std::max(0, ((g.out_w - 1) * s.stride + s.f - s.w) / 2);
   tflite_inspect::xnnpack::ConvF32 conv(g, d.filter.data(), d.bias.data(),
                                         -std::numeric_limits<float>::infinity(),
                                         std::numeric_limits<float>::infinity());
@@ -75,10 +86,11 @@ void BM_Xnnpack(benchmark::State& state, Shape s) {
     return;
   }
   xnn_operator_t op = nullptr;
-  if (xnn_create_convolution2d_nhwc_f32(0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, s.in_c, s.out_c, s.in_c,
-                                        s.out_c, d.filter.data(), d.bias.data(),
+  if (xnn_create_convolution2d_nhwc_f32(0, 0, 0, 0, s.f, s.f, s.stride, s.stride, 1, 1, 1, s.in_c,
+                                        s.out_c, s.in_c, s.out_c, d.filter.data(), d.bias.data(),
                                         -std::numeric_limits<float>::infinity(),
-                                        std::numeric_limits<float>::infinity(), 0,
+                                        std::numeric_limits<float>::infinity(),
+                                        s.f > 1 ? XNN_FLAG_TENSORFLOW_SAME_PADDING : 0,
                                         &op) != xnn_status_success) {
     state.SkipWithError("xnn_create_convolution2d_nhwc_f32 failed");
     return;
@@ -137,5 +149,16 @@ TFI_CONV1X1(32x32x16_to_32, 32, 32, 16, 32);
 TFI_CONV1X1(8x8x128_to_128, 8, 8, 128, 128);
 TFI_CONV1X1(4x4x256_to_256, 4, 4, 256, 256);
 TFI_CONV1X1(32x32x96_to_96, 32, 32, 96, 96);
+
+// First layers: few input channels, a wide filter, stride 2 (BlazeFace 128 x 128 x 3, 5x5
+// to 24; MobileNet 224 x 224 x 3, 3x3 to 32 and to 16).
+#define TFI_CONV(name, h, w, in_c, out_c, f, stride)                                               \
+  BENCHMARK_CAPTURE(BM_Own, name, Shape{h, w, in_c, out_c, f, stride})->Arg(1)->Arg(2)->UseRealTime(); \
+  BENCHMARK_CAPTURE(BM_Xnnpack, name, Shape{h, w, in_c, out_c, f, stride})->Arg(1)->Arg(2)->UseRealTime()
+
+TFI_CONV(128x128x3_5x5s2_to_24, 128, 128, 3, 24, 5, 2);
+TFI_CONV(224x224x3_3x3s2_to_32, 224, 224, 3, 32, 3, 2);
+TFI_CONV(224x224x3_3x3s2_to_16, 224, 224, 3, 16, 3, 2);
+TFI_CONV(192x192x3_3x3s2_to_24, 192, 192, 3, 24, 3, 2);
 
 }  // namespace

@@ -77,6 +77,9 @@ const void* StaticData(const VisitContext& v, int index);
 // A constant of the model file itself (kTfLiteMmapRo), not one the runtime computed at
 // prepare: what TFLite's delegate requires of shape, axes and slice arguments.
 bool IsModelConstant(const VisitContext& v, int index);
+// Reads a small constant int32 / int64 vector of the model (begin, size, perm, axis,
+// strides, paddings); false, with the reason in v, for anything else.
+bool ConstInts(VisitContext& v, int index, const char* what, std::vector<int64_t>* out);
 // FLOAT32 with a known, non-dynamic shape (or a static fp16 weight folded to FLOAT32).
 bool CheckFloat(VisitContext& v, int index, const char* what);
 bool CheckRank(VisitContext& v, int index, int min_rank, int max_rank, const char* what);
@@ -174,10 +177,20 @@ bool PlanOwnDepthwise(VisitContext& v, const TfLiteNode& node, const TfLiteRegis
 
 // --- Float CONV_2D on the builtin kernels' GEMM where this XNNPACK's is slow (conv_f32.h) ---
 // --- and int8 CONV_2D on the dot-product GEMM where this XNNPACK has no VNNI (conv_qs8.h) ---
+// A float residual ADD folded into the convolution or fully connected step before it
+// (XnnpackKernel::FindFoldedResiduals): the step adds tensor `tensor` ([rows][channels],
+// zeros beyond `channels`) to its output rows and clamps them to [min, max].
+struct StepResidual {
+  int tensor = -1;  // -1: none
+  int channels = 0;
+  float min = -3.40282347e+38f;
+  float max = 3.40282347e+38f;
+};
 struct ConvStep {
   int input = -1, output = -1;
   std::shared_ptr<const ConvF32> op;   // float, or
   std::shared_ptr<const ConvQs8> qs8;  // int8
+  StepResidual residual;               // float only
 };
 // Whether the delegate runs this (XNNPACK-supported) node with its own convolution: a float
 // CONV_2D of one group on a CPU where OwnConvF32Wanted(), an int8 one where
@@ -187,6 +200,7 @@ bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
 struct FullyConnectedStep {
   int input = -1, output = -1;
   std::shared_ptr<const FullyConnectedF32> op;
+  StepResidual residual;
 };
 // The same for a float FULLY_CONNECTED with constant weights (and bias).
 bool PlanOwnFullyConnected(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,

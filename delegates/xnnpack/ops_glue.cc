@@ -45,7 +45,8 @@ StridedCopy Embed(const VisitContext& v, int src, int dst, ptrdiff_t dst_offset)
   return c;
 }
 
-// Reads a small constant int32 / int64 vector (begin, size, perm, axis, strides).
+}  // namespace
+
 bool ConstInts(VisitContext& v, int index, const char* what, std::vector<int64_t>* out) {
   if (index < 0 || !IsModelConstant(v, index)) {
     return v.Refuse(fmt::format("{} is not a constant of the model", what));
@@ -63,6 +64,8 @@ bool ConstInts(VisitContext& v, int index, const char* what, std::vector<int64_t
   }
   return true;
 }
+
+namespace {
 
 bool Axis(VisitContext& v, int64_t axis, int rank, int* out) {
   if (axis < -rank || axis >= rank) return v.Refuse(fmt::format("axis {} is out of range for rank {}", axis, rank));

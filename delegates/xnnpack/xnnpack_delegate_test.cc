@@ -233,6 +233,132 @@ TEST_CASE("XNNPACK folds a RELU-family node into the convolution step before it,
   }
 }
 
+// The dynamic-range tail of the fold tests: a hybrid FULLY_CONNECTED (int8 weights, one
+// CPU node) reading `from` ([rows][channels] as it flattens), so that the graph's float steps
+// take TFLite's builtin bits. Returns its output.
+int AddHybridHead(ModelBuilder& b, int from, int rows, int channels) {
+  QuantSpec q{{0.02f}, {0}};
+  std::vector<int8_t> w8(4 * channels);
+  for (size_t i = 0; i < w8.size(); ++i) w8[i] = static_cast<int8_t>((i * 37) % 255 - 127);
+  const int fc_w = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {4, channels}, w8, "fc_w", &q);
+  const int out = b.AddTensor(TensorType_FLOAT32, {rows, 4}, "hybrid");
+  b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {from, fc_w, -1}, {out},
+                Options(tflite::FullyConnectedOptionsT{}), 3);
+  return out;
+}
+
+// Runs a fold test's model on the CPU and delegated on 1 and 2 threads: with a dynamic-range
+// node the CPU's bits exactly, else within 1e-5. Returns each delegated run's log, joined.
+std::vector<std::string> RunFolded(const std::vector<uint8_t>& bytes, bool dynamic_range) {
+  const Outcome cpu = Run(bytes, false);
+  std::vector<std::string> logs;
+  for (int threads : {1, 2}) {
+    CAPTURE(threads);
+    const Outcome got = Run(bytes, true, threads);
+    CHECK(got.cpu_nodes == (dynamic_range ? 1 : 0));
+    if (dynamic_range) {
+      REQUIRE(got.outputs.size() == cpu.outputs.size());
+      for (size_t i = 0; i < cpu.outputs.size(); ++i) {
+        CAPTURE(i);
+        REQUIRE(got.outputs[i].size() == cpu.outputs[i].size());
+        CHECK(std::memcmp(got.outputs[i].data(), cpu.outputs[i].data(),
+                          cpu.outputs[i].size() * sizeof(float)) == 0);
+      }
+    } else {
+      ExpectClose(cpu, got, 1e-5f);
+    }
+    std::string log;
+    for (const std::string& line : got.log) log += line + "\n";
+    logs.push_back(log);
+  }
+  return logs;
+}
+
+// A residual connection after a convolution or fully connected layer that the delegate runs:
+// the ADD (a zero channel PAD of the value added, a RELU after it) is computed on the
+// layer's output rows. In a graph with a dynamic-range node the layer's step sums in the
+// builtin kernel's order, so the whole chain is the CPU's bits exactly; otherwise the
+// fold's bits are those of the same steps unfolded (the layer's output also an output).
+TEST_CASE("XNNPACK adds a residual on the output rows of the convolution before it") {
+  using Op = tflite::BuiltinOperator;
+  const OwnGemmOn on;
+  enum class V { kAddRelu, kPadRelu, kAddRelu6, kPadValue, kFullyConnected };
+  for (bool dynamic_range : {false, true}) {
+    for (V variant : {V::kAddRelu, V::kPadRelu, V::kAddRelu6, V::kPadValue, V::kFullyConnected}) {
+      for (bool layer_is_output : {false, true}) {
+        CAPTURE(dynamic_range, static_cast<int>(variant), layer_is_output);
+        const bool pad = variant == V::kPadRelu || variant == V::kPadValue;
+        const bool fc = variant == V::kFullyConnected;
+        const int in_c = 6, out_c = pad ? 9 : 6;
+        std::mt19937 rng(55 + static_cast<int>(variant));
+        std::normal_distribution<float> normal(0.0f, 1.0f);
+        auto floats = [&](size_t n) {
+          std::vector<float> v(n);
+          for (float& f : v) f = normal(rng);
+          return v;
+        };
+        const std::vector<int> in_shape = fc ? std::vector<int>{80, in_c} : std::vector<int>{1, 8, 10, in_c};
+        std::vector<int> out_shape = in_shape;
+        out_shape.back() = out_c;
+        ModelBuilder b;
+        const int in = b.AddTensor(TensorType_FLOAT32, in_shape, "in");
+        const int w = b.AddConstTensor<float>(TensorType_FLOAT32,
+                                              fc ? std::vector<int>{out_c, in_c} : std::vector<int>{out_c, 1, 1, in_c},
+                                              floats(out_c * in_c), "w");
+        const int bias = b.AddConstTensor<float>(TensorType_FLOAT32, {out_c}, floats(out_c), "bias");
+        const int y = b.AddTensor(TensorType_FLOAT32, out_shape, "y");
+        if (fc) {
+          b.AddOperator(Op::BuiltinOperator_FULLY_CONNECTED, {in, w, bias}, {y},
+                        Options(tflite::FullyConnectedOptionsT{}));
+        } else {
+          b.AddOperator(Op::BuiltinOperator_CONV_2D, {in, w, bias}, {y}, Conv(tflite::Padding_VALID, 1, 1));
+        }
+        int r = in;
+        if (pad) {
+          // After the convolution in the plan, as converted: a PADV2 of 1.0 stays an XNNPACK
+          // node, which must run before the step that adds its output.
+          const int pads = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {4, 2}, {0, 0, 0, 0, 0, 0, 0, 3}, "pads");
+          r = b.AddTensor(TensorType_FLOAT32, out_shape, "padded");
+          if (variant == V::kPadValue) {
+            const int one = b.AddConstTensor<float>(TensorType_FLOAT32, {}, {1.0f}, "one");
+            b.AddOperator(Op::BuiltinOperator_PADV2, {in, pads, one}, {r}, Options(tflite::PadV2OptionsT{}));
+          } else {
+            b.AddOperator(Op::BuiltinOperator_PAD, {in, pads}, {r}, Options(tflite::PadOptionsT{}));
+          }
+        }
+        tflite::AddOptionsT add;
+        if (variant == V::kAddRelu6) add.fused_activation_function = tflite::ActivationFunctionType_RELU6;
+        const int z = b.AddTensor(TensorType_FLOAT32, out_shape, "z");
+        const int add_node = pad ? 2 : 1;
+        b.AddOperator(Op::BuiltinOperator_ADD, variant == V::kPadRelu ? std::vector<int>{r, y} : std::vector<int>{y, r},
+                      {z}, Options(add));
+        int last = z;
+        const bool relu = variant == V::kAddRelu || pad;
+        if (relu) {
+          last = b.AddTensor(TensorType_FLOAT32, out_shape, "relu");
+          b.AddOperator(Op::BuiltinOperator_RELU, {z}, {last});
+        }
+        std::vector<int> outputs{last};
+        if (layer_is_output) outputs.push_back(y);
+        if (dynamic_range) outputs.push_back(AddHybridHead(b, last, 80, out_c));
+        b.SetInputs({in});
+        b.SetOutputs(outputs);
+        for (const std::string& log : RunFolded(b.Build(), dynamic_range)) {
+          const std::string rows = "#" + std::to_string(add_node) + " ADD (on the rows of #0)";
+          auto has = [&](const std::string& text) { return log.find(text) != std::string::npos; };
+          if (layer_is_output) {
+            CHECK_FALSE(has("float residual ADDs"));
+          } else {
+            CHECK(has(rows));
+            CHECK(has("#1 PAD, " + rows) == (variant == V::kPadRelu));
+            CHECK(has(rows + ", #" + std::to_string(add_node + 1) + " RELU") == relu);
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("XNNPACK's own GEMM steps are off where TFI_XNNPACK_OWN_GEMM=0") {
   CHECK_FALSE(xnnpack::OwnConvF32Wanted());  // pinned by lib/testing/test_environment.cc
   const Outcome r = Run(DepthwiseChain(), true);
@@ -1694,37 +1820,10 @@ TEST_CASE("XNNPACK computes a swish on the rows of the float depthwise convoluti
       b.AddOperator(Op::BuiltinOperator_ADD, {y, in}, {z}, Options(tflite::AddOptionsT{}));
       std::vector<int> outputs{z};
       if (x_is_output) outputs.push_back(x);
-      if (dynamic_range) {
-        QuantSpec q{{0.02f}, {0}};
-        std::vector<int8_t> w8(4 * 19);
-        for (size_t i = 0; i < w8.size(); ++i) w8[i] = static_cast<int8_t>((i * 37) % 255 - 127);
-        const int fc_w = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {4, 19}, w8, "fc_w", &q);
-        const int fc = b.AddTensor(TensorType_FLOAT32, {160, 4}, "fc");
-        b.AddOperator(Op::BuiltinOperator_FULLY_CONNECTED, {z, fc_w, -1}, {fc},
-                      Options(tflite::FullyConnectedOptionsT{}), 3);
-        outputs.push_back(fc);
-      }
+      if (dynamic_range) outputs.push_back(AddHybridHead(b, z, 160, 19));
       b.SetInputs({in});
       b.SetOutputs(outputs);
-      const auto bytes = b.Build();
-      const Outcome cpu = Run(bytes, false);
-      for (int threads : {1, 2}) {
-        CAPTURE(threads);
-        const Outcome got = Run(bytes, true, threads);
-        CHECK(got.cpu_nodes == (dynamic_range ? 1 : 0));
-        if (dynamic_range) {
-          REQUIRE(got.outputs.size() == cpu.outputs.size());
-          for (size_t i = 0; i < cpu.outputs.size(); ++i) {
-            CAPTURE(i);
-            REQUIRE(got.outputs[i].size() == cpu.outputs[i].size());
-            CHECK(std::memcmp(got.outputs[i].data(), cpu.outputs[i].data(),
-                              cpu.outputs[i].size() * sizeof(float)) == 0);
-          }
-        } else {
-          ExpectClose(cpu, got, 1e-5f);
-        }
-        std::string log;
-        for (const std::string& line : got.log) log += line + "\n";
+      for (const std::string& log : RunFolded(b.Build(), dynamic_range)) {
         // With x an output too, the swish is a step of its own after the convolution.
         CHECK_THAT(log, Catch::Contains("the delegate's depthwise kernel (faster than this XNNPACK's): #0 "
                                         "DEPTHWISE_CONV_2D"));

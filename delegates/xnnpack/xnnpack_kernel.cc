@@ -110,6 +110,7 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
   TF_LITE_ENSURE_STATUS(FindFoldedClamps(context, nodes));
   TF_LITE_ENSURE_STATUS(FindFoldedTransposes(context, nodes));
   TF_LITE_ENSURE_STATUS(FindFoldedSwish(context, nodes));
+  TF_LITE_ENSURE_STATUS(FindFoldedResiduals(context, nodes));
   TF_LITE_ENSURE_STATUS(CutSegments(context, nodes));
 
   // Which segments touch each tensor, and when (position in the run order) it is first
@@ -157,6 +158,16 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
     auto& span = live.at(y);
     span.first = std::min(span.first, position_of.at(d));
     users[y].insert(segment_of.at(d));
+  }
+  // A step adding a residual reads it, and writes the ADD's (or the clamp's) output, at
+  // its own (earlier) position.
+  for (const auto& [layer, f] : residual_after_) {
+    const int at = position_of.at(layer);
+    for (int t : {f.residual.tensor, f.output}) {
+      auto it = live.try_emplace(t, at, at).first;
+      it->second = {std::min(it->second.first, at), std::max(it->second.second, at)};
+      users[t].insert(segment_of.at(layer));
+    }
   }
   // A matrix multiply reading through a folded TRANSPOSE reads the transpose's input at its
   // own (later) position; one writing through it writes the transpose's output at its own
@@ -213,6 +224,7 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
       if (folded_transposes_.count(n) != 0) continue;  // read or written by a matrix multiply
       if (folded_logistics_.count(n) != 0) continue;   // computed by its MUL's swish step
       if (folded_swish_muls_.count(n) != 0) continue;  // computed by the depthwise step before
+      if (folded_residual_nodes_.count(n) != 0) continue;  // added by the layer's step before
       TfLiteNode* node;
       TfLiteRegistration* reg;
       TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
@@ -263,10 +275,18 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
                  (op == kTfLiteBuiltinFullyConnected && PlanOwnConv(v, *node, *reg, nullptr))) {
         ConvStep step;
         planned = PlanOwnConv(v, *node, *reg, &step);
+        if (const auto f = residual_after_.find(n); planned && f != residual_after_.end()) {
+          step.output = f->second.output;
+          step.residual = f->second.residual;
+        }
         seg.steps.emplace_back(std::move(step));
       } else if (op == kTfLiteBuiltinFullyConnected) {
         FullyConnectedStep step;
         planned = PlanOwnFullyConnected(v, *node, *reg, &step);
+        if (const auto f = residual_after_.find(n); planned && f != residual_after_.end()) {
+          step.output = f->second.output;
+          step.residual = f->second.residual;
+        }
         seg.steps.emplace_back(std::move(step));
       } else if (IsByteTableNode(v, *node, *reg)) {
         ByteTableStep step;
@@ -569,6 +589,135 @@ TfLiteStatus XnnpackKernel::FindFoldedSwish(TfLiteContext* context, const std::v
   return kTfLiteOk;
 }
 
+// A residual connection as converted: ADD(y, r), y a float convolution's or fully connected
+// layer's output that only the ADD reads, r of the same shape, often a zero PAD of the
+// block's input along the channels, often a RELU after the sum. XNNPACK runs the ADD (the
+// RELU fused) and the PAD as passes of their own over the block's tensors, each an XNNPACK
+// runtime between two of the kernel's steps: face_detection_short_range spent about 15%
+// of its time at one thread there. The convolution's step adds r to each block of output
+// rows while it is in cache, clamps, and writes the last tensor; the additions and the
+// clamps are the ADD's and the RELU's, so the bits are those of the separate nodes.
+// r must be ready when the convolution runs: CutSegments makes the convolution read it.
+TfLiteStatus XnnpackKernel::FindFoldedResiduals(TfLiteContext* context, const std::vector<int>& nodes) {
+  residual_after_.clear();
+  folded_residual_nodes_.clear();
+  if (force_fp16_) return kTfLiteOk;
+  std::map<int, int> producer;
+  std::map<int, std::vector<int>> readers;
+  TF_LITE_ENSURE_STATUS(Dataflow(context, nodes, &producer, &readers));
+  VisitContext v = NewVisit(context);
+  auto is_float = [&](int t) {
+    return t >= 0 && context->tensors[t].type == kTfLiteFloat32 && context->tensors[t].dims != nullptr &&
+           context->tensors[t].dims->size >= 1;
+  };
+  auto node_of = [&](int n, TfLiteNode** node, TfLiteRegistration** reg) {
+    return context->GetNodeAndRegistration(context, n, node, reg);
+  };
+  // Whether a tensor is read by one node of the partition alone, and is no output of it.
+  auto only_read_by = [&](int t, int n) {
+    const auto r = readers.find(t);
+    return r != readers.end() && r->second.size() == 1 && r->second[0] == n && outputs_.count(t) == 0;
+  };
+  for (int n : nodes) {
+    TfLiteNode* add;
+    TfLiteRegistration* add_reg;
+    TF_LITE_ENSURE_STATUS(node_of(n, &add, &add_reg));
+    if (add_reg->builtin_code != kTfLiteBuiltinAdd || add->inputs->size != 2 ||
+        add->outputs->size != 1 || add->builtin_data == nullptr) {
+      continue;
+    }
+    float lo, hi;
+    if (!FusedActivationClamp(static_cast<const TfLiteAddParams*>(add->builtin_data)->activation, &lo, &hi)) {
+      continue;
+    }
+    const int z = add->outputs->data[0];
+    if (!is_float(z) || !is_float(add->inputs->data[0]) || !is_float(add->inputs->data[1])) continue;
+    const TfLiteIntArray* dims = context->tensors[z].dims;
+    for (int side = 0; side < 2; ++side) {
+      const int y = add->inputs->data[side], r = add->inputs->data[1 - side];
+      if (y == r || !TfLiteIntArrayEqual(context->tensors[y].dims, dims) ||
+          !TfLiteIntArrayEqual(context->tensors[r].dims, dims) || !only_read_by(y, n)) {
+        continue;
+      }
+      const auto p = producer.find(y);
+      if (p == producer.end() || residual_after_.count(p->second) != 0 ||
+          clamp_after_.count(p->second) != 0) {
+        continue;
+      }
+      TfLiteNode* layer;
+      TfLiteRegistration* layer_reg;
+      TF_LITE_ENSURE_STATUS(node_of(p->second, &layer, &layer_reg));
+      const int op = layer_reg->builtin_code;
+      if ((op != kTfLiteBuiltinConv2d && op != kTfLiteBuiltinFullyConnected) ||
+          layer->outputs->size != 1 || layer->inputs->size < 2 || !is_float(layer->inputs->data[0]) ||
+          layer->inputs->data[1] < 0 || context->tensors[layer->inputs->data[1]].dims == nullptr ||
+          context->tensors[layer->inputs->data[1]].dims->size < 1 ||
+          context->tensors[layer->inputs->data[1]].dims->data[0] != dims->data[dims->size - 1] ||
+          !RunsItself(context, *layer, *layer_reg)) {
+        continue;
+      }
+      FoldedResidual f;
+      f.add = n;
+      f.output = z;
+      f.residual = {r, dims->data[dims->size - 1], lo, hi};
+      // r = PAD(s) with zeros after the last dimension only: the step reads s.
+      const auto q = producer.find(r);
+      if (q != producer.end() && only_read_by(r, n)) {
+        TfLiteNode* pad;
+        TfLiteRegistration* pad_reg;
+        TF_LITE_ENSURE_STATUS(node_of(q->second, &pad, &pad_reg));
+        std::vector<int64_t> paddings;
+        const int code = pad_reg->builtin_code;
+        const int s = pad->inputs->size >= 2 ? pad->inputs->data[0] : -1;
+        bool zeros = (code == kTfLiteBuiltinPad || code == kTfLiteBuiltinPadv2) && pad->outputs->size == 1 &&
+                     is_float(s) && context->tensors[s].dims->size == dims->size &&
+                     ConstInts(v, pad->inputs->data[1], "paddings", &paddings) &&
+                     paddings.size() == 2 * static_cast<size_t>(dims->size);
+        if (zeros && code == kTfLiteBuiltinPadv2 && pad->inputs->size > 2 && pad->inputs->data[2] >= 0) {
+          const int c = pad->inputs->data[2];
+          zeros = IsStatic(v, c) && context->tensors[c].type == kTfLiteFloat32 &&
+                  context->tensors[c].bytes == sizeof(float) &&
+                  *static_cast<const float*>(StaticData(v, c)) == 0.0f;
+        }
+        const int last = dims->size - 1;
+        for (int d = 0; zeros && d < dims->size; ++d) {
+          const int64_t s_dim = context->tensors[s].dims->data[d];
+          zeros = paddings[2 * d] == 0 &&
+                  (d == last ? s_dim >= 1 && s_dim + paddings[2 * d + 1] == dims->data[d]
+                             : paddings[2 * d + 1] == 0 && s_dim == dims->data[d]);
+        }
+        if (zeros) {
+          f.pad = q->second;
+          f.residual.tensor = s;
+          f.residual.channels = context->tensors[s].dims->data[last];
+        }
+      }
+      // A RELU-family node after the sum: its clamp joins the ADD's.
+      const auto c = readers.find(z);
+      if (c != readers.end() && only_read_by(z, c->second[0])) {
+        TfLiteNode* clamp;
+        TfLiteRegistration* clamp_reg;
+        TF_LITE_ENSURE_STATUS(node_of(c->second[0], &clamp, &clamp_reg));
+        float clo, chi;
+        if (ReluOpClamp(clamp_reg->builtin_code, &clo, &chi) && clamp->inputs->size == 1 &&
+            clamp->outputs->size == 1 && is_float(clamp->outputs->data[0]) &&
+            std::max(lo, clo) <= std::min(hi, chi)) {
+          f.clamp = c->second[0];
+          f.output = clamp->outputs->data[0];
+          f.residual.min = std::max(lo, clo);
+          f.residual.max = std::min(hi, chi);
+        }
+      }
+      for (int folded : {f.add, f.pad, f.clamp}) {
+        if (folded >= 0) folded_residual_nodes_.insert(folded);
+      }
+      residual_after_[p->second] = f;
+      break;
+    }
+  }
+  return kTfLiteOk;
+}
+
 // A TRANSPOSE whose output only an own float BATCH_MATMUL reads (an attention block's
 // heads split off, keys turned), or which is the only reader of such a node's output (the
 // heads merged back): the matrix multiply reads the transpose's input through the permuted
@@ -668,6 +817,10 @@ TfLiteStatus XnnpackKernel::CutSegments(TfLiteContext* context, const std::vecto
   GraphView view;
   view.num_tensors = static_cast<size_t>(context->tensors_size);
   std::vector<int> by_xnnpack;
+  // A step that adds a residual reads it: the partitioning sees a copy of its node with
+  // the residual as one more input, so the residual's producer runs first.
+  std::vector<std::unique_ptr<TfLiteIntArray, decltype(&TfLiteIntArrayFree)>> extra_inputs;
+  std::vector<std::unique_ptr<TfLiteNode>> shadows;
   for (int n : nodes) {
     TfLiteNode* node;
     TfLiteRegistration* reg;
@@ -677,10 +830,19 @@ TfLiteStatus XnnpackKernel::CutSegments(TfLiteContext* context, const std::vecto
     if (IsWeightNode(weights, *node, *reg)) continue;
     view.execution_plan.push_back(n);
     view.plan_nodes.push_back(node);
+    if (const auto f = residual_after_.find(n); f != residual_after_.end()) {
+      extra_inputs.emplace_back(TfLiteIntArrayCreate(node->inputs->size + 1), &TfLiteIntArrayFree);
+      TfLiteIntArray* inputs = extra_inputs.back().get();
+      std::copy(node->inputs->data, node->inputs->data + node->inputs->size, inputs->data);
+      inputs->data[node->inputs->size] = f->second.residual.tensor;
+      shadows.push_back(std::make_unique<TfLiteNode>(*node));
+      shadows.back()->inputs = inputs;
+      view.plan_nodes.back() = shadows.back().get();
+    }
     view.num_total_nodes = std::max(view.num_total_nodes, static_cast<size_t>(n) + 1);
     if (folded_clamps_.count(n) == 0 && swish_muls_.count(n) == 0 &&
         folded_logistics_.count(n) == 0 && folded_swish_muls_.count(n) == 0 &&
-        !RunsItself(context, *node, *reg)) {
+        folded_residual_nodes_.count(n) == 0 && !RunsItself(context, *node, *reg)) {
       by_xnnpack.push_back(n);
     }
   }
@@ -765,7 +927,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   DelegationRecord* record = CurrentDelegationRecord(context);
   if (record == nullptr) return;
   std::string copied, convolved, dot_depthwise, gemm_convolved, dot_convolved, transposed, elementwise, tabled,
-      multiplied, added, table_multiplied, own_float, folded, folded_transposes, swished;
+      multiplied, added, table_multiplied, own_float, folded, folded_transposes, swished, residuals;
   int runtimes = 0, own_nodes = 0;
   for (const Segment& s : segments_) {
     runtimes += s.xnnpack;
@@ -780,7 +942,8 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
       v.builtin_bits = builtin_bits_;
       const bool int8 = node->inputs->size > 0 && node->inputs->data[0] >= 0 &&
                         context->tensors[node->inputs->data[0]].type == kTfLiteInt8;
-      std::string& list = folded_clamps_.count(n) != 0          ? folded
+      std::string& list = folded_residual_nodes_.count(n) != 0  ? residuals
+                          : folded_clamps_.count(n) != 0        ? folded
                           : folded_transposes_.count(n) != 0    ? folded_transposes
                           : swish_muls_.count(n) != 0 || folded_logistics_.count(n) != 0 ||
                                     folded_swish_muls_.count(n) != 0
@@ -805,6 +968,9 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
         for (const auto& [d, y] : swish_after_) {
           if (y == node->outputs->data[0]) list += fmt::format(" (on the rows of #{})", d);
         }
+      }
+      for (const auto& [layer, f] : residual_after_) {
+        if (f.add == n) list += fmt::format(" (on the rows of #{})", layer);
       }
       ++own_nodes;
     }
@@ -865,6 +1031,12 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
                         "rows of the depthwise convolution writing the value (the LOGISTIC's "
                         "output never formed): {}",
                         what.empty() ? "" : "; ", swished);
+  }
+  if (!residuals.empty()) {
+    what += fmt::format("{}float residual ADDs, with a zero channel PAD of the value added or a "
+                        "clamp after them, on the output rows of the convolution or fully "
+                        "connected step before them (its output and the sum never formed): {}",
+                        what.empty() ? "" : "; ", residuals);
   }
   if (!folded_transposes.empty()) {
     what += fmt::format("{}transposes folded into the matrix multiply reading or writing them "
@@ -945,21 +1117,36 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const DepthwiseStep&
   return kTfLiteOk;
 }
 
+namespace {
+
+// The step's residual ADD with its values at `values` (none where the step has none).
+const ResidualAdd* Residual(const StepResidual& r, const void* values, ResidualAdd* out) {
+  if (r.tensor < 0) return nullptr;
+  *out = {static_cast<const float*>(values), r.channels, r.min, r.max};
+  return out;
+}
+
+}  // namespace
+
 TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const ConvStep& c) const {
-  void* p[2];
-  if (!Buffers(context, {c.input, c.output}, p)) return kTfLiteError;
+  void* p[3];
+  if (!Buffers(context, {c.input, c.output, c.residual.tensor}, p)) return kTfLiteError;
   if (c.qs8 != nullptr) {
     c.qs8->Run(static_cast<const int8_t*>(p[0]), static_cast<int8_t*>(p[1]), pool_);
   } else {
-    c.op->Run(static_cast<const float*>(p[0]), static_cast<float*>(p[1]), pool_);
+    ResidualAdd residual;
+    c.op->Run(static_cast<const float*>(p[0]), static_cast<float*>(p[1]), pool_,
+              Residual(c.residual, p[2], &residual));
   }
   return kTfLiteOk;
 }
 
 TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const FullyConnectedStep& f) const {
-  void* p[2];
-  if (!Buffers(context, {f.input, f.output}, p)) return kTfLiteError;
-  f.op->Run(static_cast<const float*>(p[0]), static_cast<float*>(p[1]), pool_);
+  void* p[3];
+  if (!Buffers(context, {f.input, f.output, f.residual.tensor}, p)) return kTfLiteError;
+  ResidualAdd residual;
+  f.op->Run(static_cast<const float*>(p[0]), static_cast<float*>(p[1]), pool_,
+            Residual(f.residual, p[2], &residual));
   return kTfLiteOk;
 }
 

@@ -74,6 +74,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   TfLiteStatus FindFoldedClamps(TfLiteContext* context, const std::vector<int>& nodes);
   TfLiteStatus FindFoldedTransposes(TfLiteContext* context, const std::vector<int>& nodes);
   TfLiteStatus FindFoldedSwish(TfLiteContext* context, const std::vector<int>& nodes);
+  TfLiteStatus FindFoldedResiduals(TfLiteContext* context, const std::vector<int>& nodes);
   TfLiteStatus CreateRuntime(TfLiteContext* context, Segment* segment);
   TfLiteStatus DefineValue(TfLiteContext* context, xnn_subgraph_t subgraph, int t, uint32_t flags,
                            const VisitContext& v, std::vector<uint32_t>* ids);
@@ -157,6 +158,19 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   // tensor); the MUL runs no step either.
   std::map<int, int> swish_after_;
   std::set<int> folded_swish_muls_;
+  // Float residual ADDs: ADD(y, r) where y is the output of an own float convolution or
+  // fully connected step and read by nothing else. The step adds r on its output rows while
+  // they are in cache (gemm::FloatOutputStage's residual) and writes the ADD's output, or
+  // that of a RELU-family node after it (its clamp composed with the ADD's activation);
+  // where r is a zero PAD of the channels of s, the step reads s and adds zeros beyond its
+  // channels. y, r and the sum are never formed; the ADD, PAD and clamp nodes run no step.
+  struct FoldedResidual {
+    int add = -1, pad = -1, clamp = -1;  // nodes; pad and clamp -1 where none
+    int output = -1;                     // the tensor the step writes
+    StepResidual residual;
+  };
+  std::map<int, FoldedResidual> residual_after_;  // convolution or fully connected node -> its
+  std::set<int> folded_residual_nodes_;           // the ADD, PAD and clamp nodes folded
   std::map<int, MatMulViews> matmul_views_;
   void UseViews(TfLiteContext* context, const TfLiteNode& node, const MatMulViews& views,
                 BatchMatMulStep* step) const;

@@ -1400,6 +1400,66 @@ const CpuFeatures& Cpu() {
   return features;
 }
 
+// FloatOutputStage's residual ADD on a rectangle of C: clamp(c + r) as
+// std::min(std::max(v, lo), hi) computes it (for -0 against a bound of +0 too: max_ps and
+// min_ps return their second operand on a tie, so the bound goes first).
+void AddResidualScalar(const FloatOutputStage& s, float* c, int ldc, int i0, int i1, int j0,
+                       int j1) {
+  const int jr = std::min(std::max(s.residual_n, j0), j1);
+  for (int i = i0; i < i1; ++i) {
+    float* ci = c + static_cast<size_t>(i) * ldc;
+    const float* ri = s.residual + i * s.residual_ld;
+    for (int j = j0; j < jr; ++j) {
+      ci[j] = std::min(std::max(ci[j] + ri[j], s.residual_min), s.residual_max);
+    }
+    for (int j = jr; j < j1; ++j) {
+      ci[j] = std::min(std::max(ci[j] + 0.0f, s.residual_min), s.residual_max);
+    }
+  }
+}
+
+#ifdef TFI_GEMM_X86
+// 16, 8 and 4 lanes, then single floats: no masked access, whose 64-byte span would reach
+// into the next row's values and stall the next row's loads behind the store (a 24-channel
+// row took ~40 cycles with a masked tail, 2-3 without).
+__attribute__((target("avx512f"))) void AddResidualAvx512(const FloatOutputStage& s, float* c,
+                                                          int ldc, int i0, int i1, int j0, int j1) {
+  const int jr = std::min(std::max(s.residual_n, j0), j1);
+  const __m512 lo = _mm512_set1_ps(s.residual_min), hi = _mm512_set1_ps(s.residual_max);
+  const __m256 lo8 = _mm256_set1_ps(s.residual_min), hi8 = _mm256_set1_ps(s.residual_max);
+  const __m128 lo4 = _mm_set1_ps(s.residual_min), hi4 = _mm_set1_ps(s.residual_max);
+  for (int i = i0; i < i1; ++i) {
+    float* ci = c + static_cast<size_t>(i) * ldc;
+    const float* ri = s.residual + i * s.residual_ld;
+    // Columns [from, to) plus r, or plus 0.0f where r is null.
+    for (int part = 0; part < 2; ++part) {
+      const float* r = part == 0 ? ri : nullptr;
+      int j = part == 0 ? j0 : jr;
+      const int to = part == 0 ? jr : j1;
+      for (; j + 16 <= to; j += 16) {
+        const __m512 v = _mm512_add_ps(_mm512_loadu_ps(ci + j),
+                                       r != nullptr ? _mm512_loadu_ps(r + j) : _mm512_setzero_ps());
+        _mm512_storeu_ps(ci + j, _mm512_min_ps(hi, _mm512_max_ps(lo, v)));
+      }
+      if (j + 8 <= to) {
+        const __m256 v = _mm256_add_ps(_mm256_loadu_ps(ci + j),
+                                       r != nullptr ? _mm256_loadu_ps(r + j) : _mm256_setzero_ps());
+        _mm256_storeu_ps(ci + j, _mm256_min_ps(hi8, _mm256_max_ps(lo8, v)));
+        j += 8;
+      }
+      if (j + 4 <= to) {
+        const __m128 v = _mm_add_ps(_mm_loadu_ps(ci + j), r != nullptr ? _mm_loadu_ps(r + j) : _mm_setzero_ps());
+        _mm_storeu_ps(ci + j, _mm_min_ps(hi4, _mm_max_ps(lo4, v)));
+        j += 4;
+      }
+      for (; j < to; ++j) {
+        ci[j] = std::min(std::max(ci[j] + (r != nullptr ? r[j] : 0.0f), s.residual_min), s.residual_max);
+      }
+    }
+  }
+}
+#endif
+
 }  // namespace
 
 bool CpuHasAvx2() { return Cpu().avx2; }
@@ -1409,6 +1469,28 @@ bool CpuHasAvx512Vnni() { return Cpu().avx512vnni; }
 bool CpuHasAvxVnni() { return Cpu().avxvnni; }
 bool CpuHasAmxInt8() { return Cpu().amx_int8; }
 bool CpuHasNeonDot() { return Cpu().neon_dot; }
+
+void AddResidual(const FloatOutputStage& stage, float* c, int ldc, int i0, int i1, int j0, int j1) {
+  if (stage.residual == nullptr || i0 >= i1 || j0 >= j1) return;
+  // Whole rows of C and the residual alike: one long row (a 24-channel row is too short for
+  // the vector loop to pay for its tails).
+  const int64_t flat = static_cast<int64_t>(i1 - i0) * ldc;
+  if (i1 - i0 > 1 && j0 == 0 && j1 == ldc && stage.residual_ld == ldc && stage.residual_n >= ldc &&
+      flat <= INT32_MAX) {
+    FloatOutputStage row = stage.FromRow(i0);
+    row.residual_ld = 0;
+    row.residual_n = static_cast<int>(flat);
+    AddResidual(row, c + static_cast<size_t>(i0) * ldc, 0, 0, 1, 0, static_cast<int>(flat));
+    return;
+  }
+#ifdef TFI_GEMM_X86
+  if (CpuHasAvx512F()) {
+    AddResidualAvx512(stage, c, ldc, i0, i1, j0, j1);
+    return;
+  }
+#endif
+  AddResidualScalar(stage, c, ldc, i0, i1, j0, j1);
+}
 
 void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed_b, float* c,
                int ldc, const FloatOutputStage& stage, pthreadpool* pool, GemmKernel which) {
@@ -1420,25 +1502,28 @@ void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed
         c[static_cast<size_t>(i) * ldc + j] = std::min(std::max(v, stage.min), stage.max);
       }
     }
+    AddResidual(stage, c, ldc, 0, m, 0, n);
     return;
   }
   if (which == GemmKernel::kTfliteGemmOrder && (n <= kSmallN || m == 1 || n % 8 != 0)) {
     // Channels below n & ~7 on the k-ascending tiles (none for n <= kSmallN), the rest as
     // Eigen sums them; bias and clamp are added there.
-    if (n > kSmallN && m > 1) {
-      FloatGemm(m, n & ~7, k, a, lda, packed_b, c, ldc, stage, pool, which);
-    }
+    const bool tiles = n > kSmallN && m > 1;
+    if (tiles) FloatGemm(m, n & ~7, k, a, lda, packed_b, c, ldc, stage, pool, which);
     TfliteOrderTail(m, n, k, a, lda, packed_b, c, ldc, stage);
+    AddResidual(stage, c, ldc, 0, m, tiles ? n & ~7 : 0, n);
     return;
   }
   const bool tflite_order =
       which == GemmKernel::kTfliteMatMulOrder || which == GemmKernel::kTfliteGemmOrder;
   if (n <= kSmallN && which == GemmKernel::kTfliteMatMulOrder) {
     SmallNTfliteOrder(m, n, k, a, lda, packed_b, c, ldc, stage);
+    AddResidual(stage, c, ldc, 0, m, 0, n);
     return;
   }
   if (n <= kSmallN) {
     SmallNGemm(m, n, k, a, lda, packed_b, c, ldc, stage, pool, which == GemmKernel::kPortable);
+    AddResidual(stage, c, ldc, 0, m, 0, n);
     return;
   }
   const FloatKernel& kernel = SelectFloatKernel(which);
@@ -1457,6 +1542,7 @@ void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed
       r.min = stage.min;
       r.max = stage.max;
       kernel.row(r);
+      AddResidual(stage, c, ldc, 0, 1, p0 * kNr, std::min(n, p1 * kNr));
     });
     return;
   }
@@ -1504,6 +1590,8 @@ void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed
         p += wide ? 2 : 1;
       }
     }
+    // The residual ADD while the block is in cache.
+    AddResidual(stage, c, ldc, m0, m1, p0 * kNr, std::min(n, p1 * kNr));
   }, /*panel_align=*/kernel.wide_mr > 0 ? 2 : 1);
 }
 

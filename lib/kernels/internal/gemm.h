@@ -82,7 +82,29 @@ struct FloatOutputStage {
   const float* bias = nullptr;   // n values or nullptr
   float min = -3.40282347e+38f;  // fused activation clamp
   float max = 3.40282347e+38f;
+  // A residual ADD after the layer, where `residual` is set: then
+  // c[i][j] = clamp(c[i][j] + r, residual_min, residual_max) with r = residual[i *
+  // residual_ld + j] for j < residual_n and 0.0f beyond (a zero channel PAD of the value
+  // added), the bits of the separate ADD (its fused activation, or a RELU after it, as the
+  // clamp). FloatGemm adds it to each block of C while the block is in cache.
+  const float* residual = nullptr;
+  int64_t residual_ld = 0;
+  int residual_n = 0;
+  float residual_min = -3.40282347e+38f;
+  float residual_max = 3.40282347e+38f;
+
+  // This stage for the rows of C from `row` on (a call on a part of the rows).
+  FloatOutputStage FromRow(size_t row) const {
+    FloatOutputStage s = *this;
+    if (s.residual != nullptr) s.residual += static_cast<int64_t>(row) * residual_ld;
+    return s;
+  }
 };
+
+// The stage's residual ADD (above) on rows [i0, i1) and columns [j0, j1) of C; nothing
+// where stage.residual is null. FloatGemm calls it itself; for callers that fill C some
+// other way.
+void AddResidual(const FloatOutputStage& stage, float* c, int ldc, int i0, int i1, int j0, int j1);
 
 void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed_b, float* c,
                int ldc, const FloatOutputStage& stage, pthreadpool* pool,

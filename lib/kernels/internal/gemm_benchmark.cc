@@ -60,6 +60,34 @@ void BM_FloatGemm(benchmark::State& state, int m, int n, int k) {
   if (pool != nullptr) pthreadpool_destroy(pool);
 }
 
+// A residual ADD (as a 1x1 convolution with a skip connection adds it): in the GEMM's
+// blocks (fused = 1) or as a pass of its own after it (0); `channels` of the residual's
+// (a zero channel PAD of the rest); 2: no residual.
+void BM_FloatGemmResidual(benchmark::State& state, int m, int n, int k, int channels) {
+  Problem p(m, n, k);
+  const bool fused = state.range(0) == 1;
+  std::vector<float> residual(static_cast<size_t>(m) * channels, 0.5f);
+  tflite::gemm::FloatOutputStage stage;
+  stage.bias = p.bias.data();
+  stage.residual = residual.data();
+  stage.residual_ld = channels;
+  stage.residual_n = channels;
+  stage.residual_min = 0.0f;
+  tflite::gemm::FloatOutputStage plain = stage;
+  plain.residual = nullptr;
+  for (auto _ : state) {
+    if (fused) {
+      tflite::gemm::FloatGemm(m, n, k, p.a.data(), k, p.packed.data(), p.c.data(), n, stage, nullptr);
+    } else {
+      tflite::gemm::FloatGemm(m, n, k, p.a.data(), k, p.packed.data(), p.c.data(), n, plain, nullptr);
+      if (state.range(0) == 0) tflite::gemm::AddResidual(stage, p.c.data(), n, 0, m, 0, n);
+    }
+    benchmark::DoNotOptimize(p.c.data());
+    benchmark::ClobberMemory();
+  }
+  SetFlops(state, p);
+}
+
 void BM_NaiveGemm(benchmark::State& state, int m, int n, int k) {
   Problem p(m, n, k);
   for (auto _ : state) {
@@ -400,6 +428,13 @@ BENCHMARK_CAPTURE(BM_DotDepthwise, dw5x5_14x14x480, 14, 14, 480, 5, 1)
     ->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_DotDepthwise, dw3x3_14x14x576, 14, 14, 576, 3, 1)
     ->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
+// face_detection_short_range's blocks: 64x64 pixels, 24 -> 24 and (PAD 24 -> 28) 24 -> 28.
+BENCHMARK_CAPTURE(BM_FloatGemmResidual, conv1x1_64x64x24_to_24, 64 * 64, 24, 24, 24)
+    ->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_FloatGemmResidual, conv1x1_64x64x24_to_28_pad, 64 * 64, 28, 24, 24)
+    ->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_FloatGemmResidual, conv1x1_16x16x96_to_96, 16 * 16, 96, 96, 96)
+    ->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_CAPTURE(BM_NaiveGemm, conv3x3_112x112x32_to_64, 112 * 112, 64, 3 * 3 * 32)
     ->Unit(benchmark::kMillisecond);

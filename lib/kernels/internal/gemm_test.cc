@@ -251,6 +251,114 @@ TEST_CASE("FloatGemm's kTfliteGemmOrder sums as Eigen's GEMM does, output by out
   }
 }
 
+// The residual ADD in the output stage gives the bits of FloatGemm without it followed by
+// clamp(c + r) as a separate ADD (and RELU) computes it, on every path of FloatGemm (row
+// kernel, small n, Eigen's order's tails, k = 0, threads), with the residual a strided view
+// or narrower than C (a zero channel PAD), and -0 sums against a bound of +0.
+TEST_CASE("FloatGemm's residual ADD is a separate ADD's bits, on every path") {
+  const int shapes[][3] = {{1, 40, 9},   {7, 17, 5},  {13, 32, 30}, {30, 22, 22}, {200, 24, 24},
+                           {100, 5, 3},  {5, 3, 0},   {64, 96, 96}, {37, 1, 7},   {450, 28, 16}};
+  const GemmKernel kernels[] = {GemmKernel::kAuto, GemmKernel::kPortable, GemmKernel::kAvx2,
+                                GemmKernel::kTfliteGemmOrder, GemmKernel::kTfliteMatMulOrder};
+  uint32_t seed = 4000;
+  pthreadpool_t two = pthreadpool_create(2);
+  for (const auto& s : shapes) {
+    for (GemmKernel kernel : kernels) {
+      for (int narrower : {0, 1}) {
+        ++seed;
+        const int m = s[0], n = s[1], k = s[2];
+        const int channels = narrower != 0 ? std::max(1, n - 1 - static_cast<int>(seed % 5)) : n;
+        const int ld = channels + static_cast<int>(seed % 3);
+        CAPTURE(seed, m, n, k, static_cast<int>(kernel), channels, ld);
+        BitsCase operands(m, n, k, seed);
+        std::mt19937 rng(seed);
+        std::vector<float> residual = RandomFloats(rng, static_cast<size_t>(m) * ld);
+        // Zeros in the residual: c + 0 is c but for -0, which becomes +0.
+        for (size_t i = 0; i < residual.size(); i += 7) residual[i] = 0.0f;
+        tflite::gemm::FloatOutputStage plain = operands.stage;
+        plain.min = -3.0f;  // the layer's own clamp, then the ADD's
+        tflite::gemm::FloatOutputStage fused = plain;
+        fused.residual = residual.data();
+        fused.residual_ld = ld;
+        fused.residual_n = channels;
+        fused.residual_min = seed % 2 == 0 ? 0.0f : -1.0f;
+        fused.residual_max = 2.5f;
+        std::vector<float> want(static_cast<size_t>(m) * n), got(want.size());
+        tflite::gemm::FloatGemm(m, n, k, operands.a.data(), k, operands.packed.data(), want.data(), n,
+                                plain, nullptr, kernel);
+        for (int i = 0; i < m; ++i) {
+          for (int j = 0; j < n; ++j) {
+            float& c = want[static_cast<size_t>(i) * n + j];
+            const float r = j < channels ? residual[static_cast<size_t>(i) * ld + j] : 0.0f;
+            c = std::min(std::max(c + r, fused.residual_min), fused.residual_max);
+          }
+        }
+        for (pthreadpool_t pool : {static_cast<pthreadpool_t>(nullptr), two}) {
+          std::fill(got.begin(), got.end(), -7.0f);
+          tflite::gemm::FloatGemm(m, n, k, operands.a.data(), k, operands.packed.data(), got.data(),
+                                  n, fused, pool, kernel);
+          CAPTURE(pool != nullptr);
+          CHECK(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0);
+        }
+        // FromRow: the rows from r0 on, as a call on part of the rows sees them (Eigen's
+        // order depends on the row count: the reference is the same call without residual).
+        if (m > 3) {
+          const int r0 = m / 2;
+          std::vector<float> part_want(static_cast<size_t>(m - r0) * n), part(part_want.size());
+          const float* a_r0 = operands.a.data() + static_cast<size_t>(r0) * k;
+          tflite::gemm::FloatGemm(m - r0, n, k, a_r0, k, operands.packed.data(), part_want.data(), n,
+                                  plain, nullptr, kernel);
+          for (int i = 0; i < m - r0; ++i) {
+            for (int j = 0; j < n; ++j) {
+              float& c = part_want[static_cast<size_t>(i) * n + j];
+              const float r = j < channels ? residual[static_cast<size_t>(i + r0) * ld + j] : 0.0f;
+              c = std::min(std::max(c + r, fused.residual_min), fused.residual_max);
+            }
+          }
+          tflite::gemm::FloatGemm(m - r0, n, k, a_r0, k, operands.packed.data(), part.data(), n,
+                                  fused.FromRow(r0), nullptr, kernel);
+          CHECK(std::memcmp(part.data(), part_want.data(), part.size() * sizeof(float)) == 0);
+        }
+      }
+    }
+  }
+  pthreadpool_destroy(two);
+}
+
+TEST_CASE("AddResidual: every width, both tails, whole rows, -0 against a bound of +0") {
+  std::mt19937 rng(77);
+  for (int width = 1; width <= 70; ++width) {
+    for (int channels : {width, width / 2, 0, -1}) {
+      // -1: rows of C and of the residual both `width` long (taken as one long row).
+      const bool whole_rows = channels < 0;
+      if (whole_rows) channels = width;
+      CAPTURE(width, channels, whole_rows);
+      const int rows = 3, ldc = whole_rows ? width : width + 2;
+      std::vector<float> c = RandomFloats(rng, static_cast<size_t>(rows) * ldc);
+      std::vector<float> r = RandomFloats(rng, static_cast<size_t>(rows) * std::max(1, channels));
+      c[0] = -0.0f;
+      if (channels > 0) r[0] = -0.0f;
+      tflite::gemm::FloatOutputStage stage;
+      stage.residual = r.data();
+      stage.residual_ld = std::max(1, channels);
+      stage.residual_n = channels;
+      stage.residual_min = 0.0f;
+      stage.residual_max = 0.75f;
+      std::vector<float> want = c;
+      for (int i = 0; i < rows; ++i) {
+        for (int j = 0; j < width; ++j) {
+          float& v = want[static_cast<size_t>(i) * ldc + j];
+          v = std::min(std::max(v + (j < channels ? r[static_cast<size_t>(i) * stage.residual_ld + j] : 0.0f),
+                                0.0f),
+                       0.75f);
+        }
+      }
+      tflite::gemm::AddResidual(stage, c.data(), ldc, 0, rows, 0, width);
+      CHECK(std::memcmp(c.data(), want.data(), c.size() * sizeof(float)) == 0);
+    }
+  }
+}
+
 TEST_CASE("FloatGemm (every micro-kernel) matches a double reference") {
   const int shapes[][3] = {{1, 1, 1},    {1, 1000, 37}, {7, 16, 5},    {13, 33, 321},
                            {6, 17, 700}, {100, 5, 3},   {97, 64, 288}, {5, 3, 0},

@@ -209,7 +209,8 @@ void RunRowWindows(const ConvGeometry& g, const RowWindows& w, pthreadpool* pool
 // in_c, n = out_c) through `stage`. 1x1 with stride 1 multiplies the input in place, and
 // so do windows one pixel high over the pixels DirectRowWindows finds (Conv1D as
 // converted: a 1 x k filter over a [1, W, C] image); the rest goes through im2col blocks
-// in `scratch` (grown here). Rows split over `pool`.
+// in `scratch` (grown here). Rows split over `pool`. A residual in `stage` is indexed by
+// output pixel.
 inline void FloatConv(const ConvGeometry& g, const float* input, const float* packed_filter,
                       const gemm::FloatOutputStage& stage, float* output,
                       std::vector<float>* scratch, pthreadpool* pool,
@@ -232,8 +233,8 @@ inline void FloatConv(const ConvGeometry& g, const float* input, const float* pa
         g, w, pool, static_cast<double>(rows) * depth * g.out_c,
         [&](size_t l, pthreadpool* line_pool) {
           gemm::FloatGemm(w.hi - w.lo, g.out_c, depth, input + RowWindowsOffset(g, w, l),
-                          g.stride_w * g.in_c, packed_filter, line_out(l, w.lo), g.out_c, stage,
-                          line_pool, kernel);
+                          g.stride_w * g.in_c, packed_filter, line_out(l, w.lo), g.out_c,
+                          stage.FromRow(l * g.out_w + w.lo), line_pool, kernel);
         },
         [&](size_t l, int x0, int x1, size_t t) {
           float* buf = scratch->data() + t * slice;
@@ -241,7 +242,7 @@ inline void FloatConv(const ConvGeometry& g, const float* input, const float* pa
           Im2ColRows(g, input, 0, r0, r0 + (x1 - x0), 0.0f, [](float v, size_t) { return v; },
                      buf);
           gemm::FloatGemm(x1 - x0, g.out_c, depth, buf, depth, packed_filter, line_out(l, x0),
-                          g.out_c, stage, nullptr, kernel);
+                          g.out_c, stage.FromRow(r0), nullptr, kernel);
         });
     return;
   }
@@ -252,7 +253,7 @@ inline void FloatConv(const ConvGeometry& g, const float* input, const float* pa
       },
       [&](size_t r0, size_t r1, const float* buf, size_t) {
         gemm::FloatGemm(static_cast<int>(r1 - r0), g.out_c, depth, buf, depth, packed_filter,
-                        output + r0 * g.out_c, g.out_c, stage, nullptr, kernel);
+                        output + r0 * g.out_c, g.out_c, stage.FromRow(r0), nullptr, kernel);
       });
 }
 
