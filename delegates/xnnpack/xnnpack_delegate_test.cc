@@ -359,6 +359,60 @@ TEST_CASE("XNNPACK adds a residual on the output rows of the convolution before 
   }
 }
 
+// A zero PAD of the height and width before a float depthwise convolution that the delegate
+// runs with its own kernel: the step reads the PAD's input through its own padding.
+TEST_CASE("XNNPACK reads a PAD before its own depthwise convolution through the padding") {
+  using Op = tflite::BuiltinOperator;
+  enum class V { kStride2, kStride1Same, kPadValue, kPadIsOutput, kChannels };
+  for (V variant : {V::kStride2, V::kStride1Same, V::kPadValue, V::kPadIsOutput, V::kChannels}) {
+    CAPTURE(static_cast<int>(variant));
+    std::mt19937 rng(71 + static_cast<int>(variant));
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    auto floats = [&](size_t n) {
+      std::vector<float> v(n);
+      for (float& f : v) f = normal(rng);
+      return v;
+    };
+    const int c = 10;
+    const bool s2 = variant == V::kStride2;
+    // [top, bottom, left, right]
+    const std::vector<int> hw = s2 ? std::vector<int>{0, 1, 0, 1} : std::vector<int>{1, 1, 1, 1};
+    const int pad_c = variant == V::kChannels ? 2 : 0;
+    ModelBuilder b;
+    const int in = b.AddTensor(TensorType_FLOAT32, {1, 12, 33, c}, "in");
+    const int pads = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {4, 2},
+                                               {0, 0, hw[0], hw[1], hw[2], hw[3], 0, pad_c}, "pads");
+    const std::vector<int> padded_shape{1, 12 + hw[0] + hw[1], 33 + hw[2] + hw[3], c + pad_c};
+    const int padded = b.AddTensor(TensorType_FLOAT32, padded_shape, "padded");
+    if (variant == V::kPadValue) {
+      const int v = b.AddConstTensor<float>(TensorType_FLOAT32, {}, {0.5f}, "value");
+      b.AddOperator(Op::BuiltinOperator_PADV2, {in, pads, v}, {padded}, Options(tflite::PadV2OptionsT{}));
+    } else {
+      b.AddOperator(Op::BuiltinOperator_PAD, {in, pads}, {padded}, Options(tflite::PadOptionsT{}));
+    }
+    const int ch = c + pad_c;
+    const int w = b.AddConstTensor<float>(TensorType_FLOAT32, {1, 3, 3, ch}, floats(9 * ch), "w");
+    const int bias = b.AddConstTensor<float>(TensorType_FLOAT32, {ch}, floats(ch), "bias");
+    tflite::DepthwiseConv2DOptionsT d;
+    d.padding = variant == V::kStride1Same ? tflite::Padding_SAME : tflite::Padding_VALID;
+    d.stride_w = d.stride_h = s2 ? 2 : 1;
+    d.depth_multiplier = 1;
+    const int out_h = s2 ? 6 : (variant == V::kStride1Same ? padded_shape[1] : padded_shape[1] - 2);
+    const int out_w = s2 ? 16 : (variant == V::kStride1Same ? padded_shape[2] : padded_shape[2] - 2);
+    const int out = b.AddTensor(TensorType_FLOAT32, {1, out_h, out_w, ch}, "out");
+    b.AddOperator(Op::BuiltinOperator_DEPTHWISE_CONV_2D, {padded, w, bias}, {out}, Options(d));
+    b.SetInputs({in});
+    b.SetOutputs(variant == V::kPadIsOutput ? std::vector<int>{out, padded} : std::vector<int>{out});
+    for (const std::string& log : RunFolded(b.Build(), false)) {
+      CHECK_THAT(log, Catch::Contains("the delegate's depthwise kernel (faster than this XNNPACK's): #1 "
+                                      "DEPTHWISE_CONV_2D"));
+      const bool folded = variant == V::kStride2 || variant == V::kStride1Same;
+      CHECK((log.find("read through the padding of the depthwise step after them (never formed): "
+                      "#0 PAD (into #1)") != std::string::npos) == folded);
+    }
+  }
+}
+
 TEST_CASE("XNNPACK's own GEMM steps are off where TFI_XNNPACK_OWN_GEMM=0") {
   CHECK_FALSE(xnnpack::OwnConvF32Wanted());  // pinned by lib/testing/test_environment.cc
   const Outcome r = Run(DepthwiseChain(), true);

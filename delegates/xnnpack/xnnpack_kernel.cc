@@ -111,6 +111,7 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
   TF_LITE_ENSURE_STATUS(FindFoldedTransposes(context, nodes));
   TF_LITE_ENSURE_STATUS(FindFoldedSwish(context, nodes));
   TF_LITE_ENSURE_STATUS(FindFoldedResiduals(context, nodes));
+  TF_LITE_ENSURE_STATUS(FindFoldedPads(context, nodes));
   TF_LITE_ENSURE_STATUS(CutSegments(context, nodes));
 
   // Which segments touch each tensor, and when (position in the run order) it is first
@@ -169,6 +170,13 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
       users[t].insert(segment_of.at(layer));
     }
   }
+  // A depthwise step reading through a folded PAD reads the PAD's input at its own position.
+  for (const auto& [d, pad] : pad_before_) {
+    const int at = position_of.at(d);
+    auto it = live.try_emplace(pad.input, at, at).first;
+    it->second = {std::min(it->second.first, at), std::max(it->second.second, at)};
+    users[pad.input].insert(segment_of.at(d));
+  }
   // A matrix multiply reading through a folded TRANSPOSE reads the transpose's input at its
   // own (later) position; one writing through it writes the transpose's output at its own
   // (earlier) position.
@@ -225,6 +233,7 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
       if (folded_logistics_.count(n) != 0) continue;   // computed by its MUL's swish step
       if (folded_swish_muls_.count(n) != 0) continue;  // computed by the depthwise step before
       if (folded_residual_nodes_.count(n) != 0) continue;  // added by the layer's step before
+      if (folded_pads_.count(n) != 0) continue;  // read through the depthwise step's padding
       TfLiteNode* node;
       TfLiteRegistration* reg;
       TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
@@ -269,6 +278,14 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         if (planned && swish_after != swish_after_.end()) {
           step.output = swish_after->second;
           step.params.swish = true;
+        }
+        if (const auto pad = pad_before_.find(n); planned && pad != pad_before_.end()) {
+          const TfLiteIntArray* dims = context->tensors[pad->second.input].dims;
+          step.input = pad->second.input;
+          step.params.in_h = dims->data[1];
+          step.params.in_w = dims->data[2];
+          step.params.pad_top += pad->second.top;
+          step.params.pad_left += pad->second.left;
         }
         seg.steps.emplace_back(step);
       } else if (op == kTfLiteBuiltinConv2d ||
@@ -718,6 +735,79 @@ TfLiteStatus XnnpackKernel::FindFoldedResiduals(TfLiteContext* context, const st
   return kTfLiteOk;
 }
 
+// PAD(s) with zeros around the height and width only, read by nothing but a float
+// depthwise convolution that the kernel runs with its own kernel: the step reads s with
+// its padding grown by the PAD's (the kernel reads zeros outside the input on every side),
+// and the padded copy is never formed. pose_detection: 8 such PADs, ~4% of its time at one
+// thread in XNNPACK's copy. Not with the builtin depthwise code (dynamic-range graphs),
+// which skips taps outside the input where the PAD's zeros would be added.
+TfLiteStatus XnnpackKernel::FindFoldedPads(TfLiteContext* context, const std::vector<int>& nodes) {
+  pad_before_.clear();
+  folded_pads_.clear();
+  if (force_fp16_ || builtin_bits_) return kTfLiteOk;
+  std::map<int, int> producer;
+  std::map<int, std::vector<int>> readers;
+  TF_LITE_ENSURE_STATUS(Dataflow(context, nodes, &producer, &readers));
+  VisitContext v = NewVisit(context);
+  for (int n : nodes) {
+    TfLiteNode* node;
+    TfLiteRegistration* reg;
+    TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
+    if (reg->builtin_code != kTfLiteBuiltinDepthwiseConv2d || node->inputs->size < 2 ||
+        folded_residual_nodes_.count(n) != 0) {
+      continue;
+    }
+    const int p = node->inputs->data[0];
+    const auto q = producer.find(p);
+    const auto r = readers.find(p);
+    if (p < 0 || q == producer.end() || r == readers.end() || r->second.size() != 1 ||
+        outputs_.count(p) != 0 || folded_residual_nodes_.count(q->second) != 0) {
+      continue;
+    }
+    TfLiteNode* pad;
+    TfLiteRegistration* pad_reg;
+    TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, q->second, &pad, &pad_reg));
+    const int code = pad_reg->builtin_code;
+    if ((code != kTfLiteBuiltinPad && code != kTfLiteBuiltinPadv2) || pad->inputs->size < 2 ||
+        pad->outputs->size != 1) {
+      continue;
+    }
+    const int s = pad->inputs->data[0];
+    std::vector<int64_t> paddings;
+    if (s < 0 || context->tensors[s].type != kTfLiteFloat32 || context->tensors[s].dims == nullptr ||
+        context->tensors[s].dims->size != 4 || !ConstInts(v, pad->inputs->data[1], "paddings", &paddings) ||
+        paddings.size() != 8 || paddings[0] != 0 || paddings[1] != 0 || paddings[6] != 0 ||
+        paddings[7] != 0) {
+      continue;
+    }
+    if (code == kTfLiteBuiltinPadv2 && pad->inputs->size > 2 && pad->inputs->data[2] >= 0) {
+      const int c = pad->inputs->data[2];
+      if (!IsStatic(v, c) || context->tensors[c].type != kTfLiteFloat32 ||
+          context->tensors[c].bytes != sizeof(float) || *static_cast<const float*>(StaticData(v, c)) != 0.0f) {
+        continue;
+      }
+    }
+    DepthwiseStep step;
+    if (!PlanOwnDepthwise(v, *node, *reg, &step) || step.builtin || step.qs8 != nullptr) continue;
+    DepthwiseF32Params d = step.params;
+    const TfLiteIntArray* dims = context->tensors[s].dims;
+    if (paddings[2] < 0 || paddings[3] < 0 || paddings[4] < 0 || paddings[5] < 0 ||
+        dims->data[1] + paddings[2] + paddings[3] != d.in_h ||
+        dims->data[2] + paddings[4] + paddings[5] != d.in_w || d.pad_top + paddings[2] > INT32_MAX ||
+        d.pad_left + paddings[4] > INT32_MAX) {
+      continue;
+    }
+    d.in_h = dims->data[1];
+    d.in_w = dims->data[2];
+    d.pad_top += static_cast<int>(paddings[2]);
+    d.pad_left += static_cast<int>(paddings[4]);
+    if (!DepthwiseF32Supported(d, nullptr)) continue;
+    pad_before_[n] = {q->second, s, static_cast<int>(paddings[2]), static_cast<int>(paddings[4])};
+    folded_pads_.insert(q->second);
+  }
+  return kTfLiteOk;
+}
+
 // A TRANSPOSE whose output only an own float BATCH_MATMUL reads (an attention block's
 // heads split off, keys turned), or which is the only reader of such a node's output (the
 // heads merged back): the matrix multiply reads the transpose's input through the permuted
@@ -842,7 +932,8 @@ TfLiteStatus XnnpackKernel::CutSegments(TfLiteContext* context, const std::vecto
     view.num_total_nodes = std::max(view.num_total_nodes, static_cast<size_t>(n) + 1);
     if (folded_clamps_.count(n) == 0 && swish_muls_.count(n) == 0 &&
         folded_logistics_.count(n) == 0 && folded_swish_muls_.count(n) == 0 &&
-        folded_residual_nodes_.count(n) == 0 && !RunsItself(context, *node, *reg)) {
+        folded_residual_nodes_.count(n) == 0 && folded_pads_.count(n) == 0 &&
+        !RunsItself(context, *node, *reg)) {
       by_xnnpack.push_back(n);
     }
   }
@@ -927,7 +1018,8 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   DelegationRecord* record = CurrentDelegationRecord(context);
   if (record == nullptr) return;
   std::string copied, convolved, dot_depthwise, gemm_convolved, dot_convolved, transposed, elementwise, tabled,
-      multiplied, added, table_multiplied, own_float, folded, folded_transposes, swished, residuals;
+      multiplied, added, table_multiplied, own_float, folded, folded_transposes, swished, residuals,
+      pads;
   int runtimes = 0, own_nodes = 0;
   for (const Segment& s : segments_) {
     runtimes += s.xnnpack;
@@ -943,6 +1035,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
       const bool int8 = node->inputs->size > 0 && node->inputs->data[0] >= 0 &&
                         context->tensors[node->inputs->data[0]].type == kTfLiteInt8;
       std::string& list = folded_residual_nodes_.count(n) != 0  ? residuals
+                          : folded_pads_.count(n) != 0          ? pads
                           : folded_clamps_.count(n) != 0        ? folded
                           : folded_transposes_.count(n) != 0    ? folded_transposes
                           : swish_muls_.count(n) != 0 || folded_logistics_.count(n) != 0 ||
@@ -971,6 +1064,9 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
       }
       for (const auto& [layer, f] : residual_after_) {
         if (f.add == n) list += fmt::format(" (on the rows of #{})", layer);
+      }
+      for (const auto& [d, pad] : pad_before_) {
+        if (pad.pad == n) list += fmt::format(" (into #{})", d);
       }
       ++own_nodes;
     }
@@ -1037,6 +1133,11 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
                         "clamp after them, on the output rows of the convolution or fully "
                         "connected step before them (its output and the sum never formed): {}",
                         what.empty() ? "" : "; ", residuals);
+  }
+  if (!pads.empty()) {
+    what += fmt::format("{}zero PADs of the height and width read through the padding of the "
+                        "depthwise step after them (never formed): {}",
+                        what.empty() ? "" : "; ", pads);
   }
   if (!folded_transposes.empty()) {
     what += fmt::format("{}transposes folded into the matrix multiply reading or writing them "

@@ -75,6 +75,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   TfLiteStatus FindFoldedTransposes(TfLiteContext* context, const std::vector<int>& nodes);
   TfLiteStatus FindFoldedSwish(TfLiteContext* context, const std::vector<int>& nodes);
   TfLiteStatus FindFoldedResiduals(TfLiteContext* context, const std::vector<int>& nodes);
+  TfLiteStatus FindFoldedPads(TfLiteContext* context, const std::vector<int>& nodes);
   TfLiteStatus CreateRuntime(TfLiteContext* context, Segment* segment);
   TfLiteStatus DefineValue(TfLiteContext* context, xnn_subgraph_t subgraph, int t, uint32_t flags,
                            const VisitContext& v, std::vector<uint32_t>* ids);
@@ -171,6 +172,17 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   };
   std::map<int, FoldedResidual> residual_after_;  // convolution or fully connected node -> its
   std::set<int> folded_residual_nodes_;           // the ADD, PAD and clamp nodes folded
+  // A zero PAD of the height and width only, read by nothing but an own float depthwise
+  // step: the step reads the PAD's input with the padding added to its own (a PAD before a
+  // stride-2 VALID depthwise convolution, as MediaPipe's detectors have them; XNNPACK
+  // fuses such a PAD into its convolution alike). The PAD node runs no step.
+  struct PadBefore {
+    int pad = -1;    // the PAD node
+    int input = -1;  // its input, which the depthwise step reads
+    int top = 0, left = 0;
+  };
+  std::map<int, PadBefore> pad_before_;  // depthwise node -> the PAD before it
+  std::set<int> folded_pads_;
   std::map<int, MatMulViews> matmul_views_;
   void UseViews(TfLiteContext* context, const TfLiteNode& node, const MatMulViews& views,
                 BatchMatMulStep* step) const;
