@@ -363,8 +363,11 @@ TEST_CASE("XNNPACK adds a residual on the output rows of the convolution before 
 // runs with its own kernel: the step reads the PAD's input through its own padding.
 TEST_CASE("XNNPACK reads a PAD before its own depthwise convolution through the padding") {
   using Op = tflite::BuiltinOperator;
-  enum class V { kStride2, kStride1Same, kPadValue, kPadIsOutput, kChannels };
-  for (V variant : {V::kStride2, V::kStride1Same, V::kPadValue, V::kPadIsOutput, V::kChannels}) {
+  // kTwoReaders: a second depthwise node reads the padded value too (both take the padding);
+  // kOtherReader: a MAX_POOL_2D reads it too (not folded).
+  enum class V { kStride2, kStride1Same, kPadValue, kPadIsOutput, kChannels, kTwoReaders, kOtherReader };
+  for (V variant : {V::kStride2, V::kStride1Same, V::kPadValue, V::kPadIsOutput, V::kChannels,
+                    V::kTwoReaders, V::kOtherReader}) {
     CAPTURE(static_cast<int>(variant));
     std::mt19937 rng(71 + static_cast<int>(variant));
     std::normal_distribution<float> normal(0.0f, 1.0f);
@@ -374,7 +377,7 @@ TEST_CASE("XNNPACK reads a PAD before its own depthwise convolution through the 
       return v;
     };
     const int c = 10;
-    const bool s2 = variant == V::kStride2;
+    const bool s2 = variant == V::kStride2 || variant == V::kTwoReaders || variant == V::kOtherReader;
     // [top, bottom, left, right]
     const std::vector<int> hw = s2 ? std::vector<int>{0, 1, 0, 1} : std::vector<int>{1, 1, 1, 1};
     const int pad_c = variant == V::kChannels ? 2 : 0;
@@ -401,14 +404,30 @@ TEST_CASE("XNNPACK reads a PAD before its own depthwise convolution through the 
     const int out_w = s2 ? 16 : (variant == V::kStride1Same ? padded_shape[2] : padded_shape[2] - 2);
     const int out = b.AddTensor(TensorType_FLOAT32, {1, out_h, out_w, ch}, "out");
     b.AddOperator(Op::BuiltinOperator_DEPTHWISE_CONV_2D, {padded, w, bias}, {out}, Options(d));
+    std::vector<int> outputs{out};
+    if (variant == V::kPadIsOutput) outputs.push_back(padded);
+    if (variant == V::kTwoReaders) {
+      const int w2 = b.AddConstTensor<float>(TensorType_FLOAT32, {1, 3, 3, ch}, floats(9 * ch), "w2");
+      outputs.push_back(b.AddTensor(TensorType_FLOAT32, {1, out_h, out_w, ch}, "out2"));
+      b.AddOperator(Op::BuiltinOperator_DEPTHWISE_CONV_2D, {padded, w2, bias}, {outputs.back()}, Options(d));
+    }
+    if (variant == V::kOtherReader) {
+      tflite::Pool2DOptionsT o;
+      o.padding = tflite::Padding_VALID;
+      o.filter_width = o.filter_height = 3;
+      o.stride_w = o.stride_h = 2;
+      outputs.push_back(b.AddTensor(TensorType_FLOAT32, {1, out_h, out_w, ch}, "pooled"));
+      b.AddOperator(Op::BuiltinOperator_MAX_POOL_2D, {padded}, {outputs.back()}, Options(o));
+    }
     b.SetInputs({in});
-    b.SetOutputs(variant == V::kPadIsOutput ? std::vector<int>{out, padded} : std::vector<int>{out});
+    b.SetOutputs(outputs);
     for (const std::string& log : RunFolded(b.Build(), false)) {
       CHECK_THAT(log, Catch::Contains("the delegate's depthwise kernel (faster than this XNNPACK's): #1 "
                                       "DEPTHWISE_CONV_2D"));
-      const bool folded = variant == V::kStride2 || variant == V::kStride1Same;
-      CHECK((log.find("read through the padding of the depthwise step after them (never formed): "
-                      "#0 PAD (into #1)") != std::string::npos) == folded);
+      const bool folded = variant == V::kStride2 || variant == V::kStride1Same || variant == V::kTwoReaders;
+      const std::string into = variant == V::kTwoReaders ? "#0 PAD (into #1 and #2)" : "#0 PAD (into #1)";
+      CHECK((log.find("read through the padding of the depthwise step after them (never formed): " + into) !=
+             std::string::npos) == folded);
     }
   }
 }

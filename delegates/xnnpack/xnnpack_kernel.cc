@@ -735,11 +735,11 @@ TfLiteStatus XnnpackKernel::FindFoldedResiduals(TfLiteContext* context, const st
   return kTfLiteOk;
 }
 
-// PAD(s) with zeros around the height and width only, read by nothing but a float
-// depthwise convolution that the kernel runs with its own kernel: the step reads s with
+// PAD(s) with zeros around the height and width only, read by nothing but float depthwise
+// convolutions that the kernel runs with its own kernel: each step reads s with
 // its padding grown by the PAD's (the kernel reads zeros outside the input on every side),
-// and the padded copy is never formed. pose_detection: 8 such PADs, ~4% of its time at one
-// thread in XNNPACK's copy. Not with the builtin depthwise code (dynamic-range graphs),
+// and the padded copy is never formed. pose_detection: 5 such PADs (two read by two
+// depthwise nodes each), ~4% of its time at one thread in XNNPACK's copy. Not with the builtin depthwise code (dynamic-range graphs),
 // which skips taps outside the input where the PAD's zeros would be added.
 TfLiteStatus XnnpackKernel::FindFoldedPads(TfLiteContext* context, const std::vector<int>& nodes) {
   pad_before_.clear();
@@ -750,34 +750,23 @@ TfLiteStatus XnnpackKernel::FindFoldedPads(TfLiteContext* context, const std::ve
   TF_LITE_ENSURE_STATUS(Dataflow(context, nodes, &producer, &readers));
   VisitContext v = NewVisit(context);
   for (int n : nodes) {
-    TfLiteNode* node;
-    TfLiteRegistration* reg;
-    TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
-    if (reg->builtin_code != kTfLiteBuiltinDepthwiseConv2d || node->inputs->size < 2 ||
-        folded_residual_nodes_.count(n) != 0) {
-      continue;
-    }
-    const int p = node->inputs->data[0];
-    const auto q = producer.find(p);
-    const auto r = readers.find(p);
-    if (p < 0 || q == producer.end() || r == readers.end() || r->second.size() != 1 ||
-        outputs_.count(p) != 0 || folded_residual_nodes_.count(q->second) != 0) {
-      continue;
-    }
     TfLiteNode* pad;
     TfLiteRegistration* pad_reg;
-    TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, q->second, &pad, &pad_reg));
+    TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &pad, &pad_reg));
     const int code = pad_reg->builtin_code;
     if ((code != kTfLiteBuiltinPad && code != kTfLiteBuiltinPadv2) || pad->inputs->size < 2 ||
-        pad->outputs->size != 1) {
+        pad->outputs->size != 1 || folded_residual_nodes_.count(n) != 0) {
       continue;
     }
-    const int s = pad->inputs->data[0];
+    const int s = pad->inputs->data[0], p = pad->outputs->data[0];
+    const auto r = readers.find(p);
     std::vector<int64_t> paddings;
-    if (s < 0 || context->tensors[s].type != kTfLiteFloat32 || context->tensors[s].dims == nullptr ||
+    if (s < 0 || p < 0 || r == readers.end() || outputs_.count(p) != 0 ||
+        context->tensors[s].type != kTfLiteFloat32 || context->tensors[s].dims == nullptr ||
         context->tensors[s].dims->size != 4 || !ConstInts(v, pad->inputs->data[1], "paddings", &paddings) ||
         paddings.size() != 8 || paddings[0] != 0 || paddings[1] != 0 || paddings[6] != 0 ||
-        paddings[7] != 0) {
+        paddings[7] != 0 || paddings[2] < 0 || paddings[3] < 0 || paddings[4] < 0 || paddings[5] < 0 ||
+        paddings[2] >= INT32_MAX / 2 || paddings[4] >= INT32_MAX / 2) {
       continue;
     }
     if (code == kTfLiteBuiltinPadv2 && pad->inputs->size > 2 && pad->inputs->data[2] >= 0) {
@@ -787,23 +776,32 @@ TfLiteStatus XnnpackKernel::FindFoldedPads(TfLiteContext* context, const std::ve
         continue;
       }
     }
-    DepthwiseStep step;
-    if (!PlanOwnDepthwise(v, *node, *reg, &step) || step.builtin || step.qs8 != nullptr) continue;
-    DepthwiseF32Params d = step.params;
+    // Every reader: a depthwise step of the kernel's own that can take the padding.
     const TfLiteIntArray* dims = context->tensors[s].dims;
-    if (paddings[2] < 0 || paddings[3] < 0 || paddings[4] < 0 || paddings[5] < 0 ||
-        dims->data[1] + paddings[2] + paddings[3] != d.in_h ||
-        dims->data[2] + paddings[4] + paddings[5] != d.in_w || d.pad_top + paddings[2] > INT32_MAX ||
-        d.pad_left + paddings[4] > INT32_MAX) {
-      continue;
+    bool all = true;
+    for (int d : r->second) {
+      TfLiteNode* node;
+      TfLiteRegistration* reg;
+      TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, d, &node, &reg));
+      DepthwiseStep step;
+      all = reg->builtin_code == kTfLiteBuiltinDepthwiseConv2d && node->inputs->size >= 2 &&
+            node->inputs->data[0] == p && PlanOwnDepthwise(v, *node, *reg, &step) && !step.builtin &&
+            step.qs8 == nullptr && dims->data[1] + paddings[2] + paddings[3] == step.params.in_h &&
+            dims->data[2] + paddings[4] + paddings[5] == step.params.in_w;
+      if (!all) break;
+      DepthwiseF32Params grown = step.params;
+      grown.in_h = dims->data[1];
+      grown.in_w = dims->data[2];
+      grown.pad_top += static_cast<int>(paddings[2]);
+      grown.pad_left += static_cast<int>(paddings[4]);
+      all = DepthwiseF32Supported(grown, nullptr);
+      if (!all) break;
     }
-    d.in_h = dims->data[1];
-    d.in_w = dims->data[2];
-    d.pad_top += static_cast<int>(paddings[2]);
-    d.pad_left += static_cast<int>(paddings[4]);
-    if (!DepthwiseF32Supported(d, nullptr)) continue;
-    pad_before_[n] = {q->second, s, static_cast<int>(paddings[2]), static_cast<int>(paddings[4])};
-    folded_pads_.insert(q->second);
+    if (!all) continue;
+    for (int d : r->second) {
+      pad_before_[d] = {n, s, static_cast<int>(paddings[2]), static_cast<int>(paddings[4])};
+    }
+    folded_pads_.insert(n);
   }
   return kTfLiteOk;
 }
@@ -1065,9 +1063,11 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
       for (const auto& [layer, f] : residual_after_) {
         if (f.add == n) list += fmt::format(" (on the rows of #{})", layer);
       }
+      std::vector<std::string> into;
       for (const auto& [d, pad] : pad_before_) {
-        if (pad.pad == n) list += fmt::format(" (into #{})", d);
+        if (pad.pad == n) into.push_back(fmt::format("#{}", d));
       }
+      if (!into.empty()) list += fmt::format(" (into {})", fmt::join(into, " and "));
       ++own_nodes;
     }
   }

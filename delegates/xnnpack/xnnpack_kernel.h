@@ -172,8 +172,8 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   };
   std::map<int, FoldedResidual> residual_after_;  // convolution or fully connected node -> its
   std::set<int> folded_residual_nodes_;           // the ADD, PAD and clamp nodes folded
-  // A zero PAD of the height and width only, read by nothing but an own float depthwise
-  // step: the step reads the PAD's input with the padding added to its own (a PAD before a
+  // A zero PAD of the height and width only, read by nothing but own float depthwise
+  // steps: each reads the PAD's input with the padding added to its own (a PAD before a
   // stride-2 VALID depthwise convolution, as MediaPipe's detectors have them; XNNPACK
   // fuses such a PAD into its convolution alike). The PAD node runs no step.
   struct PadBefore {
