@@ -85,6 +85,7 @@ tflite::gemm::FloatOutputStage Stage(const std::vector<float>& bias, float min, 
     stage.residual_n = residual->channels;
     stage.residual_min = residual->min;
     stage.residual_max = residual->max;
+    stage.residual_prelu = residual->prelu;
   }
   return stage;
 }

@@ -59,11 +59,13 @@ bool OwnFullyConnectedF32Wanted();
 // A residual ADD after the layer, computed on its output rows while they are in cache
 // (gemm::FloatOutputStage's): out = clamp(out + r, min, max), r = values[row * channels +
 // c] for c < channels and 0 beyond (the value added through a zero channel PAD).
+// Then, where prelu is set ([out_c] slopes), a PRELU after the sum.
 struct ResidualAdd {
   const float* values = nullptr;
   int channels = 0;
   float min = -3.40282347e+38f;
   float max = 3.40282347e+38f;
+  const float* prelu = nullptr;
 };
 
 class ConvF32 {

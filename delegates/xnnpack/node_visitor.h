@@ -179,12 +179,14 @@ bool PlanOwnDepthwise(VisitContext& v, const TfLiteNode& node, const TfLiteRegis
 // --- and int8 CONV_2D on the dot-product GEMM where this XNNPACK has no VNNI (conv_qs8.h) ---
 // A float residual ADD folded into the convolution or fully connected step before it
 // (XnnpackKernel::FindFoldedResiduals): the step adds tensor `tensor` ([rows][channels],
-// zeros beyond `channels`) to its output rows and clamps them to [min, max].
+// zeros beyond `channels`) to its output rows, clamps them to [min, max] and, where
+// `prelu` is a tensor (one slope per output channel), applies that PRELU.
 struct StepResidual {
   int tensor = -1;  // -1: none
   int channels = 0;
   float min = -3.40282347e+38f;
   float max = 3.40282347e+38f;
+  int prelu = -1;
 };
 struct ConvStep {
   int input = -1, output = -1;

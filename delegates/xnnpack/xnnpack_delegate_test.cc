@@ -282,9 +282,9 @@ std::vector<std::string> RunFolded(const std::vector<uint8_t>& bytes, bool dynam
 TEST_CASE("XNNPACK adds a residual on the output rows of the convolution before it") {
   using Op = tflite::BuiltinOperator;
   const OwnGemmOn on;
-  enum class V { kAddRelu, kPadRelu, kAddRelu6, kPadValue, kFullyConnected };
+  enum class V { kAddRelu, kPadRelu, kAddRelu6, kPadValue, kFullyConnected, kPrelu };
   for (bool dynamic_range : {false, true}) {
-    for (V variant : {V::kAddRelu, V::kPadRelu, V::kAddRelu6, V::kPadValue, V::kFullyConnected}) {
+    for (V variant : {V::kAddRelu, V::kPadRelu, V::kAddRelu6, V::kPadValue, V::kFullyConnected, V::kPrelu}) {
       for (bool layer_is_output : {false, true}) {
         CAPTURE(dynamic_range, static_cast<int>(variant), layer_is_output);
         const bool pad = variant == V::kPadRelu || variant == V::kPadValue;
@@ -338,6 +338,11 @@ TEST_CASE("XNNPACK adds a residual on the output rows of the convolution before 
           last = b.AddTensor(TensorType_FLOAT32, out_shape, "relu");
           b.AddOperator(Op::BuiltinOperator_RELU, {z}, {last});
         }
+        if (variant == V::kPrelu) {
+          const int alpha = b.AddConstTensor<float>(TensorType_FLOAT32, {1, 1, out_c}, floats(out_c), "alpha");
+          last = b.AddTensor(TensorType_FLOAT32, out_shape, "prelu");
+          b.AddOperator(Op::BuiltinOperator_PRELU, {z, alpha}, {last});
+        }
         std::vector<int> outputs{last};
         if (layer_is_output) outputs.push_back(y);
         if (dynamic_range) outputs.push_back(AddHybridHead(b, last, 80, out_c));
@@ -352,6 +357,7 @@ TEST_CASE("XNNPACK adds a residual on the output rows of the convolution before 
             CHECK(has(rows));
             CHECK(has("#1 PAD, " + rows) == (variant == V::kPadRelu));
             CHECK(has(rows + ", #" + std::to_string(add_node + 1) + " RELU") == relu);
+            CHECK(has(rows + ", #" + std::to_string(add_node + 1) + " PRELU") == (variant == V::kPrelu));
           }
         }
       }

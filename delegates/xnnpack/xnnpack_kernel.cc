@@ -606,14 +606,35 @@ TfLiteStatus XnnpackKernel::FindFoldedSwish(TfLiteContext* context, const std::v
   return kTfLiteOk;
 }
 
+namespace {
+
+// Whether tensor t is a constant float PRELU slope per channel of `channels` (shape [C] or
+// [1, ..., 1, C]), which the step reads as one slope per output column.
+bool PerChannelSlopes(const VisitContext& v, int t, int channels) {
+  if (t < 0 || !IsStatic(v, t)) return false;
+  const TfLiteTensor& a = v.context->tensors[t];
+  if (a.type != kTfLiteFloat32 || a.dims == nullptr || a.dims->size < 1 ||
+      a.dims->data[a.dims->size - 1] != channels ||
+      a.bytes != static_cast<size_t>(channels) * sizeof(float)) {
+    return false;
+  }
+  for (int d = 0; d + 1 < a.dims->size; ++d) {
+    if (a.dims->data[d] != 1) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 // A residual connection as converted: ADD(y, r), y a float convolution's or fully connected
 // layer's output that only the ADD reads, r of the same shape, often a zero PAD of the
-// block's input along the channels, often a RELU after the sum. XNNPACK runs the ADD (the
-// RELU fused) and the PAD as passes of their own over the block's tensors, each an XNNPACK
-// runtime between two of the kernel's steps: face_detection_short_range spent about 15%
-// of its time at one thread there. The convolution's step adds r to each block of output
-// rows while it is in cache, clamps, and writes the last tensor; the additions and the
-// clamps are the ADD's and the RELU's, so the bits are those of the separate nodes.
+// block's input along the channels, often a RELU (or a PRELU) after the sum. XNNPACK runs
+// the ADD (the RELU fused), the PAD and a PRELU as passes of their own over the block's
+// tensors, each an XNNPACK runtime between two of the kernel's steps:
+// face_detection_short_range spent about 15% of its time at one thread there, palm_detection
+// 7% in its PRELUs alone. The convolution's step adds r to each block of output rows while
+// it is in cache, clamps (and multiplies by the PRELU's slopes), and writes the last tensor;
+// the operations are the separate nodes', so the bits are theirs.
 // r must be ready when the convolution runs: CutSegments makes the convolution read it.
 TfLiteStatus XnnpackKernel::FindFoldedResiduals(TfLiteContext* context, const std::vector<int>& nodes) {
   residual_after_.clear();
@@ -709,20 +730,28 @@ TfLiteStatus XnnpackKernel::FindFoldedResiduals(TfLiteContext* context, const st
           f.residual.channels = context->tensors[s].dims->data[last];
         }
       }
-      // A RELU-family node after the sum: its clamp joins the ADD's.
+      // A RELU-family node after the sum: its clamp joins the ADD's. Or a PRELU of the sum
+      // by constant slopes, one per channel (BlazePalm's blocks).
       const auto c = readers.find(z);
       if (c != readers.end() && only_read_by(z, c->second[0])) {
         TfLiteNode* clamp;
         TfLiteRegistration* clamp_reg;
         TF_LITE_ENSURE_STATUS(node_of(c->second[0], &clamp, &clamp_reg));
         float clo, chi;
+        const int out = clamp->outputs->size == 1 ? clamp->outputs->data[0] : -1;
         if (ReluOpClamp(clamp_reg->builtin_code, &clo, &chi) && clamp->inputs->size == 1 &&
-            clamp->outputs->size == 1 && is_float(clamp->outputs->data[0]) &&
-            std::max(lo, clo) <= std::min(hi, chi)) {
+            is_float(out) && std::max(lo, clo) <= std::min(hi, chi)) {
           f.clamp = c->second[0];
-          f.output = clamp->outputs->data[0];
+          f.output = out;
           f.residual.min = std::max(lo, clo);
           f.residual.max = std::min(hi, chi);
+        } else if (clamp_reg->builtin_code == kTfLiteBuiltinPrelu && clamp->inputs->size == 2 &&
+                   clamp->inputs->data[0] == z && is_float(out) &&
+                   TfLiteIntArrayEqual(context->tensors[out].dims, dims) &&
+                   PerChannelSlopes(v, clamp->inputs->data[1], dims->data[dims->size - 1])) {
+          f.clamp = c->second[0];
+          f.output = out;
+          f.residual.prelu = clamp->inputs->data[1];
         }
       }
       for (int folded : {f.add, f.pad, f.clamp}) {
@@ -1129,8 +1158,8 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
                         what.empty() ? "" : "; ", swished);
   }
   if (!residuals.empty()) {
-    what += fmt::format("{}float residual ADDs, with a zero channel PAD of the value added or a "
-                        "clamp after them, on the output rows of the convolution or fully "
+    what += fmt::format("{}float residual ADDs, with a zero channel PAD of the value added, a "
+                        "clamp or a PRELU after them, on the output rows of the convolution or fully "
                         "connected step before them (its output and the sum never formed): {}",
                         what.empty() ? "" : "; ", residuals);
   }
@@ -1220,34 +1249,36 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const DepthwiseStep&
 
 namespace {
 
-// The step's residual ADD with its values at `values` (none where the step has none).
-const ResidualAdd* Residual(const StepResidual& r, const void* values, ResidualAdd* out) {
+// The step's residual ADD with its values at `values` and PRELU slopes at `slopes` (none
+// where the step has none).
+const ResidualAdd* Residual(const StepResidual& r, const void* values, const void* slopes,
+                            ResidualAdd* out) {
   if (r.tensor < 0) return nullptr;
-  *out = {static_cast<const float*>(values), r.channels, r.min, r.max};
+  *out = {static_cast<const float*>(values), r.channels, r.min, r.max, static_cast<const float*>(slopes)};
   return out;
 }
 
 }  // namespace
 
 TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const ConvStep& c) const {
-  void* p[3];
-  if (!Buffers(context, {c.input, c.output, c.residual.tensor}, p)) return kTfLiteError;
+  void* p[4];
+  if (!Buffers(context, {c.input, c.output, c.residual.tensor, c.residual.prelu}, p)) return kTfLiteError;
   if (c.qs8 != nullptr) {
     c.qs8->Run(static_cast<const int8_t*>(p[0]), static_cast<int8_t*>(p[1]), pool_);
   } else {
     ResidualAdd residual;
     c.op->Run(static_cast<const float*>(p[0]), static_cast<float*>(p[1]), pool_,
-              Residual(c.residual, p[2], &residual));
+              Residual(c.residual, p[2], p[3], &residual));
   }
   return kTfLiteOk;
 }
 
 TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const FullyConnectedStep& f) const {
-  void* p[3];
-  if (!Buffers(context, {f.input, f.output, f.residual.tensor}, p)) return kTfLiteError;
+  void* p[4];
+  if (!Buffers(context, {f.input, f.output, f.residual.tensor, f.residual.prelu}, p)) return kTfLiteError;
   ResidualAdd residual;
   f.op->Run(static_cast<const float*>(p[0]), static_cast<float*>(p[1]), pool_,
-            Residual(f.residual, p[2], &residual));
+            Residual(f.residual, p[2], p[3], &residual));
   return kTfLiteOk;
 }
 

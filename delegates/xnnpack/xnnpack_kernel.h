@@ -162,11 +162,12 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   // Float residual ADDs: ADD(y, r) where y is the output of an own float convolution or
   // fully connected step and read by nothing else. The step adds r on its output rows while
   // they are in cache (gemm::FloatOutputStage's residual) and writes the ADD's output, or
-  // that of a RELU-family node after it (its clamp composed with the ADD's activation);
+  // that of a RELU-family node after it (its clamp composed with the ADD's activation) or
+  // of a PRELU after it (constant slopes, one per channel);
   // where r is a zero PAD of the channels of s, the step reads s and adds zeros beyond its
   // channels. y, r and the sum are never formed; the ADD, PAD and clamp nodes run no step.
   struct FoldedResidual {
-    int add = -1, pad = -1, clamp = -1;  // nodes; pad and clamp -1 where none
+    int add = -1, pad = -1, clamp = -1;  // nodes (clamp: a RELU-family or PRELU); -1: none
     int output = -1;                     // the tensor the step writes
     StepResidual residual;
   };

@@ -1402,7 +1402,8 @@ const CpuFeatures& Cpu() {
 
 // FloatOutputStage's residual ADD on a rectangle of C: clamp(c + r) as
 // std::min(std::max(v, lo), hi) computes it (for -0 against a bound of +0 too: max_ps and
-// min_ps return their second operand on a tie, so the bound goes first).
+// min_ps return their second operand on a tie, so the bound goes first), then the PRELU
+// where there is one (-0 is not below 0: it stays -0, as the builtin PRELU keeps it).
 void AddResidualScalar(const FloatOutputStage& s, float* c, int ldc, int i0, int i1, int j0,
                        int j1) {
   const int jr = std::min(std::max(s.residual_n, j0), j1);
@@ -1414,6 +1415,9 @@ void AddResidualScalar(const FloatOutputStage& s, float* c, int ldc, int i0, int
     }
     for (int j = jr; j < j1; ++j) {
       ci[j] = std::min(std::max(ci[j] + 0.0f, s.residual_min), s.residual_max);
+    }
+    if (s.residual_prelu != nullptr) {
+      for (int j = j0; j < j1; ++j) ci[j] = ci[j] < 0.0f ? ci[j] * s.residual_prelu[j] : ci[j];
     }
   }
 }
@@ -1428,6 +1432,7 @@ __attribute__((target("avx512f"))) void AddResidualAvx512(const FloatOutputStage
   const __m512 lo = _mm512_set1_ps(s.residual_min), hi = _mm512_set1_ps(s.residual_max);
   const __m256 lo8 = _mm256_set1_ps(s.residual_min), hi8 = _mm256_set1_ps(s.residual_max);
   const __m128 lo4 = _mm_set1_ps(s.residual_min), hi4 = _mm_set1_ps(s.residual_max);
+  const float* slope = s.residual_prelu;
   for (int i = i0; i < i1; ++i) {
     float* ci = c + static_cast<size_t>(i) * ldc;
     const float* ri = s.residual + i * s.residual_ld;
@@ -1437,23 +1442,40 @@ __attribute__((target("avx512f"))) void AddResidualAvx512(const FloatOutputStage
       int j = part == 0 ? j0 : jr;
       const int to = part == 0 ? jr : j1;
       for (; j + 16 <= to; j += 16) {
-        const __m512 v = _mm512_add_ps(_mm512_loadu_ps(ci + j),
-                                       r != nullptr ? _mm512_loadu_ps(r + j) : _mm512_setzero_ps());
-        _mm512_storeu_ps(ci + j, _mm512_min_ps(hi, _mm512_max_ps(lo, v)));
+        __m512 v = _mm512_add_ps(_mm512_loadu_ps(ci + j),
+                                 r != nullptr ? _mm512_loadu_ps(r + j) : _mm512_setzero_ps());
+        v = _mm512_min_ps(hi, _mm512_max_ps(lo, v));
+        if (slope != nullptr) {
+          const __mmask16 negative = _mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_LT_OQ);
+          v = _mm512_mask_mul_ps(v, negative, v, _mm512_loadu_ps(slope + j));
+        }
+        _mm512_storeu_ps(ci + j, v);
       }
       if (j + 8 <= to) {
-        const __m256 v = _mm256_add_ps(_mm256_loadu_ps(ci + j),
-                                       r != nullptr ? _mm256_loadu_ps(r + j) : _mm256_setzero_ps());
-        _mm256_storeu_ps(ci + j, _mm256_min_ps(hi8, _mm256_max_ps(lo8, v)));
+        __m256 v = _mm256_add_ps(_mm256_loadu_ps(ci + j),
+                                 r != nullptr ? _mm256_loadu_ps(r + j) : _mm256_setzero_ps());
+        v = _mm256_min_ps(hi8, _mm256_max_ps(lo8, v));
+        if (slope != nullptr) {
+          const __m256 negative = _mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_LT_OQ);
+          v = _mm256_blendv_ps(v, _mm256_mul_ps(v, _mm256_loadu_ps(slope + j)), negative);
+        }
+        _mm256_storeu_ps(ci + j, v);
         j += 8;
       }
       if (j + 4 <= to) {
-        const __m128 v = _mm_add_ps(_mm_loadu_ps(ci + j), r != nullptr ? _mm_loadu_ps(r + j) : _mm_setzero_ps());
-        _mm_storeu_ps(ci + j, _mm_min_ps(hi4, _mm_max_ps(lo4, v)));
+        __m128 v = _mm_add_ps(_mm_loadu_ps(ci + j), r != nullptr ? _mm_loadu_ps(r + j) : _mm_setzero_ps());
+        v = _mm_min_ps(hi4, _mm_max_ps(lo4, v));
+        if (slope != nullptr) {
+          const __m128 negative = _mm_cmplt_ps(v, _mm_setzero_ps());
+          v = _mm_blendv_ps(v, _mm_mul_ps(v, _mm_loadu_ps(slope + j)), negative);
+        }
+        _mm_storeu_ps(ci + j, v);
         j += 4;
       }
       for (; j < to; ++j) {
-        ci[j] = std::min(std::max(ci[j] + (r != nullptr ? r[j] : 0.0f), s.residual_min), s.residual_max);
+        float v = std::min(std::max(ci[j] + (r != nullptr ? r[j] : 0.0f), s.residual_min), s.residual_max);
+        if (slope != nullptr && v < 0.0f) v *= slope[j];
+        ci[j] = v;
       }
     }
   }
@@ -1476,7 +1498,7 @@ void AddResidual(const FloatOutputStage& stage, float* c, int ldc, int i0, int i
   // the vector loop to pay for its tails).
   const int64_t flat = static_cast<int64_t>(i1 - i0) * ldc;
   if (i1 - i0 > 1 && j0 == 0 && j1 == ldc && stage.residual_ld == ldc && stage.residual_n >= ldc &&
-      flat <= INT32_MAX) {
+      stage.residual_prelu == nullptr && flat <= INT32_MAX) {
     FloatOutputStage row = stage.FromRow(i0);
     row.residual_ld = 0;
     row.residual_n = static_cast<int>(flat);

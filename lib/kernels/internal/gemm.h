@@ -92,6 +92,8 @@ struct FloatOutputStage {
   int residual_n = 0;
   float residual_min = -3.40282347e+38f;
   float residual_max = 3.40282347e+38f;
+  // Then, where set (n slopes), a PRELU after the sum: c < 0 ? c * residual_prelu[j] : c.
+  const float* residual_prelu = nullptr;
 
   // This stage for the rows of C from `row` on (a call on a part of the rows).
   FloatOutputStage FromRow(size_t row) const {

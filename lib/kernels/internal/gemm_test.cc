@@ -283,6 +283,9 @@ TEST_CASE("FloatGemm's residual ADD is a separate ADD's bits, on every path") {
         fused.residual_n = channels;
         fused.residual_min = seed % 2 == 0 ? 0.0f : -1.0f;
         fused.residual_max = 2.5f;
+        // A PRELU after the sum on every third case (slopes of both signs).
+        const std::vector<float> slopes = RandomFloats(rng, n);
+        if (seed % 3 == 0) fused.residual_prelu = slopes.data();
         std::vector<float> want(static_cast<size_t>(m) * n), got(want.size());
         tflite::gemm::FloatGemm(m, n, k, operands.a.data(), k, operands.packed.data(), want.data(), n,
                                 plain, nullptr, kernel);
@@ -291,6 +294,7 @@ TEST_CASE("FloatGemm's residual ADD is a separate ADD's bits, on every path") {
             float& c = want[static_cast<size_t>(i) * n + j];
             const float r = j < channels ? residual[static_cast<size_t>(i) * ld + j] : 0.0f;
             c = std::min(std::max(c + r, fused.residual_min), fused.residual_max);
+            if (fused.residual_prelu != nullptr) c = c >= 0.0f ? c : c * slopes[j];
           }
         }
         for (pthreadpool_t pool : {static_cast<pthreadpool_t>(nullptr), two}) {
@@ -313,6 +317,7 @@ TEST_CASE("FloatGemm's residual ADD is a separate ADD's bits, on every path") {
               float& c = part_want[static_cast<size_t>(i) * n + j];
               const float r = j < channels ? residual[static_cast<size_t>(i + r0) * ld + j] : 0.0f;
               c = std::min(std::max(c + r, fused.residual_min), fused.residual_max);
+              if (fused.residual_prelu != nullptr) c = c >= 0.0f ? c : c * slopes[j];
             }
           }
           tflite::gemm::FloatGemm(m - r0, n, k, a_r0, k, operands.packed.data(), part.data(), n,
@@ -325,10 +330,13 @@ TEST_CASE("FloatGemm's residual ADD is a separate ADD's bits, on every path") {
   pthreadpool_destroy(two);
 }
 
-TEST_CASE("AddResidual: every width, both tails, whole rows, -0 against a bound of +0") {
+TEST_CASE("AddResidual: every width, both tails, whole rows, -0 against a bound of +0, PRELU") {
   std::mt19937 rng(77);
   for (int width = 1; width <= 70; ++width) {
-    for (int channels : {width, width / 2, 0, -1}) {
+    for (int channels : {width, width / 2, 0, -1, -2}) {
+      // -2: the full width with a PRELU (the builtin's input >= 0 ? input : input * alpha).
+      const bool prelu = channels == -2;
+      if (prelu) channels = width;
       // -1: rows of C and of the residual both `width` long (taken as one long row).
       const bool whole_rows = channels < 0;
       if (whole_rows) channels = width;
@@ -342,15 +350,18 @@ TEST_CASE("AddResidual: every width, both tails, whole rows, -0 against a bound 
       stage.residual = r.data();
       stage.residual_ld = std::max(1, channels);
       stage.residual_n = channels;
-      stage.residual_min = 0.0f;
+      stage.residual_min = prelu ? -0.5f : 0.0f;
       stage.residual_max = 0.75f;
+      const std::vector<float> slopes = RandomFloats(rng, width);
+      if (prelu) stage.residual_prelu = slopes.data();
       std::vector<float> want = c;
       for (int i = 0; i < rows; ++i) {
         for (int j = 0; j < width; ++j) {
           float& v = want[static_cast<size_t>(i) * ldc + j];
           v = std::min(std::max(v + (j < channels ? r[static_cast<size_t>(i) * stage.residual_ld + j] : 0.0f),
-                                0.0f),
+                                stage.residual_min),
                        0.75f);
+          if (prelu) v = v >= 0.0f ? v : v * slopes[j];
         }
       }
       tflite::gemm::AddResidual(stage, c.data(), ldc, 0, rows, 0, width);
