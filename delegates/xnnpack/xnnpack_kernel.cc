@@ -1102,92 +1102,45 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   }
   if (own_nodes == 0) return;
   std::string what;
-  if (!copied.empty()) what += "copies (this XNNPACK has no such operator): " + copied;
-  if (!own_float.empty()) {
-    what += fmt::format("{}float ops this XNNPACK lacks, on the builtin kernels' code: {}",
-                        what.empty() ? "" : "; ", own_float);
-  }
-  if (!convolved.empty()) {
-    what += fmt::format("{}the delegate's depthwise kernel (faster than this XNNPACK's): {}",
-                        what.empty() ? "" : "; ", convolved);
-  }
-  if (!dot_depthwise.empty()) {
+  auto say = [&what](const std::string& list, const std::string& kind) {
+    if (!list.empty()) what += fmt::format("{}{}: {}", what.empty() ? "" : "; ", kind, list);
+  };
+  say(copied, "copies (this XNNPACK has no such operator)");
+  say(own_float, "float ops this XNNPACK lacks, on the builtin kernels' code");
+  say(convolved, "the delegate's depthwise kernel (faster than this XNNPACK's)");
 #if defined(__aarch64__)
-    what += fmt::format("{}int8 depthwise convolutions on int8 quad dot products (sdot; "
-                        "TFI_XNNPACK_OWN_GEMM=1): {}",
-                        what.empty() ? "" : "; ", dot_depthwise);
+  say(dot_depthwise, "int8 depthwise convolutions on int8 quad dot products (sdot; "
+                     "TFI_XNNPACK_OWN_GEMM=1)");
 #else
-    what += fmt::format("{}int8 depthwise convolutions on int16 pair dot products (vpdpwssd; this "
-                        "XNNPACK multiplies one tap at a time in 32 bits): {}",
-                        what.empty() ? "" : "; ", dot_depthwise);
+  say(dot_depthwise, "int8 depthwise convolutions on int16 pair dot products (vpdpwssd; this XNNPACK "
+                     "multiplies one tap at a time in 32 bits)");
 #endif
-  }
-  if (!gemm_convolved.empty()) {
-    what += fmt::format("{}the builtin kernels' GEMM for float convolutions and fully connected "
-                        "layers (faster than this XNNPACK's on a CPU without AVX-512, and for "
-                        "1x1 convolutions and windows one pixel high): {}",
-                        what.empty() ? "" : "; ", gemm_convolved);
-  }
-  if (!dot_convolved.empty()) {
-    what += fmt::format("{}the builtin kernels' dot-product GEMM for int8 convolutions and fully "
-                        "connected layers ({}; this XNNPACK has no such kernels): {}",
-                        what.empty() ? "" : "; ", tflite::gemm::DotKernelName(), dot_convolved);
-  }
-  if (!multiplied.empty()) {
-    what += fmt::format("{}int8 MUL on AVX-512, 64 bytes a step (this XNNPACK's is 16): {}",
-                        what.empty() ? "" : "; ", multiplied);
-  }
-  if (!added.empty()) {
-    what += fmt::format("{}int8 ADD / SUB on AVX-512 split over the threads (this XNNPACK runs "
-                        "a same-shape one on the calling thread): {}",
-                        what.empty() ? "" : "; ", added);
-  }
-  if (!table_multiplied.empty()) {
-    what += fmt::format("{}int8 MUL of a value by a lookup table of it (swish), one composed "
-                        "table: {}",
-                        what.empty() ? "" : "; ", table_multiplied);
-  }
-  if (!folded.empty()) {
-    what += fmt::format("{}clamps folded into the step before them (XNNPACK fuses them alike): {}",
-                        what.empty() ? "" : "; ", folded);
-  }
-  if (!swished.empty()) {
-    what += fmt::format("{}float swish, a MUL of a value by its LOGISTIC, in one pass or on the "
-                        "rows of the depthwise convolution writing the value (the LOGISTIC's "
-                        "output never formed): {}",
-                        what.empty() ? "" : "; ", swished);
-  }
-  if (!residuals.empty()) {
-    what += fmt::format("{}float residual ADDs, with a zero channel PAD of the value added, a "
-                        "clamp or a PRELU after them, on the output rows of the convolution or fully "
-                        "connected step before them (its output and the sum never formed): {}",
-                        what.empty() ? "" : "; ", residuals);
-  }
-  if (!pads.empty()) {
-    what += fmt::format("{}zero PADs of the height and width read through the padding of the "
-                        "depthwise step after them (never formed): {}",
-                        what.empty() ? "" : "; ", pads);
-  }
-  if (!folded_transposes.empty()) {
-    what += fmt::format("{}transposes folded into the matrix multiply reading or writing them "
-                        "(never formed): {}",
-                        what.empty() ? "" : "; ", folded_transposes);
-  }
-  if (!transposed.empty()) {
-    what += fmt::format("{}a GEMM for non-overlapping transposed convolutions (faster than this "
-                        "XNNPACK's deconvolution): {}",
-                        what.empty() ? "" : "; ", transposed);
-  }
-  if (!elementwise.empty()) {
-    what += fmt::format("{}same-shape elementwise ops split over the threads (this XNNPACK runs "
-                        "them on one): {}",
-                        what.empty() ? "" : "; ", elementwise);
-  }
-  if (!tabled.empty()) {
-    what += fmt::format("{}8-bit lookup tables, the builtin kernels' own (this XNNPACK has no "
-                        "quantized version): {}",
-                        what.empty() ? "" : "; ", tabled);
-  }
+  say(gemm_convolved, "the builtin kernels' GEMM for float convolutions and fully connected "
+                      "layers (faster than this XNNPACK's on a CPU without AVX-512, and for 1x1 "
+                      "convolutions and windows one pixel high)");
+  say(dot_convolved, fmt::format("the builtin kernels' dot-product GEMM for int8 convolutions and "
+                                 "fully connected layers ({}; this XNNPACK has no such kernels)",
+                                 tflite::gemm::DotKernelName()));
+  say(multiplied, "int8 MUL on AVX-512, 64 bytes a step (this XNNPACK's is 16)");
+  say(added, "int8 ADD / SUB on AVX-512 split over the threads (this XNNPACK runs a same-shape "
+             "one on the calling thread)");
+  say(table_multiplied, "int8 MUL of a value by a lookup table of it (swish), one composed table");
+  say(folded, "clamps folded into the step before them (XNNPACK fuses them alike)");
+  say(swished, "float swish, a MUL of a value by its LOGISTIC, in one pass or on the rows of the "
+               "depthwise convolution writing the value (the LOGISTIC's output never formed)");
+  say(residuals, "float residual ADDs, with a zero channel PAD of the value added, a clamp or a "
+                 "PRELU after them, on the output rows of the convolution or fully connected step "
+                 "before them (its output and the sum never formed)");
+  say(pads, "zero PADs of the height and width read through the padding of the depthwise step "
+            "after them (never formed)");
+  say(folded_transposes, "transposes folded into the matrix multiply reading or writing them "
+                         "(never formed)");
+  say(transposed, "a GEMM for non-overlapping transposed convolutions (faster than this XNNPACK's "
+                  "deconvolution)");
+  say(elementwise, "same-shape elementwise ops split over the threads (this XNNPACK runs them on "
+                   "one)");
+  say(tabled, "8-bit lookup tables, the builtin kernels' own (this XNNPACK has no quantized "
+              "version)");
   record->log.push_back(fmt::format("partition of {} nodes: {} XNNPACK runtime{}; {} node{} run by the delegate's own code, not by XNNPACK: {}",
                                     nodes, runtimes, runtimes == 1 ? "" : "s", own_nodes,
                                     own_nodes == 1 ? "" : "s", what));
