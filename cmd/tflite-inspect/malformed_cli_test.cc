@@ -17,6 +17,7 @@
 
 #include "builder/model_builder.h"
 #include "catch2/catch.hpp"
+#include "flatbuffers/flexbuffers.h"
 #include "fmt/format.h"
 #include "testing/command.h"
 
@@ -448,6 +449,39 @@ std::vector<Case> Cases() {
          return b;
        },
        "Encountered unresolved custom op: NoSuchOp."},
+      {"detection_postprocess_option_not_int32",
+       [] {
+         // Found by the invoke fuzzer: a float out of range (and a negative float for a bool)
+         // in the custom options, which flexbuffers' own conversions cast with undefined
+         // behaviour.
+         flexbuffers::Builder fbb;
+         fbb.Map([&] {
+           fbb.Double("max_detections", 1e30);
+           fbb.Int("max_classes_per_detection", 1);
+           fbb.Double("use_regular_nms", -1.0);
+           fbb.Int("num_classes", 1);
+           fbb.Float("nms_iou_threshold", 0.5f);
+           fbb.Float("y_scale", 10.0f);
+           fbb.Float("x_scale", 10.0f);
+           fbb.Float("h_scale", 5.0f);
+           fbb.Float("w_scale", 5.0f);
+         });
+         fbb.Finish();
+         ModelBuilder b;
+         const int boxes = b.AddTensor(kF32, {1, 4, 4}, "boxes");
+         const int scores = b.AddTensor(kF32, {1, 4, 2}, "scores");
+         const int anchors = b.AddTensor(kF32, {4, 4}, "anchors");
+         std::vector<int> outs;
+         for (const char* name : {"out_boxes", "out_classes", "out_scores", "count"}) {
+           outs.push_back(b.AddTensor(kF32, {1}, name));
+         }
+         b.AddCustomOperator("TFLite_Detection_PostProcess", {boxes, scores, anchors}, outs,
+                             fbb.GetBuffer());
+         b.SetInputs({boxes, scores, anchors});
+         b.SetOutputs(outs);
+         return b;
+       },
+       "TFLite_Detection_PostProcess: custom option 'max_detections' is not a 32-bit integer."},
       {"subgraph_input_constant",
        [] {
          ModelBuilder b = AddChain();

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "flatbuffers/flexbuffers.h"
+#include "kernels/internal/flex_options.h"
 #include "tensorflow/lite/core/c/common.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
@@ -52,6 +53,7 @@ struct OpData {
   int num_classes = 0;
   float y_scale = 0.f, x_scale = 0.f, h_scale = 0.f, w_scale = 0.f;
   bool options_ok = false;
+  const char* bad_option = nullptr;  // the first int option that is no int32
   // Scratch, reused across invocations.
   std::vector<Box> decoded;
   std::vector<float> scores;
@@ -66,17 +68,24 @@ void* Init(TfLiteContext*, const char* buffer, size_t length) {
   const flexbuffers::Reference root = flexbuffers::GetRoot(bytes, length);
   if (!root.IsMap()) return d;
   const flexbuffers::Map m = root.AsMap();
-  d->max_detections = m["max_detections"].AsInt32();
-  d->max_classes_per_detection = m["max_classes_per_detection"].AsInt32();
-  if (!m["detections_per_class"].IsNull()) d->detections_per_class = m["detections_per_class"].AsInt32();
-  if (!m["use_regular_nms"].IsNull()) d->use_regular_nms = m["use_regular_nms"].AsBool();
-  d->score_threshold = m["nms_score_threshold"].AsFloat();
-  d->iou_threshold = m["nms_iou_threshold"].AsFloat();
-  d->num_classes = m["num_classes"].AsInt32();
-  d->y_scale = m["y_scale"].AsFloat();
-  d->x_scale = m["x_scale"].AsFloat();
-  d->h_scale = m["h_scale"].AsFloat();
-  d->w_scale = m["w_scale"].AsFloat();
+  // flex_options: flexbuffers' own conversions are undefined for floats out of range. An
+  // int option that is present but no int32 is refused at Prepare, by name.
+  auto int_option = [&](const char* key, int* out) {
+    const flexbuffers::Reference r = m[key];
+    *out = 0;  // a missing key reads as 0, as flexbuffers reads null
+    if (!r.IsNull() && !flex_options::ToInt32(r, out) && d->bad_option == nullptr) d->bad_option = key;
+  };
+  int_option("max_detections", &d->max_detections);
+  int_option("max_classes_per_detection", &d->max_classes_per_detection);
+  if (!m["detections_per_class"].IsNull()) int_option("detections_per_class", &d->detections_per_class);
+  d->use_regular_nms = flex_options::BoolOr(m["use_regular_nms"], d->use_regular_nms);
+  d->score_threshold = flex_options::FloatOr(m["nms_score_threshold"], 0.0f);
+  d->iou_threshold = flex_options::FloatOr(m["nms_iou_threshold"], 0.0f);
+  int_option("num_classes", &d->num_classes);
+  d->y_scale = flex_options::FloatOr(m["y_scale"], 0.0f);
+  d->x_scale = flex_options::FloatOr(m["x_scale"], 0.0f);
+  d->h_scale = flex_options::FloatOr(m["h_scale"], 0.0f);
+  d->w_scale = flex_options::FloatOr(m["w_scale"], 0.0f);
   d->options_ok = true;
   return d;
 }
@@ -100,6 +109,12 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   if (!d->options_ok) {
     TF_LITE_KERNEL_LOG(context,
                        "TFLite_Detection_PostProcess: custom options are not a flexbuffer map.");
+    return kTfLiteError;
+  }
+  if (d->bad_option != nullptr) {
+    TF_LITE_KERNEL_LOG(context,
+                       "TFLite_Detection_PostProcess: custom option '%s' is not a 32-bit integer.",
+                       d->bad_option);
     return kTfLiteError;
   }
   TF_LITE_ENSURE_EQ(context, NumInputs(node), 3);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "flatbuffers/flexbuffers.h"
+#include "kernels/internal/flex_options.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
 
@@ -100,32 +101,41 @@ class FlexMap {
   }
   bool Has(const char* key) const { return !map_[key].IsNull(); }
   // Numeric fields; `fallback` when the key is missing or not a number.
+  // (flex_options: a float out of int32's range, or NaN, is `fallback` too.)
   int32_t Int(const char* key, int32_t fallback) const {
     flexbuffers::Reference r = map_[key];
-    return r.IsNumeric() ? r.AsInt32() : fallback;
+    return r.IsNumeric() ? tflite::flex_options::Int32Or(r, fallback) : fallback;
   }
   float Float(const char* key, float fallback) const {
     flexbuffers::Reference r = map_[key];
-    return r.IsNumeric() ? r.AsFloat() : fallback;
+    return r.IsNumeric() ? tflite::flex_options::FloatOr(r, fallback) : fallback;
   }
-  // An int vector (typed or untyped); false when missing or not a vector.
+  // An int vector (typed or untyped); false when missing, not a vector, or holding a value
+  // that is no int32.
   bool Ints(const char* key, std::vector<int32_t>* out) const {
     flexbuffers::Reference r = map_[key];
     out->clear();
+    auto add = [out](const flexbuffers::Reference& e) {
+      int32_t x = 0;
+      const bool ok = tflite::flex_options::ToInt32(e, &x);
+      out->push_back(x);
+      return ok;
+    };
+    bool ok = true;
     if (r.IsTypedVector()) {
       flexbuffers::TypedVector v = r.AsTypedVector();
-      for (size_t i = 0; i < v.size(); ++i) out->push_back(v[i].AsInt32());
-      return true;
+      for (size_t i = 0; i < v.size(); ++i) ok = add(v[i]) && ok;
+      return ok;
     }
     if (r.IsFixedTypedVector()) {
       flexbuffers::FixedTypedVector v = r.AsFixedTypedVector();
-      for (size_t i = 0; i < v.size(); ++i) out->push_back(v[i].AsInt32());
-      return true;
+      for (size_t i = 0; i < v.size(); ++i) ok = add(v[i]) && ok;
+      return ok;
     }
     if (r.IsUntypedVector()) {
       flexbuffers::Vector v = r.AsVector();
-      for (size_t i = 0; i < v.size(); ++i) out->push_back(v[i].AsInt32());
-      return true;
+      for (size_t i = 0; i < v.size(); ++i) ok = add(v[i]) && ok;
+      return ok;
     }
     return false;
   }
