@@ -93,28 +93,43 @@ int64_t DeclaredMacs(const tflite::FlatBufferModel& model) {
 
 // Pooling is not multiply-adds (inspect_ops does not count it), but its work is the same
 // kind of legal, slow loop: output elements x filter taps (L2_POOL_2D with a 3 x 65,540
-// filter over a 65,536-wide image: 26 s in Release). From the shapes Prepare computed.
+// filter over a 65,536-wide image: 26 s in Release). So is LOCAL_RESPONSE_NORMALIZATION's,
+// output elements x the channels of its window (min(depth, 2 x radius)): the long campaign
+// of 2026-12-05 timed out on one whose window ran over the whole of a deep row (over a
+// minute alone under ASan). From the shapes Prepare computed.
 int64_t PoolingWork(const tflite::Interpreter& interpreter) {
   int64_t total = 0;
   for (int n : interpreter.execution_plan()) {
     const auto* nr = interpreter.node_and_registration(n);
     if (nr == nullptr) continue;
     const int32_t code = nr->second.builtin_code;
+    const bool lrn = code == tflite::BuiltinOperator_LOCAL_RESPONSE_NORMALIZATION;
     if (code != tflite::BuiltinOperator_AVERAGE_POOL_2D &&
-        code != tflite::BuiltinOperator_MAX_POOL_2D && code != tflite::BuiltinOperator_L2_POOL_2D) {
+        code != tflite::BuiltinOperator_MAX_POOL_2D && code != tflite::BuiltinOperator_L2_POOL_2D &&
+        !lrn) {
       continue;
     }
-    const auto* params = static_cast<const TfLitePoolParams*>(nr->first.builtin_data);
-    if (params == nullptr || nr->first.outputs == nullptr || nr->first.outputs->size < 1) continue;
+    if (nr->first.builtin_data == nullptr || nr->first.outputs == nullptr ||
+        nr->first.outputs->size < 1) {
+      continue;
+    }
     const TfLiteTensor* out = interpreter.tensor(nr->first.outputs->data[0]);
-    if (out == nullptr || out->dims == nullptr) continue;
+    if (out == nullptr || out->dims == nullptr || out->dims->size < 1) continue;
     int64_t elements = 1;
     for (int d = 0; d < out->dims->size; ++d) {
       elements = std::min<int64_t>(elements * std::max(out->dims->data[d], 0), kMaxMacs + 1);
     }
-    const int64_t taps = std::min<int64_t>(
-        int64_t{std::max(params->filter_height, 0)} * std::max(params->filter_width, 0),
-        kMaxMacs + 1);
+    int64_t taps;
+    if (lrn) {
+      const auto* params = static_cast<const TfLiteLocalResponseNormParams*>(nr->first.builtin_data);
+      taps = std::min<int64_t>(std::max(out->dims->data[out->dims->size - 1], 0),
+                               2 * int64_t{std::max(params->radius, 0)});
+    } else {
+      const auto* params = static_cast<const TfLitePoolParams*>(nr->first.builtin_data);
+      taps = std::min<int64_t>(
+          int64_t{std::max(params->filter_height, 0)} * std::max(params->filter_width, 0),
+          kMaxMacs + 1);
+    }
     total += std::min<int64_t>(elements * taps, kMaxMacs + 1);
     if (total > kMaxPoolingWork) return total;
   }
