@@ -368,8 +368,8 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TfLiteTensor* output_state = GetVariableInput(context, node, kOutputState);
   TfLiteTensor* cell_state = GetVariableInput(context, node, kCellState);
   TF_LITE_ENSURE(context, output_state != nullptr && cell_state != nullptr);
-  TF_LITE_ENSURE_EQ(context, NumElements(output_state), d->n_batch * d->n_output);
-  TF_LITE_ENSURE_EQ(context, NumElements(cell_state), d->n_batch * d->n_cell);
+  TF_LITE_ENSURE_EQ(context, NumElements(output_state), int64_t{d->n_batch} * d->n_output);
+  TF_LITE_ENSURE_EQ(context, NumElements(cell_state), int64_t{d->n_batch} * d->n_cell);
   TfLiteTensor* output;
   TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, 0, &output));
   TF_LITE_ENSURE_TYPES_EQ(context, output->type, input->type);
