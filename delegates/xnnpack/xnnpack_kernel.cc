@@ -107,11 +107,13 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
   pool_ = runtime != nullptr ? runtime->thread_pool : nullptr;
   threads_ = pool_ != nullptr ? static_cast<int>(pthreadpool_get_threads_count(pool_)) : 1;
   TF_LITE_ENSURE_STATUS(DequantizeFp16Weights(context, nodes, outputs_));
-  TF_LITE_ENSURE_STATUS(FindFoldedClamps(context, nodes));
-  TF_LITE_ENSURE_STATUS(FindFoldedTransposes(context, nodes));
-  TF_LITE_ENSURE_STATUS(FindFoldedSwish(context, nodes));
-  TF_LITE_ENSURE_STATUS(FindFoldedResiduals(context, nodes));
-  TF_LITE_ENSURE_STATUS(FindFoldedPads(context, nodes));
+  Flow flow;
+  TF_LITE_ENSURE_STATUS(Dataflow(context, nodes, &flow.producer, &flow.readers));
+  TF_LITE_ENSURE_STATUS(FindFoldedClamps(context, nodes, flow));
+  TF_LITE_ENSURE_STATUS(FindFoldedTransposes(context, nodes, flow));
+  TF_LITE_ENSURE_STATUS(FindFoldedSwish(context, nodes, flow));
+  TF_LITE_ENSURE_STATUS(FindFoldedResiduals(context, nodes, flow));
+  TF_LITE_ENSURE_STATUS(FindFoldedPads(context, nodes, flow));
   TF_LITE_ENSURE_STATUS(CutSegments(context, nodes));
 
   // Which segments touch each tensor, and when (position in the run order) it is first
@@ -456,13 +458,12 @@ TfLiteStatus XnnpackKernel::Dataflow(TfLiteContext* context, const std::vector<i
 // (selfie_segmentation: 6% slower with the 1x1 convolutions as steps). Clamps compose:
 // clamp(clamp(x, a, b), c, d) = clamp(x, max(a, c), min(b, d)) where the ranges overlap;
 // where they do not the node stays unfolded.
-TfLiteStatus XnnpackKernel::FindFoldedClamps(TfLiteContext* context, const std::vector<int>& nodes) {
+TfLiteStatus XnnpackKernel::FindFoldedClamps(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow) {
   clamp_after_.clear();
   folded_clamps_.clear();
   if (force_fp16_) return kTfLiteOk;
-  std::map<int, int> producer;
-  std::map<int, std::vector<int>> readers;
-  TF_LITE_ENSURE_STATUS(Dataflow(context, nodes, &producer, &readers));
+  std::map<int, int>& producer = flow.producer;
+  std::map<int, std::vector<int>>& readers = flow.readers;
   for (int n : nodes) {
     TfLiteNode* node;
     TfLiteRegistration* reg;
@@ -546,15 +547,14 @@ void XnnpackKernel::UseViews(TfLiteContext* context, const TfLiteNode& node,
 // vector_math's sigmoid (the builtin LOGISTIC's, within 2.5e-7 of the exact values); where
 // x is the output of a float depthwise step and read by nothing else, that step computes
 // the swish on each output row while it is in cache and writes the MUL's output.
-TfLiteStatus XnnpackKernel::FindFoldedSwish(TfLiteContext* context, const std::vector<int>& nodes) {
+TfLiteStatus XnnpackKernel::FindFoldedSwish(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow) {
   swish_muls_.clear();
   folded_logistics_.clear();
   swish_after_.clear();
   folded_swish_muls_.clear();
   if (force_fp16_) return kTfLiteOk;
-  std::map<int, int> producer;
-  std::map<int, std::vector<int>> readers;
-  TF_LITE_ENSURE_STATUS(Dataflow(context, nodes, &producer, &readers));
+  std::map<int, int>& producer = flow.producer;
+  std::map<int, std::vector<int>>& readers = flow.readers;
   VisitContext v = NewVisit(context);
   auto is_float = [&](int t) { return t >= 0 && context->tensors[t].type == kTfLiteFloat32; };
   for (int n : nodes) {
@@ -636,13 +636,12 @@ bool PerChannelSlopes(const VisitContext& v, int t, int channels) {
 // it is in cache, clamps (and multiplies by the PRELU's slopes), and writes the last tensor;
 // the operations are the separate nodes', so the bits are theirs.
 // r must be ready when the convolution runs: CutSegments makes the convolution read it.
-TfLiteStatus XnnpackKernel::FindFoldedResiduals(TfLiteContext* context, const std::vector<int>& nodes) {
+TfLiteStatus XnnpackKernel::FindFoldedResiduals(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow) {
   residual_after_.clear();
   folded_residual_nodes_.clear();
   if (force_fp16_) return kTfLiteOk;
-  std::map<int, int> producer;
-  std::map<int, std::vector<int>> readers;
-  TF_LITE_ENSURE_STATUS(Dataflow(context, nodes, &producer, &readers));
+  std::map<int, int>& producer = flow.producer;
+  std::map<int, std::vector<int>>& readers = flow.readers;
   VisitContext v = NewVisit(context);
   auto is_float = [&](int t) {
     return t >= 0 && context->tensors[t].type == kTfLiteFloat32 && context->tensors[t].dims != nullptr &&
@@ -733,7 +732,7 @@ TfLiteStatus XnnpackKernel::FindFoldedResiduals(TfLiteContext* context, const st
       // A RELU-family node after the sum: its clamp joins the ADD's. Or a PRELU of the sum
       // by constant slopes, one per channel (BlazePalm's blocks).
       const auto c = readers.find(z);
-      if (c != readers.end() && only_read_by(z, c->second[0])) {
+      if (c != readers.end() && c->second.size() == 1 && only_read_by(z, c->second[0])) {
         TfLiteNode* clamp;
         TfLiteRegistration* clamp_reg;
         TF_LITE_ENSURE_STATUS(node_of(c->second[0], &clamp, &clamp_reg));
@@ -770,13 +769,12 @@ TfLiteStatus XnnpackKernel::FindFoldedResiduals(TfLiteContext* context, const st
 // and the padded copy is never formed. pose_detection: 5 such PADs (two read by two
 // depthwise nodes each), ~4% of its time at one thread in XNNPACK's copy. Not with the builtin depthwise code (dynamic-range graphs),
 // which skips taps outside the input where the PAD's zeros would be added.
-TfLiteStatus XnnpackKernel::FindFoldedPads(TfLiteContext* context, const std::vector<int>& nodes) {
+TfLiteStatus XnnpackKernel::FindFoldedPads(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow) {
   pad_before_.clear();
   folded_pads_.clear();
   if (force_fp16_ || builtin_bits_) return kTfLiteOk;
-  std::map<int, int> producer;
-  std::map<int, std::vector<int>> readers;
-  TF_LITE_ENSURE_STATUS(Dataflow(context, nodes, &producer, &readers));
+  std::map<int, int>& producer = flow.producer;
+  std::map<int, std::vector<int>>& readers = flow.readers;
   VisitContext v = NewVisit(context);
   for (int n : nodes) {
     TfLiteNode* pad;
@@ -790,7 +788,7 @@ TfLiteStatus XnnpackKernel::FindFoldedPads(TfLiteContext* context, const std::ve
     const int s = pad->inputs->data[0], p = pad->outputs->data[0];
     const auto r = readers.find(p);
     std::vector<int64_t> paddings;
-    if (s < 0 || p < 0 || r == readers.end() || outputs_.count(p) != 0 ||
+    if (s < 0 || p < 0 || r == readers.end() || r->second.empty() || outputs_.count(p) != 0 ||
         context->tensors[s].type != kTfLiteFloat32 || context->tensors[s].dims == nullptr ||
         context->tensors[s].dims->size != 4 || !ConstInts(v, pad->inputs->data[1], "paddings", &paddings) ||
         paddings.size() != 8 || paddings[0] != 0 || paddings[1] != 0 || paddings[6] != 0 ||
@@ -844,13 +842,12 @@ TfLiteStatus XnnpackKernel::FindFoldedPads(TfLiteContext* context, const std::ve
 // an output whose rows would not be contiguous (the GEMM writes rows); a TRANSPOSE folds
 // into one matrix multiply only.
 TfLiteStatus XnnpackKernel::FindFoldedTransposes(TfLiteContext* context,
-                                                 const std::vector<int>& nodes) {
+                                                 const std::vector<int>& nodes, Flow& flow) {
   matmul_views_.clear();
   folded_transposes_.clear();
   if (force_fp16_) return kTfLiteOk;
-  std::map<int, int> producer;
-  std::map<int, std::vector<int>> readers;
-  TF_LITE_ENSURE_STATUS(Dataflow(context, nodes, &producer, &readers));
+  std::map<int, int>& producer = flow.producer;
+  std::map<int, std::vector<int>>& readers = flow.readers;
   VisitContext v = NewVisit(context);
   auto float_tensor = [&](int t) {
     return t >= 0 && context->tensors[t].type == kTfLiteFloat32 && !IsStatic(v, t);

@@ -71,11 +71,17 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   static TfLiteStatus Dataflow(TfLiteContext* context, const std::vector<int>& nodes,
                                std::map<int, int>* producer,
                                std::map<int, std::vector<int>>* readers);
-  TfLiteStatus FindFoldedClamps(TfLiteContext* context, const std::vector<int>& nodes);
-  TfLiteStatus FindFoldedTransposes(TfLiteContext* context, const std::vector<int>& nodes);
-  TfLiteStatus FindFoldedSwish(TfLiteContext* context, const std::vector<int>& nodes);
-  TfLiteStatus FindFoldedResiduals(TfLiteContext* context, const std::vector<int>& nodes);
-  TfLiteStatus FindFoldedPads(TfLiteContext* context, const std::vector<int>& nodes);
+  // The partition's dataflow, computed once in Init for the FindFolded* passes (readers
+  // is indexed with [], so a tensor nobody reads gets an empty list).
+  struct Flow {
+    std::map<int, int> producer;
+    std::map<int, std::vector<int>> readers;
+  };
+  TfLiteStatus FindFoldedClamps(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
+  TfLiteStatus FindFoldedTransposes(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
+  TfLiteStatus FindFoldedSwish(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
+  TfLiteStatus FindFoldedResiduals(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
+  TfLiteStatus FindFoldedPads(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
   TfLiteStatus CreateRuntime(TfLiteContext* context, Segment* segment);
   TfLiteStatus DefineValue(TfLiteContext* context, xnn_subgraph_t subgraph, int t, uint32_t flags,
                            const VisitContext& v, std::vector<uint32_t>* ids);
