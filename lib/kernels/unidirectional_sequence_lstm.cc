@@ -16,6 +16,7 @@
 // Not implemented: int16 activations (v5, 16x8), which TFLite's builtin kernel lacks
 // too (its resolvers stop at v4; only TFLite Micro runs them).
 #include <cmath>
+#include <cstddef>
 #include <memory>
 #include <type_traits>
 #include <vector>
@@ -455,19 +456,21 @@ void FillHybridWeights(TfLiteContext* context, TfLiteNode* node, OpData* d, bool
 }
 
 // Calls step(input_offset, output_offset, state_row, n_batch) for each step: all batches
-// at once when time major, else one batch row at a time.
+// at once when time major, else one batch row at a time. Offsets in 64 bits: Prepare checked
+// the element counts in 64 bits, not that their products fit an int.
 template <typename Step>
 void ForEachStep(const OpData& d, bool time_major, Step step) {
+  const std::ptrdiff_t n_input = d.n_input, n_output = d.n_output;
   if (time_major) {
-    for (int t = 0; t < d.max_time; ++t) {
-      step(t * d.n_batch * d.n_input, t * d.n_batch * d.n_output, 0, d.n_batch);
+    for (std::ptrdiff_t t = 0; t < d.max_time; ++t) {
+      step(t * d.n_batch * n_input, t * d.n_batch * n_output, 0, d.n_batch);
     }
     return;
   }
-  for (int b = 0; b < d.n_batch; ++b) {
-    for (int t = 0; t < d.max_time; ++t) {
-      const int offset = b * d.max_time + t;
-      step(offset * d.n_input, offset * d.n_output, b, 1);
+  for (std::ptrdiff_t b = 0; b < d.n_batch; ++b) {
+    for (std::ptrdiff_t t = 0; t < d.max_time; ++t) {
+      const std::ptrdiff_t offset = b * d.max_time + t;
+      step(offset * n_input, offset * n_output, b, 1);
     }
   }
 }
@@ -528,7 +531,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   if (d->kind == Kind::kHybrid) {
     lstm_eval::HybridLstmWeights w;
     FillHybridWeights(context, node, d, params->asymmetric_quantize_inputs, &w);
-    ForEachStep(*d, params->time_major, [&](int in_off, int out_off, int row, int n_batch) {
+    ForEachStep(*d, params->time_major, [&](std::ptrdiff_t in_off, std::ptrdiff_t out_off, std::ptrdiff_t row, int n_batch) {
       lstm_eval::LstmStepHybrid(w, *params, input->data.f + in_off, n_batch, d->n_input, d->n_cell,
                                 d->n_output, output_state->data.f + row * d->n_output,
                                 cell_state->data.f + row * d->n_cell, output->data.f + out_off,
@@ -542,7 +545,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
     FillDiagonal(context, node, *d, &w);
     w.projection_bias = Data<float>(context, node, kProjectionBias);
     RowParallelWeights(context, node, d, &w);
-    ForEachStep(*d, params->time_major, [&](int in_off, int out_off, int row, int n_batch) {
+    ForEachStep(*d, params->time_major, [&](std::ptrdiff_t in_off, std::ptrdiff_t out_off, std::ptrdiff_t row, int n_batch) {
       lstm_eval::LstmStepFloat(w, *params, input->data.f + in_off, n_batch, d->n_input, d->n_cell,
                                d->n_output, output_state->data.f + row * d->n_output,
                                cell_state->data.f + row * d->n_cell, output->data.f + out_off,
@@ -552,7 +555,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   }
   lstm_eval::IntegerLstmWeights w;
   FillWeights<int8_t>(context, node, d->use_layer_norm, &w);
-  ForEachStep(*d, params->time_major, [&](int in_off, int out_off, int row, int n_batch) {
+  ForEachStep(*d, params->time_major, [&](std::ptrdiff_t in_off, std::ptrdiff_t out_off, std::ptrdiff_t row, int n_batch) {
     lstm_eval::LstmStepInteger8x8_16(
         w, d->q, input->data.int8 + in_off, n_batch, d->n_input, d->n_cell, d->n_output,
         output_state->data.int8 + row * d->n_output, cell_state->data.i16 + row * d->n_cell,

@@ -447,6 +447,25 @@ TEST_CASE("UNIDIRECTIONAL_SEQUENCE_LSTM: bad models fail to prepare with a messa
     CHECK(m.Prepare() != kTfLiteOk);
     CHECK_THAT(m.errors(), Catch::Contains("UNIDIRECTIONAL_SEQUENCE_LSTM"));
   }
+  SECTION("state sizes whose products overflow an int") {
+    // The fuzz campaign's finding: n_batch * n_output = 2^32 wrapped to 0 in int and matched
+    // an empty state (UBSan: signed overflow). Compared in 64 bits, it is refused.
+    LstmCase big;
+    big.batch = 65536;
+    big.time = 1;
+    big.input = 1;
+    big.cell = 1;
+    big.output = 65536;
+    big.projection = true;  // else n_output must equal n_cell
+    LstmWeights bw = RandomWeights(rng, big);
+    ModelBuilder b = FloatModel(big, bw);
+    const auto& op = *b.model().subgraphs[0]->operators[0];
+    b.subgraph(0).tensors[op.inputs[18]]->shape = {65536, 0};
+    b.subgraph(0).tensors[op.outputs[0]]->shape = {1, 1, 1};
+    OpTestModel m(b);
+    CHECK(m.Prepare() != kTfLiteOk);
+    CHECK_THAT(m.errors(), Catch::Contains("NumElements(output_state)"));
+  }
   SECTION("unsupported input type") {
     ModelBuilder b = FloatModel(c, w);
     b.subgraph(0).tensors[0]->type = tflite::TensorType_INT32;
