@@ -31,7 +31,10 @@ bool OwnConvF32Wanted(const tflite::conv_util::ConvGeometry& g) {
   // slower at 2 threads when taken).
   const bool pointwise = g.f_h == 1 && g.f_w == 1 && g.stride_h == 1 && g.stride_w == 1 &&
                          static_cast<int64_t>(g.batches) * g.out_h * g.out_w >= 16;
-  return OwnStepWanted(pointwise || (g.f_w > 1 && w.any() && 2 * (w.hi - w.lo) >= g.out_w));
+  // Few input channels (a first layer): FloatConv's direct kernel (direct_conv_f32.h).
+  const bool direct = tflite::conv_util::DirectFloatConvApplies(g, tflite::gemm::GemmKernel::kAuto);
+  return OwnStepWanted(pointwise || direct ||
+                       (g.f_w > 1 && w.any() && 2 * (w.hi - w.lo) >= g.out_w));
 }
 
 bool HalfHead(int rows, int n, int k, const float* weights) {

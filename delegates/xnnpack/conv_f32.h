@@ -41,6 +41,8 @@ bool OwnConvF32Wanted();
 // half of each output row from the input in place (Conv1D as converted; im2col.h:
 // DirectRowWindows). This XNNPACK runs those through its indirection buffer, a pointer per
 // tap of f_c values: the 1-D convnets of docs/performance.md ran 10-30% faster on ours.
+// And layers of few input channels that FloatConv's direct kernel runs (a network's first
+// layer; direct_conv_f32.h), for the same reason.
 bool OwnConvF32Wanted(const tflite::conv_util::ConvGeometry& g);
 // The same, and also a one-pixel 1x1 convolution (a classifier head after global pooling)
 // whose float filter [out_c][in_c] is HalfHead's: see below.

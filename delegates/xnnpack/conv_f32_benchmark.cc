@@ -151,7 +151,7 @@ TFI_CONV1X1(4x4x256_to_256, 4, 4, 256, 256);
 TFI_CONV1X1(32x32x96_to_96, 32, 32, 96, 96);
 
 // First layers: few input channels, a wide filter, stride 2 (BlazeFace 128 x 128 x 3, 5x5
-// to 24; MobileNet 224 x 224 x 3, 3x3 to 32 and to 16).
+// to 24; MobileNet 224 x 224 x 3, 3x3 to 32, 16 and 8 (width 0.25); ResNet's 7x7 stem).
 #define TFI_CONV(name, h, w, in_c, out_c, f, stride)                                               \
   BENCHMARK_CAPTURE(BM_Own, name, Shape{h, w, in_c, out_c, f, stride})->Arg(1)->Arg(2)->UseRealTime(); \
   BENCHMARK_CAPTURE(BM_Xnnpack, name, Shape{h, w, in_c, out_c, f, stride})->Arg(1)->Arg(2)->UseRealTime()
@@ -160,5 +160,7 @@ TFI_CONV(128x128x3_5x5s2_to_24, 128, 128, 3, 24, 5, 2);
 TFI_CONV(224x224x3_3x3s2_to_32, 224, 224, 3, 32, 3, 2);
 TFI_CONV(224x224x3_3x3s2_to_16, 224, 224, 3, 16, 3, 2);
 TFI_CONV(192x192x3_3x3s2_to_24, 192, 192, 3, 24, 3, 2);
+TFI_CONV(224x224x3_3x3s2_to_8, 224, 224, 3, 8, 3, 2);
+TFI_CONV(224x224x3_7x7s2_to_64, 224, 224, 3, 64, 7, 2);
 
 }  // namespace

@@ -35,9 +35,7 @@ namespace {
 
 constexpr int kNr = kGemmNr;
 
-// Up to this many columns, FloatGemm uses dot products over the unpacked weights instead
-// of 16-column panels (which would be mostly zero padding), e.g. a conv to 1 channel.
-constexpr int kSmallN = 4;
+constexpr int kSmallN = kGemmSmallN;
 
 // weights[col * n_stride + kk * k_stride] for col < n, kk < k, packed in 16-column panels
 // (or, n <= kSmallN, as plain [n][k]). The two common layouts copy runs: [n][k] (k_stride

@@ -38,6 +38,10 @@ namespace gemm {
 
 // Columns per packed panel of B.
 constexpr int kGemmNr = 16;
+// Up to this many columns, FloatGemm uses dot products over the unpacked weights instead
+// of 16-column panels (which would be mostly zero padding), e.g. a conv to 1 channel: the
+// packed float weights are then plain [n][k].
+constexpr int kGemmSmallN = 4;
 
 // Elements a packed B of n columns and depth k needs.
 inline size_t PackedWeightsSize(int n, int k) {

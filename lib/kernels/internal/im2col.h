@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/internal/direct_conv_f32.h"
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/parallel.h"
 
@@ -208,13 +209,18 @@ void RunRowWindows(const ConvGeometry& g, const RowWindows& w, pthreadpool* pool
 // A float convolution of one group: output = input (*) the packed filter (k = f_h * f_w *
 // in_c, n = out_c) through `stage`. 1x1 with stride 1 multiplies the input in place, and
 // so do windows one pixel high over the pixels DirectRowWindows finds (Conv1D as
-// converted: a 1 x k filter over a [1, W, C] image); the rest goes through im2col blocks
-// in `scratch` (grown here). Rows split over `pool`. A residual in `stage` is indexed by
+// converted: a 1 x k filter over a [1, W, C] image); layers of few input channels (a
+// network's first) read their windows in place too (direct_conv_f32.h, where it applies);
+// the rest goes through im2col blocks in `scratch` (grown here). Rows split over `pool`. A residual in `stage` is indexed by
 // output pixel.
 inline void FloatConv(const ConvGeometry& g, const float* input, const float* packed_filter,
                       const gemm::FloatOutputStage& stage, float* output,
                       std::vector<float>* scratch, pthreadpool* pool,
                       gemm::GemmKernel kernel = gemm::GemmKernel::kAuto) {
+  if (DirectFloatConvApplies(g, kernel)) {
+    DirectFloatConv(g, input, packed_filter, stage, output, pool);
+    return;
+  }
   const int depth = g.f_h * g.f_w * g.f_c;
   const size_t rows = static_cast<size_t>(g.batches) * g.out_h * g.out_w;
   if (g.f_h == 1 && g.f_w == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_h == 0 &&

@@ -1,0 +1,263 @@
+#include "kernels/internal/direct_conv_f32.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/internal/im2col.h"
+#include "kernels/internal/parallel.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define TFI_DIRECT_CONV_X86 1
+#endif
+
+namespace tflite {
+namespace conv_util {
+namespace {
+
+constexpr int kNr = gemm::kGemmNr;
+constexpr int kMaxInC = 4;
+constexpr int kMaxFilterW = 11;
+constexpr int kMaxStrideW = 4;
+constexpr int kMaxDepth = 320;  // gemm.cc's FloatKc: one k block up to here
+constexpr int kMaxPixels = 12;  // a tile's pixels
+// An edge copy: up to a tile's pixels' columns (at most kMaxStripColumns), in_c floats
+// each, for every kernel row in the image; rows * in_c <= depth.
+constexpr int kMaxStripColumns = (kMaxPixels - 1) * kMaxStrideW + kMaxFilterW;
+constexpr int kMaxStrip = kMaxDepth * kMaxStripColumns;
+
+// One tile: `pixels` output pixels side by side, one or two panels of kNr channels.
+struct Tile {
+  const float* a;      // the first pixel's window at the first kernel row in the image
+  int64_t lda;         // between pixels: stride_w * in_c
+  int64_t row_step;    // between kernel rows
+  int rows;            // kernel rows in the image (the others add nothing)
+  int k_row;           // f_w * in_c: one kernel row's taps
+  const float* b;      // packed panel at that first kernel row
+  const float* b2;     // the next panel (same row), or null
+  float* c;            // the first pixel's output at the panel's first channel
+  int ldc;             // out_c
+  int cols, cols2;     // valid channels of the panels
+  const float* bias;   // at the panel's first channel, or null
+  float min, max;
+};
+
+#ifdef TFI_DIRECT_CONV_X86
+#define TFI_DC_PIXELS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11)
+
+// R pixels x P panels. The broadcast of a pixel's input value is an operand of its FMAs
+// (the value is read from the input itself); one weight load per panel per tap.
+template <int R, int P>
+__attribute__((target("avx512f"))) void TileAvx512(const Tile& t) {
+  static_assert(R >= 1 && R <= kMaxPixels && (P == 1 || P == 2), "");
+#define TFI_DECL(i) __m512 acc##i = _mm512_setzero_ps(), bcc##i = _mm512_setzero_ps();
+  TFI_DC_PIXELS(TFI_DECL)
+#undef TFI_DECL
+  for (int r = 0; r < t.rows; ++r) {
+    const float* a = t.a + r * t.row_step;
+    const float* b = t.b + static_cast<int64_t>(r) * t.k_row * kNr;
+    const float* b2 = P == 2 ? t.b2 + static_cast<int64_t>(r) * t.k_row * kNr : nullptr;
+#define TFI_PTR(i) const float* a##i = a + (i < R ? i : 0) * t.lda;
+    TFI_DC_PIXELS(TFI_PTR)
+#undef TFI_PTR
+    for (int j = 0; j < t.k_row; ++j) {
+      const __m512 bv = _mm512_loadu_ps(b + j * kNr);
+      const __m512 bw = P == 2 ? _mm512_loadu_ps(b2 + j * kNr) : bv;
+#define TFI_STEP(i)                                        \
+  if constexpr (i < R) {                                   \
+    const __m512 av = _mm512_set1_ps(a##i[j]);             \
+    acc##i = _mm512_fmadd_ps(av, bv, acc##i);              \
+    if constexpr (P == 2) bcc##i = _mm512_fmadd_ps(av, bw, bcc##i); \
+  }
+      TFI_DC_PIXELS(TFI_STEP)
+#undef TFI_STEP
+    }
+  }
+  const __mmask16 mask = t.cols >= kNr ? __mmask16(0xffff) : __mmask16((1u << t.cols) - 1u);
+  const __mmask16 mask2 =
+      t.cols2 >= kNr ? __mmask16(0xffff) : __mmask16((1u << std::max(t.cols2, 0)) - 1u);
+  const __m512 bias = t.bias != nullptr ? _mm512_maskz_loadu_ps(mask, t.bias) : _mm512_setzero_ps();
+  const __m512 bias2 = P == 2 && t.bias != nullptr ? _mm512_maskz_loadu_ps(mask2, t.bias + kNr)
+                                                   : _mm512_setzero_ps();
+  const __m512 lo = _mm512_set1_ps(t.min), hi = _mm512_set1_ps(t.max);
+  // As the GEMM's tiles: the bias added to the sum, then the clamp (NaN passes).
+#define TFI_OUT(i)                                                                     \
+  if constexpr (i < R) {                                                               \
+    float* c = t.c + static_cast<int64_t>(i) * t.ldc;                                  \
+    __m512 v = acc##i;                                                                 \
+    if (t.bias != nullptr) v = _mm512_add_ps(v, bias);                                 \
+    _mm512_mask_storeu_ps(c, mask, _mm512_min_ps(hi, _mm512_max_ps(lo, v)));           \
+    if constexpr (P == 2) {                                                            \
+      __m512 w = bcc##i;                                                               \
+      if (t.bias != nullptr) w = _mm512_add_ps(w, bias2);                              \
+      _mm512_mask_storeu_ps(c + kNr, mask2, _mm512_min_ps(hi, _mm512_max_ps(lo, w)));  \
+    }                                                                                  \
+  }
+  TFI_DC_PIXELS(TFI_OUT)
+#undef TFI_OUT
+#undef TFI_DC_PIXELS
+}
+
+template <int P>
+void RunTile(int pixels, const Tile& t) {
+  switch (pixels) {
+    case 1: return TileAvx512<1, P>(t);
+    case 2: return TileAvx512<2, P>(t);
+    case 3: return TileAvx512<3, P>(t);
+    case 4: return TileAvx512<4, P>(t);
+    case 5: return TileAvx512<5, P>(t);
+    case 6: return TileAvx512<6, P>(t);
+    case 7: return TileAvx512<7, P>(t);
+    case 8: return TileAvx512<8, P>(t);
+    case 9: return TileAvx512<9, P>(t);
+    case 10: return TileAvx512<10, P>(t);
+    case 11: return TileAvx512<11, P>(t);
+    default: return TileAvx512<12, P>(t);
+  }
+}
+#else
+// Without x86 DirectFloatConvApplies is false; this keeps DirectFloatConv whole (the same
+// sums, one tap at a time).
+template <int P>
+void RunTile(int pixels, const Tile& t) {
+  for (int i = 0; i < pixels; ++i) {
+    for (int p = 0; p < P; ++p) {
+      const float* b = p == 0 ? t.b : t.b2;
+      const int cols = p == 0 ? t.cols : t.cols2;
+      for (int col = 0; col < cols; ++col) {
+        float sum = 0.0f;
+        for (int r = 0; r < t.rows; ++r) {
+          const float* a = t.a + r * t.row_step + i * t.lda;
+          const float* w = b + static_cast<int64_t>(r) * t.k_row * kNr + col;
+          for (int j = 0; j < t.k_row; ++j) sum = std::fma(a[j], w[j * kNr], sum);
+        }
+        if (t.bias != nullptr) sum += t.bias[p * kNr + col];
+        t.c[i * t.ldc + p * kNr + col] = std::min(std::max(sum, t.min), t.max);
+      }
+    }
+  }
+}
+#endif
+
+// Pixels [x0, x1) of one output row, all panels, the window read from `a` (the first
+// pixel's window at the first kernel row in the image) and `b_row` (that kernel row's
+// offset into each panel).
+void RunPixels(const ConvGeometry& g, const gemm::FloatOutputStage& stage,
+               const float* packed_filter, int depth, const float* a, int64_t row_step,
+               int rows, int64_t b_row, float* out, int x0, int x1) {
+  Tile t;
+  t.lda = static_cast<int64_t>(g.stride_w) * g.in_c;
+  t.row_step = row_step;
+  t.rows = rows;
+  t.k_row = g.f_w * g.in_c;
+  t.ldc = g.out_c;
+  t.min = stage.min;
+  t.max = stage.max;
+  const int panels = (g.out_c + kNr - 1) / kNr;
+  for (int x = x0; x < x1; x += kMaxPixels) {
+    const int n = std::min(kMaxPixels, x1 - x);
+    t.a = a + (x - x0) * t.lda;
+    for (int p = 0; p < panels; p += 2) {
+      t.b = packed_filter + static_cast<int64_t>(p) * kNr * depth + b_row;
+      t.c = out + static_cast<int64_t>(x) * g.out_c + p * kNr;
+      t.cols = std::min(kNr, g.out_c - p * kNr);
+      t.bias = stage.bias != nullptr ? stage.bias + p * kNr : nullptr;
+      if (p + 1 < panels) {
+        t.b2 = t.b + static_cast<int64_t>(kNr) * depth;
+        t.cols2 = std::min(kNr, g.out_c - (p + 1) * kNr);
+        RunTile<2>(n, t);
+      } else {
+        t.b2 = nullptr;
+        t.cols2 = 0;
+        RunTile<1>(n, t);
+      }
+    }
+  }
+}
+
+// Output row `line` (batch * out_h + oy).
+void RunLine(const ConvGeometry& g, const float* input, const float* packed_filter,
+             const gemm::FloatOutputStage& stage, float* output, size_t line) {
+  const int batch = static_cast<int>(line / g.out_h);
+  const int oy = static_cast<int>(line % g.out_h);
+  const int depth = g.f_h * g.f_w * g.in_c;
+  const int k_row = g.f_w * g.in_c;
+  // Kernel rows [kh0, kh1) fall inside the image.
+  const int iy0 = oy * g.stride_h - g.pad_h;
+  int kh0 = 0;
+  while (kh0 < g.f_h && iy0 + kh0 * g.dil_h < 0) ++kh0;
+  int kh1 = kh0;
+  while (kh1 < g.f_h && iy0 + kh1 * g.dil_h < g.in_h) ++kh1;
+  const int rows = kh1 - kh0;
+  const int64_t in_row = static_cast<int64_t>(g.in_w) * g.in_c;
+  const float* image = input + static_cast<int64_t>(batch) * g.in_h * in_row;
+  const float* first_row = rows > 0 ? image + (iy0 + kh0 * g.dil_h) * in_row : image;
+  const int64_t b_row = static_cast<int64_t>(kh0) * k_row * kNr;
+  float* out = output + static_cast<int64_t>(line) * g.out_w * g.out_c;
+
+  // Pixels [x_lo, x_hi) have their whole window inside the row.
+  const int x_lo = std::min(g.out_w, (g.pad_w + g.stride_w - 1) / g.stride_w);
+  const int x_hi =
+      g.in_w < g.f_w ? x_lo
+                     : std::max(x_lo, std::min(g.out_w, (g.in_w - g.f_w + g.pad_w) / g.stride_w + 1));
+  const int64_t x_lo_col = x_lo < x_hi ? static_cast<int64_t>(x_lo) * g.stride_w - g.pad_w : 0;
+  RunPixels(g, stage, packed_filter, depth, first_row + x_lo_col * g.in_c,
+            static_cast<int64_t>(g.dil_h) * in_row, rows, b_row, out, x_lo, x_hi);
+  // The edge pixels, a tile at a time, from a copy of their columns with zeros outside.
+  float strip[kMaxStrip];
+  auto edge = [&](int e0, int e1) {
+    for (int x = e0; x < e1; x += kMaxPixels) {
+      const int n = std::min(kMaxPixels, e1 - x);
+      const int col0 = x * g.stride_w - g.pad_w;
+      const int width = (n - 1) * g.stride_w + g.f_w;
+      const int from = std::max(col0, 0), to = std::min(col0 + width, g.in_w);
+      for (int r = 0; r < rows; ++r) {
+        float* dst = strip + static_cast<int64_t>(r) * width * g.in_c;
+        std::fill(dst, dst + static_cast<int64_t>(width) * g.in_c, 0.0f);
+        if (to > from) {
+          std::memcpy(dst + static_cast<int64_t>(from - col0) * g.in_c,
+                      first_row + r * g.dil_h * in_row + static_cast<int64_t>(from) * g.in_c,
+                      sizeof(float) * (to - from) * g.in_c);
+        }
+      }
+      RunPixels(g, stage, packed_filter, depth, strip, static_cast<int64_t>(width) * g.in_c,
+                rows, b_row, out, x, x + n);
+    }
+  };
+  edge(0, x_lo);
+  edge(x_hi, g.out_w);
+  if (stage.residual != nullptr) {
+    gemm::AddResidual(stage, output, g.out_c, static_cast<int>(line * g.out_w),
+                      static_cast<int>((line + 1) * g.out_w), 0, g.out_c);
+  }
+}
+
+}  // namespace
+
+bool DirectFloatConvApplies(const ConvGeometry& g, gemm::GemmKernel kernel) {
+#ifdef TFI_DIRECT_CONV_X86
+  const bool pointwise = g.f_h == 1 && g.f_w == 1 && g.stride_h == 1 && g.stride_w == 1;
+  return kernel == gemm::GemmKernel::kAuto && gemm::CpuHasAvx512F() && g.groups == 1 &&
+         g.dil_w == 1 && g.in_c >= 1 && g.in_c <= kMaxInC && g.f_w <= kMaxFilterW &&
+         g.stride_w >= 1 && g.stride_w <= kMaxStrideW && g.stride_h >= 1 && g.dil_h >= 1 &&
+         g.f_h * g.f_w * g.in_c <= kMaxDepth && g.out_c > gemm::kGemmSmallN && !pointwise;
+#else
+  (void)g;
+  (void)kernel;
+  return false;
+#endif
+}
+
+void DirectFloatConv(const ConvGeometry& g, const float* input, const float* packed_filter,
+                     const gemm::FloatOutputStage& stage, float* output, pthreadpool* pool) {
+  const size_t lines = static_cast<size_t>(g.batches) * g.out_h;
+  const double work = static_cast<double>(lines) * g.out_w * g.f_h * g.f_w * g.in_c * g.out_c;
+  parallel::ParallelFor(pool, lines, work, [&](size_t line) {
+    RunLine(g, input, packed_filter, stage, output, line);
+  });
+}
+
+}  // namespace conv_util
+}  // namespace tflite

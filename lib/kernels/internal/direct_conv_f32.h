@@ -1,0 +1,48 @@
+// A float convolution with few input channels (a network's first layer: RGB in, 3x3 to
+// 7x7 windows, stride 1-4) computed from the input in place: in NHWC with no horizontal
+// dilation, one kernel row of a window is f_w * in_c consecutive floats, so the GEMM's
+// A row of a pixel is f_h such runs and needs no im2col copy. A tile of up to 12 pixels x
+// 32 output channels keeps its sums in registers over the whole window (every FMA reads
+// its input value broadcast from the input itself); kernel rows outside the image are
+// skipped, and only the pixels whose window crosses the left or right edge read a small
+// zero-padded copy of their columns.
+//
+// Why: XNNPACK (and the im2col GEMM) handle such layers badly. XNNPACK's indirect GEMM
+// loads a pointer per tap for in_c (3) multiply-adds; im2col copies runs of 9-21 floats
+// and its GEMM's depth (27-147) is too short to hide the copy. The first convolution was
+// a fifth of face_detection's time at one thread (docs/performance.md).
+//
+// Numerics: the sums of FloatConv with the same packed weights (gemm::PackFloatWeights of
+// [out_c][f_h * f_w * in_c]): one FMA per tap, taps in (kh, kw, c) order, bias added
+// last, the same bits, except that taps in the padding are skipped instead of multiplied
+// by zero (equal for finite weights; TFLite's reference kernel skips them too).
+#ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_DIRECT_CONV_F32_H_
+#define TFLITE_INSPECT_LIB_KERNELS_INTERNAL_DIRECT_CONV_F32_H_
+
+#include "kernels/internal/gemm.h"
+
+struct pthreadpool;
+
+namespace tflite {
+namespace conv_util {
+
+struct ConvGeometry;
+
+// Whether DirectFloatConv runs g with `kernel` on this CPU: AVX-512F (TFI_KERNEL_ISA
+// caps it), kAuto (the TFLite-order kernels keep the GEMM), one group, no horizontal
+// dilation, in_c <= 4, filter and stride small enough for the edge copy (f_w <= 11,
+// stride_w <= 4), one k block of the GEMM (depth <= 320), weights in 16-column panels
+// (out_c > gemm::kGemmSmallN), and no 1x1 stride-1 layer (the GEMM reads those in place
+// already).
+bool DirectFloatConvApplies(const ConvGeometry& g, gemm::GemmKernel kernel);
+
+// output[batches][out_h][out_w][out_c] = clamp(conv(input) + bias) and the stage's
+// residual ADD, with packed_filter from gemm::PackFloatWeights(filter, out_c, depth).
+// Output rows split over `pool`. Only where DirectFloatConvApplies(g, kAuto).
+void DirectFloatConv(const ConvGeometry& g, const float* input, const float* packed_filter,
+                     const gemm::FloatOutputStage& stage, float* output, pthreadpool* pool);
+
+}  // namespace conv_util
+}  // namespace tflite
+
+#endif  // TFLITE_INSPECT_LIB_KERNELS_INTERNAL_DIRECT_CONV_F32_H_

@@ -1,0 +1,166 @@
+// The direct few-channel convolution against the im2col GEMM (the same sums: the same bits)
+// and a double-precision loop, on random geometries (seeded: replayable).
+#include "kernels/internal/direct_conv_f32.h"
+
+#include <pthreadpool.h>
+
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "kernels/internal/im2col.h"
+
+namespace tflite_inspect {
+namespace {
+
+using tflite::conv_util::ConvGeometry;
+
+// TensorFlow's SAME (the smaller half of the padding first) or VALID; false when VALID
+// leaves no output.
+bool MakeGeometry(std::mt19937& rng, ConvGeometry* g) {
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  *g = {};
+  g->batches = pick(1, 2);
+  g->in_h = pick(1, 12);
+  g->in_w = pick(1, 40);
+  g->in_c = pick(1, 4);
+  g->f_h = pick(1, 7);
+  g->f_w = pick(1, 7);
+  g->out_c = pick(1, 70);
+  g->f_c = g->in_c;
+  g->groups = 1;
+  g->group_out_c = g->out_c;
+  g->stride_h = pick(1, 4);
+  g->stride_w = pick(1, 4);
+  g->dil_h = pick(1, 2);
+  g->dil_w = 1;
+  const int eff_h = (g->f_h - 1) * g->dil_h + 1;
+  if (pick(0, 1) == 1) {  // SAME
+    g->out_h = (g->in_h + g->stride_h - 1) / g->stride_h;
+    g->out_w = (g->in_w + g->stride_w - 1) / g->stride_w;
+    g->pad_h = std::max((g->out_h - 1) * g->stride_h + eff_h - g->in_h, 0) / 2;
+    g->pad_w = std::max((g->out_w - 1) * g->stride_w + g->f_w - g->in_w, 0) / 2;
+  } else {
+    if (g->in_h < eff_h || g->in_w < g->f_w) return false;
+    g->out_h = (g->in_h - eff_h) / g->stride_h + 1;
+    g->out_w = (g->in_w - g->f_w) / g->stride_w + 1;
+  }
+  return true;
+}
+
+// Double-precision convolution with the padding skipped, bias, clamp.
+std::vector<double> Reference(const ConvGeometry& g, const std::vector<float>& in,
+                              const std::vector<float>& filter, const std::vector<float>& bias,
+                              float lo, float hi) {
+  std::vector<double> out(static_cast<size_t>(g.batches) * g.out_h * g.out_w * g.out_c);
+  for (int b = 0; b < g.batches; ++b)
+    for (int oy = 0; oy < g.out_h; ++oy)
+      for (int ox = 0; ox < g.out_w; ++ox)
+        for (int o = 0; o < g.out_c; ++o) {
+          double sum = bias[o];
+          for (int ky = 0; ky < g.f_h; ++ky)
+            for (int kx = 0; kx < g.f_w; ++kx) {
+              const int iy = oy * g.stride_h - g.pad_h + ky * g.dil_h;
+              const int ix = ox * g.stride_w - g.pad_w + kx;
+              if (iy < 0 || iy >= g.in_h || ix < 0 || ix >= g.in_w) continue;
+              for (int c = 0; c < g.in_c; ++c) {
+                sum += static_cast<double>(in[((b * g.in_h + iy) * g.in_w + ix) * g.in_c + c]) *
+                       filter[((o * g.f_h + ky) * g.f_w + kx) * g.in_c + c];
+              }
+            }
+          out[((static_cast<size_t>(b) * g.out_h + oy) * g.out_w + ox) * g.out_c + o] =
+              std::min<double>(std::max<double>(sum, lo), hi);
+        }
+  return out;
+}
+
+TEST_CASE("DirectFloatConv: the im2col GEMM's bits and a double reference on random geometries") {
+  ConvGeometry probe{1, 8, 8, 3, 3, 3, 4, 4, 8, 3, 1, 8, 2, 2, 1, 1, 0, 0};
+  if (!tflite::conv_util::DirectFloatConvApplies(probe, tflite::gemm::GemmKernel::kAuto)) {
+    WARN("SKIPPED: this CPU (or TFI_KERNEL_ISA) has no AVX-512F; the direct kernel does not run");
+    return;
+  }
+  std::unique_ptr<pthreadpool, decltype(&pthreadpool_destroy)> pool(pthreadpool_create(2),
+                                                                    pthreadpool_destroy);
+  std::mt19937 rng(20261205);
+  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+  int checked = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    ConvGeometry g;
+    if (!MakeGeometry(rng, &g)) continue;
+    CAPTURE(trial, g.batches, g.in_h, g.in_w, g.in_c, g.f_h, g.f_w, g.out_c, g.stride_h,
+            g.stride_w, g.dil_h, g.pad_h, g.pad_w, g.out_h, g.out_w);
+    const bool pointwise = g.f_h == 1 && g.f_w == 1 && g.stride_h == 1 && g.stride_w == 1;
+    const bool narrow = g.out_c <= tflite::gemm::kGemmSmallN;  // weights not in panels
+    REQUIRE(tflite::conv_util::DirectFloatConvApplies(g, tflite::gemm::GemmKernel::kAuto) ==
+            !(pointwise || narrow));
+    if (pointwise || narrow) continue;
+    const int depth = g.f_h * g.f_w * g.in_c;
+    std::vector<float> in(static_cast<size_t>(g.batches) * g.in_h * g.in_w * g.in_c);
+    std::vector<float> filter(static_cast<size_t>(g.out_c) * depth), bias(g.out_c);
+    for (float& v : in) v = value(rng);
+    for (float& v : filter) v = value(rng);
+    for (float& v : bias) v = value(rng);
+    std::vector<float> packed(tflite::gemm::PackedWeightsSize(g.out_c, depth));
+    tflite::gemm::PackFloatWeights(filter.data(), g.out_c, depth, packed.data());
+    tflite::gemm::FloatOutputStage stage;
+    stage.bias = trial % 5 == 0 ? nullptr : bias.data();
+    if (trial % 3 == 0) {
+      stage.min = -0.5f;
+      stage.max = 0.75f;
+    }
+    if (stage.bias == nullptr) std::fill(bias.begin(), bias.end(), 0.0f);
+    const size_t n_out = static_cast<size_t>(g.batches) * g.out_h * g.out_w * g.out_c;
+    std::vector<float> direct(n_out, -7.0f), gemm(n_out, 7.0f);
+    tflite::conv_util::DirectFloatConv(g, in.data(), packed.data(), stage, direct.data(),
+                                       trial % 2 == 0 ? pool.get() : nullptr);
+    std::vector<float> scratch;
+    tflite::conv_util::FloatConv(g, in.data(), packed.data(), stage, gemm.data(), &scratch,
+                                 nullptr, tflite::gemm::GemmKernel::kAvx2);
+    const std::vector<double> ref = Reference(g, in, filter, bias, stage.min, stage.max);
+    for (size_t i = 0; i < n_out; ++i) REQUIRE(std::abs(direct[i] - ref[i]) <= 1e-5 * depth);
+    for (size_t i = 0; i < n_out; ++i) {
+      if (std::memcmp(&direct[i], &gemm[i], sizeof(float)) != 0) {
+        FAIL("output " << i << " (pixel " << i / g.out_c << ", channel " << i % g.out_c
+                       << "): direct " << direct[i] << ", GEMM " << gemm[i]);
+      }
+    }
+    ++checked;
+  }
+  CHECK(checked > 200);
+}
+
+TEST_CASE("DirectFloatConv: a residual ADD in the stage, as the GEMM adds it") {
+  ConvGeometry g{1, 9, 30, 3, 3, 3, 5, 15, 24, 3, 1, 24, 2, 2, 1, 1, 1, 0};  // SAME
+  if (!tflite::conv_util::DirectFloatConvApplies(g, tflite::gemm::GemmKernel::kAuto)) {
+    WARN("SKIPPED: this CPU (or TFI_KERNEL_ISA) has no AVX-512F; the direct kernel does not run");
+    return;
+  }
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+  const int depth = 27;
+  std::vector<float> in(9 * 30 * 3), filter(24 * depth), bias(24), residual(5 * 15 * 20);
+  for (auto* v : {&in, &filter, &bias, &residual})
+    for (float& x : *v) x = value(rng);
+  std::vector<float> packed(tflite::gemm::PackedWeightsSize(24, depth));
+  tflite::gemm::PackFloatWeights(filter.data(), 24, depth, packed.data());
+  tflite::gemm::FloatOutputStage stage;
+  stage.bias = bias.data();
+  stage.residual = residual.data();
+  stage.residual_ld = 20;
+  stage.residual_n = 20;  // channels 20-23 add a zero (a channel PAD of the value added)
+  stage.residual_min = 0.0f;
+  std::vector<float> direct(5 * 15 * 24), gemm(5 * 15 * 24);
+  tflite::conv_util::DirectFloatConv(g, in.data(), packed.data(), stage, direct.data(), nullptr);
+  std::vector<float> scratch;
+  tflite::conv_util::FloatConv(g, in.data(), packed.data(), stage, gemm.data(), &scratch, nullptr,
+                               tflite::gemm::GemmKernel::kAvx2);
+  CHECK(std::memcmp(direct.data(), gemm.data(), direct.size() * sizeof(float)) == 0);
+  CHECK(*std::min_element(direct.begin(), direct.end()) == 0.0f);
+}
+
+}  // namespace
+}  // namespace tflite_inspect
