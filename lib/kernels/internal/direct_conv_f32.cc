@@ -184,41 +184,48 @@ void RunLine(const ConvGeometry& g, const float* input, const float* packed_filt
   const int oy = static_cast<int>(line % g.out_h);
   const int depth = g.f_h * g.f_w * g.in_c;
   const int k_row = g.f_w * g.in_c;
-  // Kernel rows [kh0, kh1) fall inside the image.
-  const int iy0 = oy * g.stride_h - g.pad_h;
+  // Kernel rows [kh0, kh1) fall inside the image. Coordinates in 64 bits: a crafted
+  // stride or dilation may be as large as an int.
+  const int64_t iy0 = static_cast<int64_t>(oy) * g.stride_h - g.pad_h;
   int kh0 = 0;
-  while (kh0 < g.f_h && iy0 + kh0 * g.dil_h < 0) ++kh0;
+  while (kh0 < g.f_h && iy0 + static_cast<int64_t>(kh0) * g.dil_h < 0) ++kh0;
   int kh1 = kh0;
-  while (kh1 < g.f_h && iy0 + kh1 * g.dil_h < g.in_h) ++kh1;
+  while (kh1 < g.f_h && iy0 + static_cast<int64_t>(kh1) * g.dil_h < g.in_h) ++kh1;
   const int rows = kh1 - kh0;
   const int64_t in_row = static_cast<int64_t>(g.in_w) * g.in_c;
   const float* image = input + static_cast<int64_t>(batch) * g.in_h * in_row;
-  const float* first_row = rows > 0 ? image + (iy0 + kh0 * g.dil_h) * in_row : image;
+  const float* first_row =
+      rows > 0 ? image + (iy0 + static_cast<int64_t>(kh0) * g.dil_h) * in_row : image;
   const int64_t b_row = static_cast<int64_t>(kh0) * k_row * kNr;
   float* out = output + static_cast<int64_t>(line) * g.out_w * g.out_c;
 
   // Pixels [x_lo, x_hi) have their whole window inside the row.
-  const int x_lo = std::min(g.out_w, (g.pad_w + g.stride_w - 1) / g.stride_w);
+  const int x_lo = static_cast<int>(
+      std::min<int64_t>(g.out_w, (int64_t{g.pad_w} + g.stride_w - 1) / g.stride_w));
   const int x_hi =
-      g.in_w < g.f_w ? x_lo
-                     : std::max(x_lo, std::min(g.out_w, (g.in_w - g.f_w + g.pad_w) / g.stride_w + 1));
-  const int64_t x_lo_col = x_lo < x_hi ? static_cast<int64_t>(x_lo) * g.stride_w - g.pad_w : 0;
-  RunPixels(g, stage, packed_filter, depth, first_row + x_lo_col * g.in_c,
+      g.in_w < g.f_w
+          ? x_lo
+          : std::max<int>(x_lo, static_cast<int>(std::min<int64_t>(
+                                    g.out_w, (int64_t{g.in_w} - g.f_w + g.pad_w) / g.stride_w + 1)));
+  const float* interior = rows > 0 && x_lo < x_hi
+                             ? first_row + (static_cast<int64_t>(x_lo) * g.stride_w - g.pad_w) * g.in_c
+                             : image;  // nothing read from it
+  RunPixels(g, stage, packed_filter, depth, interior,
             static_cast<int64_t>(g.dil_h) * in_row, rows, b_row, out, x_lo, x_hi);
   // The edge pixels, a tile at a time, from a copy of their columns with zeros outside.
   float strip[kMaxStrip];
   auto edge = [&](int e0, int e1) {
     for (int x = e0; x < e1; x += kMaxPixels) {
       const int n = std::min(kMaxPixels, e1 - x);
-      const int col0 = x * g.stride_w - g.pad_w;
-      const int width = (n - 1) * g.stride_w + g.f_w;
-      const int from = std::max(col0, 0), to = std::min(col0 + width, g.in_w);
+      const int64_t col0 = static_cast<int64_t>(x) * g.stride_w - g.pad_w;
+      const int width = (n - 1) * g.stride_w + g.f_w;  // <= kMaxStripColumns
+      const int64_t from = std::max<int64_t>(col0, 0), to = std::min<int64_t>(col0 + width, g.in_w);
       for (int r = 0; r < rows; ++r) {
         float* dst = strip + static_cast<int64_t>(r) * width * g.in_c;
         std::fill(dst, dst + static_cast<int64_t>(width) * g.in_c, 0.0f);
         if (to > from) {
           std::memcpy(dst + static_cast<int64_t>(from - col0) * g.in_c,
-                      first_row + r * g.dil_h * in_row + static_cast<int64_t>(from) * g.in_c,
+                      first_row + static_cast<int64_t>(r) * g.dil_h * in_row + from * g.in_c,
                       sizeof(float) * (to - from) * g.in_c);
         }
       }
