@@ -273,6 +273,10 @@ struct MeanF32Step {
   int input = -1, output = -1;
   std::shared_ptr<const MeanF32> op;
 };
+struct LayerNormStep {
+  int input = -1, output = -1;
+  std::shared_ptr<const LayerNormF32> op;
+};
 struct BatchMatMulStep {
   int lhs = -1, rhs = -1, output = -1;
   std::shared_ptr<BatchMatMulF32> op;  // holds scratch: one Invoke at a time

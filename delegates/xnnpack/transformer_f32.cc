@@ -4,7 +4,12 @@
 #include <cmath>
 #include <cstring>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
 #include "kernels/internal/eigen_sum.h"
+#include "kernels/internal/gemm.h"
 #include "kernels/internal/gelu_f32.h"
 #include "kernels/internal/vector_math.h"
 
@@ -41,6 +46,36 @@ void UnaryTile(void* ctx, size_t begin, size_t count) {
       break;
   }
 }
+
+#if defined(__x86_64__) || defined(__i386__)
+#define TFI_LAYER_NORM_AVX512 1
+// LayerNormF32's two loops on 16 lanes (a masked tail), each operation rounded on its own
+// (fp-contract off: GCC would otherwise fuse the multiply and add intrinsics).
+__attribute__((target("avx512f"), optimize("fp-contract=off"))) void SquaresAvx512(
+    const float* x, float m, float* sq, size_t n) {
+  const __m512 mv = _mm512_set1_ps(m);
+  for (size_t i = 0; i < n; i += 16) {
+    const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1u);
+    const __m512 d = _mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), mv);
+    _mm512_mask_storeu_ps(sq + i, k, _mm512_mul_ps(d, d));
+  }
+}
+
+__attribute__((target("avx512f"), optimize("fp-contract=off"))) void NormalizeAvx512(
+    const float* x, float scale, float m, const float* gamma, const float* beta, float* y,
+    size_t n) {
+  const __m512 sv = _mm512_set1_ps(scale), mv = _mm512_set1_ps(m), neg_m = _mm512_set1_ps(-m);
+  for (size_t i = 0; i < n; i += 16) {
+    const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1u);
+    const __m512 g = _mm512_mul_ps(sv, _mm512_maskz_loadu_ps(k, gamma + i));
+    const __m512 b = beta != nullptr
+                         ? _mm512_sub_ps(_mm512_maskz_loadu_ps(k, beta + i), _mm512_mul_ps(mv, g))
+                         : _mm512_mul_ps(neg_m, g);
+    const __m512 a = _mm512_mul_ps(_mm512_maskz_loadu_ps(k, x + i), g);
+    _mm512_mask_storeu_ps(y + i, k, _mm512_add_ps(a, b));
+  }
+}
+#endif
 
 }  // namespace
 
@@ -111,6 +146,96 @@ void MeanF32::Run(const float* in, float* out) const {
     }
   }
   for (size_t i = 0; i < output_size_; ++i) out[i] /= count_;
+}
+
+LayerNormF32::LayerNormF32(const std::vector<int>& dims, float epsilon, const float* gamma,
+                           const float* beta)
+    : epsilon_(epsilon) {
+  depth_ = static_cast<size_t>(dims.back());
+  for (size_t d = 0; d + 1 < dims.size(); ++d) rows_ *= static_cast<size_t>(dims[d]);
+  gamma_.assign(gamma, gamma + depth_);
+  if (beta != nullptr) beta_.assign(beta, beta + depth_);
+  squares_.resize(rows_ * depth_);
+}
+
+// fp-contract off: each product and sum rounded on its own, as the separate nodes round them.
+__attribute__((optimize("fp-contract=off"))) void LayerNormF32::RunRows(const float* x, float* y,
+                                                                       size_t r0, size_t r1) const {
+  const auto n = static_cast<int64_t>(depth_);
+  const auto count = static_cast<float>(depth_);
+  const float* gamma = gamma_.data();
+  const float* beta = beta_.empty() ? nullptr : beta_.data();
+#ifdef TFI_LAYER_NORM_AVX512
+  const bool avx512 = tflite::gemm::CpuHasAvx512F();
+#endif
+  for (size_t r = r0; r < r1; ++r) {
+    const size_t at = r * depth_;
+    const float* xr = x + at;
+    float* sq = squares_.data() + at;
+    float* yr = y + at;
+    // MeanF32's sums of one contiguous run per output (the run's index as its offset).
+    const float m = tflite::EigenSum(xr, n, static_cast<int64_t>(at)) / count;
+#ifdef TFI_LAYER_NORM_AVX512
+    if (avx512) {
+      SquaresAvx512(xr, m, sq, depth_);
+    } else
+#endif
+    {
+      for (size_t i = 0; i < depth_; ++i) {
+        const float d = xr[i] - m;
+        sq[i] = d * d;
+      }
+    }
+    const float var = tflite::EigenSum(sq, n, static_cast<int64_t>(at)) / count;
+    float scale;
+    const float shifted = var + epsilon_;
+    RunUnaryF32(UnaryF32::kRsqrt, &shifted, &scale, 1, nullptr);
+#ifdef TFI_LAYER_NORM_AVX512
+    if (avx512) {
+      NormalizeAvx512(xr, scale, m, gamma, beta, yr, depth_);
+      continue;
+    }
+#endif
+    if (beta != nullptr) {
+      for (size_t i = 0; i < depth_; ++i) {
+        const float g = scale * gamma[i];
+        const float mg = m * g;
+        const float b = beta[i] - mg;
+        const float a = xr[i] * g;
+        yr[i] = a + b;
+      }
+    } else {
+      const float neg_m = -m;
+      for (size_t i = 0; i < depth_; ++i) {
+        const float g = scale * gamma[i];
+        const float b = neg_m * g;
+        const float a = xr[i] * g;
+        yr[i] = a + b;
+      }
+    }
+  }
+}
+
+void LayerNormF32::Run(const float* x, float* y, pthreadpool_t pool) const {
+  // Rows in tiles of about kTile elements, when there is more than one tile.
+  const size_t tile = std::max<size_t>(1, kTile / depth_);
+  if (pool == nullptr || pthreadpool_get_threads_count(pool) <= 1 || rows_ <= tile) {
+    RunRows(x, y, 0, rows_);
+    return;
+  }
+  struct Task {
+    const LayerNormF32* self;
+    const float* x;
+    float* y;
+    size_t rows;
+  } task{this, x, y, rows_};
+  pthreadpool_parallelize_1d_tile_1d(
+      pool,
+      [](void* ctx, size_t begin, size_t count) {
+        const Task& t = *static_cast<const Task*>(ctx);
+        t.self->RunRows(t.x, t.y, begin, std::min(t.rows, begin + count));
+      },
+      &task, rows_, tile, /*flags=*/0);
 }
 
 void BatchMatMulF32::PackConstantRhs(const float* rhs) {

@@ -45,6 +45,30 @@ class MeanF32 {
   float count_ = 1;
 };
 
+// Layer normalization over the last axis as TensorFlow converts Keras' LayerNormalization:
+// m = MEAN(x), var = MEAN(SQUARED_DIFFERENCE(x, m)), g = RSQRT(var + epsilon) * gamma,
+// y = x * g + (beta - m * g), or x * g + NEG(m) * g where the converter folded a zero beta
+// away. One pass per row instead of ten nodes (each a pass over the tensor, and the
+// XNNPACK ones a runtime of their own between the delegate's MEAN and RSQRT steps). The
+// bits of the nodes: the means as MeanF32 sums them, RSQRT as the RSQRT step computes it,
+// every multiply, add and subtract rounded on its own (XnnpackKernel::FindFoldedLayerNorms).
+class LayerNormF32 {
+ public:
+  // dims: x's shape (last dimension >= 2); gamma, beta (null: the NEG form): last-dimension
+  // vectors, copied.
+  LayerNormF32(const std::vector<int>& dims, float epsilon, const float* gamma, const float* beta);
+  // Not reentrant (a scratch buffer), as the delegate kernel runs one Invoke at a time.
+  void Run(const float* x, float* y, pthreadpool_t pool) const;
+
+ private:
+  void RunRows(const float* x, float* y, size_t r0, size_t r1) const;
+
+  size_t rows_ = 1, depth_ = 1;
+  float epsilon_;
+  std::vector<float> gamma_, beta_;
+  mutable std::vector<float> squares_;
+};
+
 // BATCH_MATMUL on float32 (any adj_x / adj_y, broadcast batches): y' packed once when it
 // is a constant, else on every run, the sums on the packed GEMM with `kernel`.
 class BatchMatMulF32 {

@@ -1864,6 +1864,109 @@ TEST_CASE("XNNPACK partitions run float x * LOGISTIC(x) as one swish step where 
   }
 }
 
+// Keras' LayerNormalization as TensorFlow 2.21 converts it (bert_tiny_64_float has the NEG
+// form: a zero beta folded away; a trained beta gives SUB(beta, m * g)). One step, the
+// separate nodes' bits: memcmp against the CPU's builtin kernels.
+TEST_CASE("XNNPACK runs a float layer norm as converted in one step, with the CPU's bits") {
+  enum class Variant { kNeg, kBeta, kSwappedOperands, kVarianceIsOutput, kMeanOverRows };
+  for (Variant variant : {Variant::kNeg, Variant::kBeta, Variant::kSwappedOperands,
+                          Variant::kVarianceIsOutput, Variant::kMeanOverRows}) {
+    CAPTURE(static_cast<int>(variant));
+    const int rows = 6, depth = 37;  // an odd depth: vector tails
+    const std::vector<int> shape{1, rows, depth}, reduced{1, rows, 1};
+    const auto F = tflite::TensorType_FLOAT32;
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> u(-2.0f, 2.0f);
+    std::vector<float> gamma(depth), beta(depth);
+    for (float& g : gamma) g = u(rng);
+    for (float& v : beta) v = u(rng);
+    ModelBuilder b;
+    const int in = b.AddTensor(F, shape, "in");
+    const int other = b.AddTensor(F, shape, "other");
+    const int x = b.AddTensor(F, shape, "x");
+    b.AddOperator(tflite::BuiltinOperator_ADD, {in, other}, {x}, Options(tflite::AddOptionsT{}));
+    const int axes = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {1},
+                                               {variant == Variant::kMeanOverRows ? 1 : 2});
+    tflite::ReducerOptionsT keep;
+    keep.keep_dims = true;
+    const std::vector<int> mean_shape =
+        variant == Variant::kMeanOverRows ? std::vector<int>{1, 1, depth} : reduced;
+    const int m = b.AddTensor(F, mean_shape, "m");
+    b.AddOperator(tflite::BuiltinOperator_MEAN, {x, axes}, {m}, Options(keep));
+    const int d = b.AddTensor(F, shape, "d");
+    const bool swapped = variant == Variant::kSwappedOperands;
+    b.AddOperator(tflite::BuiltinOperator_SQUARED_DIFFERENCE,
+                  swapped ? std::vector<int>{m, x} : std::vector<int>{x, m}, {d},
+                  Options(tflite::SquaredDifferenceOptionsT{}));
+    const int var = b.AddTensor(F, mean_shape, "var");
+    b.AddOperator(tflite::BuiltinOperator_MEAN, {d, axes}, {var}, Options(keep));
+    const int eps = b.AddConstTensor<float>(F, {}, {1e-3f});
+    const int shifted = b.AddTensor(F, mean_shape, "shifted");
+    b.AddOperator(tflite::BuiltinOperator_ADD, swapped ? std::vector<int>{eps, var} : std::vector<int>{var, eps},
+                  {shifted}, Options(tflite::AddOptionsT{}));
+    const int r = b.AddTensor(F, mean_shape, "r");
+    b.AddOperator(tflite::BuiltinOperator_RSQRT, {shifted}, {r}, OpOptions{});
+    const int gamma_t = b.AddConstTensor<float>(F, {1, 1, depth}, gamma);
+    const int g = b.AddTensor(F, shape, "g");
+    b.AddOperator(tflite::BuiltinOperator_MUL, swapped ? std::vector<int>{gamma_t, r} : std::vector<int>{r, gamma_t},
+                  {g}, Options(tflite::MulOptionsT{}));
+    const int shift = b.AddTensor(F, shape, "shift");
+    if (variant == Variant::kBeta) {
+      const int mg = b.AddTensor(F, shape, "mg");
+      b.AddOperator(tflite::BuiltinOperator_MUL, {m, g}, {mg}, Options(tflite::MulOptionsT{}));
+      const int beta_t = b.AddConstTensor<float>(F, {depth}, beta);
+      b.AddOperator(tflite::BuiltinOperator_SUB, {beta_t, mg}, {shift}, Options(tflite::SubOptionsT{}));
+    } else {
+      const int nm = b.AddTensor(F, mean_shape, "nm");
+      b.AddOperator(tflite::BuiltinOperator_NEG, {m}, {nm}, Options(tflite::NegOptionsT{}));
+      b.AddOperator(tflite::BuiltinOperator_MUL, swapped ? std::vector<int>{g, nm} : std::vector<int>{nm, g},
+                    {shift}, Options(tflite::MulOptionsT{}));
+    }
+    const int a = b.AddTensor(F, shape, "a");
+    b.AddOperator(tflite::BuiltinOperator_MUL, swapped ? std::vector<int>{g, x} : std::vector<int>{x, g}, {a},
+                  Options(tflite::MulOptionsT{}));
+    const int y = b.AddTensor(F, shape, "y");
+    b.AddOperator(tflite::BuiltinOperator_ADD, swapped ? std::vector<int>{shift, a} : std::vector<int>{a, shift},
+                  {y}, Options(tflite::AddOptionsT{}));
+    b.SetInputs({in, other});
+    b.SetOutputs(variant == Variant::kVarianceIsOutput ? std::vector<int>{y, var} : std::vector<int>{y});
+    const std::vector<uint8_t> bytes = b.Build();
+    std::vector<float> ins(rows * depth), others(rows * depth);
+    for (size_t i = 0; i < ins.size(); ++i) {
+      ins[i] = u(rng) * (1 + static_cast<int>(i) % 5);
+      others[i] = u(rng);
+    }
+    std::vector<float> outputs[2];
+    std::string log;
+    for (bool xnnpack : {false, true}) {
+      const Loaded loaded = Load(bytes, xnnpack);
+      tflite::Interpreter* interpreter = loaded.interpreter.get();
+      std::copy(ins.begin(), ins.end(), interpreter->input_tensor(0)->data.f);
+      std::copy(others.begin(), others.end(), interpreter->input_tensor(1)->data.f);
+      REQUIRE(interpreter->Invoke() == kTfLiteOk);
+      const float* out = interpreter->output_tensor(0)->data.f;
+      outputs[xnnpack].assign(out, out + rows * depth);
+      if (xnnpack) {
+        for (int n : interpreter->execution_plan()) {
+          CHECK(interpreter->node_and_registration(n)->first.delegate != nullptr);
+        }
+        const auto& records = interpreter->primary_subgraph().delegation_records();
+        REQUIRE(!records.empty());
+        log = records.back()->log.empty() ? "" : records.back()->log.back();
+      }
+    }
+    CHECK(std::memcmp(outputs[0].data(), outputs[1].data(), outputs[0].size() * sizeof(float)) == 0);
+    if (variant == Variant::kVarianceIsOutput || variant == Variant::kMeanOverRows) {
+      CHECK_THAT(log, !Catch::Contains("float layer norms"));
+    } else {
+      CHECK_THAT(log, Catch::Contains("float layer norms as converted (MEAN, SQUARED_DIFFERENCE, MEAN, "
+                                      "ADD, RSQRT, MUL, MUL, MUL, NEG or SUB, ADD) in one pass per row "
+                                      "(the values between never formed): #1 MEAN, #2 "));
+      CHECK_THAT(log, Catch::EndsWith(", #10 ADD"));
+    }
+  }
+}
+
 // The swish after a float depthwise convolution that the delegate runs: computed on the
 // convolution's rows. In a graph with a dynamic-range node the delegate's depthwise step is
 // the builtin kernel's code and its sigmoid the builtin LOGISTIC's: the CPU's bits exactly.

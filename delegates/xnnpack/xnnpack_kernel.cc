@@ -114,6 +114,7 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
   TF_LITE_ENSURE_STATUS(FindFoldedSwish(context, nodes, flow));
   TF_LITE_ENSURE_STATUS(FindFoldedResiduals(context, nodes, flow));
   TF_LITE_ENSURE_STATUS(FindFoldedPads(context, nodes, flow));
+  TF_LITE_ENSURE_STATUS(FindFoldedLayerNorms(context, nodes, flow));
   TF_LITE_ENSURE_STATUS(CutSegments(context, nodes));
 
   // Which segments touch each tensor, and when (position in the run order) it is first
@@ -171,6 +172,13 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
       it->second = {std::min(it->second.first, at), std::max(it->second.second, at)};
       users[t].insert(segment_of.at(layer));
     }
+  }
+  // A layer norm's step reads x at the final ADD's (later) position.
+  for (const auto& [n, step] : layer_norms_) {
+    const int at = position_of.at(n);
+    auto it = live.try_emplace(step.input, at, at).first;
+    it->second = {std::min(it->second.first, at), std::max(it->second.second, at)};
+    users[step.input].insert(segment_of.at(n));
   }
   // A depthwise step reading through a folded PAD reads the PAD's input at its own position.
   for (const auto& [d, pad] : pad_before_) {
@@ -236,6 +244,7 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
       if (folded_swish_muls_.count(n) != 0) continue;  // computed by the depthwise step before
       if (folded_residual_nodes_.count(n) != 0) continue;  // added by the layer's step before
       if (folded_pads_.count(n) != 0) continue;  // read through the depthwise step's padding
+      if (folded_layer_norm_nodes_.count(n) != 0) continue;  // computed by the final ADD's step
       TfLiteNode* node;
       TfLiteRegistration* reg;
       TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
@@ -248,7 +257,10 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
       }
       bool planned;
       const auto swish = swish_muls_.find(n);
-      if (swish != swish_muls_.end()) {
+      if (const auto norm = layer_norms_.find(n); norm != layer_norms_.end()) {
+        seg.steps.emplace_back(norm->second);
+        planned = true;
+      } else if (swish != swish_muls_.end()) {
         const int out = node->outputs->data[0];
         seg.steps.emplace_back(UnaryF32Step{UnaryF32::kSwish, swish->second, out,
                                             static_cast<size_t>(tflite::NumElements(&context->tensors[out]))});
@@ -841,6 +853,177 @@ TfLiteStatus XnnpackKernel::FindFoldedPads(TfLiteContext* context, const std::ve
 // thread, were such copies. Not for an operand that is a constant (packed once anyway) or
 // an output whose rows would not be contiguous (the GEMM writes rows); a TRANSPOSE folds
 // into one matrix multiply only.
+// Layer normalization as TensorFlow converts Keras' LayerNormalization (LayerNormF32 has
+// the formula): ten nodes over the tensor, of which this XNNPACK runs NEG,
+// SQUARED_DIFFERENCE, the ADD of epsilon, the MULs and the final ADD as three runtimes
+// between the delegate's MEAN and RSQRT steps (bert_tiny_64: 12 small runtimes for 4 norms).
+// Matched from the first MEAN: every value between x and the output read only inside the
+// pattern and no output of the partition, both MEANs over the last axis only (keep_dims)
+// and the delegate's own steps, epsilon a scalar constant, gamma and beta constants of the
+// last dimension, no fused activation. The final ADD runs the step; x is read by other
+// nodes too, so it is formed, and the final ADD depends on it through the pattern's nodes.
+TfLiteStatus XnnpackKernel::FindFoldedLayerNorms(TfLiteContext* context,
+                                                 const std::vector<int>& nodes, Flow& flow) {
+  layer_norms_.clear();
+  folded_layer_norm_nodes_.clear();
+  if (force_fp16_) return kTfLiteOk;
+  std::map<int, std::vector<int>>& readers = flow.readers;
+  VisitContext v = NewVisit(context);
+  auto claimed = [&](int n) {
+    return folded_clamps_.count(n) != 0 || clamp_after_.count(n) != 0 ||
+           folded_transposes_.count(n) != 0 || matmul_views_.count(n) != 0 ||
+           swish_muls_.count(n) != 0 || folded_logistics_.count(n) != 0 ||
+           swish_after_.count(n) != 0 || folded_swish_muls_.count(n) != 0 ||
+           residual_after_.count(n) != 0 || folded_residual_nodes_.count(n) != 0 ||
+           pad_before_.count(n) != 0 || folded_pads_.count(n) != 0 ||
+           folded_layer_norm_nodes_.count(n) != 0 || layer_norms_.count(n) != 0;
+  };
+  struct Op {
+    int n = -1;
+    const TfLiteNode* node = nullptr;
+    const TfLiteRegistration* reg = nullptr;
+    int in(int i) const { return i < node->inputs->size ? node->inputs->data[i] : -1; }
+    int out() const { return node->outputs->data[0]; }
+  };
+  // Node n as an op of `code` with `inputs` inputs, one float output, no fused activation.
+  auto as = [&](int n, int code, int inputs, Op* op) {
+    TfLiteNode* node;
+    TfLiteRegistration* reg;
+    if (n < 0 || claimed(n) ||
+        context->GetNodeAndRegistration(context, n, &node, &reg) != kTfLiteOk ||
+        reg->builtin_code != code || node->inputs->size != inputs || node->outputs->size != 1 ||
+        node->outputs->data[0] < 0 ||
+        context->tensors[node->outputs->data[0]].type != kTfLiteFloat32 ||
+        ((code == kTfLiteBuiltinAdd || code == kTfLiteBuiltinSub || code == kTfLiteBuiltinMul) &&
+         node->builtin_data == nullptr) ||
+        BinaryActivation(*node, code) != kTfLiteActNone) {
+      return false;
+    }
+    *op = Op{n, node, reg};
+    return true;
+  };
+  // The one node reading t (t no output of the partition), or -1.
+  auto only_reader = [&](int t) {
+    const std::vector<int>& r = readers[t];
+    return r.size() == 1 && outputs_.count(t) == 0 ? r[0] : -1;
+  };
+  auto same_dims = [&](int a, int b) {
+    return TfLiteIntArrayEqual(context->tensors[a].dims, context->tensors[b].dims);
+  };
+  for (int first : nodes) {
+    Op mean;
+    if (!as(first, kTfLiteBuiltinMean, 2, &mean) || !IsOwnFloatNode(v, *mean.node, *mean.reg)) continue;
+    const int x = mean.in(0), m = mean.out();
+    const TfLiteIntArray* xd = context->tensors[x].dims;
+    const TfLiteIntArray* md = context->tensors[m].dims;
+    if (context->tensors[x].type != kTfLiteFloat32 || IsStatic(v, x) || xd == nullptr ||
+        xd->size < 2 || md == nullptr || md->size != xd->size || xd->data[xd->size - 1] < 2) {
+      continue;
+    }
+    const int rank = xd->size, depth = xd->data[rank - 1];
+    // Both means: over the last axis alone, keeping it as 1.
+    auto last_axis_mean = [&](const Op& op) {
+      std::vector<int64_t> axes;
+      VisitContext probe = v;
+      const auto* params = static_cast<const TfLiteReducerParams*>(op.node->builtin_data);
+      const TfLiteIntArray* od = context->tensors[op.out()].dims;
+      if (params == nullptr || !params->keep_dims || !ConstInts(probe, op.in(1), "axis", &axes) ||
+          axes.size() != 1 || (axes[0] != rank - 1 && axes[0] != -1) || od == nullptr ||
+          od->size != rank || od->data[rank - 1] != 1) {
+        return false;
+      }
+      for (int d = 0; d + 1 < rank; ++d) {
+        if (od->data[d] != xd->data[d]) return false;
+      }
+      return true;
+    };
+    if (!last_axis_mean(mean) || outputs_.count(m) != 0) continue;
+    // m's readers: SQUARED_DIFFERENCE(x, m) and NEG(m) (no beta) or MUL(m, g) (beta).
+    const std::vector<int> m_readers = readers[m];
+    if (m_readers.size() != 2) continue;
+    Op sqd, other;
+    if (as(m_readers[0], kTfLiteBuiltinSquaredDifference, 2, &sqd)) {
+      other.n = m_readers[1];
+    } else if (as(m_readers[1], kTfLiteBuiltinSquaredDifference, 2, &sqd)) {
+      other.n = m_readers[0];
+    } else {
+      continue;
+    }
+    if (!((sqd.in(0) == x && sqd.in(1) == m) || (sqd.in(0) == m && sqd.in(1) == x)) ||
+        !same_dims(sqd.out(), x)) {
+      continue;
+    }
+    Op var_mean, add_eps, rsqrt, mul_gamma;
+    if (!as(only_reader(sqd.out()), kTfLiteBuiltinMean, 2, &var_mean) || var_mean.in(0) != sqd.out() ||
+        !IsOwnFloatNode(v, *var_mean.node, *var_mean.reg) || !last_axis_mean(var_mean) ||
+        !as(only_reader(var_mean.out()), kTfLiteBuiltinAdd, 2, &add_eps) ||
+        !as(only_reader(add_eps.out()), kTfLiteBuiltinRsqrt, 1, &rsqrt) ||
+        !IsOwnFloatNode(v, *rsqrt.node, *rsqrt.reg) ||
+        !as(only_reader(rsqrt.out()), kTfLiteBuiltinMul, 2, &mul_gamma)) {
+      continue;
+    }
+    const int eps_t = add_eps.in(0) == var_mean.out() ? add_eps.in(1) : add_eps.in(0);
+    const int gamma_t = mul_gamma.in(0) == rsqrt.out() ? mul_gamma.in(1) : mul_gamma.in(0);
+    if (!same_dims(add_eps.out(), m) || !same_dims(rsqrt.out(), m) || !same_dims(mul_gamma.out(), x) ||
+        eps_t < 0 || !IsStatic(v, eps_t) || context->tensors[eps_t].type != kTfLiteFloat32 ||
+        context->tensors[eps_t].bytes != sizeof(float) || !PerChannelSlopes(v, gamma_t, depth)) {
+      continue;
+    }
+    const int g = mul_gamma.out();
+    // g's readers: MUL(x, g) and MUL(NEG(m), g) or MUL(m, g).
+    const std::vector<int> g_readers = readers[g];
+    if (g_readers.size() != 2 || outputs_.count(g) != 0) continue;
+    Op neg, mul_x, mul_m, sub_beta, final_add;
+    const bool no_beta = as(other.n, kTfLiteBuiltinNeg, 1, &neg);
+    const int m_side = no_beta ? neg.out() : m;
+    if (no_beta && (!same_dims(neg.out(), m) || only_reader(neg.out()) < 0)) continue;
+    bool paired = false;
+    for (int k = 0; k < 2 && !paired; ++k) {
+      paired = as(g_readers[k], kTfLiteBuiltinMul, 2, &mul_x) &&
+               as(g_readers[1 - k], kTfLiteBuiltinMul, 2, &mul_m) &&
+               ((mul_x.in(0) == x && mul_x.in(1) == g) || (mul_x.in(0) == g && mul_x.in(1) == x)) &&
+               ((mul_m.in(0) == m_side && mul_m.in(1) == g) ||
+                (mul_m.in(0) == g && mul_m.in(1) == m_side));
+    }
+    if (!paired || (!no_beta && mul_m.n != other.n) || (no_beta && only_reader(neg.out()) != mul_m.n) ||
+        !same_dims(mul_x.out(), x) || !same_dims(mul_m.out(), x)) {
+      continue;
+    }
+    int shift = mul_m.out();  // the value added to x * g
+    int beta_t = -1;
+    if (!no_beta) {
+      // SUB(beta, m * g): beta first.
+      if (!as(only_reader(mul_m.out()), kTfLiteBuiltinSub, 2, &sub_beta) ||
+          sub_beta.in(1) != mul_m.out() || !PerChannelSlopes(v, sub_beta.in(0), depth) ||
+          !same_dims(sub_beta.out(), x)) {
+        continue;
+      }
+      beta_t = sub_beta.in(0);
+      shift = sub_beta.out();
+    } else if (only_reader(mul_m.out()) < 0) {
+      continue;
+    }
+    if (!as(only_reader(mul_x.out()), kTfLiteBuiltinAdd, 2, &final_add) ||
+        only_reader(shift) != final_add.n ||
+        !((final_add.in(0) == mul_x.out() && final_add.in(1) == shift) ||
+          (final_add.in(0) == shift && final_add.in(1) == mul_x.out())) ||
+        !same_dims(final_add.out(), x)) {
+      continue;
+    }
+    std::vector<int> dims(xd->data, xd->data + rank);
+    const float eps = *static_cast<const float*>(StaticData(v, eps_t));
+    const float* gamma = static_cast<const float*>(StaticData(v, gamma_t));
+    const float* beta = beta_t >= 0 ? static_cast<const float*>(StaticData(v, beta_t)) : nullptr;
+    layer_norms_[final_add.n] =
+        LayerNormStep{x, final_add.out(), std::make_shared<const LayerNormF32>(dims, eps, gamma, beta)};
+    for (const Op* op : {&mean, &sqd, &var_mean, &add_eps, &rsqrt, &mul_gamma, &mul_x, &mul_m}) {
+      folded_layer_norm_nodes_.insert(op->n);
+    }
+    folded_layer_norm_nodes_.insert(no_beta ? neg.n : sub_beta.n);
+  }
+  return kTfLiteOk;
+}
+
 TfLiteStatus XnnpackKernel::FindFoldedTransposes(TfLiteContext* context,
                                                  const std::vector<int>& nodes, Flow& flow) {
   matmul_views_.clear();
@@ -957,6 +1140,7 @@ TfLiteStatus XnnpackKernel::CutSegments(TfLiteContext* context, const std::vecto
     if (folded_clamps_.count(n) == 0 && swish_muls_.count(n) == 0 &&
         folded_logistics_.count(n) == 0 && folded_swish_muls_.count(n) == 0 &&
         folded_residual_nodes_.count(n) == 0 && folded_pads_.count(n) == 0 &&
+        folded_layer_norm_nodes_.count(n) == 0 && layer_norms_.count(n) == 0 &&
         !RunsItself(context, *node, *reg)) {
       by_xnnpack.push_back(n);
     }
@@ -1043,7 +1227,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   if (record == nullptr) return;
   std::string copied, convolved, dot_depthwise, gemm_convolved, dot_convolved, transposed, elementwise, tabled,
       multiplied, added, table_multiplied, own_float, folded, folded_transposes, swished, residuals,
-      pads;
+      pads, norms;
   int runtimes = 0, own_nodes = 0;
   for (const Segment& s : segments_) {
     runtimes += s.xnnpack;
@@ -1058,7 +1242,9 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
       v.builtin_bits = builtin_bits_;
       const bool int8 = node->inputs->size > 0 && node->inputs->data[0] >= 0 &&
                         context->tensors[node->inputs->data[0]].type == kTfLiteInt8;
-      std::string& list = folded_residual_nodes_.count(n) != 0  ? residuals
+      std::string& list = folded_layer_norm_nodes_.count(n) != 0 || layer_norms_.count(n) != 0
+                              ? norms
+                          : folded_residual_nodes_.count(n) != 0  ? residuals
                           : folded_pads_.count(n) != 0          ? pads
                           : folded_clamps_.count(n) != 0        ? folded
                           : folded_transposes_.count(n) != 0    ? folded_transposes
@@ -1130,6 +1316,8 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
                  "before them (its output and the sum never formed)");
   say(pads, "zero PADs of the height and width read through the padding of the depthwise step "
             "after them (never formed)");
+  say(norms, "float layer norms as converted (MEAN, SQUARED_DIFFERENCE, MEAN, ADD, RSQRT, MUL, "
+             "MUL, MUL, NEG or SUB, ADD) in one pass per row (the values between never formed)");
   say(folded_transposes, "transposes folded into the matrix multiply reading or writing them "
                          "(never formed)");
   say(transposed, "a GEMM for non-overlapping transposed convolutions (faster than this XNNPACK's "
@@ -1288,6 +1476,13 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const BatchMatMulSte
   if (!Buffers(context, {b.lhs, b.rhs, b.output}, p)) return kTfLiteError;
   b.op->Run(static_cast<const float*>(p[0]), static_cast<const float*>(p[1]),
             static_cast<float*>(p[2]), pool_);
+  return kTfLiteOk;
+}
+
+TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const LayerNormStep& l) const {
+  void* p[2];
+  if (!Buffers(context, {l.input, l.output}, p)) return kTfLiteError;
+  l.op->Run(static_cast<const float*>(p[0]), static_cast<float*>(p[1]), pool_);
   return kTfLiteOk;
 }
 

@@ -55,7 +55,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
     // !xnnpack: the steps, in order.
     using Step = std::variant<StridedCopy, DepthwiseStep, ConvStep, FullyConnectedStep,
                               TransposeConvStep, BinaryStep, ByteTableStep, BinaryQs8Step,
-                              UnaryF32Step, MeanF32Step, BatchMatMulStep>;
+                              UnaryF32Step, MeanF32Step, BatchMatMulStep, LayerNormStep>;
     std::vector<Step> steps;
   };
   struct Folded {
@@ -82,6 +82,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   TfLiteStatus FindFoldedSwish(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
   TfLiteStatus FindFoldedResiduals(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
   TfLiteStatus FindFoldedPads(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
+  TfLiteStatus FindFoldedLayerNorms(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
   TfLiteStatus CreateRuntime(TfLiteContext* context, Segment* segment);
   TfLiteStatus DefineValue(TfLiteContext* context, xnn_subgraph_t subgraph, int t, uint32_t flags,
                            const VisitContext& v, std::vector<uint32_t>* ids);
@@ -102,6 +103,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   TfLiteStatus RunStep(TfLiteContext* context, const UnaryF32Step& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const MeanF32Step& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const BatchMatMulStep& step) const;
+  TfLiteStatus RunStep(TfLiteContext* context, const LayerNormStep& step) const;
   void Note(TfLiteContext* context, int nodes) const;
 
   // A VisitContext over this kernel's static data and builtin_bits.
@@ -190,6 +192,11 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   };
   std::map<int, PadBefore> pad_before_;  // depthwise node -> the PAD before it
   std::set<int> folded_pads_;
+  // Float layer norms as converted (LayerNormF32): the last node, the final ADD, runs one
+  // step reading x and writing its output; the other nine (or ten) run no step and their
+  // outputs are never formed.
+  std::map<int, LayerNormStep> layer_norms_;  // the final ADD node -> its step
+  std::set<int> folded_layer_norm_nodes_;
   std::map<int, MatMulViews> matmul_views_;
   void UseViews(TfLiteContext* context, const TfLiteNode& node, const MatMulViews& views,
                 BatchMatMulStep* step) const;
