@@ -238,13 +238,7 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
       continue;
     }
     for (int n : seg.nodes) {
-      if (folded_clamps_.count(n) != 0) continue;  // computed by its producer's step
-      if (folded_transposes_.count(n) != 0) continue;  // read or written by a matrix multiply
-      if (folded_logistics_.count(n) != 0) continue;   // computed by its MUL's swish step
-      if (folded_swish_muls_.count(n) != 0) continue;  // computed by the depthwise step before
-      if (folded_residual_nodes_.count(n) != 0) continue;  // added by the layer's step before
-      if (folded_pads_.count(n) != 0) continue;  // read through the depthwise step's padding
-      if (folded_layer_norm_nodes_.count(n) != 0) continue;  // computed by the final ADD's step
+      if (RunsNoStep(n)) continue;
       TfLiteNode* node;
       TfLiteRegistration* reg;
       TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
@@ -869,15 +863,7 @@ TfLiteStatus XnnpackKernel::FindFoldedLayerNorms(TfLiteContext* context,
   if (force_fp16_) return kTfLiteOk;
   std::map<int, std::vector<int>>& readers = flow.readers;
   VisitContext v = NewVisit(context);
-  auto claimed = [&](int n) {
-    return folded_clamps_.count(n) != 0 || clamp_after_.count(n) != 0 ||
-           folded_transposes_.count(n) != 0 || matmul_views_.count(n) != 0 ||
-           swish_muls_.count(n) != 0 || folded_logistics_.count(n) != 0 ||
-           swish_after_.count(n) != 0 || folded_swish_muls_.count(n) != 0 ||
-           residual_after_.count(n) != 0 || folded_residual_nodes_.count(n) != 0 ||
-           pad_before_.count(n) != 0 || folded_pads_.count(n) != 0 ||
-           folded_layer_norm_nodes_.count(n) != 0 || layer_norms_.count(n) != 0;
-  };
+  auto claimed = [&](int n) { return RunsNoStep(n) || HasFoldedWork(n); };
   struct Op {
     int n = -1;
     const TfLiteNode* node = nullptr;
@@ -1110,6 +1096,23 @@ TfLiteStatus XnnpackKernel::FindFoldedTransposes(TfLiteContext* context,
 // and those the kernel runs itself (TFLite's greedy epochs: fewer, longer XNNPACK runtimes,
 // a copy op run where the plan's order allows, not necessarily where the plan put it).
 // Weight nodes (DEQUANTIZE / DENSIFY of constants) are folded, so they cut nothing.
+bool XnnpackKernel::RunsNoStep(int n) const {
+  return folded_clamps_.count(n) != 0 ||            // computed by its producer's step
+         folded_transposes_.count(n) != 0 ||        // read or written by a matrix multiply
+         folded_logistics_.count(n) != 0 ||         // computed by its MUL's swish step
+         folded_swish_muls_.count(n) != 0 ||        // computed by the depthwise step before
+         folded_residual_nodes_.count(n) != 0 ||    // added by the layer's step before
+         folded_pads_.count(n) != 0 ||              // read through the depthwise step's padding
+         folded_layer_norm_nodes_.count(n) != 0;    // computed by the final ADD's step
+}
+
+bool XnnpackKernel::HasFoldedWork(int n) const {
+  return clamp_after_.count(n) != 0 || matmul_views_.count(n) != 0 ||
+         swish_muls_.count(n) != 0 || swish_after_.count(n) != 0 ||
+         residual_after_.count(n) != 0 || pad_before_.count(n) != 0 ||
+         layer_norms_.count(n) != 0;
+}
+
 TfLiteStatus XnnpackKernel::CutSegments(TfLiteContext* context, const std::vector<int>& nodes) {
   GraphView view;
   view.num_tensors = static_cast<size_t>(context->tensors_size);
@@ -1137,10 +1140,9 @@ TfLiteStatus XnnpackKernel::CutSegments(TfLiteContext* context, const std::vecto
       view.plan_nodes.back() = shadows.back().get();
     }
     view.num_total_nodes = std::max(view.num_total_nodes, static_cast<size_t>(n) + 1);
-    if (folded_clamps_.count(n) == 0 && swish_muls_.count(n) == 0 &&
-        folded_logistics_.count(n) == 0 && folded_swish_muls_.count(n) == 0 &&
-        folded_residual_nodes_.count(n) == 0 && folded_pads_.count(n) == 0 &&
-        folded_layer_norm_nodes_.count(n) == 0 && layer_norms_.count(n) == 0 &&
+    // Folded nodes go with the step they are folded into; a swish MUL and a layer norm's
+    // final ADD run an own step although XNNPACK could take the node alone.
+    if (!RunsNoStep(n) && swish_muls_.count(n) == 0 && layer_norms_.count(n) == 0 &&
         !RunsItself(context, *node, *reg)) {
       by_xnnpack.push_back(n);
     }

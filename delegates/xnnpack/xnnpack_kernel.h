@@ -83,6 +83,10 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   TfLiteStatus FindFoldedResiduals(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
   TfLiteStatus FindFoldedPads(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
   TfLiteStatus FindFoldedLayerNorms(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
+  // Node n was folded into another node's step by a FindFolded* pass and runs none itself.
+  bool RunsNoStep(int n) const;
+  // Node n runs a step with other nodes' work folded into it (or read through views).
+  bool HasFoldedWork(int n) const;
   TfLiteStatus CreateRuntime(TfLiteContext* context, Segment* segment);
   TfLiteStatus DefineValue(TfLiteContext* context, xnn_subgraph_t subgraph, int t, uint32_t flags,
                            const VisitContext& v, std::vector<uint32_t>* ids);

@@ -51,11 +51,13 @@ struct OpData {
   std::vector<float> filter_scale;
   hybrid::QuantizedRows images;
   std::vector<int8_t> filter_unpacked;  // int4 filter as int8
-  // 8-bit activations, depth multiplier 1: the filter packed for dwconv::Int8Sums (once
-  // while it is constant) and a row of the input zero point per batch image.
+  // 8-bit activations: the filter packed for dwconv::Int8Sums (once while it is constant)
+  // and a row of the input zero point per batch image; with a depth multiplier m > 1, the
+  // input with each channel repeated m times (RepeatChannels).
   dwconv::Int8Sums sums;
   bool sums_ok = false;
   std::vector<uint8_t> zero_rows;
+  std::vector<uint8_t> repeated;
   dwconv::RowStage row_stage;
 };
 
@@ -200,14 +202,50 @@ void IntegerPixels(const Geometry& g, const In* input, const F* filter, Acc f_of
   });
 }
 
-// The packed path (8-bit activations, depth multiplier 1): packs the filter (once while it
-// is constant) and reports whether dwconv::Int8Sums takes this node; it does not on a CPU
-// without its vector loop, nor when a crafted zero point leaves what its arithmetic covers
-// (the generic loops do it then).
+// Whether the packed path takes a depth multiplier m > 1: through RepeatChannels' copy of
+// the input, m times its size, which is bounded by a small multiple of the output (a
+// crafted large stride would otherwise make it far larger than anything the node writes).
+bool RepeatsFit(const Geometry& g) {
+  if (g.depth_multiplier == 1) return true;
+  const double repeated = static_cast<double>(g.batches) * g.in_h * g.in_w * g.out_c;
+  const double output = static_cast<double>(g.batches) * g.out_h * g.out_w * g.out_c;
+  return g.in_c * g.depth_multiplier == g.out_c && repeated <= std::max(4.0 * output, 1048576.0);
+}
+
+// Depth multiplier m > 1: output channel ic * m + k reads input channel ic, so multiplier 1
+// over the input with every channel repeated m times gives the same sums. Writes that
+// input into data->repeated, points *input at it and returns its geometry; g itself when
+// m is 1.
+template <typename In>
+Geometry RepeatChannels(const Geometry& g, OpData* data, const In** input) {
+  if (g.depth_multiplier == 1) return g;
+  const int m = g.depth_multiplier;
+  const size_t pixels = static_cast<size_t>(g.batches) * g.in_h * g.in_w;
+  data->repeated.resize(pixels * g.out_c * sizeof(In));
+  In* out = reinterpret_cast<In*>(data->repeated.data());
+  const In* in = *input;
+  for (size_t p = 0; p < pixels; ++p) {
+    for (int c = 0; c < g.in_c; ++c) {
+      std::fill_n(out, m, in[c]);
+      out += m;
+    }
+    in += g.in_c;
+  }
+  *input = reinterpret_cast<const In*>(data->repeated.data());
+  Geometry repeated = g;
+  repeated.in_c = g.out_c;
+  repeated.depth_multiplier = 1;
+  return repeated;
+}
+
+// The packed path (8-bit activations): packs the filter (once while it is constant) and
+// reports whether dwconv::Int8Sums takes this node; it does not on a CPU without its
+// vector loop, nor when a crafted zero point leaves what its arithmetic covers, nor when
+// a depth multiplier's repeated input would be too large (the generic loops do it then).
 template <typename F>
 bool PreparePacked(const Geometry& g, OpData* data, const TfLiteTensor* filter, const F* f,
                    int32_t filter_offset) {
-  if (g.depth_multiplier != 1 || !dwconv::Int8Sums::Vectorized()) return false;
+  if (!RepeatsFit(g) || !dwconv::Int8Sums::Vectorized()) return false;
   if (!data->sums.packed() || !IsConstantOrPersistentTensor(filter)) {
     data->sums_ok = data->sums.Pack(f, g.f_h * g.f_w, g.out_c, filter_offset);
   }
@@ -282,9 +320,10 @@ bool EvalPacked(const Geometry& g, OpData* data, const TfLiteTensor* filter, con
     return false;
   }
   data->sums.PrepareStage(q.input_offset, q.Stage(bias), &data->row_stage);
-  const dwconv::Window w = PackedWindow(g);
+  const Geometry g1 = RepeatChannels(g, data, &input);
+  const dwconv::Window w = PackedWindow(g1);
   ForEachPackedRow<In>(
-      g, data, input, [&q](int) { return -q.input_offset; }, pool,
+      g1, data, input, [&q](int) { return -q.input_offset; }, pool,
       [&](size_t r, int, int oy, const In* image, const In* zero_row) {
         data->sums.RowQuantized(w, image, oy, 0, g.out_w, zero_row, data->row_stage,
                                 output + r * g.out_w * static_cast<size_t>(g.out_c));
@@ -344,8 +383,10 @@ void EvalHybrid(const Geometry& g, OpData* data, const TfLiteDepthwiseConvParams
   };
   if (PreparePacked(g, data, filter, filter->data.int8, 0)) {
     // The images' zero points are int8 (AsymmetricQuantizeFloats' range).
+    const int8_t* values = images.values.data();
+    const Geometry g1 = RepeatChannels(g, data, &values);
     PackedRows<int8_t>(
-        g, data, images.values.data(), [offset](int b) { return offset[b]; }, pool,
+        g1, data, values, [offset](int b) { return offset[b]; }, pool,
         [&](int b, size_t r, const int32_t* acc) {
           for (int ox = 0; ox < g.out_w; ++ox) {
             const size_t at = static_cast<size_t>(ox) * g.out_c;

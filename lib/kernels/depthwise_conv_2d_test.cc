@@ -265,7 +265,7 @@ DwCase RandomCase(std::mt19937& rng) {
   c.ih = RandInt(rng, 1, 12);
   c.iw = RandInt(rng, 1, 12);
   c.ic = RandInt(rng, 1, 40);  // 16-channel blocks, the 8-channel half and the rest
-  c.dm = RandInt(rng, 0, 2) == 0 ? RandInt(rng, 2, 3) : 1;
+  c.dm = RandInt(rng, 0, 2) == 0 ? RandInt(rng, 2, 8) : 1;  // 8: micro_speech's 1 -> 8
   c.fh = RandInt(rng, 1, 5);
   c.fw = RandInt(rng, 1, 5);
   c.sh = RandInt(rng, 1, 2);
