@@ -81,9 +81,11 @@ int64_t DeclaredMacs(const tflite::FlatBufferModel& model) {
     const tflite::SubGraph* sg = subgraphs->Get(s);
     if (sg->operators() == nullptr || sg->tensors() == nullptr) continue;
     for (flatbuffers::uoffset_t o = 0; o < sg->operators()->size(); ++o) {
-      const int64_t macs = tflite_inspect::NodeMacs(
-          *sg->operators()->Get(o), m.op_code_of(static_cast<int>(s), static_cast<int>(o)).builtin,
-          *sg->tensors());
+      const tflite_inspect::OpCode& code = m.op_code_of(static_cast<int>(s), static_cast<int>(o));
+      const tflite::Operator& op = *sg->operators()->Get(o);
+      const int64_t macs = code.is_custom()
+                               ? tflite_inspect::CustomNodeMacs(code.custom_name, op, *sg->tensors())
+                               : tflite_inspect::NodeMacs(op, code.builtin, *sg->tensors());
       if (macs > 0) total += std::min<int64_t>(macs, kMaxMacs + 1);
       if (total > kMaxMacs) return total;
     }
@@ -157,24 +159,20 @@ int64_t PreparedMacs(const tflite::Interpreter& interpreter) {
       }
       return d;
     };
-    int32_t code = nr->second.builtin_code;
-    // MediaPipe's Convolution2DTransposeBias (input, weights [O, KH, KW, I], bias) does
-    // TRANSPOSE_CONV's work (output shape, weights, input): the campaign of 2026-12-05 timed
-    // out on one with a 128 x 128 filter over 128 x 128 x 16 (4.3 G multiply-adds, 0.9 s in
-    // Release, minutes under ASan), as campaign 10 had.
-    const bool mediapipe_deconv =
-        code == tflite::BuiltinOperator_CUSTOM && nr->second.custom_name != nullptr &&
-        std::strcmp(nr->second.custom_name, "Convolution2DTransposeBias") == 0;
-    if (mediapipe_deconv) code = tflite::BuiltinOperator_TRANSPOSE_CONV;
+    // A custom op's work as its builtin counterpart's (CustomNodeMacs): the campaign of
+    // 2026-12-05 timed out on a MediaPipe Convolution2DTransposeBias with a 128 x 128 filter
+    // over 128 x 128 x 16 (4.3 G multiply-adds, 0.9 s in Release, minutes under ASan).
+    const int32_t code = nr->second.builtin_code;
     const bool adj_x = code == tflite::BuiltinOperator_BATCH_MATMUL && node.builtin_data != nullptr &&
                        static_cast<const TfLiteBatchMatMulParams*>(node.builtin_data)->adj_x;
-    const int64_t macs = tflite_inspect::NodeMacs(
-        code,
-        [&](size_t i) {
-          if (!mediapipe_deconv) return dims(node.inputs, i);
-          return i == 1 ? dims(node.inputs, 1) : i == 2 ? dims(node.inputs, 0) : std::vector<int64_t>{};
-        },
-        [&](size_t i) { return dims(node.outputs, i); }, adj_x);
+    auto input = [&](size_t i) { return dims(node.inputs, i); };
+    auto output = [&](size_t i) { return dims(node.outputs, i); };
+    const int64_t macs =
+        code == tflite::BuiltinOperator_CUSTOM
+            ? (nr->second.custom_name != nullptr
+                   ? tflite_inspect::CustomNodeMacs(nr->second.custom_name, input, output)
+                   : 0)
+            : tflite_inspect::NodeMacs(code, input, output, adj_x);
     if (macs > 0) total += std::min<int64_t>(macs, kMaxMacs + 1);
     if (total > kMaxMacs) return total;
   }

@@ -112,7 +112,8 @@ ModelReport BuildReport(const Model& model) {
         oi.outputs = ToVector(op->outputs());
         if (!oi.custom) oi.attributes = NodeAttributes(*op, code.builtin);
         if (sg->tensors() != nullptr) {
-          oi.macs = oi.custom ? 0 : NodeMacs(*op, code.builtin, *sg->tensors());
+          oi.macs = oi.custom ? CustomNodeMacs(code.custom_name, *op, *sg->tensors())
+                              : NodeMacs(*op, code.builtin, *sg->tensors());
         }
         if (oi.macs > 0) {
           info.macs = oi.macs > INT64_MAX - info.macs ? INT64_MAX : info.macs + oi.macs;

@@ -199,6 +199,28 @@ TEST_CASE("MACs of a sequence LSTM: steps x weight elements, states not counted"
   CHECK(r.subgraphs[0].operators[0].macs == kTime * kBatch * (4 * 30 + 4 * 18 + 18));
 }
 
+TEST_CASE("MACs of MediaPipe's Convolution2DTransposeBias count as TRANSPOSE_CONV's, other custom ops none") {
+  constexpr auto F = tflite::TensorType_FLOAT32;
+  ModelBuilder b;
+  const int x = b.AddTensor(F, {1, 8, 6, 5}, "x");
+  const int w = b.AddConstTensor<float>(F, {3, 2, 4, 5}, std::vector<float>(3 * 2 * 4 * 5, 0.5f), "w");
+  const int bias = b.AddConstTensor<float>(F, {3}, {0, 0, 0}, "b");
+  const int y = b.AddTensor(F, {1, 16, 12, 3}, "y");
+  const int z = b.AddTensor(F, {1, 16, 12, 3}, "z");
+  b.AddCustomOperator("Convolution2DTransposeBias", {x, w, bias}, {y}, {}, 1);
+  b.AddCustomOperator("SomethingElse", {y}, {z}, {}, 1);
+  b.SetInputs({x});
+  b.SetOutputs({z});
+  const auto bytes = b.Build();
+  auto model = Model::LoadBuffer(bytes.data(), bytes.size());
+  REQUIRE(model.ok());
+  const ModelReport r = BuildReport(*model.value());
+  // Every input element through kh x kw x out_channels products.
+  CHECK(r.subgraphs[0].operators[0].macs == 8 * 6 * 5 * 2 * 4 * 3);
+  CHECK(r.subgraphs[0].operators[1].macs == 0);
+  CHECK(r.subgraphs[0].macs == 8 * 6 * 5 * 2 * 4 * 3);
+}
+
 TEST_CASE("operators carry their attributes, MACs and parameter bytes, the model its I/O") {
   auto bytes = ConvModel();
   auto model = Model::LoadBuffer(bytes.data(), bytes.size());

@@ -286,6 +286,27 @@ int64_t NodeMacs(const tflite::Operator& op, int32_t builtin_code,
   return NodeMacs(builtin_code, input, output, options != nullptr && options->adj_x());
 }
 
+int64_t CustomNodeMacs(const std::string& custom_name, const tflite::Operator& op,
+                       const flatbuffers::Vector<flatbuffers::Offset<tflite::Tensor>>& tensors) {
+  const auto* in = op.inputs();
+  const auto* out = op.outputs();
+  return CustomNodeMacs(
+      custom_name,
+      [&](size_t i) { return in != nullptr && i < in->size() ? Dims(tensors, in->Get(i)) : std::vector<int64_t>{}; },
+      [&](size_t i) { return out != nullptr && i < out->size() ? Dims(tensors, out->Get(i)) : std::vector<int64_t>{}; });
+}
+
+int64_t CustomNodeMacs(const std::string& custom_name,
+                       const std::function<std::vector<int64_t>(size_t)>& input,
+                       const std::function<std::vector<int64_t>(size_t)>& output) {
+  if (custom_name != "Convolution2DTransposeBias") return 0;
+  // TRANSPOSE_CONV's inputs are (output shape, weights, input).
+  return NodeMacs(
+      tflite::BuiltinOperator_TRANSPOSE_CONV,
+      [&](size_t i) { return i == 1 ? input(1) : i == 2 ? input(0) : std::vector<int64_t>{}; },
+      output, false);
+}
+
 int64_t NodeMacs(int32_t builtin_code, const std::function<std::vector<int64_t>(size_t)>& input,
                  const std::function<std::vector<int64_t>(size_t)>& output, bool adj_x) {
   switch (builtin_code) {

@@ -32,6 +32,15 @@ int64_t NodeMacs(const tflite::Operator& op, int32_t builtin_code,
 int64_t NodeMacs(int32_t builtin_code, const std::function<std::vector<int64_t>(size_t)>& input,
                  const std::function<std::vector<int64_t>(size_t)>& output, bool adj_x);
 
+// Custom ops whose work is a builtin's, counted as that builtin's: MediaPipe's
+// Convolution2DTransposeBias (input, weights [O, KH, KW, I], bias) does TRANSPOSE_CONV's
+// (output shape, weights, input). 0 for any other custom op (its work is unknown).
+int64_t CustomNodeMacs(const std::string& custom_name, const tflite::Operator& op,
+                       const flatbuffers::Vector<flatbuffers::Offset<tflite::Tensor>>& tensors);
+int64_t CustomNodeMacs(const std::string& custom_name,
+                       const std::function<std::vector<int64_t>(size_t)>& input,
+                       const std::function<std::vector<int64_t>(size_t)>& output);
+
 // "12.3M", "950k", "812": counts for people.
 std::string HumanCount(int64_t n);
 // "3.4 MB", "12.0 kB", "96 B".
