@@ -238,10 +238,17 @@ bool DepthwiseGeometry(VisitContext& v, const TfLiteNode& node, tflite::dwconv::
 // int8 depthwise with multiplier 1 on DotDepthwise, requantized as XNNPACK: the node XNNPACK
 // would take (VisitQuantizedConv), its requantization from the tensors as ConvQs8's.
 bool PlanOwnDepthwiseQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
-                         DepthwiseStep* step) {
+                         DepthwiseStep* step, const DepthwisePadBefore* pad) {
   if (!OwnDepthwiseQs8Wanted() || !VisitQuantizedConv(v, node, reg)) return false;
   tflite::dwconv::Geometry g;
-  if (!DepthwiseGeometry(v, node, &g) || !tflite::dwconv::DotDepthwise::Supports(g, nullptr)) return false;
+  if (!DepthwiseGeometry(v, node, &g)) return false;
+  if (pad != nullptr) {
+    g.in_h = Dim(v, pad->input, 1);
+    g.in_w = Dim(v, pad->input, 2);
+    g.pad_h += pad->top;
+    g.pad_w += pad->left;
+  }
+  if (!tflite::dwconv::DotDepthwise::Supports(g, nullptr)) return false;
   const int input = node.inputs->data[0], filter = node.inputs->data[1];
   const int bias = OptionalInput(node, 2), output = node.outputs->data[0];
   TfLiteTensor* tensors = v.context->tensors;
@@ -264,7 +271,7 @@ bool PlanOwnDepthwiseQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRe
       quant.Stage(bias >= 0 ? static_cast<const int32_t*>(StaticData(v, bias)) : nullptr);
   stage.float_scale = scale.data();  // XNNPACK's fp32 stage (multiplier and shift unread)
   *step = DepthwiseStep{};
-  step->input = input;
+  step->input = pad != nullptr ? pad->input : input;
   step->output = output;
   step->qs8 = std::make_shared<const tflite::dwconv::DotDepthwise>(
       g, static_cast<const int8_t*>(StaticData(v, filter)), -quant.input_offset, stage);
@@ -274,16 +281,17 @@ bool PlanOwnDepthwiseQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRe
 }  // namespace
 
 bool PlanOwnDepthwise(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
-                      DepthwiseStep* step) {
+                      DepthwiseStep* step, const DepthwisePadBefore* pad) {
   if (reg.builtin_code != kTfLiteBuiltinDepthwiseConv2d || node.inputs->size < 2 || node.outputs->size != 1) {
     return false;
   }
-  if (Tensor(v, node.inputs->data[0]).type == kTfLiteInt8) return PlanOwnDepthwiseQs8(v, node, reg, step);
+  if (Tensor(v, node.inputs->data[0]).type == kTfLiteInt8) return PlanOwnDepthwiseQs8(v, node, reg, step, pad);
   if (!VisitDepthwiseConv2D(v, node, reg)) return false;
   const int input = node.inputs->data[0], filter = node.inputs->data[1];
   const int bias = OptionalInput(node, 2), output = node.outputs->data[0];
   const auto* p = static_cast<const TfLiteDepthwiseConvParams*>(node.builtin_data);
   if (v.builtin_bits) {
+    if (pad != nullptr) return false;  // FindFoldedPads folds none in such graphs
     tflite::dwconv::Geometry g;
     if (!DepthwiseGeometry(v, node, &g)) return false;
     DepthwiseF32Params d;
@@ -313,11 +321,19 @@ bool PlanOwnDepthwise(VisitContext& v, const TfLiteNode& node, const TfLiteRegis
     d.pad_top = tflite::ComputePadding(d.stride, 1, d.in_h, d.kernel, d.out_h);
     d.pad_left = tflite::ComputePadding(d.stride, 1, d.in_w, d.kernel, d.out_w);
   }
+  if (pad != nullptr) {
+    d.in_h = Dim(v, pad->input, 1);
+    d.in_w = Dim(v, pad->input, 2);
+    d.pad_top += pad->top;
+    d.pad_left += pad->left;
+  }
   if (!OwnDepthwiseF32Wanted() || !ActivationRange(v, p->activation, &d.min, &d.max) ||
       !DepthwiseF32Supported(d, nullptr)) {
     return false;
   }
-  if (step != nullptr) *step = DepthwiseStep{input, filter, bias, output, d};
+  if (step != nullptr) {
+    *step = DepthwiseStep{pad != nullptr ? pad->input : input, filter, bias, output, d};
+  }
   return true;
 }
 

@@ -183,9 +183,9 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
   // A depthwise step reading through a folded PAD reads the PAD's input at its own position.
   for (const auto& [d, pad] : pad_before_) {
     const int at = position_of.at(d);
-    auto it = live.try_emplace(pad.input, at, at).first;
+    auto it = live.try_emplace(pad.padding.input, at, at).first;
     it->second = {std::min(it->second.first, at), std::max(it->second.second, at)};
-    users[pad.input].insert(segment_of.at(d));
+    users[pad.padding.input].insert(segment_of.at(d));
   }
   // A matrix multiply reading through a folded TRANSPOSE reads the transpose's input at its
   // own (later) position; one writing through it writes the transpose's output at its own
@@ -281,19 +281,13 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         }
       } else if (op == kTfLiteBuiltinDepthwiseConv2d) {
         DepthwiseStep step;
-        planned = PlanOwnDepthwise(v, *node, *reg, &step);
+        const auto pad = pad_before_.find(n);
+        planned = PlanOwnDepthwise(v, *node, *reg, &step,
+                                   pad != pad_before_.end() ? &pad->second.padding : nullptr);
         const auto swish_after = swish_after_.find(n);
         if (planned && swish_after != swish_after_.end()) {
           step.output = swish_after->second;
           step.params.swish = true;
-        }
-        if (const auto pad = pad_before_.find(n); planned && pad != pad_before_.end()) {
-          const TfLiteIntArray* dims = context->tensors[pad->second.input].dims;
-          step.input = pad->second.input;
-          step.params.in_h = dims->data[1];
-          step.params.in_w = dims->data[2];
-          step.params.pad_top += pad->second.top;
-          step.params.pad_left += pad->second.left;
         }
         seg.steps.emplace_back(step);
       } else if (op == kTfLiteBuiltinConv2d ||
@@ -769,12 +763,15 @@ TfLiteStatus XnnpackKernel::FindFoldedResiduals(TfLiteContext* context, const st
   return kTfLiteOk;
 }
 
-// PAD(s) with zeros around the height and width only, read by nothing but float depthwise
+// PAD(s) with zeros around the height and width only, read by nothing but depthwise
 // convolutions that the kernel runs with its own kernel: each step reads s with
 // its padding grown by the PAD's (the kernel reads zeros outside the input on every side),
 // and the padded copy is never formed. pose_detection: 5 such PADs (two read by two
-// depthwise nodes each), ~4% of its time at one thread in XNNPACK's copy. Not with the builtin depthwise code (dynamic-range graphs),
-// which skips taps outside the input where the PAD's zeros would be added.
+// depthwise nodes each), ~4% of its time at one thread in XNNPACK's copy. int8 likewise
+// where the PAD pads with the input's zero point, the value the int8 step pads with (an
+// exported PyTorch MobileNetV2 has a PAD before each of its 17 depthwise convolutions).
+// Not with the builtin depthwise code (dynamic-range graphs), which skips taps outside the
+// input where the PAD's zeros would be added.
 TfLiteStatus XnnpackKernel::FindFoldedPads(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow) {
   pad_before_.clear();
   folded_pads_.clear();
@@ -795,45 +792,49 @@ TfLiteStatus XnnpackKernel::FindFoldedPads(TfLiteContext* context, const std::ve
     const auto r = readers.find(p);
     std::vector<int64_t> paddings;
     if (s < 0 || p < 0 || r == readers.end() || r->second.empty() || outputs_.count(p) != 0 ||
-        context->tensors[s].type != kTfLiteFloat32 || context->tensors[s].dims == nullptr ||
+        (context->tensors[s].type != kTfLiteFloat32 && context->tensors[s].type != kTfLiteInt8) ||
+        context->tensors[p].type != context->tensors[s].type || context->tensors[s].dims == nullptr ||
+        context->tensors[p].dims == nullptr || context->tensors[p].dims->size != 4 ||
         context->tensors[s].dims->size != 4 || !ConstInts(v, pad->inputs->data[1], "paddings", &paddings) ||
         paddings.size() != 8 || paddings[0] != 0 || paddings[1] != 0 || paddings[6] != 0 ||
         paddings[7] != 0 || paddings[2] < 0 || paddings[3] < 0 || paddings[4] < 0 || paddings[5] < 0 ||
         paddings[2] >= INT32_MAX / 2 || paddings[4] >= INT32_MAX / 2) {
       continue;
     }
+    // The padding's value must be what the depthwise step pads with: float 0; for int8 the
+    // input's zero point (PAD pads with its output's zero point, PADV2 with its constant),
+    // the PAD's input and output quantized alike.
+    const TfLiteTensor& in = context->tensors[s];
+    const TfLiteTensor& out = context->tensors[p];
+    const bool int8 = in.type == kTfLiteInt8;
+    if (int8 && (in.params.scale != out.params.scale || in.params.zero_point != out.params.zero_point)) {
+      continue;
+    }
     if (code == kTfLiteBuiltinPadv2 && pad->inputs->size > 2 && pad->inputs->data[2] >= 0) {
       const int c = pad->inputs->data[2];
-      if (!IsStatic(v, c) || context->tensors[c].type != kTfLiteFloat32 ||
-          context->tensors[c].bytes != sizeof(float) || *static_cast<const float*>(StaticData(v, c)) != 0.0f) {
+      if (!IsStatic(v, c) || context->tensors[c].type != in.type ||
+          context->tensors[c].bytes != (int8 ? 1 : sizeof(float)) ||
+          (int8 ? *static_cast<const int8_t*>(StaticData(v, c)) != out.params.zero_point
+                : *static_cast<const float*>(StaticData(v, c)) != 0.0f)) {
         continue;
       }
     }
     // Every reader: a depthwise step of the kernel's own that can take the padding.
-    const TfLiteIntArray* dims = context->tensors[s].dims;
-    bool all = true;
-    for (int d : r->second) {
+    const TfLiteIntArray* dims = in.dims;
+    const DepthwisePadBefore padding{s, static_cast<int>(paddings[2]), static_cast<int>(paddings[4])};
+    bool all = dims->data[1] + paddings[2] + paddings[3] == out.dims->data[1] &&
+               dims->data[2] + paddings[4] + paddings[5] == out.dims->data[2];
+    for (size_t i = 0; all && i < r->second.size(); ++i) {
       TfLiteNode* node;
       TfLiteRegistration* reg;
-      TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, d, &node, &reg));
+      TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, r->second[i], &node, &reg));
       DepthwiseStep step;
       all = reg->builtin_code == kTfLiteBuiltinDepthwiseConv2d && node->inputs->size >= 2 &&
-            node->inputs->data[0] == p && PlanOwnDepthwise(v, *node, *reg, &step) && !step.builtin &&
-            step.qs8 == nullptr && dims->data[1] + paddings[2] + paddings[3] == step.params.in_h &&
-            dims->data[2] + paddings[4] + paddings[5] == step.params.in_w;
-      if (!all) break;
-      DepthwiseF32Params grown = step.params;
-      grown.in_h = dims->data[1];
-      grown.in_w = dims->data[2];
-      grown.pad_top += static_cast<int>(paddings[2]);
-      grown.pad_left += static_cast<int>(paddings[4]);
-      all = DepthwiseF32Supported(grown, nullptr);
-      if (!all) break;
+            node->inputs->data[0] == p && PlanOwnDepthwise(v, *node, *reg, &step, &padding) &&
+            !step.builtin;
     }
     if (!all) continue;
-    for (int d : r->second) {
-      pad_before_[d] = {n, s, static_cast<int>(paddings[2]), static_cast<int>(paddings[4])};
-    }
+    for (int d : r->second) pad_before_[d] = {n, padding};
     folded_pads_.insert(n);
   }
   return kTfLiteOk;
@@ -1316,8 +1317,8 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   say(residuals, "float residual ADDs, with a zero channel PAD of the value added, a clamp or a "
                  "PRELU after them, on the output rows of the convolution or fully connected step "
                  "before them (its output and the sum never formed)");
-  say(pads, "zero PADs of the height and width read through the padding of the depthwise step "
-            "after them (never formed)");
+  say(pads, "PADs of the height and width with zeros (int8: the zero point) read through the "
+            "padding of the depthwise step after them (never formed)");
   say(norms, "float layer norms as converted (MEAN, SQUARED_DIFFERENCE, MEAN, ADD, RSQRT, MUL, "
              "MUL, MUL, NEG or SUB, ADD) in one pass per row (the values between never formed)");
   say(folded_transposes, "transposes folded into the matrix multiply reading or writing them "

@@ -185,14 +185,13 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   };
   std::map<int, FoldedResidual> residual_after_;  // convolution or fully connected node -> its
   std::set<int> folded_residual_nodes_;           // the ADD, PAD and clamp nodes folded
-  // A zero PAD of the height and width only, read by nothing but own float depthwise
-  // steps: each reads the PAD's input with the padding added to its own (a PAD before a
-  // stride-2 VALID depthwise convolution, as MediaPipe's detectors have them; XNNPACK
-  // fuses such a PAD into its convolution alike). The PAD node runs no step.
+  // A zero PAD of the height and width only (int8: of the zero point), read by nothing but
+  // own depthwise steps: each reads the PAD's input with the padding added to its own (a
+  // PAD before a stride-2 VALID depthwise convolution, as MediaPipe's detectors have them;
+  // XNNPACK fuses such a PAD into its convolution alike). The PAD node runs no step.
   struct PadBefore {
-    int pad = -1;    // the PAD node
-    int input = -1;  // its input, which the depthwise step reads
-    int top = 0, left = 0;
+    int pad = -1;                // the PAD node
+    DepthwisePadBefore padding;  // its input, which the depthwise step reads, and its padding
   };
   std::map<int, PadBefore> pad_before_;  // depthwise node -> the PAD before it
   std::set<int> folded_pads_;
