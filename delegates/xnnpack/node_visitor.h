@@ -170,18 +170,18 @@ bool OwnDepthwiseQs8Wanted();
 // Output columns below which XNNPACK's own depthwise kernel is as fast (measured:
 // docs/performance.md), so the node stays in the XNNPACK runtime.
 constexpr int kOwnDepthwiseMinWidth = 12;
-// A PAD of the height and width folded into a depthwise step (XnnpackKernel::
+// A PAD of the height and width folded into a depthwise or convolution step (XnnpackKernel::
 // FindFoldedPads): the step reads the PAD's input `input` with `top` rows and `left`
 // columns more padding (the bottom and right follow from the output size); the padding's
 // value is what the step pads with (float 0, the int8 input's zero point).
-struct DepthwisePadBefore {
+struct FoldedPadding {
   int input = -1;
   int top = 0, left = 0;
 };
 // Whether the delegate runs this (XNNPACK-supported) node with its own kernel; fills
 // `step` when it does. With `pad`, the step as it reads through a folded PAD.
 bool PlanOwnDepthwise(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
-                      DepthwiseStep* step, const DepthwisePadBefore* pad = nullptr);
+                      DepthwiseStep* step, const FoldedPadding* pad = nullptr);
 
 // --- Float CONV_2D on the builtin kernels' GEMM where this XNNPACK's is slow (conv_f32.h) ---
 // --- and int8 CONV_2D on the dot-product GEMM where this XNNPACK has no VNNI (conv_qs8.h) ---
@@ -204,9 +204,10 @@ struct ConvStep {
 };
 // Whether the delegate runs this (XNNPACK-supported) node with its own convolution: a float
 // CONV_2D of one group on a CPU where OwnConvF32Wanted(), an int8 one where
-// OwnConvQs8Wanted(); fills `step` when it does.
+// OwnConvQs8Wanted(); fills `step` when it does. With `pad` (CONV_2D only), the step as
+// it reads through a folded PAD.
 bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
-                 ConvStep* step);
+                 ConvStep* step, const FoldedPadding* pad = nullptr);
 struct FullyConnectedStep {
   int input = -1, output = -1;
   std::shared_ptr<const FullyConnectedF32> op;

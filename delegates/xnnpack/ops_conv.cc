@@ -112,11 +112,11 @@ bool PlanOwnFullyConnectedQs8(VisitContext& v, const TfLiteNode& node, const TfL
 }  // namespace
 
 bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
-                 ConvStep* step) {
+                 ConvStep* step, const FoldedPadding* pad) {
   if (node.inputs->size < 2) return false;
   if (reg.builtin_code == kTfLiteBuiltinFullyConnected &&
       Tensor(v, node.inputs->data[0]).type == kTfLiteInt8) {
-    return PlanOwnFullyConnectedQs8(v, node, reg, step);
+    return pad == nullptr && PlanOwnFullyConnectedQs8(v, node, reg, step);
   }
   if (reg.builtin_code != kTfLiteBuiltinConv2d) return false;
   // int8 (QS8) on the dot-product GEMM, float on the packed float GEMM.
@@ -152,14 +152,23 @@ bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
     g.pad_h = tflite::ComputePadding(g.stride_h, g.dil_h, g.in_h, g.f_h, g.out_h);
     g.pad_w = tflite::ComputePadding(g.stride_w, g.dil_w, g.in_w, g.f_w, g.out_w);
   }
+  // Through a folded PAD: the PAD's input, with its top and left added to the padding (the
+  // taps beyond the bottom and right read padding as they would the PAD's).
+  const int read = pad != nullptr ? pad->input : input;
+  if (pad != nullptr) {
+    g.in_h = Dim(v, pad->input, 1);
+    g.in_w = Dim(v, pad->input, 2);
+    g.pad_h += pad->top;
+    g.pad_w += pad->left;
+  }
   if (qs8) {
-    return step == nullptr || PlanConvQs8Step(v, g, input, filter, bias, output, p->activation, step);
+    return step == nullptr || PlanConvQs8Step(v, g, read, filter, bias, output, p->activation, step);
   }
   if (!v.builtin_bits && !OwnConvF32Wanted(g, static_cast<const float*>(StaticData(v, filter)))) return false;
   float min, max;
   if (!ActivationRange(v, p->activation, &min, &max)) return false;
   if (step != nullptr) {
-    step->input = input;
+    step->input = read;
     step->output = output;
     step->op = std::make_shared<const ConvF32>(
         g, static_cast<const float*>(StaticData(v, filter)),
@@ -238,7 +247,7 @@ bool DepthwiseGeometry(VisitContext& v, const TfLiteNode& node, tflite::dwconv::
 // int8 depthwise with multiplier 1 on DotDepthwise, requantized as XNNPACK: the node XNNPACK
 // would take (VisitQuantizedConv), its requantization from the tensors as ConvQs8's.
 bool PlanOwnDepthwiseQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
-                         DepthwiseStep* step, const DepthwisePadBefore* pad) {
+                         DepthwiseStep* step, const FoldedPadding* pad) {
   if (!OwnDepthwiseQs8Wanted() || !VisitQuantizedConv(v, node, reg)) return false;
   tflite::dwconv::Geometry g;
   if (!DepthwiseGeometry(v, node, &g)) return false;
@@ -281,7 +290,7 @@ bool PlanOwnDepthwiseQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRe
 }  // namespace
 
 bool PlanOwnDepthwise(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
-                      DepthwiseStep* step, const DepthwisePadBefore* pad) {
+                      DepthwiseStep* step, const FoldedPadding* pad) {
   if (reg.builtin_code != kTfLiteBuiltinDepthwiseConv2d || node.inputs->size < 2 || node.outputs->size != 1) {
     return false;
   }

@@ -434,8 +434,47 @@ TEST_CASE("XNNPACK reads a PAD before its own depthwise convolution through the 
                                       "DEPTHWISE_CONV_2D"));
       const bool folded = variant == V::kStride2 || variant == V::kStride1Same || variant == V::kTwoReaders;
       const std::string into = variant == V::kTwoReaders ? "#0 PAD (into #1 and #2)" : "#0 PAD (into #1)";
-      CHECK((log.find("read through the padding of the depthwise step after them (never formed): " + into) !=
+      CHECK((log.find("read through the padding of the convolution step after them (never formed): " + into) !=
              std::string::npos) == folded);
+    }
+  }
+}
+
+// A float PAD before the delegate's own convolution step (the GEMM, or the direct kernel of
+// first layers): read through the step's padding likewise, within 1e-5 of the CPU on 1 and
+// 2 threads; not where the PAD's output is also a graph output.
+TEST_CASE("XNNPACK reads a PAD before its own float convolution through the padding") {
+  using Op = tflite::BuiltinOperator;
+  const OwnGemmOn on;
+  for (int in_c : {3, 10}) {
+    for (bool pad_is_output : {false, true}) {
+      CAPTURE(in_c, pad_is_output);
+      std::mt19937 rng(81 + in_c);
+      std::normal_distribution<float> normal(0.0f, 1.0f);
+      auto floats = [&](size_t n) {
+        std::vector<float> v(n);
+        for (float& f : v) f = normal(rng);
+        return v;
+      };
+      const int out_c = 24;
+      ModelBuilder b;
+      const int in = b.AddTensor(TensorType_FLOAT32, {1, 16, 21, in_c}, "in");
+      const int pads = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {4, 2}, {0, 0, 0, 1, 1, 2, 0, 0}, "pads");
+      const int padded = b.AddTensor(TensorType_FLOAT32, {1, 17, 24, in_c}, "padded");
+      b.AddOperator(Op::BuiltinOperator_PAD, {in, pads}, {padded}, Options(tflite::PadOptionsT{}));
+      const int w = b.AddConstTensor<float>(TensorType_FLOAT32, {out_c, 3, 3, in_c}, floats(9 * in_c * out_c), "w");
+      const int bias = b.AddConstTensor<float>(TensorType_FLOAT32, {out_c}, floats(out_c), "bias");
+      tflite::Conv2DOptionsT o;
+      o.padding = tflite::Padding_VALID;
+      o.stride_w = o.stride_h = 2;
+      const int out = b.AddTensor(TensorType_FLOAT32, {1, 8, 11, out_c}, "out");
+      b.AddOperator(Op::BuiltinOperator_CONV_2D, {padded, w, bias}, {out}, Options(o));
+      b.SetInputs({in});
+      b.SetOutputs(pad_is_output ? std::vector<int>{out, padded} : std::vector<int>{out});
+      for (const std::string& log : RunFolded(b.Build(), false)) {
+        CHECK((log.find("read through the padding of the convolution step after them (never formed): "
+                        "#0 PAD (into #1)") != std::string::npos) == !pad_is_output);
+      }
     }
   }
 }
@@ -444,29 +483,32 @@ TEST_CASE("XNNPACK reads a PAD before its own depthwise convolution through the 
 // read through the step's padding. The bytes are those of the same steps unfolded (the
 // PAD's output also a graph output), on 1 and 2 threads, and within a step of the builtin
 // kernels. PADV2 stays on the CPU, as in TFLite's delegate, whatever its constant.
-TEST_CASE("XNNPACK reads an int8 PAD of the zero point before its own depthwise convolution") {
+TEST_CASE("XNNPACK reads an int8 PAD of the zero point before its own depthwise convolution or convolution") {
   if (!tflite::dwconv::DotDepthwise::Available()) {
     WARN("skipped: this CPU has no int8 depthwise step (DotDepthwise::Available() is false)");
     return;
   }
   using Op = tflite::BuiltinOperator;
   const OwnGemmOn on;
-  enum class V { kStride2, kStride1Same, kPadV2ZeroPoint, kPadV2Other };
-  for (V variant : {V::kStride2, V::kStride1Same, V::kPadV2ZeroPoint, V::kPadV2Other}) {
+  enum class V { kStride2, kStride1Same, kPadV2ZeroPoint, kPadV2Other, kConvStride2, kConvSame };
+  for (V variant : {V::kStride2, V::kStride1Same, V::kPadV2ZeroPoint, V::kPadV2Other, V::kConvStride2,
+                    V::kConvSame}) {
     CAPTURE(static_cast<int>(variant));
     const int c = 16, zp = -7;
-    const bool s2 = variant == V::kStride2;
+    const bool conv = variant == V::kConvStride2 || variant == V::kConvSame;
+    const int out_c = conv ? 8 : c;  // CONV_2D: 16 -> 8 channels
+    const bool s2 = variant == V::kStride2 || variant == V::kConvStride2;
     const std::vector<int> hw = s2 ? std::vector<int>{0, 1, 0, 1} : std::vector<int>{1, 1, 2, 2};
     auto build = [&](bool pad_is_output) {
       std::mt19937 rng(91 + static_cast<int>(variant));
       QuantSpec q{{0.05f}, {zp}}, out_q{{0.2f}, {3}}, f_q, b_q;
-      for (int k = 0; k < c; ++k) {
+      for (int k = 0; k < out_c; ++k) {
         f_q.scale.push_back(0.01f + 0.002f * k);
         f_q.zero_point.push_back(0);
         b_q.scale.push_back(0.05f * f_q.scale.back());
         b_q.zero_point.push_back(0);
       }
-      f_q.quantized_dimension = 3;
+      f_q.quantized_dimension = conv ? 0 : 3;
       ModelBuilder b;
       const int in = b.AddTensor(TensorType_INT8, {1, 12, 33, c}, "in", &q);
       const int pads = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {4, 2},
@@ -480,27 +522,36 @@ TEST_CASE("XNNPACK reads an int8 PAD of the zero point before its own depthwise 
       } else {
         b.AddOperator(Op::BuiltinOperator_PAD, {in, pads}, {padded}, Options(tflite::PadOptionsT{}), 2);
       }
-      std::vector<int8_t> w(9 * c);
+      std::vector<int8_t> w(9 * c * (conv ? out_c : 1));
       for (int8_t& x : w) x = static_cast<int8_t>(static_cast<int>(rng() % 255) - 127);
-      std::vector<int32_t> bias(c);
+      std::vector<int32_t> bias(out_c);
       for (int32_t& x : bias) x = static_cast<int32_t>(rng() % 2001) - 1000;
-      const int wt = b.AddConstTensor<int8_t>(TensorType_INT8, {1, 3, 3, c}, w, "w", &f_q);
-      const int bt = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {c}, bias, "bias", &b_q);
-      tflite::DepthwiseConv2DOptionsT d;
-      d.padding = variant == V::kStride1Same ? tflite::Padding_SAME : tflite::Padding_VALID;
-      d.stride_w = d.stride_h = s2 ? 2 : 1;
-      d.depth_multiplier = 1;
-      const int out_h = s2 ? 6 : (d.padding == tflite::Padding_SAME ? padded_shape[1] : padded_shape[1] - 2);
-      const int out_w = s2 ? 16 : (d.padding == tflite::Padding_SAME ? padded_shape[2] : padded_shape[2] - 2);
-      const int out = b.AddTensor(TensorType_INT8, {1, out_h, out_w, c}, "out", &out_q);
-      b.AddOperator(Op::BuiltinOperator_DEPTHWISE_CONV_2D, {padded, wt, bt}, {out}, Options(d), 3);
+      const int wt = b.AddConstTensor<int8_t>(
+          TensorType_INT8, conv ? std::vector<int>{out_c, 3, 3, c} : std::vector<int>{1, 3, 3, c}, w, "w", &f_q);
+      const int bt = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {out_c}, bias, "bias", &b_q);
+      const bool same = variant == V::kStride1Same || variant == V::kConvSame;
+      const int out_h = s2 ? 6 : (same ? padded_shape[1] : padded_shape[1] - 2);
+      const int out_w = s2 ? 16 : (same ? padded_shape[2] : padded_shape[2] - 2);
+      const int out = b.AddTensor(TensorType_INT8, {1, out_h, out_w, out_c}, "out", &out_q);
+      if (conv) {
+        tflite::Conv2DOptionsT o;
+        o.padding = same ? tflite::Padding_SAME : tflite::Padding_VALID;
+        o.stride_w = o.stride_h = s2 ? 2 : 1;
+        b.AddOperator(Op::BuiltinOperator_CONV_2D, {padded, wt, bt}, {out}, Options(o), 3);
+      } else {
+        tflite::DepthwiseConv2DOptionsT d;
+        d.padding = same ? tflite::Padding_SAME : tflite::Padding_VALID;
+        d.stride_w = d.stride_h = s2 ? 2 : 1;
+        d.depth_multiplier = 1;
+        b.AddOperator(Op::BuiltinOperator_DEPTHWISE_CONV_2D, {padded, wt, bt}, {out}, Options(d), 3);
+      }
       b.SetInputs({in});
       b.SetOutputs(pad_is_output ? std::vector<int>{out, padded} : std::vector<int>{out});
       return b.Build();
     };
     const auto folded_model = build(false), unfolded_model = build(true);
     const Outcome cpu = Run(folded_model, false);
-    const bool folds = variant == V::kStride2 || variant == V::kStride1Same;
+    const bool folds = variant != V::kPadV2ZeroPoint && variant != V::kPadV2Other;
     for (int threads : {1, 2}) {
       CAPTURE(threads);
       const Outcome got = Run(folded_model, true, threads);
@@ -508,8 +559,9 @@ TEST_CASE("XNNPACK reads an int8 PAD of the zero point before its own depthwise 
       std::string log, reference_log;
       for (const std::string& line : got.log) log += line + "\n";
       for (const std::string& line : reference.log) reference_log += line + "\n";
-      CHECK_THAT(log, Catch::Contains("int8 depthwise convolutions on int16 pair dot products"));
-      CHECK((log.find("read through the padding of the depthwise step after them (never formed): #0 PAD "
+      CHECK_THAT(log, Catch::Contains(conv ? "dot-product GEMM for int8 convolutions"
+                                           : "int8 depthwise convolutions on int16 pair dot products"));
+      CHECK((log.find("read through the padding of the convolution step after them (never formed): #0 PAD "
                       "(into #1)") != std::string::npos) == folds);
       CHECK(reference_log.find("read through the padding") == std::string::npos);
       REQUIRE(got.outputs[0].size() == reference.outputs[0].size());

@@ -293,7 +293,9 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
       } else if (op == kTfLiteBuiltinConv2d ||
                  (op == kTfLiteBuiltinFullyConnected && PlanOwnConv(v, *node, *reg, nullptr))) {
         ConvStep step;
-        planned = PlanOwnConv(v, *node, *reg, &step);
+        const auto pad = pad_before_.find(n);
+        planned = PlanOwnConv(v, *node, *reg, &step,
+                              pad != pad_before_.end() ? &pad->second.padding : nullptr);
         if (const auto f = residual_after_.find(n); planned && f != residual_after_.end()) {
           step.output = f->second.output;
           step.residual = f->second.residual;
@@ -764,7 +766,8 @@ TfLiteStatus XnnpackKernel::FindFoldedResiduals(TfLiteContext* context, const st
 }
 
 // PAD(s) with zeros around the height and width only, read by nothing but depthwise
-// convolutions that the kernel runs with its own kernel: each step reads s with
+// convolutions and convolutions that the kernel runs with its own kernels (XNNPACK fuses
+// such a PAD into the convolutions it runs itself): each step reads s with
 // its padding grown by the PAD's (the kernel reads zeros outside the input on every side),
 // and the padded copy is never formed. pose_detection: 5 such PADs (two read by two
 // depthwise nodes each), ~4% of its time at one thread in XNNPACK's copy. int8 likewise
@@ -821,7 +824,7 @@ TfLiteStatus XnnpackKernel::FindFoldedPads(TfLiteContext* context, const std::ve
     }
     // Every reader: a depthwise step of the kernel's own that can take the padding.
     const TfLiteIntArray* dims = in.dims;
-    const DepthwisePadBefore padding{s, static_cast<int>(paddings[2]), static_cast<int>(paddings[4])};
+    const FoldedPadding padding{s, static_cast<int>(paddings[2]), static_cast<int>(paddings[4])};
     bool all = dims->data[1] + paddings[2] + paddings[3] == out.dims->data[1] &&
                dims->data[2] + paddings[4] + paddings[5] == out.dims->data[2];
     for (size_t i = 0; all && i < r->second.size(); ++i) {
@@ -829,9 +832,10 @@ TfLiteStatus XnnpackKernel::FindFoldedPads(TfLiteContext* context, const std::ve
       TfLiteRegistration* reg;
       TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, r->second[i], &node, &reg));
       DepthwiseStep step;
-      all = reg->builtin_code == kTfLiteBuiltinDepthwiseConv2d && node->inputs->size >= 2 &&
-            node->inputs->data[0] == p && PlanOwnDepthwise(v, *node, *reg, &step, &padding) &&
-            !step.builtin;
+      all = node->inputs->size >= 2 && node->inputs->data[0] == p &&
+            ((reg->builtin_code == kTfLiteBuiltinDepthwiseConv2d &&
+              PlanOwnDepthwise(v, *node, *reg, &step, &padding) && !step.builtin) ||
+             (reg->builtin_code == kTfLiteBuiltinConv2d && PlanOwnConv(v, *node, *reg, nullptr, &padding)));
     }
     if (!all) continue;
     for (int d : r->second) pad_before_[d] = {n, padding};
@@ -1318,7 +1322,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
                  "PRELU after them, on the output rows of the convolution or fully connected step "
                  "before them (its output and the sum never formed)");
   say(pads, "PADs of the height and width with zeros (int8: the zero point) read through the "
-            "padding of the depthwise step after them (never formed)");
+            "padding of the convolution step after them (never formed)");
   say(norms, "float layer norms as converted (MEAN, SQUARED_DIFFERENCE, MEAN, ADD, RSQRT, MUL, "
              "MUL, MUL, NEG or SUB, ADD) in one pass per row (the values between never formed)");
   say(folded_transposes, "transposes folded into the matrix multiply reading or writing them "

@@ -191,7 +191,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   // XNNPACK fuses such a PAD into its convolution alike). The PAD node runs no step.
   struct PadBefore {
     int pad = -1;                // the PAD node
-    DepthwisePadBefore padding;  // its input, which the depthwise step reads, and its padding
+    FoldedPadding padding;  // its input, which the depthwise step reads, and its padding
   };
   std::map<int, PadBefore> pad_before_;  // depthwise node -> the PAD before it
   std::set<int> folded_pads_;
