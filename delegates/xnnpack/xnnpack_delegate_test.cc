@@ -1141,7 +1141,9 @@ TEST_CASE("XNNPACK partition keeps SLICE, STRIDED_SLICE and TRANSPOSE inside") {
   for (auto [in_shape, perm] : std::vector<std::pair<std::vector<int32_t>, std::vector<int32_t>>>{
            {{2, 3, 4, 5}, {0, 3, 1, 2}}, {{3, 5}, {1, 0}}, {{1, 7, 1, 3}, {0, 2, 3, 1}},
            // Planes transposed in 8 x 8 tiles (partial tiles at the edges; attention's K^T).
-           {{19, 24}, {1, 0}}, {{2, 9, 3, 17}, {0, 2, 3, 1}}, {{1, 64, 2, 64}, {0, 2, 3, 1}}}) {
+           {{19, 24}, {1, 0}}, {{2, 9, 3, 17}, {0, 2, 3, 1}}, {{1, 64, 2, 64}, {0, 2, 3, 1}},
+           // A narrow side (an NCHW image of 3 channels to NHWC, and back; 2 x 9).
+           {{1, 3, 10, 13}, {0, 2, 3, 1}}, {{1, 10, 13, 3}, {0, 3, 1, 2}}, {{2, 9}, {1, 0}}}) {
     GlueGraph g;
     const int x = g.Input(in_shape);
     std::vector<int32_t> out_shape;

@@ -340,6 +340,15 @@ BENCHMARK_CAPTURE(BM_FloatGemm, conv3x3_112x112x32_to_64, 112 * 112, 64, 3 * 3 *
     ->Arg(2)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
+// One 16-column panel alone (hand_landmark_lite's 112x112x24 -> 16) against two.
+BENCHMARK_CAPTURE(BM_FloatGemm, conv1x1_112x112x24_to_16, 112 * 112, 16, 24)
+    ->Arg(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_FloatGemm, conv1x1_112x112x24_to_32, 112 * 112, 32, 24)
+    ->Arg(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_FloatGemm, conv1x1_112x112x32_to_64, 112 * 112, 64, 32)
     ->Arg(1)
     ->Arg(2)
