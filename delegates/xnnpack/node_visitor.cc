@@ -315,6 +315,8 @@ bool VisitNodeOps(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrat
                          IsQuantized8(Tensor(v, node.inputs->data[0]));
   // 8-bit LOGISTIC, TANH, GELU, ELU, HARD_SWISH: the delegate's own tables.
   if (IsByteTableNode(v, node, reg)) return PlanByteTable(v, node, reg, nullptr);
+  // 8-bit MEANs its global average pooling does not take: the delegate's step.
+  if (IsOwnQuantizedMean(v, node, reg)) return PlanMeanQs8(v, node, reg, nullptr);
   // Float TANH, RSQRT, GELU, MEAN, BATCH_MATMUL this XNNPACK lacks: the delegate's steps.
   if (IsOwnFloatNode(v, node, reg)) {
     switch (reg.builtin_code) {

@@ -18,6 +18,7 @@
 #include "tensorflow/lite/core/c/common.h"
 #include "kernels/internal/depthwise_float.h"
 #include "kernels/internal/elementwise.h"
+#include "kernels/internal/mean_quantized.h"
 #include "xnnpack/binary_f32.h"
 #include "xnnpack/conv_f32.h"
 #include "kernels/internal/depthwise_dot.h"
@@ -286,6 +287,22 @@ struct LayerNormStep {
   int input = -1, output = -1;
   std::shared_ptr<const LayerNormF32> op;
 };
+// An 8-bit MEAN this XNNPACK's global average pooling does not take (rank 3, other axes
+// than height and width, a scale ratio beyond its range) and TFLite's newer XNNPACK does:
+// the reference kernels' arithmetic (kernels/internal/mean_quantized.h), so the bytes are
+// the builtin kernel's.
+struct MeanQs8Step {
+  int input = -1, output = -1;
+  std::vector<int> dims;
+  std::vector<char> reduced;  // per dimension of dims
+  tflite::mean_quantized::Params params;
+  bool uint8 = false;
+  std::shared_ptr<std::vector<int64_t>> sums;  // scratch: one Invoke at a time
+};
+// Whether the node is an 8-bit MEAN for MeanQs8Step (one XNNPACK's global average pooling
+// does not take).
+bool IsOwnQuantizedMean(const VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+bool PlanMeanQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg, MeanQs8Step* step);
 struct BatchMatMulStep {
   int lhs = -1, rhs = -1, output = -1;
   std::shared_ptr<BatchMatMulF32> op;  // holds scratch: one Invoke at a time

@@ -3,6 +3,7 @@
 // this XNNPACK has no per-channel fully connected), ADD and MUL. XNNPACK requantizes in its own way, so results
 // may differ from TFLite's reference kernels by one quantization step, as TFLite's own
 // XNNPACK delegate does.
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -10,6 +11,7 @@
 
 #include "tensorflow/lite/builtin_ops.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
+#include "tensorflow/lite/kernels/internal/quantization_util.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
 #include "xnnpack/node_visitor.h"
 
@@ -316,6 +318,67 @@ bool ComposeMulOfTable(const BinaryQs8Step& mul, const std::map<int, ByteTableSt
     return true;
   }
   return false;
+}
+
+bool IsOwnQuantizedMean(const VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg) {
+  if (reg.builtin_code != kTfLiteBuiltinMean || node.inputs->size < 1 || node.inputs->data[0] < 0 ||
+      !IsQuantized8(Tensor(v, node.inputs->data[0]))) {
+    return false;
+  }
+  VisitContext probe = v;  // XNNPACK's global average pooling first
+  probe.subgraph = nullptr;
+  return !VisitMean(probe, node, reg);
+}
+
+bool PlanMeanQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&, MeanQs8Step* step) {
+  if (node.inputs->size != 2 || node.outputs->size != 1) return v.Refuse("expects 2 inputs, 1 output");
+  const int in = node.inputs->data[0], axes = node.inputs->data[1], out = node.outputs->data[0];
+  if (in < 0 || out < 0 || !CheckQuantized(v, in, "input") || !CheckQuantized(v, out, "output")) return false;
+  const TfLiteTensor& x = Tensor(v, in);
+  const TfLiteTensor& y = Tensor(v, out);
+  if (x.type != y.type) return v.Refuse("input and output types differ");
+  if (!CheckRank(v, in, 1, std::min<int>(XNN_MAX_TENSOR_DIMS, tflite::mean_quantized::kMaxDims), "input")) {
+    return false;
+  }
+  if (axes < 0 || !IsModelConstant(v, axes) || Tensor(v, axes).type != kTfLiteInt32) {
+    return v.Refuse("the axes are not an int32 constant of the model");
+  }
+  const TfLiteTensor& a = Tensor(v, axes);
+  if (a.dims == nullptr || a.dims->size > 1) return v.Refuse("the axes are not a 1-D tensor");
+  const size_t count = a.bytes / sizeof(int32_t);
+  if (count == 0) return v.Refuse("an empty reduction (no axes)");
+  const int rank = x.dims->size;
+  std::vector<char> reduced(rank, 0);
+  const auto* data = static_cast<const int32_t*>(StaticData(v, axes));
+  for (size_t i = 0; i < count; ++i) {
+    if (data[i] < -rank || data[i] >= rank) {
+      return v.Refuse(fmt::format("axis {} is out of range for rank {}", data[i], rank));
+    }
+    reduced[data[i] < 0 ? data[i] + rank : data[i]] = 1;
+  }
+  int64_t kept = 1;
+  for (int d = 0; d < rank; ++d) kept *= reduced[d] ? 1 : x.dims->data[d];
+  if (tflite::NumElements(&y) != kept) {
+    return v.Refuse("the output's size is not the input's without the reduced axes");
+  }
+  // The builtin kernel's requantization (MEAN's Prepare).
+  tflite::mean_quantized::Params p;
+  tflite::QuantizeMultiplier(static_cast<double>(ScaleOf(x)) / static_cast<double>(ScaleOf(y)), &p.multiplier,
+                             &p.shift);
+  if (p.shift < -31 || p.shift > 30) return v.Refuse("the input/output scale ratio is out of range");
+  p.input_zero_point = ZeroPointOf(x);
+  p.output_zero_point = ZeroPointOf(y);
+  if (step != nullptr) {
+    *step = MeanQs8Step{};
+    step->input = in;
+    step->output = out;
+    step->dims.assign(x.dims->data, x.dims->data + rank);
+    step->reduced = std::move(reduced);
+    step->params = p;
+    step->uint8 = x.type == kTfLiteUInt8;
+    step->sums = std::make_shared<std::vector<int64_t>>();
+  }
+  return true;
 }
 
 }  // namespace xnnpack

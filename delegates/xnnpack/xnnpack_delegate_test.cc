@@ -2304,6 +2304,53 @@ TEST_CASE("XNNPACK quantized PAD, MAX_POOL_2D, MUL and RESHAPE, INT8 and UINT8")
   }
 }
 
+// 8-bit MEANs this XNNPACK's global average pooling does not take but TFLite's newer one
+// does (rank 3 over the last axis or another, rank 2, height and width with an input /
+// output scale ratio above 256): the delegate's step on the reference kernels' arithmetic,
+// so the bytes are the builtin kernel's.
+TEST_CASE("XNNPACK takes 8-bit MEANs of any rank and axes with the reference kernels' bytes") {
+  struct Case {
+    std::vector<int> in_shape;
+    std::vector<int32_t> axes;
+    bool keep;
+    std::vector<int> out_shape;
+    float in_scale, out_scale;
+  };
+  const Case cases[] = {
+      {{2, 7, 12}, {-1}, true, {2, 7, 1}, 0.05f, 0.03f},
+      {{2, 7, 12}, {1}, false, {2, 12}, 0.05f, 0.02f},
+      {{9, 5}, {0}, false, {5}, 0.05f, 0.05f},
+      {{1, 6, 5, 4}, {1, 2}, false, {1, 4}, 0.3f, 0.001f},  // ratio 300
+  };
+  for (auto type : {tflite::TensorType_INT8, tflite::TensorType_UINT8}) {
+    const bool s8 = type == tflite::TensorType_INT8;
+    for (const Case& c : cases) {
+      CAPTURE(s8, c.in_shape, c.axes, c.keep);
+      QuantSpec q{{c.in_scale}, {s8 ? -3 : 125}}, qo{{c.out_scale}, {s8 ? 4 : 130}};
+      ModelBuilder b;
+      const int in = b.AddTensor(type, c.in_shape, "in", &q);
+      const int axes = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {static_cast<int>(c.axes.size())},
+                                                 c.axes, "axes");
+      const int out = b.AddTensor(type, c.out_shape, "out", &qo);
+      tflite::ReducerOptionsT r;
+      r.keep_dims = c.keep;
+      b.AddOperator(tflite::BuiltinOperator_MEAN, {in, axes}, {out}, Options(r), 2);
+      b.SetInputs({in});
+      b.SetOutputs({out});
+      const auto bytes = b.Build();
+      const QOutcome cpu = RunQuantized(bytes, false);
+      const QOutcome x = RunQuantized(bytes, true);
+      CAPTURE(x.refused);
+      CHECK(x.delegate_nodes == 1);
+      CHECK(x.values == cpu.values);
+      const Outcome logged = Run(bytes, true, 2);
+      REQUIRE(logged.log.size() == 2);
+      CHECK_THAT(logged.log[1], Catch::Contains("8-bit MEANs this XNNPACK's global average pooling does "
+                                                "not take (TFLite's newer one does)"));
+    }
+  }
+}
+
 TEST_CASE("XNNPACK quantized MEAN, and copy ops (TRANSPOSE, CONCATENATION) on quantized tensors") {
   for (auto type : {tflite::TensorType_INT8, tflite::TensorType_UINT8}) {
     const bool s8 = type == tflite::TensorType_INT8;

@@ -263,6 +263,10 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         std::vector<StridedCopy> copies;
         planned = VisitGlue(v, *node, *reg, &copies);
         seg.steps.insert(seg.steps.end(), copies.begin(), copies.end());
+      } else if (IsOwnQuantizedMean(v, *node, *reg)) {
+        MeanQs8Step step;
+        planned = PlanMeanQs8(v, *node, *reg, &step);
+        seg.steps.emplace_back(std::move(step));
       } else if (IsOwnFloatNode(v, *node, *reg)) {
         if (op == kTfLiteBuiltinMean) {
           MeanF32Step step;
@@ -426,7 +430,9 @@ bool XnnpackKernel::RunsItself(TfLiteContext* context, const TfLiteNode& node,
   VisitContext v = NewVisit(context);
   // XNNPACK has no quantized version of these: always the delegate's tables; nor these
   // float ops at all.
-  if (IsByteTableNode(v, node, reg) || IsOwnFloatNode(v, node, reg)) return true;
+  if (IsByteTableNode(v, node, reg) || IsOwnFloatNode(v, node, reg) || IsOwnQuantizedMean(v, node, reg)) {
+    return true;
+  }
   // With --xnnpack_force_fp16 the user asked for XNNPACK's fp16 arithmetic everywhere.
   if (force_fp16_) return false;
   return PlanOwnDepthwise(v, node, reg, nullptr) || PlanOwnConv(v, node, reg, nullptr) ||
@@ -1233,7 +1239,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   DelegationRecord* record = CurrentDelegationRecord(context);
   if (record == nullptr) return;
   std::string copied, convolved, dot_depthwise, gemm_convolved, dot_convolved, transposed, elementwise, tabled,
-      multiplied, added, table_multiplied, own_float, folded, folded_transposes, swished, residuals,
+      multiplied, added, table_multiplied, own_float, own_means, folded, folded_transposes, swished, residuals,
       pads, norms;
   int runtimes = 0, own_nodes = 0;
   for (const Segment& s : segments_) {
@@ -1260,6 +1266,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
                               ? swished
                           : IsGlueOp(op)                        ? copied
                           : IsOwnFloatNode(v, *node, *reg)      ? own_float
+                          : IsOwnQuantizedMean(v, *node, *reg)  ? own_means
                           : table_muls_.count(n) != 0           ? table_multiplied
                           : IsByteTableNode(v, *node, *reg)     ? tabled
                           : op == kTfLiteBuiltinDepthwiseConv2d && int8 ? dot_depthwise
@@ -1297,6 +1304,8 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   };
   say(copied, "copies (this XNNPACK has no such operator)");
   say(own_float, "float ops this XNNPACK lacks, on the builtin kernels' code");
+  say(own_means, "8-bit MEANs this XNNPACK's global average pooling does not take (TFLite's "
+                 "newer one does), on the reference kernels' arithmetic");
   say(convolved, "the delegate's depthwise kernel (faster than this XNNPACK's)");
 #if defined(__aarch64__)
   say(dot_depthwise, "int8 depthwise convolutions on int8 quad dot products (sdot; "
@@ -1475,6 +1484,22 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const MeanF32Step& m
   void* p[2];
   if (!Buffers(context, {m.input, m.output}, p)) return kTfLiteError;
   m.op->Run(static_cast<const float*>(p[0]), static_cast<float*>(p[1]));
+  return kTfLiteOk;
+}
+
+TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const MeanQs8Step& m) const {
+  void* p[2];
+  if (!Buffers(context, {m.input, m.output}, p)) return kTfLiteError;
+  bool reduced[tflite::mean_quantized::kMaxDims] = {};
+  for (size_t d = 0; d < m.reduced.size(); ++d) reduced[d] = m.reduced[d] != 0;
+  const int rank = static_cast<int>(m.dims.size());
+  if (m.uint8) {
+    tflite::mean_quantized::Mean(static_cast<const uint8_t*>(p[0]), m.dims.data(), rank, reduced, m.params,
+                                 static_cast<uint8_t*>(p[1]), m.sums.get());
+  } else {
+    tflite::mean_quantized::Mean(static_cast<const int8_t*>(p[0]), m.dims.data(), rank, reduced, m.params,
+                                 static_cast<int8_t*>(p[1]), m.sums.get());
+  }
   return kTfLiteOk;
 }
 

@@ -55,7 +55,8 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
     // !xnnpack: the steps, in order.
     using Step = std::variant<StridedCopy, DepthwiseStep, ConvStep, FullyConnectedStep,
                               TransposeConvStep, BinaryStep, ByteTableStep, BinaryQs8Step,
-                              UnaryF32Step, MeanF32Step, BatchMatMulStep, LayerNormStep>;
+                              UnaryF32Step, MeanF32Step, BatchMatMulStep, LayerNormStep,
+                              MeanQs8Step>;
     std::vector<Step> steps;
   };
   struct Folded {
@@ -106,6 +107,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   TfLiteStatus RunStep(TfLiteContext* context, const BinaryQs8Step& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const UnaryF32Step& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const MeanF32Step& step) const;
+  TfLiteStatus RunStep(TfLiteContext* context, const MeanQs8Step& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const BatchMatMulStep& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const LayerNormStep& step) const;
   void Note(TfLiteContext* context, int nodes) const;

@@ -31,9 +31,7 @@ namespace fs = std::filesystem;
 
 // Model -> what this XNNPACK lacks (the extra nodes ours leaves on the CPU).
 const std::map<std::string, std::string> kKnownGaps = {
-    {"audio_conv1d_16k_int8.tflite", "int8 MEAN of rank 3"},
     {"bert_tiny_64_dynamic.tflite", "dynamic-range FULLY_CONNECTED"},
-    {"bert_tiny_64_int8.tflite", "int8 MEAN of rank 3"},
     {"deeplab_mnv2_257_int8.tflite", "int8 RESIZE_BILINEAR"},
     {"efficientnet_b0_224_dynamic.tflite", "dynamic-range CONV_2D / FULLY_CONNECTED"},
     {"mobilenet_v2_1.0_224_dynamic.tflite", "dynamic-range CONV_2D / FULLY_CONNECTED"},

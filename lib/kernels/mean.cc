@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/internal/eigen_sum.h"
+#include "kernels/internal/mean_quantized.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
@@ -24,7 +25,7 @@ namespace builtin {
 namespace mean {
 namespace {
 
-constexpr int kMaxDims = 8;
+constexpr int kMaxDims = mean_quantized::kMaxDims;
 
 struct OpData {
   int32_t multiplier = 0;
@@ -114,58 +115,11 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   return ResizeOutput(context, node);
 }
 
-// Sums the input into one accumulator per output element (row-major walk of the
-// input, as upstream's ReduceSumImpl). Returns the number of elements per output.
+// Sums the input into one accumulator per output element (mean_quantized.h's walk).
 template <typename T, typename Acc>
 int64_t SumInto(const TfLiteTensor* input, const bool* reduced, std::vector<Acc>* sums) {
-  const int rank = NumDimensions(input);
-  const int* dims = input->dims->data;
-  // Output stride of each input dimension (0 where reduced).
-  int64_t out_stride[kMaxDims];
-  int64_t stride = 1, count = 1;
-  for (int d = rank - 1; d >= 0; --d) {
-    if (reduced[d]) {
-      out_stride[d] = 0;
-      count *= dims[d];
-    } else {
-      out_stride[d] = stride;
-      stride *= dims[d];
-    }
-  }
-  sums->assign(static_cast<size_t>(stride), Acc(0));
-  const T* in = reinterpret_cast<const T*>(input->data.raw);
-  const int64_t n = NumElements(input);
-  if (n == 0) return count;
-  if (rank == 0) {
-    (*sums)[0] = WrappingAdd((*sums)[0], static_cast<Acc>(in[0]));
-    return count;
-  }
-  int idx[kMaxDims] = {0};
-  int64_t out_off = 0;
-  const int last = rank - 1;
-  for (int64_t i = 0; i < n;) {
-    if (out_stride[last] == 0) {
-      // The last axis is reduced: its run adds into one sum, kept in a register (the same
-      // additions in the same order).
-      Acc acc = (*sums)[out_off];
-      for (int k = 0; k < dims[last]; ++k, ++i) acc = WrappingAdd(acc, static_cast<Acc>(in[i]));
-      (*sums)[out_off] = acc;
-    } else {
-      for (int k = 0; k < dims[last]; ++k, ++i) {
-        Acc& sum = (*sums)[out_off + k * out_stride[last]];
-        sum = WrappingAdd(sum, static_cast<Acc>(in[i]));
-      }
-    }
-    int d = last - 1;
-    for (; d >= 0; --d) {
-      out_off += out_stride[d];
-      if (++idx[d] < dims[d]) break;
-      out_off -= out_stride[d] * dims[d];
-      idx[d] = 0;
-    }
-    if (d < 0) break;
-  }
-  return count;
+  return mean_quantized::SumInto<T, Acc>(reinterpret_cast<const T*>(input->data.raw), input->dims->data,
+                                         NumDimensions(input), reduced, sums);
 }
 
 template <typename T, typename Acc>
@@ -222,33 +176,14 @@ void MeanFloat(const TfLiteTensor* input, const bool* reduced, TfLiteTensor* out
 template <typename T>
 void MeanQuantized(const TfLiteTensor* input, const bool* reduced, const OpData& data,
                    TfLiteTensor* output) {
+  mean_quantized::Params p;
+  p.multiplier = data.multiplier;
+  p.shift = data.shift;
+  p.input_zero_point = input->params.zero_point;
+  p.output_zero_point = output->params.zero_point;
   std::vector<int64_t> sums;
-  const int64_t count = SumInto<T, int64_t>(input, reduced, &sums);
-  T* out = reinterpret_cast<T*>(output->data.raw);
-  if (count == 0) {
-    std::fill(out, out + sums.size(), T());
-    return;
-  }
-  // Fold 1/count into the multiplier, as upstream (shift clamped to keep
-  // MultiplyByQuantizedMultiplier's preconditions).
-  int shift = 63 - CountLeadingZeros(static_cast<uint64_t>(count));
-  shift = std::min(shift, 32);
-  shift = std::min(shift, 31 + data.shift);
-  const int32_t multiplier =
-      static_cast<int32_t>((static_cast<int64_t>(data.multiplier) << shift) / count);
-  const int output_shift = data.shift - shift;
-  const int32_t in_zp = input->params.zero_point;
-  const int32_t out_zp = output->params.zero_point;
-  constexpr int32_t kMin = std::numeric_limits<T>::min();
-  constexpr int32_t kMax = std::numeric_limits<T>::max();
-  for (size_t i = 0; i < sums.size(); ++i) {
-    // Upstream keeps the sum in int32; the cast reproduces its wrap-around.
-    const int32_t shifted_sum =
-        static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(sums[i] - in_zp * count)));
-    int32_t v = MultiplyByQuantizedMultiplier(shifted_sum, multiplier, output_shift) + out_zp;
-    v = std::min(std::max(v, kMin), kMax);
-    out[i] = static_cast<T>(v);
-  }
+  mean_quantized::Mean<T>(reinterpret_cast<const T*>(input->data.raw), input->dims->data,
+                          NumDimensions(input), reduced, p, reinterpret_cast<T*>(output->data.raw), &sums);
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
