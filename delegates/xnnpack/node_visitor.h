@@ -299,6 +299,9 @@ struct MeanQs8Step {
   bool uint8 = false;
   std::shared_ptr<std::vector<int64_t>> sums;  // scratch: one Invoke at a time
 };
+// The axes of a reduction (an int32 1-D constant of the model, not empty, each in [-rank,
+// rank)) as a flag per input dimension; false, with the reason, otherwise.
+bool ReducedAxes(VisitContext& v, int axes, int rank, std::vector<bool>* reduced);
 // Whether the node is an 8-bit MEAN for MeanQs8Step (one XNNPACK's global average pooling
 // does not take).
 bool IsOwnQuantizedMean(const VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);

@@ -340,22 +340,10 @@ bool PlanMeanQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
   if (!CheckRank(v, in, 1, std::min<int>(XNN_MAX_TENSOR_DIMS, tflite::mean_quantized::kMaxDims), "input")) {
     return false;
   }
-  if (axes < 0 || !IsModelConstant(v, axes) || Tensor(v, axes).type != kTfLiteInt32) {
-    return v.Refuse("the axes are not an int32 constant of the model");
-  }
-  const TfLiteTensor& a = Tensor(v, axes);
-  if (a.dims == nullptr || a.dims->size > 1) return v.Refuse("the axes are not a 1-D tensor");
-  const size_t count = a.bytes / sizeof(int32_t);
-  if (count == 0) return v.Refuse("an empty reduction (no axes)");
   const int rank = x.dims->size;
-  std::vector<char> reduced(rank, 0);
-  const auto* data = static_cast<const int32_t*>(StaticData(v, axes));
-  for (size_t i = 0; i < count; ++i) {
-    if (data[i] < -rank || data[i] >= rank) {
-      return v.Refuse(fmt::format("axis {} is out of range for rank {}", data[i], rank));
-    }
-    reduced[data[i] < 0 ? data[i] + rank : data[i]] = 1;
-  }
+  std::vector<bool> axis_reduced;
+  if (!ReducedAxes(v, axes, rank, &axis_reduced)) return false;
+  std::vector<char> reduced(axis_reduced.begin(), axis_reduced.end());
   int64_t kept = 1;
   for (int d = 0; d < rank; ++d) kept *= reduced[d] ? 1 : x.dims->data[d];
   if (tflite::NumElements(&y) != kept) {

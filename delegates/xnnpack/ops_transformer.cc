@@ -89,6 +89,25 @@ bool PlanUnaryF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrat
   return true;
 }
 
+bool ReducedAxes(VisitContext& v, int axes, int rank, std::vector<bool>* reduced) {
+  if (axes < 0 || !IsModelConstant(v, axes) || Tensor(v, axes).type != kTfLiteInt32) {
+    return v.Refuse("the axes are not an int32 constant of the model");
+  }
+  const TfLiteTensor& a = Tensor(v, axes);
+  if (a.dims == nullptr || a.dims->size > 1) return v.Refuse("the axes are not a 1-D tensor");
+  const size_t count = a.bytes / sizeof(int32_t);
+  if (count == 0) return v.Refuse("an empty reduction (no axes)");
+  reduced->assign(rank, false);
+  const auto* data = static_cast<const int32_t*>(StaticData(v, axes));
+  for (size_t i = 0; i < count; ++i) {
+    if (data[i] < -rank || data[i] >= rank) {
+      return v.Refuse(fmt::format("axis {} is out of range for rank {}", data[i], rank));
+    }
+    (*reduced)[data[i] < 0 ? data[i] + rank : data[i]] = true;
+  }
+  return true;
+}
+
 bool PlanMeanF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&,
                  MeanF32Step* step) {
   if (!OneOutput(v, node, 2)) return false;
@@ -97,23 +116,10 @@ bool PlanMeanF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
       !CheckRank(v, in, 1, XNN_MAX_TENSOR_DIMS, "input")) {
     return false;
   }
-  if (axes < 0 || !IsModelConstant(v, axes) || Tensor(v, axes).type != kTfLiteInt32) {
-    return v.Refuse("the axes are not an int32 constant of the model");
-  }
-  const TfLiteTensor& a = Tensor(v, axes);
-  if (a.dims == nullptr || a.dims->size > 1) return v.Refuse("the axes are not a 1-D tensor");
-  const size_t count = a.bytes / sizeof(int32_t);
-  if (count == 0) return v.Refuse("an empty reduction (no axes)");
   const TfLiteTensor& x = Tensor(v, in);
   const int rank = x.dims->size;
-  std::vector<bool> reduced(rank, false);
-  const auto* data = static_cast<const int32_t*>(StaticData(v, axes));
-  for (size_t i = 0; i < count; ++i) {
-    if (data[i] < -rank || data[i] >= rank) {
-      return v.Refuse(fmt::format("axis {} is out of range for rank {}", data[i], rank));
-    }
-    reduced[data[i] < 0 ? data[i] + rank : data[i]] = true;
-  }
+  std::vector<bool> reduced;
+  if (!ReducedAxes(v, axes, rank, &reduced)) return false;
   std::vector<int> dims(x.dims->data, x.dims->data + rank);
   auto op = std::make_shared<const MeanF32>(dims, reduced);
   if (static_cast<size_t>(tflite::NumElements(&Tensor(v, out))) != op->output_size()) {
