@@ -447,8 +447,9 @@ TEST_CASE("XNNPACK reads a PAD before its own float convolution through the padd
   using Op = tflite::BuiltinOperator;
   const OwnGemmOn on;
   for (int in_c : {3, 10}) {
+    for (int k : {3, 1}) {  // 1x1: output pixels beyond the input's (the bottom / right pad)
     for (bool pad_is_output : {false, true}) {
-      CAPTURE(in_c, pad_is_output);
+      CAPTURE(in_c, k, pad_is_output);
       std::mt19937 rng(81 + in_c);
       std::normal_distribution<float> normal(0.0f, 1.0f);
       auto floats = [&](size_t n) {
@@ -459,15 +460,19 @@ TEST_CASE("XNNPACK reads a PAD before its own float convolution through the padd
       const int out_c = 24;
       ModelBuilder b;
       const int in = b.AddTensor(TensorType_FLOAT32, {1, 16, 21, in_c}, "in");
-      const int pads = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {4, 2}, {0, 0, 0, 1, 1, 2, 0, 0}, "pads");
-      const int padded = b.AddTensor(TensorType_FLOAT32, {1, 17, 24, in_c}, "padded");
+      // 1x1: no top or left padding, only bottom and right (the output grows past the input).
+      const int left = k == 3 ? 1 : 0;
+      const int pads = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {4, 2}, {0, 0, 0, 1, left, 2, 0, 0}, "pads");
+      const int padded = b.AddTensor(TensorType_FLOAT32, {1, 17, 23 + left, in_c}, "padded");
       b.AddOperator(Op::BuiltinOperator_PAD, {in, pads}, {padded}, Options(tflite::PadOptionsT{}));
-      const int w = b.AddConstTensor<float>(TensorType_FLOAT32, {out_c, 3, 3, in_c}, floats(9 * in_c * out_c), "w");
+      const int w = b.AddConstTensor<float>(TensorType_FLOAT32, {out_c, k, k, in_c},
+                                            floats(static_cast<size_t>(k * k * in_c * out_c)), "w");
       const int bias = b.AddConstTensor<float>(TensorType_FLOAT32, {out_c}, floats(out_c), "bias");
       tflite::Conv2DOptionsT o;
       o.padding = tflite::Padding_VALID;
-      o.stride_w = o.stride_h = 2;
-      const int out = b.AddTensor(TensorType_FLOAT32, {1, 8, 11, out_c}, "out");
+      o.stride_w = o.stride_h = k == 3 ? 2 : 1;
+      const int out = b.AddTensor(TensorType_FLOAT32, k == 3 ? std::vector<int>{1, 8, 11, out_c}
+                                                             : std::vector<int>{1, 17, 23, out_c}, "out");
       b.AddOperator(Op::BuiltinOperator_CONV_2D, {padded, w, bias}, {out}, Options(o));
       b.SetInputs({in});
       b.SetOutputs(pad_is_output ? std::vector<int>{out, padded} : std::vector<int>{out});
@@ -475,6 +480,7 @@ TEST_CASE("XNNPACK reads a PAD before its own float convolution through the padd
         CHECK((log.find("read through the padding of the convolution step after them (never formed): "
                         "#0 PAD (into #1)") != std::string::npos) == !pad_is_output);
       }
+    }
     }
   }
 }
@@ -490,15 +496,18 @@ TEST_CASE("XNNPACK reads an int8 PAD of the zero point before its own depthwise 
   }
   using Op = tflite::BuiltinOperator;
   const OwnGemmOn on;
-  enum class V { kStride2, kStride1Same, kPadV2ZeroPoint, kPadV2Other, kConvStride2, kConvSame };
+  enum class V { kStride2, kStride1Same, kPadV2ZeroPoint, kPadV2Other, kConvStride2, kConvSame, kConv1x1 };
   for (V variant : {V::kStride2, V::kStride1Same, V::kPadV2ZeroPoint, V::kPadV2Other, V::kConvStride2,
-                    V::kConvSame}) {
+                    V::kConvSame, V::kConv1x1}) {
     CAPTURE(static_cast<int>(variant));
     const int c = 16, zp = -7;
-    const bool conv = variant == V::kConvStride2 || variant == V::kConvSame;
+    const bool conv = variant == V::kConvStride2 || variant == V::kConvSame || variant == V::kConv1x1;
+    const int k = variant == V::kConv1x1 ? 1 : 3;
     const int out_c = conv ? 8 : c;  // CONV_2D: 16 -> 8 channels
     const bool s2 = variant == V::kStride2 || variant == V::kConvStride2;
-    const std::vector<int> hw = s2 ? std::vector<int>{0, 1, 0, 1} : std::vector<int>{1, 1, 2, 2};
+    // [top, bottom, left, right]; the 1x1 convolution's output grows past its input.
+    const std::vector<int> hw = s2 ? std::vector<int>{0, 1, 0, 1}
+                                   : k == 1 ? std::vector<int>{0, 1, 0, 2} : std::vector<int>{1, 1, 2, 2};
     auto build = [&](bool pad_is_output) {
       std::mt19937 rng(91 + static_cast<int>(variant));
       QuantSpec q{{0.05f}, {zp}}, out_q{{0.2f}, {3}}, f_q, b_q;
@@ -522,16 +531,16 @@ TEST_CASE("XNNPACK reads an int8 PAD of the zero point before its own depthwise 
       } else {
         b.AddOperator(Op::BuiltinOperator_PAD, {in, pads}, {padded}, Options(tflite::PadOptionsT{}), 2);
       }
-      std::vector<int8_t> w(9 * c * (conv ? out_c : 1));
+      std::vector<int8_t> w(static_cast<size_t>(k * k * c * (conv ? out_c : 1)));
       for (int8_t& x : w) x = static_cast<int8_t>(static_cast<int>(rng() % 255) - 127);
       std::vector<int32_t> bias(out_c);
       for (int32_t& x : bias) x = static_cast<int32_t>(rng() % 2001) - 1000;
       const int wt = b.AddConstTensor<int8_t>(
-          TensorType_INT8, conv ? std::vector<int>{out_c, 3, 3, c} : std::vector<int>{1, 3, 3, c}, w, "w", &f_q);
+          TensorType_INT8, conv ? std::vector<int>{out_c, k, k, c} : std::vector<int>{1, 3, 3, c}, w, "w", &f_q);
       const int bt = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {out_c}, bias, "bias", &b_q);
       const bool same = variant == V::kStride1Same || variant == V::kConvSame;
-      const int out_h = s2 ? 6 : (same ? padded_shape[1] : padded_shape[1] - 2);
-      const int out_w = s2 ? 16 : (same ? padded_shape[2] : padded_shape[2] - 2);
+      const int out_h = s2 ? 6 : (same ? padded_shape[1] : padded_shape[1] - (k - 1));
+      const int out_w = s2 ? 16 : (same ? padded_shape[2] : padded_shape[2] - (k - 1));
       const int out = b.AddTensor(TensorType_INT8, {1, out_h, out_w, out_c}, "out", &out_q);
       if (conv) {
         tflite::Conv2DOptionsT o;

@@ -223,8 +223,10 @@ inline void FloatConv(const ConvGeometry& g, const float* input, const float* pa
   }
   const int depth = g.f_h * g.f_w * g.f_c;
   const size_t rows = static_cast<size_t>(g.batches) * g.out_h * g.out_w;
+  // (out == in: a 1x1 step reading through a folded PAD's bottom / right padding has more
+  // output pixels than input ones, and takes the general path.)
   if (g.f_h == 1 && g.f_w == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_h == 0 &&
-      g.pad_w == 0 && g.groups == 1) {
+      g.pad_w == 0 && g.groups == 1 && g.out_h == g.in_h && g.out_w == g.in_w) {
     gemm::FloatGemm(static_cast<int>(rows), g.out_c, depth, input, depth, packed_filter, output,
                     g.out_c, stage, pool, kernel);
     return;
