@@ -810,7 +810,7 @@ TfLiteStatus XnnpackKernel::FindFoldedPads(TfLiteContext* context, const std::ve
         paddings[2] >= INT32_MAX / 2 || paddings[4] >= INT32_MAX / 2) {
       continue;
     }
-    // The padding's value must be what the depthwise step pads with: float 0; for int8 the
+    // The padding's value must be what the convolution step pads with: float 0; for int8 the
     // input's zero point (PAD pads with its output's zero point, PADV2 with its constant),
     // the PAD's input and output quantized alike.
     const TfLiteTensor& in = context->tensors[s];
@@ -828,7 +828,8 @@ TfLiteStatus XnnpackKernel::FindFoldedPads(TfLiteContext* context, const std::ve
         continue;
       }
     }
-    // Every reader: a depthwise step of the kernel's own that can take the padding.
+    // Every reader: a depthwise or convolution step of the kernel's own that can take the
+    // padding.
     const TfLiteIntArray* dims = in.dims;
     const FoldedPadding padding{s, static_cast<int>(paddings[2]), static_cast<int>(paddings[4])};
     bool all = dims->data[1] + paddings[2] + paddings[3] == out.dims->data[1] &&
@@ -1103,17 +1104,13 @@ TfLiteStatus XnnpackKernel::FindFoldedTransposes(TfLiteContext* context,
   return kTfLiteOk;
 }
 
-// Segments are the runtime's partitioning of the partition's nodes into those XNNPACK runs
-// and those the kernel runs itself (TFLite's greedy epochs: fewer, longer XNNPACK runtimes,
-// a copy op run where the plan's order allows, not necessarily where the plan put it).
-// Weight nodes (DEQUANTIZE / DENSIFY of constants) are folded, so they cut nothing.
 bool XnnpackKernel::RunsNoStep(int n) const {
   return folded_clamps_.count(n) != 0 ||            // computed by its producer's step
          folded_transposes_.count(n) != 0 ||        // read or written by a matrix multiply
          folded_logistics_.count(n) != 0 ||         // computed by its MUL's swish step
          folded_swish_muls_.count(n) != 0 ||        // computed by the depthwise step before
          folded_residual_nodes_.count(n) != 0 ||    // added by the layer's step before
-         folded_pads_.count(n) != 0 ||              // read through the depthwise step's padding
+         folded_pads_.count(n) != 0 ||              // read through the convolution step's padding
          folded_layer_norm_nodes_.count(n) != 0;    // computed by the final ADD's step
 }
 
@@ -1124,6 +1121,10 @@ bool XnnpackKernel::HasFoldedWork(int n) const {
          layer_norms_.count(n) != 0;
 }
 
+// Segments are the runtime's partitioning of the partition's nodes into those XNNPACK runs
+// and those the kernel runs itself (TFLite's greedy epochs: fewer, longer XNNPACK runtimes,
+// a copy op run where the plan's order allows, not necessarily where the plan put it).
+// Weight nodes (DEQUANTIZE / DENSIFY of constants) are folded, so they cut nothing.
 TfLiteStatus XnnpackKernel::CutSegments(TfLiteContext* context, const std::vector<int>& nodes) {
   GraphView view;
   view.num_tensors = static_cast<size_t>(context->tensors_size);
