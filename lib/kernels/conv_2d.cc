@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "kernels/internal/conv_util.h"
+#include "kernels/internal/depthwise_integer.h"
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/hybrid.h"
 #include "kernels/internal/hybrid_graph.h"
@@ -75,6 +76,11 @@ struct OpData {
   // per-tensor filters' unit scales (1: the image scale already holds the filter's).
   std::vector<float> chunk_scale, unit_ones;
   std::vector<uint8_t> image_u8;  // hybrid Conv1D on AMX: the quantized image + 128
+  // Hybrid with one input and one output channel per group (EvalHybridDepthwiseGroups):
+  // the filter packed as a depthwise one, and a row of each image's offset per batch.
+  dwconv::Int8Sums group_sums;
+  bool group_sums_ok = false;
+  std::vector<int8_t> group_zero_rows;
   // Float: the GEMM's order of sums (TFLite's builtin one in graphs with hybrid nodes).
   gemm::GemmKernel float_kernel = gemm::GemmKernel::kAuto;
 };
@@ -345,6 +351,65 @@ bool HybridRowsInPlace(const Geometry& g, int depth, int stride, const int8_t* q
   return true;
 }
 
+// Hybrid with as many groups as input channels, one output channel each (Keras'
+// Conv2D(groups=C), ConvNeXt's 7x7 layers): output channel c sums the taps of input channel
+// c alone, a depthwise convolution with multiplier 1. Its int32 sums of w * (q - offset)
+// (taps outside the image add nothing) are exact, so dwconv::Int8Sums' order gives the
+// group-by-group GEMM's values, and the rescale is the same: float(sum) * (channel scale *
+// image scale) + bias, clamped. Group by group, each group was a one-column product over
+// the whole image (ConvNeXt-T dynamic 661 ms at one thread, TFLite 437). False (nothing
+// written) where this path does not apply.
+bool EvalHybridDepthwiseGroups(const Geometry& g, OpData* data, const TfLiteTensor* filter,
+                               const float* bias, float act_min, float act_max, float* out,
+                               pthreadpool* pool) {
+  if (g.groups != g.in_c || g.group_out_c != 1 || !data->hybrid_per_channel ||
+      !dwconv::Int8Sums::Vectorized()) {
+    return false;
+  }
+  const int taps = g.f_h * g.f_w;
+  if (!data->group_sums.packed() || !IsConstantOrPersistentTensor(filter)) {
+    // CONV_2D's [out_c][f_h][f_w][1] as the depthwise [taps][channels].
+    std::vector<int8_t> by_tap(static_cast<size_t>(taps) * g.out_c);
+    for (int c = 0; c < g.out_c; ++c) {
+      for (int t = 0; t < taps; ++t) {
+        by_tap[static_cast<size_t>(t) * g.out_c + c] = filter->data.int8[static_cast<size_t>(c) * taps + t];
+      }
+    }
+    data->group_sums_ok = data->group_sums.Pack(by_tap.data(), taps, g.out_c, 0);
+  }
+  if (!data->group_sums_ok) return false;
+  const hybrid::QuantizedRows& images = data->images;
+  const size_t zero_len = static_cast<size_t>(g.in_c) + dwconv::kZeroRowPad;
+  data->group_zero_rows.resize(zero_len * g.batches);
+  data->multipliers.resize(static_cast<size_t>(g.batches) * g.out_c);
+  for (int b = 0; b < g.batches; ++b) {
+    std::fill_n(data->group_zero_rows.data() + b * zero_len, zero_len,
+                static_cast<int8_t>(images.offset[b]));
+    for (int c = 0; c < g.out_c; ++c) {
+      data->multipliers[static_cast<size_t>(b) * g.out_c + c] = data->filter_scale[c] * images.scale[b];
+    }
+  }
+  const dwconv::Window w{g.in_h,     g.in_w,  g.in_c,  g.f_h,   g.f_w,   g.stride_h,
+                         g.stride_w, g.dil_h, g.dil_w, g.pad_h, g.pad_w, g.out_w};
+  const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
+  const size_t rows = static_cast<size_t>(g.batches) * g.out_h;
+  const double work = static_cast<double>(rows) * g.out_w * g.out_c * taps;
+  parallel::ParallelFor(pool, rows, work, [&](size_t r) {
+    const int b = static_cast<int>(r / g.out_h);
+    std::vector<int32_t> acc(static_cast<size_t>(g.out_w) * g.out_c);
+    data->group_sums.Row(w, images.values.data() + b * image, static_cast<int>(r % g.out_h), 0,
+                         g.out_w, -images.offset[b], data->group_zero_rows.data() + b * zero_len,
+                         acc.data());
+    const float* multipliers = data->multipliers.data() + static_cast<size_t>(b) * g.out_c;
+    float* row_out = out + r * g.out_w * g.out_c;
+    for (int ox = 0; ox < g.out_w; ++ox) {
+      hybrid::RescaleRow(acc.data() + static_cast<size_t>(ox) * g.out_c, g.out_c, multipliers,
+                         bias, act_min, act_max, row_out + static_cast<size_t>(ox) * g.out_c);
+    }
+  });
+  return true;
+}
+
 // Hybrid: quantize each batch image, im2col of (q - offset) (0 outside the image), int32
 // sums with the group's int8 filter rows on the packed GEMM (into the task's slice of
 // data->sums), float rescale, bias, clamp.
@@ -367,6 +432,7 @@ void EvalHybrid(const Geometry& g, OpData* data, const TfLiteConvParams& params,
   const int32_t* offset = images.offset.data();
   const float* bias_data = bias != nullptr ? bias->data.f : nullptr;
   float* out = output->data.f;
+  if (EvalHybridDepthwiseGroups(g, data, filter, bias_data, act_min, act_max, out, pool)) return;
   const size_t sums_slice = conv_util::kChunkRows * static_cast<size_t>(n);
   data->sums.resize(conv_util::ChunkTasks(rows, pool) * sums_slice);
   // One image where the CPU has dot-product instructions: the same int32 sums on

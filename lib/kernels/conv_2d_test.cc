@@ -859,6 +859,23 @@ TEST_CASE("CONV_2D hybrid per-tensor (v2), per-channel (v5), grouped: random, se
   }
 }
 
+// As many groups as channels, one output channel each (Keras' Conv2D(groups=C), ConvNeXt):
+// conv_2d.cc's EvalHybridDepthwiseGroups, on the depthwise sums. Wide windows (7x7 as
+// ConvNeXt's), channel counts across the 16-lane blocks, both thread counts.
+TEST_CASE("CONV_2D hybrid with one channel per group: random, seeds printed") {
+  for (uint32_t seed = 1; seed <= 30; ++seed) {
+    std::mt19937 rng(seed + 9200);
+    ConvCase c = RandomGroupedCase(rng);
+    c.groups = c.ic = c.oc = RandInt(rng, 2, 40);
+    c.ih = RandInt(rng, 1, 12);
+    c.iw = RandInt(rng, 1, 12);
+    c.fh = RandInt(rng, 1, 7);
+    c.fw = RandInt(rng, 1, 7);
+    c.same = RandInt(rng, 0, 1) == 1 || c.EffH() > c.ih || c.EffW() > c.iw;
+    RunHybrid(c, seed % 2 == 0, seed + 9200);
+  }
+}
+
 // One image of one-pixel-high windows: on AMX, rows read from the quantized image in place
 // (conv_2d.cc: HybridRowsInPlace), the padding pixels through im2col.
 TEST_CASE("CONV_2D hybrid: one-pixel-high windows (random shapes, seeds printed)") {
