@@ -31,6 +31,7 @@
 // int8 activations take int4 filters too (v7: unpacked, then the int8 path).
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -76,11 +77,14 @@ struct OpData {
   // per-tensor filters' unit scales (1: the image scale already holds the filter's).
   std::vector<float> chunk_scale, unit_ones;
   std::vector<uint8_t> image_u8;  // hybrid Conv1D on AMX: the quantized image + 128
-  // Hybrid with one input and one output channel per group (EvalHybridDepthwiseGroups):
-  // the filter packed as a depthwise one, and a row of each image's offset per batch.
+  // One input and one output channel per group (EvalHybridDepthwiseGroups): the filter
+  // packed as a depthwise one, and a row of each image's offset per batch.
+  // (EvalQuantizedDepthwiseGroups too: there the zero row holds the input's zero point, and
+  // the stage its requantization.)
   dwconv::Int8Sums group_sums;
   bool group_sums_ok = false;
-  std::vector<int8_t> group_zero_rows;
+  std::vector<uint8_t> group_zero_rows;  // int8_t or uint8_t values
+  dwconv::RowStage group_stage;
   // Float: the GEMM's order of sums (TFLite's builtin one in graphs with hybrid nodes).
   gemm::GemmKernel float_kernel = gemm::GemmKernel::kAuto;
 };
@@ -216,6 +220,118 @@ Geometry MakeGeometry(const OpData& data, const TfLiteConvParams& params, const 
   return g;
 }
 
+// As many groups as input channels, one output channel each (Keras' Conv2D(groups=C),
+// ConvNeXt's 7x7 layers): output channel c sums the taps of input channel c alone, a
+// depthwise convolution with multiplier 1, so dwconv::Int8Sums (the 8-bit depthwise
+// kernels' vector sums) computes its int32 sums. They are exact (int32 additions wrap alike
+// in any order), so the outputs are the group-by-group GEMM's bits. Group by group, each
+// group was a one-column product over the whole image (ConvNeXt-T at one thread: dynamic
+// range 661 ms, int8 581 ms; TFLite 396-437 and 409).
+bool DepthwiseGroups(const Geometry& g) {
+  return g.groups > 1 && g.groups == g.in_c && g.group_out_c == 1 &&
+         dwconv::Int8Sums::Vectorized();
+}
+
+// Packs CONV_2D's [out_c][f_h][f_w][1] filter as the depthwise [taps][channels] (once while
+// it is constant); false where Int8Sums does not take it (a crafted zero point).
+template <typename F>
+bool PackDepthwiseGroups(const Geometry& g, OpData* data, const TfLiteTensor* filter,
+                         int32_t filter_offset) {
+  if (data->group_sums.packed() && IsConstantOrPersistentTensor(filter)) {
+    return data->group_sums_ok;
+  }
+  const int taps = g.f_h * g.f_w;
+  const F* f = GetTensorData<F>(filter);
+  std::vector<F> by_tap(static_cast<size_t>(taps) * g.out_c);
+  for (int c = 0; c < g.out_c; ++c) {
+    for (int t = 0; t < taps; ++t) by_tap[static_cast<size_t>(t) * g.out_c + c] = f[static_cast<size_t>(c) * taps + t];
+  }
+  data->group_sums_ok = data->group_sums.Pack(by_tap.data(), taps, g.out_c, filter_offset);
+  return data->group_sums_ok;
+}
+
+dwconv::Window DepthwiseWindow(const Geometry& g) {
+  return dwconv::Window{g.in_h,     g.in_w,  g.in_c,  g.f_h,   g.f_w,   g.stride_h,
+                        g.stride_w, g.dil_h, g.dil_w, g.pad_h, g.pad_w, g.out_w};
+}
+
+// Calls row(r, b, oy) for the output rows r = b * out_h + oy, split over the pool.
+template <typename Row>
+void ForEachDepthwiseGroupsRow(const Geometry& g, pthreadpool* pool, const Row& row) {
+  const size_t rows = static_cast<size_t>(g.batches) * g.out_h;
+  const double work = static_cast<double>(rows) * g.out_w * g.out_c * g.f_h * g.f_w;
+  parallel::ParallelFor(pool, rows, work, [&](size_t r) {
+    row(r, static_cast<int>(r / g.out_h), static_cast<int>(r % g.out_h));
+  });
+}
+
+// 8-bit: the sums through the depthwise kernels' requantization (TFLite's reference
+// output stage per channel). False (nothing written) where this path does not apply.
+template <typename T>
+bool EvalQuantizedDepthwiseGroups(const Geometry& g, OpData* data, const TfLiteTensor* filter,
+                                  const TfLiteTensor* bias, const T* in, T* out,
+                                  pthreadpool* pool) {
+  constexpr TfLiteType kFilterType = std::is_same_v<T, int8_t> ? kTfLiteInt8 : kTfLiteUInt8;
+  const conv_util::QuantParams& q = data->quant;
+  const int32_t zero = -q.input_offset;  // the input's zero point, read for taps outside
+  if (!DepthwiseGroups(g) || filter->type != kFilterType ||
+      zero < std::numeric_limits<T>::min() || zero > std::numeric_limits<T>::max() ||
+      !PackDepthwiseGroups<T>(g, data, filter, static_cast<int32_t>(q.filter_offset))) {
+    return false;
+  }
+  data->group_sums.PrepareStage(q.input_offset,
+                                q.Stage(bias != nullptr ? bias->data.i32 : nullptr),
+                                &data->group_stage);
+  const size_t zero_len = static_cast<size_t>(g.in_c) + dwconv::kZeroRowPad;
+  data->group_zero_rows.assign(zero_len * sizeof(T), 0);
+  T* zero_row = reinterpret_cast<T*>(data->group_zero_rows.data());
+  std::fill_n(zero_row, zero_len, static_cast<T>(zero));
+  const dwconv::Window w = DepthwiseWindow(g);
+  const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
+  ForEachDepthwiseGroupsRow(g, pool, [&](size_t r, int b, int oy) {
+    data->group_sums.RowQuantized(w, in + b * image, oy, 0, g.out_w, zero_row, data->group_stage,
+                                  out + r * g.out_w * g.out_c);
+  });
+  return true;
+}
+
+// Hybrid: the sums of w * (q - offset) (taps outside the image add nothing), rescaled as
+// the GEMM path does: float(sum) * (channel scale * image scale) + bias, clamped.
+bool EvalHybridDepthwiseGroups(const Geometry& g, OpData* data, const TfLiteTensor* filter,
+                               const float* bias, float act_min, float act_max, float* out,
+                               pthreadpool* pool) {
+  if (!DepthwiseGroups(g) || !data->hybrid_per_channel ||
+      !PackDepthwiseGroups<int8_t>(g, data, filter, 0)) {
+    return false;
+  }
+  const hybrid::QuantizedRows& images = data->images;
+  const size_t zero_len = static_cast<size_t>(g.in_c) + dwconv::kZeroRowPad;
+  data->group_zero_rows.resize(zero_len * g.batches);
+  data->multipliers.resize(static_cast<size_t>(g.batches) * g.out_c);
+  for (int b = 0; b < g.batches; ++b) {
+    std::fill_n(reinterpret_cast<int8_t*>(data->group_zero_rows.data()) + b * zero_len, zero_len,
+                static_cast<int8_t>(images.offset[b]));
+    for (int c = 0; c < g.out_c; ++c) {
+      data->multipliers[static_cast<size_t>(b) * g.out_c + c] = data->filter_scale[c] * images.scale[b];
+    }
+  }
+  const dwconv::Window w = DepthwiseWindow(g);
+  const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
+  ForEachDepthwiseGroupsRow(g, pool, [&](size_t r, int b, int oy) {
+    std::vector<int32_t> acc(static_cast<size_t>(g.out_w) * g.out_c);
+    data->group_sums.Row(w, images.values.data() + b * image, oy, 0, g.out_w, -images.offset[b],
+                         reinterpret_cast<const int8_t*>(data->group_zero_rows.data()) + b * zero_len,
+                         acc.data());
+    const float* multipliers = data->multipliers.data() + static_cast<size_t>(b) * g.out_c;
+    float* row_out = out + r * g.out_w * g.out_c;
+    for (int ox = 0; ox < g.out_w; ++ox) {
+      hybrid::RescaleRow(acc.data() + static_cast<size_t>(ox) * g.out_c, g.out_c, multipliers,
+                         bias, act_min, act_max, row_out + static_cast<size_t>(ox) * g.out_c);
+    }
+  });
+  return true;
+}
+
 template <typename T>
 void EvalQuantized(const Geometry& g, OpData* data, const TfLiteTensor* input,
                    const TfLiteTensor* filter, const TfLiteTensor* bias, TfLiteTensor* output,
@@ -226,6 +342,7 @@ void EvalQuantized(const Geometry& g, OpData* data, const TfLiteTensor* input,
   T* out = GetTensorData<T>(output);
   const size_t rows = static_cast<size_t>(g.batches) * g.out_h * g.out_w;
   const int n = g.group_out_c;
+  if (EvalQuantizedDepthwiseGroups<T>(g, data, filter, bias, in, out, pool)) return;
   if constexpr (std::is_same_v<T, int8_t>) {
     // int8 x int8 where the CPU has dot-product instructions: the same sums, 4x the
     // multiply-adds per instruction (TFLite's per-channel int8 kernels ignore the filter's
@@ -348,65 +465,6 @@ bool HybridRowsInPlace(const Geometry& g, int depth, int stride, const int8_t* q
                          nullptr);
         rescale(r0, r1, sums);
       });
-  return true;
-}
-
-// Hybrid with as many groups as input channels, one output channel each (Keras'
-// Conv2D(groups=C), ConvNeXt's 7x7 layers): output channel c sums the taps of input channel
-// c alone, a depthwise convolution with multiplier 1. Its int32 sums of w * (q - offset)
-// (taps outside the image add nothing) are exact, so dwconv::Int8Sums' order gives the
-// group-by-group GEMM's values, and the rescale is the same: float(sum) * (channel scale *
-// image scale) + bias, clamped. Group by group, each group was a one-column product over
-// the whole image (ConvNeXt-T dynamic 661 ms at one thread, TFLite 437). False (nothing
-// written) where this path does not apply.
-bool EvalHybridDepthwiseGroups(const Geometry& g, OpData* data, const TfLiteTensor* filter,
-                               const float* bias, float act_min, float act_max, float* out,
-                               pthreadpool* pool) {
-  if (g.groups != g.in_c || g.group_out_c != 1 || !data->hybrid_per_channel ||
-      !dwconv::Int8Sums::Vectorized()) {
-    return false;
-  }
-  const int taps = g.f_h * g.f_w;
-  if (!data->group_sums.packed() || !IsConstantOrPersistentTensor(filter)) {
-    // CONV_2D's [out_c][f_h][f_w][1] as the depthwise [taps][channels].
-    std::vector<int8_t> by_tap(static_cast<size_t>(taps) * g.out_c);
-    for (int c = 0; c < g.out_c; ++c) {
-      for (int t = 0; t < taps; ++t) {
-        by_tap[static_cast<size_t>(t) * g.out_c + c] = filter->data.int8[static_cast<size_t>(c) * taps + t];
-      }
-    }
-    data->group_sums_ok = data->group_sums.Pack(by_tap.data(), taps, g.out_c, 0);
-  }
-  if (!data->group_sums_ok) return false;
-  const hybrid::QuantizedRows& images = data->images;
-  const size_t zero_len = static_cast<size_t>(g.in_c) + dwconv::kZeroRowPad;
-  data->group_zero_rows.resize(zero_len * g.batches);
-  data->multipliers.resize(static_cast<size_t>(g.batches) * g.out_c);
-  for (int b = 0; b < g.batches; ++b) {
-    std::fill_n(data->group_zero_rows.data() + b * zero_len, zero_len,
-                static_cast<int8_t>(images.offset[b]));
-    for (int c = 0; c < g.out_c; ++c) {
-      data->multipliers[static_cast<size_t>(b) * g.out_c + c] = data->filter_scale[c] * images.scale[b];
-    }
-  }
-  const dwconv::Window w{g.in_h,     g.in_w,  g.in_c,  g.f_h,   g.f_w,   g.stride_h,
-                         g.stride_w, g.dil_h, g.dil_w, g.pad_h, g.pad_w, g.out_w};
-  const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
-  const size_t rows = static_cast<size_t>(g.batches) * g.out_h;
-  const double work = static_cast<double>(rows) * g.out_w * g.out_c * taps;
-  parallel::ParallelFor(pool, rows, work, [&](size_t r) {
-    const int b = static_cast<int>(r / g.out_h);
-    std::vector<int32_t> acc(static_cast<size_t>(g.out_w) * g.out_c);
-    data->group_sums.Row(w, images.values.data() + b * image, static_cast<int>(r % g.out_h), 0,
-                         g.out_w, -images.offset[b], data->group_zero_rows.data() + b * zero_len,
-                         acc.data());
-    const float* multipliers = data->multipliers.data() + static_cast<size_t>(b) * g.out_c;
-    float* row_out = out + r * g.out_w * g.out_c;
-    for (int ox = 0; ox < g.out_w; ++ox) {
-      hybrid::RescaleRow(acc.data() + static_cast<size_t>(ox) * g.out_c, g.out_c, multipliers,
-                         bias, act_min, act_max, row_out + static_cast<size_t>(ox) * g.out_c);
-    }
-  });
   return true;
 }
 

@@ -491,6 +491,30 @@ TEST_CASE("CONV_2D grouped float / int8 / uint8 / int16 match the references (ra
   }
 }
 
+// As many groups as channels, one output channel each (Keras' Conv2D(groups=C), ConvNeXt):
+// the 8-bit ones on the depthwise sums (conv_2d.cc: EvalQuantizedDepthwiseGroups), bit for
+// bit with the reference; windows up to 7x7, channels across the 16-lane blocks.
+ConvCase RandomDepthwiseGroupsCase(std::mt19937& rng) {
+  ConvCase c = RandomGroupedCase(rng);
+  c.groups = c.ic = c.oc = RandInt(rng, 2, 40);
+  c.ih = RandInt(rng, 1, 12);
+  c.iw = RandInt(rng, 1, 12);
+  c.fh = RandInt(rng, 1, 7);
+  c.fw = RandInt(rng, 1, 7);
+  c.same = RandInt(rng, 0, 1) == 1 || c.EffH() > c.ih || c.EffW() > c.iw;
+  return c;
+}
+
+TEST_CASE("CONV_2D one channel per group: float / int8 / uint8 match the references (random, seeds)") {
+  for (uint32_t seed = 1; seed <= 30; ++seed) {
+    std::mt19937 rng(seed + 7100);
+    const ConvCase c = RandomDepthwiseGroupsCase(rng);
+    RunFloat(c, seed);
+    RunQuantized<int8_t>(c, seed % 2 == 0, seed);
+    RunQuantized<uint8_t>(c, false, seed);
+  }
+}
+
 // Depths from AMX's minimum and 16 pixels or more: on an AMX CPU each block's im2col rows
 // are made straight into the tiles' row copy (gemm::DotGemmGathered): padding, strides,
 // dilations, groups (a group's channels start mid-pixel), batches, odd depths, two threads.
@@ -859,20 +883,12 @@ TEST_CASE("CONV_2D hybrid per-tensor (v2), per-channel (v5), grouped: random, se
   }
 }
 
-// As many groups as channels, one output channel each (Keras' Conv2D(groups=C), ConvNeXt):
-// conv_2d.cc's EvalHybridDepthwiseGroups, on the depthwise sums. Wide windows (7x7 as
-// ConvNeXt's), channel counts across the 16-lane blocks, both thread counts.
+// As many groups as channels (RandomDepthwiseGroupsCase): conv_2d.cc's
+// EvalHybridDepthwiseGroups, on the depthwise sums.
 TEST_CASE("CONV_2D hybrid with one channel per group: random, seeds printed") {
   for (uint32_t seed = 1; seed <= 30; ++seed) {
     std::mt19937 rng(seed + 9200);
-    ConvCase c = RandomGroupedCase(rng);
-    c.groups = c.ic = c.oc = RandInt(rng, 2, 40);
-    c.ih = RandInt(rng, 1, 12);
-    c.iw = RandInt(rng, 1, 12);
-    c.fh = RandInt(rng, 1, 7);
-    c.fw = RandInt(rng, 1, 7);
-    c.same = RandInt(rng, 0, 1) == 1 || c.EffH() > c.ih || c.EffW() > c.iw;
-    RunHybrid(c, seed % 2 == 0, seed + 9200);
+    RunHybrid(RandomDepthwiseGroupsCase(rng), seed % 2 == 0, seed + 9200);
   }
 }
 
