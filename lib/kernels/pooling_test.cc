@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -153,6 +154,37 @@ TEST_CASE("Pooling float random against double") {
         v = ActClamp(v, s.act);
         REQUIRE(out[k] == Approx(v).epsilon(1e-5).margin(1e-5));
       }
+    }
+  }
+}
+
+// Bit for bit: TFLite's builtin AVERAGE_POOL_2D adds the window's values in (fy, fx)
+// order in float and divides by the count (dynamic-range graphs keep it on the CPU for
+// these bits). Channel counts across the 16- and 8-lane blocks of the vector rows.
+TEST_CASE("AVERAGE_POOL_2D float: the window added in order, divided (bits, wide channels)") {
+  std::mt19937 rng(37);
+  for (int iter = 0; iter < 40; ++iter) {
+    const std::vector<int32_t> shape = {
+        1 + static_cast<int>(rng() % 2), 1 + static_cast<int>(rng() % 7),
+        1 + static_cast<int>(rng() % 7), 1 + static_cast<int>(rng() % 70)};
+    const PoolSpec s = RandomSpec(rng, shape);
+    std::vector<float> in(Count(shape));
+    for (auto& x : in) x = std::uniform_real_distribution<float>(-8, 8)(rng);
+    std::vector<int32_t> out_shape;
+    const auto windows = Windows(in, shape, s, &out_shape);
+    CAPTURE(iter, shape, s.padding, s.stride_h, s.stride_w, s.filter_h, s.filter_w, s.act);
+    const auto r = Run(tflite::BuiltinOperator_AVERAGE_POOL_2D,
+                       {Input(TensorType_FLOAT32, shape, in)}, {TensorType_FLOAT32, out_shape},
+                       PoolOptions(s));
+    REQUIRE(r.invoke == kTfLiteOk);
+    const auto out = r.As<float>();
+    for (size_t k = 0; k < windows.size(); ++k) {
+      float v = 0.0f;
+      for (float w : windows[k]) v = v + w;
+      v = v / static_cast<float>(windows[k].size());
+      const float want = static_cast<float>(ActClamp(v, s.act));
+      CAPTURE(k, out[k], want);
+      REQUIRE(std::memcmp(&out[k], &want, sizeof want) == 0);
     }
   }
 }

@@ -142,57 +142,71 @@ __attribute__((optimize("no-trapping-math"))) void RoundedAverageRow(
   }
 }
 
-// Calls reduce(acc, value) over the window of every output element, then
-// finish(acc, depth, count, out) to produce an output pixel's depth values from their
-// accumulators (a row at a time, so that the loop over the channels has no per-element
-// branch and vectorizes). Acc and T are the accumulator and element types.
-// Output rows are split over `pool` (nullptr: inline); each row is computed the same
-// way whatever the split, so results do not depend on the thread count.
+// Calls reduce(acc, value) over the window of every output element of output row `row`
+// (b * out_h + oy), then finish(acc, depth, count, out) to produce an output pixel's depth
+// values from their accumulators (a row at a time, so that the loop over the channels has
+// no per-element branch and vectorizes). Acc and T are the accumulator and element types.
+// Inlined into PoolLoop, or into a caller compiled for a wider vector unit.
 template <typename T, typename Acc, typename Reduce, typename Finish>
-void PoolLoop(pthreadpool* pool, const TfLitePoolParams& params, const PoolData& data,
-              const TfLiteTensor* input, TfLiteTensor* output, Acc init, Reduce reduce,
-              Finish finish) {
+inline __attribute__((always_inline)) void PoolRow(const TfLitePoolParams& params,
+                                                   const PoolData& data,
+                                                   const TfLiteTensor* input, TfLiteTensor* output,
+                                                   Acc init, const Reduce& reduce,
+                                                   const Finish& finish, size_t row) {
   const int in_h = input->dims->data[1];
   const int in_w = input->dims->data[2];
-  const int channels = input->dims->data[3];
+  // A local, not a reference into the tensor: a store to the accumulators could alias it
+  // (int8 pointers alias anything), which kept the loops below scalar.
+  const int depth = input->dims->data[3];
   const int out_h = output->dims->data[1];
   const int out_w = output->dims->data[2];
   const T* in = reinterpret_cast<const T*>(input->data.raw);
   T* out = reinterpret_cast<T*>(output->data.raw);
-  const size_t rows = static_cast<size_t>(input->dims->data[0]) * out_h;
-  const double work =
-      static_cast<double>(NumElements(output)) * params.filter_height * params.filter_width;
-  parallel::ParallelFor(pool, rows, work, [&](size_t row) {
-    // Locals, not the closure's references: a store to the accumulators could alias them
-    // (int8 pointers alias anything), which kept the loops below scalar.
-    const int depth = channels;
-    const int b = static_cast<int>(row / out_h);
-    const int oy = static_cast<int>(row % out_h);
-    const int y0 = oy * params.stride_height - data.pad_height;
-    const int fy_start = std::max(0, -y0);
-    const int fy_end = std::min(params.filter_height, in_h - y0);
-    // Channels innermost (contiguous, vectorized): each element still reduces its window
-    // in (fy, fx) order, so the results are those of the per-element loop.
-    std::vector<Acc> acc(static_cast<size_t>(depth));
-    for (int ox = 0; ox < out_w; ++ox) {
-      const int x0 = ox * params.stride_width - data.pad_width;
-      const int fx_start = std::max(0, -x0);
-      const int fx_end = std::min(params.filter_width, in_w - x0);
-      std::fill(acc.begin(), acc.end(), init);
-      // Restrict: int8 pointers may alias anything, which kept these loops scalar.
-      Acc* __restrict a = acc.data();
-      int count = 0;
-      for (int fy = fy_start; fy < fy_end; ++fy) {
-        for (int fx = fx_start; fx < fx_end; ++fx) {
-          const T* __restrict px =
-              in + ((static_cast<int64_t>(b) * in_h + y0 + fy) * in_w + x0 + fx) * depth;
-          for (int c = 0; c < depth; ++c) a[c] = reduce(a[c], px[c]);
-          ++count;
-        }
+  const int b = static_cast<int>(row / out_h);
+  const int oy = static_cast<int>(row % out_h);
+  const int y0 = oy * params.stride_height - data.pad_height;
+  const int fy_start = std::max(0, -y0);
+  const int fy_end = std::min(params.filter_height, in_h - y0);
+  // Channels innermost (contiguous, vectorized): each element still reduces its window
+  // in (fy, fx) order, so the results are those of the per-element loop.
+  std::vector<Acc> acc(static_cast<size_t>(depth));
+  for (int ox = 0; ox < out_w; ++ox) {
+    const int x0 = ox * params.stride_width - data.pad_width;
+    const int fx_start = std::max(0, -x0);
+    const int fx_end = std::min(params.filter_width, in_w - x0);
+    std::fill(acc.begin(), acc.end(), init);
+    // Restrict: int8 pointers may alias anything, which kept these loops scalar.
+    Acc* __restrict a = acc.data();
+    int count = 0;
+    for (int fy = fy_start; fy < fy_end; ++fy) {
+      for (int fx = fx_start; fx < fx_end; ++fx) {
+        const T* __restrict px =
+            in + ((static_cast<int64_t>(b) * in_h + y0 + fy) * in_w + x0 + fx) * depth;
+        for (int c = 0; c < depth; ++c) a[c] = reduce(a[c], px[c]);
+        ++count;
       }
-      T* __restrict o = out + ((static_cast<int64_t>(b) * out_h + oy) * out_w + ox) * depth;
-      finish(a, depth, count, o);
     }
+    T* __restrict o = out + ((static_cast<int64_t>(b) * out_h + oy) * out_w + ox) * depth;
+    finish(a, depth, count, o);
+  }
+}
+
+// The work and the number of output rows PoolLoop splits over the pool.
+inline double PoolWork(const TfLitePoolParams& params, const TfLiteTensor* output) {
+  return static_cast<double>(NumElements(output)) * params.filter_height * params.filter_width;
+}
+inline size_t PoolRows(const TfLiteTensor* input, const TfLiteTensor* output) {
+  return static_cast<size_t>(input->dims->data[0]) * output->dims->data[1];
+}
+
+// PoolRow over every output row, split over `pool` (nullptr: inline); each row is
+// computed the same way whatever the split, so results do not depend on the thread count.
+template <typename T, typename Acc, typename Reduce, typename Finish>
+void PoolLoop(pthreadpool* pool, const TfLitePoolParams& params, const PoolData& data,
+              const TfLiteTensor* input, TfLiteTensor* output, Acc init, Reduce reduce,
+              Finish finish) {
+  parallel::ParallelFor(pool, PoolRows(input, output), PoolWork(params, output), [&](size_t row) {
+    PoolRow<T, Acc>(params, data, input, output, init, reduce, finish, row);
   });
 }
 
