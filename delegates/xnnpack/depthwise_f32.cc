@@ -38,6 +38,7 @@ using M = __mmask16;
 constexpr int kLanes = 16;
 constexpr int kBlock3 = 8;  // 9 weights + 8 sums in the 32 zmm registers
 constexpr int kBlock5 = 4;  // 25 weights + 4 sums
+constexpr int kBlock7 = 8;  // 8 sums; of the 49 weights some are reloaded
 inline M MaskFor(int n) { return n >= 16 ? M(0xffff) : M((1u << n) - 1u); }
 template <bool kFull>
 inline __attribute__((always_inline)) V Load(M m, const float* p) {
@@ -76,6 +77,7 @@ using M = __m256i;
 constexpr int kLanes = 8;
 constexpr int kBlock3 = 4;  // 9 weights + 4 sums in the 16 ymm registers
 constexpr int kBlock5 = 4;  // the 25 weights do not fit: some are reloaded
+constexpr int kBlock7 = 4;
 inline M MaskFor(int n) {
   return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
@@ -116,6 +118,7 @@ using M = int;  // lanes in use
 constexpr int kLanes = 4;
 constexpr int kBlock3 = 8;
 constexpr int kBlock5 = 2;
+constexpr int kBlock7 = 2;
 inline M MaskFor(int n) { return n >= kLanes ? kLanes : n; }
 template <bool kFull>
 inline __attribute__((always_inline)) V Load(M m, const float* p) {
@@ -192,7 +195,9 @@ bool DepthwiseF32Supported(const DepthwiseF32Params& p, std::string* why) {
     return false;
   };
   if (SelectIsa().rows == nullptr) return no("the CPU has neither AVX-512F nor AVX2+FMA");
-  if (p.kernel != 3 && p.kernel != 5) return no(fmt::format("{}x{} filter (3x3 or 5x5 only)", p.kernel, p.kernel));
+  if (p.kernel != 3 && p.kernel != 5 && p.kernel != 7) {
+    return no(fmt::format("{}x{} filter (3x3, 5x5 or 7x7 only)", p.kernel, p.kernel));
+  }
   if (p.stride != 1 && p.stride != 2) return no(fmt::format("stride {} (1 or 2 only)", p.stride));
   if (p.batches < 1 || p.in_h < 1 || p.in_w < 1 || p.channels < 1 || p.out_h < 1 || p.out_w < 1) {
     return no("an empty tensor");

@@ -1,4 +1,4 @@
-// The delegate's own float DEPTHWISE_CONV_2D (depth multiplier 1, 3x3 or 5x5, stride 1 or
+// The delegate's own float DEPTHWISE_CONV_2D (depth multiplier 1, 3x3, 5x5 or 7x7, stride 1 or
 // 2, no dilation), run inside an XNNPACK partition instead of XNNPACK's.
 //
 // Why: Debian's XNNPACK (2022) computes a depthwise convolution pixel by pixel, loading

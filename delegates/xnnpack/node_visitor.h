@@ -164,6 +164,10 @@ struct DepthwiseStep {
   // int8 (QS8, depth multiplier 1) on int16 pair dot products (kernels/internal/
   // depthwise_dot.h) with XNNPACK's fp32 requantization: TFLite's XNNPACK bytes.
   std::shared_ptr<const tflite::dwconv::DotDepthwise> qs8;
+  // A float CONV_2D with one input and one output channel per group (Keras'
+  // Conv2D(groups=C)): its filter [C][kh][kw][1] as the depthwise [kh][kw][C], read instead
+  // of the filter tensor.
+  std::shared_ptr<const std::vector<float>> filter_by_tap;
 };
 // Whether this CPU gets the own int8 depthwise (DotDepthwise::Available()); the
 // environment variable TFI_XNNPACK_OWN_GEMM=0 or =1 decides instead, as for the others.
@@ -183,6 +187,10 @@ struct FoldedPadding {
 // `step` when it does. With `pad`, the step as it reads through a folded PAD.
 bool PlanOwnDepthwise(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                       DepthwiseStep* step, const FoldedPadding* pad = nullptr);
+// Whether a CONV_2D is a depthwise convolution written with groups (float, as many groups
+// as input channels, one output channel each), which PlanOwnDepthwise plans as one.
+bool IsDepthwiseGroupsConv(const VisitContext& v, const TfLiteNode& node,
+                           const TfLiteRegistration& reg);
 
 // --- Float CONV_2D on the builtin kernels' GEMM where this XNNPACK's is slow (conv_f32.h) ---
 // --- and int8 CONV_2D on the dot-product GEMM where this XNNPACK has no VNNI (conv_qs8.h) ---

@@ -289,8 +289,74 @@ bool PlanOwnDepthwiseQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRe
 
 }  // namespace
 
+bool IsDepthwiseGroupsConv(const VisitContext& v, const TfLiteNode& node,
+                           const TfLiteRegistration& reg) {
+  if (reg.builtin_code != kTfLiteBuiltinConv2d || node.inputs->size < 2 || node.outputs->size != 1) {
+    return false;
+  }
+  const TfLiteTensor& in = Tensor(v, node.inputs->data[0]);
+  const TfLiteTensor& f = Tensor(v, node.inputs->data[1]);
+  return in.type == kTfLiteFloat32 && f.type == kTfLiteFloat32 && in.dims != nullptr &&
+         f.dims != nullptr && in.dims->size == 4 && f.dims->size == 4 && f.dims->data[3] == 1 &&
+         in.dims->data[3] > 1 && f.dims->data[0] == in.dims->data[3];
+}
+
+namespace {
+
+// A depthwise convolution written as a grouped CONV_2D (IsDepthwiseGroupsConv), on the
+// delegate's depthwise kernel with the filter transposed once: this XNNPACK runs it as
+// a grouped convolution (ConvNeXt's 7x7 layers). Not in dynamic-range graphs (there a
+// CONV_2D's bits are the builtin GEMM's order, not the depthwise code's) nor through a
+// folded PAD.
+bool PlanDepthwiseGroupsF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                            DepthwiseStep* step, const FoldedPadding* pad) {
+  if (pad != nullptr || v.builtin_bits || !OwnDepthwiseF32Wanted() || !VisitConv2D(v, node, reg)) {
+    return false;
+  }
+  const int input = node.inputs->data[0], filter = node.inputs->data[1];
+  const int bias = OptionalInput(node, 2), output = node.outputs->data[0];
+  const auto* p = static_cast<const TfLiteConvParams*>(node.builtin_data);
+  DepthwiseF32Params d;
+  d.batches = Dim(v, input, 0);
+  d.in_h = Dim(v, input, 1);
+  d.in_w = Dim(v, input, 2);
+  d.channels = Dim(v, input, 3);
+  d.kernel = Dim(v, filter, 1);
+  d.stride = p->stride_height;
+  d.out_h = Dim(v, output, 1);
+  d.out_w = Dim(v, output, 2);
+  if (Dim(v, filter, 2) != d.kernel || p->stride_width != d.stride || p->dilation_height_factor != 1 ||
+      p->dilation_width_factor != 1 || Dim(v, output, 0) != d.batches ||
+      Dim(v, output, 3) != d.channels || d.out_w < kOwnDepthwiseMinWidth) {
+    return false;
+  }
+  if (p->padding == kTfLitePaddingSame) {
+    d.pad_top = tflite::ComputePadding(d.stride, 1, d.in_h, d.kernel, d.out_h);
+    d.pad_left = tflite::ComputePadding(d.stride, 1, d.in_w, d.kernel, d.out_w);
+  }
+  if (!ActivationRange(v, p->activation, &d.min, &d.max) || !DepthwiseF32Supported(d, nullptr)) {
+    return false;
+  }
+  if (step != nullptr) {
+    const int taps = d.kernel * d.kernel;
+    const auto* f = static_cast<const float*>(StaticData(v, filter));
+    auto by_tap = std::make_shared<std::vector<float>>(static_cast<size_t>(taps) * d.channels);
+    for (int c = 0; c < d.channels; ++c) {
+      for (int t = 0; t < taps; ++t) {
+        (*by_tap)[static_cast<size_t>(t) * d.channels + c] = f[static_cast<size_t>(c) * taps + t];
+      }
+    }
+    *step = DepthwiseStep{input, filter, bias, output, d};
+    step->filter_by_tap = std::move(by_tap);
+  }
+  return true;
+}
+
+}  // namespace
+
 bool PlanOwnDepthwise(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                       DepthwiseStep* step, const FoldedPadding* pad) {
+  if (IsDepthwiseGroupsConv(v, node, reg)) return PlanDepthwiseGroupsF32(v, node, reg, step, pad);
   if (reg.builtin_code != kTfLiteBuiltinDepthwiseConv2d || node.inputs->size < 2 || node.outputs->size != 1) {
     return false;
   }

@@ -134,6 +134,50 @@ std::vector<uint8_t> DepthwiseChain() {
   return b.Build();
 }
 
+// Depthwise convolutions written as grouped CONV_2D (Keras' Conv2D(groups=C), ConvNeXt):
+// 7x7 SAME with a bias and RELU6 (wide), then 3x3 stride 2 VALID, then 3x3 on 6 columns
+// (narrow: stays in XNNPACK); batch 2, 21 channels (a 16-lane block and a tail).
+std::vector<uint8_t> DepthwiseGroupsChain() {
+  ModelBuilder b;
+  const int in = b.AddTensor(TensorType_FLOAT32, {2, 16, 26, 21}, "in");
+  int cur = in;
+  struct Layer {
+    int k, stride, out_h, out_w;
+    tflite::Padding pad;
+    tflite::ActivationFunctionType act;
+  };
+  for (const Layer& l : {Layer{7, 1, 16, 26, tflite::Padding_SAME, tflite::ActivationFunctionType_RELU6},
+                         Layer{3, 2, 7, 12, tflite::Padding_VALID, tflite::ActivationFunctionType_NONE},
+                         Layer{3, 2, 4, 6, tflite::Padding_SAME, tflite::ActivationFunctionType_RELU}}) {
+    const int f = b.AddConstTensor<float>(TensorType_FLOAT32, {21, l.k, l.k, 1},
+                                          Ramp(l.k * l.k * 21, 0.05f), "f");
+    const int bias = b.AddConstTensor<float>(TensorType_FLOAT32, {21}, Ramp(21, 0.2f), "b");
+    const int out = b.AddTensor(TensorType_FLOAT32, {2, l.out_h, l.out_w, 21}, "conv");
+    b.AddOperator(tflite::BuiltinOperator_CONV_2D, {cur, f, bias}, {out},
+                  Conv(l.pad, l.stride, 1, l.act), 6);
+    cur = out;
+  }
+  b.SetInputs({in});
+  b.SetOutputs({cur});
+  return b.Build();
+}
+
+TEST_CASE("XNNPACK partitions run depthwise convolutions written as grouped CONV_2D on the delegate's own kernel") {
+  const auto bytes = DepthwiseGroupsChain();
+  CheckDelegated(bytes);
+  const Outcome r = Run(bytes, true);
+  if (!xnnpack::OwnDepthwiseF32Wanted()) {
+    WARN("the delegate's depthwise kernel is not the default on this CPU: XNNPACK runs every node");
+    CHECK(r.log.size() == 1);
+    return;
+  }
+  REQUIRE(r.log.size() == 2);
+  CHECK(r.log[1] ==
+        "partition of 3 nodes: 1 XNNPACK runtime; 2 nodes run by the delegate's own code, not by "
+        "XNNPACK: the delegate's depthwise kernel (faster than this XNNPACK's): #0 CONV_2D, "
+        "#1 CONV_2D");
+}
+
 TEST_CASE("XNNPACK partitions run wide float DEPTHWISE_CONV_2D with the delegate's own kernel") {
   const auto bytes = DepthwiseChain();
   CheckDelegated(bytes);

@@ -283,7 +283,8 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
           planned = PlanUnaryF32(v, *node, *reg, &step);
           seg.steps.emplace_back(step);
         }
-      } else if (op == kTfLiteBuiltinDepthwiseConv2d) {
+      } else if (op == kTfLiteBuiltinDepthwiseConv2d ||
+                 (IsDepthwiseGroupsConv(v, *node, *reg) && PlanOwnDepthwise(v, *node, *reg, nullptr))) {
         DepthwiseStep step;
         const auto pad = pad_before_.find(n);
         planned = PlanOwnDepthwise(v, *node, *reg, &step,
@@ -1271,7 +1272,8 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
                           : table_muls_.count(n) != 0           ? table_multiplied
                           : IsByteTableNode(v, *node, *reg)     ? tabled
                           : op == kTfLiteBuiltinDepthwiseConv2d && int8 ? dot_depthwise
-                          : op == kTfLiteBuiltinDepthwiseConv2d ? convolved
+                          : op == kTfLiteBuiltinDepthwiseConv2d || IsDepthwiseGroupsConv(v, *node, *reg)
+                              ? convolved
                           : (op == kTfLiteBuiltinConv2d || op == kTfLiteBuiltinFullyConnected) && int8
                               ? dot_convolved
                           : op == kTfLiteBuiltinMul && int8     ? multiplied
@@ -1397,7 +1399,9 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const DepthwiseStep&
                                    static_cast<float*>(p[3]), pool_, d.params.swish);
     return kTfLiteOk;
   }
-  RunDepthwiseF32(d.params, static_cast<const float*>(p[0]), static_cast<const float*>(p[1]),
+  const float* filter = d.filter_by_tap != nullptr ? d.filter_by_tap->data()
+                                                   : static_cast<const float*>(p[1]);
+  RunDepthwiseF32(d.params, static_cast<const float*>(p[0]), filter,
                   static_cast<const float*>(p[2]), static_cast<float*>(p[3]), pool_);
   return kTfLiteOk;
 }
