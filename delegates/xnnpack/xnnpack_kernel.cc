@@ -103,6 +103,7 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
   outputs_ = std::set<int>(params->output_tensors->data,
                            params->output_tensors->data + params->output_tensors->size);
   static_data_.assign(context->tensors_size, nullptr);
+  arena_offset_.assign(context->tensors_size, -1);
   RuntimeContext* runtime = GetRuntimeContext(context);
   pool_ = runtime != nullptr ? runtime->thread_pool : nullptr;
   threads_ = pool_ != nullptr ? static_cast<int>(pthreadpool_get_threads_count(pool_)) : 1;
@@ -421,7 +422,9 @@ TfLiteStatus XnnpackKernel::PlanArena(TfLiteContext* context, const std::vector<
                        arena_.arena_bytes());
     return kTfLiteError;
   }
-  for (size_t i = 0; i < requests.size(); ++i) arena_offset_[requests[i].tensor] = arena_.offset(i);
+  for (size_t i = 0; i < requests.size(); ++i) {
+    arena_offset_[requests[i].tensor] = static_cast<int64_t>(arena_.offset(i));
+  }
   return kTfLiteOk;
 }
 
@@ -1197,7 +1200,7 @@ TfLiteStatus XnnpackKernel::CreateRuntime(TfLiteContext* context, Segment* seg) 
       uint32_t flags = 0;
       if (!IsStatic(v, t)) {
         if (producer_[t] != self) flags = XNN_VALUE_FLAG_EXTERNAL_INPUT;
-        else if (outputs_.count(t) || arena_offset_.count(t)) flags = XNN_VALUE_FLAG_EXTERNAL_OUTPUT;
+        else if (outputs_.count(t) || arena_offset_[t] >= 0) flags = XNN_VALUE_FLAG_EXTERNAL_OUTPUT;
       }
       status = DefineValue(context, subgraph, t, flags, v, &ids);
       if (flags != 0) {
@@ -1357,8 +1360,7 @@ TfLiteStatus XnnpackKernel::Prepare(TfLiteContext*, TfLiteNode*) {
 }
 
 void* XnnpackKernel::Pointer(TfLiteContext* context, int t) const {
-  auto it = arena_offset_.find(t);
-  if (it != arena_offset_.end()) return arena_.base() + it->second;
+  if (arena_offset_[t] >= 0) return arena_.base() + arena_offset_[t];
   if (static_data_[t] != nullptr) return const_cast<float*>(static_data_[t]);
   return context->tensors[t].data.raw;
 }
@@ -1530,7 +1532,8 @@ TfLiteStatus XnnpackKernel::RunSegment(TfLiteContext* context, Segment* seg) {
     }
     return kTfLiteOk;
   }
-  std::vector<void*> pointers;
+  std::vector<void*>& pointers = seg->pointers;
+  pointers.clear();
   for (int t : seg->externals) pointers.push_back(Pointer(context, t));
   if (pointers != seg->setup_pointers) {
     std::vector<xnn_external_value> values;

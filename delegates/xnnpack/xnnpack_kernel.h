@@ -52,6 +52,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
     std::vector<int> externals;       // xnnpack: tensors bound at setup
     std::vector<uint32_t> external_ids;
     std::vector<void*> setup_pointers;
+    std::vector<void*> pointers;  // this run's (reused: no allocation per run)
     // !xnnpack: the steps, in order.
     using Step = std::variant<StridedCopy, DepthwiseStep, ConvStep, FullyConnectedStep,
                               TransposeConvStep, BinaryStep, ByteTableStep, BinaryQs8Step,
@@ -136,7 +137,9 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   // live: tensor -> [first, last] position in the partition's run order.
   TfLiteStatus PlanArena(TfLiteContext* context, const std::vector<int>& tensors,
                          const std::map<int, std::pair<int, int>>& live);
-  std::map<int, size_t> arena_offset_;
+  // By tensor index (-1: not in the arena); a vector, not a map: Pointer() reads it for
+  // every buffer of every step (a WHILE body's partition runs thousands of times a second).
+  std::vector<int64_t> arena_offset_;
   ArenaPlanner arena_;
   std::vector<const float*> static_data_;
   std::vector<std::unique_ptr<float[]>> weights_;
