@@ -264,9 +264,11 @@ namespace {
 TfLiteStatus Quantize(TfLiteContext* context, float scale, int32_t zero_point,
                       float f, int32_t& q) {
   const float tmp = TfLiteRound(f / scale);
-  // 2^31 is exactly representable as float; INT32_MAX is not.
-  const bool in_range = tmp >= -2147483648.0f && tmp < 2147483648.0f;
-  TF_LITE_ENSURE(context, in_range);
+  // 2^31 is exactly representable as float; INT32_MAX is not. (Named as upstream names
+  // it: TF_LITE_ENSURE prints the name, and TFLite's message is
+  // "no_integer_overflow_from_quantization was not true".)
+  const bool no_integer_overflow_from_quantization = tmp >= -2147483648.0f && tmp < 2147483648.0f;
+  TF_LITE_ENSURE(context, no_integer_overflow_from_quantization);
   const int64_t wide = static_cast<int64_t>(zero_point) + static_cast<int64_t>(tmp);
   TF_LITE_ENSURE(context, wide >= std::numeric_limits<int32_t>::min() &&
                               wide <= std::numeric_limits<int32_t>::max());

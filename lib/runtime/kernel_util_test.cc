@@ -306,6 +306,21 @@ TEST_CASE("CalculateActivationRangeQuantized") {
   CHECK(fmax == 6.f);
 }
 
+// A scale so small that q(6) leaves int32 (a 16x8 MobileNet as TensorFlow 2.21 converts it
+// has one): refused with TFLite's words, as its kernel_util.cc prints them.
+TEST_CASE("CalculateActivationRangeQuantized: a quantized bound beyond int32, TFLite's message") {
+  LoggingContext ctx;
+  TfLiteTensor out = {};
+  out.type = kTfLiteInt16;
+  out.params = {1e-12f, 0};
+  int32_t lo = 0, hi = 0;
+  CHECK(tflite::CalculateActivationRangeQuantized(&ctx.context, kTfLiteActRelu6, &out, &lo,
+                                                  &hi) == kTfLiteError);
+  REQUIRE(ctx.log.messages.size() == 1);
+  CHECK_THAT(ctx.log.messages[0],
+             Catch::EndsWith("no_integer_overflow_from_quantization was not true."));
+}
+
 TEST_CASE("PopulateConvolutionQuantizationParams, per-channel int8") {
   LoggingContext ctx;
   TfLiteAffineQuantization input_q = {}, filter_q = {};
