@@ -39,6 +39,7 @@
 #include "kernels/internal/depthwise_integer.h"
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/hybrid.h"
+#include "kernels/internal/hybrid_inputs.h"
 #include "kernels/internal/hybrid_graph.h"
 #include "kernels/internal/im2col.h"
 #include "kernels/internal/padding.h"
@@ -66,7 +67,8 @@ struct OpData {
   bool hybrid = false;
   bool hybrid_per_channel = false;
   std::vector<float> filter_scale;
-  hybrid::QuantizedRows images;
+  hybrid::QuantizedRows images;  // the images quantized here, where not shared
+  std::vector<float> image_scale;  // per image (times the filter's scale, per tensor)
   std::vector<float> im2col_f;  // per-task im2col blocks (ChunkedIm2ColGemm)
   std::vector<int16_t> im2col_q;
   std::vector<uint8_t> im2col_u8;  // int8 on the dot-product GEMM
@@ -298,13 +300,12 @@ bool EvalQuantizedDepthwiseGroups(const Geometry& g, OpData* data, const TfLiteT
 // Hybrid: the sums of w * (q - offset) (taps outside the image add nothing), rescaled as
 // the GEMM path does: float(sum) * (channel scale * image scale) + bias, clamped.
 bool EvalHybridDepthwiseGroups(const Geometry& g, OpData* data, const TfLiteTensor* filter,
-                               const float* bias, float act_min, float act_max, float* out,
-                               pthreadpool* pool) {
+                               const hybrid::SharedRows& images, const float* bias, float act_min,
+                               float act_max, float* out, pthreadpool* pool) {
   if (!DepthwiseGroups(g) || !data->hybrid_per_channel ||
       !PackDepthwiseGroups<int8_t>(g, data, filter, 0)) {
     return false;
   }
-  const hybrid::QuantizedRows& images = data->images;
   const size_t zero_len = static_cast<size_t>(g.in_c) + dwconv::kZeroRowPad;
   data->group_zero_rows.resize(zero_len * g.batches);
   data->multipliers.resize(static_cast<size_t>(g.batches) * g.out_c);
@@ -319,7 +320,7 @@ bool EvalHybridDepthwiseGroups(const Geometry& g, OpData* data, const TfLiteTens
   const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
   ForEachDepthwiseGroupsRow(g, pool, [&](size_t r, int b, int oy) {
     std::vector<int32_t> acc(static_cast<size_t>(g.out_w) * g.out_c);
-    data->group_sums.Row(w, images.values.data() + b * image, oy, 0, g.out_w, -images.offset[b],
+    data->group_sums.Row(w, images.values + b * image, oy, 0, g.out_w, -images.offset[b],
                          reinterpret_cast<const int8_t*>(data->group_zero_rows.data()) + b * zero_len,
                          acc.data());
     const float* multipliers = data->multipliers.data() + static_cast<size_t>(b) * g.out_c;
@@ -471,26 +472,37 @@ bool HybridRowsInPlace(const Geometry& g, int depth, int stride, const int8_t* q
 // Hybrid: quantize each batch image, im2col of (q - offset) (0 outside the image), int32
 // sums with the group's int8 filter rows on the packed GEMM (into the task's slice of
 // data->sums), float rescale, bias, clamp.
-void EvalHybrid(const Geometry& g, OpData* data, const TfLiteConvParams& params,
-                const TfLiteTensor* input, const TfLiteTensor* filter, const TfLiteTensor* bias,
-                TfLiteTensor* output, pthreadpool* pool) {
+void EvalHybrid(TfLiteContext* context, int input_index, const Geometry& g, OpData* data,
+                const TfLiteConvParams& params, const TfLiteTensor* input,
+                const TfLiteTensor* filter, const TfLiteTensor* bias, TfLiteTensor* output,
+                pthreadpool* pool) {
   const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
-  hybrid::QuantizedRows& images = data->images;
-  images.Quantize(input->data.f, g.batches, image, data->hybrid_per_channel);
-  if (!data->hybrid_per_channel) {
-    for (float& sc : images.scale) sc *= data->filter_scale[0];
+  // Images another node quantized from the same tensor in this Invoke are read as they are
+  // (an Inception block's branches share their input: hybrid_inputs.h).
+  hybrid::SharedRows images;
+  if (!hybrid::QuantizeShared(context, input_index, input->data.f, g.batches, image,
+                              data->hybrid_per_channel, image, 0, &images)) {
+    data->images.Quantize(input->data.f, g.batches, image, data->hybrid_per_channel);
+    images = {data->images.values.data(), data->images.scale.data(), data->images.offset.data()};
   }
+  data->image_scale.assign(images.scale, images.scale + g.batches);
+  if (!data->hybrid_per_channel) {
+    for (float& sc : data->image_scale) sc *= data->filter_scale[0];
+  }
+  const float* image_scale = data->image_scale.data();
   float act_min, act_max;
   CalculateActivationRange(params.activation, &act_min, &act_max);
   const int depth = g.f_h * g.f_w * g.f_c;
   const size_t rows = static_cast<size_t>(g.batches) * g.out_h * g.out_w;
   const size_t pixels = static_cast<size_t>(g.out_h) * g.out_w;
   const int n = g.group_out_c;
-  const int8_t* q = images.values.data();
-  const int32_t* offset = images.offset.data();
+  const int8_t* q = images.values;
+  const int32_t* offset = images.offset;
   const float* bias_data = bias != nullptr ? bias->data.f : nullptr;
   float* out = output->data.f;
-  if (EvalHybridDepthwiseGroups(g, data, filter, bias_data, act_min, act_max, out, pool)) return;
+  if (EvalHybridDepthwiseGroups(g, data, filter, images, bias_data, act_min, act_max, out, pool)) {
+    return;
+  }
   const size_t sums_slice = conv_util::kChunkRows * static_cast<size_t>(n);
   data->sums.resize(conv_util::ChunkTasks(rows, pool) * sums_slice);
   // One image where the CPU has dot-product instructions: the same int32 sums on
@@ -510,7 +522,7 @@ void EvalHybrid(const Geometry& g, OpData* data, const TfLiteConvParams& params,
       data->multipliers.resize(static_cast<size_t>(g.batches) * n);
       for (int b = 0; b < g.batches; ++b) {
         for (int c = 0; c < n; ++c) {
-          data->multipliers[static_cast<size_t>(b) * n + c] = channel_scale[c] * images.scale[b];
+          data->multipliers[static_cast<size_t>(b) * n + c] = channel_scale[c] * image_scale[b];
         }
       }
     }
@@ -521,7 +533,7 @@ void EvalHybrid(const Geometry& g, OpData* data, const TfLiteConvParams& params,
           hybrid::RescaleRow(sums + (r - r0) * n, n, data->multipliers.data() + (r / pixels) * n,
                              group_bias, act_min, act_max, row_out);
         } else {
-          hybrid::RescaleConvRow(sums + (r - r0) * n, n, nullptr, images.scale[r / pixels],
+          hybrid::RescaleConvRow(sums + (r - r0) * n, n, nullptr, image_scale[r / pixels],
                                  group_bias, act_min, act_max, row_out);
         }
       }
@@ -532,7 +544,7 @@ void EvalHybrid(const Geometry& g, OpData* data, const TfLiteConvParams& params,
       gemm::DotBias(nullptr, w.dot_sums.data(), n, offset[0] + 128, data->dot_bias.data());
       const uint8_t pad = static_cast<uint8_t>(offset[0] + 128);
       // A row scale for every row of a chunk, or of an output row (HybridRowsInPlace).
-      data->chunk_scale.assign(std::max<size_t>(conv_util::kChunkRows, g.out_w), images.scale[0]);
+      data->chunk_scale.assign(std::max<size_t>(conv_util::kChunkRows, g.out_w), image_scale[0]);
       if (channel_scale == nullptr) data->unit_ones.assign(n, 1.0f);
       gemm::HybridOutputStage hybrid_stage;
       hybrid_stage.dot_bias = data->dot_bias.data();
@@ -596,7 +608,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   switch (input->type) {
     case kTfLiteFloat32: {
       if (data->hybrid) {
-        EvalHybrid(g, data, *params, input, filter, bias, output, pool);
+        EvalHybrid(context, node->inputs->data[0], g, data, *params, input, filter, bias, output,
+                   pool);
         return kTfLiteOk;
       }
       float* out = output->data.f;

@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <cstring>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "kernels/internal/im2col.h"
@@ -889,6 +891,79 @@ TEST_CASE("CONV_2D hybrid with one channel per group: random, seeds printed") {
   for (uint32_t seed = 1; seed <= 30; ++seed) {
     std::mt19937 rng(seed + 9200);
     RunHybrid(RandomDepthwiseGroupsCase(rng), seed % 2 == 0, seed + 9200);
+  }
+}
+
+// Hybrid convolutions reading one input (an Inception block's branches: the images are
+// quantized once per Invoke, kernels/internal/hybrid_inputs.h): per-channel 1x1 and 3x3
+// layers, a per-tensor one (symmetric: another quantization of the same tensor), and a 1x1
+// on the first one's output. Every output the bits of the layer in a model of its own, on
+// two inputs in turn, batch 2, at 1 and 2 threads.
+TEST_CASE("CONV_2D hybrid layers sharing an input give each layer's own bits") {
+  std::mt19937 rng(91);
+  const int batch = 2, h = 9, w = 11, ic = 24;
+  struct Layer {
+    int f, oc, in_c;
+    bool per_channel;
+    std::vector<int8_t> w;
+    std::vector<float> scales, bias;
+  };
+  std::vector<Layer> layers;
+  for (const auto& [f, oc, per_channel] :
+       std::vector<std::tuple<int, int, bool>>{{1, 20, true}, {3, 17, true}, {1, 12, false}, {1, 8, true}}) {
+    const int in_c = layers.size() == 3 ? 20 : ic;
+    layers.push_back({f, oc, in_c, per_channel,
+                      RandomInts<int8_t>(rng, static_cast<size_t>(oc) * f * f * in_c, -127, 127),
+                      RandomFloats(rng, per_channel ? oc : 1, 0.001f, 0.03f), RandomFloats(rng, oc)});
+  }
+  auto add_layer = [](ModelBuilder& b, const Layer& l, int in) {
+    QuantSpec q;
+    q.scale = l.scales;
+    q.zero_point.assign(l.scales.size(), 0);
+    const int wt = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {l.oc, l.f, l.f, l.in_c}, l.w, "w", &q);
+    const int bias = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {l.oc}, l.bias, "b");
+    const int out = b.AddTensor(tflite::TensorType_FLOAT32, {batch, h, w, l.oc}, "out");
+    tflite::Conv2DOptionsT o;
+    o.padding = tflite::Padding_SAME;
+    o.stride_h = o.stride_w = 1;
+    b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, wt, bias}, {out}, Options(o),
+                  l.per_channel ? 5 : 2);
+    return out;
+  };
+  auto alone = [&](const Layer& l, const std::vector<float>& x) {
+    ModelBuilder b;
+    const int in = b.AddTensor(tflite::TensorType_FLOAT32, {batch, h, w, l.in_c}, "in");
+    b.SetInputs({in});
+    b.SetOutputs({add_layer(b, l, in)});
+    OpTestModel m(b);
+    REQUIRE(m.Prepare() == kTfLiteOk);
+    m.SetInput<float>(0, x);
+    REQUIRE(m.Invoke() == kTfLiteOk);
+    return m.Output<float>(0);
+  };
+  for (int threads : {1, 2}) {
+    ModelBuilder b;
+    const int in = b.AddTensor(tflite::TensorType_FLOAT32, {batch, h, w, ic}, "in");
+    std::vector<int32_t> outs;
+    for (size_t i = 0; i < layers.size(); ++i) outs.push_back(add_layer(b, layers[i], i == 3 ? outs[0] : in));
+    b.SetInputs({in});
+    b.SetOutputs(outs);
+    OpTestModel m(b, threads);
+    REQUIRE(m.Prepare() == kTfLiteOk);
+    for (int run = 0; run < 2; ++run) {
+      CAPTURE(threads, run);
+      const auto x = RandomFloats(rng, static_cast<size_t>(batch) * h * w * ic, -2.f, 2.f);
+      m.SetInput<float>(0, x);
+      REQUIRE(m.Invoke() == kTfLiteOk);
+      const auto first = alone(layers[0], x);
+      for (size_t i = 0; i < layers.size(); ++i) {
+        CAPTURE(i);
+        const auto want = alone(layers[i], i == 3 ? first : x);
+        const auto got = m.Output<float>(static_cast<int>(i));
+        REQUIRE(got.size() == want.size());
+        CHECK(std::memcmp(got.data(), want.data(), want.size() * sizeof(float)) == 0);
+      }
+    }
   }
 }
 

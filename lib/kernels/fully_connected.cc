@@ -38,6 +38,7 @@
 #include "kernels/internal/conv_util.h"
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/hybrid.h"
+#include "kernels/internal/hybrid_inputs.h"
 #include "kernels/internal/hybrid_graph.h"
 #include "kernels/internal/parallel.h"
 #include "kernels/internal/sparse_to_dense.h"
@@ -448,7 +449,8 @@ void EvalQuantized(OpData* data, const TfLiteTensor* input, const TfLiteTensor* 
 
 // Hybrid: quantize each batch row, int32 sums on the packed GEMM (A: the int8 rows, minus
 // their offset unless the sparse kernel's float offset term applies), float rescale, clamp.
-void EvalHybrid(OpData* data, const TfLiteFullyConnectedParams& params, const TfLiteTensor* input,
+void EvalHybrid(TfLiteContext* context, int input_index, OpData* data,
+                const TfLiteFullyConnectedParams& params, const TfLiteTensor* input,
                 const TfLiteTensor* filter, const TfLiteTensor* bias, TfLiteTensor* output,
                 pthreadpool* pool) {
   const int batches = data->batches, units = data->units, k = data->input_size;
@@ -466,30 +468,37 @@ void EvalHybrid(OpData* data, const TfLiteFullyConnectedParams& params, const Tf
     // The same int32 sums on the dot-product GEMM: rows quantized straight to q + 128,
     // (q + 128) * w less 128 * the column sums (DotBias); each row's offset * the column
     // sums comes off in the rescale.
+    // Rows another node quantized from the same tensor in this Invoke are read as they are
+    // (Q, K and V projections share their input: hybrid_inputs.h).
     const int stride = PrepareDot(data, filter, nullptr);
-    rows.QuantizeTo(input->data.f, batches, k, asymmetric,
-                    reinterpret_cast<int8_t*>(data->input_u8.data()), stride, 0x80);
+    hybrid::SharedRows q;
+    if (!hybrid::QuantizeShared(context, input_index, input->data.f, batches, k, asymmetric,
+                                stride, 0x80, &q)) {
+      rows.QuantizeTo(input->data.f, batches, k, asymmetric,
+                      reinterpret_cast<int8_t*>(data->input_u8.data()), stride, 0x80);
+      q = {reinterpret_cast<const int8_t*>(data->input_u8.data()), rows.scale.data(),
+           rows.offset.data()};
+    }
+    const auto* a = reinterpret_cast<const uint8_t*>(q.values);
     const conv_util::PackedWeights& pw = data->weights;
     data->dot_bias.resize(units);
     gemm::DotBias(nullptr, pw.dot_sums.data(), units, 128, data->dot_bias.data());
     gemm::HybridOutputStage stage;
     stage.dot_bias = data->dot_bias.data();
     stage.col_sums = asymmetric ? pw.dot_sums.data() : nullptr;
-    stage.row_offset = rows.offset.data();
-    stage.row_scale = rows.scale.data();
+    stage.row_offset = q.offset;
+    stage.row_scale = q.scale;
     stage.unit_scale = data->filter_scale.data();
     stage.bias = bias_data;
     stage.act_min = act_min;
     stage.act_max = act_max;
-    if (gemm::DotGemmHybrid(batches, units, k, data->input_u8.data(), stride, pw.dot.data(), stage,
-                            out, units, pool)) {
+    if (gemm::DotGemmHybrid(batches, units, k, a, stride, pw.dot.data(), stage, out, units, pool)) {
       return;
     }
-    gemm::DotGemmRaw(batches, units, k, data->input_u8.data(), stride, pw.dot.data(),
-                     data->dot_bias.data(), data->sums.data(), units, pool);
-    hybrid::ScaleRows(data->sums.data(), units, batches, units, rows.scale.data(),
-                      stage.col_sums, rows.offset.data(), data->filter_scale.data(), bias_data,
-                      act_min, act_max, out, units);
+    gemm::DotGemmRaw(batches, units, k, a, stride, pw.dot.data(), data->dot_bias.data(),
+                     data->sums.data(), units, pool);
+    hybrid::ScaleRows(data->sums.data(), units, batches, units, q.scale, stage.col_sums, q.offset,
+                      data->filter_scale.data(), bias_data, act_min, act_max, out, units);
     return;
   }
   rows.Quantize(input->data.f, batches, k, asymmetric);
@@ -607,7 +616,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   switch (input->type) {
     case kTfLiteFloat32:
       if (data->hybrid) {
-        EvalHybrid(data, *params, input, filter, bias, output, pool);
+        EvalHybrid(context, node->inputs->data[0], data, *params, input, filter, bias, output,
+                   pool);
         return kTfLiteOk;
       }
       if (data->sparse) {

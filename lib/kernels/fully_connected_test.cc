@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -579,6 +580,70 @@ void CheckHybridFc(uint32_t seed, bool asymmetric, bool per_channel) {
       double wsum = 0;
       for (int i = 0; i < k; ++i) wsum += std::abs(w[u * k + i] * fs);
       REQUIRE(std::abs(g - exact) <= wsum * sf * 0.5001 + 1e-5 * (1 + mag));
+    }
+  }
+}
+
+// Three hybrid layers read one input (attention's Q, K and V: quantized once per Invoke,
+// kernels/internal/hybrid_inputs.h), a fourth reads the first's output, a fifth the input
+// again with symmetric quantization (another layout of the same tensor): every output the
+// bits of the layer run alone, on two inputs in turn (the second Invoke must not reuse the
+// first's quantized rows), at 1 and 2 threads.
+TEST_CASE("FULLY_CONNECTED hybrid layers sharing an input give each layer's own bits") {
+  std::mt19937 rng(77);
+  const int batches = 5, k = 48, units = 24;
+  struct Layer {
+    std::vector<int8_t> w;
+    std::vector<float> scales, bias;
+    bool asymmetric;
+  };
+  std::vector<Layer> layers;
+  for (int i = 0; i < 5; ++i) {
+    const int in_k = i == 3 ? units : k;
+    layers.push_back({RandomInts<int8_t>(rng, static_cast<size_t>(units) * in_k, -127, 127),
+                      RandomFloats(rng, units, 0.001f, 0.05f), RandomFloats(rng, units, -1.f, 1.f),
+                      i != 4});
+  }
+  for (int threads : {1, 2}) {
+    ModelBuilder b;
+    const int in = b.AddTensor(tflite::TensorType_FLOAT32, {batches, k}, "in");
+    std::vector<int32_t> outs;
+    for (int i = 0; i < 5; ++i) {
+      const Layer& l = layers[i];
+      QuantSpec q;
+      q.scale = l.scales;
+      q.zero_point.assign(l.scales.size(), 0);
+      const int in_k = i == 3 ? units : k;
+      const int wt = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {units, in_k}, l.w, "w", &q);
+      const int bias = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {units}, l.bias, "b");
+      const int out = b.AddTensor(tflite::TensorType_FLOAT32, {batches, units}, "out");
+      tflite::FullyConnectedOptionsT o;
+      o.asymmetric_quantize_inputs = l.asymmetric;
+      b.AddOperator(tflite::BuiltinOperator_FULLY_CONNECTED, {i == 3 ? outs[0] : in, wt, bias},
+                    {out}, Options(o), l.asymmetric ? 9 : 3);
+      outs.push_back(out);
+    }
+    b.SetInputs({in});
+    b.SetOutputs(outs);
+    OpTestModel m(b, threads);
+    REQUIRE(m.Prepare() == kTfLiteOk);
+    for (int run = 0; run < 2; ++run) {
+      CAPTURE(threads, run);
+      const auto x = RandomFloats(rng, static_cast<size_t>(batches) * k, -2.f, 2.f);
+      m.SetInput<float>(0, x);
+      REQUIRE(m.Invoke() == kTfLiteOk);
+      const auto first = RunHybridFc(x, batches, k, units, layers[0].w, layers[0].scales,
+                                     &layers[0].bias, true, tflite::ActivationFunctionType_NONE);
+      for (int i = 0; i < 5; ++i) {
+        CAPTURE(i);
+        const Layer& l = layers[i];
+        const auto want = RunHybridFc(i == 3 ? first : x, batches, i == 3 ? units : k, units, l.w,
+                                      l.scales, &l.bias, l.asymmetric,
+                                      tflite::ActivationFunctionType_NONE);
+        const auto got = m.Output<float>(i);
+        REQUIRE(got.size() == want.size());
+        CHECK(std::memcmp(got.data(), want.data(), want.size() * sizeof(float)) == 0);
+      }
     }
   }
 }

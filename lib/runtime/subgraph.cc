@@ -850,6 +850,14 @@ bool Subgraph::WritesNothing(const TfLiteNode& node, const TfLiteRegistration& r
   return true;
 }
 
+uint64_t Subgraph::TensorVersion(int t) const {
+  if (!in_invoke_ || t < 0 || static_cast<size_t>(t) >= tensors_.size() || tensors_[t].is_variable) {
+    return 0;
+  }
+  const uint64_t written = static_cast<size_t>(t) < tensor_written_.size() ? tensor_written_[t] : 0;
+  return std::max(written, invoke_start_);
+}
+
 TfLiteStatus Subgraph::Invoke() {
   if (state_ == State::kUninvokable) {
     ReportError("Invoke called on model that is not ready.");
@@ -857,6 +865,8 @@ TfLiteStatus Subgraph::Invoke() {
   }
   const ReentryGuard guard(this, &in_invoke_, "Invoke");
   if (!guard.entered()) return kTfLiteError;
+  invoke_start_ = ++write_counter_;
+  tensor_written_.resize(tensors_.size(), 0);
   // Once a node has produced a tensor whose shape is only known now (kTfLiteDynamic),
   // the nodes after it are prepared again right before they run, as TFLite does.
   bool reprepare = false;
@@ -918,9 +928,12 @@ TfLiteStatus Subgraph::Invoke() {
       ReportNodeNote(n);
       return status;
     }
-    for (int i = 0; i < node.outputs->size && !reprepare; ++i) {
+    ++write_counter_;
+    for (int i = 0; i < node.outputs->size; ++i) {
       const int t = node.outputs->data[i];
-      reprepare = t >= 0 && tensors_[t].allocation_type == kTfLiteDynamic;
+      if (t < 0) continue;
+      if (static_cast<size_t>(t) < tensor_written_.size()) tensor_written_[t] = write_counter_;
+      reprepare = reprepare || tensors_[t].allocation_type == kTfLiteDynamic;
     }
     if (release) {
       for (const TfLiteIntArray* list : {node.inputs, node.outputs}) {

@@ -31,6 +31,9 @@ struct pthreadpool;
 namespace tflite {
 struct MemoryShare;
 class InterpreterOptions;
+namespace hybrid {
+class SharedInputs;
+}  // namespace hybrid
 }
 
 namespace tflite_inspect {
@@ -198,6 +201,14 @@ class Subgraph {
   // runtime's own kernels (control flow runs other subgraphs); delegates read what they
   // need through tflite_inspect::GetRuntimeContext (runtime/runtime_context.h).
   static Subgraph* FromContext(const TfLiteContext* context);
+  // tflite-inspect extension, for the runtime's kernels: during Invoke, a number that
+  // changes whenever tensor t's data may have changed (at each Invoke, and after each run
+  // of a node that writes it); 0 outside Invoke and for variable tensors (written in
+  // place). Nodes reading one tensor share work on it through it.
+  uint64_t TensorVersion(int t) const;
+  // The hybrid kernels' input quantization shared across this subgraph's nodes
+  // (kernels/internal/hybrid_inputs.h); created by its first user.
+  std::shared_ptr<hybrid::SharedInputs>& hybrid_inputs() { return hybrid_inputs_; }
 
  private:
   // For InterpreterOptions' released dynamic tensors: per tensor, the last step of the
@@ -286,6 +297,11 @@ class Subgraph {
   std::vector<std::vector<char>> scratch_buffers_;
   State state_ = State::kUninvokable;
   bool in_invoke_ = false;
+  // TensorVersion's counters: one count of Invoke starts and node runs, its value at this
+  // Invoke's start, and per tensor its value when a node last wrote it.
+  uint64_t write_counter_ = 0, invoke_start_ = 0;
+  std::vector<uint64_t> tensor_written_;
+  std::shared_ptr<hybrid::SharedInputs> hybrid_inputs_;
   class ReentryGuard;
   // Set while AllocateTensors runs: control flow that leads back into a subgraph being
   // prepared or run is refused rather than recursing until the stack overflows.
