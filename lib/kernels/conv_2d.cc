@@ -74,7 +74,7 @@ struct OpData {
   std::vector<uint8_t> im2col_u8;  // int8 on the dot-product GEMM
   std::vector<int32_t> dot_bias;
   std::vector<int32_t> sums;  // hybrid: per-task int32 sums of one chunk
-  std::vector<float> multipliers;  // hybrid per channel: channel * image scale per image
+  std::vector<float> multipliers;  // hybrid per channel, one group: channel * image scale
   // Hybrid on AMX (gemm::DotGemmHybrid): the image's scale for every row of a chunk, and
   // per-tensor filters' unit scales (1: the image scale already holds the filter's).
   std::vector<float> chunk_scale, unit_ones;
@@ -298,7 +298,8 @@ bool EvalQuantizedDepthwiseGroups(const Geometry& g, OpData* data, const TfLiteT
 }
 
 // Hybrid: the sums of w * (q - offset) (taps outside the image add nothing), rescaled as
-// the GEMM path does: float(sum) * (channel scale * image scale) + bias, clamped.
+// TFLite's reference HybridConvPerChannel does for every grouped layer: float(sum) *
+// channel scale * image scale + bias, clamped.
 bool EvalHybridDepthwiseGroups(const Geometry& g, OpData* data, const TfLiteTensor* filter,
                                const hybrid::SharedRows& images, const float* bias, float act_min,
                                float act_max, float* out, pthreadpool* pool) {
@@ -308,13 +309,9 @@ bool EvalHybridDepthwiseGroups(const Geometry& g, OpData* data, const TfLiteTens
   }
   const size_t zero_len = static_cast<size_t>(g.in_c) + dwconv::kZeroRowPad;
   data->group_zero_rows.resize(zero_len * g.batches);
-  data->multipliers.resize(static_cast<size_t>(g.batches) * g.out_c);
   for (int b = 0; b < g.batches; ++b) {
     std::fill_n(reinterpret_cast<int8_t*>(data->group_zero_rows.data()) + b * zero_len, zero_len,
                 static_cast<int8_t>(images.offset[b]));
-    for (int c = 0; c < g.out_c; ++c) {
-      data->multipliers[static_cast<size_t>(b) * g.out_c + c] = data->filter_scale[c] * images.scale[b];
-    }
   }
   const dwconv::Window w = DepthwiseWindow(g);
   const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
@@ -323,11 +320,11 @@ bool EvalHybridDepthwiseGroups(const Geometry& g, OpData* data, const TfLiteTens
     data->group_sums.Row(w, images.values + b * image, oy, 0, g.out_w, -images.offset[b],
                          reinterpret_cast<const int8_t*>(data->group_zero_rows.data()) + b * zero_len,
                          acc.data());
-    const float* multipliers = data->multipliers.data() + static_cast<size_t>(b) * g.out_c;
     float* row_out = out + r * g.out_w * g.out_c;
     for (int ox = 0; ox < g.out_w; ++ox) {
-      hybrid::RescaleRow(acc.data() + static_cast<size_t>(ox) * g.out_c, g.out_c, multipliers,
-                         bias, act_min, act_max, row_out + static_cast<size_t>(ox) * g.out_c);
+      hybrid::RescaleConvRow(acc.data() + static_cast<size_t>(ox) * g.out_c, g.out_c,
+                             data->filter_scale.data(), images.scale[b], bias, act_min, act_max,
+                             row_out + static_cast<size_t>(ox) * g.out_c);
     }
   });
   return true;
@@ -510,15 +507,18 @@ void EvalHybrid(TfLiteContext* context, int input_index, const Geometry& g, OpDa
   // bias cancels, as the reference's 0 of q - offset adds nothing).
   const bool dot = g.batches == 1 && gemm::DotGemmWanted();
   const int stride = gemm::DotDepth(depth);
+  // Grouped: TFLite runs them on its reference HybridConvPerChannel, which multiplies the
+  // sum by the channel scale, then by the image scale (testdata/kernels/conv_groups_*).
+  const bool reference_order = g.groups > 1;
   for (int grp = 0; grp < g.groups; ++grp) {
     conv_util::PackedWeights& w = data->weights[grp];
     const float* channel_scale =
         data->hybrid_per_channel ? data->filter_scale.data() + grp * n : nullptr;
     const float* group_bias = bias_data != nullptr ? bias_data + grp * n : nullptr;
-    // Per channel: float(sum) * (channel_scale * image_scale), the product of the scales
-    // first, as TFLite's optimized HybridConvPerChannel computes it (its reference kernel
-    // multiplies them one after the other; the goldens are the optimized kernel's).
-    if (channel_scale != nullptr) {
+    // Per channel, one group: float(sum) * (channel_scale * image_scale), the product of the
+    // scales first, as TFLite's optimized HybridConvPerChannel computes it (its reference
+    // kernel multiplies them one after the other; the goldens are the optimized kernel's).
+    if (channel_scale != nullptr && !reference_order) {
       data->multipliers.resize(static_cast<size_t>(g.batches) * n);
       for (int b = 0; b < g.batches; ++b) {
         for (int c = 0; c < n; ++c) {
@@ -529,7 +529,10 @@ void EvalHybrid(TfLiteContext* context, int input_index, const Geometry& g, OpDa
     auto rescale = [&](size_t r0, size_t r1, const int32_t* sums) {
       for (size_t r = r0; r < r1; ++r) {
         float* row_out = out + r * g.out_c + grp * n;
-        if (channel_scale != nullptr) {
+        if (channel_scale != nullptr && reference_order) {
+          hybrid::RescaleConvRow(sums + (r - r0) * n, n, channel_scale, image_scale[r / pixels],
+                                 group_bias, act_min, act_max, row_out);
+        } else if (channel_scale != nullptr) {
           hybrid::RescaleRow(sums + (r - r0) * n, n, data->multipliers.data() + (r / pixels) * n,
                              group_bias, act_min, act_max, row_out);
         } else {
@@ -553,8 +556,9 @@ void EvalHybrid(TfLiteContext* context, int input_index, const Geometry& g, OpDa
       hybrid_stage.bias = group_bias;
       hybrid_stage.act_min = act_min;
       hybrid_stage.act_max = act_max;
-      if (HybridRowsInPlace(g, depth, stride, q, pad, w.dot.data(), hybrid_stage, data, rescale,
-                            out, pool)) {
+      // (The AMX epilogue multiplies the scales first: not for grouped layers.)
+      if (!reference_order && HybridRowsInPlace(g, depth, stride, q, pad, w.dot.data(),
+                                                hybrid_stage, data, rescale, out, pool)) {
         continue;
       }
       conv_util::ChunkedIm2ColGemm(
@@ -565,7 +569,8 @@ void EvalHybrid(TfLiteContext* context, int input_index, const Geometry& g, OpDa
           [&](size_t r0, size_t r1, const uint8_t* buf, size_t t) {
             // The rescale on the AMX blocks where they apply: the same products and sums as
             // `rescale` (float(sum) * (image scale * channel scale) + bias, each rounded).
-            if (gemm::DotGemmHybrid(static_cast<int>(r1 - r0), n, depth, buf, stride, w.dot.data(),
+            if (!reference_order &&
+                gemm::DotGemmHybrid(static_cast<int>(r1 - r0), n, depth, buf, stride, w.dot.data(),
                                     hybrid_stage, out + r0 * g.out_c + grp * n, g.out_c, nullptr)) {
               return;
             }

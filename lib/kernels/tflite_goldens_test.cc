@@ -575,6 +575,73 @@ ModelBuilder ConvInt8(bool depthwise, uint32_t seed) {
   return b;
 }
 
+// --- CONV_2D with one input and one output channel per group (v6) -----------------------
+// Keras' Conv2D(groups=C), ConvNeXt's 7x7 layers: the kernels compute them as depthwise
+// convolutions (conv_2d.cc: DepthwiseGroups). 21 channels (a 16-lane block and a tail),
+// 7x7 SAME with stride 1, or 3x3 VALID with stride 2; float, int8 per channel, hybrid.
+enum class GroupsKind { kFloat, kInt8, kHybrid };
+
+ModelBuilder ConvDepthwiseGroups(GroupsKind kind, bool wide, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const int c = 21, h = 11, w = 13, k = wide ? 7 : 3, stride = wide ? 1 : 2;
+  const int oh = wide ? h : (h - k) / stride + 1, ow = wide ? w : (w - k) / stride + 1;
+  const QuantSpec in_q{{0.02f}, {3}, 0}, out_q{{0.05f}, {-5}, 0};
+  const QuantSpec wq = ChannelScales(c, 0, 0.002f);
+  const tflite::TensorType act = kind == GroupsKind::kInt8 ? tflite::TensorType_INT8
+                                                           : tflite::TensorType_FLOAT32;
+  ModelBuilder b;
+  const int in = b.AddTensor(act, {1, h, w, c}, "in", kind == GroupsKind::kInt8 ? &in_q : nullptr);
+  int f, bias;
+  if (kind == GroupsKind::kFloat) {
+    f = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {c, k, k, 1},
+                                RandomFloats(rng, c * k * k, -0.5f, 0.5f), "w");
+    bias = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {c}, RandomFloats(rng, c), "bias");
+  } else {
+    f = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {c, k, k, 1},
+                                 RandomInts<int8_t>(rng, c * k * k, -127, 127), "w", &wq);
+    if (kind == GroupsKind::kInt8) {
+      QuantSpec bq;
+      for (float sc : wq.scale) bq.scale.push_back(sc * 0.02f);
+      bq.zero_point.assign(c, 0);
+      bias = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {c},
+                                       RandomInts<int32_t>(rng, c, -20000, 20000), "bias", &bq);
+    } else {
+      bias = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {c}, RandomFloats(rng, c), "bias");
+    }
+  }
+  const int out = b.AddTensor(act, {1, oh, ow, c}, "out", kind == GroupsKind::kInt8 ? &out_q : nullptr);
+  tflite::Conv2DOptionsT o;
+  o.padding = wide ? tflite::Padding_SAME : tflite::Padding_VALID;
+  o.stride_h = o.stride_w = stride;
+  o.fused_activation_function =
+      wide ? tflite::ActivationFunctionType_RELU6 : tflite::ActivationFunctionType_NONE;
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, f, bias}, {out}, Options(o), 6);
+  SingleIo(b, in, out);
+  return b;
+}
+
+// Hybrid with 3 groups of 4 input and 5 output channels, 3x3 SAME, one image (the
+// dot-product GEMM's path) or two.
+ModelBuilder ConvGroupsHybrid(int batch, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const int groups = 3, f_c = 4, oc = 15, h = 7, w = 9, k = 3;
+  const QuantSpec wq = ChannelScales(oc, 0, 0.002f);
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_FLOAT32, {batch, h, w, groups * f_c}, "in");
+  const int f = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {oc, k, k, f_c},
+                                         RandomInts<int8_t>(rng, oc * k * k * f_c, -127, 127), "w",
+                                         &wq);
+  const int bias =
+      b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {oc}, RandomFloats(rng, oc), "bias");
+  const int out = b.AddTensor(tflite::TensorType_FLOAT32, {batch, h, w, oc}, "out");
+  tflite::Conv2DOptionsT o;
+  o.padding = tflite::Padding_SAME;
+  o.stride_h = o.stride_w = 1;
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, f, bias}, {out}, Options(o), 6);
+  SingleIo(b, in, out);
+  return b;
+}
+
 // --- int4 weights (FULLY_CONNECTED v10, CONV_2D v7): int8 activations -----------------
 
 // `count` int4 values in [-8, 7], packed two a byte (even element in the low nibble).
@@ -1073,6 +1140,21 @@ const GoldenCase kCases[] = {
      [] { return FullyConnected16x8(Bias16::kInt32, tflite::TensorType_FLOAT32, 11, 516, true); },
      0},
     {"conv_int8_per_channel", [] { return ConvInt8(false, 541); }, 0},
+    // Float: the GEMM's fused multiply-adds, within 1e-5 of the reference's sums.
+    {"conv_groups_depthwise_float_7x7",
+     [] { return ConvDepthwiseGroups(GroupsKind::kFloat, true, 545); }, 1e-5},
+    {"conv_groups_depthwise_float_3x3_stride_2",
+     [] { return ConvDepthwiseGroups(GroupsKind::kFloat, false, 546); }, 1e-5},
+    {"conv_groups_depthwise_int8_7x7",
+     [] { return ConvDepthwiseGroups(GroupsKind::kInt8, true, 547); }, 0},
+    {"conv_groups_depthwise_int8_3x3_stride_2",
+     [] { return ConvDepthwiseGroups(GroupsKind::kInt8, false, 548); }, 0},
+    {"conv_groups_depthwise_hybrid_7x7",
+     [] { return ConvDepthwiseGroups(GroupsKind::kHybrid, true, 549); }, 0},
+    {"conv_groups_depthwise_hybrid_3x3_stride_2",
+     [] { return ConvDepthwiseGroups(GroupsKind::kHybrid, false, 550); }, 0},
+    {"conv_groups_hybrid_one_image", [] { return ConvGroupsHybrid(1, 551); }, 0},
+    {"conv_groups_hybrid_two_images", [] { return ConvGroupsHybrid(2, 552); }, 0},
     {"lstm_int8_basic",
      [] { return LstmIntegerModel({2, 4, 5, 6, 6, false, false, false, false, -11, 0, 0, 0}, 611); },
      0},
