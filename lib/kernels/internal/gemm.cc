@@ -1327,8 +1327,8 @@ const char* FloatKernelName() { return SelectFloatKernel().name; }
 namespace {
 
 struct CpuFeatures {
-  bool avx2 = false, fma = false, avx512f = false, avx512vnni = false, avxvnni = false;
-  bool amx_int8 = false;
+  bool avx2 = false, fma = false, avx512f = false, avx512bw = false, avx512vnni = false;
+  bool avxvnni = false, amx_int8 = false;
   bool neon_dot = false;
 };
 
@@ -1369,6 +1369,7 @@ void CapFeatures(const char* isa, CpuFeatures* f) {
   f->avx2 = f->avx2 && vector;
   f->fma = f->fma && vector;
   f->avx512f = f->avx512f && vector && avx512;
+  f->avx512bw = f->avx512bw && vector && avx512;
   f->avxvnni = f->avxvnni && vector && avxvnni;
   f->avx512vnni = f->avx512vnni && vector && avx512vnni;
   f->amx_int8 = false;  // every cap leaves AMX out
@@ -1384,6 +1385,7 @@ const CpuFeatures& Cpu() {
     f.avx2 = __builtin_cpu_supports("avx2") != 0;
     f.fma = __builtin_cpu_supports("fma") != 0;
     f.avx512f = __builtin_cpu_supports("avx512f") != 0;
+    f.avx512bw = f.avx512f && __builtin_cpu_supports("avx512bw") != 0;
     // The dot-product GEMM's AVX-512 tile also uses AVX-512BW (byte narrowing).
     f.avx512vnni = f.avx512f && __builtin_cpu_supports("avx512bw") != 0 &&
                    __builtin_cpu_supports("avx512vnni") != 0;
@@ -1496,6 +1498,7 @@ __attribute__((target("avx512f"))) void AddResidualAvx512(const FloatOutputStage
 bool CpuHasAvx2() { return Cpu().avx2; }
 bool CpuHasAvx2Fma() { return Cpu().avx2 && Cpu().fma; }
 bool CpuHasAvx512F() { return Cpu().avx512f; }
+bool CpuHasAvx512Bw() { return Cpu().avx512bw; }
 bool CpuHasAvx512Vnni() { return Cpu().avx512vnni; }
 bool CpuHasAvxVnni() { return Cpu().avxvnni; }
 bool CpuHasAmxInt8() { return Cpu().amx_int8; }

@@ -231,6 +231,7 @@ const char* FloatKernelName();
 bool CpuHasAvx2();
 bool CpuHasAvx2Fma();
 bool CpuHasAvx512F();
+bool CpuHasAvx512Bw();  // and AVX-512BW (byte and word operations on 512 bits)
 // AVX-512 VNNI (with AVX-512BW) / AVX-VNNI (256-bit) / AMX-INT8 (with AVX-512 VNNI, and
 // the Linux kernel's permission to use the tile data, asked for once): the dot-product
 // GEMM's tiles.

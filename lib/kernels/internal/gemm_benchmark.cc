@@ -426,6 +426,9 @@ BENCHMARK_CAPTURE(BM_DotGemm, fc_64x512_to_128, 64, 128, 512)
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_HybridQuantize, rows_64x128, 64, 128)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_HybridQuantize, rows_64x512, 64, 512)->Unit(benchmark::kMicrosecond);
+// A hybrid convolution's image (one row): ResNet's 28 x 28 x 512, 1.6 MB of floats (in L2).
+BENCHMARK_CAPTURE(BM_HybridQuantize, image_28x28x512, 1, 28 * 28 * 512)
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_HybridRescale, rows_64x128, 64, 128)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_HybridRescale, rows_64x512, 64, 512)->Unit(benchmark::kMicrosecond);
 // MobileNetV2's and EfficientNet-B0's depthwise layers.
