@@ -751,3 +751,67 @@ TEST_CASE("constants at misaligned offsets reach kernels aligned, with their val
   REQUIRE(interpreter->Invoke() == kTfLiteOk);
   CHECK(interpreter->tensor(out)->data.f[4] == 5.0f);
 }
+
+// RESHAPE / EXPAND_DIMS / SQUEEZE whose input nothing reads after them share its bytes (as
+// TFLite's arena does): x -ADD-> a -RESHAPE-> r -EXPAND_DIMS-> e -SQUEEZE-> s -ADD-> out,
+// and a second chain where the reshaped tensor is read again later (no sharing there) and
+// one whose output is a graph output (no sharing either). Values checked over two Invokes.
+TEST_CASE("reshapes whose input dies share its bytes; values unchanged") {
+  ModelBuilder b;
+  const int x = b.AddTensor(tflite::TensorType_FLOAT32, {2, 6}, "x");
+  const int one = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {1}, {1.0f}, "one");
+  const int shape = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {2}, {3, 4}, "shape");
+  const int axis = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {}, {0}, "axis");
+  const int a = b.AddTensor(tflite::TensorType_FLOAT32, {2, 6}, "a");
+  const int r = b.AddTensor(tflite::TensorType_FLOAT32, {3, 4}, "r");
+  const int e = b.AddTensor(tflite::TensorType_FLOAT32, {1, 3, 4}, "e");
+  const int s = b.AddTensor(tflite::TensorType_FLOAT32, {3, 4}, "s");
+  const int out = b.AddTensor(tflite::TensorType_FLOAT32, {3, 4}, "out");
+  const int c = b.AddTensor(tflite::TensorType_FLOAT32, {2, 6}, "c");
+  const int cr = b.AddTensor(tflite::TensorType_FLOAT32, {3, 4}, "cr");
+  const int cout = b.AddTensor(tflite::TensorType_FLOAT32, {2, 6}, "cout");
+  const int g = b.AddTensor(tflite::TensorType_FLOAT32, {3, 4}, "g");
+  tflite::AddOptionsT add;
+  tflite::ReshapeOptionsT reshape;
+  tflite::ExpandDimsOptionsT expand;
+  tflite::SqueezeOptionsT squeeze;
+  squeeze.squeeze_dims = {0};
+  using tflite_inspect::Options;
+  b.AddOperator(tflite::BuiltinOperator_ADD, {x, one}, {a}, Options(add));
+  b.AddOperator(tflite::BuiltinOperator_RESHAPE, {a, shape}, {r}, Options(reshape));
+  b.AddOperator(tflite::BuiltinOperator_EXPAND_DIMS, {r, axis}, {e}, Options(expand));
+  b.AddOperator(tflite::BuiltinOperator_SQUEEZE, {e}, {s}, Options(squeeze));
+  b.AddOperator(tflite::BuiltinOperator_ADD, {s, one}, {out}, Options(add));
+  // c is reshaped, then read again: cr keeps bytes of its own.
+  b.AddOperator(tflite::BuiltinOperator_ADD, {x, x}, {c}, Options(add));
+  b.AddOperator(tflite::BuiltinOperator_RESHAPE, {c, shape}, {cr}, Options(reshape));
+  b.AddOperator(tflite::BuiltinOperator_ADD, {c, one}, {cout}, Options(add));
+  // g, a graph output, is not given the bytes of its input (cr dies here).
+  b.AddOperator(tflite::BuiltinOperator_RESHAPE, {cr, shape}, {g}, Options(reshape));
+  b.SetInputs({x});
+  b.SetOutputs({out, cout, g});
+  const std::vector<uint8_t> bytes = b.Build();
+  auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()),
+                                                        bytes.size());
+  REQUIRE(model != nullptr);
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  std::unique_ptr<tflite::Interpreter> interpreter;
+  REQUIRE(tflite::InterpreterBuilder(*model, resolver)(&interpreter) == kTfLiteOk);
+  REQUIRE(interpreter->AllocateTensors() == kTfLiteOk);
+  CHECK(interpreter->tensor(r)->data.raw == interpreter->tensor(a)->data.raw);
+  CHECK(interpreter->tensor(e)->data.raw == interpreter->tensor(a)->data.raw);
+  CHECK(interpreter->tensor(s)->data.raw == interpreter->tensor(a)->data.raw);
+  CHECK(interpreter->tensor(cr)->data.raw != interpreter->tensor(c)->data.raw);
+  CHECK(interpreter->tensor(g)->data.raw != interpreter->tensor(cr)->data.raw);
+  for (int run = 0; run < 2; ++run) {
+    float* in = interpreter->typed_tensor<float>(x);
+    for (int i = 0; i < 12; ++i) in[i] = static_cast<float>(i * (run + 1));
+    REQUIRE(interpreter->Invoke() == kTfLiteOk);
+    for (int i = 0; i < 12; ++i) {
+      CAPTURE(run, i);
+      CHECK(interpreter->typed_tensor<float>(out)[i] == static_cast<float>(i * (run + 1)) + 2.0f);
+      CHECK(interpreter->typed_tensor<float>(cout)[i] == 2.0f * static_cast<float>(i * (run + 1)) + 1.0f);
+      CHECK(interpreter->typed_tensor<float>(g)[i] == 2.0f * static_cast<float>(i * (run + 1)));
+    }
+  }
+}

@@ -605,9 +605,38 @@ TfLiteStatus Subgraph::AllocateTensors() {
   for (int t : outputs_) {
     if (t >= 0) last[t] = steps;
   }
+  // RESHAPE, EXPAND_DIMS and SQUEEZE on the CPU whose input is read by nothing after them
+  // write their output into the input's bytes, as TFLite's arena shares them
+  // (kTfLiteInplaceOpInput0Shared): the output gets no bytes of its own, the input's live
+  // until the output's last use, and the kernel skips its copy (the pointers are equal).
+  // Copied, a Conv1D's EXPAND_DIMS / SQUEEZE pairs around CPU layers took a third of a
+  // dynamic-range 1-D convnet's time.
+  std::vector<int> shares(tensors_.size(), -1);  // tensor -> the tensor whose bytes it uses
+  for (int step = 0; step < steps; ++step) {
+    const auto& [node, reg] = nodes_and_registration_[execution_plan_[step]];
+    const int op = reg.builtin_code;
+    if (node.delegate != nullptr || node.inputs == nullptr || node.outputs == nullptr ||
+        node.inputs->size < 1 || node.outputs->size != 1 ||
+        (op != BuiltinOperator_RESHAPE && op != BuiltinOperator_EXPAND_DIMS &&
+         op != BuiltinOperator_SQUEEZE)) {
+      continue;
+    }
+    const int a = node.inputs->data[0], b = node.outputs->data[0];
+    if (a < 0 || b < 0 || a == b) continue;
+    const TfLiteTensor& in = tensors_[a];
+    const TfLiteTensor& out = tensors_[b];
+    if (in.allocation_type != kTfLiteArenaRw || out.allocation_type != kTfLiteArenaRw ||
+        in.type == kTfLiteString || in.bytes != out.bytes || last[a] != step ||
+        std::find(outputs_.begin(), outputs_.end(), b) != outputs_.end()) {
+      continue;
+    }
+    const int root = shares[a] >= 0 ? shares[a] : a;
+    shares[b] = root;
+    last[root] = std::max(last[root], last[b]);
+  }
   std::vector<tflite_inspect::ArenaPlanner::Request> requests;
   for (size_t t = 0; t < tensors_.size(); ++t) {
-    if (tensors_[t].allocation_type != kTfLiteArenaRw) continue;
+    if (tensors_[t].allocation_type != kTfLiteArenaRw || shares[t] >= 0) continue;
     // Tensors no node in the plan touches (inside a delegated partition) get no arena
     // bytes; a delegate kernel may have given them memory of its own in its prepare.
     if (first[t] < 0) continue;
@@ -635,6 +664,9 @@ TfLiteStatus Subgraph::AllocateTensors() {
   for (size_t i = 0; i < requests.size(); ++i) {
     tensors_[requests[i].tensor].data.raw =
         reinterpret_cast<char*>(planner_->base() + planner_->offset(i));
+  }
+  for (size_t t = 0; t < tensors_.size(); ++t) {
+    if (shares[t] >= 0) tensors_[t].data.raw = tensors_[shares[t]].data.raw;
   }
   for (auto& t : tensors_) {
     if (t.allocation_type == kTfLiteArenaRwPersistent && t.data.raw == nullptr) {
