@@ -756,7 +756,7 @@ TEST_CASE("constants at misaligned offsets reach kernels aligned, with their val
 // TFLite's arena does): x -ADD-> a -RESHAPE-> r -EXPAND_DIMS-> e -SQUEEZE-> s -ADD-> out,
 // and a second chain where the reshaped tensor is read again later (no sharing there) and
 // one whose output is a graph output (no sharing either). Values checked over two Invokes.
-TEST_CASE("reshapes whose input dies share its bytes; values unchanged") {
+TEST_CASE("reshapes whose input dies share its bytes, values unchanged") {
   ModelBuilder b;
   const int x = b.AddTensor(tflite::TensorType_FLOAT32, {2, 6}, "x");
   const int one = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {1}, {1.0f}, "one");
