@@ -303,6 +303,34 @@ bool IsDepthwiseGroupsConv(const VisitContext& v, const TfLiteNode& node,
 
 namespace {
 
+// The own depthwise kernel's geometry from a node's tensors and its CONV_2D or
+// DEPTHWISE_CONV_2D parameters (the same fields), padding included: false where its shape
+// rules do not hold (a square filter of `filter_channels` channels, one stride, no
+// dilation, at least kOwnDepthwiseMinWidth output columns).
+template <typename Params>
+bool OwnDepthwiseGeometry(const VisitContext& v, int input, int filter, int filter_channels,
+                          int output, const Params& p, DepthwiseF32Params* d) {
+  d->batches = Dim(v, input, 0);
+  d->in_h = Dim(v, input, 1);
+  d->in_w = Dim(v, input, 2);
+  d->channels = Dim(v, input, 3);
+  d->kernel = Dim(v, filter, 1);
+  d->stride = p.stride_height;
+  d->out_h = Dim(v, output, 1);
+  d->out_w = Dim(v, output, 2);
+  if (Dim(v, filter, 2) != d->kernel || filter_channels != d->channels ||
+      p.stride_width != d->stride || p.dilation_height_factor != 1 ||
+      p.dilation_width_factor != 1 || Dim(v, output, 0) != d->batches ||
+      Dim(v, output, 3) != d->channels || d->out_w < kOwnDepthwiseMinWidth) {
+    return false;
+  }
+  if (p.padding == kTfLitePaddingSame) {
+    d->pad_top = tflite::ComputePadding(d->stride, 1, d->in_h, d->kernel, d->out_h);
+    d->pad_left = tflite::ComputePadding(d->stride, 1, d->in_w, d->kernel, d->out_w);
+  }
+  return true;
+}
+
 // A depthwise convolution written as a grouped CONV_2D (IsDepthwiseGroupsConv), on the
 // delegate's depthwise kernel with the filter transposed once: this XNNPACK runs it as
 // a grouped convolution (ConvNeXt's 7x7 layers). Not in dynamic-range graphs (there a
@@ -317,24 +345,9 @@ bool PlanDepthwiseGroupsF32(VisitContext& v, const TfLiteNode& node, const TfLit
   const int bias = OptionalInput(node, 2), output = node.outputs->data[0];
   const auto* p = static_cast<const TfLiteConvParams*>(node.builtin_data);
   DepthwiseF32Params d;
-  d.batches = Dim(v, input, 0);
-  d.in_h = Dim(v, input, 1);
-  d.in_w = Dim(v, input, 2);
-  d.channels = Dim(v, input, 3);
-  d.kernel = Dim(v, filter, 1);
-  d.stride = p->stride_height;
-  d.out_h = Dim(v, output, 1);
-  d.out_w = Dim(v, output, 2);
-  if (Dim(v, filter, 2) != d.kernel || p->stride_width != d.stride || p->dilation_height_factor != 1 ||
-      p->dilation_width_factor != 1 || Dim(v, output, 0) != d.batches ||
-      Dim(v, output, 3) != d.channels || d.out_w < kOwnDepthwiseMinWidth) {
-    return false;
-  }
-  if (p->padding == kTfLitePaddingSame) {
-    d.pad_top = tflite::ComputePadding(d.stride, 1, d.in_h, d.kernel, d.out_h);
-    d.pad_left = tflite::ComputePadding(d.stride, 1, d.in_w, d.kernel, d.out_w);
-  }
-  if (!ActivationRange(v, p->activation, &d.min, &d.max) || !DepthwiseF32Supported(d, nullptr)) {
+  // (The filter [C][kh][kw][1]: its channels are its first dimension.)
+  if (!OwnDepthwiseGeometry(v, input, filter, Dim(v, filter, 0), output, *p, &d) ||
+      !ActivationRange(v, p->activation, &d.min, &d.max) || !DepthwiseF32Supported(d, nullptr)) {
     return false;
   }
   if (step != nullptr) {
@@ -379,23 +392,7 @@ bool PlanOwnDepthwise(VisitContext& v, const TfLiteNode& node, const TfLiteRegis
     return true;
   }
   DepthwiseF32Params d;
-  d.batches = Dim(v, input, 0);
-  d.in_h = Dim(v, input, 1);
-  d.in_w = Dim(v, input, 2);
-  d.channels = Dim(v, input, 3);
-  d.kernel = Dim(v, filter, 1);
-  d.stride = p->stride_height;
-  d.out_h = Dim(v, output, 1);
-  d.out_w = Dim(v, output, 2);
-  if (Dim(v, filter, 2) != d.kernel || Dim(v, filter, 3) != d.channels || p->stride_width != d.stride ||
-      p->dilation_height_factor != 1 || p->dilation_width_factor != 1 || Dim(v, output, 0) != d.batches ||
-      Dim(v, output, 3) != d.channels || d.out_w < kOwnDepthwiseMinWidth) {
-    return false;
-  }
-  if (p->padding == kTfLitePaddingSame) {
-    d.pad_top = tflite::ComputePadding(d.stride, 1, d.in_h, d.kernel, d.out_h);
-    d.pad_left = tflite::ComputePadding(d.stride, 1, d.in_w, d.kernel, d.out_w);
-  }
+  if (!OwnDepthwiseGeometry(v, input, filter, Dim(v, filter, 3), output, *p, &d)) return false;
   if (pad != nullptr) {
     d.in_h = Dim(v, pad->input, 1);
     d.in_w = Dim(v, pad->input, 2);
