@@ -87,6 +87,9 @@ def main():
     p.add_argument("--warmup_runs", type=int, default=3)
     p.add_argument("--only", default="", help="comma-separated substrings of model file names")
     p.add_argument("--json", help="also write every latency here")
+    p.add_argument("--default_only", action="store_true",
+                   help="only the default paths (ours with XNNPACK, TFLite with it): the builtin "
+                        "columns take most of the time on large models")
     a = p.parse_args()
     bench = os.path.join(a.build, "cmd", "benchmark_model")
     if not os.path.exists(bench):
@@ -98,6 +101,8 @@ def main():
         print(f"warning: no {a.python} (scripts/setup_python.sh): no TFLite column", file=sys.stderr)
     models = xnnpack_models(bench, a.models, [o for o in a.only.split(",") if o])
     variants = ["cpu", "xnnpack"] + (["tflite", "tflite_builtin"] if has_tflite else [])
+    if a.default_only:
+        variants = [v for v in variants if v in ("xnnpack", "tflite")]
     results = []
     for model in models:
         name = os.path.splitext(os.path.basename(model))[0]
@@ -117,12 +122,12 @@ def main():
                         runs[v] += got
                         rounds[v].append(statistics.median(got))
             row = {"model": name, "threads": threads}
-            for v in variants:
-                row[v] = statistics.median(runs[v]) if runs[v] else None
-                row[v + "_rounds"] = rounds[v]
+            for v in ("cpu", "xnnpack", "tflite", "tflite_builtin"):
+                row[v] = statistics.median(runs[v]) if runs.get(v) else None
+                row[v + "_rounds"] = rounds.get(v, [])
             for v, ref in (("cpu", "tflite_builtin"), ("xnnpack", "tflite")):
                 # Sub-microsecond models (whole-µs timings of 0) have no meaningful ratio.
-                pairs = [(x, t) for x, t in zip(rounds[v], rounds.get(ref, [])) if x > 0 and t > 0]
+                pairs = [(x, t) for x, t in zip(rounds.get(v, []), rounds.get(ref, [])) if x > 0 and t > 0]
                 row[v + "_ratio"] = statistics.median(x / t for x, t in pairs) if pairs else None
             results.append(row)
             print(f"{name} threads={threads}: " + ", ".join(f"{v} {fmt_us(row[v])}" for v in variants),
