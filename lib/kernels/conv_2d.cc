@@ -439,7 +439,14 @@ bool HybridRowsInPlace(const Geometry& g, int depth, int stride, const int8_t* q
   }
   const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
   data->image_u8.resize(image);
-  gemm::DotInput(q, image, data->image_u8.data());
+  // In spans over the pool (an image of megabytes: alone on the caller, the other threads
+  // waited for it).
+  const size_t parts = image >= 65536 ? 2 * parallel::NumThreads(pool) : 1;
+  parallel::ParallelFor(pool, parts, static_cast<double>(image), [&](size_t t) {
+    const size_t i0 = image * t / parts / 64 * 64;
+    const size_t i1 = t + 1 == parts ? image : image * (t + 1) / parts / 64 * 64;
+    gemm::DotInput(q + i0, i1 - i0, data->image_u8.data() + i0);
+  });
   const size_t edge_rows = w.edges(g.out_w);
   const size_t tasks = conv_util::RowWindowsTasks(g, pool);
   if (data->im2col_u8.size() < tasks * edge_rows * stride) {
@@ -478,8 +485,8 @@ void EvalHybrid(TfLiteContext* context, int input_index, const Geometry& g, OpDa
   // (an Inception block's branches share their input: hybrid_inputs.h).
   hybrid::SharedRows images;
   if (!hybrid::QuantizeShared(context, input_index, input->data.f, g.batches, image,
-                              data->hybrid_per_channel, image, 0, &images)) {
-    data->images.Quantize(input->data.f, g.batches, image, data->hybrid_per_channel);
+                              data->hybrid_per_channel, image, 0, &images, pool)) {
+    data->images.Quantize(input->data.f, g.batches, image, data->hybrid_per_channel, pool);
     images = {data->images.values.data(), data->images.scale.data(), data->images.offset.data()};
   }
   data->image_scale.assign(images.scale, images.scale + g.batches);

@@ -977,6 +977,18 @@ TEST_CASE("CONV_2D hybrid: one-pixel-high windows (random shapes, seeds printed)
     c.ic = c.ic / 4 * 4 + 4;  // depth f_w * ic a multiple of 4
     RunHybrid(c, seed % 2 == 0, seed + 9100);
   }
+  // An image of more than 64 KiB on two threads: its quantization and its conversion to the
+  // dot GEMM's bytes run in spans over the pool.
+  ConvCase c;
+  c.ih = 2;
+  c.iw = 1500;
+  c.ic = 24;
+  c.oc = 20;
+  c.fw = 5;
+  c.same = true;
+  c.threads = 2;
+  RunHybrid(c, true, 9199);
+  RunHybrid(c, false, 9198);
 }
 
 TEST_CASE("CONV_2D rejects bad models in Prepare") {

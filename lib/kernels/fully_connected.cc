@@ -473,9 +473,9 @@ void EvalHybrid(TfLiteContext* context, int input_index, OpData* data,
     const int stride = PrepareDot(data, filter, nullptr);
     hybrid::SharedRows q;
     if (!hybrid::QuantizeShared(context, input_index, input->data.f, batches, k, asymmetric,
-                                stride, 0x80, &q)) {
+                                stride, 0x80, &q, pool)) {
       rows.QuantizeTo(input->data.f, batches, k, asymmetric,
-                      reinterpret_cast<int8_t*>(data->input_u8.data()), stride, 0x80);
+                      reinterpret_cast<int8_t*>(data->input_u8.data()), stride, 0x80, pool);
       q = {reinterpret_cast<const int8_t*>(data->input_u8.data()), rows.scale.data(),
            rows.offset.data()};
     }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kernels/internal/gemm.h"
+#include "kernels/internal/parallel.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -454,42 +455,49 @@ inline void ScaleRow(const int32_t* dot, float row_scale, const float* unit_scal
 // per-row calls and a scalar horizontal reduction cost as much as the rows themselves).
 // The lanes compute what MinMax / QuantizeLoop / ScaleRow compute, masked at a row's end.
 
-// bounds[2r], bounds[2r + 1]: MinMax of row r (size > 0). The accumulators start at the
-// row's first value (so NaN aside, as MinMax), and the masked tail keeps the others.
+// The min and max of v[0, n) with every accumulator lane started at `init` (a row's first
+// value: then as MinMax; NaN aside, a span of a row started at the row's first value gives
+// bounds whose min / max over the spans are the row's). The masked tail keeps the others.
+__attribute__((target("avx512f"))) inline void MinMaxSpanAvx512(const float* v, size_t size,
+                                                               float init, float* lo, float* hi) {
+  const __m512 first = _mm512_set1_ps(init);
+  __m512 l0 = first, l1 = first, l2 = first, l3 = first;
+  __m512 h0 = first, h1 = first, h2 = first, h3 = first;
+  size_t i = 0;
+  for (; i + 64 <= size; i += 64) {
+    const __m512 v0 = _mm512_loadu_ps(v + i), v1 = _mm512_loadu_ps(v + i + 16);
+    const __m512 v2 = _mm512_loadu_ps(v + i + 32), v3 = _mm512_loadu_ps(v + i + 48);
+    l0 = _mm512_min_ps(v0, l0);
+    h0 = _mm512_max_ps(v0, h0);
+    l1 = _mm512_min_ps(v1, l1);
+    h1 = _mm512_max_ps(v1, h1);
+    l2 = _mm512_min_ps(v2, l2);
+    h2 = _mm512_max_ps(v2, h2);
+    l3 = _mm512_min_ps(v3, l3);
+    h3 = _mm512_max_ps(v3, h3);
+  }
+  for (; i + 16 <= size; i += 16) {
+    const __m512 t = _mm512_loadu_ps(v + i);
+    l0 = _mm512_min_ps(t, l0);
+    h0 = _mm512_max_ps(t, h0);
+  }
+  if (i < size) {
+    const __mmask16 m = static_cast<__mmask16>((1u << (size - i)) - 1);
+    const __m512 t = _mm512_maskz_loadu_ps(m, v + i);
+    l0 = _mm512_mask_min_ps(l0, m, t, l0);
+    h0 = _mm512_mask_max_ps(h0, m, t, h0);
+  }
+  // No lane mixes NaN with numbers (all lanes are NaN when init is): the tree is exact.
+  *lo = _mm512_reduce_min_ps(_mm512_min_ps(_mm512_min_ps(l1, l0), _mm512_min_ps(l3, l2)));
+  *hi = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_max_ps(h1, h0), _mm512_max_ps(h3, h2)));
+}
+
+// bounds[2r], bounds[2r + 1]: MinMax of row r (size > 0).
 __attribute__((target("avx512f"))) inline void MinMaxRowsAvx512(const float* x, int rows,
                                                                size_t size, float* bounds) {
   for (int r = 0; r < rows; ++r) {
     const float* v = x + r * size;
-    const __m512 first = _mm512_set1_ps(v[0]);
-    __m512 l0 = first, l1 = first, l2 = first, l3 = first;
-    __m512 h0 = first, h1 = first, h2 = first, h3 = first;
-    size_t i = 0;
-    for (; i + 64 <= size; i += 64) {
-      const __m512 v0 = _mm512_loadu_ps(v + i), v1 = _mm512_loadu_ps(v + i + 16);
-      const __m512 v2 = _mm512_loadu_ps(v + i + 32), v3 = _mm512_loadu_ps(v + i + 48);
-      l0 = _mm512_min_ps(v0, l0);
-      h0 = _mm512_max_ps(v0, h0);
-      l1 = _mm512_min_ps(v1, l1);
-      h1 = _mm512_max_ps(v1, h1);
-      l2 = _mm512_min_ps(v2, l2);
-      h2 = _mm512_max_ps(v2, h2);
-      l3 = _mm512_min_ps(v3, l3);
-      h3 = _mm512_max_ps(v3, h3);
-    }
-    for (; i + 16 <= size; i += 16) {
-      const __m512 t = _mm512_loadu_ps(v + i);
-      l0 = _mm512_min_ps(t, l0);
-      h0 = _mm512_max_ps(t, h0);
-    }
-    if (i < size) {
-      const __mmask16 m = static_cast<__mmask16>((1u << (size - i)) - 1);
-      const __m512 t = _mm512_maskz_loadu_ps(m, v + i);
-      l0 = _mm512_mask_min_ps(l0, m, t, l0);
-      h0 = _mm512_mask_max_ps(h0, m, t, h0);
-    }
-    // No lane mixes NaN with numbers (all lanes are NaN when v[0] is): the tree is exact.
-    bounds[2 * r] = _mm512_reduce_min_ps(_mm512_min_ps(_mm512_min_ps(l1, l0), _mm512_min_ps(l3, l2)));
-    bounds[2 * r + 1] = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_max_ps(h1, h0), _mm512_max_ps(h3, h2)));
+    MinMaxSpanAvx512(v, size, v[0], &bounds[2 * r], &bounds[2 * r + 1]);
   }
 }
 
@@ -526,60 +534,67 @@ QuantizeBlocksAvx512Bw(const float* v, size_t n, __m512 vinv, __m512i voff, __m5
   return i;
 }
 
-// Row r quantized with params[r] to dst + r * stride (bytes XOR flip), as QuantizeWith.
-__attribute__((target("avx512f"), optimize("fp-contract=off"))) inline void QuantizeRowsAvx512(
-    const float* x, int rows, size_t size, const RowParams* params, int8_t* dst, size_t stride,
-    uint8_t flip) {
-  // The same values as QuantizeLoop, with fewer operations per vector:
-  // - y +/- 0.5 as y + copysign(0.5, y) (one bit operation instead of a compare and a
-  //   blend; they differ only for y = -0, where both truncate to 0);
-  // - no lower float clamp: NaN and values below -2^31 truncate to INT32_MIN, which the
-  //   integer clamp takes to the lower bound as the clamp at -2147483520 did; the upper
-  //   one stays (min_ps(fmax, t) keeps NaN for the truncation);
-  // - the clamp before the offset is added (bounds less the offset: the same result, and
-  //   nothing to overflow), and the XOR 0x80 of the uint8 domain folded into the offset
-  //   (q + 128 in [0, 255], narrowed by truncation).
+// Values [i0, i1) of a row of `size` values quantized with p to q (bytes XOR flip), as
+// QuantizeWith quantizes the whole row (the NEON-rounded part is the row's first size & ~7
+// values, whatever the span). i0 a multiple of 64; i1 too, or the row's end.
+// The same values as QuantizeLoop, with fewer operations per vector:
+// - y +/- 0.5 as y + copysign(0.5, y) (one bit operation instead of a compare and a
+//   blend; they differ only for y = -0, where both truncate to 0);
+// - no lower float clamp: NaN and values below -2^31 truncate to INT32_MIN, which the
+//   integer clamp takes to the lower bound as the clamp at -2147483520 did; the upper
+//   one stays (min_ps(fmax, t) keeps NaN for the truncation);
+// - the clamp before the offset is added (bounds less the offset: the same result, and
+//   nothing to overflow), and the XOR 0x80 of the uint8 domain folded into the offset
+//   (q + 128 in [0, 255], narrowed by truncation).
+__attribute__((target("avx512f"), optimize("fp-contract=off"))) inline void QuantizeSpanAvx512(
+    const float* v, size_t size, size_t i0, size_t i1, const RowParams& p, int8_t* q,
+    uint8_t flip, bool bw) {
+  if (p.zero) {
+    std::memset(q + i0, flip, i1 - i0);
+    return;
+  }
   const size_t bulk = size & ~size_t{7};
   const __m512 fmax = _mm512_set1_ps(2147483520.0f), half = _mm512_set1_ps(0.5f);
   const __m512i sign = _mm512_set1_epi32(static_cast<int32_t>(0x80000000u));
   const int32_t shift = flip == 0x80 ? 128 : 0;
   const __m128i vflip = _mm_set1_epi8(static_cast<char>(flip == 0x80 ? 0 : flip));
+  const __m512 vinv = _mm512_set1_ps(p.inv);
+  const __m512i voff = _mm512_set1_epi32(p.offset + shift);
+  const __m512i vlo = _mm512_set1_epi32(p.lo - p.offset), vhi = _mm512_set1_epi32(p.hi - p.offset);
+  const size_t vend = std::min(i1, bulk);
+  size_t i = i0;
+  if (bw && i < vend) i += QuantizeBlocksAvx512Bw(v + i, vend - i, vinv, voff, vlo, vhi, shift != 0, vflip, q + i);
+  // 16 values a step; the NEON-rounded part may end with 8 more, under a mask.
+  for (; i < vend; i += 16) {
+    const bool full = i + 16 <= vend;
+    const __m512 y = _mm512_mul_ps(_mm512_maskz_loadu_ps(full ? 0xFFFF : 0xFF, v + i), vinv);
+    const __m512 signed_half = _mm512_castsi512_ps(_mm512_ternarylogic_epi32(
+        _mm512_castps_si512(y), sign, _mm512_castps_si512(half), 0xEA));  // (y & sign) | 0.5
+    const __m512 t = _mm512_min_ps(fmax, _mm512_add_ps(y, signed_half));
+    __m512i qi = _mm512_min_epi32(_mm512_max_epi32(_mm512_cvttps_epi32(t), vlo), vhi);
+    qi = _mm512_add_epi32(qi, voff);
+    const __m128i bytes = _mm_xor_si128(_mm512_cvtepi32_epi8(qi), vflip);
+    if (full) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(q + i), bytes);
+    } else {
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(q + i), bytes);
+      i = vend;
+      break;
+    }
+  }
+  for (i = std::max(i, i0); i < i1; ++i) {
+    const int64_t qv = static_cast<int64_t>(p.offset) + RoundHalfAway(v[i] * p.inv);
+    q[i] = static_cast<int8_t>(std::min<int64_t>(p.hi, std::max<int64_t>(p.lo, qv)) ^ flip);
+  }
+}
+
+// Row r quantized with params[r] to dst + r * stride (bytes XOR flip), as QuantizeWith.
+__attribute__((target("avx512f"), optimize("fp-contract=off"))) inline void QuantizeRowsAvx512(
+    const float* x, int rows, size_t size, const RowParams* params, int8_t* dst, size_t stride,
+    uint8_t flip) {
   const bool bw = gemm::CpuHasAvx512Bw();
   for (int r = 0; r < rows; ++r) {
-    const RowParams& p = params[r];
-    const float* v = x + r * size;
-    int8_t* q = dst + r * stride;
-    if (p.zero) {
-      std::memset(q, flip, size);
-      continue;
-    }
-    const __m512 vinv = _mm512_set1_ps(p.inv);
-    const __m512i voff = _mm512_set1_epi32(p.offset + shift);
-    const __m512i vlo = _mm512_set1_epi32(p.lo - p.offset), vhi = _mm512_set1_epi32(p.hi - p.offset);
-    size_t i = 0;
-    if (bw) i = QuantizeBlocksAvx512Bw(v, bulk, vinv, voff, vlo, vhi, shift != 0, vflip, q);
-    // 16 values a step; the NEON-rounded part (bulk) may end with 8 more, under a mask.
-    for (; i < bulk; i += 16) {
-      const bool full = i + 16 <= bulk;
-      const __m512 y = _mm512_mul_ps(_mm512_maskz_loadu_ps(full ? 0xFFFF : 0xFF, v + i), vinv);
-      const __m512 signed_half = _mm512_castsi512_ps(_mm512_ternarylogic_epi32(
-          _mm512_castps_si512(y), sign, _mm512_castps_si512(half), 0xEA));  // (y & sign) | 0.5
-      const __m512 t = _mm512_min_ps(fmax, _mm512_add_ps(y, signed_half));
-      __m512i qi = _mm512_min_epi32(_mm512_max_epi32(_mm512_cvttps_epi32(t), vlo), vhi);
-      qi = _mm512_add_epi32(qi, voff);
-      const __m128i bytes = _mm_xor_si128(_mm512_cvtepi32_epi8(qi), vflip);
-      if (full) {
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(q + i), bytes);
-      } else {
-        _mm_storel_epi64(reinterpret_cast<__m128i*>(q + i), bytes);
-        i = bulk;
-        break;
-      }
-    }
-    for (; i < size; ++i) {
-      const int64_t qv = static_cast<int64_t>(p.offset) + RoundHalfAway(v[i] * p.inv);
-      q[i] = static_cast<int8_t>(std::min<int64_t>(p.hi, std::max<int64_t>(p.lo, qv)) ^ flip);
-    }
+    QuantizeSpanAvx512(x + r * size, size, 0, size, params[r], dst + r * stride, flip, bw);
   }
 }
 
@@ -642,16 +657,18 @@ struct QuantizedRows {
   std::vector<float> scale;
   std::vector<int32_t> offset;
 
-  void Quantize(const float* x, int rows, size_t size, bool asymmetric) {
+  void Quantize(const float* x, int rows, size_t size, bool asymmetric,
+                pthreadpool* pool = nullptr) {
     values.resize(static_cast<size_t>(rows) * size);
-    QuantizeTo(x, rows, size, asymmetric, values.data(), size, 0);
+    QuantizeTo(x, rows, size, asymmetric, values.data(), size, 0, pool);
   }
   // The same values written to dst + r * stride, each byte XOR flip (0x80: q + 128 as
   // uint8, the dot GEMM's rows, without a second pass over them). `values` is left alone.
   // Three passes (the rows' ranges, their parameters, the values) so that the parameters'
-  // divisions of one row overlap those of the next.
+  // divisions of one row overlap those of the next. With a pool and enough values (a
+  // hybrid convolution's image), the ranges and the values in spans over its threads.
   void QuantizeTo(const float* x, int rows, size_t size, bool asymmetric, int8_t* dst,
-                  size_t stride, uint8_t flip) {
+                  size_t stride, uint8_t flip, pthreadpool* pool = nullptr) {
     scale.assign(rows, 1.0f);
     offset.assign(rows, 0);
     if (size == 0) return;
@@ -659,6 +676,11 @@ struct QuantizedRows {
     bounds_.resize(2 * static_cast<size_t>(rows));
 #if defined(TFI_HYBRID_AVX2)
     const bool avx512 = gemm::CpuHasAvx512F();
+    if (avx512 && parallel::NumThreads(pool) > 1 &&
+        static_cast<double>(rows) * size >= kParallelValues) {
+      QuantizeSpans(x, rows, size, asymmetric, dst, stride, flip, pool);
+      return;
+    }
 #else
     const bool avx512 = false;
 #endif
@@ -690,8 +712,48 @@ struct QuantizedRows {
   const int8_t* row(int r, size_t size) const { return values.data() + r * size; }
 
  private:
+  // Below this many values the threads' hand-off costs more than the passes.
+  static constexpr double kParallelValues = 65536;
+
+#if defined(TFI_HYBRID_AVX2)
+  // QuantizeTo over the pool: each row in spans of a multiple of 64 values (a few per
+  // thread); the spans' ranges start at the row's first value, so their min / max are the
+  // row's (MinMaxSpanAvx512), and each span is quantized as its part of the row
+  // (QuantizeSpanAvx512): the serial bytes.
+  void QuantizeSpans(const float* x, int rows, size_t size, bool asymmetric, int8_t* dst,
+                     size_t stride, uint8_t flip, pthreadpool* pool) {
+    const size_t threads = parallel::NumThreads(pool);
+    const size_t per_row = std::max<size_t>(1, (2 * threads + rows - 1) / rows);
+    const size_t span = std::max<size_t>(4096, (size + per_row - 1) / per_row + 63) / 64 * 64;
+    const size_t spans = (size + span - 1) / span;
+    const size_t items = static_cast<size_t>(rows) * spans;
+    span_bounds_.resize(2 * items);
+    const double bytes = static_cast<double>(rows) * size * sizeof(float);
+    parallel::ParallelFor(pool, items, bytes, [&](size_t k) {
+      const size_t r = k / spans, i0 = (k % spans) * span, i1 = std::min(size, i0 + span);
+      const float* v = x + r * size;
+      MinMaxSpanAvx512(v + i0, i1 - i0, v[0], &span_bounds_[2 * k], &span_bounds_[2 * k + 1]);
+    });
+    for (int r = 0; r < rows; ++r) {
+      float lo = span_bounds_[2 * r * spans], hi = span_bounds_[2 * r * spans + 1];
+      for (size_t k = 1; k < spans; ++k) {
+        lo = std::min(lo, span_bounds_[2 * (r * spans + k)]);
+        hi = std::max(hi, span_bounds_[2 * (r * spans + k) + 1]);
+      }
+      params_[r] = asymmetric ? AsymmetricParams(lo, hi) : SymmetricParams(lo, hi);
+      scale[r] = params_[r].scale;
+      offset[r] = params_[r].offset;
+    }
+    const bool bw = gemm::CpuHasAvx512Bw();
+    parallel::ParallelFor(pool, items, bytes, [&](size_t k) {
+      const size_t r = k / spans, i0 = (k % spans) * span, i1 = std::min(size, i0 + span);
+      QuantizeSpanAvx512(x + r * size, size, i0, i1, params_[r], dst + r * stride, flip, bw);
+    });
+  }
+#endif
+
   std::vector<RowParams> params_;
-  std::vector<float> bounds_;
+  std::vector<float> bounds_, span_bounds_;
 };
 
 }  // namespace hybrid

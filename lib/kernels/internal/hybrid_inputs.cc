@@ -7,7 +7,7 @@
 namespace tflite {
 namespace hybrid {
 
-SharedRows SharedInputs::Get(const Key& key, const float* x) {
+SharedRows SharedInputs::Get(const Key& key, const float* x, pthreadpool* pool) {
   Entry* entry = nullptr;
   for (Entry& e : entries_) {
     if (e.key == key) {
@@ -33,14 +33,15 @@ SharedRows SharedInputs::Get(const Key& key, const float* x) {
     }
     entry->key = key;
     entry->rows.QuantizeTo(x, key.rows, key.size, key.asymmetric, entry->values.data(), key.stride,
-                           key.flip);
+                           key.flip, pool);
   }
   entry->used = ++clock_;
   return SharedRows{entry->values.data(), entry->rows.scale.data(), entry->rows.offset.data()};
 }
 
 bool QuantizeShared(TfLiteContext* context, int tensor, const float* x, int rows, size_t size,
-                    bool asymmetric, size_t stride, uint8_t flip, SharedRows* out) {
+                    bool asymmetric, size_t stride, uint8_t flip, SharedRows* out,
+                    pthreadpool* pool) {
   Subgraph* subgraph = Subgraph::FromContext(context);
   if (subgraph == nullptr || rows <= 0 || size == 0 || stride < size) return false;
   const uint64_t version = subgraph->TensorVersion(tensor);
@@ -56,7 +57,7 @@ bool QuantizeShared(TfLiteContext* context, int tensor, const float* x, int rows
   key.stride = stride;
   key.asymmetric = asymmetric;
   key.flip = flip;
-  *out = shared->Get(key, x);
+  *out = shared->Get(key, x, pool);
   return true;
 }
 

@@ -43,8 +43,9 @@ class SharedInputs {
              size == o.size && stride == o.stride && asymmetric == o.asymmetric && flip == o.flip;
     }
   };
-  // The entry for `key`, quantizing x into it unless it holds key's values already.
-  SharedRows Get(const Key& key, const float* x);
+  // The entry for `key`, quantizing x into it (over `pool`) unless it holds key's values
+  // already.
+  SharedRows Get(const Key& key, const float* x, pthreadpool* pool);
 
  private:
   struct Entry {
@@ -63,7 +64,8 @@ class SharedInputs {
 // can be shared (not during our runtime's Invoke, a variable tensor): the caller quantizes
 // on its own then.
 bool QuantizeShared(TfLiteContext* context, int tensor, const float* x, int rows, size_t size,
-                    bool asymmetric, size_t stride, uint8_t flip, SharedRows* out);
+                    bool asymmetric, size_t stride, uint8_t flip, SharedRows* out,
+                    pthreadpool* pool = nullptr);
 
 }  // namespace hybrid
 }  // namespace tflite

@@ -1,6 +1,7 @@
 #include "kernels/internal/hybrid.h"
 
 #include <catch2/catch.hpp>
+#include <pthreadpool.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -239,6 +240,50 @@ TEST_CASE("hybrid::QuantizedRows edge values equal the scalar formula") {
       }
     }
   }
+}
+
+// Over a thread pool (QuantizeTo's spans, for a hybrid convolution's image): the serial
+// bytes, scales and offsets, for one long row and several, sizes around the spans' 64-value
+// grain and the NEON-rounded part's end, with NaN (first or later), infinities, -0 and an
+// all-zero row among them, both layouts.
+TEST_CASE("hybrid::QuantizedRows over a thread pool gives the serial values") {
+  pthreadpool_t pool = pthreadpool_create(2);
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<float> d(-4.f, 3.f);
+  const float nan = std::nanf(""), inf = std::numeric_limits<float>::infinity();
+  int cases = 0;
+  for (int rows : {1, 3}) {
+    for (size_t size : {size_t{65536}, size_t{70001}, size_t{100003}, size_t{131072 + 8}, size_t{40000}}) {
+      if (static_cast<double>(rows) * size < 65536) continue;
+      for (int variant = 0; variant < 5; ++variant) {
+        std::vector<float> x(static_cast<size_t>(rows) * size);
+        for (float& v : x) v = d(rng);
+        if (variant == 1) x[size / 2 + 3] = nan;                // NaN inside: ignored
+        if (variant == 2) x[0] = nan;                           // NaN first: the row's range is NaN
+        if (variant == 3) x[size - 1] = -inf, x[size / 3] = inf;
+        if (variant == 4) {
+          std::fill(x.begin(), x.begin() + size, 0.0f);          // an all-zero row with a -0
+          x[4097] = -0.0f;
+        }
+        for (bool asymmetric : {false, true}) {
+          for (uint8_t flip : {uint8_t{0}, uint8_t{0x80}}) {
+            const size_t stride = size + (flip != 0 ? 7 : 0);
+            std::vector<int8_t> serial(static_cast<size_t>(rows) * stride, 5), spans(serial);
+            tflite::hybrid::QuantizedRows a, b;
+            a.QuantizeTo(x.data(), rows, size, asymmetric, serial.data(), stride, flip);
+            b.QuantizeTo(x.data(), rows, size, asymmetric, spans.data(), stride, flip, pool);
+            CAPTURE(rows, size, variant, asymmetric, static_cast<int>(flip));
+            REQUIRE(std::memcmp(a.scale.data(), b.scale.data(), rows * sizeof(float)) == 0);
+            REQUIRE(a.offset == b.offset);
+            REQUIRE(serial == spans);
+            ++cases;
+          }
+        }
+      }
+    }
+  }
+  CHECK(cases == 5 * 4 * (4 + 5));
+  pthreadpool_destroy(pool);
 }
 
 // Infinite inputs (found by an UBSan fuzz run): an infinite scale, a NaN zero point that

@@ -109,33 +109,48 @@ void Im2ColRows(const ConvGeometry& g, const In* input, int c0, size_t r0, size_
 void Im2ColDotRows(const ConvGeometry& g, const int8_t* input, int c0, size_t r0, size_t r1,
                    uint8_t pad, uint8_t* dst, size_t row_stride = 0);
 
-// im2col + GEMM in blocks of kChunkRows output pixels, so the im2col block stays in cache
-// and the whole matrix is never materialized. The pixels are split into ChunkTasks()
-// contiguous ranges run on the pool; task t uses slice t of `scratch` (grown here).
-// fill(r0, r1, buf) writes im2col rows, gemm(r0, r1, buf, t) multiplies them.
+// im2col + GEMM in blocks of at most kChunkRows output pixels, so the im2col block stays in
+// cache and the whole matrix is never materialized. The blocks are split over ChunkTasks()
+// tasks run on the pool; task t uses slice t of `scratch` (grown here). fill(r0, r1, buf)
+// writes im2col rows, gemm(r0, r1, buf, t) multiplies them.
 constexpr size_t kChunkRows = 96;
 
-inline size_t ChunkTasks(size_t rows, pthreadpool* pool) {
-  const size_t chunks = (rows + kChunkRows - 1) / kChunkRows;
+// The blocks: with threads, at least one per thread and a multiple of the thread count, of
+// equal height (a multiple of 16 rows, the AMX tiles' height), so that the threads get
+// equal work: Inception's 8 x 8 layers were one block on one thread, its 17 x 17 ones
+// three blocks and a block of one row.
+struct ChunkPlan {
+  size_t rows_per_chunk, chunks, tasks;
+};
+inline ChunkPlan PlanChunks(size_t rows, pthreadpool* pool) {
   const size_t threads = parallel::NumThreads(pool);
-  return std::max<size_t>(1, std::min(chunks, threads > 1 ? threads * 4 : 1));
+  size_t per = kChunkRows;
+  if (threads > 1 && rows > 0) {
+    size_t chunks = (rows + kChunkRows - 1) / kChunkRows;
+    chunks = (std::max(chunks, threads) + threads - 1) / threads * threads;
+    per = std::min(kChunkRows, ((rows + chunks - 1) / chunks + 15) / 16 * 16);
+  }
+  const size_t chunks = std::max<size_t>(1, (rows + per - 1) / per);
+  return {per, chunks, std::max<size_t>(1, std::min(chunks, threads > 1 ? threads * 4 : 1))};
 }
+
+inline size_t ChunkTasks(size_t rows, pthreadpool* pool) { return PlanChunks(rows, pool).tasks; }
 
 template <typename Out, typename Fill, typename Gemm>
 void ChunkedIm2ColGemm(size_t rows, int depth, int out_c, std::vector<Out>* scratch,
                        pthreadpool* pool, const Fill& fill, const Gemm& gemm) {
-  const size_t chunks = (rows + kChunkRows - 1) / kChunkRows;
-  const size_t tasks = ChunkTasks(rows, pool);
+  const ChunkPlan plan = PlanChunks(rows, pool);
   const size_t slice = kChunkRows * static_cast<size_t>(depth);
-  if (scratch->size() < tasks * slice) scratch->resize(tasks * slice);
-  const size_t chunks_per_task = (chunks + tasks - 1) / tasks;
+  if (scratch->size() < plan.tasks * slice) scratch->resize(plan.tasks * slice);
   const double work = static_cast<double>(rows) * depth * out_c;
-  parallel::ParallelFor(pool, tasks, work, [&](size_t t) {
+  parallel::ParallelFor(pool, plan.tasks, work, [&](size_t t) {
     Out* buf = scratch->data() + t * slice;
-    const size_t last = std::min(chunks, (t + 1) * chunks_per_task);
-    for (size_t ch = t * chunks_per_task; ch < last; ++ch) {
-      const size_t r0 = ch * kChunkRows;
-      const size_t r1 = std::min(rows, r0 + kChunkRows);
+    // Task t: blocks [t * chunks / tasks, (t + 1) * chunks / tasks).
+    const size_t first = t * plan.chunks / plan.tasks, last = (t + 1) * plan.chunks / plan.tasks;
+    for (size_t ch = first; ch < last; ++ch) {
+      const size_t r0 = ch * plan.rows_per_chunk;
+      const size_t r1 = std::min(rows, r0 + plan.rows_per_chunk);
+      if (r0 >= r1) break;
       fill(r0, r1, buf);
       gemm(r0, r1, buf, t);
     }
