@@ -501,10 +501,12 @@ __attribute__((target("avx512f"))) inline void MinMaxRowsAvx512(const float* x, 
   }
 }
 
-// QuantizeRowsAvx512's operations on one vector (below): the int32 results, offset added.
+// QuantizeSpanAvx512's operations on one vector (below): the int32 results, offset added
+// (the lanes outside `lanes` read as 0).
 __attribute__((target("avx512f"), optimize("fp-contract=off"), always_inline)) inline __m512i
-QuantizeLanesAvx512(const float* at, __m512 vinv, __m512i voff, __m512i vlo, __m512i vhi) {
-  const __m512 y = _mm512_mul_ps(_mm512_loadu_ps(at), vinv);
+QuantizeLanesAvx512(const float* at, __m512 vinv, __m512i voff, __m512i vlo, __m512i vhi,
+                    __mmask16 lanes = 0xFFFF) {
+  const __m512 y = _mm512_mul_ps(_mm512_maskz_loadu_ps(lanes, at), vinv);
   const __m512 signed_half = _mm512_castsi512_ps(
       _mm512_ternarylogic_epi32(_mm512_castps_si512(y), _mm512_set1_epi32(static_cast<int32_t>(0x80000000u)),
                                 _mm512_castps_si512(_mm512_set1_ps(0.5f)), 0xEA));  // (y & sign) | 0.5
@@ -554,8 +556,6 @@ __attribute__((target("avx512f"), optimize("fp-contract=off"))) inline void Quan
     return;
   }
   const size_t bulk = size & ~size_t{7};
-  const __m512 fmax = _mm512_set1_ps(2147483520.0f), half = _mm512_set1_ps(0.5f);
-  const __m512i sign = _mm512_set1_epi32(static_cast<int32_t>(0x80000000u));
   const int32_t shift = flip == 0x80 ? 128 : 0;
   const __m128i vflip = _mm_set1_epi8(static_cast<char>(flip == 0x80 ? 0 : flip));
   const __m512 vinv = _mm512_set1_ps(p.inv);
@@ -567,12 +567,7 @@ __attribute__((target("avx512f"), optimize("fp-contract=off"))) inline void Quan
   // 16 values a step; the NEON-rounded part may end with 8 more, under a mask.
   for (; i < vend; i += 16) {
     const bool full = i + 16 <= vend;
-    const __m512 y = _mm512_mul_ps(_mm512_maskz_loadu_ps(full ? 0xFFFF : 0xFF, v + i), vinv);
-    const __m512 signed_half = _mm512_castsi512_ps(_mm512_ternarylogic_epi32(
-        _mm512_castps_si512(y), sign, _mm512_castps_si512(half), 0xEA));  // (y & sign) | 0.5
-    const __m512 t = _mm512_min_ps(fmax, _mm512_add_ps(y, signed_half));
-    __m512i qi = _mm512_min_epi32(_mm512_max_epi32(_mm512_cvttps_epi32(t), vlo), vhi);
-    qi = _mm512_add_epi32(qi, voff);
+    const __m512i qi = QuantizeLanesAvx512(v + i, vinv, voff, vlo, vhi, full ? 0xFFFF : 0xFF);
     const __m128i bytes = _mm_xor_si128(_mm512_cvtepi32_epi8(qi), vflip);
     if (full) {
       _mm_storeu_si128(reinterpret_cast<__m128i*>(q + i), bytes);
@@ -676,17 +671,17 @@ struct QuantizedRows {
     bounds_.resize(2 * static_cast<size_t>(rows));
 #if defined(TFI_HYBRID_AVX2)
     const bool avx512 = gemm::CpuHasAvx512F();
-    if (avx512 && parallel::NumThreads(pool) > 1 &&
-        static_cast<double>(rows) * size >= kParallelValues) {
-      QuantizeSpans(x, rows, size, asymmetric, dst, stride, flip, pool);
-      return;
-    }
+    const Spans spans = avx512 ? SpansOf(rows, size, pool) : Spans{};
 #else
     const bool avx512 = false;
 #endif
     if (avx512) {
 #if defined(TFI_HYBRID_AVX2)
-      MinMaxRowsAvx512(x, rows, size, bounds_.data());
+      if (spans.span != 0) {
+        SpanBounds(x, rows, size, spans, pool);
+      } else {
+        MinMaxRowsAvx512(x, rows, size, bounds_.data());
+      }
 #endif
     } else {
       for (int r = 0; r < rows; ++r) {
@@ -701,7 +696,11 @@ struct QuantizedRows {
     }
     if (avx512) {
 #if defined(TFI_HYBRID_AVX2)
-      QuantizeRowsAvx512(x, rows, size, params_.data(), dst, stride, flip);
+      if (spans.span != 0) {
+        SpanValues(x, size, spans, dst, stride, flip, pool);
+      } else {
+        QuantizeRowsAvx512(x, rows, size, params_.data(), dst, stride, flip);
+      }
 #endif
       return;
     }
@@ -715,38 +714,61 @@ struct QuantizedRows {
   // Below this many values the threads' hand-off costs more than the passes.
   static constexpr double kParallelValues = 65536;
 
-#if defined(TFI_HYBRID_AVX2)
-  // QuantizeTo over the pool: each row in spans of a multiple of 64 values (a few per
-  // thread); the spans' ranges start at the row's first value, so their min / max are the
-  // row's (MinMaxSpanAvx512), and each span is quantized as its part of the row
-  // (QuantizeSpanAvx512): the serial bytes.
-  void QuantizeSpans(const float* x, int rows, size_t size, bool asymmetric, int8_t* dst,
-                     size_t stride, uint8_t flip, pthreadpool* pool) {
+  // Over a pool, with enough values (a hybrid convolution's image), each row in spans of a
+  // multiple of 64 values, a few per thread (span 0: the serial passes). The spans' ranges
+  // start at the row's first value, so their min / max are the row's (MinMaxSpanAvx512),
+  // and each span is quantized as its part of the row (QuantizeSpanAvx512): the serial
+  // bytes.
+  struct Spans {
+    size_t span = 0, per_row = 0, items = 0;
+    double bytes = 0;
+  };
+  static Spans SpansOf(int rows, size_t size, pthreadpool* pool) {
     const size_t threads = parallel::NumThreads(pool);
-    const size_t per_row = std::max<size_t>(1, (2 * threads + rows - 1) / rows);
-    const size_t span = std::max<size_t>(4096, (size + per_row - 1) / per_row + 63) / 64 * 64;
-    const size_t spans = (size + span - 1) / span;
-    const size_t items = static_cast<size_t>(rows) * spans;
-    span_bounds_.resize(2 * items);
-    const double bytes = static_cast<double>(rows) * size * sizeof(float);
-    parallel::ParallelFor(pool, items, bytes, [&](size_t k) {
-      const size_t r = k / spans, i0 = (k % spans) * span, i1 = std::min(size, i0 + span);
+    if (threads <= 1 || static_cast<double>(rows) * size < kParallelValues) return Spans{};
+    const size_t wanted = std::max<size_t>(1, (2 * threads + rows - 1) / rows);
+    Spans s;
+    s.span = std::max<size_t>(4096, (size + wanted - 1) / wanted + 63) / 64 * 64;
+    s.per_row = (size + s.span - 1) / s.span;
+    s.items = static_cast<size_t>(rows) * s.per_row;
+    s.bytes = static_cast<double>(rows) * size * sizeof(float);
+    return s;
+  }
+
+#if defined(TFI_HYBRID_AVX2)
+  // Calls fn(row, i0, i1) for every span, over the pool.
+  template <typename Fn>
+  static void ForEachSpan(size_t size, const Spans& s, pthreadpool* pool, const Fn& fn) {
+    parallel::ParallelFor(pool, s.items, s.bytes, [&](size_t k) {
+      const size_t i0 = (k % s.per_row) * s.span;
+      fn(k / s.per_row, k, i0, std::min(size, i0 + s.span));
+    });
+  }
+
+  // bounds_ from the spans' ranges.
+  void SpanBounds(const float* x, int rows, size_t size, const Spans& s, pthreadpool* pool) {
+    span_bounds_.resize(2 * s.items);
+    ForEachSpan(size, s, pool, [&](size_t r, size_t k, size_t i0, size_t i1) {
       const float* v = x + r * size;
       MinMaxSpanAvx512(v + i0, i1 - i0, v[0], &span_bounds_[2 * k], &span_bounds_[2 * k + 1]);
     });
     for (int r = 0; r < rows; ++r) {
-      float lo = span_bounds_[2 * r * spans], hi = span_bounds_[2 * r * spans + 1];
-      for (size_t k = 1; k < spans; ++k) {
-        lo = std::min(lo, span_bounds_[2 * (r * spans + k)]);
-        hi = std::max(hi, span_bounds_[2 * (r * spans + k) + 1]);
+      const float* b = span_bounds_.data() + 2 * r * s.per_row;
+      float lo = b[0], hi = b[1];
+      for (size_t k = 1; k < s.per_row; ++k) {
+        lo = std::min(lo, b[2 * k]);
+        hi = std::max(hi, b[2 * k + 1]);
       }
-      params_[r] = asymmetric ? AsymmetricParams(lo, hi) : SymmetricParams(lo, hi);
-      scale[r] = params_[r].scale;
-      offset[r] = params_[r].offset;
+      bounds_[2 * r] = lo;
+      bounds_[2 * r + 1] = hi;
     }
+  }
+
+  // The values of every span with params_.
+  void SpanValues(const float* x, size_t size, const Spans& s, int8_t* dst, size_t stride,
+                  uint8_t flip, pthreadpool* pool) const {
     const bool bw = gemm::CpuHasAvx512Bw();
-    parallel::ParallelFor(pool, items, bytes, [&](size_t k) {
-      const size_t r = k / spans, i0 = (k % spans) * span, i1 = std::min(size, i0 + span);
+    ForEachSpan(size, s, pool, [&](size_t r, size_t, size_t i0, size_t i1) {
       QuantizeSpanAvx512(x + r * size, size, i0, i1, params_[r], dst + r * stride, flip, bw);
     });
   }
