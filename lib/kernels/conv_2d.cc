@@ -85,7 +85,7 @@ struct OpData {
   // the stage its requantization.)
   dwconv::Int8Sums group_sums;
   bool group_sums_ok = false;
-  std::vector<uint8_t> group_zero_rows;  // int8_t or uint8_t values
+  std::vector<uint8_t> group_zero_rows;  // dwconv::ForEachPackedRow's, int8_t or uint8_t
   dwconv::RowStage group_stage;
   // Float: the GEMM's order of sums (TFLite's builtin one in graphs with hybrid nodes).
   gemm::GemmKernel float_kernel = gemm::GemmKernel::kAuto;
@@ -252,21 +252,6 @@ bool PackDepthwiseGroups(const Geometry& g, OpData* data, const TfLiteTensor* fi
   return data->group_sums_ok;
 }
 
-dwconv::Window DepthwiseWindow(const Geometry& g) {
-  return dwconv::Window{g.in_h,     g.in_w,  g.in_c,  g.f_h,   g.f_w,   g.stride_h,
-                        g.stride_w, g.dil_h, g.dil_w, g.pad_h, g.pad_w, g.out_w};
-}
-
-// Calls row(r, b, oy) for the output rows r = b * out_h + oy, split over the pool.
-template <typename Row>
-void ForEachDepthwiseGroupsRow(const Geometry& g, pthreadpool* pool, const Row& row) {
-  const size_t rows = static_cast<size_t>(g.batches) * g.out_h;
-  const double work = static_cast<double>(rows) * g.out_w * g.out_c * g.f_h * g.f_w;
-  parallel::ParallelFor(pool, rows, work, [&](size_t r) {
-    row(r, static_cast<int>(r / g.out_h), static_cast<int>(r % g.out_h));
-  });
-}
-
 // 8-bit: the sums through the depthwise kernels' requantization (TFLite's reference
 // output stage per channel). False (nothing written) where this path does not apply.
 template <typename T>
@@ -284,16 +269,13 @@ bool EvalQuantizedDepthwiseGroups(const Geometry& g, OpData* data, const TfLiteT
   data->group_sums.PrepareStage(q.input_offset,
                                 q.Stage(bias != nullptr ? bias->data.i32 : nullptr),
                                 &data->group_stage);
-  const size_t zero_len = static_cast<size_t>(g.in_c) + dwconv::kZeroRowPad;
-  data->group_zero_rows.assign(zero_len * sizeof(T), 0);
-  T* zero_row = reinterpret_cast<T*>(data->group_zero_rows.data());
-  std::fill_n(zero_row, zero_len, static_cast<T>(zero));
-  const dwconv::Window w = DepthwiseWindow(g);
-  const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
-  ForEachDepthwiseGroupsRow(g, pool, [&](size_t r, int b, int oy) {
-    data->group_sums.RowQuantized(w, in + b * image, oy, 0, g.out_w, zero_row, data->group_stage,
-                                  out + r * g.out_w * g.out_c);
-  });
+  const dwconv::Window w = dwconv::WindowOf(g);
+  dwconv::ForEachPackedRow<T>(
+      g, in, [zero](int) { return zero; }, &data->group_zero_rows, pool,
+      [&](size_t r, int, int oy, const T* image, const T* zero_row) {
+        data->group_sums.RowQuantized(w, image, oy, 0, g.out_w, zero_row, data->group_stage,
+                                      out + r * g.out_w * g.out_c);
+      });
   return true;
 }
 
@@ -307,26 +289,20 @@ bool EvalHybridDepthwiseGroups(const Geometry& g, OpData* data, const TfLiteTens
       !PackDepthwiseGroups<int8_t>(g, data, filter, 0)) {
     return false;
   }
-  const size_t zero_len = static_cast<size_t>(g.in_c) + dwconv::kZeroRowPad;
-  data->group_zero_rows.resize(zero_len * g.batches);
-  for (int b = 0; b < g.batches; ++b) {
-    std::fill_n(reinterpret_cast<int8_t*>(data->group_zero_rows.data()) + b * zero_len, zero_len,
-                static_cast<int8_t>(images.offset[b]));
-  }
-  const dwconv::Window w = DepthwiseWindow(g);
-  const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
-  ForEachDepthwiseGroupsRow(g, pool, [&](size_t r, int b, int oy) {
-    std::vector<int32_t> acc(static_cast<size_t>(g.out_w) * g.out_c);
-    data->group_sums.Row(w, images.values + b * image, oy, 0, g.out_w, -images.offset[b],
-                         reinterpret_cast<const int8_t*>(data->group_zero_rows.data()) + b * zero_len,
-                         acc.data());
-    float* row_out = out + r * g.out_w * g.out_c;
-    for (int ox = 0; ox < g.out_w; ++ox) {
-      hybrid::RescaleConvRow(acc.data() + static_cast<size_t>(ox) * g.out_c, g.out_c,
-                             data->filter_scale.data(), images.scale[b], bias, act_min, act_max,
-                             row_out + static_cast<size_t>(ox) * g.out_c);
-    }
-  });
+  const dwconv::Window w = dwconv::WindowOf(g);
+  const int32_t* offset = images.offset;
+  dwconv::ForEachPackedRow<int8_t>(
+      g, images.values, [offset](int b) { return offset[b]; }, &data->group_zero_rows, pool,
+      [&](size_t r, int b, int oy, const int8_t* image, const int8_t* zero_row) {
+        std::vector<int32_t> acc(static_cast<size_t>(g.out_w) * g.out_c);
+        data->group_sums.Row(w, image, oy, 0, g.out_w, -offset[b], zero_row, acc.data());
+        float* row_out = out + r * g.out_w * g.out_c;
+        for (int ox = 0; ox < g.out_w; ++ox) {
+          hybrid::RescaleConvRow(acc.data() + static_cast<size_t>(ox) * g.out_c, g.out_c,
+                                 data->filter_scale.data(), images.scale[b], bias, act_min,
+                                 act_max, row_out + static_cast<size_t>(ox) * g.out_c);
+        }
+      });
   return true;
 }
 

@@ -252,57 +252,19 @@ bool PreparePacked(const Geometry& g, OpData* data, const TfLiteTensor* filter, 
   return data->sums_ok;
 }
 
-// Fills one zero row per batch image (zero_point(b) as In, which it must fit).
-template <typename In, typename ZeroPoint>
-void FillZeroRows(const Geometry& g, OpData* data, const ZeroPoint& zero_point) {
-  const size_t zero_len = static_cast<size_t>(g.in_c) + dwconv::kZeroRowPad;
-  data->zero_rows.resize(zero_len * g.batches);
-  for (int b = 0; b < g.batches; ++b) {
-    std::fill_n(reinterpret_cast<In*>(data->zero_rows.data()) + b * zero_len, zero_len,
-                static_cast<In>(zero_point(b)));
-  }
-}
-
-template <typename In>
-const In* ZeroRow(const Geometry& g, const OpData& data, int b) {
-  return reinterpret_cast<const In*>(data.zero_rows.data()) +
-         b * (static_cast<size_t>(g.in_c) + dwconv::kZeroRowPad);
-}
-
-dwconv::Window PackedWindow(const Geometry& g) {
-  return dwconv::Window{g.in_h,     g.in_w,  g.in_c,  g.f_h,   g.f_w,   g.stride_h,
-                        g.stride_w, g.dil_h, g.dil_w, g.pad_h, g.pad_w, g.out_w};
-}
-
-// Fills the zero rows (zero_point(b): batch b's input zero point, which must fit In), then
-// calls row(r, b, oy, image, zero_row) for every output row r = b * out_h + oy, split over
-// the pool; image is batch b's input.
-template <typename In, typename ZeroPoint, typename Row>
-void ForEachPackedRow(const Geometry& g, OpData* data, const In* input,
-                      const ZeroPoint& zero_point, pthreadpool* pool, const Row& row) {
-  FillZeroRows<In>(g, data, zero_point);
-  const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
-  const size_t rows = static_cast<size_t>(g.batches) * g.out_h;
-  const double work = static_cast<double>(rows) * g.out_w * g.out_c * g.f_h * g.f_w;
-  parallel::ParallelFor(pool, rows, work, [&](size_t r) {
-    const int b = static_cast<int>(r) / g.out_h;
-    row(r, b, static_cast<int>(r) % g.out_h, input + b * image, ZeroRow<In>(g, *data, b));
-  });
-}
-
 // Rows of int32 sums from the packed filter: finish(b, row, acc) gets output row `row`'s
 // out_w x out_c sums.
 template <typename In, typename ZeroPoint, typename Finish>
 void PackedRows(const Geometry& g, OpData* data, const In* input, const ZeroPoint& zero_point,
                 pthreadpool* pool, const Finish& finish) {
-  const dwconv::Window w = PackedWindow(g);
-  ForEachPackedRow<In>(g, data, input, zero_point, pool,
-                       [&](size_t r, int b, int oy, const In* image, const In* zero_row) {
-                         std::vector<int32_t> acc(static_cast<size_t>(g.out_w) * g.out_c);
-                         data->sums.Row(w, image, oy, 0, g.out_w, -zero_point(b), zero_row,
-                                        acc.data());
-                         finish(b, r, acc.data());
-                       });
+  const dwconv::Window w = dwconv::WindowOf(g);
+  dwconv::ForEachPackedRow<In>(
+      g, input, zero_point, &data->zero_rows, pool,
+      [&](size_t r, int b, int oy, const In* image, const In* zero_row) {
+        std::vector<int32_t> acc(static_cast<size_t>(g.out_w) * g.out_c);
+        data->sums.Row(w, image, oy, 0, g.out_w, -zero_point(b), zero_row, acc.data());
+        finish(b, r, acc.data());
+      });
 }
 
 template <typename T>
@@ -321,9 +283,9 @@ bool EvalPacked(const Geometry& g, OpData* data, const TfLiteTensor* filter, con
   }
   data->sums.PrepareStage(q.input_offset, q.Stage(bias), &data->row_stage);
   const Geometry g1 = RepeatChannels(g, data, &input);
-  const dwconv::Window w = PackedWindow(g1);
-  ForEachPackedRow<In>(
-      g1, data, input, [&q](int) { return -q.input_offset; }, pool,
+  const dwconv::Window w = dwconv::WindowOf(g1);
+  dwconv::ForEachPackedRow<In>(
+      g1, input, [&q](int) { return -q.input_offset; }, &data->zero_rows, pool,
       [&](size_t r, int, int oy, const In* image, const In* zero_row) {
         data->sums.RowQuantized(w, image, oy, 0, g.out_w, zero_row, data->row_stage,
                                 output + r * g.out_w * static_cast<size_t>(g.out_c));

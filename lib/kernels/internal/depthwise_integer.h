@@ -17,11 +17,13 @@
 #ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_DEPTHWISE_INTEGER_H_
 #define TFLITE_INSPECT_LIB_KERNELS_INTERNAL_DEPTHWISE_INTEGER_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "kernels/internal/gemm.h"
+#include "kernels/internal/parallel.h"
 #include "kernels/internal/requantize.h"
 
 namespace tflite {
@@ -102,6 +104,36 @@ class Int8Sums {
   std::vector<int16_t> pairs_;
   std::vector<int32_t> tap_sums_;
 };
+
+// --- Driving Int8Sums over a node: for any geometry with the fields of dwconv::Geometry
+// and conv_util::ConvGeometry (DEPTHWISE_CONV_2D, and CONV_2D with one channel per group).
+
+template <typename G>
+Window WindowOf(const G& g) {
+  return Window{g.in_h,     g.in_w,  g.in_c,  g.f_h,   g.f_w,   g.stride_h,
+                g.stride_w, g.dil_h, g.dil_w, g.pad_h, g.pad_w, g.out_w};
+}
+
+// Fills `zero_rows` with one zero row per batch image (in_c + kZeroRowPad copies of
+// zero_point(b) as In, which it must fit), then calls row(r, b, oy, image, zero_row) for
+// every output row r = b * out_h + oy, split over the pool; image is batch b's input.
+template <typename In, typename G, typename ZeroPoint, typename Row>
+void ForEachPackedRow(const G& g, const In* input, const ZeroPoint& zero_point,
+                      std::vector<uint8_t>* zero_rows, pthreadpool* pool, const Row& row) {
+  const size_t zero_len = static_cast<size_t>(g.in_c) + kZeroRowPad;
+  zero_rows->resize(zero_len * sizeof(In) * g.batches);
+  In* zeros = reinterpret_cast<In*>(zero_rows->data());
+  for (int b = 0; b < g.batches; ++b) {
+    std::fill_n(zeros + b * zero_len, zero_len, static_cast<In>(zero_point(b)));
+  }
+  const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
+  const size_t rows = static_cast<size_t>(g.batches) * g.out_h;
+  const double work = static_cast<double>(rows) * g.out_w * g.out_c * g.f_h * g.f_w;
+  parallel::ParallelFor(pool, rows, work, [&](size_t r) {
+    const int b = static_cast<int>(r / g.out_h);
+    row(r, b, static_cast<int>(r % g.out_h), input + b * image, zeros + b * zero_len);
+  });
+}
 
 }  // namespace dwconv
 }  // namespace tflite
