@@ -9,6 +9,7 @@
 // cannot requantize).
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -377,6 +378,27 @@ void CopyRows(const StridedCopy& c, const T* src, T* dst, size_t k0, size_t k1) 
   }
   const int last = c.rank - 1;
   const bool rows = c.src_stride[last] == 1 && c.dst_stride[last] == 1;
+  // Short rows at two fixed strides (a concatenation of 4-channel images: 16 bytes a row)
+  // as inlined copies of a known size, not a memcpy call and the index walk per row.
+  if (rows && c.rank == 2) {
+    const size_t row_bytes = c.shape[1] * sizeof(T);
+    const auto* s = reinterpret_cast<const char*>(src + c.src_stride[0] * static_cast<ptrdiff_t>(k0));
+    auto* d = reinterpret_cast<char*>(dst + c.dst_stride[0] * static_cast<ptrdiff_t>(k0));
+    const ptrdiff_t ss = c.src_stride[0] * static_cast<ptrdiff_t>(sizeof(T));
+    const ptrdiff_t ds = c.dst_stride[0] * static_cast<ptrdiff_t>(sizeof(T));
+    auto run = [&](auto bytes) {
+      for (size_t k = k0; k < k1; ++k, s += ss, d += ds) std::memcpy(d, s, bytes);
+    };
+    switch (row_bytes) {
+      case 4: return run(std::integral_constant<size_t, 4>());
+      case 8: return run(std::integral_constant<size_t, 8>());
+      case 12: return run(std::integral_constant<size_t, 12>());
+      case 16: return run(std::integral_constant<size_t, 16>());
+      case 32: return run(std::integral_constant<size_t, 32>());
+      case 64: return run(std::integral_constant<size_t, 64>());
+      default: return run(row_bytes);
+    }
+  }
   // The outer index of row k0, and both pointers moved there.
   size_t index[XNN_MAX_TENSOR_DIMS] = {0};
   size_t rest = k0;

@@ -1151,6 +1151,23 @@ TEST_CASE("XNNPACK partition keeps CONCATENATION inside (odd shapes, constants, 
     CAPTURE(axis);
     CheckDelegated(g.Build());
   }
+  // Channel counts whose rows are copied at a fixed size (4 to 64 bytes) and one that is not.
+  for (const auto& channels : std::vector<std::vector<int32_t>>{{4, 8, 16, 1, 2}, {5, 3, 7}}) {
+    GlueGraph g;
+    std::vector<int> ins;
+    int total = 0;
+    for (int ch : channels) {
+      ins.push_back(g.Input({1, 7, 9, ch}));
+      total += ch;
+    }
+    const int c = g.Tensor({1, 7, 9, total});
+    tflite::ConcatenationOptionsT o;
+    o.axis = 3;
+    g.b.AddOperator(tflite::BuiltinOperator_CONCATENATION, ins, {c}, Options(o));
+    g.Output(c, {1, 7, 9, total});
+    CAPTURE(channels);
+    CheckDelegated(g.Build());
+  }
 }
 
 TEST_CASE("XNNPACK partition keeps SPLIT inside") {

@@ -637,6 +637,29 @@ inline __attribute__((always_inline)) void SmallNRowsImpl(int m0, int m1, int n,
                                                           const float* a, int lda, const float* w,
                                                           float* c, int ldc,
                                                           const FloatOutputStage& stage) {
+  if (k < 8) {
+    // Too short for the dot products' 8 lanes (a 1x1 convolution over 4 channels): each
+    // row's n outputs in the lanes of one vector, k ascending from 0 then the bias, as the
+    // scalar tail below sums them (the same bits), instead of k * n scalar products.
+    V8 wt[8];
+    for (int t = 0; t < k; ++t) {
+      wt[t] = V8{};
+      for (int j = 0; j < n; ++j) wt[t][j] = w[static_cast<size_t>(j) * k + t];
+    }
+    V8 bias = V8{};
+    if (stage.bias != nullptr) {
+      for (int j = 0; j < n; ++j) bias[j] = stage.bias[j];
+    }
+    for (int i = m0; i < m1; ++i) {
+      const float* ar = a + static_cast<size_t>(i) * lda;
+      V8 acc = V8{};
+      for (int t = 0; t < k; ++t) acc += ar[t] * wt[t];
+      if (stage.bias != nullptr) acc += bias;
+      float* ci = c + static_cast<size_t>(i) * ldc;
+      for (int j = 0; j < n; ++j) ci[j] = std::min(std::max(acc[j], stage.min), stage.max);
+    }
+    return;
+  }
   for (int i = m0; i < m1; i += 4) {
     const int rows = std::min(4, m1 - i);
     const float* ar[4];

@@ -373,7 +373,8 @@ TEST_CASE("AddResidual: every width, both tails, whole rows, -0 against a bound 
 TEST_CASE("FloatGemm (every micro-kernel) matches a double reference") {
   const int shapes[][3] = {{1, 1, 1},    {1, 1000, 37}, {7, 16, 5},    {13, 33, 321},
                            {6, 17, 700}, {100, 5, 3},   {97, 64, 288}, {5, 3, 0},
-                           {37, 1, 72},  {9, 4, 13},    {2, 2, 8},     {70, 3, 500}};
+                           {37, 1, 72},  {9, 4, 13},    {2, 2, 8},     {70, 3, 500},
+                           {50, 4, 4},   {9, 3, 7},     {11, 1, 2}};  // (n <= 4, k < 8: lanes)
   uint32_t seed = 0;
   for (const auto& s : shapes) {
     for (GemmKernel kernel : kKernels) {
