@@ -410,7 +410,7 @@ bool HybridRowsInPlace(const Geometry& g, int depth, int stride, const int8_t* q
                        const Rescale& rescale, float* out, pthreadpool* pool) {
   const conv_util::RowWindows w = conv_util::DirectRowWindows(g);
   const int n = g.group_out_c;
-  if (!w.any() || depth != stride || g.batches != 1 || !gemm::DotGemmOnAmx(w.hi - w.lo, n, depth)) {
+  if (!w.any() || depth != stride || g.batches != 1 || !gemm::DotGemmHybridRuns(w.hi - w.lo, n, depth)) {
     return false;
   }
   const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;

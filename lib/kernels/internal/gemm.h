@@ -358,9 +358,11 @@ struct HybridOutputStage {
   const float* bias = nullptr;
   float act_min = 0, act_max = 0;
 };
-// Where the sums are on AMX tiles (kAuto picks AMX for this shape): the rescale runs on
-// each 32 x 32 block while it is in L1, and this returns true. False (nothing done):
-// the caller takes DotGemmRaw and rescales.
+// Where kAuto runs this shape on AMX tiles or on the AVX-512 VNNI tiles
+// (DotGemmHybridRuns): the rescale runs on each block of sums while it is in L1 (AMX's
+// 32 x 32 blocks) or in registers (VNNI's 8 x 32), and this returns true. False (nothing
+// done): the caller takes DotGemmRaw and rescales.
+bool DotGemmHybridRuns(int m, int n, int k);
 bool DotGemmHybrid(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packed_b,
                    const HybridOutputStage& stage, float* c, int ldc, pthreadpool* pool);
 

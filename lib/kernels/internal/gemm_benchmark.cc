@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "kernels/internal/depthwise_dot.h"
@@ -166,6 +167,50 @@ void BM_DotGemm(benchmark::State& state, int m, int n, int k) {
       benchmark::Counter(2e-9 * m * n * k, benchmark::Counter::kIsIterationInvariantRate);
   state.SetLabel(tflite::gemm::DotKernelName(kernel));
   if (pool != nullptr) pthreadpool_destroy(pool);
+}
+
+// A hybrid layer's float output from the dot GEMM (DotGemmHybrid: the rescale fused where
+// the CPU's tiles take it, else DotGemmRaw + hybrid::ScaleRows), per-channel scales.
+// Arg 1: always DotGemmRaw + ScaleRows (what the fusion saves).
+void BM_DotGemmHybrid(benchmark::State& state, int m, int n, int k) {
+  std::mt19937 rng(1);
+  std::uniform_int_distribution<int> d(-128, 127);
+  const int depth = tflite::gemm::DotDepth(k);
+  std::vector<uint8_t> a(static_cast<size_t>(m) * depth);
+  std::vector<int8_t> w(static_cast<size_t>(n) * k);
+  for (auto& x : a) x = static_cast<uint8_t>(d(rng) + 128);
+  for (auto& x : w) x = static_cast<int8_t>(d(rng));
+  tflite::gemm::CacheLineVector<int8_t> packed(tflite::gemm::PackedDotWeightsSize(n, k));
+  std::vector<int32_t> sums(n), dot_bias(n), raw(static_cast<size_t>(m) * n);
+  tflite::gemm::PackDotWeights(w.data(), n, k, packed.data(), sums.data());
+  tflite::gemm::DotBias(nullptr, sums.data(), n, 128, dot_bias.data());
+  std::vector<float> row_scale(m, 0.02f), unit(n, 0.01f), bias(n, 0.5f);
+  tflite::gemm::HybridOutputStage stage;
+  stage.dot_bias = dot_bias.data();
+  stage.row_scale = row_scale.data();
+  stage.unit_scale = unit.data();
+  stage.bias = bias.data();
+  stage.act_min = 0.f;
+  stage.act_max = 6.f;
+  std::vector<float> c(static_cast<size_t>(m) * n);
+  bool fused = false;
+  for (auto _ : state) {
+    fused = state.range(0) == 0 &&
+            tflite::gemm::DotGemmHybrid(m, n, k, a.data(), depth, packed.data(), stage, c.data(),
+                                        n, nullptr);
+    if (!fused) {
+      tflite::gemm::DotGemmRaw(m, n, k, a.data(), depth, packed.data(), dot_bias.data(),
+                               raw.data(), n, nullptr);
+      tflite::hybrid::ScaleRows(raw.data(), n, m, n, row_scale.data(), nullptr, nullptr,
+                                unit.data(), bias.data(), stage.act_min, stage.act_max, c.data(),
+                                n);
+    }
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["GOP/s"] =
+      benchmark::Counter(2e-9 * m * n * k, benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(std::string(tflite::gemm::DotKernelName()) + (fused ? ", fused" : ", rescaled"));
 }
 
 // The XNNPACK delegate's int8 convolutions: int8 activations as they are (DotGemmSigned,
@@ -424,6 +469,18 @@ BENCHMARK_CAPTURE(BM_DotGemm, fc_64x512_to_128, 64, 128, 512)
     ->ArgsProduct({{1}, {0, 3, 4}})
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
+// Inception V3's hybrid convolutions (3x3, 5x5 and 1x7 as im2col rows), 299 x 299 input.
+#define TFI_HYBRID(name, m, n, k) \
+  BENCHMARK_CAPTURE(BM_DotGemmHybrid, name, m, n, k)->Arg(0)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
+TFI_HYBRID(inc_3x3_147x147x32_to_64, 147 * 147, 64, 9 * 32)
+TFI_HYBRID(inc_1x1_73x73x64_to_80, 73 * 73, 80, 64)
+TFI_HYBRID(inc_3x3_71x71x80_to_192, 71 * 71, 192, 9 * 80)
+TFI_HYBRID(inc_1x1_35x35x192_to_48, 35 * 35, 48, 192)
+TFI_HYBRID(inc_5x5_35x35x48_to_64, 35 * 35, 64, 25 * 48)
+TFI_HYBRID(inc_1x7_17x17x160_to_160, 17 * 17, 160, 7 * 160)
+TFI_HYBRID(inc_1x1_17x17x768_to_192, 17 * 17, 192, 768)
+TFI_HYBRID(inc_3x3_8x8x448_to_384, 8 * 8, 384, 9 * 448)
+#undef TFI_HYBRID
 BENCHMARK_CAPTURE(BM_HybridQuantize, rows_64x128, 64, 128)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_HybridQuantize, rows_64x512, 64, 512)->Unit(benchmark::kMicrosecond);
 // A hybrid convolution's image (one row): ResNet's 28 x 28 x 512, 1.6 MB of floats (in L2).

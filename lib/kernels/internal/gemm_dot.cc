@@ -118,6 +118,40 @@ __attribute__((target(TFI_DOT512_TARGET), always_inline)) inline void Store16(co
                                                                              int32_t* out) {
   _mm512_mask_storeu_epi32(out, t.mask, _mm512_add_epi32(acc, t.bias));
 }
+// A hybrid layer's float stage (HybridOutputStage) of 16 columns, per row: the AMX
+// epilogue's operations (AmxHybridStore), each product rounded alone.
+struct HybridStage16 {
+  __m512i dot_bias, col;
+  __m512 unit, bias, lo, hi;
+  __mmask16 mask;
+};
+__attribute__((target(TFI_DOT512_TARGET))) inline HybridStage16 LoadHybridStage16(
+    const HybridOutputStage& s, int at, int n) {
+  HybridStage16 t;
+  t.mask = n >= kNr ? 0xFFFF : static_cast<__mmask16>((1u << n) - 1);
+  t.dot_bias = s.dot_bias != nullptr ? _mm512_maskz_loadu_epi32(t.mask, s.dot_bias + at)
+                                     : _mm512_setzero_si512();
+  t.col = s.col_sums != nullptr ? _mm512_maskz_loadu_epi32(t.mask, s.col_sums + at)
+                                : _mm512_setzero_si512();
+  t.unit = _mm512_maskz_loadu_ps(t.mask, s.unit_scale + at);
+  t.bias = s.bias != nullptr ? _mm512_maskz_loadu_ps(t.mask, s.bias + at) : _mm512_setzero_ps();
+  t.lo = _mm512_set1_ps(s.act_min);
+  t.hi = _mm512_set1_ps(s.act_max);
+  return t;
+}
+__attribute__((target(TFI_DOT512_TARGET), always_inline)) inline void HybridStore16(
+    const HybridStage16& t, const HybridOutputStage& s, int row, __m512i acc, float* out) {
+  constexpr int kRound = _MM_FROUND_CUR_DIRECTION;
+  __m512i d = _mm512_add_epi32(acc, t.dot_bias);
+  if (s.col_sums != nullptr) {
+    d = _mm512_sub_epi32(d, _mm512_mullo_epi32(_mm512_set1_epi32(s.row_offset[row]), t.col));
+  }
+  const __m512 scale = _mm512_mul_round_ps(_mm512_set1_ps(s.row_scale[row]), t.unit, kRound);
+  const __m512 v =
+      _mm512_add_round_ps(t.bias, _mm512_mul_round_ps(_mm512_cvtepi32_ps(d), scale, kRound), kRound);
+  _mm512_mask_storeu_ps(out, t.mask, _mm512_min_ps(t.hi, _mm512_max_ps(t.lo, v)));
+}
+
 #define TFI_DOT512_ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
 constexpr int kDot512Mr = 8;
 
@@ -126,7 +160,8 @@ constexpr int kDot512Mr = 8;
 template <int R, int P, typename OutT>
 __attribute__((target(TFI_DOT512_TARGET))) void Avx512DotTile(
     int groups, const uint8_t* a, size_t lda, const int8_t* b, size_t panel_bytes, OutT* c,
-    size_t ldc, int cols, const QuantizedOutputStage& s, int col0) {
+    size_t ldc, int cols, const QuantizedOutputStage& s, int col0, const HybridOutputStage* h,
+    int row0) {
   static_assert(R >= 1 && R <= kDot512Mr && (P == 1 || P == 2), "");
 #define TFI_DECL(i)                                                               \
   __m512i acc##i##0 = _mm512_setzero_si512(), acc##i##1 = _mm512_setzero_si512(); \
@@ -151,11 +186,21 @@ __attribute__((target(TFI_DOT512_TARGET))) void Avx512DotTile(
   for (int q = 0; q < P; ++q) {
     const int n = std::min(kNr, cols - q * kNr);
     if (n <= 0) break;
-    const Stage16 st = LoadStage16(s, col0 + q * kNr, n, sizeof(OutT) == 4);
+    if constexpr (std::is_same_v<OutT, float>) {
+      const HybridStage16 st = LoadHybridStage16(*h, col0 + q * kNr, n);
+#define TFI_OUT(i)                                                                        \
+  if constexpr (i < R) {                                                                  \
+    HybridStore16(st, *h, row0 + i, q == 0 ? acc##i##0 : acc##i##1, c + i * ldc + q * kNr); \
+  }
+      TFI_DOT512_ROWS(TFI_OUT)
+#undef TFI_OUT
+    } else {
+      const Stage16 st = LoadStage16(s, col0 + q * kNr, n, sizeof(OutT) == 4);
 #define TFI_OUT(i) \
   if constexpr (i < R) Store16(st, q == 0 ? acc##i##0 : acc##i##1, c + i * ldc + q * kNr);
-    TFI_DOT512_ROWS(TFI_OUT)
+      TFI_DOT512_ROWS(TFI_OUT)
 #undef TFI_OUT
+    }
   }
 }
 
@@ -540,11 +585,11 @@ DotKernel Resolve(DotKernel which) {
 template <int P, typename OutT>
 void Avx512Rows(int rows, int groups, const uint8_t* a, size_t lda, const int8_t* b,
                 size_t panel_bytes, OutT* c, size_t ldc, int cols,
-                const QuantizedOutputStage& s, int col0) {
+                const QuantizedOutputStage& s, int col0, const HybridOutputStage* h, int row0) {
   switch (rows) {
-#define TFI_CASE(i)                                                                   \
-  case i + 1:                                                                         \
-    Avx512DotTile<i + 1, P, OutT>(groups, a, lda, b, panel_bytes, c, ldc, cols, s, col0); \
+#define TFI_CASE(i)                                                                             \
+  case i + 1:                                                                                   \
+    Avx512DotTile<i + 1, P, OutT>(groups, a, lda, b, panel_bytes, c, ldc, cols, s, col0, h, row0); \
     break;
     TFI_DOT512_ROWS(TFI_CASE)
 #undef TFI_CASE
@@ -668,6 +713,40 @@ bool AmxRuns(int m, int n, int k) {
 }
 #endif
 
+#ifdef TFI_DOT_X86
+// The AVX-512 VNNI tiles: 8 rows x a panel pair. OutT float: the hybrid stage h.
+template <typename OutT>
+void Avx512Gemm(int m, int n, int k, const uint8_t* a, size_t sa, const int8_t* packed_b, OutT* c,
+                size_t sc, const QuantizedOutputStage& stage, pthreadpool* pool,
+                const HybridOutputStage* h = nullptr) {
+  const int panels = (n + kNr - 1) / kNr;
+  const int groups = DotDepth(k) / 4;
+  const size_t panel_bytes = static_cast<size_t>(DotPanelDepth(k)) * kNr;
+  RunBlocks(
+      pool, m, panels, k, kDot512Mr * 8,
+      [&](int m0, int m1, int p0, int p1) {
+        for (int p = p0; p < p1; p += 2) {
+          const int8_t* bp = packed_b + p * panel_bytes;
+          const int col0 = p * kNr;
+          const int cols = std::min(2 * kNr, n - col0);
+          for (int i = m0; i < m1; i += kDot512Mr) {
+            const int rows = std::min(kDot512Mr, m1 - i);
+            const uint8_t* ai = a + i * sa;
+            OutT* ci = c + i * sc + col0;
+            if (p + 1 < p1) {
+              Avx512Rows<2, OutT>(rows, groups, ai, sa, bp, panel_bytes, ci, sc, cols, stage, col0,
+                                  h, i);
+            } else {
+              Avx512Rows<1, OutT>(rows, groups, ai, sa, bp, panel_bytes, ci, sc, cols, stage, col0,
+                                  h, i);
+            }
+          }
+        }
+      },
+      /*panel_align=*/2);
+}
+#endif
+
 template <typename OutT>
 void DotGemmImpl(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packed_b, OutT* c,
                  int ldc, const QuantizedOutputStage& stage, pthreadpool* pool, DotKernel which) {
@@ -688,28 +767,7 @@ void DotGemmImpl(int m, int n, int k, const uint8_t* a, int lda, const int8_t* p
     return;
   }
   if (kernel == DotKernel::kAvx512Vnni) {
-    RunBlocks(
-        pool, m, panels, k, kDot512Mr * 8,
-        [&](int m0, int m1, int p0, int p1) {
-          for (int p = p0; p < p1; p += 2) {
-            const int8_t* bp = packed_b + p * panel_bytes;
-            const int col0 = p * kNr;
-            const int cols = std::min(2 * kNr, n - col0);
-            for (int i = m0; i < m1; i += kDot512Mr) {
-              const int rows = std::min(kDot512Mr, m1 - i);
-              const uint8_t* ai = a + i * sa;
-              OutT* ci = c + i * sc + col0;
-              if (p + 1 < p1) {
-                Avx512Rows<2, OutT>(rows, groups, ai, sa, bp, panel_bytes, ci, sc, cols, stage,
-                                    col0);
-              } else {
-                Avx512Rows<1, OutT>(rows, groups, ai, sa, bp, panel_bytes, ci, sc, cols, stage,
-                                    col0);
-              }
-            }
-          }
-        },
-        /*panel_align=*/2);
+    Avx512Gemm<OutT>(m, n, k, a, sa, packed_b, c, sc, stage, pool);
     return;
   }
   if (kernel == DotKernel::kAvxVnni) {
@@ -805,12 +863,28 @@ bool DotGemmGathered(int m, int n, int k, const DotRows& rows, const int8_t* pac
 #endif
 }
 
+bool DotGemmHybridRuns(int m, int n, int k) {
+#ifdef TFI_DOT_X86
+  if (m <= 0 || n <= 0) return false;
+  return AmxRuns(m, n, k) || Resolve(DotKernel::kAuto) == DotKernel::kAvx512Vnni ||
+         Resolve(DotKernel::kAuto) == DotKernel::kAmx;
+#else
+  (void)m, (void)n, (void)k;
+  return false;
+#endif
+}
+
 bool DotGemmHybrid(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packed_b,
                    const HybridOutputStage& stage, float* c, int ldc, pthreadpool* pool) {
 #ifdef TFI_DOT_X86
-  if (!AmxRuns(m, n, k)) return false;
-  AmxGemm<float>(m, n, k, a, static_cast<size_t>(lda), packed_b, c, static_cast<size_t>(ldc),
-                 QuantizedOutputStage(), pool, &stage);
+  if (!DotGemmHybridRuns(m, n, k)) return false;
+  if (AmxRuns(m, n, k)) {
+    AmxGemm<float>(m, n, k, a, static_cast<size_t>(lda), packed_b, c, static_cast<size_t>(ldc),
+                   QuantizedOutputStage(), pool, &stage);
+  } else {
+    Avx512Gemm<float>(m, n, k, a, static_cast<size_t>(lda), packed_b, c, static_cast<size_t>(ldc),
+                      QuantizedOutputStage(), pool, &stage);
+  }
   return true;
 #else
   (void)m, (void)n, (void)k, (void)a, (void)lda, (void)packed_b, (void)stage, (void)c, (void)ldc,

@@ -205,16 +205,17 @@ TEST_CASE("DotGemmRaw (every tile) gives the exact int32 sums of (a - zero point
   }
 }
 
-// The fused hybrid rescale on AMX blocks gives the bits of DotGemmRaw + hybrid::ScaleRows:
-// row and column counts around the 32 x 32 block, depths from AMX's minimum, with and
-// without the offset term and the bias, one thread and a pool. Where the CPU has no AMX,
-// DotGemmHybrid declines and the test checks that.
+// The fused hybrid rescale on AMX blocks and on the AVX-512 VNNI tiles gives the bits of
+// DotGemmRaw + hybrid::ScaleRows: row counts around the 8-row tile and the 32 x 32 block,
+// depths below and from AMX's minimum, with and without the offset term and the bias, one
+// thread and a pool. Where the CPU has neither, DotGemmHybrid declines and the test
+// checks that.
 TEST_CASE("DotGemmHybrid equals DotGemmRaw and ScaleRows bit for bit") {
   pthreadpool_t pool = pthreadpool_create(2);
   uint32_t seed = 300;
-  for (int m : {16, 31, 33, 64, 97}) {
+  for (int m : {1, 7, 16, 31, 33, 64, 97}) {
     for (int n : {1, 17, 32, 45, 128}) {
-      for (int k : {64, 100, 257}) {
+      for (int k : {5, 12, 64, 100, 257}) {
         ++seed;
         CAPTURE(seed, m, n, k);
         std::mt19937 rng(seed);
@@ -265,7 +266,8 @@ TEST_CASE("DotGemmHybrid equals DotGemmRaw and ScaleRows bit for bit") {
               const bool fused = tflite::gemm::DotGemmHybrid(m, n, k, au.data(), lda, packed.data(),
                                                              st, got.data(), n, p);
               CAPTURE(with_offset, with_bias, p != nullptr);
-              REQUIRE(fused == tflite::gemm::CpuHasAmxInt8());
+              REQUIRE(fused == tflite::gemm::DotGemmHybridRuns(m, n, k));
+              REQUIRE(fused == (tflite::gemm::CpuHasAmxInt8() || tflite::gemm::CpuHasAvx512Vnni()));
               if (fused) REQUIRE(got == want);
             }
           }
