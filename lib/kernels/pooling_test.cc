@@ -160,13 +160,14 @@ TEST_CASE("Pooling float random against double") {
 
 // Bit for bit: TFLite's builtin AVERAGE_POOL_2D adds the window's values in (fy, fx)
 // order in float and divides by the count (dynamic-range graphs keep it on the CPU for
-// these bits). Channel counts across the 16- and 8-lane blocks of the vector rows.
+// these bits). Channel counts across the 16-lane vectors and the 64-channel blocks of the
+// vector rows.
 TEST_CASE("AVERAGE_POOL_2D float: the window added in order, divided (bits, wide channels)") {
   std::mt19937 rng(37);
   for (int iter = 0; iter < 40; ++iter) {
     const std::vector<int32_t> shape = {
         1 + static_cast<int>(rng() % 2), 1 + static_cast<int>(rng() % 7),
-        1 + static_cast<int>(rng() % 7), 1 + static_cast<int>(rng() % 70)};
+        1 + static_cast<int>(rng() % 7), 1 + static_cast<int>(rng() % 140)};
     const PoolSpec s = RandomSpec(rng, shape);
     std::vector<float> in(Count(shape));
     for (auto& x : in) x = std::uniform_real_distribution<float>(-8, 8)(rng);
