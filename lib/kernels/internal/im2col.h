@@ -116,22 +116,32 @@ void Im2ColDotRows(const ConvGeometry& g, const int8_t* input, int c0, size_t r0
 constexpr size_t kChunkRows = 96;
 
 // The blocks: with threads, at least one per thread and a multiple of the thread count, of
-// equal height (a multiple of 16 rows, the AMX tiles' height), so that the threads get
-// equal work: Inception's 8 x 8 layers were one block on one thread, its 17 x 17 ones
-// three blocks and a block of one row.
+// equal height to a GEMM tile's (16 rows on AMX, 8 on the other tiles), so that the
+// threads get equal work: Inception's 8 x 8 layers were one block on one thread, its 17 x
+// 17 ones three blocks and a block of one row; and DenseNet's 14 x 14 layers (196 rows)
+// blocks of 64, 64, 64 and 4 rows (two threads: 128 rows against 68), now 48, 48, 48, 52.
 struct ChunkPlan {
-  size_t rows_per_chunk, chunks, tasks;
+  size_t rows, chunks, tasks, per, unit;
+  // Rows [Bound(c), Bound(c + 1)) are block c; at most kChunkRows of them.
+  size_t Bound(size_t c) const {
+    if (c >= chunks) return rows;
+    if (per != 0) return std::min(rows, c * per);
+    return std::min(rows, (rows * c / chunks + unit / 2) / unit * unit);
+  }
 };
 inline ChunkPlan PlanChunks(size_t rows, pthreadpool* pool) {
   const size_t threads = parallel::NumThreads(pool);
-  size_t per = kChunkRows;
+  ChunkPlan p{rows, 1, 1, kChunkRows, gemm::CpuHasAmxInt8() ? 16u : 8u};
   if (threads > 1 && rows > 0) {
-    size_t chunks = (rows + kChunkRows - 1) / kChunkRows;
-    chunks = (std::max(chunks, threads) + threads - 1) / threads * threads;
-    per = std::min(kChunkRows, ((rows + chunks - 1) / chunks + 15) / 16 * 16);
+    // Bounds rounded to the unit: each block at most rows / chunks + unit rows.
+    size_t chunks = (rows + kChunkRows - p.unit - 1) / (kChunkRows - p.unit);
+    p.chunks = (std::max(chunks, threads) + threads - 1) / threads * threads;
+    p.per = 0;
+  } else {
+    p.chunks = std::max<size_t>(1, (rows + kChunkRows - 1) / kChunkRows);
   }
-  const size_t chunks = std::max<size_t>(1, (rows + per - 1) / per);
-  return {per, chunks, std::max<size_t>(1, std::min(chunks, threads > 1 ? threads * 4 : 1))};
+  p.tasks = std::max<size_t>(1, std::min(p.chunks, threads > 1 ? threads * 4 : 1));
+  return p;
 }
 
 inline size_t ChunkTasks(size_t rows, pthreadpool* pool) { return PlanChunks(rows, pool).tasks; }
@@ -148,9 +158,8 @@ void ChunkedIm2ColGemm(size_t rows, int depth, int out_c, std::vector<Out>* scra
     // Task t: blocks [t * chunks / tasks, (t + 1) * chunks / tasks).
     const size_t first = t * plan.chunks / plan.tasks, last = (t + 1) * plan.chunks / plan.tasks;
     for (size_t ch = first; ch < last; ++ch) {
-      const size_t r0 = ch * plan.rows_per_chunk;
-      const size_t r1 = std::min(rows, r0 + plan.rows_per_chunk);
-      if (r0 >= r1) break;
+      const size_t r0 = plan.Bound(ch), r1 = plan.Bound(ch + 1);
+      if (r0 >= r1) continue;
       fill(r0, r1, buf);
       gemm(r0, r1, buf, t);
     }
