@@ -333,7 +333,11 @@ bool VisitNodeOps(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrat
       }
       return reg.builtin_code == kTfLiteBuiltinConv2d ? VisitConv2D(v, node, reg)
                                                       : VisitDepthwiseConv2D(v, node, reg);
-    case kTfLiteBuiltinTransposeConv: return VisitTransposeConv(v, node, reg);
+    case kTfLiteBuiltinTransposeConv:
+      if (node.inputs->size > 2 && IsQuantized8(Tensor(v, node.inputs->data[2]))) {
+        return VisitQuantizedTransposeConv(v, node, reg);
+      }
+      return VisitTransposeConv(v, node, reg);
     case kTfLiteBuiltinFullyConnected:
       if (node.inputs->size > 0 && IsQuantized8(Tensor(v, node.inputs->data[0]))) {
         return VisitQuantizedFullyConnected(v, node, reg);

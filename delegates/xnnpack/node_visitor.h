@@ -27,6 +27,7 @@
 #include "xnnpack/depthwise_f32.h"
 #include "xnnpack/transformer_f32.h"
 #include "xnnpack/transpose_conv_f32.h"
+#include "xnnpack/transpose_conv_qs8.h"
 
 namespace tflite_inspect {
 namespace xnnpack {
@@ -107,6 +108,9 @@ bool Defined(VisitContext& v, xnn_status status, const char* what);
 // their own visitors.
 bool VisitQuantizedConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitQuantizedFullyConnected(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+// An int8 TRANSPOSE_CONV the delegate's own step takes (TransposeConvQs8: stride = filter
+// size, no padding); checks only (this XNNPACK has no per-channel int8 deconvolution).
+bool VisitQuantizedTransposeConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 // ADD and SUB (the same scale limits; SUB as XNNPACK's subtract).
 bool VisitQuantizedAdd(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
 bool VisitQuantizedMul(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
@@ -229,7 +233,8 @@ bool PlanOwnFullyConnected(VisitContext& v, const TfLiteNode& node, const TfLite
 // --- Non-overlapping transposed convolutions run as GEMMs (transpose_conv_f32.h) ---
 struct TransposeConvStep {
   int input = -1, output = -1;
-  std::shared_ptr<const TransposeConvF32> op;
+  std::shared_ptr<const TransposeConvF32> op;     // float, or
+  std::shared_ptr<const TransposeConvQs8> qs8;    // int8
 };
 // MediaPipe's Convolution2DTransposeBias or TRANSPOSE_CONV with stride = filter size, no
 // padding and at most this many values per input pixel and filter row (filter width x

@@ -492,11 +492,48 @@ bool VisitMediaPipeTransposeConvBias(VisitContext& v, const TfLiteNode& node) {
                  "Convolution2DTransposeBias");
 }
 
+namespace {
+
+// An int8 TRANSPOSE_CONV (VisitQuantizedTransposeConv's): the requantization from the
+// tensors, XNNPACK's scales, the weights packed per filter row for the dot GEMM.
+bool PlanTransposeConvQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                          TransposeConvStep* step) {
+  if (!VisitQuantizedTransposeConv(v, node, reg)) return false;
+  if (step == nullptr) return true;
+  const int filter = node.inputs->data[1], input = node.inputs->data[2];
+  const int bias = OptionalInput(node, 3), output = node.outputs->data[0];
+  const auto* p = static_cast<const TfLiteTransposeConvParams*>(node.builtin_data);
+  TfLiteTensor* tensors = v.context->tensors;
+  const int out_c = Dim(v, filter, 0);
+  tflite::conv_util::QuantParams quant;
+  if (tflite::conv_util::PrepareConvQuant(v.context, &tensors[input], &tensors[filter],
+                                          bias >= 0 ? &tensors[bias] : nullptr, &tensors[output],
+                                          p->activation, out_c, &quant) != kTfLiteOk) {
+    return v.Refuse("the requantization could not be derived");
+  }
+  const auto* fq = static_cast<const TfLiteAffineQuantization*>(tensors[filter].quantization.params);
+  step->input = input;
+  step->output = output;
+  step->qs8 = std::make_shared<const TransposeConvQs8>(
+      Dim(v, input, 0), Dim(v, input, 1), Dim(v, input, 2), Dim(v, input, 3), Dim(v, filter, 1),
+      Dim(v, filter, 2), out_c, static_cast<const int8_t*>(StaticData(v, filter)),
+      bias >= 0 ? static_cast<const int32_t*>(StaticData(v, bias)) : nullptr,
+      -quant.input_offset, quant.output_offset, quant.act_min, quant.act_max,
+      RequantizationScales(tensors[input].params.scale, fq->scale->data, fq->scale->size,
+                           tensors[output].params.scale, out_c));
+  return true;
+}
+
+}  // namespace
+
 bool PlanOwnTransposeConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                           TransposeConvStep* step) {
   const bool custom = reg.builtin_code == kTfLiteBuiltinCustom && reg.custom_name != nullptr &&
                       std::strcmp(reg.custom_name, "Convolution2DTransposeBias") == 0;
   if (!custom && reg.builtin_code != kTfLiteBuiltinTransposeConv) return false;
+  if (!custom && node.inputs->size > 2 && IsQuantized8(Tensor(v, node.inputs->data[2]))) {
+    return PlanTransposeConvQs8(v, node, reg, step);
+  }
   if (!(custom ? VisitMediaPipeTransposeConvBias(v, node) : VisitTransposeConv(v, node, reg))) return false;
   // Tensors and strides (the visitor checked counts, types and the output shape).
   const int input = node.inputs->data[custom ? 0 : 2], filter = node.inputs->data[1];

@@ -120,6 +120,43 @@ bool VisitQuantizedConv(VisitContext& v, const TfLiteNode& node, const TfLiteReg
                  "quantized CONV_2D");
 }
 
+bool VisitQuantizedTransposeConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&) {
+  if (node.inputs->size < 3 || node.outputs->size != 1) return v.Refuse("expects 3-4 inputs, 1 output");
+  const int shape = node.inputs->data[0], filter = node.inputs->data[1];
+  const int input = node.inputs->data[2];
+  const int bias = node.inputs->size > 3 ? node.inputs->data[3] : -1;
+  const int output = node.outputs->data[0];
+  if (!IsStatic(v, shape)) return v.Refuse("the output shape is not a constant");
+  if (!CheckActivations(v, input, output) || !CheckRank(v, input, 4, 4, "input") ||
+      !CheckFilter(v, input, filter, 0) || !CheckRank(v, filter, 4, 4, "filter") ||
+      !CheckBias(v, bias) || !CheckRequantization(v, input, filter, output) ||
+      !CheckRank(v, output, 4, 4, "output")) {
+    return false;
+  }
+  if (Tensor(v, input).type != kTfLiteInt8) {
+    return v.Refuse("UINT8 TRANSPOSE_CONV is not taken (the delegate's own transposed "
+                    "convolution is int8)");
+  }
+  const auto* p = static_cast<const TfLiteTransposeConvParams*>(node.builtin_data);
+  float min, max;
+  if (!ActivationRange(v, p->activation, &min, &max)) return false;
+  const int k_h = Dim(v, filter, 1), k_w = Dim(v, filter, 2);
+  if (Dim(v, filter, 3) != Dim(v, input, 3) || Dim(v, output, 3) != Dim(v, filter, 0) ||
+      Dim(v, output, 0) != Dim(v, input, 0)) {
+    return v.Refuse("filter, input and output shapes do not match");
+  }
+  // In 64 bits: crafted sizes overflow int.
+  if (p->stride_height != k_h || p->stride_width != k_w ||
+      Dim(v, output, 1) != int64_t{Dim(v, input, 1)} * k_h ||
+      Dim(v, output, 2) != int64_t{Dim(v, input, 2)} * k_w) {
+    return v.Refuse("an int8 TRANSPOSE_CONV whose windows overlap or are padded (this XNNPACK "
+                    "has no per-channel int8 deconvolution; the delegate's own takes stride = "
+                    "filter size without padding)");
+  }
+  if (v.subgraph != nullptr) return v.Refuse("run by the delegate's own step, not XNNPACK");
+  return true;
+}
+
 namespace {
 
 // Per-channel INT8 weights: this XNNPACK's fully connected has none, its convolution has,

@@ -1782,6 +1782,81 @@ TEST_CASE("XNNPACK partitions run INT8 CONV_2D on the dot-product GEMM where cho
   }
 }
 
+// An int8 TRANSPOSE_CONV (v2 or v3 with a bias) of a [2, 5, 6, ic] input, k x k filter at
+// `stride`, per-channel or per-tensor weights, SAME padding, output [2, 5s, 6s, oc] (or
+// the size a stride below the filter gives).
+std::vector<uint8_t> QuantizedTransposeConvModel(int ic, int oc, int k, int stride,
+                                                 bool per_channel, bool with_bias) {
+  ModelBuilder b;
+  QuantSpec in_q{{0.05f}, {3}}, out_q{{0.2f}, {-7}};
+  QuantSpec f_q, b_q;
+  for (int c = 0; c < (per_channel ? oc : 1); ++c) {
+    f_q.scale.push_back(0.02f + 0.007f * c);
+    f_q.zero_point.push_back(0);
+    b_q.scale.push_back(0.05f * f_q.scale.back());
+    b_q.zero_point.push_back(0);
+  }
+  const int out_h = 5 * stride, out_w = 6 * stride;
+  const int shape = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {4}, {2, out_h, out_w, oc}, "shape");
+  std::vector<uint8_t> fbytes(static_cast<size_t>(oc) * k * k * ic);
+  for (size_t i = 0; i < fbytes.size(); ++i) fbytes[i] = static_cast<uint8_t>((i * 41 % 255) - 127);
+  const int f = b.AddConstTensorBytes(tflite::TensorType_INT8, {oc, k, k, ic}, fbytes, "f", &f_q);
+  const int in = b.AddTensor(tflite::TensorType_INT8, {2, 5, 6, ic}, "in", &in_q);
+  const int out = b.AddTensor(tflite::TensorType_INT8, {2, out_h, out_w, oc}, "out", &out_q);
+  std::vector<int> inputs{shape, f, in};
+  if (with_bias) {
+    std::vector<int32_t> bias(oc);
+    for (int c = 0; c < oc; ++c) bias[c] = 300 * c - 700;
+    inputs.push_back(b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {oc}, bias, "b", &b_q));
+  }
+  tflite::TransposeConvOptionsT o;
+  o.padding = tflite::Padding_SAME;
+  o.stride_w = o.stride_h = stride;
+  b.AddOperator(tflite::BuiltinOperator_TRANSPOSE_CONV, inputs, {out}, Options(o), with_bias ? 3 : 2);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  return b.Build();
+}
+
+// TFLite's XNNPACK delegate takes int8 TRANSPOSE_CONV (a full-int8 U-Net is one partition
+// there); this XNNPACK has no per-channel int8 deconvolution, so the delegate's own step
+// runs the non-overlapping ones (stride = filter size) on the dot-product GEMM with
+// XNNPACK's requantization: within a step of the reference kernels, on any CPU (the
+// portable tile where there is no dot product), and the overlapping ones stay on the CPU
+// with the reason.
+TEST_CASE("XNNPACK partitions run non-overlapping INT8 TRANSPOSE_CONV themselves: within a step") {
+  for (auto [ic, oc, k] : std::vector<std::tuple<int, int, int>>{{8, 4, 2}, {3, 5, 2}, {16, 7, 3}, {32, 20, 2}}) {
+    for (bool per_channel : {true, false}) {
+      for (bool with_bias : {true, false}) {
+        CAPTURE(ic, oc, k, per_channel, with_bias);
+        const auto bytes = QuantizedTransposeConvModel(ic, oc, k, k, per_channel, with_bias);
+        const QOutcome cpu = RunQuantized(bytes, false);
+        const QOutcome x = RunQuantized(bytes, true);
+        CAPTURE(x.refused);
+        CHECK(x.delegate_nodes == 1);
+        REQUIRE(x.values.size() == cpu.values.size());
+        int worst = 0;
+        size_t differ = 0;
+        for (size_t i = 0; i < x.values.size(); ++i) {
+          worst = std::max(worst, std::abs(x.values[i] - cpu.values[i]));
+          differ += x.values[i] != cpu.values[i];
+        }
+        CHECK(worst <= 1);
+        CHECK(differ < x.values.size() / 4);
+        const Outcome r = Run(bytes, true);
+        REQUIRE(!r.log.empty());
+        CHECK_THAT(r.log.back(), Catch::Contains("dot-product GEMM for int8 non-overlapping transposed "
+                                                 "convolutions") &&
+                                     Catch::Contains("#0 TRANSPOSE_CONV"));
+      }
+    }
+  }
+  // Overlapping windows (a 3x3 filter at stride 2): left on the CPU, with the reason.
+  const QOutcome overlap = RunQuantized(QuantizedTransposeConvModel(8, 4, 3, 2, true, true), true);
+  CHECK(overlap.delegate_nodes == 0);
+  CHECK_THAT(overlap.refused, Catch::Contains("whose windows overlap or are padded"));
+}
+
 // An int8 FULLY_CONNECTED over a [2, 3, 10] input (6 rows), per-tensor or per-channel
 // weights, with an int32 bias.
 std::vector<uint8_t> QuantizedFullyConnectedModel(bool per_channel, bool keep_num_dims) {

@@ -1243,7 +1243,8 @@ TfLiteStatus XnnpackKernel::CreateRuntime(TfLiteContext* context, Segment* seg) 
 void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   DelegationRecord* record = CurrentDelegationRecord(context);
   if (record == nullptr) return;
-  std::string copied, convolved, dot_depthwise, gemm_convolved, dot_convolved, transposed, elementwise, tabled,
+  std::string copied, convolved, dot_depthwise, gemm_convolved, dot_convolved, transposed,
+      transposed_qs8, elementwise, tabled,
       multiplied, added, table_multiplied, own_float, own_means, folded, folded_transposes, swished, residuals,
       pads, norms;
   int runtimes = 0, own_nodes = 0;
@@ -1285,6 +1286,9 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
                               ? gemm_convolved
                           : op == kTfLiteBuiltinAdd || op == kTfLiteBuiltinSub || op == kTfLiteBuiltinMul
                               ? elementwise
+                          : op == kTfLiteBuiltinTransposeConv && node->inputs->size > 2 &&
+                                    context->tensors[node->inputs->data[2]].type == kTfLiteInt8
+                              ? transposed_qs8
                               : transposed;
       list += fmt::format("{}#{} {}", list.empty() ? "" : ", ", n, OpNameOf(*reg));
       if (folded_swish_muls_.count(n) != 0) {
@@ -1344,6 +1348,10 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
                          "(never formed)");
   say(transposed, "a GEMM for non-overlapping transposed convolutions (faster than this XNNPACK's "
                   "deconvolution)");
+  say(transposed_qs8, fmt::format("the builtin kernels' dot-product GEMM for int8 non-overlapping "
+                                  "transposed convolutions ({}; this XNNPACK has no per-channel "
+                                  "int8 deconvolution)",
+                                  tflite::gemm::DotKernelName()));
   say(elementwise, "same-shape elementwise ops split over the threads (this XNNPACK runs them on "
                    "one)");
   say(tabled, "8-bit lookup tables, the builtin kernels' own (this XNNPACK has no quantized "
@@ -1446,7 +1454,11 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const FullyConnected
 TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const TransposeConvStep& t) const {
   void* p[2];
   if (!Buffers(context, {t.input, t.output}, p)) return kTfLiteError;
-  t.op->Run(static_cast<const float*>(p[0]), static_cast<float*>(p[1]), pool_);
+  if (t.qs8 != nullptr) {
+    t.qs8->Run(static_cast<const int8_t*>(p[0]), static_cast<int8_t*>(p[1]), pool_);
+  } else {
+    t.op->Run(static_cast<const float*>(p[0]), static_cast<float*>(p[1]), pool_);
+  }
   return kTfLiteOk;
 }
 

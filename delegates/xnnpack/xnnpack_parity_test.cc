@@ -35,7 +35,6 @@ const std::map<std::string, std::string> kKnownGaps = {
     {"deeplab_mnv2_257_int8.tflite", "int8 RESIZE_BILINEAR"},
     {"efficientnet_b0_224_dynamic.tflite", "dynamic-range CONV_2D / FULLY_CONNECTED"},
     {"mobilenet_v2_1.0_224_dynamic.tflite", "dynamic-range CONV_2D / FULLY_CONNECTED"},
-    {"unet_128_int8.tflite", "int8 RESIZE / TRANSPOSE_CONV"},
 };
 
 struct Delegated {
