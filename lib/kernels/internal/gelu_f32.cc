@@ -151,9 +151,14 @@ __attribute__((target("avx512f"))) inline void PackOuter(
   const __mmask16 outer = _mm512_mask_cmp_ps_mask(m, x2, _mm512_set1_ps(1.0f), _CMP_GT_OQ);
   const __m512i index = _mm512_add_epi32(
       _mm512_set1_epi32(j), _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-  _mm512_mask_compressstoreu_ps(zbuf + count, outer, z);
-  _mm512_mask_compressstoreu_epi32(ibuf + count, outer, index);
-  count += __builtin_popcount(outer);
+  // Compressed in registers, then a masked store: vcompressps to memory is microcoded on
+  // AMD Zen 4 (about 40% of bert_tiny_64_dynamic's time there, against 7% in registers).
+  const int packed = __builtin_popcount(outer);
+  const __mmask16 first = packed >= 16 ? static_cast<__mmask16>(0xFFFF)
+                                       : static_cast<__mmask16>((1u << packed) - 1);
+  _mm512_mask_storeu_ps(zbuf + count, first, _mm512_maskz_compress_ps(outer, z));
+  _mm512_mask_storeu_epi32(ibuf + count, first, _mm512_maskz_compress_epi32(outer, index));
+  count += packed;
 }
 
 __attribute__((target("avx512f"), optimize("fp-contract=off"))) inline void
