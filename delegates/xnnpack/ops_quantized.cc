@@ -141,9 +141,23 @@ bool VisitQuantizedTransposeConv(VisitContext& v, const TfLiteNode& node, const 
   float min, max;
   if (!ActivationRange(v, p->activation, &min, &max)) return false;
   const int k_h = Dim(v, filter, 1), k_w = Dim(v, filter, 2);
+  for (int t : {input, filter, output}) {
+    for (int d = 0; d < 4; ++d) {
+      if (Dim(v, t, d) <= 0) return v.Refuse("an empty or unknown dimension");
+    }
+  }
   if (Dim(v, filter, 3) != Dim(v, input, 3) || Dim(v, output, 3) != Dim(v, filter, 0) ||
       Dim(v, output, 0) != Dim(v, input, 0)) {
     return v.Refuse("filter, input and output shapes do not match");
+  }
+  // (The builtin kernel's Prepare, which checks these, does not run on a delegated node.)
+  const int out_c = Dim(v, filter, 0);
+  if (bias >= 0 && tflite::NumElements(&Tensor(v, bias)) != out_c) {
+    return v.Refuse("the bias does not have one value per output channel");
+  }
+  const auto* fq = static_cast<const TfLiteAffineQuantization*>(Tensor(v, filter).quantization.params);
+  if (fq->scale == nullptr || (fq->scale->size != 1 && fq->scale->size != out_c)) {
+    return v.Refuse("the filter does not have one scale, or one per output channel");
   }
   // In 64 bits: crafted sizes overflow int.
   if (p->stride_height != k_h || p->stride_width != k_w ||
