@@ -480,6 +480,10 @@ TFI_HYBRID(inc_5x5_35x35x48_to_64, 35 * 35, 64, 25 * 48)
 TFI_HYBRID(inc_1x7_17x17x160_to_160, 17 * 17, 160, 7 * 160)
 TFI_HYBRID(inc_1x1_17x17x768_to_192, 17 * 17, 192, 768)
 TFI_HYBRID(inc_3x3_8x8x448_to_384, 8 * 8, 384, 9 * 448)
+// A transformer encoder's hybrid FULLY_CONNECTED layers (128 tokens, hidden 256, FFN 1024).
+TFI_HYBRID(fc_128x256_to_256, 128, 256, 256)
+TFI_HYBRID(fc_128x256_to_1024, 128, 1024, 256)
+TFI_HYBRID(fc_128x1024_to_256, 128, 256, 1024)
 #undef TFI_HYBRID
 BENCHMARK_CAPTURE(BM_HybridQuantize, rows_64x128, 64, 128)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_HybridQuantize, rows_64x512, 64, 512)->Unit(benchmark::kMicrosecond);
