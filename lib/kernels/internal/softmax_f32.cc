@@ -54,6 +54,21 @@ __attribute__((always_inline, optimize("fp-contract=off"))) inline void ExpRow(
     const float* in, int n, float max, float beta, int exact_from, float* out) {
   int c = 0;
   const int body = std::min(n, exact_from);
+  // Two vectors a step: exp's polynomial is a chain of dependent operations, and two
+  // independent chains keep the FP units busy (the same operations per lane).
+  for (; c + 2 * kLanes <= body; c += 2 * kLanes) {
+    V v0, v1;
+    std::memcpy(&v0, in + c, sizeof v0);
+    std::memcpy(&v1, in + c + kLanes, sizeof v1);
+    v0 = v0 - max;
+    v1 = v1 - max;
+    v0 = v0 * beta;
+    v1 = v1 * beta;
+    PExp(v0);
+    PExp(v1);
+    std::memcpy(out + c, &v0, sizeof v0);
+    std::memcpy(out + c + kLanes, &v1, sizeof v1);
+  }
   for (; c + kLanes <= body; c += kLanes) {
     V v;
     std::memcpy(&v, in + c, sizeof v);
