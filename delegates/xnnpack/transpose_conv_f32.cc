@@ -15,13 +15,7 @@ TransposeConvF32::TransposeConvF32(int batches, int in_h, int in_w, int in_c, in
   const int n = k_w * out_c;
   std::vector<float> rows(static_cast<size_t>(n) * in_c);
   for (int fy = 0; fy < k_h; ++fy) {
-    // Column fx * out_c + o of filter row fy is filter[o][fy][fx][:].
-    for (int fx = 0; fx < k_w; ++fx) {
-      for (int o = 0; o < out_c; ++o) {
-        const float* src = filter + ((static_cast<size_t>(o) * k_h + fy) * k_w + fx) * in_c;
-        std::copy(src, src + in_c, rows.begin() + (static_cast<size_t>(fx) * out_c + o) * in_c);
-      }
-    }
+    TransposeConvFilterRow(filter, k_h, k_w, out_c, in_c, fy, rows.data());
     packed_.emplace_back(tflite::gemm::PackedWeightsSize(n, in_c));
     tflite::gemm::PackFloatWeights(rows.data(), n, in_c, packed_.back().data());
   }

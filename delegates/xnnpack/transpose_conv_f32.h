@@ -10,10 +10,26 @@
 
 #include <pthreadpool.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <vector>
 
 namespace tflite_inspect {
 namespace xnnpack {
+
+// Filter row fy of an OHWI filter [out_c][k_h][k_w][in_c] as the GEMM's k_w * out_c
+// weight rows of in_c values: row fx * out_c + o is filter[o][fy][fx][:] (both the float
+// and the int8 step's weights).
+template <typename T>
+void TransposeConvFilterRow(const T* filter, int k_h, int k_w, int out_c, int in_c, int fy,
+                            T* rows) {
+  for (int fx = 0; fx < k_w; ++fx) {
+    for (int o = 0; o < out_c; ++o) {
+      const T* src = filter + ((static_cast<size_t>(o) * k_h + fy) * k_w + fx) * in_c;
+      std::copy(src, src + in_c, rows + (static_cast<size_t>(fx) * out_c + o) * in_c);
+    }
+  }
+}
 
 class TransposeConvF32 {
  public:

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "kernels/internal/parallel.h"
+#include "xnnpack/transpose_conv_f32.h"
 
 namespace tflite_inspect {
 namespace xnnpack {
@@ -21,13 +22,7 @@ TransposeConvQs8::TransposeConvQs8(int batches, int in_h, int in_w, int in_c, in
   std::vector<int32_t> sums(n), row_bias(n);
   for (int i = 0; i < n; ++i) row_bias[i] = bias != nullptr ? bias[i % out_c] : 0;
   for (int fy = 0; fy < k_h; ++fy) {
-    // Column fx * out_c + o of filter row fy is filter[o][fy][fx][:].
-    for (int fx = 0; fx < k_w; ++fx) {
-      for (int o = 0; o < out_c; ++o) {
-        const int8_t* src = filter + ((static_cast<size_t>(o) * k_h + fy) * k_w + fx) * in_c;
-        std::copy(src, src + in_c, rows.begin() + (static_cast<size_t>(fx) * out_c + o) * in_c);
-      }
-    }
+    TransposeConvFilterRow(filter, k_h, k_w, out_c, in_c, fy, rows.data());
     packed_.emplace_back(tflite::gemm::PackedDotWeightsSize(n, in_c));
     tflite::gemm::PackDotWeights(rows.data(), n, in_c, packed_.back().data(), sums.data());
     bias_.emplace_back(n);

@@ -137,17 +137,33 @@ void BM_QuantizedGemm(benchmark::State& state, int m, int n, int k) {
 
 // The dot-product GEMM (VNNI): same stage; the second argument picks the tile
 // (0 auto, 1 portable, 2 AVX-VNNI, 3 AVX-512 VNNI, 4 AMX; one the CPU lacks runs as auto).
+// Random uint8 rows of A (DotDepth(k) apart) and int8 weights packed for the dot GEMM,
+// with the weights' column sums.
+struct DotOperands {
+  DotOperands(int m, int n, int k) : depth(tflite::gemm::DotDepth(k)) {
+    std::mt19937 rng(1);
+    std::uniform_int_distribution<int> d(-128, 127);
+    a.resize(static_cast<size_t>(m) * depth);
+    std::vector<int8_t> w(static_cast<size_t>(n) * k);
+    for (auto& x : a) x = static_cast<uint8_t>(d(rng) + 128);
+    for (auto& x : w) x = static_cast<int8_t>(d(rng));
+    packed.resize(tflite::gemm::PackedDotWeightsSize(n, k));
+    sums.resize(n);
+    tflite::gemm::PackDotWeights(w.data(), n, k, packed.data(), sums.data());
+  }
+  int depth;
+  std::vector<uint8_t> a;
+  tflite::gemm::CacheLineVector<int8_t> packed;
+  std::vector<int32_t> sums;
+};
+
 void BM_DotGemm(benchmark::State& state, int m, int n, int k) {
-  std::mt19937 rng(1);
-  std::uniform_int_distribution<int> d(-128, 127);
-  const int depth = tflite::gemm::DotDepth(k);
-  std::vector<uint8_t> a(static_cast<size_t>(m) * depth);
-  std::vector<int8_t> w(static_cast<size_t>(n) * k);
-  for (auto& x : a) x = static_cast<uint8_t>(d(rng) + 128);
-  for (auto& x : w) x = static_cast<int8_t>(d(rng));
-  tflite::gemm::CacheLineVector<int8_t> packed(tflite::gemm::PackedDotWeightsSize(n, k));
-  std::vector<int32_t> sums(n), bias(n, 100), dot_bias(n), mult(n, 1 << 30), shift(n, -10);
-  tflite::gemm::PackDotWeights(w.data(), n, k, packed.data(), sums.data());
+  DotOperands ops(m, n, k);
+  const int depth = ops.depth;
+  const auto& a = ops.a;
+  const auto& packed = ops.packed;
+  const auto& sums = ops.sums;
+  std::vector<int32_t> bias(n, 100), dot_bias(n), mult(n, 1 << 30), shift(n, -10);
   tflite::gemm::DotBias(bias.data(), sums.data(), n, 131, dot_bias.data());
   tflite::gemm::QuantizedOutputStage stage;
   stage.bias = dot_bias.data();
@@ -173,16 +189,12 @@ void BM_DotGemm(benchmark::State& state, int m, int n, int k) {
 // the CPU's tiles take it, else DotGemmRaw + hybrid::ScaleRows), per-channel scales.
 // Arg 1: always DotGemmRaw + ScaleRows (what the fusion saves).
 void BM_DotGemmHybrid(benchmark::State& state, int m, int n, int k) {
-  std::mt19937 rng(1);
-  std::uniform_int_distribution<int> d(-128, 127);
-  const int depth = tflite::gemm::DotDepth(k);
-  std::vector<uint8_t> a(static_cast<size_t>(m) * depth);
-  std::vector<int8_t> w(static_cast<size_t>(n) * k);
-  for (auto& x : a) x = static_cast<uint8_t>(d(rng) + 128);
-  for (auto& x : w) x = static_cast<int8_t>(d(rng));
-  tflite::gemm::CacheLineVector<int8_t> packed(tflite::gemm::PackedDotWeightsSize(n, k));
-  std::vector<int32_t> sums(n), dot_bias(n), raw(static_cast<size_t>(m) * n);
-  tflite::gemm::PackDotWeights(w.data(), n, k, packed.data(), sums.data());
+  DotOperands ops(m, n, k);
+  const int depth = ops.depth;
+  const auto& a = ops.a;
+  const auto& packed = ops.packed;
+  const auto& sums = ops.sums;
+  std::vector<int32_t> dot_bias(n), raw(static_cast<size_t>(m) * n);
   tflite::gemm::DotBias(nullptr, sums.data(), n, 128, dot_bias.data());
   std::vector<float> row_scale(m, 0.02f), unit(n, 0.01f), bias(n, 0.5f);
   tflite::gemm::HybridOutputStage stage;
