@@ -4,7 +4,6 @@
 #include <cstddef>
 
 #include "kernels/internal/gemm.h"
-#include "kernels/internal/parallel.h"
 
 namespace tflite_inspect {
 namespace xnnpack {
@@ -26,20 +25,15 @@ TransposeConvF32::TransposeConvF32(int batches, int in_h, int in_w, int in_c, in
 }
 
 void TransposeConvF32::Run(const float* input, float* output, pthreadpool_t pool) const {
-  // One task per (batch, input row, filter row): in_w output pixels of k_w * out_c values,
-  // contiguous in output row iy * k_h + fy.
   const int n = k_w_ * out_c_;
-  const size_t tasks = static_cast<size_t>(batches_) * in_h_ * k_h_;
-  const double macs = static_cast<double>(tasks) * in_w_ * n * in_c_;
-  tflite::parallel::ParallelFor(pool, tasks, macs, [&](size_t t) {
-    const int fy = static_cast<int>(t % k_h_);
-    const size_t row = t / k_h_;  // batch * in_h + iy
-    tflite::gemm::FloatOutputStage stage;
-    stage.bias = bias_.data();
-    float* out = output + (row * k_h_ + fy) * static_cast<size_t>(in_w_) * n;
-    tflite::gemm::FloatGemm(in_w_, n, in_c_, input + row * in_w_ * static_cast<size_t>(in_c_), in_c_,
-                            packed_[fy].data(), out, n, stage, nullptr);
-  });
+  tflite::gemm::FloatOutputStage stage;
+  stage.bias = bias_.data();
+  ForEachTransposeConvRow(batches_, in_h_, in_w_, in_c_, k_h_, k_w_, out_c_, pool,
+                          [&](size_t row, int fy, size_t out) {
+                            tflite::gemm::FloatGemm(in_w_, n, in_c_, input + row * in_w_ * in_c_,
+                                                    in_c_, packed_[fy].data(), output + out, n,
+                                                    stage, nullptr);
+                          });
 }
 
 }  // namespace xnnpack

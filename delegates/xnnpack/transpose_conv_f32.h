@@ -14,6 +14,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "kernels/internal/parallel.h"
+
 namespace tflite_inspect {
 namespace xnnpack {
 
@@ -29,6 +31,23 @@ void TransposeConvFilterRow(const T* filter, int k_h, int k_w, int out_c, int in
       std::copy(src, src + in_c, rows + (static_cast<size_t>(fx) * out_c + o) * in_c);
     }
   }
+}
+
+// The GEMMs of a non-overlapping transposed convolution, one per (batch, input row, filter
+// row) over the pool: gemm(row, fy, out) multiplies input row `row` (batch * in_h + iy) by
+// filter row fy into `out`, the offset of its in_w output pixels of k_w * out_c values,
+// contiguous in output row iy * k_h + fy.
+template <typename Gemm>
+void ForEachTransposeConvRow(int batches, int in_h, int in_w, int in_c, int k_h, int k_w,
+                             int out_c, pthreadpool_t pool, const Gemm& gemm) {
+  const size_t n = static_cast<size_t>(k_w) * out_c;
+  const size_t tasks = static_cast<size_t>(batches) * in_h * k_h;
+  const double macs = static_cast<double>(tasks) * in_w * n * in_c;
+  tflite::parallel::ParallelFor(pool, tasks, macs, [&](size_t t) {
+    const int fy = static_cast<int>(t % k_h);
+    const size_t row = t / k_h;
+    gemm(row, fy, (row * k_h + fy) * static_cast<size_t>(in_w) * n);
+  });
 }
 
 class TransposeConvF32 {

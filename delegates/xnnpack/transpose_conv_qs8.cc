@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstring>
 
-#include "kernels/internal/parallel.h"
 #include "xnnpack/transpose_conv_f32.h"
 
 namespace tflite_inspect {
@@ -36,35 +34,25 @@ TransposeConvQs8::TransposeConvQs8(int batches, int in_h, int in_w, int in_c, in
 
 void TransposeConvQs8::Run(const int8_t* input, int8_t* output, pthreadpool_t pool) const {
   const int n = k_w_ * out_c_;
-  const int stride = tflite::gemm::DotDepth(in_c_);
-  const size_t pixels = static_cast<size_t>(batches_) * in_h_ * in_w_;
-  // Each row of A needs DotDepth(in_c) readable bytes (the packed depth past in_c is 0).
-  scratch_.resize(pixels * stride);
-  if (stride == in_c_) {
-    tflite::gemm::DotInput(input, pixels * in_c_, scratch_.data());
-  } else {
-    for (size_t p = 0; p < pixels; ++p) {
-      tflite::gemm::DotInput(input + p * in_c_, in_c_, scratch_.data() + p * stride);
-      std::memset(scratch_.data() + p * stride + in_c_, 0, stride - in_c_);
-    }
-  }
-  // One task per (batch, input row, filter row): in_w output pixels of k_w * out_c values,
-  // contiguous in output row iy * k_h + fy.
-  const size_t tasks = static_cast<size_t>(batches_) * in_h_ * k_h_;
-  const double macs = static_cast<double>(tasks) * in_w_ * n * in_c_;
-  tflite::parallel::ParallelFor(pool, tasks, macs, [&](size_t t) {
-    const int fy = static_cast<int>(t % k_h_);
-    const size_t row = t / k_h_;  // batch * in_h + iy
-    tflite::gemm::QuantizedOutputStage stage;
-    stage.bias = bias_[fy].data();
-    stage.float_scale = scale_.data();
-    stage.output_offset = output_zero_point_;
-    stage.act_min = act_min_;
-    stage.act_max = act_max_;
-    int8_t* out = output + (row * k_h_ + fy) * static_cast<size_t>(in_w_) * n;
-    tflite::gemm::DotGemm(in_w_, n, in_c_, scratch_.data() + row * in_w_ * stride, stride,
-                          packed_[fy].data(), out, n, stage, nullptr);
-  });
+  const size_t values = static_cast<size_t>(batches_) * in_h_ * in_w_ * in_c_;
+  // The input + 128, rows in_c apart; each row of A needs DotDepth(in_c) readable bytes
+  // (the packed depth past in_c is 0), so the last one reads up to 3 bytes of slack.
+  scratch_.resize(values + tflite::gemm::DotDepth(in_c_) - in_c_, 0);
+  tflite::gemm::DotInput(input, values, scratch_.data());
+  tflite::gemm::QuantizedOutputStage stage;
+  stage.float_scale = scale_.data();
+  stage.output_offset = output_zero_point_;
+  stage.act_min = act_min_;
+  stage.act_max = act_max_;
+  ForEachTransposeConvRow(batches_, in_h_, in_w_, in_c_, k_h_, k_w_, out_c_, pool,
+                          [&](size_t row, int fy, size_t out) {
+                            tflite::gemm::QuantizedOutputStage row_stage = stage;
+                            row_stage.bias = bias_[fy].data();
+                            tflite::gemm::DotGemm(in_w_, n, in_c_,
+                                                  scratch_.data() + row * in_w_ * in_c_, in_c_,
+                                                  packed_[fy].data(), output + out, n, row_stage,
+                                                  nullptr);
+                          });
 }
 
 }  // namespace xnnpack

@@ -44,7 +44,7 @@ class TransposeConvQs8 {
   std::vector<tflite::gemm::CacheLineVector<int8_t>> packed_;
   std::vector<std::vector<int32_t>> bias_;
   std::vector<float> scale_;  // the out_c scales repeated k_w times
-  mutable std::vector<uint8_t> scratch_;  // the input + 128, rows DotDepth(in_c) apart
+  mutable std::vector<uint8_t> scratch_;  // the input + 128, and DotDepth's slack
 };
 
 }  // namespace xnnpack

@@ -158,13 +158,9 @@ struct DotOperands {
 };
 
 void BM_DotGemm(benchmark::State& state, int m, int n, int k) {
-  DotOperands ops(m, n, k);
-  const int depth = ops.depth;
-  const auto& a = ops.a;
-  const auto& packed = ops.packed;
-  const auto& sums = ops.sums;
+  const DotOperands ops(m, n, k);
   std::vector<int32_t> bias(n, 100), dot_bias(n), mult(n, 1 << 30), shift(n, -10);
-  tflite::gemm::DotBias(bias.data(), sums.data(), n, 131, dot_bias.data());
+  tflite::gemm::DotBias(bias.data(), ops.sums.data(), n, 131, dot_bias.data());
   tflite::gemm::QuantizedOutputStage stage;
   stage.bias = dot_bias.data();
   stage.multiplier = mult.data();
@@ -174,8 +170,8 @@ void BM_DotGemm(benchmark::State& state, int m, int n, int k) {
   const auto kernel = static_cast<tflite::gemm::DotKernel>(state.range(1));
   pthreadpool_t pool = threads > 1 ? pthreadpool_create(threads) : nullptr;
   for (auto _ : state) {
-    tflite::gemm::DotGemm(m, n, k, a.data(), depth, packed.data(), c.data(), n, stage, pool,
-                          kernel);
+    tflite::gemm::DotGemm(m, n, k, ops.a.data(), ops.depth, ops.packed.data(), c.data(), n, stage,
+                          pool, kernel);
     benchmark::DoNotOptimize(c.data());
     benchmark::ClobberMemory();
   }
@@ -189,13 +185,9 @@ void BM_DotGemm(benchmark::State& state, int m, int n, int k) {
 // the CPU's tiles take it, else DotGemmRaw + hybrid::ScaleRows), per-channel scales.
 // Arg 1: always DotGemmRaw + ScaleRows (what the fusion saves).
 void BM_DotGemmHybrid(benchmark::State& state, int m, int n, int k) {
-  DotOperands ops(m, n, k);
-  const int depth = ops.depth;
-  const auto& a = ops.a;
-  const auto& packed = ops.packed;
-  const auto& sums = ops.sums;
+  const DotOperands ops(m, n, k);
   std::vector<int32_t> dot_bias(n), raw(static_cast<size_t>(m) * n);
-  tflite::gemm::DotBias(nullptr, sums.data(), n, 128, dot_bias.data());
+  tflite::gemm::DotBias(nullptr, ops.sums.data(), n, 128, dot_bias.data());
   std::vector<float> row_scale(m, 0.02f), unit(n, 0.01f), bias(n, 0.5f);
   tflite::gemm::HybridOutputStage stage;
   stage.dot_bias = dot_bias.data();
@@ -208,11 +200,11 @@ void BM_DotGemmHybrid(benchmark::State& state, int m, int n, int k) {
   bool fused = false;
   for (auto _ : state) {
     fused = state.range(0) == 0 &&
-            tflite::gemm::DotGemmHybrid(m, n, k, a.data(), depth, packed.data(), stage, c.data(),
-                                        n, nullptr);
+            tflite::gemm::DotGemmHybrid(m, n, k, ops.a.data(), ops.depth, ops.packed.data(), stage,
+                                        c.data(), n, nullptr);
     if (!fused) {
-      tflite::gemm::DotGemmRaw(m, n, k, a.data(), depth, packed.data(), dot_bias.data(),
-                               raw.data(), n, nullptr);
+      tflite::gemm::DotGemmRaw(m, n, k, ops.a.data(), ops.depth, ops.packed.data(),
+                               dot_bias.data(), raw.data(), n, nullptr);
       tflite::hybrid::ScaleRows(raw.data(), n, m, n, row_scale.data(), nullptr, nullptr,
                                 unit.data(), bias.data(), stage.act_min, stage.act_max, c.data(),
                                 n);

@@ -118,8 +118,10 @@ __attribute__((target(TFI_DOT512_TARGET), always_inline)) inline void Store16(co
                                                                              int32_t* out) {
   _mm512_mask_storeu_epi32(out, t.mask, _mm512_add_epi32(acc, t.bias));
 }
-// A hybrid layer's float stage (HybridOutputStage) of 16 columns, per row: the AMX
-// epilogue's operations (AmxHybridStore), each product rounded alone.
+// A hybrid layer's float stage (HybridOutputStage) of 16 columns, per row: the VNNI tiles'
+// and the AMX blocks' (AmxHybridStore) epilogue. The _round_ forms with the current
+// rounding are plain multiplies and adds that the compiler does not contract into FMA:
+// each product rounded alone, as the hybrid kernels' loops.
 struct HybridStage16 {
   __m512i dot_bias, col;
   __m512 unit, bias, lo, hi;
@@ -317,33 +319,15 @@ struct alignas(64) AmxTileConfig {
 };
 
 // The hybrid layers' rescale of 32 x 32 sums (rows i.., columns col0..; rows and cols the
-// valid ones) into float (HybridOutputStage). The _round_ forms with the current rounding
-// are plain multiplies and adds that the compiler does not contract into FMA: each
-// product rounded alone, as the hybrid kernels' loops.
+// valid ones) into float (HybridOutputStage), 16 columns at a time (HybridStore16).
 __attribute__((target(TFI_AMX_TARGET), always_inline)) inline void AmxHybridStore(
     const HybridOutputStage& s, int i, int rows, int col0, int cols,
     const int32_t (*cbuf)[2 * kNr], float* c, size_t ldc) {
-  constexpr int kRound = _MM_FROUND_CUR_DIRECTION;
-  const __m512 lo = _mm512_set1_ps(s.act_min), hi = _mm512_set1_ps(s.act_max);
   for (int q = 0; q * kNr < cols; ++q) {
-    const int at = col0 + q * kNr, left = cols - q * kNr;
-    const __mmask16 m = left >= kNr ? 0xFFFF : static_cast<__mmask16>((1u << left) - 1);
-    const __m512i dot_bias = s.dot_bias != nullptr ? _mm512_maskz_loadu_epi32(m, s.dot_bias + at)
-                                                   : _mm512_setzero_si512();
-    const __m512i col = s.col_sums != nullptr ? _mm512_maskz_loadu_epi32(m, s.col_sums + at)
-                                              : _mm512_setzero_si512();
-    const __m512 unit = _mm512_maskz_loadu_ps(m, s.unit_scale + at);
-    const __m512 bias = s.bias != nullptr ? _mm512_maskz_loadu_ps(m, s.bias + at) : _mm512_setzero_ps();
+    const int at = col0 + q * kNr;
+    const HybridStage16 st = LoadHybridStage16(s, at, cols - q * kNr);
     for (int r = 0; r < rows; ++r) {
-      const int row = i + r;
-      __m512i d = _mm512_add_epi32(_mm512_load_si512(&cbuf[r][q * kNr]), dot_bias);
-      if (s.col_sums != nullptr) {
-        d = _mm512_sub_epi32(d, _mm512_mullo_epi32(_mm512_set1_epi32(s.row_offset[row]), col));
-      }
-      const __m512 scale = _mm512_mul_round_ps(_mm512_set1_ps(s.row_scale[row]), unit, kRound);
-      const __m512 v =
-          _mm512_add_round_ps(bias, _mm512_mul_round_ps(_mm512_cvtepi32_ps(d), scale, kRound), kRound);
-      _mm512_mask_storeu_ps(c + row * ldc + at, m, _mm512_min_ps(hi, _mm512_max_ps(lo, v)));
+      HybridStore16(st, s, i + r, _mm512_load_si512(&cbuf[r][q * kNr]), c + (i + r) * ldc + at);
     }
   }
 }
@@ -865,9 +849,9 @@ bool DotGemmGathered(int m, int n, int k, const DotRows& rows, const int8_t* pac
 
 bool DotGemmHybridRuns(int m, int n, int k) {
 #ifdef TFI_DOT_X86
-  if (m <= 0 || n <= 0) return false;
-  return AmxRuns(m, n, k) || Resolve(DotKernel::kAuto) == DotKernel::kAvx512Vnni ||
-         Resolve(DotKernel::kAuto) == DotKernel::kAmx;
+  (void)k;  // any depth: AMX below its minimum runs the VNNI tiles
+  const DotKernel kernel = Resolve(DotKernel::kAuto);
+  return m > 0 && n > 0 && (kernel == DotKernel::kAvx512Vnni || kernel == DotKernel::kAmx);
 #else
   (void)m, (void)n, (void)k;
   return false;
