@@ -668,6 +668,71 @@ TEST_CASE("CONV_2D int8: one-pixel-high windows are bit-exact with the reference
   }
 }
 
+// On the AVX-512 VNNI tiles (without AMX) windows that cover the image at least twice
+// are read in place in a padded copy of the image (im2col.h: PaddedDotImageApplies):
+// filter rows of a multiple of 4 bytes as the tiles' spans, narrower ones (3 channels)
+// copied from it. Images up to 40 x 40 (output rows split over the threads), both
+// strides, dilated columns, SAME and VALID, 1-2 images. Bit-exact.
+TEST_CASE("CONV_2D int8: windows read in a padded image are bit-exact (random shapes)") {
+  size_t padded = 0;
+  for (uint32_t seed = 1; seed <= 40; ++seed) {
+    std::mt19937 rng(seed + 7300);
+    ConvCase c;
+    c.batch = RandInt(rng, 1, 2);
+    c.ih = RandInt(rng, 6, 40);
+    c.iw = RandInt(rng, 6, 40);
+    const int channels[] = {1, 2, 3, 4, 6, 8, 12, 16, 20, 32};
+    c.ic = channels[RandInt(rng, 0, 9)];
+    c.oc = RandInt(rng, 1, 40);
+    c.fh = RandInt(rng, 1, 5);
+    c.fw = RandInt(rng, 1, 5);
+    c.sh = RandInt(rng, 1, 2);
+    c.sw = RandInt(rng, 1, 2);
+    c.dh = RandInt(rng, 1, 4) == 1 ? 2 : 1;
+    c.same = RandInt(rng, 0, 2) != 0 || c.ih < c.EffH() || c.iw < c.EffW();
+    c.act = RandomActivation(rng);
+    c.bias_mode = RandInt(rng, 0, 2);
+    c.threads = RandInt(rng, 1, 3);
+    tflite::conv_util::ConvGeometry g{};
+    g.batches = c.batch;
+    g.in_h = c.ih;
+    g.in_w = c.iw;
+    g.in_c = g.f_c = c.ic;
+    g.f_h = c.fh;
+    g.f_w = c.fw;
+    g.out_h = c.OutH();
+    g.out_w = c.OutW();
+    g.out_c = g.group_out_c = c.oc;
+    g.groups = 1;
+    g.stride_h = c.sh;
+    g.stride_w = c.sw;
+    g.dil_h = c.dh;
+    g.dil_w = 1;
+    g.pad_h = c.PadH();
+    g.pad_w = c.PadW();
+    padded += tflite::conv_util::PaddedDotImageApplies(g, nullptr);
+    RunQuantized<int8_t>(c, seed % 3 != 0, seed + 7300);
+  }
+  // Weights over kSpanBlockBytes (3 x 3 x 64 -> 400: blocks of 320 columns and a partial
+  // one), each block over every output row; one thread and two.
+  for (int threads : {1, 2}) {
+    ConvCase c;
+    c.ih = c.iw = 10;
+    c.ic = 64;
+    c.oc = 400;
+    c.fh = c.fw = 3;
+    c.same = true;
+    c.threads = threads;
+    c.act = tflite::ActivationFunctionType_RELU;
+    RunQuantized<int8_t>(c, true, 7390 + threads);
+  }
+  if (tflite::gemm::CpuHasAvx512Vnni() && !tflite::gemm::CpuHasAmxInt8()) {
+    CHECK(padded >= 15);
+  } else {
+    WARN("no AVX-512 VNNI tiles without AMX here: the padded-image path was not taken");
+  }
+}
+
 TEST_CASE("CONV_2D int8 per-channel is bit-exact with the reference (random shapes)") {
   for (uint32_t seed = 1; seed <= 40; ++seed) {
     std::mt19937 rng(seed + 1000);

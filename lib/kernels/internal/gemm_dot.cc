@@ -159,31 +159,39 @@ constexpr int kDot512Mr = 8;
 
 // R rows x P panels (P = 1 or 2; the second panel panel_bytes after the first); cols: the
 // valid columns of the P panels together. Accumulators in named variables (see gemm.cc).
+// The k values of a row in `spans.count` equal spans, span t at t * spans.stride bytes
+// from the row's start (DotGemmSpans); one span of all groups otherwise.
 template <int R, int P, typename OutT>
 __attribute__((target(TFI_DOT512_TARGET))) void Avx512DotTile(
     int groups, const uint8_t* a, size_t lda, const int8_t* b, size_t panel_bytes, OutT* c,
     size_t ldc, int cols, const QuantizedOutputStage& s, int col0, const HybridOutputStage* h,
-    int row0) {
+    int row0, const DotSpans& spans) {
   static_assert(R >= 1 && R <= kDot512Mr && (P == 1 || P == 2), "");
-#define TFI_DECL(i)                                                               \
-  __m512i acc##i##0 = _mm512_setzero_si512(), acc##i##1 = _mm512_setzero_si512(); \
-  const uint8_t* a##i = a + static_cast<size_t>(i < R ? i : 0) * lda;
+#define TFI_DECL(i) __m512i acc##i##0 = _mm512_setzero_si512(), acc##i##1 = _mm512_setzero_si512();
   TFI_DOT512_ROWS(TFI_DECL)
 #undef TFI_DECL
-  const int8_t* b1 = b + panel_bytes;
-  for (int g = 0; g < groups; ++g) {
-    const __m512i w0 = _mm512_loadu_si512(b + g * kGroupBytes);
-    const __m512i w1 = P > 1 ? _mm512_loadu_si512(b1 + g * kGroupBytes) : w0;
-#define TFI_STEP(i)                                              \
-  if constexpr (i < R) {                                         \
-    int32_t quad;                                                \
-    std::memcpy(&quad, a##i + 4 * g, sizeof quad);               \
-    const __m512i av = _mm512_set1_epi32(quad);                  \
-    acc##i##0 = _mm512_dpbusd_epi32(acc##i##0, av, w0);          \
+  const int span_groups = groups / spans.count;
+  for (int t = 0; t < spans.count; ++t) {
+    const uint8_t* at = a + t * spans.stride;
+#define TFI_ROW(i) const uint8_t* a##i = at + static_cast<size_t>(i < R ? i : 0) * lda;
+    TFI_DOT512_ROWS(TFI_ROW)
+#undef TFI_ROW
+    const int8_t* b0 = b + static_cast<size_t>(t) * span_groups * kGroupBytes;
+    const int8_t* b1 = b0 + panel_bytes;
+    for (int g = 0; g < span_groups; ++g) {
+      const __m512i w0 = _mm512_loadu_si512(b0 + g * kGroupBytes);
+      const __m512i w1 = P > 1 ? _mm512_loadu_si512(b1 + g * kGroupBytes) : w0;
+#define TFI_STEP(i)                                                          \
+  if constexpr (i < R) {                                                     \
+    int32_t quad;                                                            \
+    std::memcpy(&quad, a##i + 4 * g, sizeof quad);                           \
+    const __m512i av = _mm512_set1_epi32(quad);                              \
+    acc##i##0 = _mm512_dpbusd_epi32(acc##i##0, av, w0);                      \
     if constexpr (P > 1) acc##i##1 = _mm512_dpbusd_epi32(acc##i##1, av, w1); \
   }
-    TFI_DOT512_ROWS(TFI_STEP)
+      TFI_DOT512_ROWS(TFI_STEP)
 #undef TFI_STEP
+    }
   }
   for (int q = 0; q < P; ++q) {
     const int n = std::min(kNr, cols - q * kNr);
@@ -569,11 +577,13 @@ DotKernel Resolve(DotKernel which) {
 template <int P, typename OutT>
 void Avx512Rows(int rows, int groups, const uint8_t* a, size_t lda, const int8_t* b,
                 size_t panel_bytes, OutT* c, size_t ldc, int cols,
-                const QuantizedOutputStage& s, int col0, const HybridOutputStage* h, int row0) {
+                const QuantizedOutputStage& s, int col0, const HybridOutputStage* h, int row0,
+                const DotSpans& spans) {
   switch (rows) {
-#define TFI_CASE(i)                                                                             \
-  case i + 1:                                                                                   \
-    Avx512DotTile<i + 1, P, OutT>(groups, a, lda, b, panel_bytes, c, ldc, cols, s, col0, h, row0); \
+#define TFI_CASE(i)                                                                       \
+  case i + 1:                                                                             \
+    Avx512DotTile<i + 1, P, OutT>(groups, a, lda, b, panel_bytes, c, ldc, cols, s, col0, h, \
+                                  row0, spans);                                           \
     break;
     TFI_DOT512_ROWS(TFI_CASE)
 #undef TFI_CASE
@@ -702,7 +712,7 @@ bool AmxRuns(int m, int n, int k) {
 template <typename OutT>
 void Avx512Gemm(int m, int n, int k, const uint8_t* a, size_t sa, const int8_t* packed_b, OutT* c,
                 size_t sc, const QuantizedOutputStage& stage, pthreadpool* pool,
-                const HybridOutputStage* h = nullptr) {
+                const HybridOutputStage* h = nullptr, const DotSpans& spans = DotSpans()) {
   const int panels = (n + kNr - 1) / kNr;
   const int groups = DotDepth(k) / 4;
   const size_t panel_bytes = static_cast<size_t>(DotPanelDepth(k)) * kNr;
@@ -719,10 +729,10 @@ void Avx512Gemm(int m, int n, int k, const uint8_t* a, size_t sa, const int8_t* 
             OutT* ci = c + i * sc + col0;
             if (p + 1 < p1) {
               Avx512Rows<2, OutT>(rows, groups, ai, sa, bp, panel_bytes, ci, sc, cols, stage, col0,
-                                  h, i);
+                                  h, i, spans);
             } else {
               Avx512Rows<1, OutT>(rows, groups, ai, sa, bp, panel_bytes, ci, sc, cols, stage, col0,
-                                  h, i);
+                                  h, i, spans);
             }
           }
         }
@@ -873,6 +883,46 @@ bool DotGemmHybrid(int m, int n, int k, const uint8_t* a, int lda, const int8_t*
 #else
   (void)m, (void)n, (void)k, (void)a, (void)lda, (void)packed_b, (void)stage, (void)c, (void)ldc,
       (void)pool;
+  return false;
+#endif
+}
+
+bool DotGemmSpansRun(int m, int n, int k) {
+#ifdef TFI_DOT_X86
+  (void)k;
+  return m > 0 && n > 0 && Resolve(DotKernel::kAuto) == DotKernel::kAvx512Vnni;
+#else
+  (void)m, (void)n, (void)k;
+  return false;
+#endif
+}
+
+bool DotGemmSpans(int m, int n, int k, const uint8_t* a, int lda, const DotSpans& spans,
+                  const int8_t* packed_b, int8_t* c, int ldc, const QuantizedOutputStage& stage,
+                  pthreadpool* pool) {
+#ifdef TFI_DOT_X86
+  if (!DotGemmSpansRun(m, n, k) || spans.count < 1 || k % (4 * spans.count) != 0) return false;
+  Avx512Gemm<int8_t>(m, n, k, a, static_cast<size_t>(lda), packed_b, c, static_cast<size_t>(ldc),
+                     stage, pool, nullptr, spans);
+  return true;
+#else
+  (void)m, (void)n, (void)k, (void)a, (void)lda, (void)spans, (void)packed_b, (void)c, (void)ldc,
+      (void)stage, (void)pool;
+  return false;
+#endif
+}
+
+bool DotGemmHybridSpans(int m, int n, int k, const uint8_t* a, int lda, const DotSpans& spans,
+                        const int8_t* packed_b, const HybridOutputStage& stage, float* c, int ldc,
+                        pthreadpool* pool) {
+#ifdef TFI_DOT_X86
+  if (!DotGemmSpansRun(m, n, k) || spans.count < 1 || k % (4 * spans.count) != 0) return false;
+  Avx512Gemm<float>(m, n, k, a, static_cast<size_t>(lda), packed_b, c, static_cast<size_t>(ldc),
+                    QuantizedOutputStage(), pool, &stage, spans);
+  return true;
+#else
+  (void)m, (void)n, (void)k, (void)a, (void)lda, (void)spans, (void)packed_b, (void)stage,
+      (void)c, (void)ldc, (void)pool;
   return false;
 #endif
 }

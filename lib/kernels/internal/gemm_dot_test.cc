@@ -321,6 +321,77 @@ TEST_CASE("DotGemmSigned equals DotGemm on DotInput's rows") {
   pthreadpool_destroy(pool);
 }
 
+// A read in spans (a convolution's filter rows in place in its image) gives DotGemm's and
+// DotGemmHybrid's outputs on the same values gathered into rows: row counts around the
+// 8-row tile, 1-4 spans of 4-40 bytes, overlapping rows (lda below the span), one thread
+// and a pool. Where the CPU lacks the VNNI tiles (or has AMX) it declines.
+TEST_CASE("DotGemmSpans / DotGemmHybridSpans equal DotGemm / DotGemmHybrid on gathered rows") {
+  pthreadpool_t pool = pthreadpool_create(2);
+  uint32_t seed = 450;
+  for (int m : {1, 7, 8, 13, 40}) {
+    for (int n : {3, 16, 33}) {
+      for (int count : {1, 2, 3, 4}) {
+        ++seed;
+        std::mt19937 rng(seed);
+        const int span = 4 * RandomInts<int>(rng, 1, 1, 10)[0];
+        const int lda = RandomInts<int>(rng, 1, 1, 2 * span)[0];
+        const size_t stride = static_cast<size_t>(m) * lda + span + RandomInts<int>(rng, 1, 0, 9)[0];
+        const int k = count * span;
+        CAPTURE(seed, m, n, count, span, lda, stride);
+        const auto a = RandomInts<uint8_t>(rng, stride * count, 0, 255);
+        const auto w = RandomInts<int8_t>(rng, static_cast<size_t>(n) * k, -128, 127);
+        const auto bias = RandomInts<int32_t>(rng, n, -200000, 200000);
+        std::vector<int8_t> packed(tflite::gemm::PackedDotWeightsSize(n, k));
+        std::vector<int32_t> col(n), dot_bias(n), mult(n, 1 << 30), shift(n, -7);
+        tflite::gemm::PackDotWeights(w.data(), n, k, packed.data(), col.data());
+        tflite::gemm::DotBias(bias.data(), col.data(), n, 7 + 128, dot_bias.data());
+        tflite::gemm::QuantizedOutputStage st;
+        st.bias = dot_bias.data();
+        st.multiplier = mult.data();
+        st.shift = shift.data();
+        st.output_offset = -3;
+        // The rows gathered: row i is span t of it at i * lda + t * stride.
+        std::vector<uint8_t> rows(static_cast<size_t>(m) * k);
+        for (int i = 0; i < m; ++i) {
+          for (int t = 0; t < count; ++t) {
+            std::memcpy(rows.data() + static_cast<size_t>(i) * k + t * span,
+                        a.data() + static_cast<size_t>(i) * lda + t * stride, span);
+          }
+        }
+        std::vector<int8_t> want(static_cast<size_t>(m) * n), got(want.size(), 77);
+        tflite::gemm::DotGemm(m, n, k, rows.data(), k, packed.data(), want.data(), n, st, nullptr);
+        const std::vector<float> row_scale = RandomFloats(rng, m, 0.01f, 0.1f);
+        const std::vector<float> unit = RandomFloats(rng, n, 0.5f, 1.5f);
+        tflite::gemm::HybridOutputStage h;
+        h.dot_bias = dot_bias.data();
+        h.row_scale = row_scale.data();
+        h.unit_scale = unit.data();
+        h.act_min = -1e30f;
+        h.act_max = 1e30f;
+        std::vector<float> want_f(want.size()), got_f(want.size(), 5.f);
+        const bool hybrid = tflite::gemm::DotGemmHybrid(m, n, k, rows.data(), k, packed.data(), h,
+                                                        want_f.data(), n, nullptr);
+        const tflite::gemm::DotSpans spans{count, stride};
+        for (pthreadpool_t p : {static_cast<pthreadpool_t>(nullptr), pool}) {
+          const bool done = tflite::gemm::DotGemmSpans(m, n, k, a.data(), lda, spans,
+                                                       packed.data(), got.data(), n, st, p);
+          REQUIRE(done == (tflite::gemm::CpuHasAvx512Vnni() && !tflite::gemm::CpuHasAmxInt8()));
+          if (!done) continue;
+          REQUIRE(got == want);
+          REQUIRE(hybrid);
+          REQUIRE(tflite::gemm::DotGemmHybridSpans(m, n, k, a.data(), lda, spans, packed.data(), h,
+                                                   got_f.data(), n, p));
+          REQUIRE(std::memcmp(got_f.data(), want_f.data(), got_f.size() * sizeof(float)) == 0);
+        }
+      }
+    }
+  }
+  if (!(tflite::gemm::CpuHasAvx512Vnni() && !tflite::gemm::CpuHasAmxInt8())) {
+    WARN("DotGemmSpans declines on this CPU (no AVX-512 VNNI, or AMX): nothing compared");
+  }
+  pthreadpool_destroy(pool);
+}
+
 // Rows made block by block into the AMX copy give DotGemm's bytes on the same rows; the
 // fill is asked for blocks of at most 32 rows inside the matrix, at a stride that holds k.
 TEST_CASE("DotGemmGathered equals DotGemm on the rows its fill makes") {

@@ -289,6 +289,85 @@ inline void FloatConv(const ConvGeometry& g, const float* input, const float* pa
       });
 }
 
+// A convolution on the dot GEMM's tiles reading every window in place (gemm::DotGemmSpans):
+// the image converted once into the GEMM's uint8 domain with the convolution's padding
+// around it (h x w pixels, the image at row pad_h, column pad_w), so that each window's
+// filter row is f_w * in_c contiguous bytes of it, and each output row one GEMM of out_w
+// rows stride_w * in_c apart. No im2col: a 3x3 stride-1 layer's copies each byte 9 times
+// (21% of unet_128_int8's time on the VNNI tiles).
+struct PaddedDotImage {
+  int h = 0, w = 0;
+  size_t bytes(const ConvGeometry& g) const {
+    return static_cast<size_t>(g.batches) * h * w * g.in_c;
+  }
+};
+inline PaddedDotImage PadDotGeometry(const ConvGeometry& g) {
+  PaddedDotImage p;
+  p.h = std::max(g.in_h + g.pad_h, (g.out_h - 1) * g.stride_h + (g.f_h - 1) * g.dil_h + 1);
+  p.w = std::max(g.in_w + g.pad_w, (g.out_w - 1) * g.stride_w + (g.f_w - 1) * g.dil_w + 1);
+  return p;
+}
+// Where that applies: one group, no dilation along the row, the VNNI tiles (AMX copies
+// rows into its tiles anyway), and where it saves copying: the windows cover the image at
+// least twice over (3x3 at stride 1 or 2), against one pass over the padded image. Filter
+// rows of a multiple of 4 bytes (the tiles' groups of k) are read in place; narrower ones
+// (a first layer's 3 channels) are copied from it into im2col rows, one move each.
+inline bool PaddedDotImageApplies(const ConvGeometry& g, pthreadpool* pool) {
+  if (g.groups != 1 || g.dil_w != 1 || g.stride_w < 1 || g.stride_h < 1 || g.out_h < 1 ||
+      g.out_w < 1 || static_cast<int64_t>(g.stride_w) * g.in_c > INT32_MAX) {  // lda: an int
+    return false;
+  }
+  // The output rows are the threads' shares: at least 4 each (a 7 x 7 layer's 7 rows on 2
+  // threads would split 4 : 3; there the im2col GEMM splits its columns instead).
+  const size_t threads = parallel::NumThreads(pool);
+  if (threads > 1 && static_cast<size_t>(g.batches) * g.out_h < 4 * threads) return false;
+  const PaddedDotImage p = PadDotGeometry(g);
+  const double windows = static_cast<double>(g.out_h) * g.out_w * g.f_h * g.f_w;
+  return windows >= 2.0 * p.h * p.w &&
+         gemm::DotGemmSpansRun(g.out_w, g.group_out_c, g.f_h * g.f_w * g.f_c);
+}
+inline bool DotSpansApply(const ConvGeometry& g, pthreadpool* pool) {
+  return (static_cast<int64_t>(g.f_w) * g.in_c) % 4 == 0 && PaddedDotImageApplies(g, pool);
+}
+// Writes the padded image of input + 128 (DotInput), `pad` around it, to dst
+// (p.bytes(g)); rows over the pool.
+void PadDotImage(const ConvGeometry& g, const PaddedDotImage& p, const int8_t* input,
+                 uint8_t pad, uint8_t* dst, pthreadpool* pool);
+// Im2ColDotRows from the padded image (no dilation along the row): rows [r0, r1) to dst,
+// row_stride bytes apart, each filter row one copy of f_w * in_c bytes.
+void Im2ColPaddedRows(const ConvGeometry& g, const PaddedDotImage& p, const uint8_t* image,
+                      size_t r0, size_t r1, uint8_t* dst, size_t row_stride);
+// Runs gemm(l, a, lda, spans, j0, j1) for each output row l (image l / out_h, row l %
+// out_h) and block of output columns [j0, j1) of n: out_w rows of A from `a`, lda bytes
+// apart, in spans, times the block's weights (of depth k). Column blocks of at most
+// kSpanBlockBytes of weights, each over all of a task's rows while it stays in L2 (each
+// row's GEMM streams its B: SSD's 10 x 10 x 1280 -> 546 head has 6.3 MB of weights, ten
+// rows). The rows split over the pool, one range a thread (PaddedDotImageApplies: 4 rows
+// a thread at least).
+constexpr size_t kSpanBlockBytes = 256 * 1024;
+template <typename Gemm>
+void RunDotSpans(const ConvGeometry& g, const PaddedDotImage& p, const uint8_t* image, int n,
+                 int k, pthreadpool* pool, const Gemm& gemm) {
+  const size_t lines = static_cast<size_t>(g.batches) * g.out_h;
+  const size_t row_bytes = static_cast<size_t>(p.w) * g.in_c;
+  const gemm::DotSpans spans{g.f_h, static_cast<size_t>(g.dil_h) * row_bytes};
+  const int lda = g.stride_w * g.in_c;
+  const int pair = 2 * gemm::kGemmNr;
+  const int block = static_cast<int>(std::max<size_t>(
+      pair, kSpanBlockBytes / std::max(1, gemm::DotDepth(k)) / pair * pair));
+  const size_t tasks = std::min(lines, parallel::NumThreads(pool));
+  const double work = static_cast<double>(lines) * g.out_w * k * n;
+  parallel::ParallelFor(pool, tasks, work, [&](size_t t) {
+    for (int j0 = 0; j0 < n; j0 += block) {
+      const int j1 = std::min(n, j0 + block);
+      for (size_t l = lines * t / tasks; l < lines * (t + 1) / tasks; ++l) {
+        const size_t b = l / g.out_h, oy = l % g.out_h;
+        gemm(l, image + (b * p.h + oy * g.stride_h) * row_bytes, lda, spans, j0, j1);
+      }
+    }
+  });
+}
+
 // One group of an 8-bit convolution (int8 activations, int8 weights) on the dot-product
 // GEMM (gemm.h: DotGemm): im2col rows of input + 128 (uint8; padding is the zero point +
 // 128, so it adds nothing once DotBias has folded the zero point in; on AMX the int8 rows,
@@ -339,6 +418,43 @@ inline void Int8DotConv(const ConvGeometry& g, const int8_t* input, int32_t inpu
           gemm::DotGemm(x1 - x0, n, depth, buf, stride, packed_filter, line_out(l, x0), g.out_c,
                         stage, nullptr);
         });
+    return;
+  }
+  // Elsewhere on the AVX-512 VNNI tiles: the tiles read the windows in place in the padded
+  // image (PaddedDotImageApplies), or narrow filter rows copied from it.
+  const bool padded = !pixels && PaddedDotImageApplies(g, pool);
+  if (padded && static_cast<size_t>(g.f_w) * g.in_c % 4 != 0 &&
+      static_cast<size_t>(g.f_w) * g.in_c <= 64) {
+    const PaddedDotImage p = PadDotGeometry(g);
+    const size_t slices = PlanChunks(rows, pool).tasks * kChunkRows * stride;
+    if (scratch->size() < slices + p.bytes(g)) scratch->resize(slices + p.bytes(g));
+    const uint8_t* image = scratch->data() + slices;
+    PadDotImage(g, p, input, pad, scratch->data() + slices, pool);
+    ChunkedIm2ColGemm(
+        rows, stride, n, scratch, pool,
+        [&](size_t r0, size_t r1, uint8_t* buf) {
+          Im2ColPaddedRows(g, p, image, r0, r1, buf, stride);
+        },
+        [&](size_t r0, size_t r1, const uint8_t* buf, size_t) {
+          gemm::DotGemm(static_cast<int>(r1 - r0), n, depth, buf, stride, packed_filter,
+                        output + r0 * g.out_c + static_cast<size_t>(group) * n, g.out_c, stage,
+                        nullptr);
+        });
+    return;
+  }
+  if (padded && static_cast<size_t>(g.f_w) * g.in_c % 4 == 0) {
+    const PaddedDotImage p = PadDotGeometry(g);
+    if (scratch->size() < p.bytes(g)) scratch->resize(p.bytes(g));
+    PadDotImage(g, p, input, pad, scratch->data(), pool);
+    RunDotSpans(g, p, scratch->data(), n, depth, pool,
+                [&](size_t l, const uint8_t* a, int lda, const gemm::DotSpans& spans, int j0,
+                    int j1) {
+                  gemm::DotGemmSpans(g.out_w, j1 - j0, depth, a, lda, spans,
+                                     packed_filter + gemm::PackedDotColumnOffset(j0, depth),
+                                     output + l * g.out_w * g.out_c +
+                                         static_cast<size_t>(group) * n + j0,
+                                     g.out_c, gemm::StageColumnsFrom(stage, j0), nullptr);
+                });
     return;
   }
   // Too few chunks to keep the threads busy (the small late layers, whose filters are the

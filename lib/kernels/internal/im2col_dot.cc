@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "kernels/internal/dot_input_avx512.h"
 #include "kernels/internal/gemm.h"
@@ -69,9 +70,80 @@ __attribute__((target(TFI_IM2COL_TARGET))) void RowsAvx512(const ConvGeometry& g
     }
   }
 }
+// Im2ColPaddedRows' filter rows of at most 64 bytes: one masked move each.
+__attribute__((target(TFI_IM2COL_TARGET))) void PaddedRowsAvx512(
+    const ConvGeometry& g, const PaddedDotImage& p, const uint8_t* image, size_t r0, size_t r1,
+    uint8_t* dst, size_t stride) {
+  const size_t n = static_cast<size_t>(g.f_w) * g.in_c;
+  const __mmask64 mask = n == 64 ? ~__mmask64{0} : (__mmask64{1} << n) - 1;
+  const size_t pixel_step = static_cast<size_t>(g.stride_w) * g.in_c;
+  const size_t fy_step = static_cast<size_t>(g.dil_h) * p.w * g.in_c;
+  size_t ox = r0 % g.out_w, oy = (r0 / g.out_w) % g.out_h, b = r0 / g.out_w / g.out_h;
+  const uint8_t* src = image + ((b * p.h + oy * g.stride_h) * p.w) * g.in_c + ox * pixel_step;
+  for (size_t r = r0; r < r1; ++r) {
+    uint8_t* row = dst + (r - r0) * stride;
+    for (int fy = 0; fy < g.f_h; ++fy) {
+      _mm512_mask_storeu_epi8(row + fy * n, mask, _mm512_maskz_loadu_epi8(mask, src + fy * fy_step));
+    }
+    src += pixel_step;
+    if (++ox == static_cast<size_t>(g.out_w)) {
+      ox = 0;
+      if (++oy == static_cast<size_t>(g.out_h)) {
+        oy = 0;
+        ++b;
+      }
+      src = image + ((b * p.h + oy * g.stride_h) * p.w) * g.in_c;
+    }
+  }
+}
 #endif  // TFI_IM2COL_X86
 
 }  // namespace
+
+void PadDotImage(const ConvGeometry& g, const PaddedDotImage& p, const int8_t* input,
+                 uint8_t pad, uint8_t* dst, pthreadpool* pool) {
+  const size_t rows = static_cast<size_t>(g.batches) * p.h;
+  const size_t row_bytes = static_cast<size_t>(p.w) * g.in_c;
+  const size_t left = static_cast<size_t>(g.pad_w) * g.in_c;
+  const size_t span = static_cast<size_t>(g.in_w) * g.in_c;
+  // A part of at least 64 KiB each, at most 2 a thread.
+  const size_t parts = std::max<size_t>(
+      1, std::min(rows, std::min(2 * parallel::NumThreads(pool), rows * row_bytes / 65536)));
+  parallel::ParallelFor(pool, parts, static_cast<double>(rows * row_bytes), [&](size_t t) {
+    for (size_t r = rows * t / parts; r < rows * (t + 1) / parts; ++r) {
+      uint8_t* row = dst + r * row_bytes;
+      const size_t b = r / p.h;
+      const int iy = static_cast<int>(r % p.h) - g.pad_h;
+      if (iy < 0 || iy >= g.in_h) {
+        std::memset(row, pad, row_bytes);
+        continue;
+      }
+      std::memset(row, pad, left);
+      gemm::DotInput(input + (b * g.in_h + iy) * span, span, row + left);
+      std::memset(row + left + span, pad, row_bytes - left - span);
+    }
+  });
+}
+
+void Im2ColPaddedRows(const ConvGeometry& g, const PaddedDotImage& p, const uint8_t* image,
+                      size_t r0, size_t r1, uint8_t* dst, size_t row_stride) {
+  const size_t n = static_cast<size_t>(g.f_w) * g.in_c;
+#ifdef TFI_IM2COL_X86
+  static const bool avx512 = gemm::CpuHasAvx512Vnni();  // (AVX-512BW comes with it)
+  if (avx512 && n <= 64) {
+    PaddedRowsAvx512(g, p, image, r0, r1, dst, row_stride);
+    return;
+  }
+#endif
+  for (size_t r = r0; r < r1; ++r) {
+    const size_t ox = r % g.out_w, oy = (r / g.out_w) % g.out_h, b = r / g.out_w / g.out_h;
+    for (int fy = 0; fy < g.f_h; ++fy) {
+      const size_t y = oy * g.stride_h + static_cast<size_t>(fy) * g.dil_h;
+      std::memcpy(dst + (r - r0) * row_stride + fy * n,
+                  image + ((b * p.h + y) * p.w + ox * g.stride_w) * g.in_c, n);
+    }
+  }
+}
 
 void Im2ColDotRows(const ConvGeometry& g, const int8_t* input, int c0, size_t r0, size_t r1,
                    uint8_t pad, uint8_t* dst, size_t row_stride) {
