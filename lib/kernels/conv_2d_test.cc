@@ -887,9 +887,12 @@ void RunHybrid(const ConvCase& c, bool per_channel, uint32_t seed) {
       zp[bi] = zd <= -128 ? -128 : zd >= 127 ? 127 : static_cast<int>(std::round(zd));
       sf[bi] = static_cast<float>(scale);
       const float inv = 1.0f / static_cast<float>(scale);
+      // The product rounded alone and the offset added as an integer, as TFLite's x86
+      // build quantizes (hybrid.h: QuantizeLoop; rounding zp + product moves values near a
+      // half by a step).
       for (size_t i = 0; i < image; ++i) {
         q[bi * image + i] =
-            std::min(127, std::max(-128, static_cast<int>(std::round(zp[bi] + x[i] * inv))));
+            std::min(127, std::max(-128, zp[bi] + static_cast<int>(std::round(x[i] * inv))));
       }
     }
   }
@@ -1054,6 +1057,38 @@ TEST_CASE("CONV_2D hybrid: one-pixel-high windows (random shapes, seeds printed)
   c.threads = 2;
   RunHybrid(c, true, 9199);
   RunHybrid(c, false, 9198);
+}
+
+// One image on the AVX-512 VNNI tiles (without AMX): the windows read in the padded
+// quantized image (conv_2d.cc, im2col.h: DotSpansApply), filter rows of a multiple of 4
+// bytes; output rows split over the threads, SAME and VALID, both strides, dilated rows;
+// and weights of more than one column block (kSpanBlockBytes).
+TEST_CASE("CONV_2D hybrid: windows read in a padded image (random shapes, seeds printed)") {
+  for (uint32_t seed = 1; seed <= 24; ++seed) {
+    std::mt19937 rng(seed + 9300);
+    ConvCase c;
+    c.ih = RandInt(rng, 8, 36);
+    c.iw = RandInt(rng, 8, 36);
+    c.ic = 4 * RandInt(rng, 1, 8);
+    c.oc = RandInt(rng, 1, 40);
+    c.fh = RandInt(rng, 1, 5);
+    c.fw = RandInt(rng, 1, 5);
+    c.sh = RandInt(rng, 1, 2);
+    c.sw = RandInt(rng, 1, 2);
+    c.dh = RandInt(rng, 1, 4) == 1 ? 2 : 1;
+    c.same = RandInt(rng, 0, 2) != 0 || c.ih < c.EffH() || c.iw < c.EffW();
+    c.act = RandomActivation(rng);
+    c.threads = RandInt(rng, 1, 2);
+    RunHybrid(c, seed % 2 == 0, seed + 9300);
+  }
+  ConvCase c;
+  c.ih = c.iw = 10;
+  c.ic = 64;
+  c.oc = 400;
+  c.fh = c.fw = 3;
+  c.same = true;
+  c.threads = 2;
+  RunHybrid(c, true, 9399);
 }
 
 TEST_CASE("CONV_2D rejects bad models in Prepare") {
