@@ -541,19 +541,16 @@ void EvalHybrid(TfLiteContext* context, int input_index, const Geometry& g, OpDa
       hybrid_stage.act_max = act_max;
       // On the VNNI tiles the windows read in place in the padded quantized image
       // (im2col.h: DotSpansApply), as int8 layers read theirs.
-      if (!reference_order && depth == stride && conv_util::DotSpansApply(g, pool)) {
+      if (!reference_order && depth == stride && conv_util::DotSpansApply(g)) {
         const conv_util::PaddedDotImage p = conv_util::PadDotGeometry(g);
         data->image_u8.resize(p.bytes(g));
         conv_util::PadDotImage(g, p, q, pad, data->image_u8.data(), pool);
-        conv_util::RunDotSpans(
-            g, p, data->image_u8.data(), n, depth, pool,
-            [&](size_t l, const uint8_t* a, int lda, const gemm::DotSpans& spans, int j0, int j1) {
-              gemm::DotGemmHybridSpans(g.out_w, j1 - j0, depth, a, lda, spans,
-                                       w.dot.data() + gemm::PackedDotColumnOffset(j0, depth),
-                                       gemm::StageColumnsFrom(hybrid_stage, j0),
-                                       out + l * g.out_w * g.out_c + grp * n + j0, g.out_c,
-                                       nullptr);
-            });
+        // The row scale of every output pixel (one image).
+        if (data->chunk_scale.size() < rows) data->chunk_scale.resize(rows, image_scale[0]);
+        hybrid_stage.row_scale = data->chunk_scale.data();
+        gemm::DotGemmHybridImage(static_cast<int>(rows), n, depth,
+                                 conv_util::PaddedDotRows(g, p, data->image_u8.data()),
+                                 w.dot.data(), hybrid_stage, out + grp * n, g.out_c, pool);
         continue;
       }
       // (The AMX epilogue multiplies the scales first: not for grouped layers.)

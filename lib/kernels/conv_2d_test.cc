@@ -710,11 +710,10 @@ TEST_CASE("CONV_2D int8: windows read in a padded image are bit-exact (random sh
     g.dil_w = 1;
     g.pad_h = c.PadH();
     g.pad_w = c.PadW();
-    padded += tflite::conv_util::PaddedDotImageApplies(g, nullptr);
+    padded += tflite::conv_util::PaddedDotImageApplies(g);
     RunQuantized<int8_t>(c, seed % 3 != 0, seed + 7300);
   }
-  // Weights over kSpanBlockBytes (3 x 3 x 64 -> 400: blocks of 320 columns and a partial
-  // one), each block over every output row; one thread and two.
+  // Weights of more columns than the GEMM's blocks (3 x 3 x 64 -> 400); one thread and two.
   for (int threads : {1, 2}) {
     ConvCase c;
     c.ih = c.iw = 10;
@@ -1061,8 +1060,8 @@ TEST_CASE("CONV_2D hybrid: one-pixel-high windows (random shapes, seeds printed)
 
 // One image on the AVX-512 VNNI tiles (without AMX): the windows read in the padded
 // quantized image (conv_2d.cc, im2col.h: DotSpansApply), filter rows of a multiple of 4
-// bytes; output rows split over the threads, SAME and VALID, both strides, dilated rows;
-// and weights of more than one column block (kSpanBlockBytes).
+// bytes; SAME and VALID, both strides, dilated rows, one thread and two; and a layer of 400
+// output channels.
 TEST_CASE("CONV_2D hybrid: windows read in a padded image (random shapes, seeds printed)") {
   for (uint32_t seed = 1; seed <= 24; ++seed) {
     std::mt19937 rng(seed + 9300);

@@ -339,34 +339,30 @@ struct DotRows {
 // true; else false, nothing done.
 bool DotGemmGathered(int m, int n, int k, const DotRows& rows, const int8_t* packed_b, int8_t* c,
                      int ldc, const QuantizedOutputStage& stage, pthreadpool* pool);
-// A's rows read as `count` equal spans of k / count values, span t of row i at a + i * lda
-// + t * stride: a convolution's filter rows read in place in its image (count = f_h, the
-// image's row pitch times the dilation as the stride), so interior output pixels need no
-// im2col rows. k / count must be a multiple of 4.
+// A's rows as windows read in place in an image (a convolution's, padded so that every
+// window lies inside it: conv_util::PadDotImage): row r is output pixel (b, oy, ox) of
+// out_h x out_w ones, at base + b * image + oy * line + ox * pixel, and its k values are
+// spans.count spans of k / count (a filter row each; a multiple of 4), span t at t *
+// spans.stride from the row's start. No im2col rows.
 struct DotSpans {
   int count = 1;
   size_t stride = 0;
 };
-// Columns [j0, ...) of a product (j0 a multiple of kGemmNr): their packed weights start
-// this many bytes into the packed B, and their stage's per-column values at j0.
-inline size_t PackedDotColumnOffset(int j0, int k) {
-  return static_cast<size_t>(j0 / kGemmNr) * DotPanelDepth(k) * kGemmNr;
-}
-inline QuantizedOutputStage StageColumnsFrom(QuantizedOutputStage s, int j0) {
-  if (s.bias != nullptr) s.bias += j0;
-  if (s.multiplier != nullptr) s.multiplier += j0;
-  if (s.shift != nullptr) s.shift += j0;
-  if (s.float_scale != nullptr) s.float_scale += j0;
-  return s;
-}
-// Whether DotGemmSpans / DotGemmHybridSpans take an m x n x k product: the AVX-512 VNNI
+struct DotImage {
+  const uint8_t* base = nullptr;
+  int out_h = 1, out_w = 1;
+  size_t pixel = 0, line = 0, image = 0;
+  DotSpans spans;
+  // The row pointers of rows [r0, r1), to out.
+  void Rows(size_t r0, size_t r1, const uint8_t** out) const;
+};
+// Whether DotGemmImage / DotGemmHybridImage take an m x n x k product: the AVX-512 VNNI
 // tiles (kAuto on a CPU with them and without AMX, whose tiles copy rows instead).
-bool DotGemmSpansRun(int m, int n, int k);
-// DotGemm and DotGemmHybrid over A in spans, where DotGemmSpansRun: returns true; else
-// false, nothing done.
-bool DotGemmSpans(int m, int n, int k, const uint8_t* a, int lda, const DotSpans& spans,
-                  const int8_t* packed_b, int8_t* c, int ldc, const QuantizedOutputStage& stage,
-                  pthreadpool* pool);
+bool DotGemmImageRuns(int m, int n, int k);
+// DotGemm and DotGemmHybrid with A's rows from an image, where DotGemmImageRuns: returns
+// true; else false, nothing done.
+bool DotGemmImage(int m, int n, int k, const DotImage& image, const int8_t* packed_b, int8_t* c,
+                  int ldc, const QuantizedOutputStage& stage, pthreadpool* pool);
 // The raw sums: c = sum_k a * b + bias[n] (bias: DotBias's; nullptr for none), wrapping in
 // int32 as Int32Gemm's (the hybrid kernels' sums, which rescale in float themselves).
 void DotGemmRaw(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packed_b,
@@ -393,16 +389,8 @@ struct HybridOutputStage {
 bool DotGemmHybridRuns(int m, int n, int k);
 bool DotGemmHybrid(int m, int n, int k, const uint8_t* a, int lda, const int8_t* packed_b,
                    const HybridOutputStage& stage, float* c, int ldc, pthreadpool* pool);
-inline HybridOutputStage StageColumnsFrom(HybridOutputStage s, int j0) {
-  if (s.dot_bias != nullptr) s.dot_bias += j0;
-  if (s.col_sums != nullptr) s.col_sums += j0;
-  if (s.unit_scale != nullptr) s.unit_scale += j0;
-  if (s.bias != nullptr) s.bias += j0;
-  return s;
-}
-bool DotGemmHybridSpans(int m, int n, int k, const uint8_t* a, int lda, const DotSpans& spans,
-                        const int8_t* packed_b, const HybridOutputStage& stage, float* c, int ldc,
-                        pthreadpool* pool);
+bool DotGemmHybridImage(int m, int n, int k, const DotImage& image, const int8_t* packed_b,
+                        const HybridOutputStage& stage, float* c, int ldc, pthreadpool* pool);
 
 }  // namespace gemm
 }  // namespace tflite

@@ -159,11 +159,11 @@ constexpr int kDot512Mr = 8;
 
 // R rows x P panels (P = 1 or 2; the second panel panel_bytes after the first); cols: the
 // valid columns of the P panels together. Accumulators in named variables (see gemm.cc).
-// The k values of a row in `spans.count` equal spans, span t at t * spans.stride bytes
-// from the row's start (DotGemmSpans); one span of all groups otherwise.
+// Row i of A at rows[i]; its k values in `spans.count` equal spans, span t at t *
+// spans.stride bytes from the row's start (DotGemmImage); one span of all groups otherwise.
 template <int R, int P, typename OutT>
 __attribute__((target(TFI_DOT512_TARGET))) void Avx512DotTile(
-    int groups, const uint8_t* a, size_t lda, const int8_t* b, size_t panel_bytes, OutT* c,
+    int groups, const uint8_t* const* rows, const int8_t* b, size_t panel_bytes, OutT* c,
     size_t ldc, int cols, const QuantizedOutputStage& s, int col0, const HybridOutputStage* h,
     int row0, const DotSpans& spans) {
   static_assert(R >= 1 && R <= kDot512Mr && (P == 1 || P == 2), "");
@@ -172,8 +172,8 @@ __attribute__((target(TFI_DOT512_TARGET))) void Avx512DotTile(
 #undef TFI_DECL
   const int span_groups = groups / spans.count;
   for (int t = 0; t < spans.count; ++t) {
-    const uint8_t* at = a + t * spans.stride;
-#define TFI_ROW(i) const uint8_t* a##i = at + static_cast<size_t>(i < R ? i : 0) * lda;
+    const size_t at = t * spans.stride;
+#define TFI_ROW(i) const uint8_t* a##i = rows[i < R ? i : 0] + at;
     TFI_DOT512_ROWS(TFI_ROW)
 #undef TFI_ROW
     const int8_t* b0 = b + static_cast<size_t>(t) * span_groups * kGroupBytes;
@@ -575,15 +575,15 @@ DotKernel Resolve(DotKernel which) {
 
 #ifdef TFI_DOT_X86
 template <int P, typename OutT>
-void Avx512Rows(int rows, int groups, const uint8_t* a, size_t lda, const int8_t* b,
+void Avx512Rows(int rows, int groups, const uint8_t* const* a, const int8_t* b,
                 size_t panel_bytes, OutT* c, size_t ldc, int cols,
                 const QuantizedOutputStage& s, int col0, const HybridOutputStage* h, int row0,
                 const DotSpans& spans) {
   switch (rows) {
-#define TFI_CASE(i)                                                                       \
-  case i + 1:                                                                             \
-    Avx512DotTile<i + 1, P, OutT>(groups, a, lda, b, panel_bytes, c, ldc, cols, s, col0, h, \
-                                  row0, spans);                                           \
+#define TFI_CASE(i)                                                                        \
+  case i + 1:                                                                              \
+    Avx512DotTile<i + 1, P, OutT>(groups, a, b, panel_bytes, c, ldc, cols, s, col0, h, row0, \
+                                  spans);                                                  \
     break;
     TFI_DOT512_ROWS(TFI_CASE)
 #undef TFI_CASE
@@ -708,31 +708,43 @@ bool AmxRuns(int m, int n, int k) {
 #endif
 
 #ifdef TFI_DOT_X86
-// The AVX-512 VNNI tiles: 8 rows x a panel pair. OutT float: the hybrid stage h.
+// The AVX-512 VNNI tiles: 8 rows x a panel pair. OutT float: the hybrid stage h. A's rows
+// from `image` where given (then a and sa are not read), each row block's row pointers
+// made once for all its panels.
 template <typename OutT>
 void Avx512Gemm(int m, int n, int k, const uint8_t* a, size_t sa, const int8_t* packed_b, OutT* c,
                 size_t sc, const QuantizedOutputStage& stage, pthreadpool* pool,
-                const HybridOutputStage* h = nullptr, const DotSpans& spans = DotSpans()) {
+                const HybridOutputStage* h = nullptr, const DotImage* image = nullptr) {
   const int panels = (n + kNr - 1) / kNr;
   const int groups = DotDepth(k) / 4;
   const size_t panel_bytes = static_cast<size_t>(DotPanelDepth(k)) * kNr;
+  const DotSpans spans = image != nullptr ? image->spans : DotSpans();
+  constexpr int kBlock = kDot512Mr * 8;
   RunBlocks(
-      pool, m, panels, k, kDot512Mr * 8,
+      pool, m, panels, k, kBlock,
       [&](int m0, int m1, int p0, int p1) {
-        for (int p = p0; p < p1; p += 2) {
-          const int8_t* bp = packed_b + p * panel_bytes;
-          const int col0 = p * kNr;
-          const int cols = std::min(2 * kNr, n - col0);
-          for (int i = m0; i < m1; i += kDot512Mr) {
-            const int rows = std::min(kDot512Mr, m1 - i);
-            const uint8_t* ai = a + i * sa;
-            OutT* ci = c + i * sc + col0;
-            if (p + 1 < p1) {
-              Avx512Rows<2, OutT>(rows, groups, ai, sa, bp, panel_bytes, ci, sc, cols, stage, col0,
-                                  h, i, spans);
-            } else {
-              Avx512Rows<1, OutT>(rows, groups, ai, sa, bp, panel_bytes, ci, sc, cols, stage, col0,
-                                  h, i, spans);
+        const uint8_t* rows[kBlock];
+        for (int i0 = m0; i0 < m1; i0 += kBlock) {
+          const int i1 = std::min(m1, i0 + kBlock);
+          if (image != nullptr) {
+            image->Rows(i0, i1, rows);
+          } else {
+            for (int i = i0; i < i1; ++i) rows[i - i0] = a + i * sa;
+          }
+          for (int p = p0; p < p1; p += 2) {
+            const int8_t* bp = packed_b + p * panel_bytes;
+            const int col0 = p * kNr;
+            const int cols = std::min(2 * kNr, n - col0);
+            for (int i = i0; i < i1; i += kDot512Mr) {
+              const int count = std::min(kDot512Mr, i1 - i);
+              OutT* ci = c + i * sc + col0;
+              if (p + 1 < p1) {
+                Avx512Rows<2, OutT>(count, groups, rows + (i - i0), bp, panel_bytes, ci, sc, cols,
+                                    stage, col0, h, i, spans);
+              } else {
+                Avx512Rows<1, OutT>(count, groups, rows + (i - i0), bp, panel_bytes, ci, sc, cols,
+                                    stage, col0, h, i, spans);
+              }
             }
           }
         }
@@ -887,7 +899,24 @@ bool DotGemmHybrid(int m, int n, int k, const uint8_t* a, int lda, const int8_t*
 #endif
 }
 
-bool DotGemmSpansRun(int m, int n, int k) {
+void DotImage::Rows(size_t r0, size_t r1, const uint8_t** out) const {
+  const size_t per_image = static_cast<size_t>(out_h) * out_w;
+  size_t b = r0 / per_image, oy = r0 % per_image / out_w, ox = r0 % out_w;
+  const uint8_t* line_start = base + b * image + oy * line;
+  for (size_t r = r0; r < r1; ++r) {
+    *out++ = line_start + ox * pixel;
+    if (++ox == static_cast<size_t>(out_w)) {
+      ox = 0;
+      if (++oy == static_cast<size_t>(out_h)) {
+        oy = 0;
+        ++b;
+      }
+      line_start = base + b * image + oy * line;
+    }
+  }
+}
+
+bool DotGemmImageRuns(int m, int n, int k) {
 #ifdef TFI_DOT_X86
   (void)k;
   return m > 0 && n > 0 && Resolve(DotKernel::kAuto) == DotKernel::kAvx512Vnni;
@@ -897,32 +926,36 @@ bool DotGemmSpansRun(int m, int n, int k) {
 #endif
 }
 
-bool DotGemmSpans(int m, int n, int k, const uint8_t* a, int lda, const DotSpans& spans,
-                  const int8_t* packed_b, int8_t* c, int ldc, const QuantizedOutputStage& stage,
-                  pthreadpool* pool) {
+bool DotGemmImage(int m, int n, int k, const DotImage& image, const int8_t* packed_b, int8_t* c,
+                  int ldc, const QuantizedOutputStage& stage, pthreadpool* pool) {
 #ifdef TFI_DOT_X86
-  if (!DotGemmSpansRun(m, n, k) || spans.count < 1 || k % (4 * spans.count) != 0) return false;
-  Avx512Gemm<int8_t>(m, n, k, a, static_cast<size_t>(lda), packed_b, c, static_cast<size_t>(ldc),
-                     stage, pool, nullptr, spans);
+  if (!DotGemmImageRuns(m, n, k) || image.spans.count < 1 ||
+      k % (4 * image.spans.count) != 0) {
+    return false;
+  }
+  Avx512Gemm<int8_t>(m, n, k, nullptr, 0, packed_b, c, static_cast<size_t>(ldc), stage, pool,
+                     nullptr, &image);
   return true;
 #else
-  (void)m, (void)n, (void)k, (void)a, (void)lda, (void)spans, (void)packed_b, (void)c, (void)ldc,
-      (void)stage, (void)pool;
+  (void)m, (void)n, (void)k, (void)image, (void)packed_b, (void)c, (void)ldc, (void)stage,
+      (void)pool;
   return false;
 #endif
 }
 
-bool DotGemmHybridSpans(int m, int n, int k, const uint8_t* a, int lda, const DotSpans& spans,
-                        const int8_t* packed_b, const HybridOutputStage& stage, float* c, int ldc,
-                        pthreadpool* pool) {
+bool DotGemmHybridImage(int m, int n, int k, const DotImage& image, const int8_t* packed_b,
+                        const HybridOutputStage& stage, float* c, int ldc, pthreadpool* pool) {
 #ifdef TFI_DOT_X86
-  if (!DotGemmSpansRun(m, n, k) || spans.count < 1 || k % (4 * spans.count) != 0) return false;
-  Avx512Gemm<float>(m, n, k, a, static_cast<size_t>(lda), packed_b, c, static_cast<size_t>(ldc),
-                    QuantizedOutputStage(), pool, &stage, spans);
+  if (!DotGemmImageRuns(m, n, k) || image.spans.count < 1 ||
+      k % (4 * image.spans.count) != 0) {
+    return false;
+  }
+  Avx512Gemm<float>(m, n, k, nullptr, 0, packed_b, c, static_cast<size_t>(ldc),
+                    QuantizedOutputStage(), pool, &stage, &image);
   return true;
 #else
-  (void)m, (void)n, (void)k, (void)a, (void)lda, (void)spans, (void)packed_b, (void)stage,
-      (void)c, (void)ldc, (void)pool;
+  (void)m, (void)n, (void)k, (void)image, (void)packed_b, (void)stage, (void)c, (void)ldc,
+      (void)pool;
   return false;
 #endif
 }

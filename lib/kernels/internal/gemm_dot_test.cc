@@ -321,74 +321,82 @@ TEST_CASE("DotGemmSigned equals DotGemm on DotInput's rows") {
   pthreadpool_destroy(pool);
 }
 
-// A read in spans (a convolution's filter rows in place in its image) gives DotGemm's and
-// DotGemmHybrid's outputs on the same values gathered into rows: row counts around the
-// 8-row tile, 1-4 spans of 4-40 bytes, overlapping rows (lda below the span), one thread
-// and a pool. Where the CPU lacks the VNNI tiles (or has AMX) it declines.
-TEST_CASE("DotGemmSpans / DotGemmHybridSpans equal DotGemm / DotGemmHybrid on gathered rows") {
+// A's rows as windows in an image (a convolution's filter rows read in place) give
+// DotGemm's and DotGemmHybrid's outputs on the same values gathered into rows: 1-2 images
+// of 1-9 x 1-19 pixels (rows across output rows and images inside a tile), 1-4 spans of
+// 4-40 bytes, overlapping windows, one thread and a pool. Where the CPU lacks the VNNI
+// tiles (or has AMX) it declines.
+TEST_CASE("DotGemmImage / DotGemmHybridImage equal DotGemm / DotGemmHybrid on gathered rows") {
   pthreadpool_t pool = pthreadpool_create(2);
-  uint32_t seed = 450;
-  for (int m : {1, 7, 8, 13, 40}) {
-    for (int n : {3, 16, 33}) {
-      for (int count : {1, 2, 3, 4}) {
-        ++seed;
-        std::mt19937 rng(seed);
-        const int span = 4 * RandomInts<int>(rng, 1, 1, 10)[0];
-        const int lda = RandomInts<int>(rng, 1, 1, 2 * span)[0];
-        const size_t stride = static_cast<size_t>(m) * lda + span + RandomInts<int>(rng, 1, 0, 9)[0];
-        const int k = count * span;
-        CAPTURE(seed, m, n, count, span, lda, stride);
-        const auto a = RandomInts<uint8_t>(rng, stride * count, 0, 255);
-        const auto w = RandomInts<int8_t>(rng, static_cast<size_t>(n) * k, -128, 127);
-        const auto bias = RandomInts<int32_t>(rng, n, -200000, 200000);
-        std::vector<int8_t> packed(tflite::gemm::PackedDotWeightsSize(n, k));
-        std::vector<int32_t> col(n), dot_bias(n), mult(n, 1 << 30), shift(n, -7);
-        tflite::gemm::PackDotWeights(w.data(), n, k, packed.data(), col.data());
-        tflite::gemm::DotBias(bias.data(), col.data(), n, 7 + 128, dot_bias.data());
-        tflite::gemm::QuantizedOutputStage st;
-        st.bias = dot_bias.data();
-        st.multiplier = mult.data();
-        st.shift = shift.data();
-        st.output_offset = -3;
-        // The rows gathered: row i is span t of it at i * lda + t * stride.
-        std::vector<uint8_t> rows(static_cast<size_t>(m) * k);
-        for (int i = 0; i < m; ++i) {
-          for (int t = 0; t < count; ++t) {
-            std::memcpy(rows.data() + static_cast<size_t>(i) * k + t * span,
-                        a.data() + static_cast<size_t>(i) * lda + t * stride, span);
-          }
-        }
-        std::vector<int8_t> want(static_cast<size_t>(m) * n), got(want.size(), 77);
-        tflite::gemm::DotGemm(m, n, k, rows.data(), k, packed.data(), want.data(), n, st, nullptr);
-        const std::vector<float> row_scale = RandomFloats(rng, m, 0.01f, 0.1f);
-        const std::vector<float> unit = RandomFloats(rng, n, 0.5f, 1.5f);
-        tflite::gemm::HybridOutputStage h;
-        h.dot_bias = dot_bias.data();
-        h.row_scale = row_scale.data();
-        h.unit_scale = unit.data();
-        h.act_min = -1e30f;
-        h.act_max = 1e30f;
-        std::vector<float> want_f(want.size()), got_f(want.size(), 5.f);
-        const bool hybrid = tflite::gemm::DotGemmHybrid(m, n, k, rows.data(), k, packed.data(), h,
-                                                        want_f.data(), n, nullptr);
-        const tflite::gemm::DotSpans spans{count, stride};
-        for (pthreadpool_t p : {static_cast<pthreadpool_t>(nullptr), pool}) {
-          const bool done = tflite::gemm::DotGemmSpans(m, n, k, a.data(), lda, spans,
-                                                       packed.data(), got.data(), n, st, p);
-          REQUIRE(done == (tflite::gemm::CpuHasAvx512Vnni() && !tflite::gemm::CpuHasAmxInt8()));
-          if (!done) continue;
-          REQUIRE(got == want);
-          REQUIRE(hybrid);
-          REQUIRE(tflite::gemm::DotGemmHybridSpans(m, n, k, a.data(), lda, spans, packed.data(), h,
-                                                   got_f.data(), n, p));
-          REQUIRE(std::memcmp(got_f.data(), want_f.data(), got_f.size() * sizeof(float)) == 0);
-        }
+  const bool runs = tflite::gemm::CpuHasAvx512Vnni() && !tflite::gemm::CpuHasAmxInt8();
+  for (uint32_t seed = 450; seed < 510; ++seed) {
+    std::mt19937 rng(seed);
+    auto pick = [&](int lo, int hi) { return RandomInts<int>(rng, 1, lo, hi)[0]; };
+    tflite::gemm::DotImage img;
+    const int batches = pick(1, 2);
+    img.out_h = pick(1, 9);
+    img.out_w = pick(1, 19);
+    img.spans.count = pick(1, 4);
+    const int span = 4 * pick(1, 10);
+    img.pixel = pick(1, 2 * span);
+    img.line = img.out_w * img.pixel + pick(0, 2 * span);
+    img.spans.stride = pick(1, 3) * img.line / 2 + pick(0, 5);
+    img.image = img.out_h * img.line + img.spans.count * img.spans.stride + span;
+    const int n = pick(1, 70);
+    const int k = img.spans.count * span;
+    const int m = batches * img.out_h * img.out_w;
+    CAPTURE(seed, batches, img.out_h, img.out_w, img.spans.count, span, img.pixel, img.line,
+            img.spans.stride, n);
+    const auto a = RandomInts<uint8_t>(rng, batches * img.image + img.spans.count * img.spans.stride, 0, 255);
+    img.base = a.data();
+    const auto w = RandomInts<int8_t>(rng, static_cast<size_t>(n) * k, -128, 127);
+    const auto bias = RandomInts<int32_t>(rng, n, -200000, 200000);
+    std::vector<int8_t> packed(tflite::gemm::PackedDotWeightsSize(n, k));
+    std::vector<int32_t> col(n), dot_bias(n), mult(n, 1 << 30), shift(n, -7);
+    tflite::gemm::PackDotWeights(w.data(), n, k, packed.data(), col.data());
+    tflite::gemm::DotBias(bias.data(), col.data(), n, 7 + 128, dot_bias.data());
+    tflite::gemm::QuantizedOutputStage st;
+    st.bias = dot_bias.data();
+    st.multiplier = mult.data();
+    st.shift = shift.data();
+    st.output_offset = -3;
+    // The rows gathered: row r's span t at its window's start + t * stride.
+    std::vector<const uint8_t*> starts(m);
+    img.Rows(0, m, starts.data());
+    std::vector<uint8_t> rows(static_cast<size_t>(m) * k);
+    for (int r = 0; r < m; ++r) {
+      const int ox = r % img.out_w, oy = r / img.out_w % img.out_h, b = r / img.out_w / img.out_h;
+      REQUIRE(starts[r] == a.data() + b * img.image + oy * img.line + ox * img.pixel);
+      for (int t = 0; t < img.spans.count; ++t) {
+        std::memcpy(rows.data() + static_cast<size_t>(r) * k + t * span,
+                    starts[r] + t * img.spans.stride, span);
       }
     }
+    std::vector<int8_t> want(static_cast<size_t>(m) * n), got(want.size(), 77);
+    tflite::gemm::DotGemm(m, n, k, rows.data(), k, packed.data(), want.data(), n, st, nullptr);
+    const std::vector<float> row_scale = RandomFloats(rng, m, 0.01f, 0.1f);
+    const std::vector<float> unit = RandomFloats(rng, n, 0.5f, 1.5f);
+    tflite::gemm::HybridOutputStage h;
+    h.dot_bias = dot_bias.data();
+    h.row_scale = row_scale.data();
+    h.unit_scale = unit.data();
+    h.act_min = -1e30f;
+    h.act_max = 1e30f;
+    std::vector<float> want_f(want.size()), got_f(want.size(), 5.f);
+    const bool hybrid = tflite::gemm::DotGemmHybrid(m, n, k, rows.data(), k, packed.data(), h,
+                                                    want_f.data(), n, nullptr);
+    for (pthreadpool_t p : {static_cast<pthreadpool_t>(nullptr), pool}) {
+      const bool done =
+          tflite::gemm::DotGemmImage(m, n, k, img, packed.data(), got.data(), n, st, p);
+      REQUIRE(done == runs);
+      if (!done) continue;
+      REQUIRE(got == want);
+      REQUIRE(hybrid);
+      REQUIRE(tflite::gemm::DotGemmHybridImage(m, n, k, img, packed.data(), h, got_f.data(), n, p));
+      REQUIRE(std::memcmp(got_f.data(), want_f.data(), got_f.size() * sizeof(float)) == 0);
+    }
   }
-  if (!(tflite::gemm::CpuHasAvx512Vnni() && !tflite::gemm::CpuHasAmxInt8())) {
-    WARN("DotGemmSpans declines on this CPU (no AVX-512 VNNI, or AMX): nothing compared");
-  }
+  if (!runs) WARN("DotGemmImage declines on this CPU (no AVX-512 VNNI, or AMX): nothing compared");
   pthreadpool_destroy(pool);
 }
 

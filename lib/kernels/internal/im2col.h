@@ -312,22 +312,19 @@ inline PaddedDotImage PadDotGeometry(const ConvGeometry& g) {
 // least twice over (3x3 at stride 1 or 2), against one pass over the padded image. Filter
 // rows of a multiple of 4 bytes (the tiles' groups of k) are read in place; narrower ones
 // (a first layer's 3 channels) are copied from it into im2col rows, one move each.
-inline bool PaddedDotImageApplies(const ConvGeometry& g, pthreadpool* pool) {
+inline bool PaddedDotImageApplies(const ConvGeometry& g) {
   if (g.groups != 1 || g.dil_w != 1 || g.stride_w < 1 || g.stride_h < 1 || g.out_h < 1 ||
       g.out_w < 1 || static_cast<int64_t>(g.stride_w) * g.in_c > INT32_MAX) {  // lda: an int
     return false;
   }
-  // The output rows are the threads' shares: at least 4 each (a 7 x 7 layer's 7 rows on 2
-  // threads would split 4 : 3; there the im2col GEMM splits its columns instead).
-  const size_t threads = parallel::NumThreads(pool);
-  if (threads > 1 && static_cast<size_t>(g.batches) * g.out_h < 4 * threads) return false;
   const PaddedDotImage p = PadDotGeometry(g);
   const double windows = static_cast<double>(g.out_h) * g.out_w * g.f_h * g.f_w;
   return windows >= 2.0 * p.h * p.w &&
-         gemm::DotGemmSpansRun(g.out_w, g.group_out_c, g.f_h * g.f_w * g.f_c);
+         gemm::DotGemmImageRuns(g.batches * g.out_h * g.out_w, g.group_out_c,
+                                  g.f_h * g.f_w * g.f_c);
 }
-inline bool DotSpansApply(const ConvGeometry& g, pthreadpool* pool) {
-  return (static_cast<int64_t>(g.f_w) * g.in_c) % 4 == 0 && PaddedDotImageApplies(g, pool);
+inline bool DotSpansApply(const ConvGeometry& g) {
+  return (static_cast<int64_t>(g.f_w) * g.in_c) % 4 == 0 && PaddedDotImageApplies(g);
 }
 // Writes the padded image of input + 128 (DotInput), `pad` around it, to dst
 // (p.bytes(g)); rows over the pool.
@@ -337,35 +334,21 @@ void PadDotImage(const ConvGeometry& g, const PaddedDotImage& p, const int8_t* i
 // row_stride bytes apart, each filter row one copy of f_w * in_c bytes.
 void Im2ColPaddedRows(const ConvGeometry& g, const PaddedDotImage& p, const uint8_t* image,
                       size_t r0, size_t r1, uint8_t* dst, size_t row_stride);
-// Runs gemm(l, a, lda, spans, j0, j1) for each output row l (image l / out_h, row l %
-// out_h) and block of output columns [j0, j1) of n: out_w rows of A from `a`, lda bytes
-// apart, in spans, times the block's weights (of depth k). Column blocks of at most
-// kSpanBlockBytes of weights, each over all of a task's rows while it stays in L2 (each
-// row's GEMM streams its B: SSD's 10 x 10 x 1280 -> 546 head has 6.3 MB of weights, ten
-// rows). The rows split over the pool, one range a thread (PaddedDotImageApplies: 4 rows
-// a thread at least).
-constexpr size_t kSpanBlockBytes = 256 * 1024;
-template <typename Gemm>
-void RunDotSpans(const ConvGeometry& g, const PaddedDotImage& p, const uint8_t* image, int n,
-                 int k, pthreadpool* pool, const Gemm& gemm) {
-  const size_t lines = static_cast<size_t>(g.batches) * g.out_h;
+// The padded image's windows as the dot GEMM's rows (gemm::DotImage): output pixel (b,
+// oy, ox), filter row fy at image b's row oy * stride_h + fy * dil_h, column ox *
+// stride_w.
+inline gemm::DotImage PaddedDotRows(const ConvGeometry& g, const PaddedDotImage& p,
+                                    const uint8_t* image) {
+  gemm::DotImage d;
   const size_t row_bytes = static_cast<size_t>(p.w) * g.in_c;
-  const gemm::DotSpans spans{g.f_h, static_cast<size_t>(g.dil_h) * row_bytes};
-  const int lda = g.stride_w * g.in_c;
-  const int pair = 2 * gemm::kGemmNr;
-  const int block = static_cast<int>(std::max<size_t>(
-      pair, kSpanBlockBytes / std::max(1, gemm::DotDepth(k)) / pair * pair));
-  const size_t tasks = std::min(lines, parallel::NumThreads(pool));
-  const double work = static_cast<double>(lines) * g.out_w * k * n;
-  parallel::ParallelFor(pool, tasks, work, [&](size_t t) {
-    for (int j0 = 0; j0 < n; j0 += block) {
-      const int j1 = std::min(n, j0 + block);
-      for (size_t l = lines * t / tasks; l < lines * (t + 1) / tasks; ++l) {
-        const size_t b = l / g.out_h, oy = l % g.out_h;
-        gemm(l, image + (b * p.h + oy * g.stride_h) * row_bytes, lda, spans, j0, j1);
-      }
-    }
-  });
+  d.base = image;
+  d.out_h = g.out_h;
+  d.out_w = g.out_w;
+  d.pixel = static_cast<size_t>(g.stride_w) * g.in_c;
+  d.line = g.stride_h * row_bytes;
+  d.image = p.h * row_bytes;
+  d.spans = {g.f_h, static_cast<size_t>(g.dil_h) * row_bytes};
+  return d;
 }
 
 // One group of an 8-bit convolution (int8 activations, int8 weights) on the dot-product
@@ -422,7 +405,7 @@ inline void Int8DotConv(const ConvGeometry& g, const int8_t* input, int32_t inpu
   }
   // Elsewhere on the AVX-512 VNNI tiles: the tiles read the windows in place in the padded
   // image (PaddedDotImageApplies), or narrow filter rows copied from it.
-  const bool padded = !pixels && PaddedDotImageApplies(g, pool);
+  const bool padded = !pixels && PaddedDotImageApplies(g);
   if (padded && static_cast<size_t>(g.f_w) * g.in_c % 4 != 0 &&
       static_cast<size_t>(g.f_w) * g.in_c <= 64) {
     const PaddedDotImage p = PadDotGeometry(g);
@@ -446,15 +429,9 @@ inline void Int8DotConv(const ConvGeometry& g, const int8_t* input, int32_t inpu
     const PaddedDotImage p = PadDotGeometry(g);
     if (scratch->size() < p.bytes(g)) scratch->resize(p.bytes(g));
     PadDotImage(g, p, input, pad, scratch->data(), pool);
-    RunDotSpans(g, p, scratch->data(), n, depth, pool,
-                [&](size_t l, const uint8_t* a, int lda, const gemm::DotSpans& spans, int j0,
-                    int j1) {
-                  gemm::DotGemmSpans(g.out_w, j1 - j0, depth, a, lda, spans,
-                                     packed_filter + gemm::PackedDotColumnOffset(j0, depth),
-                                     output + l * g.out_w * g.out_c +
-                                         static_cast<size_t>(group) * n + j0,
-                                     g.out_c, gemm::StageColumnsFrom(stage, j0), nullptr);
-                });
+    gemm::DotGemmImage(static_cast<int>(rows), n, depth, PaddedDotRows(g, p, scratch->data()),
+                       packed_filter, output + static_cast<size_t>(group) * n, g.out_c, stage,
+                       pool);
     return;
   }
   // Too few chunks to keep the threads busy (the small late layers, whose filters are the
