@@ -33,7 +33,7 @@ bool OwnConvF32Wanted(const tflite::conv_util::ConvGeometry& g) {
                          static_cast<int64_t>(g.batches) * g.out_h * g.out_w >= 16;
   // Few input channels (a first layer): FloatConv's direct kernel (direct_conv_f32.h).
   const bool direct = tflite::conv_util::DirectFloatConvApplies(g, tflite::gemm::GemmKernel::kAuto);
-  return OwnStepWanted(pointwise || direct ||
+  return OwnStepWanted(pointwise || direct || tflite::winograd::Applies(g) ||
                        (g.f_w > 1 && w.any() && 2 * (w.hi - w.lo) >= g.out_w));
 }
 
@@ -70,6 +70,11 @@ ConvF32::ConvF32(const tflite::conv_util::ConvGeometry& g, const float* filter,
     half_ = std::make_shared<const tflite::gemv_f16::HalfWeights>(filter, g.out_c, depth);
     return;
   }
+  if (kernel == tflite::gemm::GemmKernel::kAuto && tflite::winograd::Applies(g)) {
+    winograd_ = std::make_unique<tflite::winograd::Weights>();
+    tflite::winograd::PackWeights(filter, g.out_c, g.in_c, winograd_.get());
+    return;
+  }
   packed_.resize(tflite::gemm::PackedWeightsSize(g.out_c, depth));
   tflite::gemm::PackFloatWeights(filter, g.out_c, depth, packed_.data());
 }
@@ -102,6 +107,10 @@ void ConvF32::Run(const float* input, float* output, pthreadpool_t pool,
     half_->Run(input, stage.bias, min_, max_, output, pool);
     tflite::gemm::AddResidual(stage, output, g_.out_c, 0, g_.batches * g_.out_h * g_.out_w, 0,
                               g_.out_c);
+    return;
+  }
+  if (winograd_ != nullptr) {
+    tflite::winograd::Conv(g_, input, *winograd_, stage, output, &scratch_, pool);
     return;
   }
   tflite::conv_util::FloatConv(g_, input, packed_.data(), stage, output, &scratch_, pool, kernel_);

@@ -25,6 +25,7 @@
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/gemv_f16.h"
 #include "kernels/internal/im2col.h"
+#include "kernels/internal/winograd_f32.h"
 
 namespace tflite_inspect {
 namespace xnnpack {
@@ -42,7 +43,10 @@ bool OwnConvF32Wanted();
 // DirectRowWindows). This XNNPACK runs those through its indirection buffer, a pointer per
 // tap of f_c values: the 1-D convnets of docs/performance.md ran 10-30% faster on ours.
 // And layers of few input channels that FloatConv's direct kernel runs (a network's first
-// layer; direct_conv_f32.h), for the same reason.
+// layer; direct_conv_f32.h), for the same reason. And 3x3 stride-1 layers that Winograd's
+// F(2x2, 3x3) runs with 2.25x fewer multiply-adds (winograd_f32.h), where the GEMM's
+// order is ours (kAuto: not in dynamic-range graphs, whose float layers keep TFLite's
+// builtin sums).
 bool OwnConvF32Wanted(const tflite::conv_util::ConvGeometry& g);
 // The same, and also a one-pixel 1x1 convolution (a classifier head after global pooling)
 // whose float filter [out_c][in_c] is HalfHead's: see below.
@@ -80,11 +84,14 @@ class ConvF32 {
   // reentrant (one scratch buffer), as the delegate kernel runs one Invoke at a time.
   void Run(const float* input, float* output, pthreadpool_t pool,
            const ResidualAdd* residual = nullptr) const;
+  // Whether Run computes it by Winograd's F(2x2, 3x3) (winograd_f32.h).
+  bool Winograd() const { return winograd_ != nullptr; }
 
  private:
   tflite::conv_util::ConvGeometry g_;
   tflite::gemm::CacheLineVector<float> packed_;
   std::shared_ptr<const tflite::gemv_f16::HalfWeights> half_;  // HalfHead's, or null
+  std::unique_ptr<tflite::winograd::Weights> winograd_;        // 3x3 stride 1, or null
   std::vector<float> bias_;
   float min_, max_;
   tflite::gemm::GemmKernel kernel_;

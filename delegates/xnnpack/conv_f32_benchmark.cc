@@ -164,3 +164,23 @@ TFI_CONV(224x224x3_3x3s2_to_8, 224, 224, 3, 8, 3, 2);
 TFI_CONV(224x224x3_7x7s2_to_64, 224, 224, 3, 64, 7, 2);
 
 }  // namespace
+
+// 3x3 stride-1 layers (SAME): the own step runs them by Winograd's F(2x2, 3x3)
+// (winograd_f32.h), GFLOP/s counted as the direct convolution's.
+#define TFI_CONV3X3(name, h, w, in_c, out_c)                                           \
+  BENCHMARK_CAPTURE(BM_Own, name, Shape{h, w, in_c, out_c, 3})->Arg(1)->Arg(2)->UseRealTime(); \
+  BENCHMARK_CAPTURE(BM_Xnnpack, name, Shape{h, w, in_c, out_c, 3})->Arg(1)->Arg(2)->UseRealTime()
+
+TFI_CONV3X3(3x3_128x128x16_to_16, 128, 128, 16, 16);
+TFI_CONV3X3(3x3_128x128x32_to_16, 128, 128, 32, 16);
+TFI_CONV3X3(3x3_64x64x32_to_32, 64, 64, 32, 32);
+TFI_CONV3X3(3x3_64x64x16_to_64, 64, 64, 16, 64);
+TFI_CONV3X3(3x3_64x64x64_to_16, 64, 64, 64, 16);
+TFI_CONV3X3(3x3_64x64x24_to_48, 64, 64, 24, 48);
+TFI_CONV3X3(3x3_64x64x64_to_32, 64, 64, 64, 32);
+TFI_CONV3X3(3x3_56x56x64_to_64, 56, 56, 64, 64);
+TFI_CONV3X3(3x3_35x35x64_to_96, 35, 35, 64, 96);
+TFI_CONV3X3(3x3_28x28x128_to_128, 28, 28, 128, 128);
+TFI_CONV3X3(3x3_28x28x128_to_32, 28, 28, 128, 32);
+TFI_CONV3X3(3x3_14x14x256_to_256, 14, 14, 256, 256);
+TFI_CONV3X3(3x3_7x7x512_to_512, 7, 7, 512, 512);

@@ -144,6 +144,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   std::vector<const float*> static_data_;
   std::vector<std::unique_ptr<float[]>> weights_;
   std::vector<Folded> folded_outputs_;
+  std::set<int> winograd_nodes_;  // float CONV_2D nodes run by Winograd's F(2x2, 3x3)
   std::set<int> table_muls_;  // MUL nodes run as one table composed with their input's
   // RELU / RELU6 / RELU_N1_TO_1 / RELU_0_TO_1 nodes folded into the own float step before
   // them (as XNNPACK fuses a clamp into its producer): producer node -> {clamp node, its
