@@ -415,6 +415,22 @@ BENCHMARK_CAPTURE(BM_FloatGemm, conv1x1_7x7x160_to_960, 7 * 7, 960, 160)
     ->Arg(2)
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
+// A transformer encoder's layers (transformer_128x256: 128 tokens, width 256, FFN 1024).
+BENCHMARK_CAPTURE(BM_FloatGemm, fc_128x256_to_256, 128, 256, 256)
+    ->Arg(1)
+    ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_FloatGemm, fc_128x256_to_1024, 128, 1024, 256)
+    ->Arg(1)
+    ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_FloatGemm, fc_128x1024_to_256, 128, 256, 1024)
+    ->Arg(1)
+    ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_FloatGemm, fc_1x1024_to_1000, 1, 1000, 1024)
     ->Arg(1)
     ->Arg(2)
