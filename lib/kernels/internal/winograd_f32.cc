@@ -169,6 +169,69 @@ __attribute__((target("avx512f"))) void OutputTransformAvx512(const float* m, si
     }
   }
 }
+
+// The same on 8 lanes (AVX2 CPUs, where the delegate's own step takes every convolution).
+__attribute__((target("avx2,fma"))) inline __m256i Avx2Mask(int n) {
+  const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lanes);
+}
+
+__attribute__((target("avx2,fma"))) void InputTransformAvx2(const float* const p[16], int n,
+                                                            float* v, size_t v_stride) {
+  for (int c = 0; c < n; c += 8) {
+    const __m256i k = Avx2Mask(n - c);
+    __m256 t[4][4];
+    for (int j = 0; j < 4; ++j) {
+      const __m256 d0 = _mm256_maskload_ps(p[0 * 4 + j] + c, k);
+      const __m256 d1 = _mm256_maskload_ps(p[1 * 4 + j] + c, k);
+      const __m256 d2 = _mm256_maskload_ps(p[2 * 4 + j] + c, k);
+      const __m256 d3 = _mm256_maskload_ps(p[3 * 4 + j] + c, k);
+      t[0][j] = _mm256_sub_ps(d0, d2);
+      t[1][j] = _mm256_add_ps(d1, d2);
+      t[2][j] = _mm256_sub_ps(d2, d1);
+      t[3][j] = _mm256_sub_ps(d1, d3);
+    }
+    for (int i = 0; i < 4; ++i) {
+      float* row = v + static_cast<size_t>(i * 4) * v_stride + c;
+      _mm256_maskstore_ps(row, k, _mm256_sub_ps(t[i][0], t[i][2]));
+      _mm256_maskstore_ps(row + v_stride, k, _mm256_add_ps(t[i][1], t[i][2]));
+      _mm256_maskstore_ps(row + 2 * v_stride, k, _mm256_sub_ps(t[i][2], t[i][1]));
+      _mm256_maskstore_ps(row + 3 * v_stride, k, _mm256_sub_ps(t[i][1], t[i][3]));
+    }
+  }
+}
+
+__attribute__((target("avx2,fma"))) void OutputTransformAvx2(const float* m, size_t m_stride,
+                                                             int n, const float* bias, float lo,
+                                                             float hi, const int64_t out[4],
+                                                             float* output, size_t ldc) {
+  const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+  for (int o = 0; o < n; o += 8) {
+    const __m256i k = Avx2Mask(n - o);
+    __m256 s[2][4];
+    for (int j = 0; j < 4; ++j) {
+      const __m256 m0 = _mm256_maskload_ps(m + (0 * 4 + j) * m_stride + o, k);
+      const __m256 m1 = _mm256_maskload_ps(m + (1 * 4 + j) * m_stride + o, k);
+      const __m256 m2 = _mm256_maskload_ps(m + (2 * 4 + j) * m_stride + o, k);
+      const __m256 m3 = _mm256_maskload_ps(m + (3 * 4 + j) * m_stride + o, k);
+      s[0][j] = _mm256_add_ps(_mm256_add_ps(m0, m1), m2);
+      s[1][j] = _mm256_sub_ps(_mm256_sub_ps(m1, m2), m3);
+    }
+    const __m256 b = bias != nullptr ? _mm256_maskload_ps(bias + o, k) : _mm256_setzero_ps();
+    for (int r = 0; r < 2; ++r) {
+      const __m256 y0 = _mm256_add_ps(_mm256_add_ps(s[r][0], s[r][1]), s[r][2]);
+      const __m256 y1 = _mm256_sub_ps(_mm256_sub_ps(s[r][1], s[r][2]), s[r][3]);
+      if (out[r * 2] >= 0) {
+        _mm256_maskstore_ps(output + out[r * 2] * ldc + o, k,
+                            _mm256_min_ps(vhi, _mm256_max_ps(vlo, _mm256_add_ps(y0, b))));
+      }
+      if (out[r * 2 + 1] >= 0) {
+        _mm256_maskstore_ps(output + out[r * 2 + 1] * ldc + o, k,
+                            _mm256_min_ps(vhi, _mm256_max_ps(vlo, _mm256_add_ps(y1, b))));
+      }
+    }
+  }
+}
 #endif
 
 }  // namespace
@@ -178,7 +241,7 @@ bool Applies(const conv_util::ConvGeometry& g) {
          g.dil_w == 1 && g.groups == 1 && g.in_c >= 16 && g.out_c >= 16 &&
          g.in_c * g.out_c >= 1024 && g.out_h >= 1 &&
          g.out_w >= 1 && g.pad_h >= 0 && g.pad_w >= 0 && g.pad_h <= 2 && g.pad_w <= 2 &&
-         gemm::CpuHasAvx512F();
+         (gemm::CpuHasAvx512F() || gemm::CpuHasAvx2Fma());
 }
 
 void PackWeights(const float* filter, int out_c, int in_c, Weights* w) {
@@ -245,7 +308,7 @@ void Conv(const conv_util::ConvGeometry& g, const float* input, const Weights& w
   const size_t slice = block * per_tile + ic;
   if (scratch->size() < tasks * slice) scratch->resize(tasks * slice);
 #ifdef TFI_WINOGRAD_X86
-  const bool avx512 = gemm::CpuHasAvx512F();
+  const bool avx512 = gemm::CpuHasAvx512F(), avx2 = gemm::CpuHasAvx2Fma();
 #endif
   auto run_block = [&](size_t t0, size_t t1, float* buf, pthreadpool* gemm_pool) {
     const size_t count = t1 - t0;
@@ -260,6 +323,10 @@ void Conv(const conv_util::ConvGeometry& g, const float* input, const Weights& w
 #ifdef TFI_WINOGRAD_X86
       if (avx512) {
         InputTransformAvx512(p, ic, vt, v_stride);
+        continue;
+      }
+      if (avx2) {
+        InputTransformAvx2(p, ic, vt, v_stride);
         continue;
       }
 #endif
@@ -278,6 +345,8 @@ void Conv(const conv_util::ConvGeometry& g, const float* input, const Weights& w
       if (avx512) {
         OutputTransformAvx512(mt, m_stride, oc, stage.bias, stage.min, stage.max, out, output,
                               oc);
+      } else if (avx2) {
+        OutputTransformAvx2(mt, m_stride, oc, stage.bias, stage.min, stage.max, out, output, oc);
       } else {
         OutputTransformScalar(mt, m_stride, oc, stage.bias, stage.min, stage.max, out, output, oc);
       }

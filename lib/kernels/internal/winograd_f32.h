@@ -31,8 +31,8 @@ namespace winograd {
 // Whether Conv runs g and pays: 3x3, stride 1, no dilation, one group, at least 16 input
 // and 16 output channels and 1024 channel pairs (16 -> 16 and 32 -> 16 ran at this
 // XNNPACK's speed, 32 -> 32 1.2x and 64 -> 64 1.6x faster: conv_f32_benchmark; below, the
-// transforms cost what the products save), and an AVX-512F CPU (TFI_KERNEL_ISA caps it;
-// the transforms' vector loops are written for it).
+// transforms cost what the products save), and an AVX-512F or AVX2 + FMA CPU
+// (TFI_KERNEL_ISA caps it; the transforms' vector loops are written for them).
 bool Applies(const conv_util::ConvGeometry& g);
 
 // The 16 transformed filters, each packed for gemm::FloatGemm (n = out_c, k = in_c).
@@ -45,8 +45,8 @@ struct Weights {
 void PackWeights(const float* filter, int out_c, int in_c, Weights* w);
 
 // output[batches][out_h][out_w][out_c] = clamp(conv(input) + stage.bias, stage.min,
-// stage.max) and the stage's residual ADD; g as Applies takes (any CPU: without AVX-512F
-// the transforms run in plain loops). Tiles split over `pool`; `scratch` grown here.
+// stage.max) and the stage's residual ADD; g as Applies takes (any CPU: without AVX2 the
+// transforms run in plain loops). Tiles split over `pool`; `scratch` grown here.
 void Conv(const conv_util::ConvGeometry& g, const float* input, const Weights& w,
           const gemm::FloatOutputStage& stage, float* output, std::vector<float>* scratch,
           pthreadpool* pool);
