@@ -61,6 +61,22 @@ void BM_FloatGemm(benchmark::State& state, int m, int n, int k) {
   if (pool != nullptr) pthreadpool_destroy(pool);
 }
 
+// The TFLite orders (each product rounded, then added: gemm.h kTfliteMatMulOrder, the
+// builtin BATCH_MATMUL's bits that dynamic-range graphs keep) against kAuto's FMA.
+void BM_FloatGemmOrder(benchmark::State& state, int m, int n, int k) {
+  Problem p(m, n, k);
+  const auto kernel = state.range(0) == 1 ? tflite::gemm::GemmKernel::kTfliteMatMulOrder
+                                          : tflite::gemm::GemmKernel::kAuto;
+  tflite::gemm::FloatOutputStage stage;
+  for (auto _ : state) {
+    tflite::gemm::FloatGemm(m, n, k, p.a.data(), k, p.packed.data(), p.c.data(), n, stage, nullptr,
+                            kernel);
+    benchmark::DoNotOptimize(p.c.data());
+    benchmark::ClobberMemory();
+  }
+  SetFlops(state, p);
+}
+
 // A residual ADD (as a 1x1 convolution with a skip connection adds it): in the GEMM's
 // blocks (fused = 1) or as a pass of its own after it (0); `channels` of the residual's
 // (a zero channel PAD of the rest); 2: no residual.
@@ -429,6 +445,17 @@ BENCHMARK_CAPTURE(BM_FloatGemm, fc_128x256_to_1024, 128, 1024, 256)
 BENCHMARK_CAPTURE(BM_FloatGemm, fc_128x1024_to_256, 128, 256, 1024)
     ->Arg(1)
     ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+// Attention's products (4 heads of 64 over 128 tokens): scores (k = 64) and values (k = 128).
+BENCHMARK_CAPTURE(BM_FloatGemmOrder, attention_128x64_to_128, 128, 128, 64)
+    ->Arg(0)
+    ->Arg(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_FloatGemmOrder, attention_128x128_to_64, 128, 64, 128)
+    ->Arg(0)
+    ->Arg(1)
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_FloatGemm, fc_1x1024_to_1000, 1, 1000, 1024)
