@@ -673,44 +673,63 @@ TEST_CASE("CONV_2D int8: one-pixel-high windows are bit-exact with the reference
 // filter rows of a multiple of 4 bytes as the tiles' spans, narrower ones (3 channels)
 // copied from it. Images up to 40 x 40 (output rows split over the threads), both
 // strides, dilated columns, SAME and VALID, 1-2 images. Bit-exact.
+// A case for the padded-image paths: images of 6-40 x 6-40 pixels, filters up to 5 x 5,
+// both strides, sometimes dilated rows, SAME (mostly) or VALID, 1-2 images, 1-3 threads.
+ConvCase RandomImageCase(std::mt19937& rng) {
+  ConvCase c;
+  c.batch = RandInt(rng, 1, 2);
+  c.ih = RandInt(rng, 6, 40);
+  c.iw = RandInt(rng, 6, 40);
+  const int channels[] = {1, 2, 3, 4, 6, 8, 12, 16, 20, 32};
+  c.ic = channels[RandInt(rng, 0, 9)];
+  c.oc = RandInt(rng, 1, 40);
+  c.fh = RandInt(rng, 1, 5);
+  c.fw = RandInt(rng, 1, 5);
+  c.sh = RandInt(rng, 1, 2);
+  c.sw = RandInt(rng, 1, 2);
+  c.dh = RandInt(rng, 1, 4) == 1 ? 2 : 1;
+  c.same = RandInt(rng, 0, 2) != 0 || c.ih < c.EffH() || c.iw < c.EffW();
+  c.act = RandomActivation(rng);
+  c.bias_mode = RandInt(rng, 0, 2);
+  c.threads = RandInt(rng, 1, 3);
+  return c;
+}
+
+// The case's geometry, as the kernel computes it (TensorFlow's SAME: the smaller half of
+// the padding first).
+tflite::conv_util::ConvGeometry GeometryOf(const ConvCase& c) {
+  tflite::conv_util::ConvGeometry g{};
+  g.batches = c.batch;
+  g.in_h = c.ih;
+  g.in_w = c.iw;
+  g.in_c = c.ic;
+  g.f_c = c.FC();
+  g.f_h = c.fh;
+  g.f_w = c.fw;
+  g.out_h = c.OutH();
+  g.out_w = c.OutW();
+  g.out_c = c.oc;
+  g.groups = c.groups;
+  g.group_out_c = c.oc / c.groups;
+  g.stride_h = c.sh;
+  g.stride_w = c.sw;
+  g.dil_h = c.dh;
+  g.dil_w = c.dw;
+  g.pad_h = c.PadH();
+  g.pad_w = c.PadW();
+  return g;
+}
+
+// On the AVX-512 VNNI tiles (without AMX) windows that cover the image at least twice
+// are read in place in a padded copy of the image (im2col.h: PaddedDotImageApplies):
+// filter rows of a multiple of 4 bytes as the tiles' spans, narrower ones (3 channels)
+// copied from it. Bit-exact.
 TEST_CASE("CONV_2D int8: windows read in a padded image are bit-exact (random shapes)") {
   size_t padded = 0;
   for (uint32_t seed = 1; seed <= 40; ++seed) {
     std::mt19937 rng(seed + 7300);
-    ConvCase c;
-    c.batch = RandInt(rng, 1, 2);
-    c.ih = RandInt(rng, 6, 40);
-    c.iw = RandInt(rng, 6, 40);
-    const int channels[] = {1, 2, 3, 4, 6, 8, 12, 16, 20, 32};
-    c.ic = channels[RandInt(rng, 0, 9)];
-    c.oc = RandInt(rng, 1, 40);
-    c.fh = RandInt(rng, 1, 5);
-    c.fw = RandInt(rng, 1, 5);
-    c.sh = RandInt(rng, 1, 2);
-    c.sw = RandInt(rng, 1, 2);
-    c.dh = RandInt(rng, 1, 4) == 1 ? 2 : 1;
-    c.same = RandInt(rng, 0, 2) != 0 || c.ih < c.EffH() || c.iw < c.EffW();
-    c.act = RandomActivation(rng);
-    c.bias_mode = RandInt(rng, 0, 2);
-    c.threads = RandInt(rng, 1, 3);
-    tflite::conv_util::ConvGeometry g{};
-    g.batches = c.batch;
-    g.in_h = c.ih;
-    g.in_w = c.iw;
-    g.in_c = g.f_c = c.ic;
-    g.f_h = c.fh;
-    g.f_w = c.fw;
-    g.out_h = c.OutH();
-    g.out_w = c.OutW();
-    g.out_c = g.group_out_c = c.oc;
-    g.groups = 1;
-    g.stride_h = c.sh;
-    g.stride_w = c.sw;
-    g.dil_h = c.dh;
-    g.dil_w = 1;
-    g.pad_h = c.PadH();
-    g.pad_w = c.PadW();
-    padded += tflite::conv_util::PaddedDotImageApplies(g);
+    const ConvCase c = RandomImageCase(rng);
+    padded += tflite::conv_util::PaddedDotImageApplies(GeometryOf(c));
     RunQuantized<int8_t>(c, seed % 3 != 0, seed + 7300);
   }
   // Weights of more columns than the GEMM's blocks (3 x 3 x 64 -> 400); one thread and two.
@@ -1065,19 +1084,9 @@ TEST_CASE("CONV_2D hybrid: one-pixel-high windows (random shapes, seeds printed)
 TEST_CASE("CONV_2D hybrid: windows read in a padded image (random shapes, seeds printed)") {
   for (uint32_t seed = 1; seed <= 24; ++seed) {
     std::mt19937 rng(seed + 9300);
-    ConvCase c;
-    c.ih = RandInt(rng, 8, 36);
-    c.iw = RandInt(rng, 8, 36);
+    ConvCase c = RandomImageCase(rng);
+    c.batch = 1;
     c.ic = 4 * RandInt(rng, 1, 8);
-    c.oc = RandInt(rng, 1, 40);
-    c.fh = RandInt(rng, 1, 5);
-    c.fw = RandInt(rng, 1, 5);
-    c.sh = RandInt(rng, 1, 2);
-    c.sw = RandInt(rng, 1, 2);
-    c.dh = RandInt(rng, 1, 4) == 1 ? 2 : 1;
-    c.same = RandInt(rng, 0, 2) != 0 || c.ih < c.EffH() || c.iw < c.EffW();
-    c.act = RandomActivation(rng);
-    c.threads = RandInt(rng, 1, 2);
     RunHybrid(c, seed % 2 == 0, seed + 9300);
   }
   ConvCase c;

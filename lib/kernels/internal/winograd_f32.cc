@@ -113,125 +113,59 @@ void OutputTransformScalar(const float* m, size_t m_stride, int n, const float* 
 }
 
 #ifdef TFI_WINOGRAD_X86
-__attribute__((target("avx512f"))) void InputTransformAvx512(const float* const p[16], int n,
-                                                             float* v, size_t v_stride) {
-  for (int c = 0; c < n; c += 16) {
-    const __mmask16 k = n - c >= 16 ? __mmask16{0xFFFF} : static_cast<__mmask16>((1u << (n - c)) - 1);
-    __m512 t[4][4];
-    for (int j = 0; j < 4; ++j) {
-      const __m512 d0 = _mm512_maskz_loadu_ps(k, p[0 * 4 + j] + c);
-      const __m512 d1 = _mm512_maskz_loadu_ps(k, p[1 * 4 + j] + c);
-      const __m512 d2 = _mm512_maskz_loadu_ps(k, p[2 * 4 + j] + c);
-      const __m512 d3 = _mm512_maskz_loadu_ps(k, p[3 * 4 + j] + c);
-      t[0][j] = _mm512_sub_ps(d0, d2);
-      t[1][j] = _mm512_add_ps(d1, d2);
-      t[2][j] = _mm512_sub_ps(d2, d1);
-      t[3][j] = _mm512_sub_ps(d1, d3);
-    }
-    for (int i = 0; i < 4; ++i) {
-      float* row = v + static_cast<size_t>(i * 4) * v_stride + c;
-      _mm512_mask_storeu_ps(row, k, _mm512_sub_ps(t[i][0], t[i][2]));
-      _mm512_mask_storeu_ps(row + v_stride, k, _mm512_add_ps(t[i][1], t[i][2]));
-      _mm512_mask_storeu_ps(row + 2 * v_stride, k, _mm512_sub_ps(t[i][2], t[i][1]));
-      _mm512_mask_storeu_ps(row + 3 * v_stride, k, _mm512_sub_ps(t[i][1], t[i][3]));
-    }
-  }
-}
+// Each instruction set's transforms compiled for it by a target region around its
+// namespace, as depthwise_f32.cc does.
+namespace avx512 {
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f"))), apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target("avx512f")
+#endif
+using V = __m512;
+using M = __mmask16;
+constexpr int kLanes = 16;
+inline M Mask(int n) { return n >= 16 ? M{0xFFFF} : static_cast<M>((1u << n) - 1); }
+inline V Load(M k, const float* p) { return _mm512_maskz_loadu_ps(k, p); }
+inline void Store(float* p, M k, V v) { _mm512_mask_storeu_ps(p, k, v); }
+inline V Add(V a, V b) { return _mm512_add_ps(a, b); }
+inline V Sub(V a, V b) { return _mm512_sub_ps(a, b); }
+inline V Clamp(V v, V lo, V hi) { return _mm512_min_ps(hi, _mm512_max_ps(lo, v)); }
+inline V Set(float x) { return _mm512_set1_ps(x); }
+#include "kernels/internal/winograd_f32_lanes.inc"
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+}  // namespace avx512
 
-__attribute__((target("avx512f"))) void OutputTransformAvx512(const float* m, size_t m_stride,
-                                                              int n, const float* bias, float lo,
-                                                              float hi, const int64_t out[4],
-                                                              float* output, size_t ldc) {
-  const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
-  for (int o = 0; o < n; o += 16) {
-    const __mmask16 k = n - o >= 16 ? __mmask16{0xFFFF} : static_cast<__mmask16>((1u << (n - o)) - 1);
-    __m512 s[2][4];
-    for (int j = 0; j < 4; ++j) {
-      const __m512 m0 = _mm512_maskz_loadu_ps(k, m + (0 * 4 + j) * m_stride + o);
-      const __m512 m1 = _mm512_maskz_loadu_ps(k, m + (1 * 4 + j) * m_stride + o);
-      const __m512 m2 = _mm512_maskz_loadu_ps(k, m + (2 * 4 + j) * m_stride + o);
-      const __m512 m3 = _mm512_maskz_loadu_ps(k, m + (3 * 4 + j) * m_stride + o);
-      s[0][j] = _mm512_add_ps(_mm512_add_ps(m0, m1), m2);
-      s[1][j] = _mm512_sub_ps(_mm512_sub_ps(m1, m2), m3);
-    }
-    const __m512 b = bias != nullptr ? _mm512_maskz_loadu_ps(k, bias + o) : _mm512_setzero_ps();
-    for (int r = 0; r < 2; ++r) {
-      const __m512 y0 = _mm512_add_ps(_mm512_add_ps(s[r][0], s[r][1]), s[r][2]);
-      const __m512 y1 = _mm512_sub_ps(_mm512_sub_ps(s[r][1], s[r][2]), s[r][3]);
-      if (out[r * 2] >= 0) {
-        _mm512_mask_storeu_ps(output + out[r * 2] * ldc + o, k,
-                              _mm512_min_ps(vhi, _mm512_max_ps(vlo, _mm512_add_ps(y0, b))));
-      }
-      if (out[r * 2 + 1] >= 0) {
-        _mm512_mask_storeu_ps(output + out[r * 2 + 1] * ldc + o, k,
-                              _mm512_min_ps(vhi, _mm512_max_ps(vlo, _mm512_add_ps(y1, b))));
-      }
-    }
-  }
+namespace avx2 {
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+#endif
+using V = __m256;
+using M = __m256i;
+constexpr int kLanes = 8;
+inline M Mask(int n) {
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
-
-// The same on 8 lanes (AVX2 CPUs, where the delegate's own step takes every convolution).
-__attribute__((target("avx2,fma"))) inline __m256i Avx2Mask(int n) {
-  const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lanes);
-}
-
-__attribute__((target("avx2,fma"))) void InputTransformAvx2(const float* const p[16], int n,
-                                                            float* v, size_t v_stride) {
-  for (int c = 0; c < n; c += 8) {
-    const __m256i k = Avx2Mask(n - c);
-    __m256 t[4][4];
-    for (int j = 0; j < 4; ++j) {
-      const __m256 d0 = _mm256_maskload_ps(p[0 * 4 + j] + c, k);
-      const __m256 d1 = _mm256_maskload_ps(p[1 * 4 + j] + c, k);
-      const __m256 d2 = _mm256_maskload_ps(p[2 * 4 + j] + c, k);
-      const __m256 d3 = _mm256_maskload_ps(p[3 * 4 + j] + c, k);
-      t[0][j] = _mm256_sub_ps(d0, d2);
-      t[1][j] = _mm256_add_ps(d1, d2);
-      t[2][j] = _mm256_sub_ps(d2, d1);
-      t[3][j] = _mm256_sub_ps(d1, d3);
-    }
-    for (int i = 0; i < 4; ++i) {
-      float* row = v + static_cast<size_t>(i * 4) * v_stride + c;
-      _mm256_maskstore_ps(row, k, _mm256_sub_ps(t[i][0], t[i][2]));
-      _mm256_maskstore_ps(row + v_stride, k, _mm256_add_ps(t[i][1], t[i][2]));
-      _mm256_maskstore_ps(row + 2 * v_stride, k, _mm256_sub_ps(t[i][2], t[i][1]));
-      _mm256_maskstore_ps(row + 3 * v_stride, k, _mm256_sub_ps(t[i][1], t[i][3]));
-    }
-  }
-}
-
-__attribute__((target("avx2,fma"))) void OutputTransformAvx2(const float* m, size_t m_stride,
-                                                             int n, const float* bias, float lo,
-                                                             float hi, const int64_t out[4],
-                                                             float* output, size_t ldc) {
-  const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
-  for (int o = 0; o < n; o += 8) {
-    const __m256i k = Avx2Mask(n - o);
-    __m256 s[2][4];
-    for (int j = 0; j < 4; ++j) {
-      const __m256 m0 = _mm256_maskload_ps(m + (0 * 4 + j) * m_stride + o, k);
-      const __m256 m1 = _mm256_maskload_ps(m + (1 * 4 + j) * m_stride + o, k);
-      const __m256 m2 = _mm256_maskload_ps(m + (2 * 4 + j) * m_stride + o, k);
-      const __m256 m3 = _mm256_maskload_ps(m + (3 * 4 + j) * m_stride + o, k);
-      s[0][j] = _mm256_add_ps(_mm256_add_ps(m0, m1), m2);
-      s[1][j] = _mm256_sub_ps(_mm256_sub_ps(m1, m2), m3);
-    }
-    const __m256 b = bias != nullptr ? _mm256_maskload_ps(bias + o, k) : _mm256_setzero_ps();
-    for (int r = 0; r < 2; ++r) {
-      const __m256 y0 = _mm256_add_ps(_mm256_add_ps(s[r][0], s[r][1]), s[r][2]);
-      const __m256 y1 = _mm256_sub_ps(_mm256_sub_ps(s[r][1], s[r][2]), s[r][3]);
-      if (out[r * 2] >= 0) {
-        _mm256_maskstore_ps(output + out[r * 2] * ldc + o, k,
-                            _mm256_min_ps(vhi, _mm256_max_ps(vlo, _mm256_add_ps(y0, b))));
-      }
-      if (out[r * 2 + 1] >= 0) {
-        _mm256_maskstore_ps(output + out[r * 2 + 1] * ldc + o, k,
-                            _mm256_min_ps(vhi, _mm256_max_ps(vlo, _mm256_add_ps(y1, b))));
-      }
-    }
-  }
-}
+inline V Load(M k, const float* p) { return _mm256_maskload_ps(p, k); }
+inline void Store(float* p, M k, V v) { _mm256_maskstore_ps(p, k, v); }
+inline V Add(V a, V b) { return _mm256_add_ps(a, b); }
+inline V Sub(V a, V b) { return _mm256_sub_ps(a, b); }
+inline V Clamp(V v, V lo, V hi) { return _mm256_min_ps(hi, _mm256_max_ps(lo, v)); }
+inline V Set(float x) { return _mm256_set1_ps(x); }
+#include "kernels/internal/winograd_f32_lanes.inc"
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+}  // namespace avx2
 #endif
 
 }  // namespace
@@ -322,11 +256,11 @@ void Conv(const conv_util::ConvGeometry& g, const float* input, const Weights& w
       float* vt = v + (t - t0) * ic;
 #ifdef TFI_WINOGRAD_X86
       if (avx512) {
-        InputTransformAvx512(p, ic, vt, v_stride);
+        avx512::InputTransform(p, ic, vt, v_stride);
         continue;
       }
       if (avx2) {
-        InputTransformAvx2(p, ic, vt, v_stride);
+        avx2::InputTransform(p, ic, vt, v_stride);
         continue;
       }
 #endif
@@ -343,10 +277,10 @@ void Conv(const conv_util::ConvGeometry& g, const float* input, const Weights& w
       const float* mt = m + (t - t0) * oc;
 #ifdef TFI_WINOGRAD_X86
       if (avx512) {
-        OutputTransformAvx512(mt, m_stride, oc, stage.bias, stage.min, stage.max, out, output,
-                              oc);
+        avx512::OutputTransform(mt, m_stride, oc, stage.bias, stage.min, stage.max, out, output,
+                                oc);
       } else if (avx2) {
-        OutputTransformAvx2(mt, m_stride, oc, stage.bias, stage.min, stage.max, out, output, oc);
+        avx2::OutputTransform(mt, m_stride, oc, stage.bias, stage.min, stage.max, out, output, oc);
       } else {
         OutputTransformScalar(mt, m_stride, oc, stage.bias, stage.min, stage.max, out, output, oc);
       }
