@@ -1782,6 +1782,63 @@ TEST_CASE("XNNPACK partitions run INT8 CONV_2D on the dot-product GEMM where cho
   }
 }
 
+// An int8 DEPTHWISE_CONV_2D of one input channel, depth multiplier 8 (a keyword spotter's
+// first layer, as micro_speech's): [1, 13, 11, 1] -> [1, 7, 6, 8], a 5 x 4 window at
+// stride 2, SAME, RELU.
+std::vector<uint8_t> SingleChannelDepthwiseModel(bool per_channel) {
+  ModelBuilder b;
+  QuantSpec in_q{{0.1f}, {-128}}, out_q{{0.3f}, {-128}};
+  QuantSpec f_q, b_q;
+  for (int c = 0; c < (per_channel ? 8 : 1); ++c) {
+    f_q.scale.push_back(0.01f + 0.004f * c);
+    f_q.zero_point.push_back(0);
+    b_q.scale.push_back(0.1f * f_q.scale.back());
+    b_q.zero_point.push_back(0);
+  }
+  f_q.quantized_dimension = 3;
+  const int in = b.AddTensor(tflite::TensorType_INT8, {1, 13, 11, 1}, "in", &in_q);
+  std::vector<uint8_t> fbytes(5 * 4 * 8);
+  for (size_t i = 0; i < fbytes.size(); ++i) fbytes[i] = static_cast<uint8_t>((i * 53 % 255) - 127);
+  const int f = b.AddConstTensorBytes(tflite::TensorType_INT8, {1, 5, 4, 8}, fbytes, "f", &f_q);
+  std::vector<int32_t> bias(8);
+  for (int c = 0; c < 8; ++c) bias[c] = 300 * c - 1000;
+  const int bi = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {8}, bias, "b", &b_q);
+  const int out = b.AddTensor(tflite::TensorType_INT8, {1, 7, 6, 8}, "out", &out_q);
+  tflite::DepthwiseConv2DOptionsT o;
+  o.padding = tflite::Padding_SAME;
+  o.stride_w = o.stride_h = 2;
+  o.depth_multiplier = 8;
+  o.fused_activation_function = tflite::ActivationFunctionType_RELU;
+  b.AddOperator(tflite::BuiltinOperator_DEPTHWISE_CONV_2D, {in, f, bi}, {out}, Options(o), 3);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  return b.Build();
+}
+
+// Such a layer is the convolution of its channel by 8 filters: the dot-product GEMM's
+// step, with the bytes of this XNNPACK's QS8 depthwise kernel (its requantization).
+TEST_CASE("XNNPACK partitions run an INT8 DEPTHWISE_CONV_2D of one input channel as a convolution") {
+  for (bool per_channel : {true, false}) {
+    CAPTURE(per_channel);
+    const auto bytes = SingleChannelDepthwiseModel(per_channel);
+    const QOutcome cpu = RunQuantized(bytes, false);
+    const QOutcome xnn = RunQuantized(bytes, true);  // TFI_XNNPACK_OWN_GEMM=0: XNNPACK's kernel
+    const OwnGemmOn on;
+    const QOutcome own = RunQuantized(bytes, true);
+    CHECK(own.delegate_nodes == 1);
+    REQUIRE(own.values.size() == xnn.values.size());
+    CHECK(own.values == xnn.values);
+    int worst = 0;
+    for (size_t i = 0; i < own.values.size(); ++i) worst = std::max(worst, std::abs(own.values[i] - cpu.values[i]));
+    CHECK(worst <= 1);
+    const Outcome r = Run(bytes, true);
+    REQUIRE(!r.log.empty());
+    CHECK_THAT(r.log.back(), Catch::Contains("dot-product GEMM for int8 convolutions and fully connected layers (" +
+                                             std::string(tflite::gemm::DotKernelName()) +
+                                             "; this XNNPACK has no such kernels): #0 DEPTHWISE_CONV_2D"));
+  }
+}
+
 // An int8 TRANSPOSE_CONV (v2 or v3 with a bias) of a [2, 5, 6, ic] input, k x k filter at
 // `stride`, per-channel or per-tensor weights, SAME padding, output [2, 5s, 6s, oc] (or
 // the size a stride below the filter gives).

@@ -284,7 +284,7 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
           planned = PlanUnaryF32(v, *node, *reg, &step);
           seg.steps.emplace_back(step);
         }
-      } else if (op == kTfLiteBuiltinDepthwiseConv2d ||
+      } else if ((op == kTfLiteBuiltinDepthwiseConv2d && !PlanOwnConv(v, *node, *reg, nullptr)) ||
                  (IsDepthwiseGroupsConv(v, *node, *reg) && PlanOwnDepthwise(v, *node, *reg, nullptr))) {
         DepthwiseStep step;
         const auto pad = pad_before_.find(n);
@@ -297,7 +297,8 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         }
         seg.steps.emplace_back(step);
       } else if (op == kTfLiteBuiltinConv2d ||
-                 (op == kTfLiteBuiltinFullyConnected && PlanOwnConv(v, *node, *reg, nullptr))) {
+                 ((op == kTfLiteBuiltinFullyConnected || op == kTfLiteBuiltinDepthwiseConv2d) &&
+                  PlanOwnConv(v, *node, *reg, nullptr))) {
         ConvStep step;
         const auto pad = pad_before_.find(n);
         planned = PlanOwnConv(v, *node, *reg, &step,
@@ -847,6 +848,8 @@ TfLiteStatus XnnpackKernel::FindFoldedPads(TfLiteContext* context, const std::ve
       all = node->inputs->size >= 2 && node->inputs->data[0] == p &&
             ((reg->builtin_code == kTfLiteBuiltinDepthwiseConv2d &&
               PlanOwnDepthwise(v, *node, *reg, &step, &padding) && !step.builtin) ||
+             (reg->builtin_code == kTfLiteBuiltinDepthwiseConv2d &&
+              PlanOwnConv(v, *node, *reg, nullptr, &padding)) ||
              (reg->builtin_code == kTfLiteBuiltinConv2d && PlanOwnConv(v, *node, *reg, nullptr, &padding)));
     }
     if (!all) continue;
@@ -1276,6 +1279,9 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
                           : IsOwnQuantizedMean(v, *node, *reg)  ? own_means
                           : table_muls_.count(n) != 0           ? table_multiplied
                           : IsByteTableNode(v, *node, *reg)     ? tabled
+                          : op == kTfLiteBuiltinDepthwiseConv2d && int8 &&
+                                    PlanOwnConv(v, *node, *reg, nullptr)
+                              ? dot_convolved
                           : op == kTfLiteBuiltinDepthwiseConv2d && int8 ? dot_depthwise
                           : op == kTfLiteBuiltinDepthwiseConv2d || IsDepthwiseGroupsConv(v, *node, *reg)
                               ? convolved
