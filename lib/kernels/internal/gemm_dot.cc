@@ -171,11 +171,13 @@ __attribute__((target(TFI_DOT512_TARGET))) void Avx512DotTile(
   TFI_DOT512_ROWS(TFI_DECL)
 #undef TFI_DECL
   const int span_groups = groups / spans.count;
-  for (int t = 0; t < spans.count; ++t) {
-    const size_t at = t * spans.stride;
-#define TFI_ROW(i) const uint8_t* a##i = rows[i < R ? i : 0] + at;
-    TFI_DOT512_ROWS(TFI_ROW)
+  // Rows as offsets from row 0: one pointer advances in the loop below and the loads index
+  // from it (eight pointers advancing cost eight adds a step; small depths felt them).
+#define TFI_ROW(i) const ptrdiff_t d##i = rows[i < R ? i : 0] - rows[0];
+  TFI_DOT512_ROWS(TFI_ROW)
 #undef TFI_ROW
+  for (int t = 0; t < spans.count; ++t) {
+    const uint8_t* a = rows[0] + t * spans.stride;
     const int8_t* b0 = b + static_cast<size_t>(t) * span_groups * kGroupBytes;
     const int8_t* b1 = b0 + panel_bytes;
     for (int g = 0; g < span_groups; ++g) {
@@ -184,7 +186,7 @@ __attribute__((target(TFI_DOT512_TARGET))) void Avx512DotTile(
 #define TFI_STEP(i)                                                          \
   if constexpr (i < R) {                                                     \
     int32_t quad;                                                            \
-    std::memcpy(&quad, a##i + 4 * g, sizeof quad);                           \
+    std::memcpy(&quad, a + d##i + 4 * g, sizeof quad);                       \
     const __m512i av = _mm512_set1_epi32(quad);                              \
     acc##i##0 = _mm512_dpbusd_epi32(acc##i##0, av, w0);                      \
     if constexpr (P > 1) acc##i##1 = _mm512_dpbusd_epi32(acc##i##1, av, w1); \
