@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "builder/model_builder.h"
+#include "kernels/internal/winograd_f32.h"
 #include "kernels/testing/op_test_util.h"
 #include "custom_ops/mediapipe/mediapipe_ops.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
@@ -83,6 +84,12 @@ void CheckConvCases() {
                            Conv(tflite::Padding_VALID, 1, 1), false));
   CheckDelegated(ConvModel(tflite::BuiltinOperator_CONV_2D, {1, 6, 5, 40}, {33, 1, 1, 40},
                            {1, 6, 5, 33}, Conv(tflite::Padding_VALID, 1, 1)));
+  // 3x3 stride 1 of 32 -> 40 channels (the own step's Winograd F(2x2, 3x3) where taken):
+  // SAME over odd sizes (partial tiles), VALID, two images.
+  CheckDelegated(ConvModel(tflite::BuiltinOperator_CONV_2D, {1, 9, 11, 32}, {40, 3, 3, 32},
+                           {1, 9, 11, 40}, Conv(tflite::Padding_SAME, 1, 1, tflite::ActivationFunctionType_RELU)));
+  CheckDelegated(ConvModel(tflite::BuiltinOperator_CONV_2D, {2, 7, 6, 36}, {33, 3, 3, 36},
+                           {2, 5, 4, 33}, Conv(tflite::Padding_VALID, 1, 1)));
 }
 
 TEST_CASE("XNNPACK CONV_2D: padding, strides, dilation, activations, odd channels, groups") {
@@ -219,6 +226,15 @@ TEST_CASE("XNNPACK partitions run float CONV_2D and FULLY_CONNECTED on the built
              Catch::Contains("the builtin kernels' GEMM for float convolutions and fully connected "
                              "layers (faster than this XNNPACK's on a CPU without AVX-512, and "
                              "for 1x1 convolutions and windows one pixel high): #0 CONV_2D"));
+  // A 3x3 stride-1 layer of enough channels runs by Winograd's F(2x2, 3x3), named so.
+  const Outcome w = Run(ConvModel(tflite::BuiltinOperator_CONV_2D, {1, 9, 11, 32}, {40, 3, 3, 32},
+                                  {1, 9, 11, 40}, Conv(tflite::Padding_SAME, 1, 1)),
+                        true);
+  REQUIRE(!w.log.empty());
+  if (tflite::winograd::Applies({1, 9, 11, 32, 3, 3, 9, 11, 40, 32, 1, 40, 1, 1, 1, 1, 1, 1})) {
+    CHECK_THAT(w.log.back(), Catch::Contains("float 3x3 stride-1 convolutions by Winograd's "
+                                             "F(2x2, 3x3) on the builtin kernels' GEMM"));
+  }
 }
 
 // in [1, 6, 8, 16] -> 1x1 CONV_2D to 24 channels (fused `act`) -> `clamp` -> out; with

@@ -575,6 +575,30 @@ ModelBuilder ConvInt8(bool depthwise, uint32_t seed) {
   return b;
 }
 
+// --- Float CONV_2D 3x3 stride 1 of 32 -> 40 channels (SAME, bias, RELU) ------------------
+// The shape the XNNPACK delegate's own step runs by Winograd's F(2x2, 3x3) (here the
+// builtin kernel's GEMM); odd sizes leave partial 2 x 2 tiles. Also a fuzzing seed for
+// that step (scripts/fuzz.sh seeds from testdata).
+ModelBuilder ConvFloat3x3(uint32_t seed) {
+  std::mt19937 rng(seed);
+  const int h = 9, w = 11, ic = 32, oc = 40;
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_FLOAT32, {1, h, w, ic}, "in");
+  const int f = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {oc, 3, 3, ic},
+                                        RandomFloats(rng, oc * 9 * ic, -0.2f, 0.2f), "w");
+  const int bias = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {oc}, RandomFloats(rng, oc),
+                                           "bias");
+  const int out = b.AddTensor(tflite::TensorType_FLOAT32, {1, h, w, oc}, "out");
+  tflite::Conv2DOptionsT o;
+  o.padding = tflite::Padding_SAME;
+  o.stride_h = o.stride_w = 1;
+  o.fused_activation_function = tflite::ActivationFunctionType_RELU;
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, f, bias}, {out}, Options(o), 1);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  return b;
+}
+
 // --- CONV_2D with one input and one output channel per group (v6) -----------------------
 // Keras' Conv2D(groups=C), ConvNeXt's 7x7 layers: the kernels compute them as depthwise
 // convolutions (conv_2d.cc: DepthwiseGroups). 21 channels (a 16-lane block and a tail),
@@ -1141,6 +1165,7 @@ const GoldenCase kCases[] = {
      0},
     {"conv_int8_per_channel", [] { return ConvInt8(false, 541); }, 0},
     // Float: the GEMM's fused multiply-adds, within 1e-5 of the reference's sums.
+    {"conv_float_3x3_32_to_40", [] { return ConvFloat3x3(544); }, 1e-5},
     {"conv_groups_depthwise_float_7x7",
      [] { return ConvDepthwiseGroups(GroupsKind::kFloat, true, 545); }, 1e-5},
     {"conv_groups_depthwise_float_3x3_stride_2",
