@@ -37,6 +37,19 @@ int OptionalInput(const TfLiteNode& node, int i) {
   return node.inputs->size > i ? node.inputs->data[i] : -1;
 }
 
+// Through a folded PAD: the tensor a convolution of geometry g reads (the PAD's input), with
+// the PAD's image size and its top and left added to the padding (the taps beyond the
+// bottom and right read padding as they would the PAD's). Without one, `input` as it is.
+template <typename Geometry>
+int ReadThroughPad(const VisitContext& v, int input, const FoldedPadding* pad, Geometry* g) {
+  if (pad == nullptr) return input;
+  g->in_h = Dim(v, pad->input, 1);
+  g->in_w = Dim(v, pad->input, 2);
+  g->pad_h += pad->top;
+  g->pad_w += pad->left;
+  return pad->input;
+}
+
 }  // namespace
 
 bool VisitConv2D(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&) {
@@ -159,15 +172,7 @@ bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
     g.pad_h = tflite::ComputePadding(g.stride_h, g.dil_h, g.in_h, g.f_h, g.out_h);
     g.pad_w = tflite::ComputePadding(g.stride_w, g.dil_w, g.in_w, g.f_w, g.out_w);
   }
-  // Through a folded PAD: the PAD's input, with its top and left added to the padding (the
-  // taps beyond the bottom and right read padding as they would the PAD's).
-  const int read = pad != nullptr ? pad->input : input;
-  if (pad != nullptr) {
-    g.in_h = Dim(v, pad->input, 1);
-    g.in_w = Dim(v, pad->input, 2);
-    g.pad_h += pad->top;
-    g.pad_w += pad->left;
-  }
+  const int read = ReadThroughPad(v, input, pad, &g);
   if (qs8) {
     return step == nullptr || PlanConvQs8Step(v, g, read, filter, bias, output, p->activation, step);
   }
@@ -285,13 +290,7 @@ bool PlanSingleChannelDepthwiseQs8(VisitContext& v, const TfLiteNode& node,
   g.pad_w = d.pad_w;
   const int input = node.inputs->data[0], filter = node.inputs->data[1];
   const int bias = OptionalInput(node, 2), output = node.outputs->data[0];
-  const int read = pad != nullptr ? pad->input : input;
-  if (pad != nullptr) {
-    g.in_h = Dim(v, pad->input, 1);
-    g.in_w = Dim(v, pad->input, 2);
-    g.pad_h += pad->top;
-    g.pad_w += pad->left;
-  }
+  const int read = ReadThroughPad(v, input, pad, &g);
   if (bias >= 0 && tflite::NumElements(&Tensor(v, bias)) != g.out_c) return false;
   if (step == nullptr) return true;
   const auto* w = static_cast<const int8_t*>(StaticData(v, filter));
@@ -311,14 +310,9 @@ bool PlanOwnDepthwiseQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRe
   if (!OwnDepthwiseQs8Wanted() || !VisitQuantizedConv(v, node, reg)) return false;
   tflite::dwconv::Geometry g;
   if (!DepthwiseGeometry(v, node, &g)) return false;
-  if (pad != nullptr) {
-    g.in_h = Dim(v, pad->input, 1);
-    g.in_w = Dim(v, pad->input, 2);
-    g.pad_h += pad->top;
-    g.pad_w += pad->left;
-  }
-  if (!tflite::dwconv::DotDepthwise::Supports(g, nullptr)) return false;
   const int input = node.inputs->data[0], filter = node.inputs->data[1];
+  const int read = ReadThroughPad(v, input, pad, &g);
+  if (!tflite::dwconv::DotDepthwise::Supports(g, nullptr)) return false;
   const int bias = OptionalInput(node, 2), output = node.outputs->data[0];
   TfLiteTensor* tensors = v.context->tensors;
   const auto* fq = static_cast<const TfLiteAffineQuantization*>(tensors[filter].quantization.params);
@@ -340,7 +334,7 @@ bool PlanOwnDepthwiseQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRe
       quant.Stage(bias >= 0 ? static_cast<const int32_t*>(StaticData(v, bias)) : nullptr);
   stage.float_scale = scale.data();  // XNNPACK's fp32 stage (multiplier and shift unread)
   *step = DepthwiseStep{};
-  step->input = pad != nullptr ? pad->input : input;
+  step->input = read;
   step->output = output;
   step->qs8 = std::make_shared<const tflite::dwconv::DotDepthwise>(
       g, static_cast<const int8_t*>(StaticData(v, filter)), -quant.input_offset, stage);

@@ -695,6 +695,19 @@ ConvCase RandomImageCase(std::mt19937& rng) {
   return c;
 }
 
+// A 10 x 10 x 64 image, 3 x 3 SAME to 400 channels (weights over several of the GEMM's
+// column blocks), on `threads`.
+ConvCase WideLayerCase(int threads) {
+  ConvCase c;
+  c.ih = c.iw = 10;
+  c.ic = 64;
+  c.oc = 400;
+  c.fh = c.fw = 3;
+  c.same = true;
+  c.threads = threads;
+  return c;
+}
+
 // The case's geometry, as the kernel computes it (TensorFlow's SAME: the smaller half of
 // the padding first).
 tflite::conv_util::ConvGeometry GeometryOf(const ConvCase& c) {
@@ -734,13 +747,7 @@ TEST_CASE("CONV_2D int8: windows read in a padded image are bit-exact (random sh
   }
   // Weights of more columns than the GEMM's blocks (3 x 3 x 64 -> 400); one thread and two.
   for (int threads : {1, 2}) {
-    ConvCase c;
-    c.ih = c.iw = 10;
-    c.ic = 64;
-    c.oc = 400;
-    c.fh = c.fw = 3;
-    c.same = true;
-    c.threads = threads;
+    ConvCase c = WideLayerCase(threads);
     c.act = tflite::ActivationFunctionType_RELU;
     RunQuantized<int8_t>(c, true, 7390 + threads);
   }
@@ -1089,14 +1096,7 @@ TEST_CASE("CONV_2D hybrid: windows read in a padded image (random shapes, seeds 
     c.ic = 4 * RandInt(rng, 1, 8);
     RunHybrid(c, seed % 2 == 0, seed + 9300);
   }
-  ConvCase c;
-  c.ih = c.iw = 10;
-  c.ic = 64;
-  c.oc = 400;
-  c.fh = c.fw = 3;
-  c.same = true;
-  c.threads = 2;
-  RunHybrid(c, true, 9399);
+  RunHybrid(WideLayerCase(2), true, 9399);
 }
 
 TEST_CASE("CONV_2D rejects bad models in Prepare") {

@@ -289,7 +289,7 @@ inline void FloatConv(const ConvGeometry& g, const float* input, const float* pa
       });
 }
 
-// A convolution on the dot GEMM's tiles reading every window in place (gemm::DotGemmSpans):
+// A convolution on the dot GEMM's tiles reading every window in place (gemm::DotGemmImage):
 // the image converted once into the GEMM's uint8 domain with the convolution's padding
 // around it (h x w pixels, the image at row pad_h, column pad_w), so that each window's
 // filter row is f_w * in_c contiguous bytes of it, and each output row one GEMM of out_w
