@@ -132,6 +132,60 @@ TEST_CASE("WHILE: a body that changes shapes gives dynamic outputs", "[control_f
   CHECK(m.Output<float>(1) == std::vector<float>{3, 4, 3, 4});
 }
 
+// while i < 3 { i += 1; x = concat(x, x); s += k }: k passes through the body, which
+// reads it; x grows, so the body's arena is planned again every iteration and k, copied
+// in once where the arena keeps its bytes, is copied again each time it does not.
+TEST_CASE("WHILE: a passed-through variable beside one that changes shapes", "[control_flow]") {
+  ModelBuilder b;
+  const std::vector<int> in = {b.AddTensor(kI32, {1}, "i"), b.AddTensor(kF32, {2}, "x"),
+                               b.AddTensor(kF32, {3}, "k"), b.AddTensor(kF32, {3}, "s")};
+  const std::vector<int> out = {b.AddTensor(kI32, {1}), b.AddTensor(kF32, {2}),
+                                b.AddTensor(kF32, {3}), b.AddTensor(kF32, {3})};
+  b.AddOperator(tflite::BuiltinOperator_WHILE, in, out, Options(WhileOpts(1, 2)));
+  b.SetInputs(in);
+  b.SetOutputs(out);
+  b.UseSubgraph(b.AddSubgraph("cond"));
+  int ci = b.AddTensor(kI32, {1});
+  int three = b.AddConstTensor<int32_t>(kI32, {1}, {3});
+  int less = b.AddTensor(kBool, {1});
+  b.AddOperator(tflite::BuiltinOperator_LESS, {ci, three}, {less});
+  b.SetInputs({ci, b.AddTensor(kF32, {2}), b.AddTensor(kF32, {3}), b.AddTensor(kF32, {3})});
+  b.SetOutputs({less});
+  b.UseSubgraph(b.AddSubgraph("body"));
+  int bi = b.AddTensor(kI32, {1});
+  int bx = b.AddTensor(kF32, {2});
+  int bk = b.AddTensor(kF32, {3});
+  int bs = b.AddTensor(kF32, {3});
+  int one = b.AddConstTensor<int32_t>(kI32, {1}, {1});
+  int bi2 = b.AddTensor(kI32, {1});
+  int bx2 = b.AddTensor(kF32, {4});
+  int bs2 = b.AddTensor(kF32, {3});
+  b.AddOperator(tflite::BuiltinOperator_ADD, {bi, one}, {bi2}, AddOpts());
+  tflite::ConcatenationOptionsT concat;
+  concat.axis = 0;
+  b.AddOperator(tflite::BuiltinOperator_CONCATENATION, {bx, bx}, {bx2}, Options(concat));
+  b.AddOperator(tflite::BuiltinOperator_ADD, {bs, bk}, {bs2}, AddOpts());
+  b.SetInputs({bi, bx, bk, bs});
+  b.SetOutputs({bi2, bx2, bk, bs2});  // k passes through
+  b.UseSubgraph(0);
+
+  OpTestModel m(b);
+  REQUIRE(m.Prepare() == kTfLiteOk);
+  for (int start : {0, 2, 3, 0}) {
+    CAPTURE(start);
+    const float f = static_cast<float>(start + 1);
+    const float n = static_cast<float>(3 - start);
+    m.SetInput<int32_t>(0, {start});
+    m.SetInput<float>(1, {1, 2});
+    m.SetInput<float>(2, {f, 10 * f, 100 * f});
+    m.SetInput<float>(3, {1, 1, 1});
+    REQUIRE(m.Invoke() == kTfLiteOk);
+    CHECK(m.OutputShape(1) == std::vector<int>{2 << (3 - start)});
+    CHECK(m.Output<float>(2) == std::vector<float>{f, 10 * f, 100 * f});
+    CHECK(m.Output<float>(3) == std::vector<float>{1 + n * f, 1 + n * 10 * f, 1 + n * 100 * f});
+  }
+}
+
 // IF(c, x): then x + x, else x * x (or concat(x, x) when `grow`).
 ModelBuilder IfModel(bool grow) {
   ModelBuilder b;

@@ -94,14 +94,19 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   };
   const std::vector<bool> cond_reads = control_flow::ReadInputs(cond);
   const std::vector<bool> body_reads = control_flow::ReadInputs(body);
+  // Loop variables the body passes through keep their first value and, in each subgraph
+  // that writes them nowhere, their first copy.
+  const std::vector<bool> pass = control_flow::PassThrough(body);
+  const std::vector<bool> cond_kept = control_flow::KeptInputs(cond, pass);
+  control_flow::Placed cond_placed, body_placed;
   for (int64_t iteration = 0;; ++iteration) {
     // Checked here too: cond and body may have no nodes at all.
     if (self != nullptr && self->IsCancelled()) {
       TF_LITE_KERNEL_LOG(context, "Client requested cancel during Invoke()");
       return failed(iteration, "cancelled");
     }
-    TF_LITE_ENSURE_OK(context,
-                      control_flow::SetInputs(context, cond, values, true, &cond_reads));
+    TF_LITE_ENSURE_OK(context, control_flow::SetInputs(context, cond, values, true, &cond_reads,
+                                                       &cond_kept, &cond_placed));
     if (cond->Invoke() != kTfLiteOk) return failed(iteration, "cond failed");
     TF_LITE_ENSURE_OK(context, CheckCondOutput(context, cond, /*after_invoke=*/true));
     if (!cond->tensor(cond->outputs()[0])->data.b[0]) break;
@@ -113,10 +118,10 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
                          static_cast<long long>(cap));
       return kTfLiteError;
     }
-    TF_LITE_ENSURE_OK(context,
-                      control_flow::SetInputs(context, body, values, true, &body_reads));
+    TF_LITE_ENSURE_OK(context, control_flow::SetInputs(context, body, values, true, &body_reads,
+                                                       &pass, &body_placed));
     if (body->Invoke() != kTfLiteOk) return failed(iteration, "body failed");
-    control_flow::SnapshotAll(body, body->outputs(), &values);
+    control_flow::SnapshotAll(body, body->outputs(), &values, &pass);
   }
   return control_flow::SetNodeTensors(context, node->outputs, values);
 }

@@ -9,6 +9,7 @@
 #ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_CONTROL_FLOW_H_
 #define TFLITE_INSPECT_LIB_KERNELS_INTERNAL_CONTROL_FLOW_H_
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -61,10 +62,14 @@ inline TensorValue Snapshot(const TfLiteTensor* t) {
   return v;
 }
 
+// (skipping the indices `keep` marks: their values are unchanged)
 inline void SnapshotAll(Subgraph* sg, const std::vector<int>& indices,
-                        std::vector<TensorValue>* values) {
+                        std::vector<TensorValue>* values, const std::vector<bool>* keep = nullptr) {
   values->resize(indices.size());
-  for (size_t i = 0; i < indices.size(); ++i) SnapshotInto(sg->tensor(indices[i]), &(*values)[i]);
+  for (size_t i = 0; i < indices.size(); ++i) {
+    if (keep != nullptr && (*keep)[i]) continue;
+    SnapshotInto(sg->tensor(indices[i]), &(*values)[i]);
+  }
 }
 
 // Which of sg's inputs a node of sg reads or sg outputs as it is; the others' values
@@ -80,8 +85,10 @@ inline std::vector<bool> ReadInputs(Subgraph* sg) {
   };
   for (int t : sg->outputs()) mark(t);
   for (size_t n = 0; n < sg->nodes_size(); ++n) {
-    const TfLiteIntArray* node_inputs = sg->node_and_registration(static_cast<int>(n))->first.inputs;
-    for (int k = 0; node_inputs != nullptr && k < node_inputs->size; ++k) mark(node_inputs->data[k]);
+    const TfLiteIntArray* node_inputs =
+        sg->node_and_registration(static_cast<int>(n))->first.inputs;
+    for (int k = 0; node_inputs != nullptr && k < node_inputs->size; ++k)
+      mark(node_inputs->data[k]);
   }
   return read;
 }
@@ -91,12 +98,57 @@ inline bool SameDims(const TfLiteTensor* t, const std::vector<int>& dims) {
          std::equal(dims.begin(), dims.end(), t->dims->data);
 }
 
+// Whether a node of sg writes tensor t.
+inline bool NodeWrites(Subgraph* sg, int t) {
+  for (size_t n = 0; n < sg->nodes_size(); ++n) {
+    const TfLiteIntArray* outs = sg->node_and_registration(static_cast<int>(n))->first.outputs;
+    for (int k = 0; outs != nullptr && k < outs->size; ++k) {
+      if (outs->data[k] == t) return true;
+    }
+  }
+  return false;
+}
+
+// Of the inputs `candidates` marks, those whose bytes hold a value copied in until the
+// next copy: listed once among sg's inputs and written by no node of sg (inputs live
+// through the whole arena plan).
+inline std::vector<bool> KeptInputs(Subgraph* sg, const std::vector<bool>& candidates) {
+  const std::vector<int>& inputs = sg->inputs();
+  std::vector<bool> kept(inputs.size(), false);
+  for (size_t i = 0; i < inputs.size() && i < candidates.size(); ++i) {
+    kept[i] = candidates[i] && inputs[i] >= 0 &&
+              std::count(inputs.begin(), inputs.end(), inputs[i]) == 1 &&
+              !NodeWrites(sg, inputs[i]);
+  }
+  return kept;
+}
+
+// The loop variables a WHILE body passes through unchanged (its output i is its input i,
+// a kept input): their value is the loop's initial one on every iteration, so they need
+// no snapshot and, once copied in, no copy (a Keras LSTM's input sequence is one: copying
+// it twice an iteration was most of that loop's copying).
+inline std::vector<bool> PassThrough(Subgraph* body) {
+  const std::vector<int>& inputs = body->inputs();
+  const std::vector<int>& outputs = body->outputs();
+  std::vector<bool> same(inputs.size(), false);
+  for (size_t i = 0; i < inputs.size() && i < outputs.size(); ++i)
+    same[i] = inputs[i] == outputs[i];
+  return KeptInputs(body, same);
+}
+
+// Where SetInputs last copied each input of a subgraph (null: not yet).
+using Placed = std::vector<const char*>;
+
 // Resizes the inputs of `sg` to `values`' shapes and allocates its tensors, then copies
 // the bytes in (unless copy is false: Prepare knows shapes only; with `read`
-// (ReadInputs), only the inputs sg reads).
+// (ReadInputs), only the inputs sg reads). With `invariant` and `placed`: an input whose
+// value does not change between calls (and is a KeptInputs one of sg) and that was copied
+// into the same bytes of an arena not planned again since is not copied again.
 inline TfLiteStatus SetInputs(TfLiteContext* context, Subgraph* sg,
                               const std::vector<TensorValue>& values, bool copy = true,
-                              const std::vector<bool>* read = nullptr) {
+                              const std::vector<bool>* read = nullptr,
+                              const std::vector<bool>* invariant = nullptr,
+                              Placed* placed = nullptr) {
   TF_LITE_ENSURE_EQ(context, sg->inputs().size(), values.size());
   for (size_t i = 0; i < values.size(); ++i) {
     const int index = sg->inputs()[i];
@@ -104,11 +156,18 @@ inline TfLiteStatus SetInputs(TfLiteContext* context, Subgraph* sg,
       TF_LITE_ENSURE_OK(context, sg->ResizeInputTensor(index, values[i].dims));
     }
   }
+  // An invokable subgraph's AllocateTensors changes nothing: its arena keeps its bytes.
+  const bool kept = sg->IsInvokable();
   TF_LITE_ENSURE_OK(context, sg->AllocateTensors());
+  if (placed != nullptr) placed->resize(values.size(), nullptr);
   for (size_t i = 0; copy && i < values.size(); ++i) {
     if (read != nullptr && !(*read)[i]) continue;
     TfLiteTensor* t = sg->tensor(sg->inputs()[i]);
     TF_LITE_ENSURE_EQ(context, t->bytes, values[i].bytes.size());
+    if (placed != nullptr && invariant != nullptr && (*invariant)[i]) {
+      if (kept && t->data.raw != nullptr && (*placed)[i] == t->data.raw) continue;
+      (*placed)[i] = t->data.raw;
+    }
     if (t->bytes > 0) std::memcpy(t->data.raw, values[i].bytes.data(), t->bytes);
   }
   return kTfLiteOk;
