@@ -149,6 +149,13 @@ TFI_CONV1X1(32x32x16_to_32, 32, 32, 16, 32);
 TFI_CONV1X1(8x8x128_to_128, 8, 8, 128, 128);
 TFI_CONV1X1(4x4x256_to_256, 4, 4, 256, 256);
 TFI_CONV1X1(32x32x96_to_96, 32, 32, 96, 96);
+// BlazePose detector's largest 1x1 layers (pose_detection: 14 x 14 and 7 x 7 images,
+// wide channel counts; two thirds of its multiply-adds with 14x14x112_to_672 above).
+TFI_CONV1X1(7x7x192_to_1152, 7, 7, 192, 1152);
+TFI_CONV1X1(14x14x1152_to_192, 14, 14, 1152, 192);
+TFI_CONV1X1(7x7x1152_to_192, 7, 7, 1152, 192);
+TFI_CONV1X1(14x14x672_to_112, 14, 14, 672, 112);
+TFI_CONV1X1(56x56x24_to_144, 56, 56, 24, 144);
 
 // First layers: few input channels, a wide filter, stride 2 (BlazeFace 128 x 128 x 3, 5x5
 // to 24; MobileNet 224 x 224 x 3, 3x3 to 32, 16 and 8 (width 0.25); ResNet's 7x7 stem).

@@ -110,13 +110,14 @@ inline bool NodeWrites(Subgraph* sg, int t) {
 }
 
 // Of the inputs `candidates` marks, those whose bytes hold a value copied in until the
-// next copy: listed once among sg's inputs and written by no node of sg (inputs live
-// through the whole arena plan).
+// next copy: listed once among sg's inputs, not a variable (stateful kernels write those
+// in place) and written by no node of sg (inputs live through the whole arena plan).
 inline std::vector<bool> KeptInputs(Subgraph* sg, const std::vector<bool>& candidates) {
   const std::vector<int>& inputs = sg->inputs();
   std::vector<bool> kept(inputs.size(), false);
   for (size_t i = 0; i < inputs.size() && i < candidates.size(); ++i) {
-    kept[i] = candidates[i] && inputs[i] >= 0 &&
+    const TfLiteTensor* t = sg->tensor(inputs[i]);
+    kept[i] = candidates[i] && t != nullptr && !t->is_variable &&
               std::count(inputs.begin(), inputs.end(), inputs[i]) == 1 &&
               !NodeWrites(sg, inputs[i]);
   }
