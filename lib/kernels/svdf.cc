@@ -16,6 +16,7 @@
 
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/lstm_eval.h"
+#include "kernels/internal/requantize.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
@@ -139,13 +140,15 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   return kTfLiteOk;
 }
 
-// Moves every filter's memory one step to the left, the newest slot becoming zero.
+// Moves every filter's memory one step to the left, the newest slot becoming zero: the
+// rows are contiguous, so one move of the whole buffer, then the last slot of each row
+// (it received the next row's oldest value).
 template <typename T>
 void ShiftState(T* state, int batch, int num_filters, int memory) {
-  for (int row = 0; row < batch * num_filters; ++row) {
-    T* s = state + row * memory;
-    std::copy(s + 1, s + memory, s);
-    s[memory - 1] = 0;
+  const size_t total = static_cast<size_t>(batch) * num_filters * memory;
+  std::copy(state + 1, state + total, state);
+  for (size_t row = 1; row <= static_cast<size_t>(batch) * num_filters; ++row) {
+    state[row * memory - 1] = 0;
   }
 }
 
@@ -227,6 +230,144 @@ __attribute__((target("avx2"))) int32_t TimeDotAvx2(const int16_t* t, const int1
   }
   return WrappingAdd(HorizontalSum(acc), TimeDot(t + i, s + i, n - i));
 }
+
+// Eight filters at once: keyword_scrambled's layers have 16-96 inputs and memories of 8,
+// where one dot at a time spent more on its call, reduction and scalar requantization
+// than on its products. Lane l of the result is vector v[l]'s sum (int32 adds wrap, so
+// any order gives the reference's sums).
+__attribute__((target("avx2"))) inline __m256i LaneSums8(const __m256i (&v)[8]) {
+  const __m256i t0 = _mm256_hadd_epi32(v[0], v[1]);
+  const __m256i t1 = _mm256_hadd_epi32(v[2], v[3]);
+  const __m256i t2 = _mm256_hadd_epi32(v[4], v[5]);
+  const __m256i t3 = _mm256_hadd_epi32(v[6], v[7]);
+  const __m256i u0 = _mm256_hadd_epi32(t0, t1);  // v0..v3: low halves' sums | high halves'
+  const __m256i u1 = _mm256_hadd_epi32(t2, t3);  // v4..v7
+  return _mm256_add_epi32(_mm256_permute2x128_si256(u0, u1, 0x20),
+                          _mm256_permute2x128_si256(u0, u1, 0x31));
+}
+
+// FeatureDot of filters [0, 8) of w (rows of n) with x.
+__attribute__((target("avx2"))) __m256i FeatureDots8(const int8_t* w, const int8_t* x, int32_t zp,
+                                                     int n) {
+  const __m256i zpv = _mm256_set1_epi16(static_cast<int16_t>(zp));
+  __m256i acc[8];
+  for (auto& a : acc) a = _mm256_setzero_si256();
+  int i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m256i xv = _mm256_sub_epi16(
+        _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i))), zpv);
+    for (int f = 0; f < 8; ++f) {
+      const __m256i wv = _mm256_cvtepi8_epi16(
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + static_cast<size_t>(f) * n + i)));
+      acc[f] = _mm256_add_epi32(acc[f], _mm256_madd_epi16(wv, xv));
+    }
+  }
+  __m256i sums = LaneSums8(acc);
+  if (i < n) {
+    alignas(32) int32_t tail[8];
+    for (int f = 0; f < 8; ++f)
+      tail[f] = FeatureDot(w + static_cast<size_t>(f) * n + i, x + i, zp, n - i);
+    sums = _mm256_add_epi32(sums, _mm256_load_si256(reinterpret_cast<const __m256i*>(tail)));
+  }
+  return sums;
+}
+
+// TimeDot of filters [0, 8): t and s rows of n.
+__attribute__((target("avx2"))) __m256i TimeDots8(const int16_t* t, const int16_t* s, int n) {
+  __m256i acc[8];
+  for (auto& a : acc) a = _mm256_setzero_si256();
+  int i = 0;
+  for (; i + 16 <= n; i += 16) {
+    for (int f = 0; f < 8; ++f) {
+      const size_t o = static_cast<size_t>(f) * n + i;
+      acc[f] = _mm256_add_epi32(
+          acc[f], _mm256_madd_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(t + o)),
+                                    _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + o))));
+    }
+  }
+  if (i + 8 <= n) {
+    for (int f = 0; f < 8; ++f) {
+      const size_t o = static_cast<size_t>(f) * n + i;
+      const __m128i p = _mm_madd_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t + o)),
+                                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + o)));
+      acc[f] = _mm256_add_epi32(acc[f], _mm256_inserti128_si256(_mm256_setzero_si256(), p, 0));
+    }
+    i += 8;
+  }
+  __m256i sums = LaneSums8(acc);
+  if (i < n) {
+    alignas(32) int32_t tail[8];
+    for (int f = 0; f < 8; ++f) {
+      tail[f] =
+          TimeDot(t + static_cast<size_t>(f) * n + i, s + static_cast<size_t>(f) * n + i, n - i);
+    }
+    sums = _mm256_add_epi32(sums, _mm256_load_si256(reinterpret_cast<const __m256i*>(tail)));
+  }
+  return sums;
+}
+
+// The int8 SVDF's three steps, eight filters or units a step (the rest one at a time):
+// the same sums and the same requantization (MultiplyByQuantizedMultiplier8 gives
+// MultiplyByQuantizedMultiplier's bits) as EvalInteger's scalar loops.
+__attribute__((target("avx2"))) void FeatureStepAvx2(const int8_t* weights_feature, const int8_t* x,
+                                                     int32_t zp, int nf, int input_size, int mem,
+                                                     int32_t mult, int shift, int16_t* state) {
+  const requant::Avx2Channels ch = requant::UniformChannels(mult, shift);
+  const __m256i lo = _mm256_set1_epi32(-32768), hi = _mm256_set1_epi32(32767);
+  int f = 0;
+  for (; f + 8 <= nf; f += 8) {
+    __m256i v =
+        FeatureDots8(weights_feature + static_cast<size_t>(f) * input_size, x, zp, input_size);
+    v = _mm256_min_epi32(_mm256_max_epi32(requant::MultiplyByQuantizedMultiplier8(v, ch), lo), hi);
+    alignas(32) int32_t out[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(out), v);
+    for (int l = 0; l < 8; ++l)
+      state[static_cast<size_t>(f + l) * mem + mem - 1] = static_cast<int16_t>(out[l]);
+  }
+  for (; f < nf; ++f) {
+    int32_t dot =
+        FeatureDotAvx2(weights_feature + static_cast<size_t>(f) * input_size, x, zp, input_size);
+    dot = MultiplyByQuantizedMultiplier(dot, mult, shift);
+    state[static_cast<size_t>(f) * mem + mem - 1] =
+        static_cast<int16_t>(lstm_eval::Clamp(dot, -32768, 32767));
+  }
+}
+
+__attribute__((target("avx2"))) void TimeStepAvx2(const int16_t* weights_time, const int16_t* state,
+                                                  int nf, int mem, int32_t* dots) {
+  int f = 0;
+  for (; f + 8 <= nf; f += 8) {
+    const size_t o = static_cast<size_t>(f) * mem;
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dots + f),
+                        TimeDots8(weights_time + o, state + o, mem));
+  }
+  for (; f < nf; ++f) {
+    const size_t o = static_cast<size_t>(f) * mem;
+    dots[f] = TimeDotAvx2(weights_time + o, state + o, mem);
+  }
+}
+
+// sums[u] -> int8: requantized, plus the output zero point (wrapping), clamped.
+__attribute__((target("avx2"))) void OutputStepAvx2(const int32_t* sums, int units, int32_t mult,
+                                                    int shift, int32_t output_zp, int8_t* out) {
+  const requant::Avx2Channels ch = requant::UniformChannels(mult, shift);
+  const __m256i zpv = _mm256_set1_epi32(output_zp);
+  const __m256i lo = _mm256_set1_epi32(-128), hi = _mm256_set1_epi32(127);
+  int u = 0;
+  for (; u + 8 <= units; u += 8) {
+    __m256i v = requant::MultiplyByQuantizedMultiplier8(
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(sums + u)), ch);
+    v = _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(v, zpv), lo), hi);
+    alignas(32) int32_t r[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(r), v);
+    for (int l = 0; l < 8; ++l) out[u + l] = static_cast<int8_t>(r[l]);
+  }
+  for (; u < units; ++u) {
+    const int32_t scaled =
+        WrappingAdd(MultiplyByQuantizedMultiplier(sums[u], mult, shift), output_zp);
+    out[u] = static_cast<int8_t>(lstm_eval::Clamp(scaled, -128, 127));
+  }
+}
 #endif
 
 void EvalInteger(OpData& d, const TfLiteTensor* input, const int8_t* weights_feature,
@@ -235,18 +376,32 @@ void EvalInteger(OpData& d, const TfLiteTensor* input, const int8_t* weights_fea
   const int nf = d.num_filters, mem = d.memory;
   const int32_t input_zp = input->params.zero_point;
   const int32_t output_zp = output->params.zero_point;
-  auto feature_dot = &FeatureDot;
-  auto time_dot = &TimeDot;
+  const int rank = nf / d.num_units;
 #ifdef TFI_SVDF_X86
   if (gemm::CpuHasAvx2() && input_zp >= -128 && input_zp <= 127) {
-    feature_dot = &FeatureDotAvx2;
-    time_dot = &TimeDotAvx2;
+    for (int b = 0; b < d.batch; ++b) {
+      int16_t* s = state + static_cast<size_t>(b) * nf * mem;
+      FeatureStepAvx2(weights_feature, input->data.int8 + b * d.input_size, input_zp, nf,
+                      d.input_size, mem, d.scale_1_a, d.scale_1_b, s);
+      int32_t* dots = d.scratch_i.data() + static_cast<size_t>(b) * nf;
+      TimeStepAvx2(weights_time, s, nf, mem, dots);
+      int32_t* sums = d.output_temp.data() + static_cast<size_t>(b) * d.num_units;
+      for (int u = 0; u < d.num_units; ++u) {
+        int32_t sum = bias != nullptr ? bias[u] : 0;
+        for (int r = 0; r < rank; ++r) sum = WrappingAdd(sum, dots[u * rank + r]);
+        sums[u] = sum;
+      }
+      OutputStepAvx2(sums, d.num_units, d.scale_2_a, d.scale_2_b, output_zp,
+                     output->data.int8 + b * d.num_units);
+    }
+    ShiftState(state, d.batch, nf, mem);
+    return;
   }
 #endif
   for (int b = 0; b < d.batch; ++b) {
     const int8_t* x = input->data.int8 + b * d.input_size;
     for (int f = 0; f < nf; ++f) {
-      int32_t dot = feature_dot(weights_feature + f * d.input_size, x, input_zp, d.input_size);
+      int32_t dot = FeatureDot(weights_feature + f * d.input_size, x, input_zp, d.input_size);
       dot = MultiplyByQuantizedMultiplier(dot, d.scale_1_a, d.scale_1_b);
       state[(b * nf + f) * mem + mem - 1] =
           static_cast<int16_t>(lstm_eval::Clamp(dot, -32768, 32767));
@@ -254,10 +409,9 @@ void EvalInteger(OpData& d, const TfLiteTensor* input, const int8_t* weights_fea
   }
   for (int b = 0; b < d.batch; ++b) {
     for (int f = 0; f < nf; ++f) {
-      d.scratch_i[b * nf + f] = time_dot(weights_time + f * mem, state + (b * nf + f) * mem, mem);
+      d.scratch_i[b * nf + f] = TimeDot(weights_time + f * mem, state + (b * nf + f) * mem, mem);
     }
   }
-  const int rank = nf / d.num_units;
   for (int b = 0; b < d.batch; ++b) {
     for (int u = 0; u < d.num_units; ++u) {
       int32_t sum = bias != nullptr ? bias[u] : 0;

@@ -219,14 +219,15 @@ TEST_CASE("SVDF int8: randomized, bit-exact with an integer reference", "[svdf]"
   const uint32_t seed = tflite_inspect::testing::TestSeed(0x5d8);
   CAPTURE(seed, Catch::rngSeed());  // replay: --rng-seed <rngSeed> (testing/random.h)
   std::mt19937 rng(seed);
-  for (int iter = 0; iter < 20; ++iter) {
+  for (int iter = 0; iter < 30; ++iter) {
     QSvdf q;
     SvdfCase& c = q.c;
     c.batch = RandInt(rng, 1, 3);
-    // Inputs and memories past the vector loops' 16 values (and their tails); time
-    // weights small enough that the reference's int32 sums cannot overflow.
+    // Inputs and memories past the vector loops' 16 values (and their tails), filters and
+    // units past the blocks of 8 (and theirs); time weights small enough that the
+    // reference's int32 sums cannot overflow.
     c.input = RandInt(rng, 1, 100);
-    c.units = RandInt(rng, 1, 6);
+    c.units = RandInt(rng, 1, 20);
     c.rank = RandInt(rng, 1, 3);
     c.memory = RandInt(rng, 1, 40);
     c.bias = RandInt(rng, 0, 1) == 1;
