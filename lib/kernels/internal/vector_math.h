@@ -5,6 +5,8 @@
 // within 2 ulp), sigmoid = 1 / (1 + exp(-x)), tanh by Cephes' tanhf (odd polynomial below
 // 0.625, else 1 - 2 / (exp(2|x|) + 1)). Within 2.5e-7 of the exact values
 // (lstm_eval_test), as libm's are; TFLite's own are Eigen's approximations, as close.
+// Apply's sigmoid and swish on AVX-512 take a division-free form of the same exp
+// (vector_math.cc), within the same bound (vector_math_test).
 // Arguments beyond +-88.38 are clamped (exp's results stay normal): callers that need
 // denormal results, or NaN propagated, take the scalar functions for those inputs.
 //
@@ -72,7 +74,8 @@ __attribute__((always_inline)) inline void Exp(V& x) {
   x = y * s0 * s1;
 }
 
-// x = 1 / (1 + exp(-x)), in place.
+// x = 1 / (1 + exp(-x)), in place. (Apply's AVX-512 form computes it differently, within
+// the same bound: vector_math.cc.)
 template <typename V>
 __attribute__((always_inline)) inline void Sigmoid(V& x) {
   V e = -x;
