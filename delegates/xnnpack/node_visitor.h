@@ -249,10 +249,13 @@ struct BinaryStep {
   int a = -1, b = -1, output = -1;
   size_t elements = 0;
   float min = 0, max = 0;
+  size_t period = 0;  // b a vector of `period` values repeated along a (0: same shape)
 };
 // Fewer elements than this stay with XNNPACK (one thread is as fast there).
 constexpr size_t kOwnBinaryMinElements = 16384;
-// Only with `threads` > 1: on one thread XNNPACK's own loop is the same.
+// Same-shape operands only with `threads` > 1 (on one thread XNNPACK's own loop is the
+// same); a tensor by a vector along its last dimension (ADD and MUL either way round, SUB
+// with the vector second) on any number.
 bool PlanOwnBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                    int threads, BinaryStep* step);
 

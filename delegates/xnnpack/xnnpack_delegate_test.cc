@@ -806,7 +806,60 @@ TEST_CASE("XNNPACK partitions split same-shape ADD, SUB and MUL over two threads
   CHECK(one.log.size() == 1);  // one thread: all XNNPACK
   REQUIRE(two.log.size() == 2);
   CHECK_THAT(two.log[1], Catch::Contains("same-shape elementwise ops split over the threads (this XNNPACK "
-                                         "runs them on one): #1 ADD, #2 SUB, #3 MUL"));
+                                         "runs them on one), and float ops of a tensor by a vector "
+                                         "along its last dimension (faster than this XNNPACK's "
+                                         "broadcast): #1 ADD, #2 SUB, #3 MUL"));
+}
+
+// A tensor times (plus, minus) a vector along its last dimension, as squeeze-excite blocks
+// scale channels: the delegate's own step at any thread count, XNNPACK's bits (the
+// builtin kernels' too: one rounding and the clamps), with the vector first or second
+// (SUB only second: the other stays with XNNPACK), rank-1 or rank-4 vectors, 19 channels
+// (tails) and a fused activation.
+TEST_CASE("XNNPACK float ops of a tensor by a vector along its last dimension") {
+  using Op = tflite::BuiltinOperator;
+  for (Op op : {Op::BuiltinOperator_MUL, Op::BuiltinOperator_ADD, Op::BuiltinOperator_SUB}) {
+    for (bool vector_first : {false, true}) {
+      for (bool rank1 : {false, true}) {
+        CAPTURE(static_cast<int>(op), vector_first, rank1);
+        ModelBuilder b;
+        const std::vector<int> shape{1, 30, 31, 19};
+        const int x = b.AddTensor(TensorType_FLOAT32, shape, "x");
+        const int s = b.AddTensor(TensorType_FLOAT32, rank1 ? std::vector<int>{19} : std::vector<int>{1, 1, 1, 19}, "s");
+        const int y = b.AddTensor(TensorType_FLOAT32, shape, "y");
+        const std::vector<int> in = vector_first ? std::vector<int>{s, x} : std::vector<int>{x, s};
+        if (op == Op::BuiltinOperator_MUL) {
+          tflite::MulOptionsT o;
+          o.fused_activation_function = tflite::ActivationFunctionType_RELU6;
+          b.AddOperator(op, in, {y}, Options(o));
+        } else if (op == Op::BuiltinOperator_ADD) {
+          tflite::AddOptionsT o;
+          o.fused_activation_function = tflite::ActivationFunctionType_RELU_N1_TO_1;
+          b.AddOperator(op, in, {y}, Options(o));
+        } else {
+          b.AddOperator(op, in, {y}, Options(tflite::SubOptionsT()));
+        }
+        b.SetInputs({x, s});
+        b.SetOutputs({y});
+        const auto bytes = b.Build();
+        const Outcome cpu = Run(bytes, false);
+        const bool own = !(op == Op::BuiltinOperator_SUB && vector_first);
+        for (int threads : {1, 2}) {
+          CAPTURE(threads);
+          const Outcome got = Run(bytes, true, threads);
+          REQUIRE(got.outputs.size() == 1);
+          CHECK(got.outputs == cpu.outputs);
+          const std::string log = got.log.empty() ? "" : got.log.back();
+          if (own) {
+            CHECK_THAT(log, Catch::Contains("along its last dimension (faster than this XNNPACK's "
+                                            "broadcast): #0 "));
+          } else {
+            CHECK_THAT(log, !Catch::Contains("along its last dimension"));
+          }
+        }
+      }
+    }
+  }
 }
 
 // A classifier head after global pooling, as fp16 models have it: a one-pixel 1x1 CONV_2D

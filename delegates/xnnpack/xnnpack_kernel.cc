@@ -1363,7 +1363,8 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
                                   "int8 deconvolution)",
                                   tflite::gemm::DotKernelName()));
   say(elementwise, "same-shape elementwise ops split over the threads (this XNNPACK runs them on "
-                   "one)");
+                   "one), and float ops of a tensor by a vector along its last dimension (faster "
+                   "than this XNNPACK's broadcast)");
   say(tabled, "8-bit lookup tables, the builtin kernels' own (this XNNPACK has no quantized "
               "version)");
   record->log.push_back(fmt::format("partition of {} nodes: {} XNNPACK runtime{}; {} node{} run by the delegate's own code, not by XNNPACK: {}",
@@ -1476,7 +1477,7 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const BinaryStep& b)
   void* p[3];
   if (!Buffers(context, {b.a, b.b, b.output}, p)) return kTfLiteError;
   RunBinaryF32(b.op, static_cast<const float*>(p[0]), static_cast<const float*>(p[1]),
-               static_cast<float*>(p[2]), b.elements, b.min, b.max, pool_);
+               static_cast<float*>(p[2]), b.elements, b.min, b.max, pool_, b.period);
   return kTfLiteOk;
 }
 
