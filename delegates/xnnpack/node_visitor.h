@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,9 @@ struct VisitContext {
   // FindFoldedClamps): ActivationRange narrows the step's own clamp to [clamp_min, clamp_max].
   float clamp_min = -std::numeric_limits<float>::infinity();
   float clamp_max = std::numeric_limits<float>::infinity();
+  // Float tensors that a convolution writes and an ADD alone reads (XnnpackKernel): a 1x1
+  // convolution writing one is worth the own step, which can fold the ADD.
+  const std::set<int>* residual_inputs = nullptr;
 
   bool Refuse(std::string why) {
     reason = std::move(why);

@@ -176,7 +176,10 @@ bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
   if (qs8) {
     return step == nullptr || PlanConvQs8Step(v, g, read, filter, bias, output, p->activation, step);
   }
-  if (!v.builtin_bits && !OwnConvF32Wanted(g, static_cast<const float*>(StaticData(v, filter)))) return false;
+  const bool folds = v.residual_inputs != nullptr && v.residual_inputs->count(output) != 0;
+  if (!v.builtin_bits && !OwnConvF32Wanted(g, static_cast<const float*>(StaticData(v, filter)), folds)) {
+    return false;
+  }
   float min, max;
   if (!ActivationRange(v, p->activation, &min, &max)) return false;
   if (step != nullptr) {

@@ -646,6 +646,53 @@ TEST_CASE("XNNPACK reads an int8 PAD of the zero point before its own depthwise 
   }
 }
 
+// The CPU's own choice (TFI_XNNPACK_OWN_GEMM unset for the scope; the tests pin it to 0).
+struct OwnGemmByCpu {
+  OwnGemmByCpu() { unsetenv("TFI_XNNPACK_OWN_GEMM"); }
+  ~OwnGemmByCpu() { setenv("TFI_XNNPACK_OWN_GEMM", "0", 1); }
+};
+
+// On AVX-512 this XNNPACK's 1x1 GEMM is the faster one (docs/performance.md): the own step
+// takes a 1x1 convolution only with at most 16 output channels or where a residual ADD
+// folds into it, and then does fold it. With AVX2 and FMA alone it takes every one.
+TEST_CASE("XNNPACK 1x1 convolutions: the own step where it wins or folds a residual ADD") {
+  const OwnGemmByCpu by_cpu;
+  auto pointwise = [](int out_c) {
+    tflite::conv_util::ConvGeometry g{};
+    g.batches = 1, g.in_h = g.in_w = g.out_h = g.out_w = 20, g.in_c = g.f_c = 32;
+    g.f_h = g.f_w = 1, g.out_c = g.group_out_c = out_c, g.groups = 1;
+    g.stride_h = g.stride_w = g.dil_h = g.dil_w = 1, g.pad_h = g.pad_w = 0;
+    return g;
+  };
+  const bool avx512 = tflite::gemm::CpuHasAvx512F();
+  const bool avx2 = tflite::gemm::CpuHasAvx2Fma();
+  CHECK(xnnpack::OwnConvF32Wanted(pointwise(16)) == avx2);
+  CHECK(xnnpack::OwnConvF32Wanted(pointwise(64)) == (avx2 && !avx512));
+  CHECK(xnnpack::OwnConvF32Wanted(pointwise(64), /*folds_residual=*/true) == avx2);
+  // A 1x1 convolution of 24 -> 40 channels whose output an ADD alone reads: folded.
+  ModelBuilder b;
+  const int in = b.AddTensor(TensorType_FLOAT32, {1, 12, 12, 24}, "in");
+  const int w = b.AddConstTensor<float>(TensorType_FLOAT32, {40, 1, 1, 24}, Ramp(960, 0.01f), "w");
+  const int c = b.AddTensor(TensorType_FLOAT32, {1, 12, 12, 40}, "c");
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, w, -1}, {c}, Conv(tflite::Padding_VALID, 1, 1));
+  const int r = b.AddTensor(TensorType_FLOAT32, {1, 12, 12, 40}, "r");
+  const int z = b.AddTensor(TensorType_FLOAT32, {1, 12, 12, 40}, "z");
+  b.AddOperator(tflite::BuiltinOperator_ADD, {c, r}, {z}, Options(tflite::AddOptionsT()));
+  b.SetInputs({in, r});
+  b.SetOutputs({z});
+  const auto bytes = b.Build();
+  const Outcome cpu = Run(bytes, false);
+  const Outcome got = Run(bytes, true);
+  ExpectClose(cpu, got, 1e-5f);
+  std::string log;
+  for (const std::string& line : got.log) log += line + "\n";
+  if (avx2) {
+    CHECK_THAT(log, Catch::Contains("#1 ADD (on the rows of #0)"));
+  } else {
+    CHECK_THAT(log, !Catch::Contains("on the rows of"));
+  }
+}
+
 TEST_CASE("XNNPACK's own GEMM steps are off where TFI_XNNPACK_OWN_GEMM=0") {
   CHECK_FALSE(xnnpack::OwnConvF32Wanted());  // pinned by lib/testing/test_environment.cc
   const Outcome r = Run(DepthwiseChain(), true);

@@ -110,6 +110,7 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
   TF_LITE_ENSURE_STATUS(DequantizeFp16Weights(context, nodes, outputs_));
   Flow flow;
   TF_LITE_ENSURE_STATUS(Dataflow(context, nodes, &flow.producer, &flow.readers));
+  TF_LITE_ENSURE_STATUS(FindResidualInputs(context, nodes, flow));
   TF_LITE_ENSURE_STATUS(FindFoldedClamps(context, nodes, flow));
   TF_LITE_ENSURE_STATUS(FindFoldedTransposes(context, nodes, flow));
   TF_LITE_ENSURE_STATUS(FindFoldedSwish(context, nodes, flow));
@@ -551,6 +552,30 @@ void XnnpackKernel::UseViews(TfLiteContext* context, const TfLiteNode& node,
   step->op->SetViews(std::vector<int>(lhs.data, lhs.data + lhs.size), std::move(strides[0]),
                      std::vector<int>(rhs.data, rhs.data + rhs.size), std::move(strides[1]),
                      std::move(strides[2]));
+}
+
+TfLiteStatus XnnpackKernel::FindResidualInputs(TfLiteContext* context, const std::vector<int>& nodes,
+                                               Flow& flow) {
+  residual_inputs_.clear();
+  for (int n : nodes) {
+    TfLiteNode* node;
+    TfLiteRegistration* reg;
+    TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
+    if (reg->builtin_code != kTfLiteBuiltinAdd || node->inputs->size != 2) continue;
+    for (int i = 0; i < 2; ++i) {
+      const int x = node->inputs->data[i];
+      const auto p = flow.producer.find(x);
+      if (x < 0 || p == flow.producer.end() || context->tensors[x].type != kTfLiteFloat32 ||
+          flow.readers[x].size() != 1 || outputs_.count(x) != 0) {
+        continue;
+      }
+      TfLiteNode* layer;
+      TfLiteRegistration* layer_reg;
+      TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, p->second, &layer, &layer_reg));
+      if (layer_reg->builtin_code == kTfLiteBuiltinConv2d) residual_inputs_.insert(x);
+    }
+  }
+  return kTfLiteOk;
 }
 
 // Swish (SiLU) as TensorFlow converts it: LOGISTIC(x), read by nothing but a MUL of x by

@@ -81,6 +81,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   };
   TfLiteStatus FindFoldedClamps(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
   TfLiteStatus FindFoldedTransposes(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
+  TfLiteStatus FindResidualInputs(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
   TfLiteStatus FindFoldedSwish(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
   TfLiteStatus FindFoldedResiduals(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
   TfLiteStatus FindFoldedPads(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
@@ -119,6 +120,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
     v.context = context;
     v.static_data = &static_data_;
     v.builtin_bits = builtin_bits_;
+    v.residual_inputs = &residual_inputs_;
     return v;
   }
   // Whether node n is one this kernel computes itself rather than XNNPACK.
@@ -176,6 +178,9 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   // computes the swish on its rows and writes the MUL's output (depthwise node -> that
   // tensor); the MUL runs no step either.
   std::map<int, int> swish_after_;
+  // Float tensors a CONV_2D of the partition writes and one ADD alone reads (found first:
+  // whether a 1x1 convolution runs as the own step depends on it, VisitContext).
+  std::set<int> residual_inputs_;
   std::set<int> folded_swish_muls_;
   // Float residual ADDs: ADD(y, r) where y is the output of an own float convolution or
   // fully connected step and read by nothing else. The step adds r on its output rows while
