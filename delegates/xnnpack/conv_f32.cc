@@ -22,18 +22,20 @@ bool OwnConvF32Wanted(const tflite::conv_util::ConvGeometry& g, bool folds_resid
   if (!tflite::gemm::CpuHasAvx2Fma()) return OwnStepWanted(false);
   if (!tflite::gemm::CpuHasAvx512F()) return OwnStepWanted(true);
   const tflite::conv_util::RowWindows w = tflite::conv_util::DirectRowWindows(g);
-  // 1x1 stride-1 convolutions: this XNNPACK's AVX-512 GEMM is the faster one on most
-  // layers of conv_f32_benchmark on AMD Zen 4 (ours 0.8-0.99 of its speed; it was the
-  // other way round on the Intel CPU the step was written on), except with at most 16
-  // output channels (ours 1.1x). So the own step where it has those, or where a residual
-  // ADD folds into its rows (BlazeFace-style blocks: the ADD and the PRELU after it are
-  // passes XNNPACK makes over memory; face_landmark 4% slower without). Not below 16
-  // pixels: there both are matrix-vector products bound by the weights' bandwidth, and
-  // taking the node cuts XNNPACK's runtime in two for nothing (mobilenet_v3's
-  // squeeze-excite blocks: 1.7% slower at 2 threads when taken).
+  // 1x1 stride-1 convolutions: on conv_f32_benchmark's 34 layers the packed GEMM takes
+  // 0.61-0.97 of this XNNPACK's time on most on an Intel Xeon (up to 1.16 with a depth of
+  // 16 at 1 thread, 1.23 at 2 threads under a million multiply-adds, which it runs on one
+  // thread); in whole models it wins (docs/performance.md). On AMD Zen 4 this XNNPACK's
+  // GEMM is the faster one (ours 0.8-0.99 of its speed) but with at most 16 output
+  // channels (ours 1.1x): there the own step takes those, and those a residual ADD folds
+  // into (BlazeFace-style blocks: the ADD and the PRELU after it are passes XNNPACK makes
+  // over memory; face_landmark 4% slower without). Not below 16 pixels: there both are
+  // matrix-vector products bound by the weights' bandwidth, and taking the node cuts
+  // XNNPACK's runtime in two for nothing (mobilenet_v3's squeeze-excite blocks: 1.7%
+  // slower at 2 threads when taken).
   const bool pointwise = g.f_h == 1 && g.f_w == 1 && g.stride_h == 1 && g.stride_w == 1 &&
                          static_cast<int64_t>(g.batches) * g.out_h * g.out_w >= 16 &&
-                         (g.out_c <= 16 || folds_residual);
+                         (!tflite::gemm::CpuIsAmd() || g.out_c <= 16 || folds_residual);
   // Few input channels (a first layer): FloatConv's direct kernel (direct_conv_f32.h).
   const bool direct = tflite::conv_util::DirectFloatConvApplies(g, tflite::gemm::GemmKernel::kAuto);
   return OwnStepWanted(pointwise || direct || tflite::winograd::Applies(g) ||

@@ -1369,6 +1369,7 @@ struct CpuFeatures {
   bool avx2 = false, fma = false, avx512f = false, avx512bw = false, avx512vnni = false;
   bool avxvnni = false, amx_int8 = false;
   bool neon_dot = false;
+  bool amd = false;
 };
 
 // Linux gives a process the AMX tile data state only when asked (arch_prctl
@@ -1421,6 +1422,7 @@ const CpuFeatures& Cpu() {
     CpuFeatures f;
 #ifdef TFI_GEMM_X86
     __builtin_cpu_init();
+    f.amd = __builtin_cpu_is("amd") != 0;
     f.avx2 = __builtin_cpu_supports("avx2") != 0;
     f.fma = __builtin_cpu_supports("fma") != 0;
     f.avx512f = __builtin_cpu_supports("avx512f") != 0;
@@ -1538,6 +1540,7 @@ bool CpuHasAvx2() { return Cpu().avx2; }
 bool CpuHasAvx2Fma() { return Cpu().avx2 && Cpu().fma; }
 bool CpuHasAvx512F() { return Cpu().avx512f; }
 bool CpuHasAvx512Bw() { return Cpu().avx512bw; }
+bool CpuIsAmd() { return Cpu().amd; }
 bool CpuHasAvx512Vnni() { return Cpu().avx512vnni; }
 bool CpuHasAvxVnni() { return Cpu().avxvnni; }
 bool CpuHasAmxInt8() { return Cpu().amx_int8; }

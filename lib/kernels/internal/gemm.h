@@ -232,6 +232,9 @@ bool CpuHasAvx2();
 bool CpuHasAvx2Fma();
 bool CpuHasAvx512F();
 bool CpuHasAvx512Bw();  // and AVX-512BW (byte and word operations on 512 bits)
+// An AMD x86 CPU (its AVX-512, on Zen 4, runs 512-bit operations on 256-bit units: which
+// GEMM tile is the faster differs from Intel's; xnnpack/conv_f32.cc).
+bool CpuIsAmd();
 // AVX-512 VNNI (with AVX-512BW) / AVX-VNNI (256-bit) / AMX-INT8 (with AVX-512 VNNI, and
 // the Linux kernel's permission to use the tile data, asked for once): the dot-product
 // GEMM's tiles.
