@@ -27,15 +27,18 @@ bool OwnConvF32Wanted(const tflite::conv_util::ConvGeometry& g, bool folds_resid
   // 16 at 1 thread, 1.23 at 2 threads under a million multiply-adds, which it runs on one
   // thread); in whole models it wins (docs/performance.md). On AMD Zen 4 this XNNPACK's
   // GEMM is the faster one (ours 0.8-0.99 of its speed) but with at most 16 output
-  // channels (ours 1.1x): there the own step takes those, and those a residual ADD folds
-  // into (BlazeFace-style blocks: the ADD and the PRELU after it are passes XNNPACK makes
-  // over memory; face_landmark 4% slower without). Not below 16 pixels: there both are
+  // channels or 64 pixels (ours 1.07-1.3x: 8x8x128 -> 128, 4x4x256 -> 256): there the own
+  // step takes those, and those a residual ADD folds into (BlazeFace-style blocks: the
+  // ADD and the PRELU after it are passes XNNPACK makes over memory; face_landmark 4%
+  // slower without). Not below 16 pixels: there both are
   // matrix-vector products bound by the weights' bandwidth, and taking the node cuts
   // XNNPACK's runtime in two for nothing (mobilenet_v3's squeeze-excite blocks: 1.7%
   // slower at 2 threads when taken).
+  const int64_t pixels = static_cast<int64_t>(g.batches) * g.out_h * g.out_w;
   const bool pointwise = g.f_h == 1 && g.f_w == 1 && g.stride_h == 1 && g.stride_w == 1 &&
-                         static_cast<int64_t>(g.batches) * g.out_h * g.out_w >= 16 &&
-                         (!tflite::gemm::CpuIsAmd() || g.out_c <= 16 || folds_residual);
+                         pixels >= 16 &&
+                         (!tflite::gemm::CpuIsAmd() || g.out_c <= 16 || pixels <= 64 ||
+                          folds_residual);
   // Few input channels (a first layer): FloatConv's direct kernel (direct_conv_f32.h).
   const bool direct = tflite::conv_util::DirectFloatConvApplies(g, tflite::gemm::GemmKernel::kAuto);
   return OwnStepWanted(pointwise || direct || tflite::winograd::Applies(g) ||

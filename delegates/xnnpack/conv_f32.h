@@ -47,8 +47,8 @@ bool OwnConvF32Wanted();
 // F(2x2, 3x3) runs with 2.25x fewer multiply-adds (winograd_f32.h), where the GEMM's
 // order is ours (kAuto: not in dynamic-range graphs, whose float layers keep TFLite's
 // builtin sums). And 1x1 stride-1 layers of 16 pixels or more: on AMD's AVX-512 only those
-// of at most 16 output channels, or whose output a residual ADD reads (folds_residual: the
-// step adds it on its rows).
+// of at most 16 output channels or 64 pixels, or whose output a residual ADD reads
+// (folds_residual: the step adds it on its rows).
 bool OwnConvF32Wanted(const tflite::conv_util::ConvGeometry& g, bool folds_residual = false);
 // The same, and also a one-pixel 1x1 convolution (a classifier head after global pooling)
 // whose float filter [out_c][in_c] is HalfHead's: see below.
