@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <string>
+#include <utility>
 #include <cmath>
 #include <limits>
 
@@ -45,6 +46,35 @@ bool IsStatic(const VisitContext& v, int index) {
   const TfLiteTensor& t = Tensor(v, index);
   return (t.allocation_type == kTfLiteMmapRo || t.allocation_type == kTfLitePersistentRo) &&
          t.data.raw != nullptr;
+}
+
+bool SameShapeOrChannelVector(const VisitContext& v, int out, bool commutes, int* a, int* b,
+                              size_t* period) {
+  const TfLiteIntArray* dout = Tensor(v, out).dims;
+  auto vector_of = [&](int t) {
+    const TfLiteIntArray* d = Tensor(v, t).dims;
+    if (d->size == 0 || dout->size == 0 || d->size > dout->size ||
+        d->data[d->size - 1] != dout->data[dout->size - 1]) {
+      return false;
+    }
+    for (int i = 0; i + 1 < d->size; ++i) {
+      if (d->data[i] != 1) return false;
+    }
+    return true;
+  };
+  const bool a_full = TfLiteIntArrayEqual(Tensor(v, *a).dims, dout);
+  const bool b_full = TfLiteIntArrayEqual(Tensor(v, *b).dims, dout);
+  if (a_full && b_full) {
+    *period = 0;
+  } else if (a_full && vector_of(*b)) {
+    *period = static_cast<size_t>(dout->data[dout->size - 1]);
+  } else if (commutes && b_full && vector_of(*a)) {
+    std::swap(*a, *b);
+    *period = static_cast<size_t>(dout->data[dout->size - 1]);
+  } else {
+    return false;
+  }
+  return true;
 }
 
 bool IsModelConstant(const VisitContext& v, int index) {

@@ -86,6 +86,11 @@ bool IsModelConstant(const VisitContext& v, int index);
 // Reads a small constant int32 / int64 vector of the model (begin, size, perm, axis,
 // strides, paddings); false, with the reason in v, for anything else.
 bool ConstInts(VisitContext& v, int index, const char* what, std::vector<int64_t>* out);
+// The operands *a and *b of a binary op writing `out`: both of out's shape (*period 0), or
+// one of them a vector along out's last dimension (every other dimension 1: *period its
+// length), made *b by swapping them where the op commutes. False for other broadcasts.
+bool SameShapeOrChannelVector(const VisitContext& v, int out, bool commutes, int* a, int* b,
+                              size_t* period);
 // FLOAT32 with a known, non-dynamic shape (or a static fp16 weight folded to FLOAT32).
 bool CheckFloat(VisitContext& v, int index, const char* what);
 bool CheckRank(VisitContext& v, int index, int min_rank, int max_rank, const char* what);

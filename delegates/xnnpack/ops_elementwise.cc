@@ -2,8 +2,6 @@
 // to 6-D, fused activations where TFLite has them) and the unary ops and activations.
 #include <fmt/format.h>
 
-#include <utility>
-
 #include "tensorflow/lite/builtin_ops.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
 #include "xnnpack/node_visitor.h"
@@ -54,29 +52,12 @@ bool PlanOwnBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistra
   int a = node.inputs->data[0], b = node.inputs->data[1];
   const int out = node.outputs->data[0];
   const TfLiteIntArray* dout = Tensor(v, out).dims;
-  // A vector along the output's last dimension: every other dimension of it 1.
-  auto vector_of = [&](int t) {
-    const TfLiteIntArray* d = Tensor(v, t).dims;
-    if (d->size == 0 || dout->size == 0 || d->data[d->size - 1] != dout->data[dout->size - 1]) {
-      return false;
-    }
-    for (int i = 0; i + 1 < d->size; ++i) {
-      if (d->data[i] != 1) return false;
-    }
-    return d->size <= dout->size;
-  };
   size_t period = 0;
-  if (TfLiteIntArrayEqual(Tensor(v, a).dims, Tensor(v, b).dims)) {
-    if (threads <= 1) return false;
-  } else if (TfLiteIntArrayEqual(Tensor(v, a).dims, dout) && vector_of(b)) {
-    period = static_cast<size_t>(dout->data[dout->size - 1]);
-  } else if (op != BinaryOp::kSub && TfLiteIntArrayEqual(Tensor(v, b).dims, dout) && vector_of(a)) {
-    std::swap(a, b);  // a + b and a * b are b + a and b * a, bit for bit
-    period = static_cast<size_t>(dout->data[dout->size - 1]);
-  } else {
+  // a + b and a * b are b + a and b * a, bit for bit.
+  if (!SameShapeOrChannelVector(v, out, op != BinaryOp::kSub, &a, &b, &period) ||
+      (period == 0 && threads <= 1)) {
     return false;
   }
-  if (!TfLiteIntArrayEqual(Tensor(v, a).dims, dout)) return false;
   size_t elements = 1;
   for (int i = 0; i < dout->size; ++i) elements *= static_cast<size_t>(dout->data[i]);
   if (elements < kOwnBinaryMinElements || (period != 0 && elements % period != 0)) return false;

@@ -302,29 +302,9 @@ bool PlanOwnBinaryQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRegis
       !(op == kTfLiteBuiltinMul ? VisitQuantizedMul(v, node, reg) : VisitQuantizedAdd(v, node, reg))) {
     return false;
   }
-  const TfLiteIntArray* dout = Tensor(v, out).dims;
-  // b repeats along the last dimension when all its other dimensions are 1.
-  auto vector_of = [&](int t) {
-    const TfLiteIntArray* d = Tensor(v, t).dims;
-    if (d->size == 0 || dout->size == 0 || d->data[d->size - 1] != dout->data[dout->size - 1]) {
-      return false;
-    }
-    for (int i = 0; i + 1 < d->size; ++i) {
-      if (d->data[i] != 1) return false;
-    }
-    return true;
-  };
+  // The product and the sum commute; other broadcasts stay with XNNPACK.
   size_t period = 0;
-  if (TfLiteIntArrayEqual(Tensor(v, a).dims, dout) && TfLiteIntArrayEqual(Tensor(v, b).dims, dout)) {
-    period = 0;
-  } else if (TfLiteIntArrayEqual(Tensor(v, a).dims, dout) && vector_of(b)) {
-    period = static_cast<size_t>(dout->data[dout->size - 1]);
-  } else if (op != kTfLiteBuiltinSub && TfLiteIntArrayEqual(Tensor(v, b).dims, dout) && vector_of(a)) {
-    std::swap(a, b);  // the product and the sum commute
-    period = static_cast<size_t>(dout->data[dout->size - 1]);
-  } else {
-    return false;  // other broadcasts stay with XNNPACK
-  }
+  if (!SameShapeOrChannelVector(v, out, op != kTfLiteBuiltinSub, &a, &b, &period)) return false;
   if (step == nullptr) return true;
   const TfLiteTensor &ta = Tensor(v, a), &tb = Tensor(v, b), &to = Tensor(v, out);
   BinaryQs8Params p;
@@ -342,6 +322,7 @@ bool PlanOwnBinaryQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRegis
   if (!ActivationRange(v, BinaryActivation(node, op), &min, &max)) return false;
   p.output_min = XnnpackQuantize(min, to.params.scale, to.params.zero_point);
   p.output_max = XnnpackQuantize(max, to.params.scale, to.params.zero_point);
+  const TfLiteIntArray* dout = to.dims;
   size_t elements = 1;
   for (int i = 0; i < dout->size; ++i) elements *= static_cast<size_t>(dout->data[i]);
   *step = BinaryQs8Step{a, b, out, elements, period, p};
