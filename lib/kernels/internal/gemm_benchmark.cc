@@ -526,6 +526,9 @@ TFI_HYBRID(inc_1x1_35x35x192_to_48, 35 * 35, 48, 192)
 TFI_HYBRID(inc_5x5_35x35x48_to_64, 35 * 35, 64, 25 * 48)
 TFI_HYBRID(inc_1x7_17x17x160_to_160, 17 * 17, 160, 7 * 160)
 TFI_HYBRID(inc_1x1_17x17x768_to_192, 17 * 17, 192, 768)
+// ResNet50V2's 56 x 56 1x1 layers (dynamic range: float images of 0.8 and 3.2 MB).
+TFI_HYBRID(r50_1x1_56x56x64_to_256, 56 * 56, 256, 64)
+TFI_HYBRID(r50_1x1_56x56x256_to_64, 56 * 56, 64, 256)
 TFI_HYBRID(inc_3x3_8x8x448_to_384, 8 * 8, 384, 9 * 448)
 // A transformer encoder's hybrid FULLY_CONNECTED layers (128 tokens, hidden 256, FFN 1024).
 TFI_HYBRID(fc_128x256_to_256, 128, 256, 256)

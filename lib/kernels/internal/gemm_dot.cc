@@ -63,6 +63,13 @@ void PortableTile(int rows, int groups, const uint8_t* a, size_t lda, const int8
 #ifdef TFI_DOT_X86
 #define TFI_DOT512_TARGET "avx512f,avx512bw,avx512vl,avx512vnni"
 
+// The first n of 16 lanes (all for n >= 16, none for n <= 0).
+inline __mmask16 Mask16(int n) {
+  return n >= kNr ? __mmask16(0xFFFF)
+         : n <= 0 ? __mmask16(0)
+                  : static_cast<__mmask16>((1u << n) - 1);
+}
+
 // The output stage of 16 columns [at, at + 16) (mask: the valid ones), per row.
 struct Stage16 {
   requant::Avx512Channels ch;
@@ -73,11 +80,15 @@ struct Stage16 {
 };
 
 // raw: DotGemmRaw's (only the bias is read).
-__attribute__((target(TFI_DOT512_TARGET))) inline Stage16 LoadStage16(
-    const QuantizedOutputStage& s, int at, int n, bool raw = false) {
+// biased: the sums include the bias already (the AVX-512 tile's start), so it adds 0.
+__attribute__((target(TFI_DOT512_TARGET))) inline Stage16 LoadStage16(const QuantizedOutputStage& s,
+                                                                      int at, int n,
+                                                                      bool raw = false,
+                                                                      bool biased = false) {
   Stage16 t;
-  t.mask = n >= kNr ? 0xFFFF : static_cast<__mmask16>((1u << n) - 1);
-  t.bias = s.bias != nullptr ? _mm512_maskz_loadu_epi32(t.mask, s.bias + at) : _mm512_setzero_si512();
+  t.mask = Mask16(n);
+  t.bias = s.bias != nullptr && !biased ? _mm512_maskz_loadu_epi32(t.mask, s.bias + at)
+                                        : _mm512_setzero_si512();
   t.single_rounding = s.single_rounding;
   t.fp32 = s.float_scale != nullptr;
   if (raw) return t;
@@ -128,11 +139,11 @@ struct HybridStage16 {
   __mmask16 mask;
 };
 __attribute__((target(TFI_DOT512_TARGET))) inline HybridStage16 LoadHybridStage16(
-    const HybridOutputStage& s, int at, int n) {
+    const HybridOutputStage& s, int at, int n, bool biased = false) {
   HybridStage16 t;
-  t.mask = n >= kNr ? 0xFFFF : static_cast<__mmask16>((1u << n) - 1);
-  t.dot_bias = s.dot_bias != nullptr ? _mm512_maskz_loadu_epi32(t.mask, s.dot_bias + at)
-                                     : _mm512_setzero_si512();
+  t.mask = Mask16(n);
+  t.dot_bias = s.dot_bias != nullptr && !biased ? _mm512_maskz_loadu_epi32(t.mask, s.dot_bias + at)
+                                                : _mm512_setzero_si512();
   t.col = s.col_sums != nullptr ? _mm512_maskz_loadu_epi32(t.mask, s.col_sums + at)
                                 : _mm512_setzero_si512();
   t.unit = _mm512_maskz_loadu_ps(t.mask, s.unit_scale + at);
@@ -167,7 +178,16 @@ __attribute__((target(TFI_DOT512_TARGET))) void Avx512DotTile(
     size_t ldc, int cols, const QuantizedOutputStage& s, int col0, const HybridOutputStage* h,
     int row0, const DotSpans& spans) {
   static_assert(R >= 1 && R <= kDot512Mr && (P == 1 || P == 2), "");
-#define TFI_DECL(i) __m512i acc##i##0 = _mm512_setzero_si512(), acc##i##1 = _mm512_setzero_si512();
+  // The sums start at the column's bias (int32 sums wrap, so the order does not matter):
+  // one add less per 16 outputs in the output stage, which small depths feel.
+  const int32_t* start = std::is_same_v<OutT, float> ? h->dot_bias : s.bias;
+  const int n0 = std::min(kNr, cols), n1 = std::min(kNr, cols - kNr);
+  const __m512i start0 = start != nullptr ? _mm512_maskz_loadu_epi32(Mask16(n0), start + col0)
+                                          : _mm512_setzero_si512();
+  const __m512i start1 = P > 1 && start != nullptr && n1 > 0
+                             ? _mm512_maskz_loadu_epi32(Mask16(n1), start + col0 + kNr)
+                             : _mm512_setzero_si512();
+#define TFI_DECL(i) __m512i acc##i##0 = start0, acc##i##1 = start1;
   TFI_DOT512_ROWS(TFI_DECL)
 #undef TFI_DECL
   const int span_groups = groups / spans.count;
@@ -199,7 +219,7 @@ __attribute__((target(TFI_DOT512_TARGET))) void Avx512DotTile(
     const int n = std::min(kNr, cols - q * kNr);
     if (n <= 0) break;
     if constexpr (std::is_same_v<OutT, float>) {
-      const HybridStage16 st = LoadHybridStage16(*h, col0 + q * kNr, n);
+      const HybridStage16 st = LoadHybridStage16(*h, col0 + q * kNr, n, /*biased=*/true);
 #define TFI_OUT(i)                                                                        \
   if constexpr (i < R) {                                                                  \
     HybridStore16(st, *h, row0 + i, q == 0 ? acc##i##0 : acc##i##1, c + i * ldc + q * kNr); \
@@ -207,7 +227,7 @@ __attribute__((target(TFI_DOT512_TARGET))) void Avx512DotTile(
       TFI_DOT512_ROWS(TFI_OUT)
 #undef TFI_OUT
     } else {
-      const Stage16 st = LoadStage16(s, col0 + q * kNr, n, sizeof(OutT) == 4);
+      const Stage16 st = LoadStage16(s, col0 + q * kNr, n, sizeof(OutT) == 4, /*biased=*/true);
 #define TFI_OUT(i) \
   if constexpr (i < R) Store16(st, q == 0 ? acc##i##0 : acc##i##1, c + i * ldc + q * kNr);
       TFI_DOT512_ROWS(TFI_OUT)
