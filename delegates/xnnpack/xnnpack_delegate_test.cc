@@ -2216,6 +2216,37 @@ TEST_CASE("XNNPACK partitions run int8 MUL, ADD and SUB themselves where chosen:
 // Swish as converted (x * LOGISTIC(x)): the MUL is one table of x composed of LOGISTIC's
 // table and the MUL's arithmetic, and LOGISTIC is not computed when only the MUL reads it.
 // Every int8 value goes through; the product must be the MUL's of x and LOGISTIC's bytes.
+TEST_CASE("XNNPACK's 8-bit lookup-table step split over two threads: the builtin kernel's bytes") {
+  // 68 x 63 x 8 values: above the split's threshold, and not a whole number of the parts'
+  // 64-byte lines (a tail); the input a whole number of floats (RunWith fills floats). The
+  // PAD: a table needs an XNNPACK node beside it.
+  QuantSpec q{{0.043f}, {-7}}, qy{{1.0f / 256}, {-128}};
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_INT8, {1, 68, 63, 7}, "in", &q);
+  const int pads =
+      b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {4, 2}, {0, 0, 0, 0, 0, 0, 0, 1}, "pads");
+  const int x = b.AddTensor(tflite::TensorType_INT8, {1, 68, 63, 8}, "x", &q);
+  b.AddOperator(tflite::BuiltinOperator_PAD, {in, pads}, {x}, Options(tflite::PadOptionsT{}), 2);
+  const int y = b.AddTensor(tflite::TensorType_INT8, {1, 68, 63, 8}, "y", &qy);
+  b.AddOperator(tflite::BuiltinOperator_LOGISTIC, {x}, {y}, OpOptions{}, 2);
+  b.SetInputs({in});
+  b.SetOutputs({y});
+  const auto bytes = b.Build();
+  const Outcome cpu = Run(bytes, false);
+  for (int threads : {1, 2}) {
+    CAPTURE(threads);
+    const Outcome x = Run(bytes, true, threads);
+    CAPTURE(x.delegate_nodes, x.cpu_nodes,
+            x.refused.empty() ? std::string() : x.refused.begin()->second);
+    REQUIRE(!x.log.empty());
+    CHECK_THAT(x.log.back(), Catch::Contains("8-bit lookup tables"));
+    REQUIRE(x.outputs.size() == 1);
+    REQUIRE(x.outputs[0].size() == cpu.outputs[0].size());
+    CHECK(std::memcmp(x.outputs[0].data(), cpu.outputs[0].data(),
+                      cpu.outputs[0].size() * sizeof(float)) == 0);
+  }
+}
+
 TEST_CASE("XNNPACK partitions run x * LOGISTIC(x) as one composed table, the two steps' bytes") {
   const OwnGemmOn on;
   REQUIRE(xnnpack::OwnBinaryQs8Wanted());

