@@ -2216,6 +2216,114 @@ TEST_CASE("XNNPACK partitions run int8 MUL, ADD and SUB themselves where chosen:
 // Swish as converted (x * LOGISTIC(x)): the MUL is one table of x composed of LOGISTIC's
 // table and the MUL's arithmetic, and LOGISTIC is not computed when only the MUL reads it.
 // Every int8 value goes through; the product must be the MUL's of x and LOGISTIC's bytes.
+// Whether this XNNPACK runs fp16 inference on this CPU (a one-clamp runtime with
+// XNN_FLAG_FORCE_FP16_INFERENCE; xnn_status_unsupported_hardware where it cannot).
+bool XnnpackFp16Runs() {
+  REQUIRE(xnn_initialize(nullptr) == xnn_status_success);
+  xnn_subgraph_t g = nullptr;
+  REQUIRE(xnn_create_subgraph(2, 0, &g) == xnn_status_success);
+  const size_t dims[4] = {1, 4, 4, 8};
+  uint32_t in = XNN_INVALID_VALUE_ID, out = XNN_INVALID_VALUE_ID;
+  REQUIRE(xnn_define_tensor_value(g, xnn_datatype_fp32, 4, dims, nullptr, 0,
+                                  XNN_VALUE_FLAG_EXTERNAL_INPUT, &in) == xnn_status_success);
+  REQUIRE(xnn_define_tensor_value(g, xnn_datatype_fp32, 4, dims, nullptr, 1,
+                                  XNN_VALUE_FLAG_EXTERNAL_OUTPUT, &out) == xnn_status_success);
+  REQUIRE(xnn_define_clamp(g, 0.0f, 6.0f, in, out, 0) == xnn_status_success);
+  xnn_runtime_t runtime = nullptr;
+  const xnn_status st = xnn_create_runtime_v2(g, nullptr, XNN_FLAG_FORCE_FP16_INFERENCE, &runtime);
+  if (runtime != nullptr) xnn_delete_runtime(runtime);
+  xnn_delete_subgraph(g);
+  return st == xnn_status_success;
+}
+
+TEST_CASE(
+    "XNNPACK with force_fp16 runs in fp16 where this XNNPACK's rewrite takes a runtime and says "
+    "why not elsewhere") {
+  if (!XnnpackFp16Runs()) {
+    WARN("skipped: this XNNPACK cannot run fp16 inference on this CPU");
+    return;
+  }
+  using Op = tflite::BuiltinOperator;
+  // A 3x3 convolution and a max pool. kOutput: the convolution's output is a graph output
+  // too, so read inside the runtime and written out of it (the 2022 rewrite asserts on
+  // that: an abort before this was checked). kConstant: a MUL by a constant after the pool
+  // (it asserts or refuses). kRefused: a FULLY_CONNECTED after (no fp16 version there).
+  enum class V { kPlain, kOutput, kConstant, kRefused };
+  for (V variant : {V::kPlain, V::kOutput, V::kConstant, V::kRefused}) {
+    CAPTURE(static_cast<int>(variant));
+    ModelBuilder b;
+    const int in = b.AddTensor(TensorType_FLOAT32, {1, 8, 8, 3}, "in");
+    const int w =
+        b.AddConstTensor<float>(TensorType_FLOAT32, {8, 3, 3, 3}, testing::Ramp(216, 0.05f), "w");
+    const int bias = b.AddConstTensor<float>(TensorType_FLOAT32, {8}, testing::Ramp(8), "bias");
+    const int x = b.AddTensor(TensorType_FLOAT32, {1, 8, 8, 8}, "x");
+    b.AddOperator(Op::BuiltinOperator_CONV_2D, {in, w, bias}, {x},
+                  Conv(tflite::Padding_SAME, 1, 1));
+    tflite::Pool2DOptionsT p;
+    p.padding = tflite::Padding_VALID;
+    p.filter_width = p.filter_height = 2;
+    p.stride_w = p.stride_h = 2;
+    int y = b.AddTensor(TensorType_FLOAT32, {1, 4, 4, 8}, "y");
+    b.AddOperator(Op::BuiltinOperator_MAX_POOL_2D, {x}, {y}, Options(p));
+    if (variant == V::kConstant) {
+      const int k = b.AddConstTensor<float>(TensorType_FLOAT32, {8}, testing::Ramp(8), "k");
+      const int z = b.AddTensor(TensorType_FLOAT32, {1, 4, 4, 8}, "z");
+      b.AddOperator(Op::BuiltinOperator_MUL, {y, k}, {z}, Options(tflite::MulOptionsT{}));
+      y = z;
+    } else if (variant == V::kRefused) {
+      const int fw =
+          b.AddConstTensor<float>(TensorType_FLOAT32, {5, 128}, testing::Ramp(640, 0.01f), "fw");
+      const int z = b.AddTensor(TensorType_FLOAT32, {1, 5}, "z");
+      b.AddOperator(Op::BuiltinOperator_FULLY_CONNECTED, {y, fw, -1}, {z},
+                    Options(tflite::FullyConnectedOptionsT{}));
+      y = z;
+    }
+    b.SetInputs({in});
+    b.SetOutputs(variant == V::kOutput ? std::vector<int>{y, x} : std::vector<int>{y});
+    const auto bytes = b.Build();
+    const Outcome cpu = Run(bytes, false);
+    XnnpackDelegateOptions options;
+    options.force_fp16 = true;
+    auto delegate = CreateXnnpackDelegate(options);
+    REQUIRE(delegate.ok());
+    const Outcome got = testing::RunWith(bytes, delegate.value().get());
+    CHECK(got.cpu_nodes == 0);
+    std::string log;
+    for (const std::string& line : got.log) log += line + "\n";
+    CAPTURE(log);
+    const std::string runtime =
+        variant == V::kPlain || variant == V::kOutput ? "#0 to #1" : "#0 to #2";
+    switch (variant) {
+      case V::kPlain:
+        CHECK_THAT(log, Catch::Contains(
+                            "fp16 inference (--xnnpack_force_fp16): 1 of 1 XNNPACK runtime\n"));
+        testing::ExpectClose(cpu, got, 2e-2f);  // fp16 arithmetic
+        break;
+      case V::kOutput:
+        CHECK_THAT(
+            log, Catch::Contains("0 of 1 XNNPACK runtime; in fp32: the runtime of " + runtime +
+                                 ": #1 reads tensor 3 (x), which the runtime also writes out (this "
+                                 "XNNPACK's fp16 rewrite would abort)"));
+        testing::ExpectClose(cpu, got);
+        break;
+      case V::kConstant:
+        CHECK_THAT(log, Catch::Contains(
+                            "in fp32: the runtime of " + runtime +
+                            ": #2 MUL has a constant operand (this XNNPACK's fp16 rewrite would "
+                            "abort)"));
+        testing::ExpectClose(cpu, got);
+        break;
+      case V::kRefused:
+        CHECK_THAT(log,
+                   Catch::Contains(
+                       "in fp32: the runtime of " + runtime +
+                       ": this XNNPACK's fp16 rewrite refused one of its nodes (xnn_status 4)"));
+        testing::ExpectClose(cpu, got);
+        break;
+    }
+  }
+}
+
 TEST_CASE("XNNPACK's 8-bit lookup-table step split over two threads: the builtin kernel's bytes") {
   // 68 x 63 x 8 values: above the split's threshold, and not a whole number of the parts'
   // 64-byte lines (a tail); the input a whole number of floats (RunWith fills floats). The

@@ -226,7 +226,9 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
     // internal value without consumers and then asserts on the node writing it, so it
     // gets memory here and is an external output of its runtime.
     const bool dead = producer_[t] >= 0 && touches[t].size() == 1;
-    if (crosses || dead || (segments_.size() > 1 && keep_internal.count(t) == 0)) {
+    // (Not under force_fp16: this XNNPACK's fp16 rewrite cannot take an external output
+    // that is read inside its runtime, Fp16RewriteHazard.)
+    if (crosses || dead || (segments_.size() > 1 && !force_fp16_ && keep_internal.count(t) == 0)) {
       planned.push_back(t);
     }
   }
@@ -1203,65 +1205,124 @@ TfLiteStatus XnnpackKernel::CutSegments(TfLiteContext* context, const std::vecto
   return kTfLiteOk;
 }
 
-TfLiteStatus XnnpackKernel::CreateRuntime(TfLiteContext* context, Segment* seg) {
-  xnn_subgraph_t subgraph = nullptr;
-  if (xnn_create_subgraph(static_cast<uint32_t>(context->tensors_size), 0, &subgraph) !=
-      xnn_status_success) {
-    TF_LITE_KERNEL_LOG(context, "%s: xnn_create_subgraph failed", kName);
-    return kTfLiteError;
-  }
-  std::unique_ptr<xnn_subgraph, decltype(&xnn_delete_subgraph)> owner(subgraph, xnn_delete_subgraph);
-  const int self = static_cast<int>(seg - segments_.data());
-  std::vector<uint32_t> ids(context->tensors_size, XNN_INVALID_VALUE_ID);
-  VisitContext v;
-  v.context = context;
-  v.ids = &ids;
-  v.static_data = &static_data_;
-  v.builtin_bits = builtin_bits_;
-  // Values: written here and read later or outside (external output), written before
-  // this segment (external input), or internal to this runtime.
-  for (int n : seg->nodes) {
+// Why this XNNPACK's fp16 rewrite (XNN_FLAG_FORCE_FP16_INFERENCE) must not see the
+// segment's subgraph, or "" where it may. The 2022 rewrite asserts (an abort, in Debian's
+// build) on a value that is an external output of the runtime and also read inside it, and
+// on a static operand of ADD or MUL where it does not refuse it first.
+std::string XnnpackKernel::Fp16RewriteHazard(TfLiteContext* context, const Segment& seg,
+                                             const std::set<int>& external_outputs) const {
+  const VisitContext v = NewVisit(context);
+  for (int n : seg.nodes) {
     TfLiteNode* node;
     TfLiteRegistration* reg;
-    TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
-    TfLiteStatus status = kTfLiteOk;
-    ForEachValue(*node, *reg, [&](int t, bool) {
-      if (status != kTfLiteOk || ids[t] != XNN_INVALID_VALUE_ID) return;
-      uint32_t flags = 0;
-      if (!IsStatic(v, t)) {
-        if (producer_[t] != self) flags = XNN_VALUE_FLAG_EXTERNAL_INPUT;
-        else if (outputs_.count(t) || arena_offset_[t] >= 0) flags = XNN_VALUE_FLAG_EXTERNAL_OUTPUT;
-      }
-      status = DefineValue(context, subgraph, t, flags, v, &ids);
-      if (flags != 0) {
-        seg->externals.push_back(t);
-        seg->external_ids.push_back(ids[t]);
+    if (context->GetNodeAndRegistration(context, n, &node, &reg) != kTfLiteOk) continue;
+    std::string hazard;
+    ForEachValue(*node, *reg, [&](int t, bool is_output) {
+      if (!hazard.empty() || is_output) return;
+      if (external_outputs.count(t) != 0) {
+        const char* name = context->tensors[t].name;
+        hazard = fmt::format("#{} reads tensor {}{}, which the runtime also writes out", n, t,
+                             name != nullptr ? fmt::format(" ({})", name) : "");
+      } else if ((reg->builtin_code == kTfLiteBuiltinAdd ||
+                  reg->builtin_code == kTfLiteBuiltinMul) &&
+                 IsStatic(v, t)) {
+        hazard = fmt::format("#{} {} has a constant operand", n, OpNameOf(*reg));
       }
     });
-    TF_LITE_ENSURE_STATUS(status);
+    if (!hazard.empty()) return hazard;
   }
-  v.subgraph = subgraph;
-  for (int n : seg->nodes) {
-    TfLiteNode* node;
-    TfLiteRegistration* reg;
-    TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
-    if (!VisitNode(v, n, *node, *reg)) {
-      TF_LITE_KERNEL_LOG(context, "%s: failed to define node %d (%s): %s", kName, n,
-                         OpNameOf(*reg).c_str(), v.reason.c_str());
+  return "";
+}
+
+TfLiteStatus XnnpackKernel::CreateRuntime(TfLiteContext* context, Segment* seg) {
+  const int self = static_cast<int>(seg - segments_.data());
+  std::set<int> external_outputs;
+  // The subgraph, defined again for a second xnn_create_runtime_v2 (which changes it).
+  auto define =
+      [&](std::unique_ptr<xnn_subgraph, decltype(&xnn_delete_subgraph)>* out) -> TfLiteStatus {
+    xnn_subgraph_t subgraph = nullptr;
+    if (xnn_create_subgraph(static_cast<uint32_t>(context->tensors_size), 0, &subgraph) !=
+        xnn_status_success) {
+      TF_LITE_KERNEL_LOG(context, "%s: xnn_create_subgraph failed", kName);
       return kTfLiteError;
     }
-  }
+    out->reset(subgraph);
+    seg->externals.clear();
+    seg->external_ids.clear();
+    std::vector<uint32_t> ids(context->tensors_size, XNN_INVALID_VALUE_ID);
+    VisitContext v;
+    v.context = context;
+    v.ids = &ids;
+    v.static_data = &static_data_;
+    v.builtin_bits = builtin_bits_;
+    // Values: written here and read later or outside (external output), written before
+    // this segment (external input), or internal to this runtime.
+    for (int n : seg->nodes) {
+      TfLiteNode* node;
+      TfLiteRegistration* reg;
+      TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
+      TfLiteStatus status = kTfLiteOk;
+      ForEachValue(*node, *reg, [&](int t, bool) {
+        if (status != kTfLiteOk || ids[t] != XNN_INVALID_VALUE_ID) return;
+        uint32_t flags = 0;
+        if (!IsStatic(v, t)) {
+          if (producer_[t] != self)
+            flags = XNN_VALUE_FLAG_EXTERNAL_INPUT;
+          else if (outputs_.count(t) || arena_offset_[t] >= 0)
+            flags = XNN_VALUE_FLAG_EXTERNAL_OUTPUT;
+        }
+        status = DefineValue(context, subgraph, t, flags, v, &ids);
+        if (flags != 0) {
+          seg->externals.push_back(t);
+          seg->external_ids.push_back(ids[t]);
+        }
+        if (flags == XNN_VALUE_FLAG_EXTERNAL_OUTPUT) external_outputs.insert(t);
+      });
+      TF_LITE_ENSURE_STATUS(status);
+    }
+    v.subgraph = subgraph;
+    for (int n : seg->nodes) {
+      TfLiteNode* node;
+      TfLiteRegistration* reg;
+      TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
+      if (!VisitNode(v, n, *node, *reg)) {
+        TF_LITE_KERNEL_LOG(context, "%s: failed to define node %d (%s): %s", kName, n,
+                           OpNameOf(*reg).c_str(), v.reason.c_str());
+        return kTfLiteError;
+      }
+    }
+    return kTfLiteOk;
+  };
+  std::unique_ptr<xnn_subgraph, decltype(&xnn_delete_subgraph)> owner(nullptr, xnn_delete_subgraph);
+  TF_LITE_ENSURE_STATUS(define(&owner));
   // A runtime of small operators runs on the calling thread: this XNNPACK splits even an
   // 8K-element ADD over the pool, and the hand-offs cost more than they save
   // (bert_tiny_64_dynamic at two threads: 490 us with the pool, 380 without; one thread 375;
   // a MobileNetV2 int8 runtime with a 7x7x960 depthwise convolution gains from the pool).
   pthreadpool_t pool = RuntimeWork(context, seg->nodes) < kMinRuntimeParallelWork ? nullptr : pool_;
-  const xnn_status st = xnn_create_runtime_v2(
-      subgraph, pool, (force_fp16_ ? XNN_FLAG_FORCE_FP16_INFERENCE : 0) | runtime_flags_, &seg->runtime);
+  // --xnnpack_force_fp16: fp16 where this XNNPACK's rewrite takes the runtime; where it
+  // would abort or refuses a node, the runtime runs in fp32 and the log says why.
+  seg->fp32_reason.clear();
+  bool fp16 = force_fp16_;
+  if (fp16) {
+    const std::string hazard = Fp16RewriteHazard(context, *seg, external_outputs);
+    if (!hazard.empty()) {
+      fp16 = false;
+      seg->fp32_reason = hazard + " (this XNNPACK's fp16 rewrite would abort)";
+    }
+  }
+  xnn_status st = xnn_create_runtime_v2(owner.get(), pool,
+                                        (fp16 ? XNN_FLAG_FORCE_FP16_INFERENCE : 0) | runtime_flags_,
+                                        &seg->runtime);
+  if (fp16 && st == xnn_status_unsupported_parameter) {
+    seg->fp32_reason = "this XNNPACK's fp16 rewrite refused one of its nodes (xnn_status 4)";
+    TF_LITE_ENSURE_STATUS(define(&owner));
+    st = xnn_create_runtime_v2(owner.get(), pool, runtime_flags_, &seg->runtime);
+  }
   if (st != xnn_status_success) {
     TF_LITE_KERNEL_LOG(context, "%s: xnn_create_runtime_v2 failed (xnn_status %d)%s", kName,
                        static_cast<int>(st),
-                       force_fp16_ && st == xnn_status_unsupported_hardware
+                       fp16 && st == xnn_status_unsupported_hardware
                            ? ": this XNNPACK cannot run fp16 inference on this CPU"
                            : "");
     return kTfLiteError;
@@ -1278,6 +1339,22 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
       multiplied, added, table_multiplied, own_float, own_means, folded, folded_transposes, swished, residuals,
       pads, norms;
   int runtimes = 0, own_nodes = 0;
+  if (force_fp16_) {
+    std::vector<std::string> fp32;
+    int all = 0;
+    for (const Segment& s : segments_) {
+      if (!s.xnnpack) continue;
+      ++all;
+      if (s.fp32_reason.empty()) continue;
+      fp32.push_back(fmt::format("the runtime of #{}{}: {}", s.nodes.front(),
+                                 s.nodes.size() > 1 ? fmt::format(" to #{}", s.nodes.back()) : "",
+                                 s.fp32_reason));
+    }
+    record->log.push_back(
+        fmt::format("fp16 inference (--xnnpack_force_fp16): {} of {} XNNPACK runtime{}{}{}",
+                    all - static_cast<int>(fp32.size()), all, all == 1 ? "" : "s",
+                    fp32.empty() ? "" : "; in fp32: ", fmt::join(fp32, "; ")));
+  }
   for (const Segment& s : segments_) {
     runtimes += s.xnnpack;
     if (s.xnnpack) continue;

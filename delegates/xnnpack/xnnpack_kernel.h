@@ -59,6 +59,8 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
                               UnaryF32Step, MeanF32Step, BatchMatMulStep, LayerNormStep,
                               MeanQs8Step>;
     std::vector<Step> steps;
+    // xnnpack under force_fp16: why this runtime runs in fp32 ("" where in fp16).
+    std::string fp32_reason;
   };
   struct Folded {
     int tensor;
@@ -91,6 +93,8 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   // Node n runs a step with other nodes' work folded into it (or read through views).
   bool HasFoldedWork(int n) const;
   TfLiteStatus CreateRuntime(TfLiteContext* context, Segment* segment);
+  std::string Fp16RewriteHazard(TfLiteContext* context, const Segment& segment,
+                                const std::set<int>& external_outputs) const;
   TfLiteStatus DefineValue(TfLiteContext* context, xnn_subgraph_t subgraph, int t, uint32_t flags,
                            const VisitContext& v, std::vector<uint32_t>* ids);
   // Where tensor t's bytes are now: the kernel's buffer, static data, or the tensor's.
