@@ -1096,40 +1096,81 @@ const GoldenCase kCases[] = {
     // Float layers in dynamic-range graphs (FloatLayerInHybridGraph): output channels in
     // blocks of 8 plus 4 plus 3, rows not a multiple of 4, matrix-vector products.
     {"float_conv_in_hybrid_graph_11_channels",
-     [] { return FloatLayerInHybridGraph({FloatLayer::kConv, 0, 27, 11, 9, 11, 3}, 451); }, 0},
+     [] {
+       return FloatLayerInHybridGraph({FloatLayer::kConv, 0, 27, 11, 9, 11, 3}, 451);
+     },
+     0},
     {"float_conv_in_hybrid_graph_22_channels",
-     [] { return FloatLayerInHybridGraph({FloatLayer::kConv, 0, 22, 22, 5, 6, 1}, 452); }, 0},
+     [] {
+       return FloatLayerInHybridGraph({FloatLayer::kConv, 0, 22, 22, 5, 6, 1}, 452);
+     },
+     0},
     {"float_conv_in_hybrid_graph_one_pixel",
-     [] { return FloatLayerInHybridGraph({FloatLayer::kConv, 0, 37, 13, 1, 1, 1}, 453); }, 0},
+     [] {
+       return FloatLayerInHybridGraph({FloatLayer::kConv, 0, 37, 13, 1, 1, 1}, 453);
+     },
+     0},
     {"float_conv_in_hybrid_graph_one_channel",
-     [] { return FloatLayerInHybridGraph({FloatLayer::kConv, 0, 18, 1, 6, 5, 3}, 454); }, 0},
+     [] {
+       return FloatLayerInHybridGraph({FloatLayer::kConv, 0, 18, 1, 6, 5, 3}, 454);
+     },
+     0},
     {"float_fully_connected_in_hybrid_graph",
-     [] { return FloatLayerInHybridGraph({FloatLayer::kFullyConnected, 7, 45, 30, 0, 0, 0}, 455); }, 0},
+     [] {
+       return FloatLayerInHybridGraph({FloatLayer::kFullyConnected, 7, 45, 30, 0, 0, 0}, 455);
+     },
+     0},
     {"float_fully_connected_in_hybrid_graph_batch_1",
-     [] { return FloatLayerInHybridGraph({FloatLayer::kFullyConnected, 1, 45, 12, 0, 0, 0}, 456); }, 0},
+     [] {
+       return FloatLayerInHybridGraph({FloatLayer::kFullyConnected, 1, 45, 12, 0, 0, 0}, 456);
+     },
+     0},
     {"float_batch_matmul_in_hybrid_graph",
-     [] { return FloatLayerInHybridGraph({FloatLayer::kBatchMatMul, 5, 12, 11, 0, 0, 0}, 457); }, 0},
+     [] {
+       return FloatLayerInHybridGraph({FloatLayer::kBatchMatMul, 5, 12, 11, 0, 0, 0}, 457);
+     },
+     0},
     {"conv_hybrid_per_tensor", [] { return ConvHybrid(false, 2, true, 201); }, 0},
     {"conv_hybrid_per_channel", [] { return ConvHybrid(true, 4, false, 202); }, 0},
     {"fully_connected_hybrid",
-     [] { return FullyConnectedHybrid({3, 40, 7, true, false, false, false, 3}, 301); }, 0},
+     [] {
+       return FullyConnectedHybrid({3, 40, 7, true, false, false, false, 3}, 301);
+     },
+     0},
     {"fully_connected_hybrid_asymmetric",
-     [] { return FullyConnectedHybrid({6, 40, 7, true, true, false, false, 9}, 302); }, 0},
+     [] {
+       return FullyConnectedHybrid({6, 40, 7, true, true, false, false, 9}, 302);
+     },
+     0},
     {"fully_connected_hybrid_no_bias_keep_dims",  // v6 (no bias) with keep_num_dims (v5)
-     [] { return FullyConnectedHybrid({2, 33, 5, false, false, true, false, 6}, 303); }, 0},
+     [] {
+       return FullyConnectedHybrid({2, 33, 5, false, false, true, false, 6}, 303);
+     },
+     0},
     {"fully_connected_hybrid_per_channel",
-     [] { return FullyConnectedHybrid({3, 40, 7, true, true, false, true, 12}, 304); }, 0},
+     [] {
+       return FullyConnectedHybrid({3, 40, 7, true, true, false, true, 12}, 304);
+     },
+     0},
     {"fully_connected_hybrid_per_channel_symmetric",
-     [] { return FullyConnectedHybrid({4, 24, 9, true, false, false, true, 12}, 305); }, 0},
+     [] {
+       return FullyConnectedHybrid({4, 24, 9, true, false, false, true, 12}, 305);
+     },
+     0},
     {"batch_matmul_int16",
-     [] { return BatchMatMulInt16({{2, 3, 5}, {5, 4}, {2, 3, 4}, false, false}, 5, 401); }, 0},
+     [] {
+       return BatchMatMulInt16({{2, 3, 5}, {5, 4}, {2, 3, 4}, false, false}, 5, 401);
+     },
+     0},
     {"batch_matmul_int16_adjoint_broadcast",
      [] {
        return BatchMatMulInt16({{2, 1, 6, 3}, {3, 4, 6}, {2, 3, 3, 4}, true, true}, 6, 402);
      },
      0},
     {"batch_matmul_hybrid",
-     [] { return BatchMatMulHybrid({{2, 3, 16}, {16, 5}, {2, 3, 5}, false, false}, false, 403); },
+     [] {
+       return BatchMatMulHybrid({{2, 3, 16}, {16, 5}, {2, 3, 5}, false, false}, false, 403);
+     },
      0},
     {"batch_matmul_hybrid_asymmetric",
      [] {
@@ -1145,8 +1186,8 @@ const GoldenCase kCases[] = {
      [] { return Conv16x8(Bias16::kInt64, tflite::TensorType_FLOAT32, 1, 501); }, 0},
     {"conv_16x8_int32_bias_v8",
      [] { return Conv16x8(Bias16::kInt32, tflite::TensorType_FLOAT32, 8, 502); }, 0},
-    {"conv_16x8_no_bias", [] { return Conv16x8(Bias16::kNone, tflite::TensorType_FLOAT32, 1, 503); },
-     0},
+    {"conv_16x8_no_bias",
+     [] { return Conv16x8(Bias16::kNone, tflite::TensorType_FLOAT32, 1, 503); }, 0},
     {"conv_16x8_no_bias_int64_option_v8",
      [] { return Conv16x8(Bias16::kNone, tflite::TensorType_INT64, 8, 504); }, 0},
     {"fully_connected_16x8_int64_bias",
@@ -1181,7 +1222,9 @@ const GoldenCase kCases[] = {
     {"conv_groups_hybrid_one_image", [] { return ConvGroupsHybrid(1, 551); }, 0},
     {"conv_groups_hybrid_two_images", [] { return ConvGroupsHybrid(2, 552); }, 0},
     {"lstm_int8_basic",
-     [] { return LstmIntegerModel({2, 4, 5, 6, 6, false, false, false, false, -11, 0, 0, 0}, 611); },
+     [] {
+       return LstmIntegerModel({2, 4, 5, 6, 6, false, false, false, false, -11, 0, 0, 0}, 611);
+     },
      0},
     {"lstm_int8_cifg_peephole_projection_layer_norm",
      [] {
@@ -1201,7 +1244,9 @@ const GoldenCase kCases[] = {
      },
      0},
     {"lstm_int8_peephole_clip_coarse_cell",
-     [] { return LstmIntegerModel({1, 6, 3, 7, 7, false, true, false, false, -10, 1.5f, 0, 0}, 613); },
+     [] {
+       return LstmIntegerModel({1, 6, 3, 7, 7, false, true, false, false, -10, 1.5f, 0, 0}, 613);
+     },
      0},
     // 1000-class rows: TFLite's reference kernel aborts here, so the golden comes from its
     // default (optimized) kernel, as scripts/gen_kernel_goldens.py notes in report.json.
@@ -1212,13 +1257,33 @@ const GoldenCase kCases[] = {
     // 4101 and 4099 values: the last n % 4 on Eigen's scalar path (std::exp), the rest packets.
     {"gelu_float_3x1367", [] { return GeluFloat(3, 1367, 1.0f); }, 0},
     {"gelu_float_4099_scaled_by_4", [] { return GeluFloat(1, 4099, 4.0f); }, 0},
-    {"mean_float_innermost_37", [] { return MeanFloat({3, 5, 37}, {2}, true); }, 0},
-    {"mean_float_innermost_two_axes", [] { return MeanFloat({2, 6, 23}, {1, 2}, false); }, 0},
-    {"mean_float_spatial", [] { return MeanFloat({1, 7, 5, 13}, {1, 2}, false); }, 0},
-    {"mean_float_outer_axis", [] { return MeanFloat({9, 4, 6}, {0}, true); }, 0},
+    {"mean_float_innermost_37",
+     [] {
+       return MeanFloat({3, 5, 37}, {2}, true);
+     },
+     0},
+    {"mean_float_innermost_two_axes",
+     [] {
+       return MeanFloat({2, 6, 23}, {1, 2}, false);
+     },
+     0},
+    {"mean_float_spatial",
+     [] {
+       return MeanFloat({1, 7, 5, 13}, {1, 2}, false);
+     },
+     0},
+    {"mean_float_outer_axis",
+     [] {
+       return MeanFloat({9, 4, 6}, {0}, true);
+     },
+     0},
     {"softmax_int8_1000_classes", [] { return SoftmaxInt8(2, 1000, 0.11f, false); }, 0},
     {"softmax_int8_300_small_scale", [] { return SoftmaxInt8(3, 300, 0.02f, false); }, 0},
     {"softmax_int8_100_classes", [] { return SoftmaxInt8(4, 100, 0.11f, false); }, 0},
+    // Logits with a scale of 90 (a random-weight EfficientNetV2-S int8): beta * scale is
+    // capped, the left shift is 31 and only a row's maxima count.
+    {"softmax_int8_huge_scale", [] { return SoftmaxInt8(6, 10, 90.0f, false); }, 0},
+    {"softmax_int8_huge_scale_int16_output", [] { return SoftmaxInt8(6, 10, 90.0f, true); }, 0},
     {"detection_postprocess_fast",
      [] {
        return DetectionPostProcess({tflite::TensorType_FLOAT32, 60, 4, true, 6, 1, 100, false,
@@ -1250,13 +1315,23 @@ const GoldenCase kCases[] = {
      },
      0},
     {"reverse_v2_float_last_axis",
-     [] { return ReverseV2(tflite::TensorType_FLOAT32, {2, 3, 5}, {-1}, 1); }, 0},
+     [] {
+       return ReverseV2(tflite::TensorType_FLOAT32, {2, 3, 5}, {-1}, 1);
+     },
+     0},
     {"reverse_v2_int8_middle_axis",
-     [] { return ReverseV2(tflite::TensorType_INT8, {2, 4, 3}, {1}, 2); }, 0},
+     [] {
+       return ReverseV2(tflite::TensorType_INT8, {2, 4, 3}, {1}, 2);
+     },
+     0},
     {"reverse_v2_int32_two_axes",
-     [] { return ReverseV2(tflite::TensorType_INT32, {3, 2, 4}, {2, 1}, 3); }, 0},
+     [] {
+       return ReverseV2(tflite::TensorType_INT32, {3, 2, 4}, {2, 1}, 3);
+     },
+     0},
     {"gelu_int8", [] { return GeluInt8(false); }, 0},
-    {"logistic_int16_q3_12", [] { return SigmoidInt16(tflite::BuiltinOperator_LOGISTIC, 1.0f / 4096); }, 0},
+    {"logistic_int16_q3_12",
+     [] { return SigmoidInt16(tflite::BuiltinOperator_LOGISTIC, 1.0f / 4096); }, 0},
     {"tanh_int16_q3_12", [] { return SigmoidInt16(tflite::BuiltinOperator_TANH, 1.0f / 4096); }, 0},
     {"tanh_int16_q4_11", [] { return SigmoidInt16(tflite::BuiltinOperator_TANH, 1.0f / 2048); }, 0},
     {"gelu_int8_approximate", [] { return GeluInt8(true); }, 0},

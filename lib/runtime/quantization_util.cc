@@ -237,6 +237,16 @@ void PreprocessSoftmaxScaling(double beta, double input_scale,
       std::min<double>(beta * input_scale * (1 << (31 - input_integer_bits)),
                        max_real_multiplier);
 #endif
+  // From 2^30 (up to the cap) the left shift is 31, which QuantizeMultiplier refuses
+  // elsewhere; here the kernels rescale only a difference of 0 with it (the input radius
+  // of a shift of 31 is 0, so every other difference is below diff_min and counts
+  // nothing): a row's maxima share the output, as in TFLite (an int8 classifier whose
+  // logits have a scale of about 80).
+  if (input_beta_real_multiplier >= static_cast<double>(1LL << 30)) {
+    const double q = std::frexp(input_beta_real_multiplier, left_shift);
+    *quantized_multiplier = static_cast<int32_t>(TfLiteRound(q * (1LL << 31)));
+    return;
+  }
   QuantizeMultiplierGreaterThanOne(input_beta_real_multiplier,
                                    quantized_multiplier, left_shift);
 }
