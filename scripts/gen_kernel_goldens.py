@@ -61,6 +61,8 @@ OPTIMIZED_CASES.update({
 # loops).
 OPTIMIZED_CASES.update({
     name: "float arithmetic of the default (Eigen) kernel" for name in (
+        "logistic_float_3x1367_scaled_by_4", "logistic_float_4099_scaled_by_40",
+        "logistic_float_1x7", "swish_float_2x1001_scaled_by_6",
         "softmax_float_1000_classes", "softmax_float_rows_of_10_beta_20",
         "softmax_float_rows_of_3", "softmax_float_rows_of_129", "mean_float_innermost_37",
         "gelu_float_3x1367", "gelu_float_4099_scaled_by_4",

@@ -41,6 +41,7 @@ bool IsOwnFloatNode(const VisitContext& v, const TfLiteNode& node, const TfLiteR
     case kTfLiteBuiltinBatchMatmul:
       return true;
     case kTfLiteBuiltinSoftmax:
+    case kTfLiteBuiltinLogistic:
       return v.builtin_bits;
     case kTfLiteBuiltinMean: {
       if (v.builtin_bits) return true;  // XNNPACK's pooling sums in another order
@@ -66,6 +67,9 @@ bool PlanUnaryF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrat
   switch (reg.builtin_code) {
     case kTfLiteBuiltinTanh: op = UnaryF32::kTanh; break;
     case kTfLiteBuiltinRsqrt: op = UnaryF32::kRsqrt; break;
+    case kTfLiteBuiltinLogistic:
+      op = UnaryF32::kLogistic;
+      break;
     case kTfLiteBuiltinGelu: {
       const auto* p = static_cast<const TfLiteGeluParams*>(node.builtin_data);
       op = p != nullptr && p->approximate ? UnaryF32::kGeluApproximate : UnaryF32::kGelu;

@@ -11,13 +11,15 @@
 #include "kernels/internal/eigen_sum.h"
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/gelu_f32.h"
+#include "kernels/internal/logistic_f32.h"
 #include "kernels/internal/vector_math.h"
 
 namespace tflite_inspect {
 namespace xnnpack {
 namespace {
 
-// Elements per task: large enough that a task outweighs the pool's hand-off.
+// Elements per task: large enough that a task outweighs the pool's hand-off (and a multiple
+// of 4: see kLogistic).
 constexpr size_t kTile = 4096;
 
 struct UnaryTask {
@@ -43,6 +45,14 @@ void UnaryTile(void* ctx, size_t begin, size_t count) {
     case UnaryF32::kSoftmax: break;  // by rows, not elementwise: the kernel runs softmax_f32
     case UnaryF32::kSwish:
       tflite::vector_math::Apply(tflite::vector_math::Function::kSwish, in, n, out);
+      break;
+    // Tiles start at multiples of 4, so only the tensor's last n % 4 values take Eigen's
+    // scalar path, as in the builtin kernel.
+    case UnaryF32::kLogistic:
+      tflite::logistic_f32::Logistic(in, out, n);
+      break;
+    case UnaryF32::kSwishBuiltin:
+      tflite::logistic_f32::Swish(in, out, n);
       break;
   }
 }

@@ -18,10 +18,21 @@
 namespace tflite_inspect {
 namespace xnnpack {
 
-// kSoftmax (over rows of the last dimension): only in graphs with dynamic-range nodes, where
-// it replaces XNNPACK's for TFLite's builtin bits (softmax_f32.h). kSwish: x * sigmoid(x),
-// a LOGISTIC and the MUL of its input by it as one pass (XnnpackKernel::FindFoldedSwish).
-enum class UnaryF32 { kTanh, kRsqrt, kGelu, kGeluApproximate, kSoftmax, kSwish };
+// kSoftmax (over rows of the last dimension) and kLogistic: only in graphs with dynamic-range
+// nodes, where they replace XNNPACK's for TFLite's builtin bits (softmax_f32.h,
+// logistic_f32.h). kSwish: x * sigmoid(x), a LOGISTIC and the MUL of its input by it as one
+// pass (XnnpackKernel::FindFoldedSwish); kSwishBuiltin the same with the builtin LOGISTIC's
+// bits (dynamic-range graphs).
+enum class UnaryF32 {
+  kTanh,
+  kRsqrt,
+  kGelu,
+  kGeluApproximate,
+  kSoftmax,
+  kSwish,
+  kLogistic,
+  kSwishBuiltin
+};
 
 // out[i] = f(in[i]) for i < n, split over `pool` when there is enough work.
 void RunUnaryF32(UnaryF32 op, const float* in, float* out, size_t n, pthreadpool_t pool);

@@ -1655,6 +1655,21 @@ TEST_CASE("XNNPACK in a dynamic-range graph: only TFLite's builtin bits") {
   d.stride_w = d.stride_h = 1;
   d.depth_multiplier = 1;
   b.AddOperator(Op::BuiltinOperator_DEPTHWISE_CONV_2D, {conv, dw_w, bias}, {dw}, Options(d));
+  // Swishes (LOGISTIC and MUL) as the builtin kernels compute them: on an output (the swish
+  // step) and after a depthwise convolution (on its rows); 539 values, so the tensor's last
+  // 3 take Eigen's scalar path.
+  const int sig = b.AddTensor(TensorType_FLOAT32, {1, 7, 7, 11}, "sig");
+  b.AddOperator(Op::BuiltinOperator_LOGISTIC, {conv}, {sig}, OpOptions{});
+  const int swish = b.AddTensor(TensorType_FLOAT32, {1, 7, 7, 11}, "swish");
+  b.AddOperator(Op::BuiltinOperator_MUL, {conv, sig}, {swish}, Options(tflite::MulOptionsT{}));
+  const int dw2 = b.AddTensor(TensorType_FLOAT32, {1, 7, 7, 11}, "dw2");
+  b.AddOperator(Op::BuiltinOperator_DEPTHWISE_CONV_2D, {conv, dw_w, bias}, {dw2}, Options(d));
+  const int sig2 = b.AddTensor(TensorType_FLOAT32, {1, 7, 7, 11}, "sig2");
+  b.AddOperator(Op::BuiltinOperator_LOGISTIC, {dw2}, {sig2}, OpOptions{});
+  const int swish2 = b.AddTensor(TensorType_FLOAT32, {1, 7, 7, 11}, "swish2");
+  b.AddOperator(Op::BuiltinOperator_MUL, {sig2, dw2}, {swish2}, Options(tflite::MulOptionsT{}));
+  const int sig3 = b.AddTensor(TensorType_FLOAT32, {1, 7, 7, 11}, "sig3");
+  b.AddOperator(Op::BuiltinOperator_LOGISTIC, {dw}, {sig3}, OpOptions{});
   const int pooled = b.AddTensor(TensorType_FLOAT32, {1, 6, 6, 11}, "pooled");
   tflite::Pool2DOptionsT p;
   p.padding = tflite::Padding_VALID;
@@ -1673,11 +1688,16 @@ TEST_CASE("XNNPACK in a dynamic-range graph: only TFLite's builtin bits") {
   b.AddOperator(Op::BuiltinOperator_FULLY_CONNECTED, {soft, fc_w, -1}, {out},
                 Options(tflite::FullyConnectedOptionsT{}), 3);
   b.SetInputs({in});
-  b.SetOutputs({conv, dw, soft, out});
+  b.SetOutputs({conv, dw, soft, out, swish, swish2, sig3});
   const auto bytes = b.Build();
   const Outcome cpu = Run(bytes, false);
   for (int threads : {1, 2}) {
     const Outcome x = Run(bytes, true, threads);
+    std::string log;
+    for (const std::string& line : x.log) log += line + "\n";
+    CHECK_THAT(log,
+               Catch::Contains("#2 LOGISTIC, #3 MUL, #5 LOGISTIC, #6 MUL (on the rows of #4)"));
+    CHECK_THAT(log, Catch::Contains("on the builtin kernels' code: #7 LOGISTIC"));
     CAPTURE(threads);
     REQUIRE(x.outputs.size() == cpu.outputs.size());
     for (size_t i = 0; i < cpu.outputs.size(); ++i) {

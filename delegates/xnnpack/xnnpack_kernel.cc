@@ -261,8 +261,9 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         planned = true;
       } else if (swish != swish_muls_.end()) {
         const int out = node->outputs->data[0];
-        seg.steps.emplace_back(UnaryF32Step{UnaryF32::kSwish, swish->second, out,
-                                            static_cast<size_t>(tflite::NumElements(&context->tensors[out]))});
+        seg.steps.emplace_back(
+            UnaryF32Step{builtin_bits_ ? UnaryF32::kSwishBuiltin : UnaryF32::kSwish, swish->second,
+                         out, static_cast<size_t>(tflite::NumElements(&context->tensors[out]))});
         planned = true;
       } else if (IsGlueOp(op)) {
         std::vector<StridedCopy> copies;

@@ -1,9 +1,7 @@
-// LOGISTIC: 1 / (1 + exp(-x)). float32 is evaluated so that the relative
-// error stays small for large |x|: vector_math's sigmoid (1 / (1 + exp(-x)) within
-// 2.5e-7; 8 AVX2 lanes where the CPU has them), results below 2^-126 and NaN through
-// 1 / (1 + exp(-x)) or e / (1 + e) with std::exp; int8 / uint8 use TFLite's 256-entry lookup
-// table (activations.cc SigmoidPrepare: output scale must be 1/256), which is
-// what both its reference and default kernels run.
+// LOGISTIC: 1 / (1 + exp(-x)). float32 as TFLite's builtin kernel computes it on x86, bit
+// for bit (kernels/internal/logistic_f32.h: Eigen's logistic, SSE packets without FMA);
+// int8 / uint8 use TFLite's 256-entry lookup table (activations.cc SigmoidPrepare: output
+// scale must be 1/256), which is what both its reference and default kernels run.
 // int16 (version 3): kernels/internal/sigmoid_int16.h, bit-exact with the reference.
 #include <cmath>
 #include <cstdint>
@@ -11,28 +9,13 @@
 #include "kernels/internal/byte_table.h"
 #include "kernels/internal/elementwise.h"
 #include "kernels/internal/sigmoid_int16.h"
-#include "kernels/internal/vector_math.h"
+#include "kernels/internal/logistic_f32.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
 
 namespace tflite {
 namespace ops {
 namespace builtin {
 namespace logistic {
-
-float Sigmoid(float x) {
-  if (x >= 0) return 1.0f / (1.0f + std::exp(-x));
-  const float e = std::exp(x);
-  return e / (1.0f + e);
-}
-
-// vector_math's sigmoid, then the inputs whose results are below 2^-126, and NaN,
-// through std::exp again.
-void SigmoidFloat(const float* in, float* out, int64_t n) {
-  vector_math::Apply(vector_math::Function::kSigmoid, in, n, out);
-  for (int64_t i = 0; i < n; ++i) {
-    if (!(in[i] >= -87.0f)) out[i] = Sigmoid(in[i]);
-  }
-}
 
 struct OpData {
   elementwise::ByteLut lut;     // int8 / uint8
@@ -70,7 +53,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, 0, &output));
   switch (input->type) {
     case kTfLiteFloat32:
-      SigmoidFloat(GetTensorData<float>(input), GetTensorData<float>(output), NumElements(input));
+      logistic_f32::Logistic(GetTensorData<float>(input), GetTensorData<float>(output),
+                             NumElements(input));
       return kTfLiteOk;
     case kTfLiteInt8:
     case kTfLiteUInt8:

@@ -938,6 +938,25 @@ ModelBuilder GeluFloat(int rows, int count, float scale) {
   return b;
 }
 
+// in * scale, then LOGISTIC; with swish, the LOGISTIC times its input (MUL) as converted.
+ModelBuilder LogisticFloat(int rows, int count, float scale, bool swish) {
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_FLOAT32, {rows, count}, "in");
+  const int k = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {}, {scale}, "scale");
+  const int scaled = b.AddTensor(tflite::TensorType_FLOAT32, {rows, count}, "scaled");
+  const int sig = b.AddTensor(tflite::TensorType_FLOAT32, {rows, count}, "sigmoid");
+  b.AddOperator(tflite::BuiltinOperator_MUL, {in, k}, {scaled}, Options(tflite::MulOptionsT{}));
+  b.AddOperator(tflite::BuiltinOperator_LOGISTIC, {scaled}, {sig}, OpOptions{});
+  int out = sig;
+  if (swish) {
+    out = b.AddTensor(tflite::TensorType_FLOAT32, {rows, count}, "out");
+    b.AddOperator(tflite::BuiltinOperator_MUL, {scaled, sig}, {out},
+                  Options(tflite::MulOptionsT{}));
+  }
+  SingleIo(b, in, out);
+  return b;
+}
+
 ModelBuilder MeanFloat(const std::vector<int32_t>& shape, const std::vector<int32_t>& axes,
                        bool keep_dims) {
   ModelBuilder b;
@@ -1257,6 +1276,12 @@ const GoldenCase kCases[] = {
     // 4101 and 4099 values: the last n % 4 on Eigen's scalar path (std::exp), the rest packets.
     {"gelu_float_3x1367", [] { return GeluFloat(3, 1367, 1.0f); }, 0},
     {"gelu_float_4099_scaled_by_4", [] { return GeluFloat(1, 4099, 4.0f); }, 0},
+    // Float LOGISTIC: Eigen's packets and (the last n % 4 values) its scalar path, inputs
+    // past both cut-offs (-104, 16.64).
+    {"logistic_float_3x1367_scaled_by_4", [] { return LogisticFloat(3, 1367, 4.0f, false); }, 0},
+    {"logistic_float_4099_scaled_by_40", [] { return LogisticFloat(1, 4099, 40.0f, false); }, 0},
+    {"logistic_float_1x7", [] { return LogisticFloat(1, 7, 8.0f, false); }, 0},
+    {"swish_float_2x1001_scaled_by_6", [] { return LogisticFloat(2, 1001, 6.0f, true); }, 0},
     {"mean_float_innermost_37",
      [] {
        return MeanFloat({3, 5, 37}, {2}, true);

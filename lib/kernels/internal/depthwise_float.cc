@@ -5,6 +5,7 @@
 
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/parallel.h"
+#include "kernels/internal/logistic_f32.h"
 #include "kernels/internal/vector_math.h"
 
 namespace tflite {
@@ -237,9 +238,11 @@ void FloatDepthwise(const Geometry& g, const float* input, const float* filter, 
     const int oy = static_cast<int>(r) % g.out_h;
     float* row = output + r * g.out_w * static_cast<size_t>(g.out_c);
     row_fn(g, input, filter, bias, act_min, act_max, b, oy, row);
-    if (swish) {
+    if (swish) {  // the builtin LOGISTIC's bits: the tensor's last n % 4 on Eigen's scalar path
       const auto n = static_cast<int64_t>(g.out_w) * g.out_c;
-      vector_math::Apply(vector_math::Function::kSwish, row, n, row);
+      const auto total = static_cast<int64_t>(rows) * n, first = static_cast<int64_t>(r) * n;
+      const int64_t scalar_from = std::max(total & ~int64_t{3}, first);
+      logistic_f32::SwishPart(row, row, n, first + n - scalar_from);
     }
   });
 }

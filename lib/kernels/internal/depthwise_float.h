@@ -41,7 +41,8 @@ inline void ForEachTap(const Geometry& g, const In* input, const F* filter, int 
 // output [batches][out_h][out_w][out_c] from input [batches][in_h][in_w][in_c], filter
 // [f_h][f_w][out_c], bias [out_c] or nullptr, clamped to [act_min, act_max]; swish: then
 // x * sigmoid(x) of each output row while it is in cache (a swish that followed the
-// convolution, folded into it by the XNNPACK delegate).
+// convolution, folded into it by the XNNPACK delegate), with the bits of TFLite's builtin
+// LOGISTIC and MUL over the whole tensor (logistic_f32.h).
 void FloatDepthwise(const Geometry& g, const float* input, const float* filter, const float* bias,
                     bool bias_first, float act_min, float act_max, float* output,
                     pthreadpool* pool, bool swish = false);
