@@ -1206,10 +1206,33 @@ TfLiteStatus XnnpackKernel::CutSegments(TfLiteContext* context, const std::vecto
   return kTfLiteOk;
 }
 
+namespace {
+
+// Whether input i of the node is weights or a bias (which this XNNPACK's fp16 rewrite leaves
+// in fp32 and packs) rather than an activation it converts to fp16.
+bool IsWeightInput(const TfLiteRegistration& reg, int i) {
+  switch (reg.builtin_code) {
+    case kTfLiteBuiltinConv2d:
+    case kTfLiteBuiltinDepthwiseConv2d:
+    case kTfLiteBuiltinFullyConnected:
+    case kTfLiteBuiltinPrelu:
+      return i >= 1;
+    case kTfLiteBuiltinTransposeConv:
+      return i != 2;
+    case kTfLiteBuiltinCustom:
+      return i >= 1;  // MediaPipe's Convolution2DTransposeBias
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 // Why this XNNPACK's fp16 rewrite (XNN_FLAG_FORCE_FP16_INFERENCE) must not see the
 // segment's subgraph, or "" where it may. The 2022 rewrite asserts (an abort, in Debian's
 // build) on a value that is an external output of the runtime and also read inside it, and
-// on a static operand of ADD or MUL where it does not refuse it first.
+// on a constant where a node reads an activation (a constant operand of ADD or MUL, a
+// convolution of a constant: found by the fuzzer) where it does not refuse the node first.
 std::string XnnpackKernel::Fp16RewriteHazard(TfLiteContext* context, const Segment& seg,
                                              const std::set<int>& external_outputs) const {
   const VisitContext v = NewVisit(context);
@@ -1217,20 +1240,19 @@ std::string XnnpackKernel::Fp16RewriteHazard(TfLiteContext* context, const Segme
     TfLiteNode* node;
     TfLiteRegistration* reg;
     if (context->GetNodeAndRegistration(context, n, &node, &reg) != kTfLiteOk) continue;
-    std::string hazard;
-    ForEachValue(*node, *reg, [&](int t, bool is_output) {
-      if (!hazard.empty() || is_output) return;
+    for (int i = 0; i < node->inputs->size; ++i) {
+      const int t = node->inputs->data[i];
+      if (t < 0 || !IsDataInput(*reg, i)) continue;
       if (external_outputs.count(t) != 0) {
         const char* name = context->tensors[t].name;
-        hazard = fmt::format("#{} reads tensor {}{}, which the runtime also writes out", n, t,
-                             name != nullptr ? fmt::format(" ({})", name) : "");
-      } else if ((reg->builtin_code == kTfLiteBuiltinAdd ||
-                  reg->builtin_code == kTfLiteBuiltinMul) &&
-                 IsStatic(v, t)) {
-        hazard = fmt::format("#{} {} has a constant operand", n, OpNameOf(*reg));
+        return fmt::format("#{} reads tensor {}{}, which the runtime also writes out", n, t,
+                           name != nullptr ? fmt::format(" ({})", name) : "");
       }
-    });
-    if (!hazard.empty()) return hazard;
+      if (!IsWeightInput(*reg, i) && IsStatic(v, t)) {
+        return fmt::format("#{} {} reads a constant as an activation (input {})", n, OpNameOf(*reg),
+                           i);
+      }
+    }
   }
   return "";
 }

@@ -229,7 +229,9 @@ const tflite::OpResolver& Resolver() {
 
 // Returns whether the model was too much work to invoke (known from the pass without
 // XNNPACK, whose plan still has every node: the XNNPACK pass takes its answer).
-bool Run(const uint8_t* bytes, size_t size, bool use_xnnpack, bool heavy) {
+// force_fp16: XNNPACK asked for fp16 inference (--xnnpack_force_fp16), where this
+// XNNPACK's fp16 rewrite runs (and can abort) on the delegate's subgraphs.
+bool Run(const uint8_t* bytes, size_t size, bool use_xnnpack, bool heavy, bool force_fp16 = false) {
   SilentReporter reporter;
   auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes),
                                                         size, &reporter);
@@ -244,7 +246,9 @@ bool Run(const uint8_t* bytes, size_t size, bool use_xnnpack, bool heavy) {
   TfLiteDelegate gpu_check = GpuCheckDelegate();
   if (!use_xnnpack) interpreter->ModifyGraphWithDelegate(&gpu_check);
   if (use_xnnpack) {
-    auto created = tflite_inspect::CreateXnnpackDelegate({});
+    tflite_inspect::XnnpackDelegateOptions options;
+    options.force_fp16 = force_fp16;
+    auto created = tflite_inspect::CreateXnnpackDelegate(options);
     if (created.ok()) {
       delegate = std::move(created.value());
       // A failing delegate leaves the graph on the CPU: both outcomes are exercised.
@@ -282,8 +286,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size != 0) std::memcpy(buf.get(), data, size);
   // The same model with and without XNNPACK: the delegate's own checks and the CPU
   // kernels' checks are both on the path of every input.
+  // One input in four also asks XNNPACK for fp16 (chosen by the bytes: replayable).
   const bool heavy = Run(buf.get(), size, /*use_xnnpack=*/false, /*heavy=*/false);
-  Run(buf.get(), size, /*use_xnnpack=*/true, heavy);
+  const bool fp16 = size > 0 && data[size / 2] % 4 == 0;
+  Run(buf.get(), size, /*use_xnnpack=*/true, heavy, fp16);
   return 0;
 }
 
