@@ -16,6 +16,9 @@
 #include <string>
 #include <vector>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "builder/model_builder.h"
 #include "kernels/internal/winograd_f32.h"
 #include "kernels/testing/op_test_util.h"
@@ -2354,6 +2357,212 @@ TEST_CASE(
         testing::ExpectClose(cpu, got);
         break;
     }
+  }
+}
+
+// Under force_fp16, one op after a convolution, in a child process (an assertion in this
+// XNNPACK's fp16 path is an abort): the run's exit status. 0: it ran, within fp16's
+// tolerance of the CPU; 1: outside it; 2: the delegate failed.
+int Fp16ChildRun(tflite::BuiltinOperator op) {
+  using Op = tflite::BuiltinOperator;
+  const pid_t pid = fork();
+  if (pid != 0) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+  ModelBuilder b;
+  const int in = b.AddTensor(TensorType_FLOAT32, {1, 8, 8, 4}, "in");
+  const int w =
+      b.AddConstTensor<float>(TensorType_FLOAT32, {8, 3, 3, 4}, testing::Ramp(288, 0.05f), "w");
+  const int bias = b.AddConstTensor<float>(TensorType_FLOAT32, {8}, testing::Ramp(8), "bias");
+  const int x = b.AddTensor(TensorType_FLOAT32, {1, 8, 8, 8}, "x");
+  b.AddOperator(Op::BuiltinOperator_CONV_2D, {in, w, bias}, {x}, Conv(tflite::Padding_SAME, 1, 1));
+  const int x2 = b.AddTensor(TensorType_FLOAT32, {1, 8, 8, 8}, "x2");
+  b.AddOperator(Op::BuiltinOperator_CONV_2D, {in, w, bias}, {x2},
+                Conv(tflite::Padding_SAME, 1, 1, tflite::ActivationFunctionType_RELU));
+  int out = -1;
+  tflite::Pool2DOptionsT pool;
+  pool.padding = tflite::Padding_VALID;
+  pool.filter_width = pool.filter_height = pool.stride_w = pool.stride_h = 2;
+  switch (op) {
+    case Op::BuiltinOperator_MAX_POOL_2D:
+    case Op::BuiltinOperator_AVERAGE_POOL_2D:
+      out = b.AddTensor(TensorType_FLOAT32, {1, 4, 4, 8}, "out");
+      b.AddOperator(op, {x}, {out}, Options(pool));
+      break;
+    case Op::BuiltinOperator_MEAN: {
+      const int axes = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {2}, {1, 2}, "axes");
+      out = b.AddTensor(TensorType_FLOAT32, {1, 1, 1, 8}, "out");
+      tflite::ReducerOptionsT r;
+      r.keep_dims = true;
+      b.AddOperator(op, {x, axes}, {out}, Options(r));
+      break;
+    }
+    case Op::BuiltinOperator_PAD: {
+      const int pads = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {4, 2},
+                                                 {0, 0, 1, 1, 1, 1, 0, 0}, "pads");
+      out = b.AddTensor(TensorType_FLOAT32, {1, 10, 10, 8}, "out");
+      b.AddOperator(op, {x, pads}, {out}, Options(tflite::PadOptionsT{}));
+      break;
+    }
+    case Op::BuiltinOperator_RESHAPE: {
+      const int shape = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {2}, {8, 64}, "shape");
+      out = b.AddTensor(TensorType_FLOAT32, {8, 64}, "out");
+      b.AddOperator(op, {x, shape}, {out}, Options(tflite::ReshapeOptionsT{}));
+      break;
+    }
+    case Op::BuiltinOperator_RESIZE_BILINEAR: {
+      const int size = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {2}, {16, 16}, "size");
+      out = b.AddTensor(TensorType_FLOAT32, {1, 16, 16, 8}, "out");
+      b.AddOperator(op, {x, size}, {out}, Options(tflite::ResizeBilinearOptionsT{}));
+      break;
+    }
+    case Op::BuiltinOperator_PRELU: {
+      const int slope =
+          b.AddConstTensor<float>(TensorType_FLOAT32, {8}, testing::Ramp(8, 0.1f), "slope");
+      out = b.AddTensor(TensorType_FLOAT32, {1, 8, 8, 8}, "out");
+      b.AddOperator(op, {x, slope}, {out});
+      break;
+    }
+    case Op::BuiltinOperator_LEAKY_RELU: {
+      tflite::LeakyReluOptionsT o;
+      o.alpha = 0.2f;
+      out = b.AddTensor(TensorType_FLOAT32, {1, 8, 8, 8}, "out");
+      b.AddOperator(op, {x}, {out}, Options(o));
+      break;
+    }
+    case Op::BuiltinOperator_ADD:
+    case Op::BuiltinOperator_MUL:
+    case Op::BuiltinOperator_SUB:
+      out = b.AddTensor(TensorType_FLOAT32, {1, 8, 8, 8}, "out");
+      b.AddOperator(op, {x, x2}, {out},
+                    op == Op::BuiltinOperator_ADD   ? Options(tflite::AddOptionsT{})
+                    : op == Op::BuiltinOperator_MUL ? Options(tflite::MulOptionsT{})
+                                                    : Options(tflite::SubOptionsT{}));
+      break;
+    case Op::BuiltinOperator_CONCATENATION: {
+      tflite::ConcatenationOptionsT o;
+      o.axis = 3;
+      out = b.AddTensor(TensorType_FLOAT32, {1, 8, 8, 16}, "out");
+      b.AddOperator(op, {x, x2}, {out}, Options(o));
+      break;
+    }
+    case Op::BuiltinOperator_DEPTHWISE_CONV_2D: {
+      const int dw =
+          b.AddConstTensor<float>(TensorType_FLOAT32, {1, 3, 3, 8}, testing::Ramp(72, 0.1f), "dw");
+      tflite::DepthwiseConv2DOptionsT d;
+      d.padding = tflite::Padding_SAME;
+      d.stride_w = d.stride_h = d.depth_multiplier = 1;
+      out = b.AddTensor(TensorType_FLOAT32, {1, 8, 8, 8}, "out");
+      b.AddOperator(op, {x, dw, bias}, {out}, Options(d));
+      break;
+    }
+    case Op::BuiltinOperator_TRANSPOSE_CONV: {
+      const int shape =
+          b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {4}, {1, 16, 16, 4}, "oshape");
+      const int tw =
+          b.AddConstTensor<float>(TensorType_FLOAT32, {4, 2, 2, 8}, testing::Ramp(128, 0.1f), "tw");
+      tflite::TransposeConvOptionsT o;
+      o.padding = tflite::Padding_SAME;
+      o.stride_w = o.stride_h = 2;
+      out = b.AddTensor(TensorType_FLOAT32, {1, 16, 16, 4}, "out");
+      b.AddOperator(op, {shape, tw, x}, {out}, Options(o));
+      break;
+    }
+    case Op::BuiltinOperator_FULLY_CONNECTED: {
+      const int fw =
+          b.AddConstTensor<float>(TensorType_FLOAT32, {5, 512}, testing::Ramp(2560, 0.01f), "fw");
+      out = b.AddTensor(TensorType_FLOAT32, {1, 5}, "out");
+      b.AddOperator(op, {x, fw, -1}, {out}, Options(tflite::FullyConnectedOptionsT{}));
+      break;
+    }
+    case Op::BuiltinOperator_SOFTMAX: {
+      tflite::SoftmaxOptionsT o;
+      o.beta = 1.0f;
+      out = b.AddTensor(TensorType_FLOAT32, {1, 8, 8, 8}, "out");
+      b.AddOperator(op, {x}, {out}, Options(o));
+      break;
+    }
+    default:
+      out = b.AddTensor(TensorType_FLOAT32, {1, 8, 8, 8}, "out");
+      b.AddOperator(op, {x}, {out});
+      break;
+  }
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  const auto bytes = b.Build();
+  XnnpackDelegateOptions options;
+  options.force_fp16 = true;
+  auto delegate = CreateXnnpackDelegate(options);
+  if (!delegate.ok()) _exit(2);
+  auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()),
+                                                        bytes.size());
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  std::unique_ptr<tflite::Interpreter> interpreter, cpu;
+  if (model == nullptr || tflite::InterpreterBuilder(*model, resolver)(&interpreter) != kTfLiteOk ||
+      tflite::InterpreterBuilder(*model, resolver)(&cpu) != kTfLiteOk ||
+      interpreter->ModifyGraphWithDelegate(delegate.value().get()) != kTfLiteOk ||
+      interpreter->AllocateTensors() != kTfLiteOk || cpu->AllocateTensors() != kTfLiteOk) {
+    _exit(2);
+  }
+  for (int i = 0; i < 256; ++i) {
+    interpreter->typed_input_tensor<float>(0)[i] = cpu->typed_input_tensor<float>(0)[i] =
+        0.01f * (i % 37) - 0.1f;
+  }
+  if (interpreter->Invoke() != kTfLiteOk || cpu->Invoke() != kTfLiteOk) _exit(2);
+  const TfLiteTensor* got = interpreter->output_tensor(0);
+  const TfLiteTensor* want = cpu->output_tensor(0);
+  float max_ref = 1.0f;
+  for (size_t i = 0; i < want->bytes / 4; ++i)
+    max_ref = std::max(max_ref, std::fabs(want->data.f[i]));
+  for (size_t i = 0; i < want->bytes / 4; ++i) {
+    const float g = got->data.f[i], r = want->data.f[i];
+    if (!(std::fabs(g - r) <= 2e-2f * max_ref) && !(std::isnan(g) && std::isnan(r))) _exit(1);
+  }
+  _exit(0);
+}
+
+TEST_CASE(
+    "XNNPACK with force_fp16 never aborts in this XNNPACK's fp16 path: one op after a "
+    "convolution") {
+  if (!XnnpackFp16Runs()) {
+    WARN("skipped: this XNNPACK cannot run fp16 inference on this CPU");
+    return;
+  }
+  using Op = tflite::BuiltinOperator;
+  for (Op op : {Op::BuiltinOperator_RELU,
+                Op::BuiltinOperator_RELU6,
+                Op::BuiltinOperator_RELU_N1_TO_1,
+                Op::BuiltinOperator_HARD_SWISH,
+                Op::BuiltinOperator_LEAKY_RELU,
+                Op::BuiltinOperator_PRELU,
+                Op::BuiltinOperator_MAX_POOL_2D,
+                Op::BuiltinOperator_AVERAGE_POOL_2D,
+                Op::BuiltinOperator_MEAN,
+                Op::BuiltinOperator_PAD,
+                Op::BuiltinOperator_RESHAPE,
+                Op::BuiltinOperator_RESIZE_BILINEAR,
+                Op::BuiltinOperator_ADD,
+                Op::BuiltinOperator_MUL,
+                Op::BuiltinOperator_SUB,
+                Op::BuiltinOperator_CONCATENATION,
+                Op::BuiltinOperator_DEPTHWISE_CONV_2D,
+                Op::BuiltinOperator_TRANSPOSE_CONV,
+                Op::BuiltinOperator_FULLY_CONNECTED,
+                Op::BuiltinOperator_SOFTMAX,
+                Op::BuiltinOperator_LOGISTIC,
+                Op::BuiltinOperator_TANH,
+                Op::BuiltinOperator_ELU,
+                Op::BuiltinOperator_ABS,
+                Op::BuiltinOperator_NEG,
+                Op::BuiltinOperator_SQUARE,
+                Op::BuiltinOperator_SQRT,
+                Op::BuiltinOperator_FLOOR,
+                Op::BuiltinOperator_CEIL,
+                Op::BuiltinOperator_ROUND}) {
+    CAPTURE(tflite::EnumNameBuiltinOperator(op));
+    CHECK(Fp16ChildRun(op) == 0);
   }
 }
 
