@@ -22,6 +22,26 @@ __attribute__((always_inline)) inline void Pow2(const I& e, V& v) {
   std::memcpy(&v, &bits, sizeof v);
 }
 
+// Cephes' range reduction as Eigen writes it (pexp, the logistic): m = floor(x log2(e) +
+// 1/2) (mi: the same as integers), r = x - m ln(2) with ln(2) in two parts, each product
+// and sum rounded on its own. x log2(e) must be within int32.
+template <typename V>
+__attribute__((always_inline, optimize("fp-contract=off"))) inline void ReduceLn2(
+    const V& x, typename IntOf<V>::type& mi, V& m, V& r) {
+  using I = typename IntOf<V>::type;
+  V t = x * 1.44269504088896341f;
+  t = t + 0.5f;
+  // floor(t): truncate, then one less where that rounded up.
+  mi = __builtin_convertvector(t, I);
+  m = __builtin_convertvector(mi, V);
+  mi = m > t ? mi - 1 : mi;
+  m = __builtin_convertvector(mi, V);
+  r = m * -0.693359375f;
+  r = r + x;
+  const V r_c2 = m * 2.12194440e-4f;
+  r = r_c2 + r;
+}
+
 // Eigen's pexp_float, lane by lane, each multiply and add rounded on its own (the SSE build
 // has no FMA). Vectors pass by reference (see vector_math.h).
 template <typename V>
@@ -32,17 +52,9 @@ __attribute__((always_inline, optimize("fp-contract=off"))) inline void PExp(V& 
   // below -104 end as 0: clamping them at -110 keeps m (and 2^m's factors) in range.
   V x = x0 < 88.723f ? x0 : V{} + 88.723f;
   x = x > -110.0f ? x : V{} - 110.0f;
-  V t = x * 1.44269504088896341f;
-  t = t + 0.5f;
-  // floor(t): truncate, then one less where that rounded up (t is within int32 here).
-  I mi = __builtin_convertvector(t, I);
-  V m = __builtin_convertvector(mi, V);
-  mi = m > t ? mi - 1 : mi;
-  m = __builtin_convertvector(mi, V);
-  V r = m * -0.693359375f;
-  r = r + x;
-  V r_c2 = m * 2.12194440e-4f;
-  r = r_c2 + r;
+  I mi;
+  V m, r;
+  ReduceLn2(x, mi, m, r);
   const V r2 = r * r;
   V p_even = r2 * 1.37449637986719608306884765625e-3f;
   p_even = p_even + 4.166965186595916748046875e-2f;

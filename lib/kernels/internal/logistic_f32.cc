@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "kernels/internal/eigen_exp.h"
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/vector_math.h"
 
@@ -42,17 +43,9 @@ __attribute__((always_inline, optimize("fp-contract=off"))) inline void Lanes(V&
   // NaN stays, and ends as NaN).
   x = x < -110.0f ? V{} - 110.0f : x;
   x = x * 0.5f;
-  V t = x * 1.44269504088896341f;
-  t = t + 0.5f;
-  // floor(t) (t is within int32 here): truncate, then one less where that rounded up.
-  I mi = __builtin_convertvector(t, I);
-  V m = __builtin_convertvector(mi, V);
-  mi = m > t ? mi - 1 : mi;
-  m = __builtin_convertvector(mi, V);
-  V r = m * -0.693359375f;
-  r = r + x;
-  V u = m * 2.12194440e-4f;
-  r = u + r;
+  I mi;
+  V m, r;
+  eigen_exp::ReduceLn2(x, mi, m, r);
   const V r2 = r * r;
   V p_even = r2 * 4.1898667812347412109375e-2f;
   p_even = p_even + 0.49999141693115234375f;
