@@ -909,6 +909,19 @@ ModelBuilder SoftmaxInt8(int rows, int depth, float input_scale, bool int16_outp
   return b;
 }
 
+// int8 LOG_SOFTMAX (v2): output scale 16 / 256, zero point 127, as TFLite requires.
+ModelBuilder LogSoftmaxInt8(int rows, int depth, float input_scale) {
+  ModelBuilder b;
+  const QuantSpec in_q{{input_scale}, {5}, 0};
+  const QuantSpec out_q{{16.0f / 256}, {127}, 0};
+  const int in = b.AddTensor(tflite::TensorType_INT8, {rows, depth}, "in", &in_q);
+  const int out = b.AddTensor(tflite::TensorType_INT8, {rows, depth}, "out", &out_q);
+  b.AddOperator(tflite::BuiltinOperator_LOG_SOFTMAX, {in}, {out},
+                Options(tflite::LogSoftmaxOptionsT{}), 2);
+  SingleIo(b, in, out);
+  return b;
+}
+
 // Float SOFTMAX and MEAN as TFLite's default kernels compute them on x86 (Eigen's exp and
 // sum: softmax_f32.h, eigen_sum.h); beta 20 takes exp down to its zero and denormal range.
 ModelBuilder SoftmaxFloat(int rows, int depth, float beta) {
@@ -1309,6 +1322,8 @@ const GoldenCase kCases[] = {
     // capped, the left shift is 31 and only a row's maxima count.
     {"softmax_int8_huge_scale", [] { return SoftmaxInt8(6, 10, 90.0f, false); }, 0},
     {"softmax_int8_huge_scale_int16_output", [] { return SoftmaxInt8(6, 10, 90.0f, true); }, 0},
+    {"log_softmax_int8_huge_scale", [] { return LogSoftmaxInt8(6, 10, 90.0f); }, 0},
+    {"log_softmax_int8_scale_0_1", [] { return LogSoftmaxInt8(4, 33, 0.1f); }, 0},
     {"detection_postprocess_fast",
      [] {
        return DetectionPostProcess({tflite::TensorType_FLOAT32, 60, 4, true, 6, 1, 100, false,
