@@ -3,7 +3,6 @@
 // int8 / uint8 use TFLite's 256-entry lookup table (activations.cc SigmoidPrepare: output
 // scale must be 1/256), which is what both its reference and default kernels run.
 // int16 (version 3): kernels/internal/sigmoid_int16.h, bit-exact with the reference.
-#include <cmath>
 #include <cstdint>
 
 #include "kernels/internal/byte_table.h"

@@ -6,7 +6,6 @@
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/parallel.h"
 #include "kernels/internal/logistic_f32.h"
-#include "kernels/internal/vector_math.h"
 
 namespace tflite {
 namespace dwconv {
