@@ -56,13 +56,14 @@ OPTIMIZED_CASES.update({
         "float_fully_connected_in_hybrid_graph",
         "float_fully_connected_in_hybrid_graph_batch_1",
         "float_batch_matmul_in_hybrid_graph")})
-# Float SOFTMAX, MEAN and GELU: the default kernels' Eigen arithmetic (exp, sums, erfc), the
-# bits that dynamic-range models quantize (the reference kernels use std::exp and plain
-# loops).
+# Float LOGISTIC, TANH, SOFTMAX, MEAN and GELU: the default kernels' Eigen arithmetic (exp,
+# tanh, sums, erfc), the bits that dynamic-range models quantize (the reference kernels use
+# std::exp, std::tanh and plain loops).
 OPTIMIZED_CASES.update({
     name: "float arithmetic of the default (Eigen) kernel" for name in (
         "logistic_float_3x1367_scaled_by_4", "logistic_float_4099_scaled_by_40",
         "logistic_float_1x7", "swish_float_2x1001_scaled_by_6",
+        "tanh_float_3x1367_scaled_by_3", "tanh_float_1x7_scaled_by_9",
         "softmax_float_1000_classes", "softmax_float_rows_of_10_beta_20",
         "softmax_float_rows_of_3", "softmax_float_rows_of_129", "mean_float_innermost_37",
         "gelu_float_3x1367", "gelu_float_4099_scaled_by_4",

@@ -12,6 +12,7 @@
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/gelu_f32.h"
 #include "kernels/internal/logistic_f32.h"
+#include "kernels/internal/tanh_f32.h"
 #include "kernels/internal/vector_math.h"
 
 namespace tflite_inspect {
@@ -36,7 +37,9 @@ void UnaryTile(void* ctx, size_t begin, size_t count) {
   float* out = t.out + begin;
   const auto n = static_cast<int64_t>(end - begin);
   switch (t.op) {
-    case UnaryF32::kTanh: tflite::vector_math::TanhArray(in, n, out); break;
+    case UnaryF32::kTanh:
+      tflite::tanh_f32::Tanh(in, out, n);
+      break;
     case UnaryF32::kRsqrt:
       for (int64_t i = 0; i < n; ++i) out[i] = 1.0f / std::sqrt(in[i]);
       break;

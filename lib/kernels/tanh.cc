@@ -1,14 +1,13 @@
-// TANH. float32 (vector_math.h's tanh, within 2.5e-7 of std::tanh); int8 / uint8 through TFLite's 256-entry lookup table of
-// std::tanh (activations.cc TanhPrepare), which is what both its reference
-// and default kernels run.
+// TANH. float32 with the bits of TFLite's builtin kernel (kernels/internal/tanh_f32.h:
+// Eigen's tanh); int8 / uint8 through TFLite's 256-entry lookup table of std::tanh
+// (activations.cc TanhPrepare), which is what both its reference and default kernels run.
 // int16 (version 3): kernels/internal/sigmoid_int16.h, bit-exact with the reference.
-#include <cmath>
 #include <cstdint>
 
 #include "kernels/internal/byte_table.h"
 #include "kernels/internal/elementwise.h"
 #include "kernels/internal/sigmoid_int16.h"
-#include "kernels/internal/vector_math.h"
+#include "kernels/internal/tanh_f32.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
 
 namespace tflite {
@@ -51,7 +50,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(context, GetOutputSafe(context, node, 0, &output));
   switch (input->type) {
     case kTfLiteFloat32:
-      vector_math::TanhArray(GetTensorData<float>(input), NumElements(input), GetTensorData<float>(output));
+      tanh_f32::Tanh(GetTensorData<float>(input), GetTensorData<float>(output), NumElements(input));
       return kTfLiteOk;
     case kTfLiteInt8:
     case kTfLiteUInt8:

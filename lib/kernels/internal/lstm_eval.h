@@ -18,7 +18,8 @@
 #include <cstring>
 
 #include "kernels/internal/fixedpoint_transcendental.h"
-#include "kernels/internal/vector_math.h"
+#include "kernels/internal/logistic_f32.h"
+#include "kernels/internal/tanh_f32.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "tensorflow/lite/kernels/internal/common.h"
 #include "tensorflow/lite/kernels/internal/fixedpoint.h"
@@ -72,19 +73,15 @@ inline float ApplyActivation(float x, TfLiteFusedActivation act) {
   }
 }
 
-// out[i] = act(in[i]); tanh and logistic 4 at a time (vector_math.h; in and out may be
-// the same).
+// out[i] = act(in[i]); tanh and logistic with the bits of TFLite's tensor_utils (Eigen's,
+// as its builtin TANH and LOGISTIC: tanh_f32.h, logistic_f32.h; in and out may be the same).
 inline void ApplyActivationArray(const float* in, int n, TfLiteFusedActivation act, float* out) {
-  if (act != kTfLiteActTanh && act != kTfLiteActSigmoid) {
-    for (int i = 0; i < n; ++i) out[i] = ApplyActivation(in[i], act);
-    return;
-  }
-  using vector_math::Function;
-  using vector_math::V4;
   if (act == kTfLiteActTanh) {
-    vector_math::MapArray<V4, Function::kTanh>(in, n, out);
+    tanh_f32::Tanh(in, out, n);
+  } else if (act == kTfLiteActSigmoid) {
+    logistic_f32::Logistic(in, out, n);
   } else {
-    vector_math::MapArray<V4, Function::kSigmoid>(in, n, out);
+    for (int i = 0; i < n; ++i) out[i] = ApplyActivation(in[i], act);
   }
 }
 

@@ -1,7 +1,5 @@
 #include "kernels/internal/vector_math.h"
 
-#include <cmath>
-
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
@@ -101,13 +99,6 @@ void Apply(Function f, const float* in, int64_t n, float* out) {
     case Function::kSigmoid: ApplyTo<Function::kSigmoid>(in, n, out); break;
     case Function::kTanh: ApplyTo<Function::kTanh>(in, n, out); break;
     case Function::kSwish: ApplyTo<Function::kSwish>(in, n, out); break;
-  }
-}
-
-void TanhArray(const float* in, int64_t n, float* out) {
-  Apply(Function::kTanh, in, n, out);
-  for (int64_t i = 0; i < n; ++i) {
-    if (in[i] != in[i]) out[i] = std::tanh(in[i]);
   }
 }
 

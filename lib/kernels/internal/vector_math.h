@@ -145,9 +145,6 @@ __attribute__((always_inline)) inline void MapArray(const float* in, int64_t n, 
 // where it has AVX2 and FMA, else 4 (vector_math.cc); the same operations on every lane. The notes above on clamped arguments apply.
 void Apply(Function f, const float* in, int64_t n, float* out);
 
-// TANH's float kernel: Apply(kTanh), then NaN inputs through std::tanh (NaN out).
-void TanhArray(const float* in, int64_t n, float* out);
-
 }  // namespace vector_math
 }  // namespace tflite
 
