@@ -33,7 +33,7 @@ TEST_CASE("LSTM row-parallel matrix-vector products are bit-identical to the row
   }
 }
 
-TEST_CASE("LSTM vectorized logistic and tanh are within 2.5e-7 of the exact functions") {
+TEST_CASE("LSTM gate logistic and tanh are within 2.5e-7 of the exact functions") {
   std::vector<float> xs;
   for (float x = -100.0f; x <= 100.0f; x += 0.0137f) xs.push_back(x);
   for (float x : {0.0f, -0.0f, 1e-8f, -1e-8f, 1e-3f, 0.6249f, 0.625f, 0.6251f, -0.625f, 88.0f,

@@ -69,11 +69,7 @@ __attribute__((target("avx512f"), always_inline)) inline void SigmoidsAvx512(con
 
 template <Function kF>
 __attribute__((target("avx512f"))) void ApplyAvx512(const float* in, int64_t n, float* out) {
-  if constexpr (kF == Function::kTanh) {
-    MapArray<V16, kF>(in, n, out);
-  } else {
-    SigmoidsAvx512<kF>(in, n, out);
-  }
+  SigmoidsAvx512<kF>(in, n, out);
 }
 #endif
 
@@ -96,8 +92,9 @@ void ApplyTo(const float* in, int64_t n, float* out) {
 
 void Apply(Function f, const float* in, int64_t n, float* out) {
   switch (f) {
-    case Function::kSigmoid: ApplyTo<Function::kSigmoid>(in, n, out); break;
-    case Function::kTanh: ApplyTo<Function::kTanh>(in, n, out); break;
+    case Function::kSigmoid:
+      ApplyTo<Function::kSigmoid>(in, n, out);
+      break;
     case Function::kSwish: ApplyTo<Function::kSwish>(in, n, out); break;
   }
 }

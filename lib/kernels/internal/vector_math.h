@@ -1,10 +1,11 @@
-// Vector exp, logistic and tanh for the float kernels (LSTM gates, LOGISTIC, TANH), where a
-// loop of libm calls is the cost. One implementation on GCC vector extensions, for 4 lanes
+// Vector exp, logistic and swish for the float steps that need not carry TFLite's builtin
+// bits (the XNNPACK delegate's swish in float graphs, where TFLite's default runs XNNPACK's
+// own), where a loop of libm calls is the cost. (TFLite's builtin LOGISTIC and TANH bits:
+// logistic_f32.h, tanh_f32.h.) One implementation on GCC vector extensions, for 4 lanes
 // (any x86-64 / ARM64 CPU: SSE2 / NEON) and 8 lanes (compiled inside AVX2 functions):
 // exp by Cephes' expf (range reduction by ln 2 in two constants, degree-5 polynomial,
-// within 2 ulp), sigmoid = 1 / (1 + exp(-x)), tanh by Cephes' tanhf (odd polynomial below
-// 0.625, else 1 - 2 / (exp(2|x|) + 1)). Within 2.5e-7 of the exact values
-// (lstm_eval_test), as libm's are; TFLite's own are Eigen's approximations, as close.
+// within 2 ulp), sigmoid = 1 / (1 + exp(-x)). Within 2.5e-7 of the exact values
+// (vector_math_test).
 // Apply's sigmoid and swish on AVX-512 take a division-free form of the same exp
 // (vector_math.cc), within the same bound (vector_math_test).
 // Arguments beyond +-88.38 are clamped (exp's results stay normal): callers that need
@@ -83,26 +84,8 @@ __attribute__((always_inline)) inline void Sigmoid(V& x) {
   x = 1.0f / (1.0f + e);
 }
 
-// x = tanh(x), in place.
-template <typename V>
-__attribute__((always_inline)) inline void Tanh(V& x) {
-  const V ax = x < 0.0f ? -x : x;
-  const V z = x * x;
-  V small = V{} - 5.70498872745E-3f;
-  small = small * z + 2.06390887954E-2f;
-  small = small * z - 5.37397155531E-2f;
-  small = small * z + 1.33314422036E-1f;
-  small = small * z - 3.33332819422E-1f;
-  small = small * z * x + x;
-  V e = ax + ax;
-  Exp(e);
-  const V big_abs = 1.0f - 2.0f / (e + 1.0f);
-  const V big = x < 0.0f ? -big_abs : big_abs;
-  x = ax < 0.625f ? small : big;
-}
-
 // kSwish: x * sigmoid(x) (SiLU), one pass where a graph has LOGISTIC then MUL.
-enum class Function { kSigmoid, kTanh, kSwish };
+enum class Function { kSigmoid, kSwish };
 
 // out[i] = f(in[i]) over whole vectors of V, then a zero-padded last vector. (The
 // function is a template argument, not a callable: a lambda taking a V8 would be a call
@@ -111,8 +94,6 @@ template <typename V, Function kF>
 __attribute__((always_inline)) inline void Map(V& x) {
   if (kF == Function::kSigmoid) {
     Sigmoid(x);
-  } else if (kF == Function::kTanh) {
-    Tanh(x);
   } else {
     const V x0 = x;
     Sigmoid(x);
