@@ -33,7 +33,7 @@ TEST_CASE("LSTM row-parallel matrix-vector products are bit-identical to the row
   }
 }
 
-TEST_CASE("LSTM gate logistic and tanh are within 2.5e-7 of the exact functions") {
+TEST_CASE("LSTM gate logistic and tanh (Eigen's) are within 3e-7 of the exact functions") {
   std::vector<float> xs;
   for (float x = -100.0f; x <= 100.0f; x += 0.0137f) xs.push_back(x);
   for (float x : {0.0f, -0.0f, 1e-8f, -1e-8f, 1e-3f, 0.6249f, 0.625f, 0.6251f, -0.625f, 88.0f,
@@ -52,7 +52,7 @@ TEST_CASE("LSTM gate logistic and tanh are within 2.5e-7 of the exact functions"
       worst = std::max(worst, std::fabs(out[i] - want));
     }
     CAPTURE(act);
-    CHECK(worst <= 2.5e-7);
+    CHECK(worst <= 3e-7);
   }
   // Odd lengths go through the tail path; in place works.
   for (int n = 1; n <= 9; ++n) {
@@ -60,7 +60,7 @@ TEST_CASE("LSTM gate logistic and tanh are within 2.5e-7 of the exact functions"
     for (int i = 0; i < n; ++i) v[i] = 0.3f * i - 1.0f;
     const std::vector<float> x = v;
     ApplyActivationArray(v.data(), n, kTfLiteActTanh, v.data());
-    for (int i = 0; i < n; ++i) CHECK(std::fabs(v[i] - std::tanh(x[i])) <= 2.5e-7);
+    for (int i = 0; i < n; ++i) CHECK(std::fabs(v[i] - std::tanh(x[i])) <= 3e-7);
   }
 }
 
