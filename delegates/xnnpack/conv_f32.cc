@@ -91,8 +91,9 @@ ConvF32::ConvF32(const tflite::conv_util::ConvGeometry& g, const float* filter,
 namespace {
 
 tflite::gemm::FloatOutputStage Stage(const std::vector<float>& bias, float min, float max,
-                                     const ResidualAdd* residual) {
+                                     const ResidualAdd* residual, bool swish = false) {
   tflite::gemm::FloatOutputStage stage;
+  stage.swish = swish;
   stage.bias = bias.empty() ? nullptr : bias.data();
   stage.min = min;
   stage.max = max;
@@ -110,11 +111,11 @@ tflite::gemm::FloatOutputStage Stage(const std::vector<float>& bias, float min, 
 }  // namespace
 
 void ConvF32::Run(const float* input, float* output, pthreadpool_t pool,
-                  const ResidualAdd* residual) const {
-  const tflite::gemm::FloatOutputStage stage = Stage(bias_, min_, max_, residual);
+                  const ResidualAdd* residual, bool swish) const {
+  const tflite::gemm::FloatOutputStage stage = Stage(bias_, min_, max_, residual, swish);
   if (half_ != nullptr) {
     half_->Run(input, stage.bias, min_, max_, output, pool);
-    tflite::gemm::AddResidual(stage, output, g_.out_c, 0, g_.batches * g_.out_h * g_.out_w, 0,
+    tflite::gemm::FinishBlock(stage, output, g_.out_c, 0, g_.batches * g_.out_h * g_.out_w, 0,
                               g_.out_c);
     return;
   }
@@ -143,7 +144,7 @@ void FullyConnectedF32::Run(const float* input, float* output, pthreadpool_t poo
   const tflite::gemm::FloatOutputStage stage = Stage(bias_, min_, max_, residual);
   if (half_ != nullptr) {
     half_->Run(input, stage.bias, min_, max_, output, pool);
-    tflite::gemm::AddResidual(stage, output, out_c_, 0, rows_, 0, out_c_);
+    tflite::gemm::FinishBlock(stage, output, out_c_, 0, rows_, 0, out_c_);
     return;
   }
   tflite::gemm::FloatGemm(rows_, out_c_, in_c_, input, in_c_, packed_.data(), output, out_c_,

@@ -83,10 +83,11 @@ class ConvF32 {
   // kernel: the GEMM's order of sums (kTfliteGemmOrder in dynamic-range graphs).
   ConvF32(const tflite::conv_util::ConvGeometry& g, const float* filter, const float* bias,
           float min, float max, tflite::gemm::GemmKernel kernel = tflite::gemm::GemmKernel::kAuto);
-  // input [batches][in_h][in_w][in_c] -> output [batches][out_h][out_w][out_c]. Not
-  // reentrant (one scratch buffer), as the delegate kernel runs one Invoke at a time.
+  // input [batches][in_h][in_w][in_c] -> output [batches][out_h][out_w][out_c]; with
+  // `swish`, output * sigmoid(output) (gemm::FloatOutputStage::swish). Not reentrant (one
+  // scratch buffer), as the delegate kernel runs one Invoke at a time.
   void Run(const float* input, float* output, pthreadpool_t pool,
-           const ResidualAdd* residual = nullptr) const;
+           const ResidualAdd* residual = nullptr, bool swish = false) const;
   // Whether Run computes it by Winograd's F(2x2, 3x3) (winograd_f32.h).
   bool Winograd() const { return winograd_ != nullptr; }
 

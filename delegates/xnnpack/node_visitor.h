@@ -223,6 +223,7 @@ struct ConvStep {
   std::shared_ptr<const ConvF32> op;   // float, or
   std::shared_ptr<const ConvQs8> qs8;  // int8
   StepResidual residual;               // float only
+  bool swish = false;                  // float only: writes output * sigmoid(output)
 };
 // Whether the delegate runs this (XNNPACK-supported) node with its own convolution: a float
 // CONV_2D of one group on a CPU where OwnConvF32Wanted(), an int8 one where

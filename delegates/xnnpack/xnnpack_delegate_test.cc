@@ -2698,9 +2698,11 @@ TEST_CASE("XNNPACK partitions run float x * LOGISTIC(x) as one swish step where 
     REQUIRE(!records.empty());
     const std::string log = records.back()->log.empty() ? "" : records.back()->log.back();
     if (variant == Variant::kSwish || variant == Variant::kSwapped) {
-      CHECK_THAT(log, Catch::Contains("float swish, a MUL of a value by its LOGISTIC, in one pass or "
-                                      "on the rows of the depthwise convolution writing the value "
-                                      "(the LOGISTIC's output never formed): #1 LOGISTIC, #2 MUL"));
+      CHECK_THAT(log,
+                 Catch::Contains("float swish, a MUL of a value by its LOGISTIC, in one pass or "
+                                 "on the rows of the convolution or depthwise convolution "
+                                 "writing the value (the LOGISTIC's output never formed): "
+                                 "#1 LOGISTIC, #2 MUL"));
     } else {
       CHECK_THAT(log, !Catch::Contains("float swish"));
     }
@@ -2810,55 +2812,75 @@ TEST_CASE("XNNPACK runs a float layer norm as converted in one step, with the CP
   }
 }
 
-// The swish after a float depthwise convolution that the delegate runs: computed on the
-// convolution's rows. In a graph with a dynamic-range node the delegate's depthwise step is
-// the builtin kernel's code and its sigmoid the builtin LOGISTIC's: the CPU's bits exactly.
-TEST_CASE("XNNPACK computes a swish on the rows of the float depthwise convolution before it") {
+// The swish after a float depthwise convolution or convolution that the delegate runs:
+// computed on the layer's rows. In a graph with a dynamic-range node the delegate's
+// depthwise step is the builtin kernel's code and its sigmoid the builtin LOGISTIC's: the
+// CPU's bits exactly; a convolution there keeps the swish as a step of its own (the
+// builtin LOGISTIC's bits depend on a value's place in the tensor, not in a block).
+TEST_CASE("XNNPACK computes a swish on the rows of the float layer before it") {
   // The own steps on every CPU (arm64 runs XNNPACK's by default).
   const OwnGemmOn on;
   using Op = tflite::BuiltinOperator;
-  for (bool dynamic_range : {false, true}) {
-    for (bool x_is_output : {false, true}) {
-      CAPTURE(dynamic_range, x_is_output);
-      std::mt19937 rng(31);
-      std::normal_distribution<float> normal(0.0f, 1.5f);
-      auto floats = [&](size_t n) {
-        std::vector<float> v(n);
-        for (float& f : v) f = normal(rng);
-        return v;
-      };
-      ModelBuilder b;
-      const std::vector<int> shape{1, 10, 16, 19};  // 16 columns: the own kernel's size; 19 channels: tails
-      const int in = b.AddTensor(TensorType_FLOAT32, shape, "in");
-      const int dw_w = b.AddConstTensor<float>(TensorType_FLOAT32, {1, 3, 3, 19}, floats(171), "dw_w");
-      const int bias = b.AddConstTensor<float>(TensorType_FLOAT32, {19}, floats(19), "bias");
-      const int x = b.AddTensor(TensorType_FLOAT32, shape, "x");
-      tflite::DepthwiseConv2DOptionsT d;
-      d.padding = tflite::Padding_SAME;
-      d.stride_w = d.stride_h = 1;
-      d.depth_multiplier = 1;
-      b.AddOperator(Op::BuiltinOperator_DEPTHWISE_CONV_2D, {in, dw_w, bias}, {x}, Options(d));
-      const int s = b.AddTensor(TensorType_FLOAT32, shape, "s");
-      b.AddOperator(Op::BuiltinOperator_LOGISTIC, {x}, {s}, OpOptions{});
-      const int y = b.AddTensor(TensorType_FLOAT32, shape, "y");
-      b.AddOperator(Op::BuiltinOperator_MUL, {s, x}, {y}, Options(tflite::MulOptionsT{}));
-      // Read after the swish: the arena must keep y from the depthwise step on.
-      const int z = b.AddTensor(TensorType_FLOAT32, shape, "z");
-      b.AddOperator(Op::BuiltinOperator_ADD, {y, in}, {z}, Options(tflite::AddOptionsT{}));
-      std::vector<int> outputs{z};
-      if (x_is_output) outputs.push_back(x);
-      if (dynamic_range) outputs.push_back(AddHybridHead(b, z, 160, 19));
-      b.SetInputs({in});
-      b.SetOutputs(outputs);
-      for (const std::string& log : RunFolded(b.Build(), dynamic_range)) {
-        // With x an output too, the swish is a step of its own after the convolution.
-        CHECK_THAT(log, Catch::Contains("the delegate's depthwise kernel (faster than this XNNPACK's): #0 "
-                                        "DEPTHWISE_CONV_2D"));
-        CHECK_THAT(log, Catch::Contains("(the LOGISTIC's output never formed): #1 LOGISTIC, #2 MUL"));
-        if (x_is_output) {
-          CHECK_THAT(log, !Catch::Contains("on the rows of #0"));
+  enum class Layer { kDepthwise, kPointwise, kConv3x3 };
+  for (Layer layer : {Layer::kDepthwise, Layer::kPointwise, Layer::kConv3x3}) {
+    for (bool dynamic_range : {false, true}) {
+      for (bool x_is_output : {false, true}) {
+        CAPTURE(static_cast<int>(layer), dynamic_range, x_is_output);
+        std::mt19937 rng(31);
+        std::normal_distribution<float> normal(0.0f, 1.5f);
+        auto floats = [&](size_t n) {
+          std::vector<float> v(n);
+          for (float& f : v) f = normal(rng);
+          return v;
+        };
+        ModelBuilder b;
+        // 16 columns: the own depthwise kernel's size; 19 channels: tails.
+        const std::vector<int> shape{1, 10, 16, 19};
+        const int in = b.AddTensor(TensorType_FLOAT32, shape, "in");
+        const int bias = b.AddConstTensor<float>(TensorType_FLOAT32, {19}, floats(19), "bias");
+        const int x = b.AddTensor(TensorType_FLOAT32, shape, "x");
+        if (layer == Layer::kDepthwise) {
+          const int dw_w =
+              b.AddConstTensor<float>(TensorType_FLOAT32, {1, 3, 3, 19}, floats(171), "dw_w");
+          tflite::DepthwiseConv2DOptionsT d;
+          d.padding = tflite::Padding_SAME;
+          d.stride_w = d.stride_h = 1;
+          d.depth_multiplier = 1;
+          b.AddOperator(Op::BuiltinOperator_DEPTHWISE_CONV_2D, {in, dw_w, bias}, {x}, Options(d));
         } else {
-          CHECK_THAT(log, Catch::Contains("#2 MUL (on the rows of #0)"));
+          const int f = layer == Layer::kPointwise ? 1 : 3;
+          const int w = b.AddConstTensor<float>(TensorType_FLOAT32, {19, f, f, 19},
+                                                floats(19 * f * f * 19), "w");
+          tflite::Conv2DOptionsT c;
+          c.padding = tflite::Padding_SAME;
+          c.stride_w = c.stride_h = 1;
+          b.AddOperator(Op::BuiltinOperator_CONV_2D, {in, w, bias}, {x}, Options(c));
+        }
+        const int s = b.AddTensor(TensorType_FLOAT32, shape, "s");
+        b.AddOperator(Op::BuiltinOperator_LOGISTIC, {x}, {s}, OpOptions{});
+        const int y = b.AddTensor(TensorType_FLOAT32, shape, "y");
+        b.AddOperator(Op::BuiltinOperator_MUL, {s, x}, {y}, Options(tflite::MulOptionsT{}));
+        // Read after the swish: the arena must keep y from the layer's step on.
+        const int z = b.AddTensor(TensorType_FLOAT32, shape, "z");
+        b.AddOperator(Op::BuiltinOperator_ADD, {y, in}, {z}, Options(tflite::AddOptionsT{}));
+        std::vector<int> outputs{z};
+        if (x_is_output) outputs.push_back(x);
+        if (dynamic_range) outputs.push_back(AddHybridHead(b, z, 160, 19));
+        b.SetInputs({in});
+        b.SetOutputs(outputs);
+        for (const std::string& log : RunFolded(b.Build(), dynamic_range)) {
+          CHECK_THAT(log, Catch::Contains(layer == Layer::kDepthwise
+                                              ? "the delegate's depthwise kernel (faster than this "
+                                                "XNNPACK's): #0 DEPTHWISE_CONV_2D"
+                                              : "#0 CONV_2D"));
+          CHECK_THAT(log,
+                     Catch::Contains("(the LOGISTIC's output never formed): #1 LOGISTIC, #2 MUL"));
+          // With x an output too, the swish is a step of its own after the layer.
+          if (x_is_output || (dynamic_range && layer != Layer::kDepthwise)) {
+            CHECK_THAT(log, !Catch::Contains("on the rows of #0"));
+          } else {
+            CHECK_THAT(log, Catch::Contains("#2 MUL (on the rows of #0)"));
+          }
         }
       }
     }

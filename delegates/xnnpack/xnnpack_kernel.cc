@@ -312,6 +312,10 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
           step.output = f->second.output;
           step.residual = f->second.residual;
         }
+        if (const auto y = swish_after_.find(n); planned && y != swish_after_.end()) {
+          step.output = y->second;
+          step.swish = true;
+        }
         if (planned && step.op != nullptr && step.op->Winograd()) winograd_nodes_.insert(n);
         seg.steps.emplace_back(std::move(step));
       } else if (op == kTfLiteBuiltinFullyConnected) {
@@ -558,8 +562,8 @@ void XnnpackKernel::UseViews(TfLiteContext* context, const TfLiteNode& node,
                      std::move(strides[2]));
 }
 
-TfLiteStatus XnnpackKernel::FindResidualInputs(TfLiteContext* context, const std::vector<int>& nodes,
-                                               Flow& flow) {
+TfLiteStatus XnnpackKernel::FindResidualInputs(TfLiteContext* context,
+                                               const std::vector<int>& nodes, Flow& flow) {
   residual_inputs_.clear();
   for (int n : nodes) {
     TfLiteNode* node;
@@ -582,14 +586,54 @@ TfLiteStatus XnnpackKernel::FindResidualInputs(TfLiteContext* context, const std
   return kTfLiteOk;
 }
 
+// Whether LOGISTIC node n and a MUL form a swish as FindFoldedSwish (below) describes it:
+// then x is the value, m the MUL and y its output.
+bool XnnpackKernel::SwishOf(TfLiteContext* context, Flow& flow, int n, int* x, int* m, int* y) {
+  TfLiteNode* node;
+  TfLiteRegistration* reg;
+  if (context->GetNodeAndRegistration(context, n, &node, &reg) != kTfLiteOk ||
+      reg->builtin_code != kTfLiteBuiltinLogistic || node->inputs->size != 1 ||
+      node->outputs->size != 1) {
+    return false;
+  }
+  VisitContext v = NewVisit(context);
+  auto is_float = [&](int t) { return t >= 0 && context->tensors[t].type == kTfLiteFloat32; };
+  const int s = node->outputs->data[0];
+  *x = node->inputs->data[0];
+  std::vector<int>& readers = flow.readers[s];
+  if (!is_float(*x) || !is_float(s) || IsStatic(v, *x) || readers.size() != 1 ||
+      outputs_.count(s) != 0) {
+    return false;
+  }
+  *m = readers[0];
+  TfLiteNode* mnode;
+  TfLiteRegistration* mreg;
+  if (context->GetNodeAndRegistration(context, *m, &mnode, &mreg) != kTfLiteOk ||
+      mreg->builtin_code != kTfLiteBuiltinMul || mnode->inputs->size != 2 ||
+      mnode->outputs->size != 1 || mnode->builtin_data == nullptr ||
+      static_cast<const TfLiteMulParams*>(mnode->builtin_data)->activation != kTfLiteActNone) {
+    return false;
+  }
+  const int a = mnode->inputs->data[0], b = mnode->inputs->data[1];
+  *y = mnode->outputs->data[0];
+  if (!((a == *x && b == s) || (a == s && b == *x)) || !is_float(*y)) return false;
+  const TfLiteIntArray* dx = context->tensors[*x].dims;
+  return dx != nullptr && TfLiteIntArrayEqual(dx, context->tensors[s].dims) &&
+         TfLiteIntArrayEqual(dx, context->tensors[*y].dims);
+}
+
 // Swish (SiLU) as TensorFlow converts it: LOGISTIC(x), read by nothing but a MUL of x by
 // it, all three tensors of one shape and the MUL without a fused activation. XNNPACK runs
 // the two as a pass that writes sigmoid(x) and a pass that reads x and it back: EfficientNet
 // has two such pairs over its largest tensors in every block (about a fifth of the
 // dynamic-range model's time at one thread). One step computes x * sigmoid(x) with
-// vector_math's sigmoid (the builtin LOGISTIC's, within 2.5e-7 of the exact values); where
-// x is the output of a float depthwise step and read by nothing else, that step computes
-// the swish on each output row while it is in cache and writes the MUL's output.
+// vector_math's sigmoid (the builtin LOGISTIC's bits in dynamic-range graphs); where x is
+// the output of a float depthwise step and read by nothing else, that step computes the
+// swish on each output row while it is in cache and writes the MUL's output; so does a
+// float convolution step (not in dynamic-range graphs) on each block of output rows. (That
+// does not make the convolution worth an own step where XNNPACK's is the faster one: on
+// Zen 4 the swish costs the same in cache as in a pass of its own, and EfficientNet-B1
+// with its 1x1 expansions on the own GEMM was 2% slower at one thread.)
 TfLiteStatus XnnpackKernel::FindFoldedSwish(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow) {
   swish_muls_.clear();
   folded_logistics_.clear();
@@ -598,37 +642,10 @@ TfLiteStatus XnnpackKernel::FindFoldedSwish(TfLiteContext* context, const std::v
   if (force_fp16_) return kTfLiteOk;
   std::map<int, int>& producer = flow.producer;
   std::map<int, std::vector<int>>& readers = flow.readers;
-  VisitContext v = NewVisit(context);
   auto is_float = [&](int t) { return t >= 0 && context->tensors[t].type == kTfLiteFloat32; };
   for (int n : nodes) {
-    TfLiteNode* node;
-    TfLiteRegistration* reg;
-    TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
-    if (reg->builtin_code != kTfLiteBuiltinLogistic || node->inputs->size != 1 ||
-        node->outputs->size != 1) {
-      continue;
-    }
-    const int x = node->inputs->data[0], s = node->outputs->data[0];
-    if (!is_float(x) || !is_float(s) || IsStatic(v, x) || readers[s].size() != 1 ||
-        outputs_.count(s) != 0) {
-      continue;
-    }
-    const int m = readers[s][0];
-    TfLiteNode* mnode;
-    TfLiteRegistration* mreg;
-    TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, m, &mnode, &mreg));
-    if (mreg->builtin_code != kTfLiteBuiltinMul || mnode->inputs->size != 2 ||
-        mnode->outputs->size != 1 || mnode->builtin_data == nullptr ||
-        static_cast<const TfLiteMulParams*>(mnode->builtin_data)->activation != kTfLiteActNone) {
-      continue;
-    }
-    const int a = mnode->inputs->data[0], b = mnode->inputs->data[1], y = mnode->outputs->data[0];
-    if (!((a == x && b == s) || (a == s && b == x)) || !is_float(y)) continue;
-    const TfLiteIntArray* dx = context->tensors[x].dims;
-    if (dx == nullptr || !TfLiteIntArrayEqual(dx, context->tensors[s].dims) ||
-        !TfLiteIntArrayEqual(dx, context->tensors[y].dims)) {
-      continue;
-    }
+    int x, m, y;
+    if (!SwishOf(context, flow, n, &x, &m, &y)) continue;
     folded_logistics_.insert(n);
     const auto p = producer.find(x);
     if (p != producer.end() && readers[x].size() == 2 && outputs_.count(x) == 0 &&
@@ -636,9 +653,10 @@ TfLiteStatus XnnpackKernel::FindFoldedSwish(TfLiteContext* context, const std::v
       TfLiteNode* pnode;
       TfLiteRegistration* preg;
       TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, p->second, &pnode, &preg));
-      if (preg->builtin_code == kTfLiteBuiltinDepthwiseConv2d && pnode->outputs->size == 1 &&
-          pnode->inputs->size >= 2 && is_float(pnode->inputs->data[0]) &&
-          RunsItself(context, *pnode, *preg)) {
+      const int op = preg->builtin_code;
+      if ((op == kTfLiteBuiltinDepthwiseConv2d || (op == kTfLiteBuiltinConv2d && !builtin_bits_)) &&
+          pnode->outputs->size == 1 && pnode->inputs->size >= 2 &&
+          is_float(pnode->inputs->data[0]) && RunsItself(context, *pnode, *preg)) {
         swish_after_[p->second] = y;
         folded_swish_muls_.insert(m);
         continue;
@@ -1477,8 +1495,10 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
              "one on the calling thread)");
   say(table_multiplied, "int8 MUL of a value by a lookup table of it (swish), one composed table");
   say(folded, "clamps folded into the step before them (XNNPACK fuses them alike)");
-  say(swished, "float swish, a MUL of a value by its LOGISTIC, in one pass or on the rows of the "
-               "depthwise convolution writing the value (the LOGISTIC's output never formed)");
+  say(swished,
+      "float swish, a MUL of a value by its LOGISTIC, in one pass or on the rows of the "
+      "convolution or depthwise convolution writing the value (the LOGISTIC's output "
+      "never formed)");
   say(residuals, "float residual ADDs, with a zero channel PAD of the value added, a clamp or a "
                  "PRELU after them, on the output rows of the convolution or fully connected step "
                  "before them (its output and the sum never formed)");
@@ -1580,7 +1600,7 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const ConvStep& c) c
   } else {
     ResidualAdd residual;
     c.op->Run(static_cast<const float*>(p[0]), static_cast<float*>(p[1]), pool_,
-              Residual(c.residual, p[2], p[3], &residual));
+              Residual(c.residual, p[2], p[3], &residual), c.swish);
   }
   return kTfLiteOk;
 }

@@ -84,6 +84,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   TfLiteStatus FindFoldedClamps(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
   TfLiteStatus FindFoldedTransposes(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
   TfLiteStatus FindResidualInputs(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
+  bool SwishOf(TfLiteContext* context, Flow& flow, int n, int* x, int* m, int* y);
   TfLiteStatus FindFoldedSwish(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
   TfLiteStatus FindFoldedResiduals(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
   TfLiteStatus FindFoldedPads(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
@@ -178,9 +179,9 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   // node -> x), the LOGISTIC node runs no step and its output is never formed.
   std::map<int, int> swish_muls_;
   std::set<int> folded_logistics_;
-  // Where x is a float depthwise step's output read by nothing but the swish: that step
-  // computes the swish on its rows and writes the MUL's output (depthwise node -> that
-  // tensor); the MUL runs no step either.
+  // Where x is a float depthwise or convolution step's output read by nothing but the
+  // swish: that step computes the swish on its rows and writes the MUL's output (node ->
+  // that tensor); the MUL runs no step either.
   std::map<int, int> swish_after_;
   // Float tensors a CONV_2D of the partition writes and one ADD alone reads (found first:
   // whether a 1x1 convolution runs as the own step depends on it, VisitContext).

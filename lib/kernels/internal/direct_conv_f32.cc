@@ -235,8 +235,8 @@ void RunLine(const ConvGeometry& g, const float* input, const float* packed_filt
   };
   edge(0, x_lo);
   edge(x_hi, g.out_w);
-  if (stage.residual != nullptr) {
-    gemm::AddResidual(stage, output, g.out_c, static_cast<int>(line * g.out_w),
+  if (stage.HasEpilogue()) {
+    gemm::FinishBlock(stage, output, g.out_c, static_cast<int>(line * g.out_w),
                       static_cast<int>((line + 1) * g.out_w), 0, g.out_c);
   }
 }

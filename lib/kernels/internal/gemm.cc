@@ -10,6 +10,7 @@
 
 #include "kernels/internal/gemm_blocks.h"
 #include "kernels/internal/requantize.h"
+#include "kernels/internal/vector_math.h"
 #include "tensorflow/lite/kernels/internal/common.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -1546,6 +1547,8 @@ bool CpuHasAvxVnni() { return Cpu().avxvnni; }
 bool CpuHasAmxInt8() { return Cpu().amx_int8; }
 bool CpuHasNeonDot() { return Cpu().neon_dot; }
 
+namespace {
+
 void AddResidual(const FloatOutputStage& stage, float* c, int ldc, int i0, int i1, int j0, int j1) {
   if (stage.residual == nullptr || i0 >= i1 || j0 >= j1) return;
   // Whole rows of C and the residual alike: one long row (a 24-channel row is too short for
@@ -1568,6 +1571,24 @@ void AddResidual(const FloatOutputStage& stage, float* c, int ldc, int i0, int i
   AddResidualScalar(stage, c, ldc, i0, i1, j0, j1);
 }
 
+}  // namespace
+
+void FinishBlock(const FloatOutputStage& stage, float* c, int ldc, int i0, int i1, int j0, int j1) {
+  if (i0 >= i1 || j0 >= j1) return;
+  AddResidual(stage, c, ldc, i0, i1, j0, j1);
+  if (!stage.swish) return;
+  using vector_math::Function;
+  if (j0 == 0 && j1 == ldc) {
+    float* rows = c + static_cast<size_t>(i0) * ldc;
+    vector_math::Apply(Function::kSwish, rows, static_cast<int64_t>(i1 - i0) * ldc, rows);
+    return;
+  }
+  for (int i = i0; i < i1; ++i) {
+    float* row = c + static_cast<size_t>(i) * ldc + j0;
+    vector_math::Apply(Function::kSwish, row, j1 - j0, row);
+  }
+}
+
 void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed_b, float* c,
                int ldc, const FloatOutputStage& stage, pthreadpool* pool, GemmKernel which) {
   if (m <= 0 || n <= 0) return;
@@ -1578,7 +1599,7 @@ void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed
         c[static_cast<size_t>(i) * ldc + j] = std::min(std::max(v, stage.min), stage.max);
       }
     }
-    AddResidual(stage, c, ldc, 0, m, 0, n);
+    FinishBlock(stage, c, ldc, 0, m, 0, n);
     return;
   }
   if (which == GemmKernel::kTfliteGemmOrder && (n <= kSmallN || m == 1 || n % 8 != 0)) {
@@ -1587,19 +1608,19 @@ void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed
     const bool tiles = n > kSmallN && m > 1;
     if (tiles) FloatGemm(m, n & ~7, k, a, lda, packed_b, c, ldc, stage, pool, which);
     TfliteOrderTail(m, n, k, a, lda, packed_b, c, ldc, stage);
-    AddResidual(stage, c, ldc, 0, m, tiles ? n & ~7 : 0, n);
+    FinishBlock(stage, c, ldc, 0, m, tiles ? n & ~7 : 0, n);
     return;
   }
   const bool tflite_order =
       which == GemmKernel::kTfliteMatMulOrder || which == GemmKernel::kTfliteGemmOrder;
   if (n <= kSmallN && which == GemmKernel::kTfliteMatMulOrder) {
     SmallNTfliteOrder(m, n, k, a, lda, packed_b, c, ldc, stage);
-    AddResidual(stage, c, ldc, 0, m, 0, n);
+    FinishBlock(stage, c, ldc, 0, m, 0, n);
     return;
   }
   if (n <= kSmallN) {
     SmallNGemm(m, n, k, a, lda, packed_b, c, ldc, stage, pool, which == GemmKernel::kPortable);
-    AddResidual(stage, c, ldc, 0, m, 0, n);
+    FinishBlock(stage, c, ldc, 0, m, 0, n);
     return;
   }
   const FloatKernel& kernel = SelectFloatKernel(which);
@@ -1618,7 +1639,7 @@ void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed
       r.min = stage.min;
       r.max = stage.max;
       kernel.row(r);
-      AddResidual(stage, c, ldc, 0, 1, p0 * kNr, std::min(n, p1 * kNr));
+      FinishBlock(stage, c, ldc, 0, 1, p0 * kNr, std::min(n, p1 * kNr));
     });
     return;
   }
@@ -1667,7 +1688,7 @@ void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed
       }
     }
     // The residual ADD while the block is in cache.
-    AddResidual(stage, c, ldc, m0, m1, p0 * kNr, std::min(n, p1 * kNr));
+    FinishBlock(stage, c, ldc, m0, m1, p0 * kNr, std::min(n, p1 * kNr));
   }, /*panel_align=*/kernel.wide_mr > 0 ? 2 : 1);
 }
 

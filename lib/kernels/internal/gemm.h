@@ -98,6 +98,13 @@ struct FloatOutputStage {
   float residual_max = 3.40282347e+38f;
   // Then, where set (n slopes), a PRELU after the sum: c < 0 ? c * residual_prelu[j] : c.
   const float* residual_prelu = nullptr;
+  // Then, where set, a swish (LOGISTIC and a MUL by it, as converted): c = c * sigmoid(c)
+  // with vector_math's (float graphs only: not TFLite's builtin bits), while the block is in
+  // cache, where a separate pass would read and write the whole tensor again.
+  bool swish = false;
+
+  // Whether FinishBlock has work: a residual ADD or a swish.
+  bool HasEpilogue() const { return residual != nullptr || swish; }
 
   // This stage for the rows of C from `row` on (a call on a part of the rows).
   FloatOutputStage FromRow(size_t row) const {
@@ -107,10 +114,10 @@ struct FloatOutputStage {
   }
 };
 
-// The stage's residual ADD (above) on rows [i0, i1) and columns [j0, j1) of C; nothing
-// where stage.residual is null. FloatGemm calls it itself; for callers that fill C some
-// other way.
-void AddResidual(const FloatOutputStage& stage, float* c, int ldc, int i0, int i1, int j0, int j1);
+// The stage's work after the tiles (above: the residual ADD, then the swish) on rows
+// [i0, i1) and columns [j0, j1) of C; nothing where it has none. FloatGemm calls it itself;
+// for callers that fill C some other way.
+void FinishBlock(const FloatOutputStage& stage, float* c, int ldc, int i0, int i1, int j0, int j1);
 
 void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed_b, float* c,
                int ldc, const FloatOutputStage& stage, pthreadpool* pool,

@@ -97,7 +97,7 @@ void BM_FloatGemmResidual(benchmark::State& state, int m, int n, int k, int chan
       tflite::gemm::FloatGemm(m, n, k, p.a.data(), k, p.packed.data(), p.c.data(), n, stage, nullptr);
     } else {
       tflite::gemm::FloatGemm(m, n, k, p.a.data(), k, p.packed.data(), p.c.data(), n, plain, nullptr);
-      if (state.range(0) == 0) tflite::gemm::AddResidual(stage, p.c.data(), n, 0, m, 0, n);
+      if (state.range(0) == 0) tflite::gemm::FinishBlock(stage, p.c.data(), n, 0, m, 0, n);
     }
     benchmark::DoNotOptimize(p.c.data());
     benchmark::ClobberMemory();

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kernels/internal/gemm_blocks.h"
+#include "kernels/internal/vector_math.h"
 #include "kernels/testing/conv_test_util.h"
 
 namespace tflite_inspect {
@@ -330,7 +331,9 @@ TEST_CASE("FloatGemm's residual ADD is a separate ADD's bits, on every path") {
   pthreadpool_destroy(two);
 }
 
-TEST_CASE("AddResidual: every width, both tails, whole rows, -0 against a bound of +0, PRELU") {
+TEST_CASE(
+    "FinishBlock's residual ADD: every width, both tails, whole rows, -0 against a bound of +0, "
+    "PRELU") {
   std::mt19937 rng(77);
   for (int width = 1; width <= 70; ++width) {
     for (int channels : {width, width / 2, 0, -1, -2}) {
@@ -364,10 +367,45 @@ TEST_CASE("AddResidual: every width, both tails, whole rows, -0 against a bound 
           if (prelu) v = v >= 0.0f ? v : v * slopes[j];
         }
       }
-      tflite::gemm::AddResidual(stage, c.data(), ldc, 0, rows, 0, width);
+      tflite::gemm::FinishBlock(stage, c.data(), ldc, 0, rows, 0, width);
       CHECK(std::memcmp(c.data(), want.data(), c.size() * sizeof(float)) == 0);
     }
   }
+}
+
+// The swish in the output stage: the bits of FloatGemm without it and vector_math's swish
+// over C afterwards, on every path (m = 1 rows, few columns, tiles, two threads' blocks).
+TEST_CASE("FloatGemm's swish stage equals the swish after it") {
+  const int shapes[][3] = {{1, 40, 9},    {1, 1000, 37}, {7, 3, 5},    {13, 33, 31},
+                           {200, 96, 16}, {37, 1, 72},   {250, 24, 40}};
+  pthreadpool_t two = pthreadpool_create(2);
+  uint32_t seed = 500;
+  for (const auto& s : shapes) {
+    for (GemmKernel kernel : kKernels) {
+      for (pthreadpool_t pool : {static_cast<pthreadpool_t>(nullptr), two}) {
+        const int m = s[0], n = s[1], k = s[2];
+        CAPTURE(m, n, k, static_cast<int>(kernel), pool != nullptr);
+        std::mt19937 rng(++seed);
+        const auto a = RandomFloats(rng, static_cast<size_t>(m) * k);
+        const auto w = RandomFloats(rng, static_cast<size_t>(n) * k);
+        const auto bias = RandomFloats(rng, n);
+        std::vector<float> packed(tflite::gemm::PackedWeightsSize(n, k));
+        tflite::gemm::PackFloatWeights(w.data(), n, k, packed.data());
+        tflite::gemm::FloatOutputStage stage;
+        stage.bias = bias.data();
+        std::vector<float> want(static_cast<size_t>(m) * n), got(want.size());
+        tflite::gemm::FloatGemm(m, n, k, a.data(), k, packed.data(), want.data(), n, stage, pool,
+                                kernel);
+        tflite::vector_math::Apply(tflite::vector_math::Function::kSwish, want.data(),
+                                   static_cast<int64_t>(want.size()), want.data());
+        stage.swish = true;
+        tflite::gemm::FloatGemm(m, n, k, a.data(), k, packed.data(), got.data(), n, stage, pool,
+                                kernel);
+        CHECK(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0);
+      }
+    }
+  }
+  pthreadpool_destroy(two);
 }
 
 TEST_CASE("FloatGemm (every micro-kernel) matches a double reference") {

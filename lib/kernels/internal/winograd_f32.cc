@@ -287,10 +287,10 @@ void Conv(const conv_util::ConvGeometry& g, const float* input, const Weights& w
 #else
       OutputTransformScalar(mt, m_stride, oc, stage.bias, stage.min, stage.max, out, output, oc);
 #endif
-      if (stage.residual != nullptr) {
+      if (stage.HasEpilogue()) {
         for (int64_t q : out) {
           if (q >= 0) {
-            gemm::AddResidual(stage, output, oc, static_cast<int>(q), static_cast<int>(q) + 1, 0,
+            gemm::FinishBlock(stage, output, oc, static_cast<int>(q), static_cast<int>(q) + 1, 0,
                               oc);
           }
         }
