@@ -15,6 +15,14 @@ namespace eigen_exp {
 
 using vector_math::IntOf;
 
+// x log2(e) + 1/2, whose floor is the reduction's m (below), each step rounded.
+template <typename V>
+__attribute__((always_inline, optimize("fp-contract=off"))) inline void ScaledLog2(const V& x,
+                                                                                   V& t) {
+  t = x * 1.44269504088896341f;
+  t = t + 0.5f;
+}
+
 // 2^e as a float (e in [-126, 127] gives a normal power; callers keep it there).
 template <typename I, typename V>
 __attribute__((always_inline)) inline void Pow2(const I& e, V& v) {
@@ -22,24 +30,32 @@ __attribute__((always_inline)) inline void Pow2(const I& e, V& v) {
   std::memcpy(&v, &bits, sizeof v);
 }
 
+// The reduced argument of Cephes' range reduction as Eigen writes it: r = x - m ln(2), ln(2)
+// in two parts, each product and sum rounded on its own.
+template <typename V>
+__attribute__((always_inline, optimize("fp-contract=off"))) inline void RemainderLn2(const V& x,
+                                                                                     const V& m,
+                                                                                     V& r) {
+  r = m * -0.693359375f;
+  r = r + x;
+  const V r_c2 = m * 2.12194440e-4f;
+  r = r_c2 + r;
+}
+
 // Cephes' range reduction as Eigen writes it (pexp, the logistic): m = floor(x log2(e) +
-// 1/2) (mi: the same as integers), r = x - m ln(2) with ln(2) in two parts, each product
-// and sum rounded on its own. x log2(e) must be within int32.
+// 1/2) (mi: the same as integers), r = RemainderLn2(x, m). x log2(e) must be within int32.
 template <typename V>
 __attribute__((always_inline, optimize("fp-contract=off"))) inline void ReduceLn2(
     const V& x, typename IntOf<V>::type& mi, V& m, V& r) {
   using I = typename IntOf<V>::type;
-  V t = x * 1.44269504088896341f;
-  t = t + 0.5f;
+  V t;
+  ScaledLog2(x, t);
   // floor(t): truncate, then one less where that rounded up.
   mi = __builtin_convertvector(t, I);
   m = __builtin_convertvector(mi, V);
   mi = m > t ? mi - 1 : mi;
   m = __builtin_convertvector(mi, V);
-  r = m * -0.693359375f;
-  r = r + x;
-  const V r_c2 = m * 2.12194440e-4f;
-  r = r_c2 + r;
+  RemainderLn2(x, m, r);
 }
 
 // Eigen's pexp_float, lane by lane, each multiply and add rounded on its own (the SSE build

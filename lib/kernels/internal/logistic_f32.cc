@@ -10,6 +10,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 #include "kernels/internal/eigen_exp.h"
 #include "kernels/internal/gemm.h"
@@ -23,43 +28,62 @@ using vector_math::IntOf;
 
 constexpr float kExpHi = 16.6355324f;
 
-// Eigen's packet logistic on V lanes, in place; with kSwish, x * logistic(x) after it.
-// Vectors pass by reference (see vector_math.h).
-template <typename V, bool kSwish>
-__attribute__((always_inline, optimize("fp-contract=off"))) inline void Lanes(V& io) {
-  const V x0 = io;
-  using I = typename IntOf<V>::type;
-  // pmin(x, hi) keeps a NaN x (SSE's minps with the operands reversed, as std::min).
-  V x = kExpHi < x0 ? V{} + kExpHi : x0;
-  // Below -104 the result is 0 whatever is computed; -110 keeps 2^m a normal number (a
-  // NaN stays, and ends as NaN).
+// Eigen's packet logistic, the parts every lane width shares (vectors pass by reference:
+// see vector_math.h). First x clamped and halved: pmin(x, hi) keeps a NaN x (SSE's minps
+// with the operands reversed, as std::min); below -104 the result is 0 whatever is
+// computed, and -110 keeps 2^m a normal number (a NaN stays, and ends as NaN).
+template <typename V>
+__attribute__((always_inline, optimize("fp-contract=off"))) inline void HalfArgument(const V& x0,
+                                                                                     V& x) {
+  x = kExpHi < x0 ? V{} + kExpHi : x0;
   x = x < -110.0f ? V{} - 110.0f : x;
   x = x * 0.5f;
-  I mi;
-  V m, r;
-  eigen_exp::ReduceLn2(x, mi, m, r);
+}
+
+// p = exp(r): Cephes' polynomial as Eigen evaluates it.
+template <typename V>
+__attribute__((always_inline, optimize("fp-contract=off"))) inline void Polynomial(const V& r,
+                                                                                   V& p) {
   const V r2 = r * r;
   V p_even = r2 * 4.1898667812347412109375e-2f;
   p_even = p_even + 0.49999141693115234375f;
   V p_odd = r2 * 8.33471305668354034423828125e-3f;
   p_odd = p_odd + 0.16666877269744873046875f;
   const V p_low = r + 1.0f;
-  V p = r * p_odd;
+  p = r * p_odd;
   p = p + p_even;
   p = r2 * p;
   p = p + p_low;
-  // 2^m from its exponent bits (pldexp_fast: m + 127 is in [47, 140] here).
-  V pow2;
-  eigen_exp::Pow2(mi, pow2);
-  V e = p * pow2;
+}
+
+// From e = exp(x / 2), in place: e^2 / (e^2 + 1), 0 below -104; with kSwish, x * that.
+template <typename V, bool kSwish>
+__attribute__((always_inline, optimize("fp-contract=off"))) inline void Quotient(V& e,
+                                                                                 const V& x0) {
   e = e * e;
   const V den = e + 1.0f;
   // A true division (divps): Markstein's division-free sequence, correctly rounded on every
   // float here too, was 20% slower on Zen 4.
-  V y = e / den;
-  y = x0 < -104.0f ? V{} : y;
-  if constexpr (kSwish) y = x0 * y;
-  io = y;
+  e = e / den;
+  e = x0 < -104.0f ? V{} : e;
+  if constexpr (kSwish) e = x0 * e;
+}
+
+// Eigen's packet logistic on V lanes, in place; with kSwish, x * logistic(x) after it.
+template <typename V, bool kSwish>
+__attribute__((always_inline, optimize("fp-contract=off"))) inline void Lanes(V& io) {
+  V x;
+  HalfArgument(io, x);
+  typename IntOf<V>::type mi;
+  V m, r;
+  eigen_exp::ReduceLn2(x, mi, m, r);
+  // 2^m from its exponent bits (pldexp_fast: m + 127 is in [47, 140] here).
+  V pow2, e;
+  eigen_exp::Pow2(mi, pow2);
+  Polynomial(r, e);
+  e = e * pow2;
+  Quotient<V, kSwish>(e, io);
+  io = e;
 }
 
 template <bool kSwish>
@@ -107,11 +131,48 @@ __attribute__((target("avx2"), optimize("fp-contract=off"))) void Avx2(const flo
                                                                        int64_t n, int64_t tail) {
   Impl<vector_math::V8, 8, kSwish>(in, out, n, tail);
 }
+// Lanes on 16 AVX-512 lanes, with one instruction for the floor (roundscale) and one for
+// the product by 2^m (scalef, exact: p * 2^m is a normal float here) where Lanes takes
+// seven, and the clamps as min and max: the same bits, 0.51 -> 0.41 ns a swish on Zen 4.
+template <bool kSwish>
+__attribute__((target("avx512f"), always_inline, optimize("fp-contract=off"))) inline void Lanes16(
+    vector_math::V16& io) {
+  using V = vector_math::V16;
+  V x, t, r, e;
+  // HalfArgument's clamps as min and max (which return the second operand, a NaN x, where
+  // one is NaN).
+  x = reinterpret_cast<V>(
+      _mm512_max_ps(_mm512_set1_ps(-110.0f),
+                    _mm512_min_ps(_mm512_set1_ps(kExpHi), reinterpret_cast<const __m512&>(io))));
+  x = x * 0.5f;
+  eigen_exp::ScaledLog2(x, t);
+  const __m512 m =
+      _mm512_roundscale_ps(reinterpret_cast<__m512>(t), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  eigen_exp::RemainderLn2(x, reinterpret_cast<const V&>(m), r);
+  Polynomial(r, e);
+  e = reinterpret_cast<V>(_mm512_scalef_ps(reinterpret_cast<__m512>(e), m));
+  Quotient<V, kSwish>(e, io);
+  io = e;
+}
+
+// Impl's loop with Lanes16 (a target-specific function cannot be inlined into Impl), the
+// rest of the packets and the scalar tail through Impl on 4 lanes.
 template <bool kSwish>
 __attribute__((target("avx512f"), optimize("fp-contract=off"))) void Avx512(const float* in,
                                                                             float* out, int64_t n,
                                                                             int64_t tail) {
-  Impl<vector_math::V16, 16, kSwish>(in, out, n, tail);
+  const int64_t packets = n - tail;
+  int64_t i = 0;
+  for (; i + 32 <= packets; i += 32) {
+    vector_math::V16 a, b;
+    std::memcpy(&a, in + i, sizeof a);
+    std::memcpy(&b, in + i + 16, sizeof b);
+    Lanes16<kSwish>(a);
+    Lanes16<kSwish>(b);
+    std::memcpy(out + i, &a, sizeof a);
+    std::memcpy(out + i + 16, &b, sizeof b);
+  }
+  Impl<vector_math::V4, 4, kSwish>(in + i, out + i, n - i, tail);
 }
 #endif
 
