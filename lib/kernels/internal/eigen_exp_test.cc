@@ -1,0 +1,68 @@
+#include "kernels/internal/eigen_exp.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "kernels/internal/gemm.h"
+
+namespace tflite {
+namespace eigen_exp {
+namespace {
+
+bool SameBits(float a, float b) {
+  return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b));
+}
+
+// PExp on 16 AVX-512 lanes (PExp16) against the 4-lane form, which is Eigen's SSE packet
+// lane by lane (kernel goldens): every value, the cut-offs and the specials.
+TEST_CASE("PExp on AVX-512 lanes has the bits of its 4-lane form") {
+#if defined(__x86_64__) || defined(__i386__)
+  if (!gemm::CpuHasAvx512F()) {
+    WARN("no AVX-512F on this CPU: skipped");
+    return;
+  }
+  std::vector<float> xs;
+  for (float x = -120.0f; x <= 95.0f; x += 0.00317f) xs.push_back(x);
+  std::mt19937 rng(17);
+  std::uniform_int_distribution<uint32_t> bits;
+  for (int i = 0; i < 200000; ++i) {
+    const uint32_t b = bits(rng);
+    float x;
+    std::memcpy(&x, &b, sizeof x);
+    xs.push_back(x);
+  }
+  for (float x :
+       {0.0f, -0.0f, 88.723f, 88.7231f, 88.72f, -103.99f, -104.0f, -104.01f, -110.0f, -87.5f,
+        -126.0f, std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+        std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::denorm_min(),
+        std::numeric_limits<float>::max(), -std::numeric_limits<float>::max()}) {
+    xs.push_back(x);
+  }
+  while (xs.size() % 16 != 0) xs.push_back(0.5f);
+  for (size_t i = 0; i < xs.size(); i += 16) {
+    vector_math::V16 wide;
+    std::memcpy(&wide, xs.data() + i, sizeof wide);
+    PExp(wide);
+    for (size_t q = 0; q < 16; q += 4) {
+      vector_math::V4 narrow;
+      std::memcpy(&narrow, xs.data() + i + q, sizeof narrow);
+      PExp(narrow);
+      for (int l = 0; l < 4; ++l) {
+        CAPTURE(xs[i + q + l], wide[q + l], narrow[l]);
+        REQUIRE(SameBits(wide[q + l], narrow[l]));
+      }
+    }
+  }
+#else
+  WARN("x86 only");
+#endif
+}
+
+}  // namespace
+}  // namespace eigen_exp
+}  // namespace tflite
