@@ -112,6 +112,18 @@ TEST_CASE("benchmark_model: op profiling tables, delegates and CSV") {
                                       "--op_profiling_output_file={}", Model(), csv.string()));
   REQUIRE(c.exit_code == 0);
   CHECK_THAT(ReadFile(csv), Catch::Contains("node type, start, first, avg_ms, %, cdf%, mem KB, times called, name"));
+  // The XNNPACK delegate (the default) reports its steps and runtimes: TFLite's "Delegate
+  // internal:" tables after the nodes', a row per step ("op:node") or runtime.
+  const CommandResult x =
+      Run(fmt::format("--graph {} --num_runs=3 --min_secs=0 --warmup_min_secs=0 "
+                      "--enable_op_profiling=true",
+                      Model()));
+  REQUIRE(x.exit_code == 0);
+  const size_t internal = x.out.find("Delegate internal: \n");
+  REQUIRE(internal != std::string::npos);
+  CHECK(std::regex_search(x.out.substr(internal),
+                          std::regex(R"(\t(CONV_2D|XNNPACK runtime):\d+\n)")));
+  CHECK(x.out.find("nodes observed", internal) != std::string::npos);
 }
 
 TEST_CASE("benchmark_model applies XNNPACK by default, last, to float and 8-bit ops, as TFLite") {

@@ -16,6 +16,7 @@
 #include "runtime/delegation_record.h"
 #include "runtime/graph_partition.h"
 #include "runtime/runtime_context.h"
+#include "tensorflow/lite/core/api/profiler.h"
 #include "tensorflow/lite/builtin_ops.h"
 
 namespace tflite_inspect {
@@ -376,15 +377,25 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
                            OpNameOf(*reg).c_str(), v.reason.c_str());
         return kTfLiteError;
       }
+      seg.step_nodes.resize(seg.steps.size(), n);
+      seg.step_tags.resize(seg.steps.size(), OpNameOf(*reg));
     }
   }
   for (Segment& seg : segments_) {
-    seg.steps.erase(std::remove_if(seg.steps.begin(), seg.steps.end(),
-                                   [&](const Segment::Step& step) {
-                                     const auto* t = std::get_if<ByteTableStep>(&step);
-                                     return t != nullptr && unread.count(t->output) != 0;
-                                   }),
-                    seg.steps.end());
+    size_t kept = 0;
+    for (size_t i = 0; i < seg.steps.size(); ++i) {
+      const auto* t = std::get_if<ByteTableStep>(&seg.steps[i]);
+      if (t != nullptr && unread.count(t->output) != 0) continue;
+      if (kept != i) {
+        seg.steps[kept] = std::move(seg.steps[i]);
+        seg.step_nodes[kept] = seg.step_nodes[i];
+        seg.step_tags[kept] = std::move(seg.step_tags[i]);
+      }
+      ++kept;
+    }
+    seg.steps.erase(seg.steps.begin() + static_cast<std::ptrdiff_t>(kept), seg.steps.end());
+    seg.step_nodes.resize(kept);
+    seg.step_tags.resize(kept);
   }
   Note(context, static_cast<int>(nodes.size()));
   return kTfLiteOk;
@@ -1711,9 +1722,21 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const LayerNormStep&
 }
 
 TfLiteStatus XnnpackKernel::RunSegment(TfLiteContext* context, Segment* seg) {
+  // With a profiler (benchmark_model --enable_op_profiling), one event a step or XNNPACK
+  // runtime, as TFLite's delegate reports its operators: tagged with the step's op, or
+  // "XNNPACK runtime", and the (first) node's index.
+  auto* profiler = static_cast<tflite::Profiler*>(context->profiler);
+  constexpr auto kEvent = tflite::Profiler::EventType::DELEGATE_OPERATOR_INVOKE_EVENT;
   if (!seg->xnnpack) {
-    for (const Segment::Step& step : seg->steps) {
-      TF_LITE_ENSURE_STATUS(std::visit([&](const auto& s) { return RunStep(context, s); }, step));
+    for (size_t i = 0; i < seg->steps.size(); ++i) {
+      const uint32_t event =
+          profiler != nullptr
+              ? profiler->BeginEvent(seg->step_tags[i].c_str(), kEvent, seg->step_nodes[i], 0)
+              : 0;
+      const TfLiteStatus status =
+          std::visit([&](const auto& s) { return RunStep(context, s); }, seg->steps[i]);
+      if (profiler != nullptr) profiler->EndEvent(event);
+      TF_LITE_ENSURE_STATUS(status);
     }
     return kTfLiteOk;
   }
@@ -1735,7 +1758,13 @@ TfLiteStatus XnnpackKernel::RunSegment(TfLiteContext* context, Segment* seg) {
     }
     seg->setup_pointers = pointers;
   }
-  if (xnn_invoke_runtime(seg->runtime) != xnn_status_success) {
+  const uint32_t event = profiler != nullptr
+                             ? profiler->BeginEvent("XNNPACK runtime", kEvent,
+                                                    seg->nodes.empty() ? -1 : seg->nodes.front(), 0)
+                             : 0;
+  const xnn_status invoked = xnn_invoke_runtime(seg->runtime);
+  if (profiler != nullptr) profiler->EndEvent(event);
+  if (invoked != xnn_status_success) {
     TF_LITE_KERNEL_LOG(context, "%s: xnn_invoke_runtime failed", kName);
     return kTfLiteError;
   }

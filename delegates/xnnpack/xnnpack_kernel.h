@@ -59,6 +59,9 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
                               UnaryF32Step, MeanF32Step, BatchMatMulStep, LayerNormStep,
                               MeanQs8Step>;
     std::vector<Step> steps;
+    // !xnnpack: each step's node and its op's name (the tag of its profiling event).
+    std::vector<int> step_nodes;
+    std::vector<std::string> step_tags;
     // xnnpack under force_fp16: why this runtime runs in fp32 ("" where in fp16).
     std::string fp32_reason;
   };

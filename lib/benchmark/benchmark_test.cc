@@ -1,17 +1,23 @@
 // benchmark_model's library: TFLite's stat line format, percentiles, input-layer flags,
 // TFLite-style flag invocations, the op-profile tables, the JSON document and the CI gate.
+#include <chrono>
 #include <cstdio>
 #include <regex>
 #include <string>
+#include <thread>
+#include <utility>
 
 #include "benchmark/benchmark_model.h"
 #include "benchmark/benchmark_flags.h"
 #include "benchmark/benchmark_json.h"
 #include "benchmark/input_layers.h"
+#include "benchmark/op_profiler.h"
 #include "benchmark/regression_gate.h"
 #include "catch2/catch.hpp"
 #include "cli/flags.h"
+#include "tensorflow/lite/interpreter_builder.h"
 #include "tensorflow/lite/kernels/register.h"
+#include "tensorflow/lite/model_builder.h"
 
 namespace tflite_inspect {
 namespace {
@@ -232,6 +238,55 @@ TEST_CASE("the regression gate refuses a baseline of another model or configurat
   old.erase("configuration");
   CHECK_THAT(CheckRegression(old, current, 5.0).line,
              Catch::Contains("the baseline records no configuration"));
+}
+
+// A delegate's own operators (DELEGATE_OPERATOR_INVOKE_EVENT, inside its kernel node's
+// event) go to TFLite's "Delegate internal:" tables, named "tag:node" and typed by tag;
+// they do not add to the nodes' run total.
+TEST_CASE("op profiling: a delegate's operators get the Delegate internal tables") {
+  auto model = tflite::FlatBufferModel::BuildFromFile(
+      (std::string(TFI_SOURCE_DIR) + "/testdata/models/tiny_cnn_float.tflite").c_str());
+  REQUIRE(model != nullptr);
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  std::unique_ptr<tflite::Interpreter> interpreter;
+  REQUIRE(tflite::InterpreterBuilder(*model, resolver)(&interpreter) == kTfLiteOk);
+  OpProfiler profiler(interpreter.get());
+  using Type = tflite::Profiler::EventType;
+  for (int run = 0; run < 2; ++run) {
+    profiler.StartRun();
+    const uint32_t node = profiler.BeginEvent("CONV_2D", Type::OPERATOR_INVOKE_EVENT, 0, 0);
+    // The last two: one tag, two nodes (two rows of one type).
+    const std::pair<const char*, int> ops[] = {
+        {"XNNPACK runtime", 2}, {"CONV_2D", 3}, {"CONV_2D", 4}};
+    for (const auto& [tag, index] : ops) {
+      const uint32_t op = profiler.BeginEvent(tag, Type::DELEGATE_OPERATOR_INVOKE_EVENT, index, 0);
+      // TFLite counts a run for the delegate's tables where its operators took time.
+      std::this_thread::sleep_for(std::chrono::microseconds(300));
+      profiler.EndEvent(op);
+    }
+    profiler.EndEvent(node);
+    // Other event types are not operators.
+    profiler.EndEvent(profiler.BeginEvent("x", Type::GENERAL_RUNTIME_INSTRUMENTATION_EVENT, 0, 0));
+    profiler.EndRun();
+  }
+  CHECK(profiler.details().size() == 1);
+  REQUIRE(profiler.delegate_details().size() == 3);
+  CHECK(profiler.delegate_details().count("XNNPACK runtime:2") == 1);
+  CHECK(profiler.delegate_details().count("CONV_2D:3") == 1);
+  CHECK(profiler.delegate_details().count("CONV_2D:4") == 1);
+  CHECK(profiler.delegate_details().at("CONV_2D:3").times_called == 2);
+  CHECK(profiler.run_total_us().count() == 2);
+  const std::string text = profiler.Summary(false);
+  const size_t internal = text.find("Delegate internal: \n");
+  REQUIRE(internal != std::string::npos);
+  CHECK(text.find("1 nodes observed") < internal);
+  CHECK(text.find("3 nodes observed", internal) != std::string::npos);
+  CHECK(text.find("XNNPACK runtime:2", internal) != std::string::npos);
+  CHECK(std::regex_search(text.substr(internal), std::regex(R"(\t\s+CONV_2D\t\s+2\t)")));
+  const std::string csv = profiler.Summary(true);
+  const size_t csv_internal = csv.find("Delegate internal: \n");
+  REQUIRE(csv_internal != std::string::npos);
+  CHECK(csv.find(", CONV_2D:3\n", csv_internal) != std::string::npos);
 }
 
 TEST_CASE("a benchmark run reports TFLite's figures, op profile and JSON") {

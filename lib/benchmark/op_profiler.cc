@@ -20,43 +20,71 @@ std::ostream& Field(std::ostream& s, int width) {
 
 }  // namespace
 
-uint32_t OpProfiler::BeginEvent(const char*, EventType event_type, int64_t node,
-                                int64_t subgraph) {
-  if (!in_run_ || event_type != EventType::OPERATOR_INVOKE_EVENT) return 0;
-  open_.push_back({static_cast<int>(subgraph), static_cast<int>(node), Clock::now()});
+uint32_t OpProfiler::BeginEvent(const char* tag, EventType event_type, int64_t metadata1,
+                                int64_t metadata2) {
+  const bool delegate = event_type == EventType::DELEGATE_OPERATOR_INVOKE_EVENT;
+  if (!in_run_ || (event_type != EventType::OPERATOR_INVOKE_EVENT && !delegate)) return 0;
+  // OPERATOR_INVOKE_EVENT: (node, subgraph); a delegate's: (node, unused).
+  Open o{delegate ? 0 : static_cast<int>(metadata2), static_cast<int>(metadata1), Clock::now()};
+  if (delegate) {
+    o.delegate = true;
+    o.tag = tag != nullptr ? tag : "";
+  }
+  open_.push_back(std::move(o));
   return static_cast<uint32_t>(open_.size());
 }
 
 void OpProfiler::EndEvent(uint32_t handle) {
   if (handle == 0 || handle > open_.size()) return;
   const auto end = Clock::now();
-  const Open o = open_[handle - 1];
+  Open o = std::move(open_[handle - 1]);
   open_.resize(handle - 1);
   auto us = [](Clock::duration d) {
     return std::chrono::duration_cast<std::chrono::microseconds>(d).count();
   };
-  const auto key = std::make_pair(o.subgraph, o.node);
-  auto it = details_.find(key);
-  if (it == details_.end()) {
-    Detail d;
-    tflite::Subgraph* sg = interpreter_->subgraph(o.subgraph);
-    d.type = sg != nullptr ? sg->OpName(o.node) : "?";
-    d.name = NodeName(o.subgraph, o.node);
-    d.run_order = next_run_order_++;
-    it = details_.emplace(key, std::move(d)).first;
-  }
   const int64_t elapsed = us(end - o.begin);
-  it->second.start_us.UpdateStat(us(o.begin - run_start_));
-  it->second.elapsed_us.UpdateStat(elapsed);
-  ++it->second.times_called;
-  // Nested events (a WHILE's body) are inside their parent's time already.
-  if (open_.empty()) run_sum_us_ += elapsed;
+  Detail* detail;
+  if (o.delegate) {
+    // TFLite names a delegate's operator "tag:node" (its stats key) and types it by tag.
+    const std::string name = fmt::format("{}:{}", o.tag, o.node);
+    auto it = delegate_details_.find(name);
+    if (it == delegate_details_.end()) {
+      Detail d;
+      d.type = o.tag;
+      d.name = name;
+      d.run_order = next_delegate_order_++;
+      it = delegate_details_.emplace(name, std::move(d)).first;
+    }
+    detail = &it->second;
+    delegate_run_sum_us_ += elapsed;
+  } else {
+    const auto key = std::make_pair(o.subgraph, o.node);
+    auto it = details_.find(key);
+    if (it == details_.end()) {
+      Detail d;
+      tflite::Subgraph* sg = interpreter_->subgraph(o.subgraph);
+      d.type = sg != nullptr ? sg->OpName(o.node) : "?";
+      d.name = NodeName(o.subgraph, o.node);
+      d.run_order = next_run_order_++;
+      it = details_.emplace(key, std::move(d)).first;
+    }
+    detail = &it->second;
+    // Nested events (a WHILE's body, a delegate's operators) are inside their parent's
+    // time already.
+    bool nested = false;
+    for (const Open& parent : open_) nested = nested || !parent.delegate;
+    if (!nested) run_sum_us_ += elapsed;
+  }
+  detail->start_us.UpdateStat(us(o.begin - run_start_));
+  detail->elapsed_us.UpdateStat(elapsed);
+  ++detail->times_called;
 }
 
 void OpProfiler::StartRun() {
   in_run_ = true;
   open_.clear();
   run_sum_us_ = 0;
+  delegate_run_sum_us_ = 0;
   run_start_ = Clock::now();
 }
 
@@ -65,6 +93,10 @@ void OpProfiler::EndRun() {
   in_run_ = false;
   ++num_runs_;
   run_total_us_.UpdateStat(run_sum_us_);
+  if (delegate_run_sum_us_ > 0) {
+    ++delegate_runs_;
+    delegate_total_us_.UpdateStat(delegate_run_sum_us_);
+  }
 }
 
 void OpProfiler::Reset() {
@@ -72,6 +104,22 @@ void OpProfiler::Reset() {
   run_total_us_ = Stat<int64_t>();
   num_runs_ = 0;
   next_run_order_ = 0;
+  delegate_details_.clear();
+  delegate_total_us_ = Stat<int64_t>();
+  delegate_runs_ = 0;
+  next_delegate_order_ = 0;
+}
+
+OpProfiler::Table OpProfiler::NodeTable() const {
+  Table t{{}, &run_total_us_, num_runs_};
+  for (const auto& [key, d] : details_) t.details.push_back(&d);
+  return t;
+}
+
+OpProfiler::Table OpProfiler::DelegateTable() const {
+  Table t{{}, &delegate_total_us_, delegate_runs_};
+  for (const auto& [key, d] : delegate_details_) t.details.push_back(&d);
+  return t;
 }
 
 std::string OpProfiler::NodeName(int subgraph, int node) const {
@@ -98,10 +146,9 @@ std::string OpProfiler::NodeName(int subgraph, int node) const {
   return name;
 }
 
-std::string OpProfiler::StatsByMetric(const std::string& title, bool by_time, int limit,
-                                      bool csv) const {
-  std::vector<const Detail*> order;
-  for (const auto& [key, d] : details_) order.push_back(&d);
+std::string OpProfiler::StatsByMetric(const Table& table, const std::string& title, bool by_time,
+                                      int limit, bool csv) {
+  std::vector<const Detail*> order = table.details;
   std::stable_sort(order.begin(), order.end(), [by_time](const Detail* a, const Detail* b) {
     if (by_time && a->elapsed_us.avg() != b->elapsed_us.avg()) {
       return a->elapsed_us.avg() > b->elapsed_us.avg();
@@ -123,7 +170,7 @@ std::string OpProfiler::StatsByMetric(const std::string& title, bool by_time, in
     Field(s, 9) << "[times called]";
     s << "\t[Name]\n";
   }
-  const double total = run_total_us_.sum();
+  const double total = table.run_total_us->sum();
   double cumulative = 0;
   int n = 0;
   for (const Detail* d : order) {
@@ -134,7 +181,7 @@ std::string OpProfiler::StatsByMetric(const std::string& title, bool by_time, in
     const double avg_ms = d->elapsed_us.avg() / 1000.0;
     const double pct = total > 0 ? d->elapsed_us.sum() * 100.0 / total : 0.0;
     const double cdf = total > 0 ? cumulative * 100.0 / total : 0.0;
-    const int64_t times = num_runs_ > 0 ? d->times_called / num_runs_ : 0;
+    const int64_t times = table.runs > 0 ? d->times_called / table.runs : 0;
     if (csv) {
       s << d->type << ", " << start_ms << ", " << first_ms << ", " << avg_ms << ", " << pct
         << "%, " << cdf << "%, " << 0.0 << ", " << times << ", " << d->name << "\n";
@@ -154,27 +201,27 @@ std::string OpProfiler::StatsByMetric(const std::string& title, bool by_time, in
   return s.str();
 }
 
-std::string OpProfiler::StatsByNodeType(bool csv) const {
+std::string OpProfiler::StatsByNodeType(const Table& table, bool csv) {
   struct TypeStats {
     int64_t count = 0, us = 0, times_called = 0;
   };
   std::map<std::string, TypeStats> by_type;
   int64_t accumulated = 0;
-  const int64_t runs = std::max<int64_t>(1, num_runs_);
-  for (const auto& [key, d] : details_) {
-    const int64_t us = static_cast<int64_t>(d.elapsed_us.sum() / static_cast<double>(runs));
+  const int64_t runs = std::max<int64_t>(1, table.runs);
+  for (const Detail* d : table.details) {
+    const int64_t us = static_cast<int64_t>(d->elapsed_us.sum() / static_cast<double>(runs));
     accumulated += us;
-    TypeStats& t = by_type[d.type];
+    TypeStats& t = by_type[d->type];
     ++t.count;
     t.us += us;
-    t.times_called += d.times_called / runs;
+    t.times_called += d->times_called / runs;
   }
   std::vector<std::pair<std::string, TypeStats>> sorted(by_type.begin(), by_type.end());
   std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
     return a.second.us > b.second.us;
   });
   std::ostringstream s;
-  s << "Number of nodes executed: " << details_.size() << "\n";
+  s << "Number of nodes executed: " << table.details.size() << "\n";
   s << "============================== Summary by node type ==============================\n";
   if (csv) {
     s << "node type, count, avg_ms, avg %, cdf %, mem KB, times called\n";
@@ -270,15 +317,21 @@ ProtoWriter OpProfiler::SummaryProto() const {
   return data;
 }
 
-std::string OpProfiler::Summary(bool csv) const {
+std::string OpProfiler::Tables(const Table& table, bool csv) {
   std::ostringstream s;
-  s << StatsByMetric("Run Order", /*by_time=*/false, 0, csv);
-  s << StatsByMetric("Top by Computation Time", /*by_time=*/true, 10, csv);
-  s << StatsByNodeType(csv);
-  s << "Timings (microseconds): " << run_total_us_.ToString() << "\n";
+  s << StatsByMetric(table, "Run Order", /*by_time=*/false, 0, csv);
+  s << StatsByMetric(table, "Top by Computation Time", /*by_time=*/true, 10, csv);
+  s << StatsByNodeType(table, csv);
+  s << "Timings (microseconds): " << table.run_total_us->ToString() << "\n";
   s << "Memory (bytes): count=0\n";
-  s << details_.size() << " nodes observed\n\n";
+  s << table.details.size() << " nodes observed\n\n";
   return s.str();
+}
+
+std::string OpProfiler::Summary(bool csv) const {
+  std::string s = Tables(NodeTable(), csv);
+  if (delegate_runs_ > 0) s += "Delegate internal: \n" + Tables(DelegateTable(), csv);
+  return s;
 }
 
 }  // namespace tflite_inspect

@@ -5,7 +5,9 @@
 // or (--op_profiling_output_mode=proto) as TFLite's BenchmarkProfilingData message
 // (tensorflow/lite/profiling/proto/profiling_info.proto), binary or in text format.
 // Delegate kernel nodes are one row each, named with the delegate and the nodes they
-// replaced.
+// replaced; a delegate that reports its own operators (DELEGATE_OPERATOR_INVOKE_EVENT:
+// the XNNPACK delegate's steps and runtimes) gets TFLite's "Delegate internal:" tables
+// after them, one row per tag and node ("tag:node"). The proto output has the nodes only.
 #ifndef TFLITE_INSPECT_LIB_BENCHMARK_OP_PROFILER_H_
 #define TFLITE_INSPECT_LIB_BENCHMARK_OP_PROFILER_H_
 
@@ -47,6 +49,8 @@ class OpProfiler : public tflite::Profiler {
   // Keyed by (subgraph, node).
   const std::map<std::pair<int, int>, Detail>& details() const { return details_; }
   const Stat<int64_t>& run_total_us() const { return run_total_us_; }
+  // A delegate's own operators, keyed by "tag:node".
+  const std::map<std::string, Detail>& delegate_details() const { return delegate_details_; }
 
   // TFLite's tables: run order (all nodes), top 10 by time, by node type, summary.
   std::string Summary(bool csv) const;
@@ -62,11 +66,23 @@ class OpProfiler : public tflite::Profiler {
   struct Open {
     int subgraph, node;
     Clock::time_point begin;
+    bool delegate = false;  // a DELEGATE_OPERATOR_INVOKE_EVENT, with its tag
+    std::string tag;
   };
+  // One set of TFLite's tables: the rows, the runs and each run's total.
+  struct Table {
+    std::vector<const Detail*> details;
+    const Stat<int64_t>* run_total_us;
+    int64_t runs;
+  };
+  Table NodeTable() const;
+  Table DelegateTable() const;
   std::string NodeName(int subgraph, int node) const;
   std::map<int, std::vector<const Detail*>> BySubgraph() const;
-  std::string StatsByMetric(const std::string& title, bool by_time, int limit, bool csv) const;
-  std::string StatsByNodeType(bool csv) const;
+  static std::string StatsByMetric(const Table& table, const std::string& title, bool by_time,
+                                   int limit, bool csv);
+  static std::string StatsByNodeType(const Table& table, bool csv);
+  static std::string Tables(const Table& table, bool csv);
 
   tflite::Interpreter* interpreter_;
   std::map<std::pair<int, int>, Detail> details_;
@@ -77,6 +93,13 @@ class OpProfiler : public tflite::Profiler {
   int next_run_order_ = 0;
   int64_t num_runs_ = 0;
   Stat<int64_t> run_total_us_;
+  // Delegate operators: as above, the runs counted where a run had any (as TFLite's
+  // delegate stats calculator).
+  std::map<std::string, Detail> delegate_details_;
+  int64_t delegate_run_sum_us_ = 0;
+  int next_delegate_order_ = 0;
+  int64_t delegate_runs_ = 0;
+  Stat<int64_t> delegate_total_us_;
 };
 
 }  // namespace tflite_inspect

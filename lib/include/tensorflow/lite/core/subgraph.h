@@ -118,7 +118,11 @@ class Subgraph {
   // Nodes whose inputs are all constant are run once in AllocateTensors, not per Invoke.
   bool is_folded(int node_index) const { return folded_[node_index]; }
 
-  void SetProfiler(Profiler* profiler) { profiler_ = profiler; }
+  // Also the context's, where delegate kernels find it (TfLiteContext::profiler).
+  void SetProfiler(Profiler* profiler) {
+    profiler_ = profiler;
+    context_.profiler = profiler;
+  }
   // tflite-inspect extension (resource limits, set by Interpreter): the limit this
   // subgraph's allocations count against, with those of every subgraph of the
   // interpreters that share it (runtime/memory_share.h); a request over it fails with
