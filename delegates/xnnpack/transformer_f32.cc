@@ -12,6 +12,7 @@
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/gelu_f32.h"
 #include "kernels/internal/logistic_f32.h"
+#include "kernels/internal/parallel.h"
 #include "kernels/internal/tanh_f32.h"
 #include "kernels/internal/vector_math.h"
 
@@ -309,9 +310,41 @@ void BatchMatMulF32::RunViews(const float* lhs, const float* rhs, float* out, pt
   const int64_t rk_stride = adj_y_ ? rhs_strides_[rr - 1] : rhs_strides_[rr - 2];
   const int64_t n_stride = adj_y_ ? rhs_strides_[rr - 2] : rhs_strides_[rr - 1];
   const int64_t ldc = out_strides_[g_.rank - 2];
-  packed_.resize(tflite::gemm::PackedWeightsSize(g_.n, g_.k));
-  int64_t index[tflite::matmul::kMaxRank] = {};  // the output batch's coordinates
   const int batch_dims = g_.rank - 2;
+  // The offsets of output batch ob's operands and output.
+  auto offsets = [&](int64_t ob, int64_t* l_off, int64_t* r_off, int64_t* o_off) {
+    int64_t index[tflite::matmul::kMaxRank] = {};  // the output batch's coordinates
+    int64_t rem = ob;
+    for (int d = batch_dims - 1; d >= 0; --d) {
+      index[d] = rem % g_.out_dims[d];
+      rem /= g_.out_dims[d];
+    }
+    *l_off = BatchOffset(lhs_dims_, lhs_strides_, index, batch_dims);
+    *r_off = BatchOffset(rhs_dims_, rhs_strides_, index, batch_dims);
+    *o_off = 0;
+    for (int d = 0; d < batch_dims; ++d) *o_off += index[d] * out_strides_[d];
+  };
+  const size_t panel = tflite::gemm::PackedWeightsSize(g_.n, g_.k);
+  if (lk_stride == 1 &&
+      tflite::matmul::BatchesOverThreads(g_.out_batches, g_.m, g_.n, g_.k, pool)) {
+    // One product a task, each on its own packed rhs: the same sums as below.
+    packed_.resize(panel * static_cast<size_t>(g_.out_batches));
+    tflite::parallel::ParallelFor(
+        pool, static_cast<size_t>(g_.out_batches),
+        static_cast<double>(g_.out_batches) * g_.m * g_.n * g_.k, [&](size_t ob) {
+          int64_t l_off, r_off, o_off;
+          offsets(static_cast<int64_t>(ob), &l_off, &r_off, &o_off);
+          float* packed = packed_.data() + ob * panel;
+          tflite::gemm::PackFloatWeightsStrided(rhs + r_off, g_.n, g_.k, n_stride, rk_stride,
+                                                packed);
+          tflite::gemm::FloatGemm(g_.m, g_.n, g_.k, lhs + l_off, static_cast<int>(m_stride), packed,
+                                  out + o_off, static_cast<int>(ldc),
+                                  tflite::gemm::FloatOutputStage(), nullptr, kernel_);
+        });
+    return;
+  }
+  packed_.resize(panel);
+  int64_t index[tflite::matmul::kMaxRank] = {};  // the output batch's coordinates
   int64_t packed_from = -1;
   for (int64_t ob = 0; ob < g_.out_batches; ++ob) {
     int64_t rem = ob;

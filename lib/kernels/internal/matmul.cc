@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "kernels/internal/gemm_blocks.h"
+#include "kernels/internal/parallel.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
 
 namespace tflite {
@@ -98,11 +100,28 @@ void PackFloatRhs(bool adj_y, const float* rhs, const Geometry& g,
   }
 }
 
+bool BatchesOverThreads(int64_t batches, int m, int n, int k, pthreadpool* pool) {
+  const double macs = static_cast<double>(m) * n * k;
+  return batches > 1 && parallel::NumThreads(pool) > 1 && macs < gemm::kMinParallelMacs &&
+         macs * static_cast<double>(batches) >= parallel::kMinParallelWork;
+}
+
 void FloatBatches(bool adj_x, const Geometry& g, const float* lhs, const float* packed, float* out,
                   std::vector<float>* lhs_t, pthreadpool* pool, gemm::GemmKernel kernel) {
   const size_t panel = gemm::PackedWeightsSize(g.n, g.k);
   const int64_t lhs_matrix = static_cast<int64_t>(g.m) * g.k;
   const int64_t out_matrix = static_cast<int64_t>(g.m) * g.n;
+  if (!adj_x && BatchesOverThreads(g.out_batches, g.m, g.n, g.k, pool)) {
+    parallel::ParallelFor(pool, static_cast<size_t>(g.out_batches),
+                          static_cast<double>(g.out_batches) * g.m * g.n * g.k, [&](size_t ob) {
+                            int64_t li, ri;
+                            BatchSources(g, static_cast<int64_t>(ob), &li, &ri);
+                            gemm::FloatGemm(g.m, g.n, g.k, lhs + li * lhs_matrix, g.k,
+                                            packed + ri * panel, out + ob * out_matrix, g.n,
+                                            gemm::FloatOutputStage(), nullptr, kernel);
+                          });
+    return;
+  }
   for (int64_t ob = 0; ob < g.out_batches; ++ob) {
     int64_t li, ri;
     BatchSources(g, ob, &li, &ri);

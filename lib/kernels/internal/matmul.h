@@ -51,6 +51,12 @@ const T* LhsRows(bool adj_x, const T* a, const Geometry& g, std::vector<T>* scra
 void PackFloatRhs(bool adj_y, const float* rhs, const Geometry& g,
                   gemm::CacheLineVector<float>* packed);
 
+// Whether FloatBatches (and the delegate's strided products) run whole products on the
+// pool's threads, one product a task: products too small for FloatGemm to split (it runs
+// them on one thread), several of them and enough work in all (attention heads: bert_tiny's
+// 64 x 64 x 64 products, two heads a layer).
+bool BatchesOverThreads(int64_t batches, int m, int n, int k, pthreadpool* pool);
+
 // Float: every output matrix x' y' on the packed GEMM (`lhs_t`: scratch). k must be > 0.
 void FloatBatches(bool adj_x, const Geometry& g, const float* lhs, const float* packed, float* out,
                   std::vector<float>* lhs_t, pthreadpool* pool, gemm::GemmKernel kernel);
