@@ -111,6 +111,31 @@ TEST_CASE("BATCH_MATMUL random shapes, adjoints and broadcasting match a double 
   }
 }
 
+// Products too small to split, several of them: whole products over the threads
+// (matmul::BatchesOverThreads), the bits of one thread's run.
+TEST_CASE("BATCH_MATMUL runs small products over the threads with one thread's bits") {
+  std::mt19937 rng(77);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  const std::vector<int32_t> as{2, 3, 48, 64}, bs{3, 64, 40};  // rhs broadcast over the first
+  std::vector<float> a(Count(as)), b(Count(bs));
+  for (auto& v : a) v = dist(rng);
+  for (auto& v : b) v = dist(rng);
+  std::vector<int32_t> out_shape;
+  const auto want = Reference(a, as, b, bs, false, false, &out_shape);
+  std::vector<std::vector<float>> got;
+  for (int threads : {1, 2}) {
+    const auto r = Run(tflite::BuiltinOperator_BATCH_MATMUL,
+                       {Input<float>(tflite::TensorType_FLOAT32, as, a),
+                        Input<float>(tflite::TensorType_FLOAT32, bs, b)},
+                       {tflite::TensorType_FLOAT32, out_shape}, Adj(false, false), 1, threads);
+    REQUIRE(r.invoke == kTfLiteOk);
+    got.push_back(r.As<float>());
+  }
+  REQUIRE(got[0].size() == want.size());
+  CHECK(got[0] == got[1]);
+  for (size_t i = 0; i < want.size(); ++i) REQUIRE(std::abs(got[1][i] - want[i]) <= 1e-4);
+}
+
 TEST_CASE("BATCH_MATMUL int8 matches an integer reference bit for bit") {
   for (uint32_t seed = 1; seed <= 20; ++seed) {
     CAPTURE(seed);
