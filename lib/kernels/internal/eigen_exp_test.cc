@@ -9,14 +9,13 @@
 #include <vector>
 
 #include "kernels/internal/gemm.h"
+#include "kernels/testing/float_bits_test_util.h"
 
 namespace tflite {
 namespace eigen_exp {
 namespace {
 
-bool SameBits(float a, float b) {
-  return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b));
-}
+using tflite_inspect::testing::SameBits;
 
 // PExp on 16 AVX-512 lanes (PExp16) against the 4-lane form, which is Eigen's SSE packet
 // lane by lane (kernel goldens): every value, the cut-offs and the specials.

@@ -9,6 +9,8 @@
 #include <random>
 #include <vector>
 
+#include "kernels/testing/float_bits_test_util.h"
+
 namespace tflite {
 namespace logistic_f32 {
 namespace {
@@ -42,9 +44,7 @@ float ScalarLane(float x) {
   return e / (1.0f + e);
 }
 
-bool SameBits(float a, float b) {
-  return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b));
-}
+using tflite_inspect::testing::SameBits;
 
 std::vector<float> Arguments() {
   std::vector<float> xs;
@@ -100,18 +100,7 @@ TEST_CASE("logistic_f32 is Eigen's float logistic bit for bit, packets and scala
 
 // Every float through the vector lanes of this CPU (about a minute).
 TEST_CASE("logistic_f32 over every float", "[.exhaustive]") {
-  constexpr size_t kChunk = 1 << 20;
-  std::vector<float> x(kChunk), y(kChunk);
-  uint64_t wrong = 0;
-  for (uint64_t base = 0; base < (uint64_t{1} << 32); base += kChunk) {
-    for (size_t i = 0; i < kChunk; ++i) {
-      const auto b = static_cast<uint32_t>(base + i);
-      std::memcpy(&x[i], &b, sizeof b);
-    }
-    Logistic(x.data(), y.data(), kChunk);
-    for (size_t i = 0; i < kChunk; ++i) wrong += !SameBits(y[i], PacketLane(x[i]));
-  }
-  CHECK(wrong == 0);
+  CHECK(tflite_inspect::testing::DifferencesOverEveryFloat(Logistic, PacketLane) == 0);
 }
 
 }  // namespace

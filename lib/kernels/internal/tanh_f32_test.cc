@@ -8,6 +8,8 @@
 #include <random>
 #include <vector>
 
+#include "kernels/testing/float_bits_test_util.h"
+
 namespace tflite {
 namespace tanh_f32 {
 namespace {
@@ -31,9 +33,7 @@ __attribute__((optimize("fp-contract=off"))) float Lane(float a) {
   return (x3 * p + x) / q;
 }
 
-bool SameBits(float a, float b) {
-  return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b));
-}
+using tflite_inspect::testing::SameBits;
 
 // On every kernel (the ctest ISA caps run the AVX2 and portable lanes too).
 TEST_CASE("tanh_f32 is Eigen's float tanh bit for bit on every length") {
@@ -74,18 +74,7 @@ TEST_CASE("tanh_f32 is Eigen's float tanh bit for bit on every length") {
 
 // Every float through the vector lanes of this CPU.
 TEST_CASE("tanh_f32 over every float", "[.exhaustive]") {
-  constexpr size_t kChunk = 1 << 20;
-  std::vector<float> x(kChunk), y(kChunk);
-  uint64_t wrong = 0;
-  for (uint64_t base = 0; base < (uint64_t{1} << 32); base += kChunk) {
-    for (size_t i = 0; i < kChunk; ++i) {
-      const auto b = static_cast<uint32_t>(base + i);
-      std::memcpy(&x[i], &b, sizeof b);
-    }
-    Tanh(x.data(), y.data(), kChunk);
-    for (size_t i = 0; i < kChunk; ++i) wrong += !SameBits(y[i], Lane(x[i]));
-  }
-  CHECK(wrong == 0);
+  CHECK(tflite_inspect::testing::DifferencesOverEveryFloat(Tanh, Lane) == 0);
 }
 
 }  // namespace
