@@ -597,42 +597,6 @@ TfLiteStatus XnnpackKernel::FindResidualInputs(TfLiteContext* context,
   return kTfLiteOk;
 }
 
-// Whether LOGISTIC node n and a MUL form a swish as FindFoldedSwish (below) describes it:
-// then x is the value, m the MUL and y its output.
-bool XnnpackKernel::SwishOf(TfLiteContext* context, Flow& flow, int n, int* x, int* m, int* y) {
-  TfLiteNode* node;
-  TfLiteRegistration* reg;
-  if (context->GetNodeAndRegistration(context, n, &node, &reg) != kTfLiteOk ||
-      reg->builtin_code != kTfLiteBuiltinLogistic || node->inputs->size != 1 ||
-      node->outputs->size != 1) {
-    return false;
-  }
-  VisitContext v = NewVisit(context);
-  auto is_float = [&](int t) { return t >= 0 && context->tensors[t].type == kTfLiteFloat32; };
-  const int s = node->outputs->data[0];
-  *x = node->inputs->data[0];
-  std::vector<int>& readers = flow.readers[s];
-  if (!is_float(*x) || !is_float(s) || IsStatic(v, *x) || readers.size() != 1 ||
-      outputs_.count(s) != 0) {
-    return false;
-  }
-  *m = readers[0];
-  TfLiteNode* mnode;
-  TfLiteRegistration* mreg;
-  if (context->GetNodeAndRegistration(context, *m, &mnode, &mreg) != kTfLiteOk ||
-      mreg->builtin_code != kTfLiteBuiltinMul || mnode->inputs->size != 2 ||
-      mnode->outputs->size != 1 || mnode->builtin_data == nullptr ||
-      static_cast<const TfLiteMulParams*>(mnode->builtin_data)->activation != kTfLiteActNone) {
-    return false;
-  }
-  const int a = mnode->inputs->data[0], b = mnode->inputs->data[1];
-  *y = mnode->outputs->data[0];
-  if (!((a == *x && b == s) || (a == s && b == *x)) || !is_float(*y)) return false;
-  const TfLiteIntArray* dx = context->tensors[*x].dims;
-  return dx != nullptr && TfLiteIntArrayEqual(dx, context->tensors[s].dims) &&
-         TfLiteIntArrayEqual(dx, context->tensors[*y].dims);
-}
-
 // Swish (SiLU) as TensorFlow converts it: LOGISTIC(x), read by nothing but a MUL of x by
 // it, all three tensors of one shape and the MUL without a fused activation. XNNPACK runs
 // the two as a pass that writes sigmoid(x) and a pass that reads x and it back: EfficientNet
@@ -653,10 +617,37 @@ TfLiteStatus XnnpackKernel::FindFoldedSwish(TfLiteContext* context, const std::v
   if (force_fp16_) return kTfLiteOk;
   std::map<int, int>& producer = flow.producer;
   std::map<int, std::vector<int>>& readers = flow.readers;
+  VisitContext v = NewVisit(context);
   auto is_float = [&](int t) { return t >= 0 && context->tensors[t].type == kTfLiteFloat32; };
   for (int n : nodes) {
-    int x, m, y;
-    if (!SwishOf(context, flow, n, &x, &m, &y)) continue;
+    TfLiteNode* node;
+    TfLiteRegistration* reg;
+    TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
+    if (reg->builtin_code != kTfLiteBuiltinLogistic || node->inputs->size != 1 ||
+        node->outputs->size != 1) {
+      continue;
+    }
+    const int x = node->inputs->data[0], s = node->outputs->data[0];
+    if (!is_float(x) || !is_float(s) || IsStatic(v, x) || readers[s].size() != 1 ||
+        outputs_.count(s) != 0) {
+      continue;
+    }
+    const int m = readers[s][0];
+    TfLiteNode* mnode;
+    TfLiteRegistration* mreg;
+    TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, m, &mnode, &mreg));
+    if (mreg->builtin_code != kTfLiteBuiltinMul || mnode->inputs->size != 2 ||
+        mnode->outputs->size != 1 || mnode->builtin_data == nullptr ||
+        static_cast<const TfLiteMulParams*>(mnode->builtin_data)->activation != kTfLiteActNone) {
+      continue;
+    }
+    const int a = mnode->inputs->data[0], b = mnode->inputs->data[1], y = mnode->outputs->data[0];
+    if (!((a == x && b == s) || (a == s && b == x)) || !is_float(y)) continue;
+    const TfLiteIntArray* dx = context->tensors[x].dims;
+    if (dx == nullptr || !TfLiteIntArrayEqual(dx, context->tensors[s].dims) ||
+        !TfLiteIntArrayEqual(dx, context->tensors[y].dims)) {
+      continue;
+    }
     folded_logistics_.insert(n);
     const auto p = producer.find(x);
     if (p != producer.end() && readers[x].size() == 2 && outputs_.count(x) == 0 &&

@@ -86,8 +86,8 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   };
   TfLiteStatus FindFoldedClamps(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
   TfLiteStatus FindFoldedTransposes(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
-  TfLiteStatus FindResidualInputs(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
-  bool SwishOf(TfLiteContext* context, Flow& flow, int n, int* x, int* m, int* y);
+  TfLiteStatus FindResidualInputs(TfLiteContext* context, const std::vector<int>& nodes,
+                                  Flow& flow);
   TfLiteStatus FindFoldedSwish(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
   TfLiteStatus FindFoldedResiduals(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
   TfLiteStatus FindFoldedPads(TfLiteContext* context, const std::vector<int>& nodes, Flow& flow);
