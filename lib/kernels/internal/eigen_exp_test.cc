@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#include <random>
 #include <vector>
 
 #include "kernels/internal/gemm.h"
@@ -27,14 +26,7 @@ TEST_CASE("PExp on AVX-512 lanes has the bits of its 4-lane form") {
   }
   std::vector<float> xs;
   for (float x = -120.0f; x <= 95.0f; x += 0.00317f) xs.push_back(x);
-  std::mt19937 rng(17);
-  std::uniform_int_distribution<uint32_t> bits;
-  for (int i = 0; i < 200000; ++i) {
-    const uint32_t b = bits(rng);
-    float x;
-    std::memcpy(&x, &b, sizeof x);
-    xs.push_back(x);
-  }
+  tflite_inspect::testing::AppendRandomBitFloats(17, 200000, &xs);
   for (float x :
        {0.0f, -0.0f, 88.723f, 88.7231f, 88.72f, -103.99f, -104.0f, -104.01f, -110.0f, -87.5f,
         -126.0f, std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),

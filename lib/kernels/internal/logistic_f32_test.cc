@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#include <random>
 #include <vector>
 
 #include "kernels/testing/float_bits_test_util.h"
@@ -49,14 +48,7 @@ using tflite_inspect::testing::SameBits;
 std::vector<float> Arguments() {
   std::vector<float> xs;
   for (float x = -120.0f; x <= 30.0f; x += 0.00731f) xs.push_back(x);
-  std::mt19937 rng(5);
-  std::uniform_int_distribution<uint32_t> bits;
-  for (int i = 0; i < 100000; ++i) {
-    const uint32_t b = bits(rng);
-    float x;
-    std::memcpy(&x, &b, sizeof x);
-    xs.push_back(x);
-  }
+  tflite_inspect::testing::AppendRandomBitFloats(5, 100000, &xs);
   for (float x : {0.0f, -0.0f, 1e-30f, -1e-30f, -9.0f, -87.3f, -103.99f, -104.0f, -104.01f,
                   16.6355324f, 16.64f, 88.8f, std::numeric_limits<float>::infinity(),
                   -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(),

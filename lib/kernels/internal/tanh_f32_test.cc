@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#include <random>
 #include <vector>
 
 #include "kernels/testing/float_bits_test_util.h"
@@ -39,14 +38,7 @@ using tflite_inspect::testing::SameBits;
 TEST_CASE("tanh_f32 is Eigen's float tanh bit for bit on every length") {
   std::vector<float> xs;
   for (float x = -12.0f; x <= 12.0f; x += 0.000731f) xs.push_back(x);
-  std::mt19937 rng(9);
-  std::uniform_int_distribution<uint32_t> bits;
-  for (int i = 0; i < 100000; ++i) {
-    const uint32_t b = bits(rng);
-    float x;
-    std::memcpy(&x, &b, sizeof x);
-    xs.push_back(x);
-  }
+  tflite_inspect::testing::AppendRandomBitFloats(9, 100000, &xs);
   for (float x : {0.0f, -0.0f, 1e-30f, -1e-30f, 4e-4f, 7.9073896f, 7.90738964080810547f, 7.91f,
                   -7.91f, 1e30f, std::numeric_limits<float>::infinity(),
                   -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(),

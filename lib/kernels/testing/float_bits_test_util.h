@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <random>
 #include <vector>
 
 namespace tflite_inspect {
@@ -14,6 +15,19 @@ namespace testing {
 
 inline bool SameBits(float a, float b) {
   return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b));
+}
+
+// Appends `count` floats of uniformly random bit patterns (every sign, exponent, NaN and
+// denormal alike; replayable from `seed`).
+inline void AppendRandomBitFloats(uint32_t seed, int count, std::vector<float>* xs) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<uint32_t> bits;
+  for (int i = 0; i < count; ++i) {
+    const uint32_t b = bits(rng);
+    float x;
+    std::memcpy(&x, &b, sizeof x);
+    xs->push_back(x);
+  }
 }
 
 // batch(x, y, n) over all 2^32 floats, a million at a time; the count of y[i] whose bits
