@@ -104,6 +104,103 @@ def conv1d_net(length, channels, kernel, padding, blocks):
     return make
 
 
+def vit(size, patch, dim, heads, layers, classes=10):
+    """A ViT: a strided convolution cuts patches, a class token is concatenated, a learned
+    position embedding added, pre-norm encoder blocks, the class token classified."""
+    def make(tf):
+        k = tf.keras
+
+        class ClassToken(k.layers.Layer):
+            def build(self, shape):
+                self.cls = self.add_weight(shape=(1, 1, shape[-1]), initializer="random_normal")
+                self.pos = self.add_weight(shape=(1, shape[1] + 1, shape[-1]),
+                                           initializer="random_normal")
+
+            def call(self, x):
+                cls = tf.tile(self.cls, [tf.shape(x)[0], 1, 1])
+                return tf.concat([cls, x], axis=1) + self.pos
+
+        x_in = k.Input((size, size, 3))
+        x = k.layers.Conv2D(dim, patch, strides=patch)(x_in)
+        x = k.layers.Reshape(((size // patch) ** 2, dim))(x)
+        x = ClassToken()(x)
+        for _ in range(layers):
+            h = k.layers.LayerNormalization(epsilon=1e-6)(x)
+            x = x + k.layers.MultiHeadAttention(heads, dim // heads)(h, h)
+            h = k.layers.LayerNormalization(epsilon=1e-6)(x)
+            h = k.layers.Dense(dim * 2, activation="gelu")(h)
+            x = x + k.layers.Dense(dim)(h)
+        x = k.layers.LayerNormalization(epsilon=1e-6)(x)
+        return k.Model(x_in, k.layers.Dense(classes)(x[:, 0]))
+    return make
+
+
+def unet_transpose(size, base):
+    """A segmentation net with transposed convolutions, batch norm, leaky ReLU, bilinear
+    upsampling and skip concatenations (the decoder layers U-Net ports use)."""
+    def make(tf):
+        k = tf.keras
+        x_in = k.Input((size, size, 3))
+        skips, x = [], x_in
+        for i in range(3):
+            x = k.layers.Conv2D(base << i, 3, padding="same", use_bias=False)(x)
+            x = k.layers.BatchNormalization()(x)
+            x = k.layers.LeakyReLU(0.1)(x)
+            skips.append(x)
+            x = k.layers.MaxPool2D()(x)
+        x = k.layers.Conv2D(base << 3, 3, padding="same", activation="elu")(x)
+        for i in reversed(range(3)):
+            if i == 0:
+                x = k.layers.UpSampling2D(interpolation="bilinear")(x)
+            else:
+                x = k.layers.Conv2DTranspose(base << i, 3, strides=2, padding="same")(x)
+            x = k.layers.Concatenate()([x, skips[i]])
+            x = k.layers.Conv2D(base << i, 3, padding="same", activation="relu")(x)
+        return k.Model(x_in, k.layers.Conv2D(2, 1, activation="sigmoid")(x))
+    return make
+
+
+def dilated_tcn(length, features, filters, dilations):
+    """A WaveNet / TCN stack: causal dilated Conv1D, separable Conv1D, gated (tanh x
+    sigmoid) activations and residual adds."""
+    def make(tf):
+        k = tf.keras
+        x_in = k.Input((length, features))
+        x = k.layers.Conv1D(filters, 1)(x_in)
+        for d in dilations:
+            t = k.layers.Conv1D(filters, 3, dilation_rate=d, padding="causal",
+                                activation="tanh")(x)
+            s = k.layers.Conv1D(filters, 3, dilation_rate=d, padding="causal",
+                                activation="sigmoid")(x)
+            h = k.layers.SeparableConv1D(filters, 5, padding="same")(t * s)
+            x = x + h
+        x = k.layers.GlobalMaxPool1D()(x)
+        return k.Model(x_in, k.layers.Dense(6)(x))
+    return make
+
+
+def detector(size):
+    """A single-shot detector head: a small backbone, two feature maps, per-anchor class
+    scores (sigmoid) and boxes reshaped and concatenated into two outputs."""
+    def make(tf):
+        k = tf.keras
+        x_in = k.Input((size, size, 3))
+        x = k.layers.Conv2D(16, 3, strides=2, padding="same", activation="relu6")(x_in)
+        maps = []
+        for c in (32, 64, 96):
+            x = k.layers.DepthwiseConv2D(3, strides=2, padding="same", activation="relu6")(x)
+            x = k.layers.Conv2D(c, 1, activation="relu6")(x)
+            maps.append(x)
+        scores, boxes = [], []
+        for m in maps[1:]:
+            n = m.shape[1] * m.shape[2] * 3
+            scores.append(k.layers.Reshape((n, 5))(k.layers.Conv2D(15, 3, padding="same")(m)))
+            boxes.append(k.layers.Reshape((n, 4))(k.layers.Conv2D(12, 3, padding="same")(m)))
+        s = k.layers.Activation("sigmoid")(k.layers.Concatenate(axis=1)(scores))
+        return k.Model(x_in, [s, k.layers.Concatenate(axis=1)(boxes)])
+    return make
+
+
 def while_loop_graph(tf):
     class M(tf.Module):
         def __init__(self):
@@ -208,6 +305,10 @@ FAMILIES = {
     "conv1d_ecg_2048": conv1d_net(2048, [1, 32, 64, 64, 128], 7, "same", 2),
     "conv1d_tcn_1000x40": conv1d_net(1000, [40, 64, 128, 128], 3, "valid", 2),
     "conv1d_wide_8000x2": conv1d_net(8000, [2, 16, 32], 31, "same", 1),
+    "vit_64_p8": vit(64, 8, 96, 3, 2),
+    "unet_transpose_64": unet_transpose(64, 16),
+    "tcn_dilated_512x8": dilated_tcn(512, 8, 32, [1, 2, 4, 8]),
+    "detector_128": detector(128),
     "while_loop": while_loop_graph,
     "cond": cond_graph,
     "strided_gather": strided_gather,

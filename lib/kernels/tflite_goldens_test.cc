@@ -355,6 +355,40 @@ ModelBuilder TransposeConv16x8(Bias16 bias, int version, uint32_t seed,
   return b;
 }
 
+// --- TRANSPOSE_CONV hybrid (float input, int8 weights; v2, as the converter writes it) ----
+
+ModelBuilder TransposeConvHybrid(bool per_channel, bool bias, tflite::Padding padding, int stride,
+                                 tflite::ActivationFunctionType act, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const int batch = 2, h = 5, w = 4, ic = 6, oc = 5, k = 3;
+  const int oh = padding == tflite::Padding_SAME ? h * stride : (h - 1) * stride + k;
+  const int ow = padding == tflite::Padding_SAME ? w * stride : (w - 1) * stride + k;
+  const QuantSpec wq = per_channel ? ChannelScales(oc, 0, 0.004f) : QuantSpec{{0.006f}, {0}, 0};
+  ModelBuilder b;
+  const int shape =
+      b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {4}, {batch, oh, ow, oc}, "shape");
+  const int f =
+      b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {oc, k, k, ic},
+                               RandomInts<int8_t>(rng, oc * k * k * ic, -127, 127), "w", &wq);
+  const int in = b.AddTensor(tflite::TensorType_FLOAT32, {batch, h, w, ic}, "in");
+  std::vector<int32_t> inputs = {shape, f, in};
+  if (bias) {
+    inputs.push_back(b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {oc},
+                                             RandomFloats(rng, oc, -0.5f, 0.5f), "bias"));
+  }
+  const int out = b.AddTensor(tflite::TensorType_FLOAT32, {batch, oh, ow, oc}, "out");
+  tflite::TransposeConvOptionsT o;
+  o.padding = padding;
+  o.stride_h = o.stride_w = stride;
+  o.fused_activation_function = act;
+  b.AddOperator(tflite::BuiltinOperator_TRANSPOSE_CONV, inputs, {out}, Options(o),
+                act != tflite::ActivationFunctionType_NONE ? 4
+                : bias                                     ? 3
+                                                           : 2);
+  SingleIo(b, in, out);
+  return b;
+}
+
 // --- FULLY_CONNECTED int8 (v4; TFLite's reference now takes the float scales too) ---------
 
 // uint8 x uint8 -> uint8, or -> int16 (`int16_out`, zero point 0).
@@ -1416,6 +1450,20 @@ const GoldenCase kCases[] = {
      [] { return TransposeConv16x8(Bias16::kInt32, 5, 523, tflite::TensorType_INT32); }, 0},
     {"transpose_conv_16x8_no_bias_int32_option_v5",
      [] { return TransposeConv16x8(Bias16::kNone, 5, 524, tflite::TensorType_INT32); }, 0},
+    // Hybrid TRANSPOSE_CONV: exact int32 sums rescaled once; TFLite's sums differ from
+    // them by about an ulp (its float order is not reproduced), hence 1e-6.
+    {"transpose_conv_hybrid_per_channel_same",
+     [] {
+       return TransposeConvHybrid(true, false, tflite::Padding_SAME, 2,
+                                  tflite::ActivationFunctionType_NONE, 581);
+     },
+     1e-6},
+    {"transpose_conv_hybrid_per_tensor_valid_bias_relu",
+     [] {
+       return TransposeConvHybrid(false, true, tflite::Padding_VALID, 3,
+                                  tflite::ActivationFunctionType_RELU, 582);
+     },
+     1e-6},
     // LSTM: the gate activations have TFLite's bits (Eigen's tanh and logistic, as
     // tensor_utils.h), but the float sums do not all follow its order (its float gate
     // products go through optimized_ops::FullyConnected, ours sum k in order): outputs

@@ -18,13 +18,20 @@
 //   quantized_bias_type = int32 (v5) a 16x8 kernel takes an int32 bias (or none) and sums
 //   and requantizes in int32 (the reference template's int32 scratch); an int32 bias
 //   without that option is refused (TFLite would read it as int64).
-// Hybrid (float input, int8 weights) fails Prepare, as in TFLite.
+// Hybrid (float input, int8 weights with one scale or one per output channel; v2), as
+// TFLite 2.21's: each batch of the input quantized asymmetrically
+// (tensor_utils::AsymmetricQuantizeFloats, with one scale or per channel alike), exact
+// int32 sums of (q - zero point) * w, each output rescaled as float(sum) * channel scale *
+// input scale, + float bias, clamped. TFLite's own sums reach the same values within an
+// ulp (their float order is not reproduced): checked against ai-edge-litert 2.3.0 on
+// testdata/kernels/transpose_conv_hybrid_* .
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "kernels/internal/conv_util.h"
 #include "kernels/internal/gemm.h"
+#include "kernels/internal/hybrid.h"
 #include "kernels/internal/padding.h"
 #include "kernels/internal/parallel.h"
 #include "kernels/internal/requantize.h"
@@ -53,6 +60,10 @@ struct OpData {
   std::vector<int32_t> col_q;
   std::vector<int32_t> acc_q;
   conv_util::QuantParams quant;  // quantized types
+  // Hybrid: the weights' scale per output channel and one batch's quantized input.
+  bool hybrid = false;
+  std::vector<float> filter_scale;
+  hybrid::QuantizedRows image;
   bool int16_int32_acc = false;   // 16x8 with quantized_bias_type int32 (v5)
 };
 
@@ -78,6 +89,34 @@ TfLiteStatus ResizeOutput(TfLiteContext* context, const TfLiteTensor* shape,
   return context->ResizeTensor(context, output, dims);
 }
 
+// Hybrid weights: int8 with one scale, or one per output channel on dimension 0, zero
+// points 0.
+TfLiteStatus PrepareHybridScales(TfLiteContext* context, const TfLiteTensor* weights,
+                                 OpData* data) {
+  const int channels = SizeOfDimension(weights, 0);
+  const TfLiteAffineQuantization* wq = conv_util::Affine(weights);
+  const int scales = wq != nullptr && wq->scale != nullptr ? wq->scale->size : 0;
+  if ((scales != 1 && scales != channels) || (scales > 1 && wq->quantized_dimension != 0)) {
+    TF_LITE_KERNEL_LOG(context,
+                       "failed to prepare hybrid TRANSPOSE_CONV: int8 weights need one scale or "
+                       "one per output channel on dimension 0 (expected 1 or %d, got %d).",
+                       channels, scales);
+    return kTfLiteError;
+  }
+  for (int i = 0; wq->zero_point != nullptr && i < wq->zero_point->size; ++i) {
+    if (wq->zero_point->data[i] != 0) {
+      TF_LITE_KERNEL_LOG(context,
+                         "failed to prepare hybrid TRANSPOSE_CONV: int8 weights must be "
+                         "symmetric (zero point %d of channel %d).",
+                         wq->zero_point->data[i], i);
+      return kTfLiteError;
+    }
+  }
+  data->filter_scale.resize(channels);
+  for (int c = 0; c < channels; ++c) data->filter_scale[c] = wq->scale->data[scales == 1 ? 0 : c];
+  return kTfLiteOk;
+}
+
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   TF_LITE_ENSURE(context, NumInputs(node) == 3 || NumInputs(node) == 4);
   TF_LITE_ENSURE_EQ(context, NumOutputs(node), 1);
@@ -98,15 +137,12 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
       type != kTfLiteInt16) {
     return conv_util::UnsupportedType(context, type);
   }
+  data->hybrid = type == kTfLiteFloat32 && weights->type == kTfLiteInt8;
   if (type == kTfLiteInt16) {
     TF_LITE_ENSURE_OK(context, conv_util::CheckInt16Weights(context, "TRANSPOSE_CONV", weights));
+  } else if (data->hybrid) {
+    TF_LITE_ENSURE_OK(context, PrepareHybridScales(context, weights, data));
   } else if (weights->type != type) {
-    if (type == kTfLiteFloat32 && weights->type == kTfLiteInt8) {
-      // TFLite's TRANSPOSE_CONV has no hybrid path either (weights must match the input).
-      TF_LITE_KERNEL_LOG(context,
-                         "Hybrid TRANSPOSE_CONV (float input, int8 weights) not supported.");
-      return kTfLiteError;
-    }
     return conv_util::UnsupportedType(context, weights->type);
   }
   if (output->type != type) return conv_util::UnsupportedType(context, output->type);
@@ -233,6 +269,50 @@ void EvalQuantized8(OpData* data, const Geometry& g, const TfLiteTensor* weights
   }
 }
 
+// Hybrid: per batch, the input quantized asymmetrically, rows of q - zero point on the
+// exact int32 GEMM and col2im (as EvalQuantized8), then each pixel's sums rescaled to float
+// (hybrid::RescaleConvRow: float(sum) * channel scale * input scale + bias, clamped).
+void EvalHybrid(OpData* data, const Geometry& g, const TfLiteTensor* weights, const float* input,
+                const float* bias, float act_min, float act_max, float* output, pthreadpool* pool) {
+  const int n = g.out_c * g.kh * g.kw;
+  const int64_t out_batch = static_cast<int64_t>(g.out_h) * g.out_w * g.out_c;
+  const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
+  data->acc_q.resize(static_cast<size_t>(out_batch));
+  const bool any_sums = n > 0 && image > 0;
+  int chunk = 1;
+  if (any_sums) {
+    data->weights.Pack(weights, n, g.in_c, 0);
+    const int64_t per_row = static_cast<int64_t>(g.in_w) * n;
+    chunk = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(g.in_h, kColBudget / per_row)));
+    data->col_q.resize(static_cast<size_t>(chunk) * per_row);
+    data->rows_q.resize(static_cast<size_t>(chunk) * g.in_w * g.in_c);
+  }
+  for (int b = 0; b < g.batches; ++b) {
+    std::fill(data->acc_q.begin(), data->acc_q.end(), 0);
+    float input_scale = 1.0f;
+    if (any_sums) {
+      data->image.Quantize(input + b * image, 1, image, /*asymmetric=*/true);
+      input_scale = data->image.scale[0];
+    }
+    const int32_t zero_point = any_sums ? data->image.offset[0] : 0;
+    for (int y0 = 0; any_sums && y0 < g.in_h; y0 += chunk) {
+      const int rows = std::min(chunk, g.in_h - y0);
+      const size_t count = static_cast<size_t>(rows) * g.in_w * g.in_c;
+      const int8_t* x = data->image.values.data() + static_cast<size_t>(y0) * g.in_w * g.in_c;
+      int16_t* a = data->rows_q.data();
+      for (size_t i = 0; i < count; ++i) a[i] = static_cast<int16_t>(x[i] - zero_point);
+      gemm::Int32Gemm(rows * g.in_w, n, g.in_c, a, g.in_c, data->weights.q.data(),
+                      data->col_q.data(), n, pool);
+      Col2Im(g, data->col_q.data(), y0, rows, data->acc_q.data());
+    }
+    float* out = output + b * out_batch;
+    for (int64_t p = 0; p < out_batch; p += g.out_c) {
+      hybrid::RescaleConvRow(data->acc_q.data() + p, g.out_c, data->filter_scale.data(),
+                             input_scale, bias, act_min, act_max, out + p);
+    }
+  }
+}
+
 // int16 activations (16x8), as reference_integer_ops::TransposeConv: per output batch, a
 // scatter of x * w sums into Acc (int64 with an int64 bias; int32 when
 // quantized_bias_type is int32), then bias, requantization and clamp (offsets 0).
@@ -331,6 +411,13 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
     default:
       break;
   }
+  float act_min, act_max;
+  CalculateActivationRange(params.activation, &act_min, &act_max);
+  if (data->hybrid) {
+    EvalHybrid(data, g, weights, input->data.f, bias != nullptr ? bias->data.f : nullptr, act_min,
+               act_max, output->data.f, pool);
+    return kTfLiteOk;
+  }
   float* out = output->data.f;
   const int64_t out_size = NumElements(output);
   std::fill(out, out + out_size, 0.0f);
@@ -352,8 +439,6 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
       }
     }
   }
-  float act_min, act_max;
-  CalculateActivationRange(params.activation, &act_min, &act_max);
   for (int64_t i = 0; i < out_size; ++i) {
     float v = out[i] + (bias != nullptr ? bias->data.f[i % g.out_c] : 0.0f);
     out[i] = std::min(std::max(v, act_min), act_max);

@@ -368,15 +368,39 @@ TEST_CASE("TRANSPOSE_CONV rejects bad models") {
   r = run({1, 4, 4, 1}, TensorType_INT32, 2, {1, 3, 3, 1});
   CHECK(r.prepare == kTfLiteError);
   CHECK(r.errors.find("Type INT32 (2) not supported.") != std::string::npos);
-  // Hybrid (float input, int8 weights): TFLite's TRANSPOSE_CONV has no such path.
-  r = Run(tflite::BuiltinOperator_TRANSPOSE_CONV,
-          {Const<int32_t>(TensorType_INT32, {4}, {1, 4, 4, 1}),
-           Const<int8_t>(tflite::TensorType_INT8, {1, 3, 3, 1}, std::vector<int8_t>(9), 0.5f, 0),
-           Input<float>(TensorType_FLOAT32, {1, 2, 2, 1}, std::vector<float>(4))},
-          {TensorType_FLOAT32, {1, 4, 4, 1}}, Params(tflite::Padding_SAME, 2, 2), 2);
+  // Hybrid (float input, int8 weights) runs (testdata/kernels/transpose_conv_hybrid_*);
+  // asymmetric weights are refused with the reason.
+  const auto hybrid = [&](int32_t zero_point) {
+    return Run(tflite::BuiltinOperator_TRANSPOSE_CONV,
+               {Const<int32_t>(TensorType_INT32, {4}, {1, 4, 4, 1}),
+                Const<int8_t>(tflite::TensorType_INT8, {1, 3, 3, 1}, {1, 2, 3, 4, 5, 6, 7, 8, 9},
+                              0.5f, zero_point),
+                Input<float>(TensorType_FLOAT32, {1, 2, 2, 1}, {1.0f, -2.0f, 0.5f, 4.0f})},
+               {TensorType_FLOAT32, {1, 4, 4, 1}}, Params(tflite::Padding_SAME, 2, 2), 2);
+  };
+  r = hybrid(3);
   CHECK(r.prepare == kTfLiteError);
-  CHECK(r.errors.find("Hybrid TRANSPOSE_CONV (float input, int8 weights) not supported.") !=
+  CHECK(r.errors.find("int8 weights must be symmetric (zero point 3 of channel 0)") !=
         std::string::npos);
+  r = hybrid(0);
+  REQUIRE(r.prepare == kTfLiteOk);
+  REQUIRE(r.invoke == kTfLiteOk);
+  // Against the float transposed convolution of the same values: each input is off by at
+  // most half its quantization step (6 / 255 / 2), each output sums at most 4 of them
+  // times weights up to 4.5.
+  const float x[2][2] = {{1.0f, -2.0f}, {0.5f, 4.0f}};
+  float want[4][4] = {};
+  for (int iy = 0; iy < 2; ++iy)
+    for (int ix = 0; ix < 2; ++ix)
+      for (int fy = 0; fy < 3; ++fy)
+        for (int fx = 0; fx < 3; ++fx)
+          if (iy * 2 + fy < 4 && ix * 2 + fx < 4)
+            want[iy * 2 + fy][ix * 2 + fx] +=
+                x[iy][ix] * 0.5f * static_cast<float>(fy * 3 + fx + 1);
+  const std::vector<float> got = r.As<float>();
+  REQUIRE(got.size() == 16);
+  for (int i = 0; i < 16; ++i)
+    CHECK(got[i] == Approx(want[i / 4][i % 4]).margin(4 * 4.5 * 3.0 / 255));
 }
 
 }  // namespace
