@@ -182,6 +182,9 @@ struct DepthwiseStep {
   // of the filter tensor.
   std::shared_ptr<const std::vector<float>> filter_by_tap;
 };
+// Whether this XNNPACK runs a float depthwise filter of `taps` taps (kh x kw) on a depthwise
+// micro-kernel; it runs any other as a grouped convolution, one output channel per group.
+bool XnnpackHasDepthwiseF32Kernel(int taps);
 // Whether this CPU gets the own int8 depthwise (DotDepthwise::Available()); the
 // environment variable TFI_XNNPACK_OWN_GEMM=0 or =1 decides instead, as for the others.
 bool OwnDepthwiseQs8Wanted();

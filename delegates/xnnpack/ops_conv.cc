@@ -215,6 +215,12 @@ bool VisitDepthwiseConv2D(VisitContext& v, const TfLiteNode& node, const TfLiteR
                  "DEPTHWISE_CONV_2D");
 }
 
+bool XnnpackHasDepthwiseF32Kernel(int taps) {
+  // This XNNPACK (2022) takes its depthwise path only where a micro-kernel's tile equals
+  // the filter's taps ("primary_tile == kernel_size"); its float tiles are 3, 4, 9 and 25.
+  return taps == 3 || taps == 4 || taps == 9 || taps == 25;
+}
+
 bool OwnDepthwiseQs8Wanted() {
 #if defined(__aarch64__)
   // The SDOT variant gives this XNNPACK's bytes under qemu but is not timed on a phone
@@ -449,19 +455,34 @@ bool PlanOwnDepthwise(VisitContext& v, const TfLiteNode& node, const TfLiteRegis
     return true;
   }
   DepthwiseF32Params d;
-  if (!OwnDepthwiseGeometry(v, input, filter, Dim(v, filter, 3), output, *p, &d)) return false;
-  if (pad != nullptr) {
-    d.in_h = Dim(v, pad->input, 1);
-    d.in_w = Dim(v, pad->input, 2);
-    d.pad_top += pad->top;
-    d.pad_left += pad->left;
+  if (OwnDepthwiseGeometry(v, input, filter, Dim(v, filter, 3), output, *p, &d)) {
+    if (pad != nullptr) {
+      d.in_h = Dim(v, pad->input, 1);
+      d.in_w = Dim(v, pad->input, 2);
+      d.pad_top += pad->top;
+      d.pad_left += pad->left;
+    }
+    if (OwnDepthwiseF32Wanted() && ActivationRange(v, p->activation, &d.min, &d.max) &&
+        DepthwiseF32Supported(d, nullptr)) {
+      if (step != nullptr) {
+        *step = DepthwiseStep{pad != nullptr ? pad->input : input, filter, bias, output, d};
+      }
+      return true;
+    }
   }
-  if (!OwnDepthwiseF32Wanted() || !ActivationRange(v, p->activation, &d.min, &d.max) ||
-      !DepthwiseF32Supported(d, nullptr)) {
+  // A filter this XNNPACK has no depthwise micro-kernel for (1x5, 5x1, 3x5, dilated 7x7,
+  // ...) would run as a grouped convolution, one output channel per group on its GEMM: 7-20x
+  // slower than the builtin kernels' depthwise code (docs/performance.md). That code here.
+  tflite::dwconv::Geometry g;
+  if (pad != nullptr || !DepthwiseGeometry(v, node, &g) ||
+      XnnpackHasDepthwiseF32Kernel(g.f_h * g.f_w) ||
+      !ActivationRange(v, p->activation, &d.min, &d.max)) {
     return false;
   }
   if (step != nullptr) {
-    *step = DepthwiseStep{pad != nullptr ? pad->input : input, filter, bias, output, d};
+    *step = DepthwiseStep{input, filter, bias, output, d};
+    step->builtin = true;
+    step->geometry = g;
   }
   return true;
 }

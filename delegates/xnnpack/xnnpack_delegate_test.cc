@@ -210,6 +210,58 @@ TEST_CASE("XNNPACK partitions run wide float DEPTHWISE_CONV_2D with the delegate
         "#2 DEPTHWISE_CONV_2D");
 }
 
+// Depthwise filters this XNNPACK has no depthwise kernel for (taps other than 3, 4, 9, 25):
+// 1x5 SAME with a bias and RELU6, then 5x1 stride 2 VALID with depth multiplier 2; then a
+// dilated 3x3 (9 taps), which XNNPACK's depthwise kernel takes.
+std::vector<uint8_t> OddDepthwiseChain() {
+  ModelBuilder b;
+  const int in = b.AddTensor(TensorType_FLOAT32, {2, 9, 40, 6}, "in");
+  int cur = in;
+  struct Dw {
+    int kh, kw, mult, stride, dilation, out_h, out_w;
+    tflite::Padding pad;
+    tflite::ActivationFunctionType act;
+  };
+  int channels = 6;
+  for (const Dw& d :
+       {Dw{1, 5, 1, 1, 1, 9, 40, tflite::Padding_SAME, tflite::ActivationFunctionType_RELU6},
+        Dw{5, 1, 2, 2, 1, 3, 20, tflite::Padding_VALID, tflite::ActivationFunctionType_NONE},
+        Dw{3, 3, 1, 1, 2, 3, 20, tflite::Padding_SAME, tflite::ActivationFunctionType_NONE}}) {
+    const int out_c = channels * d.mult;
+    const int f = b.AddConstTensor<float>(TensorType_FLOAT32, {1, d.kh, d.kw, out_c},
+                                          Ramp(d.kh * d.kw * out_c, 0.05f), "f");
+    const int bias = b.AddConstTensor<float>(TensorType_FLOAT32, {out_c}, Ramp(out_c, 0.2f), "b");
+    const int out = b.AddTensor(TensorType_FLOAT32, {2, d.out_h, d.out_w, out_c}, "dw");
+    tflite::DepthwiseConv2DOptionsT o;
+    o.padding = d.pad;
+    o.stride_w = o.stride_h = d.stride;
+    o.dilation_w_factor = o.dilation_h_factor = d.dilation;
+    o.depth_multiplier = d.mult;
+    o.fused_activation_function = d.act;
+    b.AddOperator(tflite::BuiltinOperator_DEPTHWISE_CONV_2D, {cur, f, bias}, {out}, Options(o), 2);
+    cur = out;
+    channels = out_c;
+  }
+  b.SetInputs({in});
+  b.SetOutputs({cur});
+  return b.Build();
+}
+
+TEST_CASE(
+    "XNNPACK partitions run depthwise filters this XNNPACK has no kernel for on the builtin code") {
+  CHECK(xnnpack::XnnpackHasDepthwiseF32Kernel(9));
+  CHECK_FALSE(xnnpack::XnnpackHasDepthwiseF32Kernel(5));
+  const auto bytes = OddDepthwiseChain();
+  CheckDelegated(bytes);  // against the builtin kernels, 1 and 2 threads
+  const Outcome r = Run(bytes, true);
+  REQUIRE(r.log.size() == 2);
+  CHECK(r.log[1] ==
+        "partition of 3 nodes: 1 XNNPACK runtime; 2 nodes run by the delegate's own code, not by "
+        "XNNPACK: float depthwise filters this XNNPACK has no depthwise kernel for (it would run "
+        "them as grouped convolutions), on the builtin kernels' code: #0 DEPTHWISE_CONV_2D, "
+        "#1 DEPTHWISE_CONV_2D");
+}
+
 // TFI_XNNPACK_OWN_GEMM=1 for a scope (the tests pin it to 0: lib/testing/test_environment.cc).
 struct OwnGemmOn {
   OwnGemmOn() { setenv("TFI_XNNPACK_OWN_GEMM", "1", 1); }

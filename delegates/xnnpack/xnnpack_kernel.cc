@@ -1379,14 +1379,26 @@ TfLiteStatus XnnpackKernel::CreateRuntime(TfLiteContext* context, Segment* seg) 
   return kTfLiteOk;
 }
 
+namespace {
+
+// A float depthwise node on the builtin kernels' code outside dynamic-range graphs: a
+// filter this XNNPACK has no depthwise kernel for (PlanOwnDepthwise).
+bool IsBuiltinDepthwiseStep(VisitContext& v, const TfLiteNode& node,
+                            const TfLiteRegistration& reg) {
+  DepthwiseStep step;
+  return PlanOwnDepthwise(v, node, reg, &step) && step.builtin;
+}
+
+}  // namespace
+
 // delegate_report prints the record's log: it says which nodes this kernel copies itself.
 void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   DelegationRecord* record = CurrentDelegationRecord(context);
   if (record == nullptr) return;
-  std::string copied, convolved, dot_depthwise, gemm_convolved, winograd, dot_convolved, transposed,
-      transposed_qs8, elementwise, tabled,
-      multiplied, added, table_multiplied, own_float, own_means, folded, folded_transposes, swished, residuals,
-      pads, norms;
+  std::string copied, convolved, builtin_depthwise, dot_depthwise, gemm_convolved, winograd,
+      dot_convolved, transposed, transposed_qs8, elementwise, tabled, multiplied, added,
+      table_multiplied, own_float, own_means, folded, folded_transposes, swished, residuals, pads,
+      norms;
   int runtimes = 0, own_nodes = 0;
   if (force_fp16_) {
     std::vector<std::string> fp32;
@@ -1417,39 +1429,39 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
       v.builtin_bits = builtin_bits_;
       const bool int8 = node->inputs->size > 0 && node->inputs->data[0] >= 0 &&
                         context->tensors[node->inputs->data[0]].type == kTfLiteInt8;
-      std::string& list = folded_layer_norm_nodes_.count(n) != 0 || layer_norms_.count(n) != 0
-                              ? norms
-                          : folded_residual_nodes_.count(n) != 0  ? residuals
-                          : folded_pads_.count(n) != 0          ? pads
-                          : folded_clamps_.count(n) != 0        ? folded
-                          : folded_transposes_.count(n) != 0    ? folded_transposes
-                          : swish_muls_.count(n) != 0 || folded_logistics_.count(n) != 0 ||
-                                    folded_swish_muls_.count(n) != 0
-                              ? swished
-                          : IsGlueOp(op)                        ? copied
-                          : IsOwnFloatNode(v, *node, *reg)      ? own_float
-                          : IsOwnQuantizedMean(v, *node, *reg)  ? own_means
-                          : table_muls_.count(n) != 0           ? table_multiplied
-                          : IsByteTableNode(v, *node, *reg)     ? tabled
-                          : op == kTfLiteBuiltinDepthwiseConv2d && int8 &&
-                                    PlanOwnConv(v, *node, *reg, nullptr)
-                              ? dot_convolved
-                          : op == kTfLiteBuiltinDepthwiseConv2d && int8 ? dot_depthwise
-                          : op == kTfLiteBuiltinDepthwiseConv2d || IsDepthwiseGroupsConv(v, *node, *reg)
-                              ? convolved
-                          : (op == kTfLiteBuiltinConv2d || op == kTfLiteBuiltinFullyConnected) && int8
-                              ? dot_convolved
-                          : op == kTfLiteBuiltinMul && int8     ? multiplied
-                          : (op == kTfLiteBuiltinAdd || op == kTfLiteBuiltinSub) && int8 ? added
-                          : winograd_nodes_.count(n) != 0       ? winograd
-                          : op == kTfLiteBuiltinConv2d || op == kTfLiteBuiltinFullyConnected
-                              ? gemm_convolved
-                          : op == kTfLiteBuiltinAdd || op == kTfLiteBuiltinSub || op == kTfLiteBuiltinMul
-                              ? elementwise
-                          : op == kTfLiteBuiltinTransposeConv && node->inputs->size > 2 &&
-                                    context->tensors[node->inputs->data[2]].type == kTfLiteInt8
-                              ? transposed_qs8
-                              : transposed;
+      std::string& list =
+          folded_layer_norm_nodes_.count(n) != 0 || layer_norms_.count(n) != 0 ? norms
+          : folded_residual_nodes_.count(n) != 0                               ? residuals
+          : folded_pads_.count(n) != 0                                         ? pads
+          : folded_clamps_.count(n) != 0                                       ? folded
+          : folded_transposes_.count(n) != 0                                   ? folded_transposes
+          : swish_muls_.count(n) != 0 || folded_logistics_.count(n) != 0 ||
+                  folded_swish_muls_.count(n) != 0
+              ? swished
+          : IsGlueOp(op)                       ? copied
+          : IsOwnFloatNode(v, *node, *reg)     ? own_float
+          : IsOwnQuantizedMean(v, *node, *reg) ? own_means
+          : table_muls_.count(n) != 0          ? table_multiplied
+          : IsByteTableNode(v, *node, *reg)    ? tabled
+          : op == kTfLiteBuiltinDepthwiseConv2d && int8 && PlanOwnConv(v, *node, *reg, nullptr)
+              ? dot_convolved
+          : op == kTfLiteBuiltinDepthwiseConv2d && int8 ? dot_depthwise
+          : op == kTfLiteBuiltinDepthwiseConv2d && !builtin_bits_ &&
+                  IsBuiltinDepthwiseStep(v, *node, *reg)
+              ? builtin_depthwise
+          : op == kTfLiteBuiltinDepthwiseConv2d || IsDepthwiseGroupsConv(v, *node, *reg) ? convolved
+          : (op == kTfLiteBuiltinConv2d || op == kTfLiteBuiltinFullyConnected) && int8
+              ? dot_convolved
+          : op == kTfLiteBuiltinMul && int8                                  ? multiplied
+          : (op == kTfLiteBuiltinAdd || op == kTfLiteBuiltinSub) && int8     ? added
+          : winograd_nodes_.count(n) != 0                                    ? winograd
+          : op == kTfLiteBuiltinConv2d || op == kTfLiteBuiltinFullyConnected ? gemm_convolved
+          : op == kTfLiteBuiltinAdd || op == kTfLiteBuiltinSub || op == kTfLiteBuiltinMul
+              ? elementwise
+          : op == kTfLiteBuiltinTransposeConv && node->inputs->size > 2 &&
+                  context->tensors[node->inputs->data[2]].type == kTfLiteInt8
+              ? transposed_qs8
+              : transposed;
       list += fmt::format("{}#{} {}", list.empty() ? "" : ", ", n, OpNameOf(*reg));
       if (folded_swish_muls_.count(n) != 0) {
         for (const auto& [d, y] : swish_after_) {
@@ -1477,6 +1489,9 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   say(own_means, "8-bit MEANs this XNNPACK's global average pooling does not take (TFLite's "
                  "newer one does), on the reference kernels' arithmetic");
   say(convolved, "the delegate's depthwise kernel (faster than this XNNPACK's)");
+  say(builtin_depthwise,
+      "float depthwise filters this XNNPACK has no depthwise kernel for (it "
+      "would run them as grouped convolutions), on the builtin kernels' code");
 #if defined(__aarch64__)
   say(dot_depthwise, "int8 depthwise convolutions on int8 quad dot products (sdot; "
                      "TFI_XNNPACK_OWN_GEMM=1)");
