@@ -1178,6 +1178,13 @@ const GoldenCase kCases[] = {
        return FloatLayerInHybridGraph({FloatLayer::kConv, 0, 37, 13, 1, 1, 1}, 453);
      },
      0},
+    // A first layer (3 input channels, 16 outputs): the direct few-channel kernel in
+    // TFLite's order (direct_conv_f32.h).
+    {"float_conv_in_hybrid_graph_first_layer",
+     [] {
+       return FloatLayerInHybridGraph({FloatLayer::kConv, 0, 27, 16, 13, 17, 3}, 458);
+     },
+     0},
     {"float_conv_in_hybrid_graph_one_channel",
      [] {
        return FloatLayerInHybridGraph({FloatLayer::kConv, 0, 18, 1, 6, 5, 3}, 454);

@@ -42,15 +42,17 @@ struct Tile {
   int cols, cols2;     // valid channels of the panels
   const float* bias;   // at the panel's first channel, or null
   float min, max;
+  bool mul_add;  // each product rounded, then added (TFLite's builtin order)
 };
 
 #ifdef TFI_DIRECT_CONV_X86
 #define TFI_DC_PIXELS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11)
 
 // R pixels x P panels. The broadcast of a pixel's input value is an operand of its FMAs
-// (the value is read from the input itself); one weight load per panel per tap.
-template <int R, int P>
-__attribute__((target("avx512f"))) void TileAvx512(const Tile& t) {
+// (the value is read from the input itself); one weight load per panel per tap. kMulAdd:
+// a multiply, then an add, instead of each FMA (GemmKernel::kTfliteGemmOrder's sums).
+template <int R, int P, bool kMulAdd>
+__attribute__((target("avx512f"), optimize("fp-contract=off"))) void TileAvx512(const Tile& t) {
   static_assert(R >= 1 && R <= kMaxPixels && (P == 1 || P == 2), "");
 #define TFI_DECL(i) __m512 acc##i = _mm512_setzero_ps(), bcc##i = _mm512_setzero_ps();
   TFI_DC_PIXELS(TFI_DECL)
@@ -65,11 +67,16 @@ __attribute__((target("avx512f"))) void TileAvx512(const Tile& t) {
     for (int j = 0; j < t.k_row; ++j) {
       const __m512 bv = _mm512_loadu_ps(b + j * kNr);
       const __m512 bw = P == 2 ? _mm512_loadu_ps(b2 + j * kNr) : bv;
-#define TFI_STEP(i)                                        \
-  if constexpr (i < R) {                                   \
-    const __m512 av = _mm512_set1_ps(a##i[j]);             \
-    acc##i = _mm512_fmadd_ps(av, bv, acc##i);              \
-    if constexpr (P == 2) bcc##i = _mm512_fmadd_ps(av, bw, bcc##i); \
+#define TFI_STEP(i)                                                                \
+  if constexpr (i < R) {                                                           \
+    const __m512 av = _mm512_set1_ps(a##i[j]);                                     \
+    if constexpr (kMulAdd) {                                                       \
+      acc##i = _mm512_add_ps(acc##i, _mm512_mul_ps(av, bv));                       \
+      if constexpr (P == 2) bcc##i = _mm512_add_ps(bcc##i, _mm512_mul_ps(av, bw)); \
+    } else {                                                                       \
+      acc##i = _mm512_fmadd_ps(av, bv, acc##i);                                    \
+      if constexpr (P == 2) bcc##i = _mm512_fmadd_ps(av, bw, bcc##i);              \
+    }                                                                              \
   }
       TFI_DC_PIXELS(TFI_STEP)
 #undef TFI_STEP
@@ -100,28 +107,46 @@ __attribute__((target("avx512f"))) void TileAvx512(const Tile& t) {
 #undef TFI_DC_PIXELS
 }
 
+template <int P, bool M>
+void RunTileOf(int pixels, const Tile& t) {
+  switch (pixels) {
+    case 1:
+      return TileAvx512<1, P, M>(t);
+    case 2:
+      return TileAvx512<2, P, M>(t);
+    case 3:
+      return TileAvx512<3, P, M>(t);
+    case 4:
+      return TileAvx512<4, P, M>(t);
+    case 5:
+      return TileAvx512<5, P, M>(t);
+    case 6:
+      return TileAvx512<6, P, M>(t);
+    case 7:
+      return TileAvx512<7, P, M>(t);
+    case 8:
+      return TileAvx512<8, P, M>(t);
+    case 9:
+      return TileAvx512<9, P, M>(t);
+    case 10:
+      return TileAvx512<10, P, M>(t);
+    case 11:
+      return TileAvx512<11, P, M>(t);
+    default:
+      return TileAvx512<12, P, M>(t);
+  }
+}
+
 template <int P>
 void RunTile(int pixels, const Tile& t) {
-  switch (pixels) {
-    case 1: return TileAvx512<1, P>(t);
-    case 2: return TileAvx512<2, P>(t);
-    case 3: return TileAvx512<3, P>(t);
-    case 4: return TileAvx512<4, P>(t);
-    case 5: return TileAvx512<5, P>(t);
-    case 6: return TileAvx512<6, P>(t);
-    case 7: return TileAvx512<7, P>(t);
-    case 8: return TileAvx512<8, P>(t);
-    case 9: return TileAvx512<9, P>(t);
-    case 10: return TileAvx512<10, P>(t);
-    case 11: return TileAvx512<11, P>(t);
-    default: return TileAvx512<12, P>(t);
-  }
+  if (t.mul_add) return RunTileOf<P, true>(pixels, t);
+  RunTileOf<P, false>(pixels, t);
 }
 #else
 // Without x86 DirectFloatConvApplies is false; this keeps DirectFloatConv whole (the same
 // sums, one tap at a time).
 template <int P>
-void RunTile(int pixels, const Tile& t) {
+__attribute__((optimize("fp-contract=off"))) void RunTile(int pixels, const Tile& t) {
   for (int i = 0; i < pixels; ++i) {
     for (int p = 0; p < P; ++p) {
       const float* b = p == 0 ? t.b : t.b2;
@@ -131,7 +156,14 @@ void RunTile(int pixels, const Tile& t) {
         for (int r = 0; r < t.rows; ++r) {
           const float* a = t.a + r * t.row_step + i * t.lda;
           const float* w = b + static_cast<int64_t>(r) * t.k_row * kNr + col;
-          for (int j = 0; j < t.k_row; ++j) sum = std::fma(a[j], w[j * kNr], sum);
+          for (int j = 0; j < t.k_row; ++j) {
+            if (t.mul_add) {
+              const float product = a[j] * w[j * kNr];
+              sum += product;
+            } else {
+              sum = std::fma(a[j], w[j * kNr], sum);
+            }
+          }
         }
         if (t.bias != nullptr) sum += t.bias[p * kNr + col];
         t.c[i * t.ldc + p * kNr + col] = std::min(std::max(sum, t.min), t.max);
@@ -145,9 +177,10 @@ void RunTile(int pixels, const Tile& t) {
 // pixel's window at the first kernel row in the image) and `b_row` (that kernel row's
 // offset into each panel).
 void RunPixels(const ConvGeometry& g, const gemm::FloatOutputStage& stage,
-               const float* packed_filter, int depth, const float* a, int64_t row_step,
-               int rows, int64_t b_row, float* out, int x0, int x1) {
+               const float* packed_filter, int depth, const float* a, int64_t row_step, int rows,
+               int64_t b_row, float* out, int x0, int x1, bool mul_add) {
   Tile t;
+  t.mul_add = mul_add;
   t.lda = static_cast<int64_t>(g.stride_w) * g.in_c;
   t.row_step = row_step;
   t.rows = rows;
@@ -179,7 +212,7 @@ void RunPixels(const ConvGeometry& g, const gemm::FloatOutputStage& stage,
 
 // Output row `line` (batch * out_h + oy).
 void RunLine(const ConvGeometry& g, const float* input, const float* packed_filter,
-             const gemm::FloatOutputStage& stage, float* output, size_t line) {
+             const gemm::FloatOutputStage& stage, float* output, size_t line, bool mul_add) {
   const int batch = static_cast<int>(line / g.out_h);
   const int oy = static_cast<int>(line % g.out_h);
   const int depth = g.f_h * g.f_w * g.in_c;
@@ -210,8 +243,8 @@ void RunLine(const ConvGeometry& g, const float* input, const float* packed_filt
   const float* interior = rows > 0 && x_lo < x_hi
                              ? first_row + (static_cast<int64_t>(x_lo) * g.stride_w - g.pad_w) * g.in_c
                              : image;  // nothing read from it
-  RunPixels(g, stage, packed_filter, depth, interior,
-            static_cast<int64_t>(g.dil_h) * in_row, rows, b_row, out, x_lo, x_hi);
+  RunPixels(g, stage, packed_filter, depth, interior, static_cast<int64_t>(g.dil_h) * in_row, rows,
+            b_row, out, x_lo, x_hi, mul_add);
   // The edge pixels, a tile at a time, from a copy of their columns with zeros outside.
   float strip[kMaxStrip];
   auto edge = [&](int e0, int e1) {
@@ -229,8 +262,8 @@ void RunLine(const ConvGeometry& g, const float* input, const float* packed_filt
                       sizeof(float) * (to - from) * g.in_c);
         }
       }
-      RunPixels(g, stage, packed_filter, depth, strip, static_cast<int64_t>(width) * g.in_c,
-                rows, b_row, out, x, x + n);
+      RunPixels(g, stage, packed_filter, depth, strip, static_cast<int64_t>(width) * g.in_c, rows,
+                b_row, out, x, x + n, mul_add);
     }
   };
   edge(0, x_lo);
@@ -246,10 +279,17 @@ void RunLine(const ConvGeometry& g, const float* input, const float* packed_filt
 bool DirectFloatConvApplies(const ConvGeometry& g, gemm::GemmKernel kernel) {
 #ifdef TFI_DIRECT_CONV_X86
   const bool pointwise = g.f_h == 1 && g.f_w == 1 && g.stride_h == 1 && g.stride_w == 1;
-  return kernel == gemm::GemmKernel::kAuto && gemm::CpuHasAvx512F() && g.groups == 1 &&
-         g.dil_w == 1 && g.in_c >= 1 && g.in_c <= kMaxInC && g.f_w <= kMaxFilterW &&
-         g.stride_w >= 1 && g.stride_w <= kMaxStrideW && g.stride_h >= 1 && g.dil_h >= 1 &&
-         g.f_h * g.f_w * g.in_c <= kMaxDepth && g.out_c > gemm::kGemmSmallN && !pointwise;
+  // TFLite's order: the GEMM's k-ascending 8-channel blocks, which it uses for every output
+  // where the product is a matrix product (more than one pixel, 8k channels, not so small
+  // that Eigen evaluates it coefficient-wise).
+  const int64_t pixels = static_cast<int64_t>(g.batches) * g.out_h * g.out_w;
+  const bool tflite_order = kernel == gemm::GemmKernel::kTfliteGemmOrder && g.out_c % 8 == 0 &&
+                            pixels > 1 && pixels + g.out_c + g.f_h * g.f_w * g.in_c >= 20;
+  return (kernel == gemm::GemmKernel::kAuto || tflite_order) && gemm::CpuHasAvx512F() &&
+         g.groups == 1 && g.dil_w == 1 && g.in_c >= 1 && g.in_c <= kMaxInC &&
+         g.f_w <= kMaxFilterW && g.stride_w >= 1 && g.stride_w <= kMaxStrideW && g.stride_h >= 1 &&
+         g.dil_h >= 1 && g.f_h * g.f_w * g.in_c <= kMaxDepth && g.out_c > gemm::kGemmSmallN &&
+         !pointwise;
 #else
   (void)g;
   (void)kernel;
@@ -258,11 +298,13 @@ bool DirectFloatConvApplies(const ConvGeometry& g, gemm::GemmKernel kernel) {
 }
 
 void DirectFloatConv(const ConvGeometry& g, const float* input, const float* packed_filter,
-                     const gemm::FloatOutputStage& stage, float* output, pthreadpool* pool) {
+                     const gemm::FloatOutputStage& stage, float* output, pthreadpool* pool,
+                     gemm::GemmKernel kernel) {
   const size_t lines = static_cast<size_t>(g.batches) * g.out_h;
   const double work = static_cast<double>(lines) * g.out_w * g.f_h * g.f_w * g.in_c * g.out_c;
+  const bool mul_add = kernel == gemm::GemmKernel::kTfliteGemmOrder;
   parallel::ParallelFor(pool, lines, work, [&](size_t line) {
-    RunLine(g, input, packed_filter, stage, output, line);
+    RunLine(g, input, packed_filter, stage, output, line, mul_add);
   });
 }
 

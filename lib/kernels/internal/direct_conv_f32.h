@@ -15,7 +15,10 @@
 // Numerics: the sums of FloatConv with the same packed weights (gemm::PackFloatWeights of
 // [out_c][f_h * f_w * in_c]): one FMA per tap, taps in (kh, kw, c) order, bias added
 // last, the same bits, except that taps in the padding are skipped instead of multiplied
-// by zero (equal for finite weights; TFLite's reference kernel skips them too).
+// by zero (equal for finite weights; TFLite's reference kernel skips them too). With
+// GemmKernel::kTfliteGemmOrder (float layers of dynamic-range graphs): each product rounded
+// and then added, as that GEMM's k-ascending blocks and TFLite's builtin kernel (skipping
+// a zero product leaves such a sum unchanged too: it starts at +0 and never becomes -0).
 #ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_DIRECT_CONV_F32_H_
 #define TFLITE_INSPECT_LIB_KERNELS_INTERNAL_DIRECT_CONV_F32_H_
 
@@ -29,7 +32,8 @@ namespace conv_util {
 struct ConvGeometry;
 
 // Whether DirectFloatConv runs g with `kernel` on this CPU: AVX-512F (TFI_KERNEL_ISA
-// caps it), kAuto (the TFLite-order kernels keep the GEMM), one group, no horizontal
+// caps it), kAuto or kTfliteGemmOrder (where that GEMM sums every output in k-ascending
+// blocks: 8k channels, more than one pixel), one group, no horizontal
 // dilation, in_c <= 4, filter and stride small enough for the edge copy (f_w <= 11,
 // stride_w <= 4), one k block of the GEMM (depth <= 320), weights in 16-column panels
 // (out_c > gemm::kGemmSmallN), and no 1x1 stride-1 layer (the GEMM reads those in place
@@ -38,9 +42,10 @@ bool DirectFloatConvApplies(const ConvGeometry& g, gemm::GemmKernel kernel);
 
 // output[batches][out_h][out_w][out_c] = clamp(conv(input) + bias) and the stage's
 // residual ADD, with packed_filter from gemm::PackFloatWeights(filter, out_c, depth).
-// Output rows split over `pool`. Only where DirectFloatConvApplies(g, kAuto).
+// Output rows split over `pool`. Only where DirectFloatConvApplies(g, kernel).
 void DirectFloatConv(const ConvGeometry& g, const float* input, const float* packed_filter,
-                     const gemm::FloatOutputStage& stage, float* output, pthreadpool* pool);
+                     const gemm::FloatOutputStage& stage, float* output, pthreadpool* pool,
+                     gemm::GemmKernel kernel = gemm::GemmKernel::kAuto);
 
 }  // namespace conv_util
 }  // namespace tflite

@@ -29,7 +29,7 @@ bool MakeGeometry(std::mt19937& rng, ConvGeometry* g) {
   g->in_c = pick(1, 4);
   g->f_h = pick(1, 7);
   g->f_w = pick(1, 7);
-  g->out_c = pick(1, 70);
+  g->out_c = pick(0, 1) == 1 ? 8 * pick(3, 8) : pick(1, 70);
   g->f_c = g->in_c;
   g->groups = 1;
   g->group_out_c = g->out_c;
@@ -131,6 +131,70 @@ TEST_CASE("DirectFloatConv: the im2col GEMM's bits and a double reference on ran
     ++checked;
   }
   CHECK(checked > 200);
+}
+
+TEST_CASE(
+    "DirectFloatConv in TFLite's order: the bits of the kTfliteGemmOrder GEMM on random "
+    "geometries") {
+  ConvGeometry probe{1, 8, 8, 3, 3, 3, 4, 4, 16, 3, 1, 16, 2, 2, 1, 1, 0, 0};
+  if (!tflite::conv_util::DirectFloatConvApplies(probe,
+                                                 tflite::gemm::GemmKernel::kTfliteGemmOrder)) {
+    WARN("SKIPPED: this CPU (or TFI_KERNEL_ISA) has no AVX-512F; the direct kernel does not run");
+    return;
+  }
+  std::unique_ptr<pthreadpool, decltype(&pthreadpool_destroy)> pool(pthreadpool_create(2),
+                                                                    pthreadpool_destroy);
+  std::mt19937 rng(20261206);
+  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+  int checked = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    ConvGeometry g;
+    if (!MakeGeometry(rng, &g)) continue;
+    const bool pointwise = g.f_h == 1 && g.f_w == 1 && g.stride_h == 1 && g.stride_w == 1;
+    const size_t rows = static_cast<size_t>(g.batches) * g.out_h * g.out_w;
+    const int depth = g.f_h * g.f_w * g.in_c;
+    const bool eight = g.out_c % 8 == 0 && g.out_c > tflite::gemm::kGemmSmallN && rows > 1 &&
+                       rows + g.out_c + depth >= 20;
+    CAPTURE(trial, g.batches, g.in_h, g.in_w, g.in_c, g.f_h, g.f_w, g.out_c, g.stride_h, g.stride_w,
+            g.dil_h, g.pad_h, g.pad_w, g.out_h, g.out_w);
+    REQUIRE(tflite::conv_util::DirectFloatConvApplies(
+                g, tflite::gemm::GemmKernel::kTfliteGemmOrder) == (!pointwise && eight));
+    // Half the trials with 8k channels, so that most run.
+    if (pointwise || !eight) continue;
+    std::vector<float> in(static_cast<size_t>(g.batches) * g.in_h * g.in_w * g.in_c);
+    std::vector<float> filter(static_cast<size_t>(g.out_c) * depth), bias(g.out_c);
+    for (float& v : in) v = value(rng);
+    for (float& v : filter) v = value(rng);
+    for (float& v : bias) v = value(rng);
+    std::vector<float> packed(tflite::gemm::PackedWeightsSize(g.out_c, depth));
+    tflite::gemm::PackFloatWeights(filter.data(), g.out_c, depth, packed.data());
+    tflite::gemm::FloatOutputStage stage;
+    stage.bias = trial % 5 == 0 ? nullptr : bias.data();
+    if (trial % 3 == 0) {
+      stage.min = -0.5f;
+      stage.max = 0.75f;
+    }
+    const size_t n_out = rows * g.out_c;
+    std::vector<float> direct(n_out, -7.0f), gemm(n_out, 7.0f);
+    tflite::conv_util::DirectFloatConv(g, in.data(), packed.data(), stage, direct.data(),
+                                       trial % 2 == 0 ? pool.get() : nullptr,
+                                       tflite::gemm::GemmKernel::kTfliteGemmOrder);
+    // The whole im2col matrix in one product, as TFLite's builtin kernel multiplies it.
+    std::vector<float> cols(rows * depth);
+    tflite::conv_util::Im2ColRows(
+        g, in.data(), 0, 0, rows, 0.0f, [](float v, size_t) { return v; }, cols.data());
+    tflite::gemm::FloatGemm(static_cast<int>(rows), g.out_c, depth, cols.data(), depth,
+                            packed.data(), gemm.data(), g.out_c, stage, nullptr,
+                            tflite::gemm::GemmKernel::kTfliteGemmOrder);
+    for (size_t i = 0; i < n_out; ++i) {
+      if (std::memcmp(&direct[i], &gemm[i], sizeof(float)) != 0) {
+        FAIL("output " << i << " (pixel " << i / g.out_c << ", channel " << i % g.out_c
+                       << "): direct " << direct[i] << ", GEMM " << gemm[i]);
+      }
+    }
+    ++checked;
+  }
+  CHECK(checked > 20);
 }
 
 TEST_CASE("DirectFloatConv: a residual ADD in the stage, as the GEMM adds it") {

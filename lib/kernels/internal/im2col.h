@@ -242,7 +242,7 @@ inline void FloatConv(const ConvGeometry& g, const float* input, const float* pa
                       std::vector<float>* scratch, pthreadpool* pool,
                       gemm::GemmKernel kernel = gemm::GemmKernel::kAuto) {
   if (DirectFloatConvApplies(g, kernel)) {
-    DirectFloatConv(g, input, packed_filter, stage, output, pool);
+    DirectFloatConv(g, input, packed_filter, stage, output, pool, kernel);
     return;
   }
   const int depth = g.f_h * g.f_w * g.f_c;
