@@ -845,6 +845,37 @@ float ClampToStage(float v, const FloatOutputStage& stage, int j) {
   return std::min(std::max(v, stage.min), stage.max);
 }
 
+#if defined(TFI_GEMM_X86)
+// EigenDot for 16 channels of one 16-column panel at once (lane c: channel j0 + c): the same
+// four chains per channel, the same reduction and tail, each product rounded then added;
+// then bias and clamp as ClampToStage. `cols` channels stored.
+__attribute__((target("avx512f"), optimize("fp-contract=off"))) void EigenDotPanelAvx512(
+    const float* x, int k, const float* panel, const FloatOutputStage& stage, int j0, int cols,
+    float* c) {
+  __m512 lane[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(),
+                    _mm512_setzero_ps()};
+  const int k4 = k & ~3;
+  int kk = 0;
+  for (; kk < k4; kk += 4) {
+    for (int l = 0; l < 4; ++l) {
+      const __m512 product = _mm512_mul_ps(
+          _mm512_set1_ps(x[kk + l]), _mm512_loadu_ps(panel + static_cast<size_t>(kk + l) * kNr));
+      lane[l] = _mm512_add_ps(lane[l], product);
+    }
+  }
+  __m512 sum = _mm512_add_ps(_mm512_add_ps(lane[0], lane[2]), _mm512_add_ps(lane[1], lane[3]));
+  for (; kk < k; ++kk) {
+    const __m512 product = _mm512_mul_ps(_mm512_set1_ps(x[kk]),
+                                         _mm512_loadu_ps(panel + static_cast<size_t>(kk) * kNr));
+    sum = _mm512_add_ps(sum, product);
+  }
+  const __mmask16 mask = cols >= kNr ? __mmask16(0xffff) : __mmask16((1u << cols) - 1u);
+  if (stage.bias != nullptr) sum = _mm512_add_ps(sum, _mm512_maskz_loadu_ps(mask, stage.bias + j0));
+  sum = _mm512_min_ps(_mm512_set1_ps(stage.max), _mm512_max_ps(_mm512_set1_ps(stage.min), sum));
+  _mm512_mask_storeu_ps(c, mask, sum);
+}
+#endif
+
 // The outputs of GemmKernel::kTfliteGemmOrder that are not k-ascending sums (above): every one
 // where m or n is 1, else channels n & ~7 to n; with bias and clamp.
 void TfliteOrderTail(int m, int n, int k, const float* a, int lda, const float* packed_b, float* c,
@@ -853,6 +884,18 @@ void TfliteOrderTail(int m, int n, int k, const float* a, int lda, const float* 
   if (m == 1 || n == 1) {
     // Eigen's matrix-vector product: dot products along k (of the one input row with every
     // weight row, or of every input row with the one weight row).
+#if defined(TFI_GEMM_X86)
+    if (n > kSmallN && CpuHasAvx512F()) {  // weights in 16-column panels: 16 channels a step
+      for (int i = 0; i < m; ++i) {
+        for (int j0 = 0; j0 < n; j0 += kNr) {
+          EigenDotPanelAvx512(a + static_cast<size_t>(i) * lda, k,
+                              packed_b + static_cast<size_t>(j0) * k, stage, j0,
+                              std::min(kNr, n - j0), c + static_cast<size_t>(i) * ldc + j0);
+        }
+      }
+      return;
+    }
+#endif
     for (int i = 0; i < m; ++i) {
       const float* x = a + static_cast<size_t>(i) * lda;
       for (int j = 0; j < n; ++j) {

@@ -226,7 +226,8 @@ float EigenOrderSum(const float* x, const float* wj, int m, int n, int k, int i,
 TEST_CASE("FloatGemm's kTfliteGemmOrder sums as Eigen's GEMM does, output by output") {
   const int shapes[][3] = {{7, 17, 5},  {13, 32, 300}, {9, 11, 27},  {30, 22, 22}, {1, 13, 37},
                            {30, 1, 18}, {5, 12, 45},   {1, 1, 7},    {6, 4, 9},    {63, 3, 23},
-                           {12, 6, 8},  {64, 128, 64}, {2, 40, 700}, {1, 30, 3},   {11, 2, 1}};
+                           {12, 6, 8},  {64, 128, 64}, {2, 40, 700}, {1, 30, 3},   {11, 2, 1},
+                           {1, 80, 12}, {1, 37, 45}};  // (m = 1: 16 channels a step on AVX-512)
   uint32_t seed = 900;
   for (const auto& s : shapes) {
     const int m = s[0], n = s[1], k = s[2];

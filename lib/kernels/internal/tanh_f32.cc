@@ -58,6 +58,13 @@ __attribute__((always_inline, optimize("fp-contract=off"))) inline void Impl(con
     std::memcpy(out + i, &a, sizeof a);
     std::memcpy(out + i + kLanes, &b, sizeof b);
   }
+  // One vector more before the 4-lane steps (an LSTM gate of 20 values: one, not five).
+  for (; i + kLanes <= n; i += kLanes) {
+    V a;
+    std::memcpy(&a, in + i, sizeof a);
+    Lanes(a);
+    std::memcpy(out + i, &a, sizeof a);
+  }
   for (; i < n; i += 4) {
     const size_t left = static_cast<size_t>(std::min<int64_t>(4, n - i));
     vector_math::V4 a = {};
