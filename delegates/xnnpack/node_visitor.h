@@ -159,6 +159,9 @@ bool IsGlueOp(int builtin_code);
 // Checks the node; with `copies`, also appends the copies that compute it.
 bool VisitGlue(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                std::vector<StridedCopy>* copies);
+// A float RESHAPE or SQUEEZE XNNPACK would take (VisitShape), as one contiguous copy.
+bool FloatReshapeCopy(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                      StridedCopy* copy);
 // A TRANSPOSE node VisitGlue takes: its permutation; false for any other node.
 bool TransposePermutation(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                           std::vector<int>* perm);
@@ -268,9 +271,10 @@ struct BinaryStep {
 constexpr size_t kOwnBinaryMinElements = 16384;
 // Same-shape operands only with `threads` > 1 (on one thread XNNPACK's own loop is the
 // same); a tensor by a vector along its last dimension (ADD and MUL either way round, SUB
-// with the vector second) on any number.
+// with the vector second) on any number. `whole_runtime`: the node is one of an XNNPACK
+// runtime of such ops only, which the steps replace whatever the size and threads.
 bool PlanOwnBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
-                   int threads, BinaryStep* step);
+                   int threads, BinaryStep* step, bool whole_runtime = false);
 
 // --- int8 MUL, ADD, SUB, same shape or by a last-dimension vector, on AVX-512 (binary_qs8.h) ---
 struct BinaryQs8Step {

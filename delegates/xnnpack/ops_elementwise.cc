@@ -40,7 +40,7 @@ bool VisitBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
 }
 
 bool PlanOwnBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
-                   int threads, BinaryStep* step) {
+                   int threads, BinaryStep* step, bool whole_runtime) {
   BinaryOp op;
   switch (reg.builtin_code) {
     case kTfLiteBuiltinAdd: op = BinaryOp::kAdd; break;
@@ -55,12 +55,15 @@ bool PlanOwnBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistra
   size_t period = 0;
   // a + b and a * b are b + a and b * a, bit for bit.
   if (!SameShapeOrChannelVector(v, out, op != BinaryOp::kSub, &a, &b, &period) ||
-      (period == 0 && threads <= 1)) {
+      (period == 0 && threads <= 1 && !whole_runtime)) {
     return false;
   }
   size_t elements = 1;
   for (int i = 0; i < dout->size; ++i) elements *= static_cast<size_t>(dout->data[i]);
-  if (elements < kOwnBinaryMinElements || (period != 0 && elements % period != 0)) return false;
+  if ((elements < kOwnBinaryMinElements && !whole_runtime) ||
+      (period != 0 && elements % period != 0)) {
+    return false;
+  }
   float min, max;
   if (!ActivationRange(v, BinaryActivation(node, reg.builtin_code), &min, &max)) return false;
   if (step != nullptr) *step = BinaryStep{op, a, b, out, elements, min, max, period};

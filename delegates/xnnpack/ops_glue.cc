@@ -303,6 +303,27 @@ bool IsGlueOp(int builtin_code) {
   }
 }
 
+bool FloatReshapeCopy(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                      StridedCopy* copy) {
+  if ((reg.builtin_code != kTfLiteBuiltinReshape && reg.builtin_code != kTfLiteBuiltinSqueeze) ||
+      node.inputs->size < 1 || node.outputs->size != 1 || node.inputs->data[0] < 0 ||
+      Tensor(v, node.inputs->data[0]).type != kTfLiteFloat32 || !VisitShape(v, node, reg)) {
+    return false;
+  }
+  const int in = node.inputs->data[0], out = node.outputs->data[0];
+  const int64_t elements = tflite::NumElements(&Tensor(v, out));
+  if (elements != tflite::NumElements(&Tensor(v, in))) return false;
+  if (copy != nullptr) {
+    *copy = StridedCopy{};
+    copy->src = in;
+    copy->dst = out;
+    copy->rank = 1;
+    copy->shape[0] = static_cast<size_t>(elements);
+    copy->src_stride[0] = copy->dst_stride[0] = 1;
+  }
+  return true;
+}
+
 bool TransposePermutation(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                           std::vector<int>* perm) {
   if (reg.builtin_code != kTfLiteBuiltinTranspose || !VisitGlue(v, node, reg, nullptr)) return false;

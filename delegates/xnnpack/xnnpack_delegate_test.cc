@@ -262,6 +262,44 @@ TEST_CASE(
         "#1 DEPTHWISE_CONV_2D");
 }
 
+// TANH (a float op this XNNPACK lacks: an own step), then an ADD of a second input, a
+// RESHAPE and a MUL by a vector along the last dimension, then TANH again: the arithmetic
+// between the two steps would be an XNNPACK runtime of its own.
+std::vector<uint8_t> ArithmeticBetweenSteps() {
+  ModelBuilder b;
+  const int x = b.AddTensor(TensorType_FLOAT32, {1, 20}, "x");
+  const int y = b.AddTensor(TensorType_FLOAT32, {1, 20}, "y");
+  const int t0 = b.AddTensor(TensorType_FLOAT32, {1, 20}, "t0");
+  b.AddOperator(tflite::BuiltinOperator_TANH, {x}, {t0});
+  const int s = b.AddTensor(TensorType_FLOAT32, {1, 20}, "s");
+  b.AddOperator(tflite::BuiltinOperator_ADD, {t0, y}, {s}, Options(tflite::AddOptionsT{}));
+  const int shape = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {2}, {4, 5}, "shape");
+  const int r = b.AddTensor(TensorType_FLOAT32, {4, 5}, "r");
+  b.AddOperator(tflite::BuiltinOperator_RESHAPE, {s, shape}, {r});
+  const int scale = b.AddConstTensor<float>(TensorType_FLOAT32, {5}, Ramp(5, 0.5f), "scale");
+  const int m = b.AddTensor(TensorType_FLOAT32, {4, 5}, "m");
+  b.AddOperator(tflite::BuiltinOperator_MUL, {r, scale}, {m}, Options(tflite::MulOptionsT{}));
+  const int out = b.AddTensor(TensorType_FLOAT32, {4, 5}, "out");
+  b.AddOperator(tflite::BuiltinOperator_TANH, {m}, {out});
+  b.SetInputs({x, y});
+  b.SetOutputs({out});
+  return b.Build();
+}
+
+TEST_CASE(
+    "XNNPACK partitions run arithmetic between own steps as steps, not as a runtime of its own") {
+  const auto bytes = ArithmeticBetweenSteps();
+  CheckDelegated(bytes);  // against the builtin kernels, 1 and 2 threads
+  const Outcome r = Run(bytes, true);
+  REQUIRE(r.log.size() == 2);
+  CHECK(r.log[1] ==
+        "partition of 5 nodes: 0 XNNPACK runtimes; 5 nodes run by the delegate's own code, not by "
+        "XNNPACK: float ADD / SUB / MUL and reshapes that would be XNNPACK runtimes of their own "
+        "between the delegate's steps (invoking one costs more than their arithmetic): #1 ADD, "
+        "#2 RESHAPE, #3 MUL; float ops this XNNPACK lacks, on the builtin kernels' code: #0 TANH, "
+        "#4 TANH");
+}
+
 // TFI_XNNPACK_OWN_GEMM=1 for a scope (the tests pin it to 0: lib/testing/test_environment.cc).
 struct OwnGemmOn {
   OwnGemmOn() { setenv("TFI_XNNPACK_OWN_GEMM", "1", 1); }

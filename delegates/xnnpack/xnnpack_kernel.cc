@@ -266,6 +266,10 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
             UnaryF32Step{builtin_bits_ ? UnaryF32::kSwishBuiltin : UnaryF32::kSwish, swish->second,
                          out, static_cast<size_t>(tflite::NumElements(&context->tensors[out]))});
         planned = true;
+      } else if (binary_runtime_nodes_.count(n) != 0 && FloatReshapeCopy(v, *node, *reg, nullptr)) {
+        StridedCopy copy;
+        planned = FloatReshapeCopy(v, *node, *reg, &copy);
+        seg.steps.emplace_back(copy);
       } else if (IsGlueOp(op)) {
         std::vector<StridedCopy> copies;
         planned = VisitGlue(v, *node, *reg, &copies);
@@ -291,7 +295,8 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
           seg.steps.emplace_back(step);
         }
       } else if ((op == kTfLiteBuiltinDepthwiseConv2d && !PlanOwnConv(v, *node, *reg, nullptr)) ||
-                 (IsDepthwiseGroupsConv(v, *node, *reg) && PlanOwnDepthwise(v, *node, *reg, nullptr))) {
+                 (IsDepthwiseGroupsConv(v, *node, *reg) &&
+                  PlanOwnDepthwise(v, *node, *reg, nullptr))) {
         DepthwiseStep step;
         const auto pad = pad_before_.find(n);
         planned = PlanOwnDepthwise(v, *node, *reg, &step,
@@ -346,7 +351,8 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         }
       } else if (op == kTfLiteBuiltinAdd || op == kTfLiteBuiltinSub || op == kTfLiteBuiltinMul) {
         BinaryStep step;
-        planned = PlanOwnBinary(v, *node, *reg, threads_, &step);
+        planned =
+            PlanOwnBinary(v, *node, *reg, threads_, &step, binary_runtime_nodes_.count(n) != 0);
         seg.steps.emplace_back(step);
       } else {
         TransposeConvStep step;
@@ -1218,10 +1224,31 @@ TfLiteStatus XnnpackKernel::CutSegments(TfLiteContext* context, const std::vecto
   }
   std::vector<NodeSubset> subsets;
   PartitionGraphIntoIndependentNodeSubsets(view, by_xnnpack, /*greedily=*/true, &subsets);
+  binary_runtime_nodes_.clear();
   for (NodeSubset& subset : subsets) {
     segments_.emplace_back();
     segments_.back().nodes = std::move(subset.nodes);
     segments_.back().xnnpack = subset.type == NodeSubset::kTfPartition;
+    // A whole runtime of float ADD / SUB / MUL, which the binary step can run: those steps
+    // instead (the same bits; invoking a runtime costs more than a small one's arithmetic,
+    // and this XNNPACK runs them on one thread). A step among other XNNPACK operators
+    // would cut their runtime in two: those stay.
+    Segment& seg = segments_.back();
+    if (!seg.xnnpack || force_fp16_) continue;
+    VisitContext v = NewVisit(context);
+    bool binaries = !seg.nodes.empty();
+    for (int n : seg.nodes) {
+      TfLiteNode* node;
+      TfLiteRegistration* reg;
+      TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
+      binaries =
+          binaries && (PlanOwnBinary(v, *node, *reg, threads_, nullptr, /*whole_runtime=*/true) ||
+                       FloatReshapeCopy(v, *node, *reg, nullptr));
+    }
+    if (binaries) {
+      seg.xnnpack = false;
+      binary_runtime_nodes_.insert(seg.nodes.begin(), seg.nodes.end());
+    }
   }
   return kTfLiteOk;
 }
@@ -1395,10 +1422,10 @@ bool IsBuiltinDepthwiseStep(VisitContext& v, const TfLiteNode& node,
 void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   DelegationRecord* record = CurrentDelegationRecord(context);
   if (record == nullptr) return;
-  std::string copied, convolved, builtin_depthwise, dot_depthwise, gemm_convolved, winograd,
-      dot_convolved, transposed, transposed_qs8, elementwise, tabled, multiplied, added,
-      table_multiplied, own_float, own_means, folded, folded_transposes, swished, residuals, pads,
-      norms;
+  std::string copied, arithmetic_runtimes, convolved, builtin_depthwise, dot_depthwise,
+      gemm_convolved, winograd, dot_convolved, transposed, transposed_qs8, elementwise, tabled,
+      multiplied, added, table_multiplied, own_float, own_means, folded, folded_transposes, swished,
+      residuals, pads, norms;
   int runtimes = 0, own_nodes = 0;
   if (force_fp16_) {
     std::vector<std::string> fp32;
@@ -1431,6 +1458,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
                         context->tensors[node->inputs->data[0]].type == kTfLiteInt8;
       std::string& list =
           folded_layer_norm_nodes_.count(n) != 0 || layer_norms_.count(n) != 0 ? norms
+          : binary_runtime_nodes_.count(n) != 0                                ? arithmetic_runtimes
           : folded_residual_nodes_.count(n) != 0                               ? residuals
           : folded_pads_.count(n) != 0                                         ? pads
           : folded_clamps_.count(n) != 0                                       ? folded
@@ -1485,6 +1513,10 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
     if (!list.empty()) what += fmt::format("{}{}: {}", what.empty() ? "" : "; ", kind, list);
   };
   say(copied, "copies (this XNNPACK has no such operator)");
+  say(arithmetic_runtimes,
+      "float ADD / SUB / MUL and reshapes that would be XNNPACK runtimes of "
+      "their own between the delegate's steps (invoking one costs more "
+      "than their arithmetic)");
   say(own_float, "float ops this XNNPACK lacks, on the builtin kernels' code");
   say(own_means, "8-bit MEANs this XNNPACK's global average pooling does not take (TFLite's "
                  "newer one does), on the reference kernels' arithmetic");

@@ -219,6 +219,9 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   // outputs are never formed.
   std::map<int, LayerNormStep> layer_norms_;  // the final ADD node -> its step
   std::set<int> folded_layer_norm_nodes_;
+  // ADD / SUB / MUL nodes of what would be an XNNPACK runtime of such ops only (an LSTM
+  // cell's gate arithmetic between the own steps): run as BinarySteps instead.
+  std::set<int> binary_runtime_nodes_;
   std::map<int, MatMulViews> matmul_views_;
   void UseViews(TfLiteContext* context, const TfLiteNode& node, const MatMulViews& views,
                 BatchMatMulStep* step) const;
