@@ -28,7 +28,8 @@ T Max(T a, T b) {
 
 template <typename T>
 TfLiteStatus Run(TfLiteContext* context, TfLiteNode* node) {
-  return reduce::Reduce<T>(context, node, std::numeric_limits<T>::lowest(), Max<T>);
+  return reduce::Reduce<T>(context, node, std::numeric_limits<T>::lowest(),
+                           [](T a, T b) { return Max(a, b); });
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {

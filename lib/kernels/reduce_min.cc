@@ -28,7 +28,8 @@ T Min(T a, T b) {
 
 template <typename T>
 TfLiteStatus Run(TfLiteContext* context, TfLiteNode* node) {
-  return reduce::Reduce<T>(context, node, std::numeric_limits<T>::max(), Min<T>);
+  return reduce::Reduce<T>(context, node, std::numeric_limits<T>::max(),
+                           [](T a, T b) { return Min(a, b); });
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {

@@ -25,11 +25,13 @@ T Mul(T a, T b) {
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   switch (GetInput(context, node, 0)->type) {
     case kTfLiteFloat32:
-      return reduce::Reduce<float>(context, node, 1.f, Mul<float>);
+      return reduce::Reduce<float>(context, node, 1.f, [](float a, float b) { return Mul(a, b); });
     case kTfLiteInt32:
-      return reduce::Reduce<int32_t>(context, node, 1, Mul<int32_t>);
+      return reduce::Reduce<int32_t>(context, node, 1,
+                                     [](int32_t a, int32_t b) { return Mul(a, b); });
     default:
-      return reduce::Reduce<int64_t>(context, node, 1, Mul<int64_t>);
+      return reduce::Reduce<int64_t>(context, node, 1,
+                                     [](int64_t a, int64_t b) { return Mul(a, b); });
   }
 }
 

@@ -36,7 +36,7 @@ TfLiteStatus EvalQuantized(TfLiteContext* context, TfLiteNode* node) {
   TfLiteTensor* output = GetOutput(context, node, 0);
   if (input->params.scale == output->params.scale &&
       input->params.zero_point == output->params.zero_point) {
-    return reduce::Reduce<T>(context, node, T(0), Add<T>);
+    return reduce::Reduce<T>(context, node, T(0), [](T a, T b) { return Add(a, b); });
   }
   if (IsDynamicTensor(output)) TF_LITE_ENSURE_OK(context, reduce::ResizeOutput(context, node));
   const int64_t out_count = NumElements(output);
@@ -63,9 +63,10 @@ TfLiteStatus EvalQuantized(TfLiteContext* context, TfLiteNode* node) {
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   switch (GetInput(context, node, 0)->type) {
     case kTfLiteFloat32:
-      return reduce::Reduce<float>(context, node, 0.f, Add<float>);
+      return reduce::Reduce<float>(context, node, 0.f, [](float a, float b) { return Add(a, b); });
     case kTfLiteInt32:
-      return reduce::Reduce<int32_t>(context, node, 0, Add<int32_t>);
+      return reduce::Reduce<int32_t>(context, node, 0,
+                                     [](int32_t a, int32_t b) { return Add(a, b); });
     case kTfLiteUInt8:
       return EvalQuantized<uint8_t>(context, node);
     case kTfLiteInt8:

@@ -122,6 +122,29 @@ TfLiteStatus ReduceInto(TfLiteContext* context, TfLiteNode* node, Acc* out, Acc 
     }
     return kTfLiteOk;
   }
+  // The reduced dimensions one contiguous block with dimensions after it (a global pooling
+  // over the rows of [1, W, C], a MEAN over H and W of NHWC): for each output row, the
+  // block's rows folded into it one at a time. Each output sees its inputs in the same
+  // order as in the walk below; the loop over a row vectorizes.
+  int last_reduced = first_reduced;
+  while (last_reduced > 0 && !reduced[last_reduced - 1]) --last_reduced;
+  int block_start = last_reduced;
+  while (block_start > 0 && reduced[block_start - 1]) --block_start;
+  if (out_count > 0 && first_reduced == rank && last_reduced > 0 &&
+      std::none_of(reduced.begin(), reduced.begin() + block_start, [](bool r) { return r; })) {
+    int64_t mid = 1, inner = 1;
+    for (int d = block_start; d < last_reduced; ++d) mid *= input->dims->data[d];
+    for (int d = last_reduced; d < rank; ++d) inner *= input->dims->data[d];
+    const int64_t outer = out_count / inner;
+    for (int64_t o = 0; o < outer; ++o) {
+      Acc* row_out = out + o * inner;
+      for (int64_t r = 0; r < mid; ++r) {
+        const In* row = in + (o * mid + r) * inner;
+        for (int64_t c = 0; c < inner; ++c) row_out[c] = reducer(row_out[c], row[c]);
+      }
+    }
+    return kTfLiteOk;
+  }
   std::vector<int> idx(rank, 0);
   int64_t o = 0;
   for (int64_t i = 0; i < in_count; ++i) {
