@@ -449,6 +449,10 @@ bool HybridRowsInPlace(const Geometry& g, int depth, int stride, const int8_t* q
   return true;
 }
 
+void HybridImages(const Geometry& g, OpData* data, const TfLiteTensor* filter, const int8_t* q,
+                  const int32_t* offset, const float* image_scale, const float* bias_data,
+                  float act_min, float act_max, float* out, pthreadpool* pool);
+
 // Hybrid: quantize each batch image, im2col of (q - offset) (0 outside the image), int32
 // sums with the group's int8 filter rows on the packed GEMM (into the task's slice of
 // data->sums), float rescale, bias, clamp.
@@ -472,17 +476,38 @@ void EvalHybrid(TfLiteContext* context, int input_index, const Geometry& g, OpDa
   const float* image_scale = data->image_scale.data();
   float act_min, act_max;
   CalculateActivationRange(params.activation, &act_min, &act_max);
-  const int depth = g.f_h * g.f_w * g.f_c;
-  const size_t rows = static_cast<size_t>(g.batches) * g.out_h * g.out_w;
-  const size_t pixels = static_cast<size_t>(g.out_h) * g.out_w;
-  const int n = g.group_out_c;
-  const int8_t* q = images.values;
-  const int32_t* offset = images.offset;
   const float* bias_data = bias != nullptr ? bias->data.f : nullptr;
   float* out = output->data.f;
   if (EvalHybridDepthwiseGroups(g, data, filter, images, bias_data, act_min, act_max, out, pool)) {
     return;
   }
+  // Several images where the CPU has dot-product instructions: one at a time on the dot
+  // GEMM's paths (each has its own zero point, which pads its windows), rather than all on
+  // the int16 GEMM (a dilated Conv1D runs as SPACE_TO_BATCH_ND -> CONV_2D over `dilation`
+  // images: 4x slower there).
+  if (g.batches > 1 && gemm::DotGemmWanted()) {
+    Geometry one = g;
+    one.batches = 1;
+    const size_t image_out = static_cast<size_t>(g.out_h) * g.out_w * g.out_c;
+    for (int b = 0; b < g.batches; ++b) {
+      HybridImages(one, data, filter, images.values + b * image, images.offset + b, image_scale + b,
+                   bias_data, act_min, act_max, out + b * image_out, pool);
+    }
+    return;
+  }
+  HybridImages(g, data, filter, images.values, images.offset, image_scale, bias_data, act_min,
+               act_max, out, pool);
+}
+
+// The hybrid convolution of g.batches quantized images q (zero points `offset`, scales
+// `image_scale` with the per-tensor filter scale folded in) into out.
+void HybridImages(const Geometry& g, OpData* data, const TfLiteTensor* filter, const int8_t* q,
+                  const int32_t* offset, const float* image_scale, const float* bias_data,
+                  float act_min, float act_max, float* out, pthreadpool* pool) {
+  const int depth = g.f_h * g.f_w * g.f_c;
+  const size_t rows = static_cast<size_t>(g.batches) * g.out_h * g.out_w;
+  const size_t pixels = static_cast<size_t>(g.out_h) * g.out_w;
+  const int n = g.group_out_c;
   const size_t sums_slice = conv_util::kChunkRows * static_cast<size_t>(n);
   data->sums.resize(conv_util::ChunkTasks(rows, pool) * sums_slice);
   // One image where the CPU has dot-product instructions: the same int32 sums on
