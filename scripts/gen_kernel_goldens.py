@@ -53,6 +53,7 @@ OPTIMIZED_CASES.update({
     name: "float sums of the default (Eigen) GEMM" for name in (
         "float_conv_in_hybrid_graph_11_channels", "float_conv_in_hybrid_graph_22_channels",
         "float_conv_in_hybrid_graph_one_pixel", "float_conv_in_hybrid_graph_one_channel",
+        "float_conv_in_hybrid_graph_first_layer",
         "float_fully_connected_in_hybrid_graph",
         "float_fully_connected_in_hybrid_graph_batch_1",
         "float_batch_matmul_in_hybrid_graph")})

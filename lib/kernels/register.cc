@@ -26,6 +26,7 @@ BuiltinOpResolver::BuiltinOpResolver() {
   // CAST: v1-5 without complex64 (not v6 int4, v7 bfloat16).
   AddBuiltin(BuiltinOperator_CAST, Register_CAST(), 1, 5);
   AddBuiltin(BuiltinOperator_CEIL, Register_CEIL(), 1, 1);
+  AddBuiltin(BuiltinOperator_COMPLEX_ABS, Register_COMPLEX_ABS(), 1, 1);
   AddBuiltin(BuiltinOperator_CONCATENATION, Register_CONCATENATION(), 1, 4);
   // CONV_2D: v1 float/uint8, v2 hybrid per-tensor, v3 int8 per-channel, v4 int16 (16x8),
   // v5 hybrid per-channel, v6 grouped, v7 int4 weights, v8 quantized_bias_type. The kernel
@@ -67,6 +68,7 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_GREATER_EQUAL, Register_GREATER_EQUAL(), 1, 3);
   AddBuiltin(BuiltinOperator_HARD_SWISH, Register_HARD_SWISH(), 1, 1);
   AddBuiltin(BuiltinOperator_IF, Register_IF(), 1, 1);
+  AddBuiltin(BuiltinOperator_IMAG, Register_IMAG(), 1, 1);
   AddBuiltin(BuiltinOperator_L2_NORMALIZATION, Register_L2_NORMALIZATION(), 1, 2);
   AddBuiltin(BuiltinOperator_L2_POOL_2D, Register_L2_POOL_2D(), 1, 1);
   AddBuiltin(BuiltinOperator_LEAKY_RELU, Register_LEAKY_RELU(), 1, 2);
@@ -98,6 +100,7 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_QUANTIZE, Register_QUANTIZE(), 1, 3);
   AddBuiltin(BuiltinOperator_RANGE, Register_RANGE(), 1, 2);
   AddBuiltin(BuiltinOperator_RANK, Register_RANK(), 1, 1);
+  AddBuiltin(BuiltinOperator_REAL, Register_REAL(), 1, 1);
   AddBuiltin(BuiltinOperator_REDUCE_ALL, Register_REDUCE_ALL(), 1, 1);
   AddBuiltin(BuiltinOperator_REDUCE_ANY, Register_REDUCE_ANY(), 1, 1);
   AddBuiltin(BuiltinOperator_REDUCE_MAX, Register_REDUCE_MAX(), 1, 3);
@@ -113,6 +116,7 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_RESIZE_NEAREST_NEIGHBOR, Register_RESIZE_NEAREST_NEIGHBOR(), 1, 4);
   // REVERSE_V2: v1, v2 int8, v3 several axes.
   AddBuiltin(BuiltinOperator_REVERSE_V2, Register_REVERSE_V2(), 1, 3);
+  AddBuiltin(BuiltinOperator_RFFT2D, Register_RFFT2D(), 1, 1);
   AddBuiltin(BuiltinOperator_ROUND, Register_ROUND(), 1, 1);
   AddBuiltin(BuiltinOperator_RSQRT, Register_RSQRT(), 1, 2);
   AddBuiltin(BuiltinOperator_SELECT, Register_SELECT(), 1, 4);

@@ -389,6 +389,28 @@ ModelBuilder TransposeConvHybrid(bool per_channel, bool bias, tflite::Padding pa
   return b;
 }
 
+// --- RFFT2D (complex64 out) read by COMPLEX_ABS, REAL and IMAG (float32 outs) -------------
+
+ModelBuilder Rfft2dParts(std::vector<int32_t> shape, int32_t fft_h, int32_t fft_w) {
+  ModelBuilder b;
+  const int in = b.AddTensor(tflite::TensorType_FLOAT32, shape, "in");
+  const int len = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {2}, {fft_h, fft_w}, "len");
+  std::vector<int32_t> out_shape = shape;
+  out_shape[out_shape.size() - 2] = fft_h;
+  out_shape[out_shape.size() - 1] = fft_w / 2 + 1;
+  const int z = b.AddTensor(tflite::TensorType_COMPLEX64, out_shape, "z");
+  b.AddOperator(tflite::BuiltinOperator_RFFT2D, {in, len}, {z});
+  std::vector<int32_t> outs;
+  for (auto op : {tflite::BuiltinOperator_COMPLEX_ABS, tflite::BuiltinOperator_REAL,
+                  tflite::BuiltinOperator_IMAG}) {
+    outs.push_back(b.AddTensor(tflite::TensorType_FLOAT32, out_shape, "part"));
+    b.AddOperator(op, {z}, {outs.back()});
+  }
+  b.SetInputs({in});
+  b.SetOutputs(outs);
+  return b;
+}
+
 // --- FULLY_CONNECTED int8 (v4; TFLite's reference now takes the float scales too) ---------
 
 // uint8 x uint8 -> uint8, or -> int16 (`int16_out`, zero point 0).
@@ -1471,6 +1493,27 @@ const GoldenCase kCases[] = {
                                   tflite::ActivationFunctionType_RELU, 582);
      },
      1e-6},
+    // RFFT2D in double precision rounded to float, as TFLite's: within an ulp or so.
+    {"rfft2d_crop_rows_pad_columns",
+     [] {
+       return Rfft2dParts({2, 6, 10}, 4, 16);
+     },
+     1e-6},
+    {"rfft2d_pad_rows_crop_columns",
+     [] {
+       return Rfft2dParts({3, 5, 70}, 8, 64);
+     },
+     1e-6},
+    {"rfft2d_stft_frames",
+     [] {
+       return Rfft2dParts({1, 7, 512}, 1, 512);
+     },
+     1e-6},
+    {"rfft2d_fft_length_not_power_of_two",
+     [] {
+       return Rfft2dParts({1, 4, 12}, 4, 12);
+     },
+     0},
     // LSTM: the gate activations have TFLite's bits (Eigen's tanh and logistic, as
     // tensor_utils.h), but the float sums do not all follow its order (its float gate
     // products go through optimized_ops::FullyConnected, ours sum k in order): outputs
