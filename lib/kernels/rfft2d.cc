@@ -141,10 +141,14 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
       Fft(row.data(), m, 1, twiddle, max_n);
       const int step = max_n / width;
       for (int k = 0; k <= m; ++k) {
-        const Complex zk = row[k % m], zc = std::conj(row[(m - k) % m]);
-        const double er = 0.5 * (zk.real() + zc.real()), ei = 0.5 * (zk.imag() + zc.imag());
-        // (zk - zc) / 2i
-        const double orr = 0.5 * (zk.imag() - zc.imag()), oi = -0.5 * (zk.real() - zc.real());
+        // Z[k] and conj(Z[m - k]), indices mod m, read as doubles (a std::complex copy went
+        // through the stack here).
+        const Complex* zk = row.data() + (k == m ? 0 : k);
+        const Complex* zm = row.data() + (k == 0 ? 0 : m - k);
+        const double kr = zk->real(), ki = zk->imag(), cr = zm->real(), ci = -zm->imag();
+        const double er = 0.5 * (kr + cr), ei = 0.5 * (ki + ci);
+        // (Z[k] - conj(Z[m - k])) / 2i
+        const double orr = 0.5 * (ki - ci), oi = -0.5 * (kr - cr);
         // (k * step <= max_n / 2: inside the table.)
         const double wr = twiddle[static_cast<size_t>(k) * step].real();
         const double wi = twiddle[static_cast<size_t>(k) * step].imag();
