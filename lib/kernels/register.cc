@@ -89,6 +89,8 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_MIRROR_PAD, Register_MIRROR_PAD(), 1, 3);
   AddBuiltin(BuiltinOperator_MUL, Register_MUL(), 1, 5);
   AddBuiltin(BuiltinOperator_NEG, Register_NEG(), 1, 1);
+  AddBuiltin(BuiltinOperator_NON_MAX_SUPPRESSION_V4, Register_NON_MAX_SUPPRESSION_V4(), 1, 1);
+  AddBuiltin(BuiltinOperator_NON_MAX_SUPPRESSION_V5, Register_NON_MAX_SUPPRESSION_V5(), 1, 1);
   AddBuiltin(BuiltinOperator_NOT_EQUAL, Register_NOT_EQUAL(), 1, 3);
   AddBuiltin(BuiltinOperator_ONE_HOT, Register_ONE_HOT(), 1, 1);
   AddBuiltin(BuiltinOperator_PACK, Register_PACK(), 1, 4);

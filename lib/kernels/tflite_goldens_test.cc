@@ -411,6 +411,32 @@ ModelBuilder Rfft2dParts(std::vector<int32_t> shape, int32_t fft_h, int32_t fft_
   return b;
 }
 
+// --- NON_MAX_SUPPRESSION_V4 / V5 (float boxes and scores fed as inputs) ------------------
+
+ModelBuilder NonMaxSuppression(bool soft, int boxes, int max_out, float iou, float score_min,
+                               float sigma) {
+  ModelBuilder b;
+  const int in_boxes = b.AddTensor(tflite::TensorType_FLOAT32, {boxes, 4}, "boxes");
+  const int in_scores = b.AddTensor(tflite::TensorType_FLOAT32, {boxes}, "scores");
+  std::vector<int32_t> inputs = {
+      in_boxes, in_scores,
+      b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {}, {max_out}, "max_output_size"),
+      b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {}, {iou}, "iou_threshold"),
+      b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {}, {score_min}, "score_threshold")};
+  if (soft)
+    inputs.push_back(b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {}, {sigma}, "sigma"));
+  std::vector<int32_t> outputs = {b.AddTensor(tflite::TensorType_INT32, {max_out}, "indices")};
+  if (soft)
+    outputs.push_back(b.AddTensor(tflite::TensorType_FLOAT32, {max_out}, "selected_scores"));
+  outputs.push_back(b.AddTensor(tflite::TensorType_INT32, {}, "count"));
+  b.AddOperator(soft ? tflite::BuiltinOperator_NON_MAX_SUPPRESSION_V5
+                     : tflite::BuiltinOperator_NON_MAX_SUPPRESSION_V4,
+                inputs, outputs);
+  b.SetInputs({in_boxes, in_scores});
+  b.SetOutputs(outputs);
+  return b;
+}
+
 // --- FULLY_CONNECTED int8 (v4; TFLite's reference now takes the float scales too) ---------
 
 // uint8 x uint8 -> uint8, or -> int16 (`int16_out`, zero point 0).
@@ -1513,6 +1539,13 @@ const GoldenCase kCases[] = {
      [] {
        return Rfft2dParts({1, 4, 12}, 4, 12);
      },
+     0},
+    {"non_max_suppression_v4", [] { return NonMaxSuppression(false, 40, 10, 0.3f, -0.2f, 0); }, 0},
+    {"non_max_suppression_v4_fewer_candidates",
+     [] { return NonMaxSuppression(false, 12, 20, 0.5f, 0.3f, 0); }, 0},
+    {"non_max_suppression_v5_soft",
+     [] { return NonMaxSuppression(true, 40, 12, 0.6f, -1.0f, 0.5f); }, 0},
+    {"non_max_suppression_v5_hard", [] { return NonMaxSuppression(true, 30, 8, 0.4f, 0.0f, 0.0f); },
      0},
     // LSTM: the gate activations have TFLite's bits (Eigen's tanh and logistic, as
     // tensor_utils.h), but the float sums do not all follow its order (its float gate
