@@ -11,6 +11,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <new>
 #include <vector>
 
 #include "tensorflow/lite/core/c/common.h"
@@ -110,13 +111,22 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   int64_t slices = 1;
   for (int d = 0; d < rank - 2; ++d) slices *= SizeOfDimension(input, d);
   const int max_n = std::max(height, width);
-  std::vector<Complex> twiddle(static_cast<size_t>(max_n / 2 + 1));
+  // The double-precision working rows are twice the output's bytes: a crafted fft_length
+  // the output's arena accepted may still not fit.
+  std::vector<Complex> twiddle, row, grid;
+  try {
+    twiddle.resize(static_cast<size_t>(max_n / 2 + 1));
+    row.resize(static_cast<size_t>(std::max(1, width / 2)));
+    grid.resize(static_cast<size_t>(height) * half);
+  } catch (const std::bad_alloc&) {
+    TF_LITE_KERNEL_LOG(context, "RFFT2D: cannot allocate %zu bytes of working memory.",
+                       static_cast<size_t>(height) * half * sizeof(Complex));
+    return kTfLiteError;
+  }
   for (size_t k = 0; k < twiddle.size(); ++k) {
     const double angle = -2.0 * M_PI * static_cast<double>(k) / max_n;
     twiddle[k] = Complex(std::cos(angle), std::sin(angle));
   }
-  std::vector<Complex> row(static_cast<size_t>(std::max(1, width / 2)));
-  std::vector<Complex> grid(static_cast<size_t>(height) * half);
   const float* in = input->data.f;
   auto* out = reinterpret_cast<std::complex<float>*>(output->data.raw);
   for (int64_t s = 0; s < slices; ++s) {
