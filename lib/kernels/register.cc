@@ -121,6 +121,7 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_RFFT2D, Register_RFFT2D(), 1, 1);
   AddBuiltin(BuiltinOperator_ROUND, Register_ROUND(), 1, 1);
   AddBuiltin(BuiltinOperator_RSQRT, Register_RSQRT(), 1, 2);
+  AddBuiltin(BuiltinOperator_SCATTER_ND, Register_SCATTER_ND(), 1, 1);
   AddBuiltin(BuiltinOperator_SELECT, Register_SELECT(), 1, 4);
   AddBuiltin(BuiltinOperator_SELECT_V2, Register_SELECT_V2(), 1, 2);
   AddBuiltin(BuiltinOperator_SHAPE, Register_SHAPE(), 1, 1);

@@ -437,6 +437,26 @@ ModelBuilder NonMaxSuppression(bool soft, int boxes, int max_out, float iou, flo
   return b;
 }
 
+// --- SCATTER_ND: constant indices (duplicates add up) and shape, updates fed --------------
+
+ModelBuilder ScatterNd(tflite::TensorType type, std::vector<int32_t> indices_shape,
+                       std::vector<int32_t> indices, std::vector<int32_t> updates_shape,
+                       std::vector<int32_t> shape) {
+  ModelBuilder b;
+  const QuantSpec q{{0.5f}, {3}, 0};
+  const bool quantized = type == tflite::TensorType_INT8 || type == tflite::TensorType_UINT8;
+  const int idx =
+      b.AddConstTensor<int32_t>(tflite::TensorType_INT32, indices_shape, indices, "indices");
+  const int upd = b.AddTensor(type, updates_shape, "updates", quantized ? &q : nullptr);
+  const int shp = b.AddConstTensor<int32_t>(tflite::TensorType_INT32,
+                                            {static_cast<int32_t>(shape.size())}, shape, "shape");
+  const int out = b.AddTensor(type, shape, "out", quantized ? &q : nullptr);
+  b.AddOperator(tflite::BuiltinOperator_SCATTER_ND, {idx, upd, shp}, {out});
+  b.SetInputs({upd});
+  b.SetOutputs({out});
+  return b;
+}
+
 // --- FULLY_CONNECTED int8 (v4; TFLite's reference now takes the float scales too) ---------
 
 // uint8 x uint8 -> uint8, or -> int16 (`int16_out`, zero point 0).
@@ -1546,6 +1566,17 @@ const GoldenCase kCases[] = {
     {"non_max_suppression_v5_soft",
      [] { return NonMaxSuppression(true, 40, 12, 0.6f, -1.0f, 0.5f); }, 0},
     {"non_max_suppression_v5_hard", [] { return NonMaxSuppression(true, 30, 8, 0.4f, 0.0f, 0.0f); },
+     0},
+    {"scatter_nd_float_rows",
+     [] {
+       return ScatterNd(tflite::TensorType_FLOAT32, {5, 1}, {4, 3, 1, 7, 3}, {5, 6}, {8, 6});
+     },
+     0},
+    {"scatter_nd_int32_elements",
+     [] {
+       return ScatterNd(tflite::TensorType_INT32, {2, 2, 2}, {0, 1, 2, 2, 1, 0, 2, 2}, {2, 2},
+                        {3, 3});
+     },
      0},
     // LSTM: the gate activations have TFLite's bits (Eigen's tanh and logistic, as
     // tensor_utils.h), but the float sums do not all follow its order (its float gate
