@@ -21,6 +21,7 @@ BuiltinOpResolver::BuiltinOpResolver() {
   // asymmetric_quantize_inputs.
   AddBuiltin(BuiltinOperator_BATCH_MATMUL, Register_BATCH_MATMUL(), 1, 4);
   AddBuiltin(BuiltinOperator_BATCH_TO_SPACE_ND, Register_BATCH_TO_SPACE_ND(), 1, 4);
+  AddBuiltin(BuiltinOperator_BROADCAST_ARGS, Register_BROADCAST_ARGS(), 1, 1);
   AddBuiltin(BuiltinOperator_BROADCAST_TO, Register_BROADCAST_TO(), 2, 3);
   AddBuiltin(BuiltinOperator_CALL_ONCE, Register_CALL_ONCE(), 1, 1);
   // CAST: v1-5 without complex64 (not v6 int4, v7 bfloat16).

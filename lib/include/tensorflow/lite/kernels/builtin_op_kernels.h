@@ -120,6 +120,7 @@ TfLiteRegistration* Register_WHERE();
 TfLiteRegistration* Register_RANK();
 TfLiteRegistration* Register_SIGN();
 TfLiteRegistration* Register_RFFT2D();
+TfLiteRegistration* Register_BROADCAST_ARGS();
 TfLiteRegistration* Register_SCATTER_ND();
 TfLiteRegistration* Register_NON_MAX_SUPPRESSION_V4();
 TfLiteRegistration* Register_NON_MAX_SUPPRESSION_V5();
