@@ -228,40 +228,62 @@ void Col2Im(const Geometry& g, const V* col, int y0, int rows, V* out) {
   }
 }
 
-// 8-bit activations (uint8, int8) on the packed GEMM: col = (x + input_offset) rows times
-// the packed (w - zero point) in exact int32 sums (Int32Gemm), scattered into one batch's
-// int32 sums, then bias, requantization, output offset and clamp per pixel
-// (requant::OutputStageRow). int32 additions wrap alike in any order, so the sums are the
-// reference's below.
+// The exact int32 sums of 8-bit activations on the packed GEMM: each batch image's rows of
+// (x + offset) as int16 times the packed (w - weight zero point), then col2im into one
+// batch's int32 sums (data->acc_q). int32 additions wrap alike in any order, so the sums are
+// the reference's. Rows go in chunks that keep the col scratch within kColBudget.
+struct Int32Sums {
+  int n = 0;      // out_c * kh * kw: one col row
+  int chunk = 1;  // input rows a chunk
+  bool any = false;
+};
+
+Int32Sums PrepareInt32Sums(OpData* data, const Geometry& g, const TfLiteTensor* weights,
+                           int32_t weight_zero_point) {
+  Int32Sums s;
+  s.n = g.out_c * g.kh * g.kw;
+  data->acc_q.resize(static_cast<size_t>(g.out_h) * g.out_w * g.out_c);
+  s.any = s.n > 0 && g.in_c > 0 && g.in_h > 0 && g.in_w > 0;
+  if (s.any) {
+    data->weights.Pack(weights, s.n, g.in_c, weight_zero_point);
+    const int64_t per_row = static_cast<int64_t>(g.in_w) * s.n;
+    s.chunk =
+        static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(g.in_h, kColBudget / per_row)));
+    data->col_q.resize(static_cast<size_t>(s.chunk) * per_row);
+    data->rows_q.resize(static_cast<size_t>(s.chunk) * g.in_w * g.in_c);
+  }
+  return s;
+}
+
+// One batch image x (in_h x in_w x in_c values) into data->acc_q.
+template <typename T>
+void SumImage(OpData* data, const Geometry& g, const Int32Sums& s, const T* x, int32_t offset,
+              pthreadpool* pool) {
+  std::fill(data->acc_q.begin(), data->acc_q.end(), 0);
+  for (int y0 = 0; s.any && y0 < g.in_h; y0 += s.chunk) {
+    const int rows = std::min(s.chunk, g.in_h - y0);
+    const size_t count = static_cast<size_t>(rows) * g.in_w * g.in_c;
+    const T* row = x + static_cast<int64_t>(y0) * g.in_w * g.in_c;
+    int16_t* a = data->rows_q.data();
+    for (size_t i = 0; i < count; ++i) a[i] = static_cast<int16_t>(row[i] + offset);
+    gemm::Int32Gemm(rows * g.in_w, s.n, g.in_c, a, g.in_c, data->weights.q.data(),
+                    data->col_q.data(), s.n, pool);
+    Col2Im(g, data->col_q.data(), y0, rows, data->acc_q.data());
+  }
+}
+
+// 8-bit activations (uint8, int8): the int32 sums (SumImage), then bias, requantization,
+// output offset and clamp per pixel (requant::OutputStageRow).
 template <typename T>
 void EvalQuantized8(OpData* data, const Geometry& g, const TfLiteTensor* weights, const T* input,
                     const int32_t* bias, T* output, pthreadpool* pool) {
   const conv_util::QuantParams& q = data->quant;
-  const int n = g.out_c * g.kh * g.kw;
   const int64_t out_batch = static_cast<int64_t>(g.out_h) * g.out_w * g.out_c;
-  data->acc_q.resize(static_cast<size_t>(out_batch));
-  const bool any_sums = n > 0 && g.in_c > 0 && g.in_h > 0 && g.in_w > 0;
-  int chunk = 1;
-  if (any_sums) {
-    data->weights.Pack(weights, n, g.in_c, -q.filter_offset);
-    const int64_t per_row = static_cast<int64_t>(g.in_w) * n;
-    chunk = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(g.in_h, kColBudget / per_row)));
-    data->col_q.resize(static_cast<size_t>(chunk) * per_row);
-    data->rows_q.resize(static_cast<size_t>(chunk) * g.in_w * g.in_c);
-  }
+  const int64_t image = static_cast<int64_t>(g.in_h) * g.in_w * g.in_c;
+  const Int32Sums sums = PrepareInt32Sums(data, g, weights, -q.filter_offset);
   const gemm::QuantizedOutputStage stage = q.Stage(bias);
   for (int b = 0; b < g.batches; ++b) {
-    std::fill(data->acc_q.begin(), data->acc_q.end(), 0);
-    for (int y0 = 0; any_sums && y0 < g.in_h; y0 += chunk) {
-      const int rows = std::min(chunk, g.in_h - y0);
-      const size_t count = static_cast<size_t>(rows) * g.in_w * g.in_c;
-      const T* x = input + (static_cast<int64_t>(b) * g.in_h + y0) * g.in_w * g.in_c;
-      int16_t* a = data->rows_q.data();
-      for (size_t i = 0; i < count; ++i) a[i] = static_cast<int16_t>(x[i] + q.input_offset);
-      gemm::Int32Gemm(rows * g.in_w, n, g.in_c, a, g.in_c, data->weights.q.data(),
-                      data->col_q.data(), n, pool);
-      Col2Im(g, data->col_q.data(), y0, rows, data->acc_q.data());
-    }
+    SumImage(data, g, sums, input + b * image, q.input_offset, pool);
     T* out = output + b * out_batch;
     for (int64_t p = 0; p < out_batch; p += g.out_c) {
       requant::OutputStageRow(data->acc_q.data() + p, g.out_c, stage, out + p);
@@ -269,42 +291,23 @@ void EvalQuantized8(OpData* data, const Geometry& g, const TfLiteTensor* weights
   }
 }
 
-// Hybrid: per batch, the input quantized asymmetrically, rows of q - zero point on the
-// exact int32 GEMM and col2im (as EvalQuantized8), then each pixel's sums rescaled to float
-// (hybrid::RescaleConvRow: float(sum) * channel scale * input scale + bias, clamped).
+// Hybrid: per batch, the input quantized asymmetrically, the int32 sums of q - zero point
+// (SumImage), then each pixel's sums rescaled to float (hybrid::RescaleConvRow: float(sum) *
+// channel scale * input scale + bias, clamped).
 void EvalHybrid(OpData* data, const Geometry& g, const TfLiteTensor* weights, const float* input,
                 const float* bias, float act_min, float act_max, float* output, pthreadpool* pool) {
-  const int n = g.out_c * g.kh * g.kw;
   const int64_t out_batch = static_cast<int64_t>(g.out_h) * g.out_w * g.out_c;
   const size_t image = static_cast<size_t>(g.in_h) * g.in_w * g.in_c;
-  data->acc_q.resize(static_cast<size_t>(out_batch));
-  const bool any_sums = n > 0 && image > 0;
-  int chunk = 1;
-  if (any_sums) {
-    data->weights.Pack(weights, n, g.in_c, 0);
-    const int64_t per_row = static_cast<int64_t>(g.in_w) * n;
-    chunk = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(g.in_h, kColBudget / per_row)));
-    data->col_q.resize(static_cast<size_t>(chunk) * per_row);
-    data->rows_q.resize(static_cast<size_t>(chunk) * g.in_w * g.in_c);
-  }
+  const Int32Sums sums = PrepareInt32Sums(data, g, weights, 0);
   for (int b = 0; b < g.batches; ++b) {
-    std::fill(data->acc_q.begin(), data->acc_q.end(), 0);
     float input_scale = 1.0f;
-    if (any_sums) {
+    int32_t zero_point = 0;
+    if (sums.any) {
       data->image.Quantize(input + b * image, 1, image, /*asymmetric=*/true);
       input_scale = data->image.scale[0];
+      zero_point = data->image.offset[0];
     }
-    const int32_t zero_point = any_sums ? data->image.offset[0] : 0;
-    for (int y0 = 0; any_sums && y0 < g.in_h; y0 += chunk) {
-      const int rows = std::min(chunk, g.in_h - y0);
-      const size_t count = static_cast<size_t>(rows) * g.in_w * g.in_c;
-      const int8_t* x = data->image.values.data() + static_cast<size_t>(y0) * g.in_w * g.in_c;
-      int16_t* a = data->rows_q.data();
-      for (size_t i = 0; i < count; ++i) a[i] = static_cast<int16_t>(x[i] - zero_point);
-      gemm::Int32Gemm(rows * g.in_w, n, g.in_c, a, g.in_c, data->weights.q.data(),
-                      data->col_q.data(), n, pool);
-      Col2Im(g, data->col_q.data(), y0, rows, data->acc_q.data());
-    }
+    SumImage(data, g, sums, data->image.values.data(), -zero_point, pool);
     float* out = output + b * out_batch;
     for (int64_t p = 0; p < out_batch; p += g.out_c) {
       hybrid::RescaleConvRow(data->acc_q.data() + p, g.out_c, data->filter_scale.data(),
