@@ -29,7 +29,7 @@ bool MakeGeometry(std::mt19937& rng, ConvGeometry* g) {
   g->in_c = pick(1, 4);
   g->f_h = pick(1, 7);
   g->f_w = pick(1, 7);
-  g->out_c = pick(0, 1) == 1 ? 8 * pick(3, 8) : pick(1, 70);
+  g->out_c = pick(0, 1) == 1 ? 8 * pick(3, 8) : pick(1, 70);  // half in TFLite's 8-blocks
   g->f_c = g->in_c;
   g->groups = 1;
   g->group_out_c = g->out_c;
@@ -77,6 +77,30 @@ std::vector<double> Reference(const ConvGeometry& g, const std::vector<float>& i
   return out;
 }
 
+// Random input, filter and bias in [-1, 1) for g (drawn in that order from rng), the filter
+// packed, and a stage: no bias every fifth trial, a clamp every third.
+struct Operands {
+  std::vector<float> in, filter, bias, packed;
+  tflite::gemm::FloatOutputStage stage;
+  Operands(const ConvGeometry& g, std::mt19937& rng, int trial) {
+    std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+    const int depth = g.f_h * g.f_w * g.in_c;
+    in.resize(static_cast<size_t>(g.batches) * g.in_h * g.in_w * g.in_c);
+    filter.resize(static_cast<size_t>(g.out_c) * depth);
+    bias.resize(g.out_c);
+    for (float& v : in) v = value(rng);
+    for (float& v : filter) v = value(rng);
+    for (float& v : bias) v = value(rng);
+    packed.resize(tflite::gemm::PackedWeightsSize(g.out_c, depth));
+    tflite::gemm::PackFloatWeights(filter.data(), g.out_c, depth, packed.data());
+    stage.bias = trial % 5 == 0 ? nullptr : bias.data();
+    if (trial % 3 == 0) {
+      stage.min = -0.5f;
+      stage.max = 0.75f;
+    }
+  }
+};
+
 TEST_CASE("DirectFloatConv: the im2col GEMM's bits and a double reference on random geometries") {
   ConvGeometry probe{1, 8, 8, 3, 3, 3, 4, 4, 8, 3, 1, 8, 2, 2, 1, 1, 0, 0};
   if (!tflite::conv_util::DirectFloatConvApplies(probe, tflite::gemm::GemmKernel::kAuto)) {
@@ -86,7 +110,6 @@ TEST_CASE("DirectFloatConv: the im2col GEMM's bits and a double reference on ran
   std::unique_ptr<pthreadpool, decltype(&pthreadpool_destroy)> pool(pthreadpool_create(2),
                                                                     pthreadpool_destroy);
   std::mt19937 rng(20261205);
-  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
   int checked = 0;
   for (int trial = 0; trial < 400; ++trial) {
     ConvGeometry g;
@@ -99,19 +122,8 @@ TEST_CASE("DirectFloatConv: the im2col GEMM's bits and a double reference on ran
             !(pointwise || narrow));
     if (pointwise || narrow) continue;
     const int depth = g.f_h * g.f_w * g.in_c;
-    std::vector<float> in(static_cast<size_t>(g.batches) * g.in_h * g.in_w * g.in_c);
-    std::vector<float> filter(static_cast<size_t>(g.out_c) * depth), bias(g.out_c);
-    for (float& v : in) v = value(rng);
-    for (float& v : filter) v = value(rng);
-    for (float& v : bias) v = value(rng);
-    std::vector<float> packed(tflite::gemm::PackedWeightsSize(g.out_c, depth));
-    tflite::gemm::PackFloatWeights(filter.data(), g.out_c, depth, packed.data());
-    tflite::gemm::FloatOutputStage stage;
-    stage.bias = trial % 5 == 0 ? nullptr : bias.data();
-    if (trial % 3 == 0) {
-      stage.min = -0.5f;
-      stage.max = 0.75f;
-    }
+    Operands op(g, rng, trial);
+    auto& [in, filter, bias, packed, stage] = op;
     if (stage.bias == nullptr) std::fill(bias.begin(), bias.end(), 0.0f);
     const size_t n_out = static_cast<size_t>(g.batches) * g.out_h * g.out_w * g.out_c;
     std::vector<float> direct(n_out, -7.0f), gemm(n_out, 7.0f);
@@ -145,7 +157,6 @@ TEST_CASE(
   std::unique_ptr<pthreadpool, decltype(&pthreadpool_destroy)> pool(pthreadpool_create(2),
                                                                     pthreadpool_destroy);
   std::mt19937 rng(20261206);
-  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
   int checked = 0;
   for (int trial = 0; trial < 300; ++trial) {
     ConvGeometry g;
@@ -159,21 +170,9 @@ TEST_CASE(
             g.dil_h, g.pad_h, g.pad_w, g.out_h, g.out_w);
     REQUIRE(tflite::conv_util::DirectFloatConvApplies(
                 g, tflite::gemm::GemmKernel::kTfliteGemmOrder) == (!pointwise && eight));
-    // Half the trials with 8k channels, so that most run.
     if (pointwise || !eight) continue;
-    std::vector<float> in(static_cast<size_t>(g.batches) * g.in_h * g.in_w * g.in_c);
-    std::vector<float> filter(static_cast<size_t>(g.out_c) * depth), bias(g.out_c);
-    for (float& v : in) v = value(rng);
-    for (float& v : filter) v = value(rng);
-    for (float& v : bias) v = value(rng);
-    std::vector<float> packed(tflite::gemm::PackedWeightsSize(g.out_c, depth));
-    tflite::gemm::PackFloatWeights(filter.data(), g.out_c, depth, packed.data());
-    tflite::gemm::FloatOutputStage stage;
-    stage.bias = trial % 5 == 0 ? nullptr : bias.data();
-    if (trial % 3 == 0) {
-      stage.min = -0.5f;
-      stage.max = 0.75f;
-    }
+    Operands op(g, rng, trial);
+    auto& [in, filter, bias, packed, stage] = op;
     const size_t n_out = rows * g.out_c;
     std::vector<float> direct(n_out, -7.0f), gemm(n_out, 7.0f);
     tflite::conv_util::DirectFloatConv(g, in.data(), packed.data(), stage, direct.data(),
