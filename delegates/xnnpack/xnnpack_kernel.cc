@@ -1229,10 +1229,10 @@ TfLiteStatus XnnpackKernel::CutSegments(TfLiteContext* context, const std::vecto
     segments_.emplace_back();
     segments_.back().nodes = std::move(subset.nodes);
     segments_.back().xnnpack = subset.type == NodeSubset::kTfPartition;
-    // A whole runtime of float ADD / SUB / MUL, which the binary step can run: those steps
-    // instead (the same bits; invoking a runtime costs more than a small one's arithmetic,
-    // and this XNNPACK runs them on one thread). A step among other XNNPACK operators
-    // would cut their runtime in two: those stay.
+    // A whole runtime of float ADD / SUB / MUL the binary step can run, and reshapes (a
+    // copy): those steps instead (the same bits; invoking a runtime costs more than a small
+    // one's arithmetic, and this XNNPACK runs them on one thread). A step among other
+    // XNNPACK operators would cut their runtime in two: those stay.
     Segment& seg = segments_.back();
     if (!seg.xnnpack || force_fp16_) continue;
     VisitContext v = NewVisit(context);

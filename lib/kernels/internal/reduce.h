@@ -126,7 +126,8 @@ TfLiteStatus ReduceInto(TfLiteContext* context, TfLiteNode* node, Acc* out, Acc 
   // over the rows of [1, W, C], a MEAN over H and W of NHWC): for each output row, the
   // block's rows folded into it one at a time. Each output sees its inputs in the same
   // order as in the walk below; the loop over a row vectorizes.
-  int last_reduced = first_reduced;
+  // (Only where the last dimension is kept.)
+  int last_reduced = rank;
   while (last_reduced > 0 && !reduced[last_reduced - 1]) --last_reduced;
   int block_start = last_reduced;
   while (block_start > 0 && reduced[block_start - 1]) --block_start;
