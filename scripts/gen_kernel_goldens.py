@@ -47,6 +47,8 @@ OPTIMIZED_CASES = {
     "conv_groups_depthwise_hybrid_3x3_stride_2": "grouped: TFLite's default runs its reference kernel",
     "conv_groups_hybrid_one_image": "grouped: TFLite's default runs its reference kernel",
     "conv_groups_hybrid_two_images": "grouped: TFLite's default runs its reference kernel",
+    "conv_groups_hybrid_8_channels_merged_by_2": "grouped: TFLite's default runs its reference kernel",
+    "conv_groups_hybrid_4_channels_merged_by_4": "grouped: TFLite's default runs its reference kernel",
 }
 # Float layers in dynamic-range graphs: the sums of TFLite's default (Eigen) float GEMM.
 OPTIMIZED_CASES.update({

@@ -32,19 +32,61 @@ ConvQs8::ConvQs8(const tflite::conv_util::ConvGeometry& g, const int8_t* filter,
                  const int32_t* bias, tflite::conv_util::QuantParams quant,
                  std::vector<float> scale)
     : g_(g), quant_(std::move(quant)), scale_(std::move(scale)) {
-  const int depth = g.f_h * g.f_w * g.in_c;
-  packed_.resize(tflite::gemm::PackedDotWeightsSize(g.out_c, depth));
-  std::vector<int32_t> sums(g.out_c);
-  tflite::gemm::PackDotWeights(filter, g.out_c, depth, packed_.data(), sums.data());
+  namespace cu = tflite::conv_util;
+  // A grouped convolution: its groups merged into groups of 16 channels where they are
+  // narrower, all of them read in place in per-group images (cu::Int8DotGroupedConv), else
+  // group by group.
+  if (g.groups > 1) {
+    const int m = cu::MergedGroups(g);
+    if (cu::GroupedDotImageApplies(cu::MergeGroups(g, m))) {
+      merged_ = m;
+    }
+  }
+  const cu::ConvGeometry gm = cu::MergeGroups(g, merged_);
+  const int taps = g.f_h * g.f_w, n = gm.group_out_c;
+  const int depth = taps * gm.f_c;
+  const size_t panel = tflite::gemm::PackedDotWeightsSize(n, depth);
+  packed_.resize(panel * gm.groups);
   bias_.resize(g.out_c);
-  tflite::gemm::DotBias(bias, sums.data(), g.out_c, -quant_.input_offset + 128, bias_.data());
+  std::vector<int32_t> sums(n);
+  std::vector<int8_t> rows;
+  for (int j = 0; j < gm.groups; ++j) {
+    const int8_t* group = filter + static_cast<size_t>(j) * n * depth / merged_;
+    if (merged_ > 1) {
+      cu::MergeGroupRows(group, g.group_out_c, taps, g.f_c, merged_, &rows);
+      group = rows.data();
+    }
+    tflite::gemm::PackDotWeights(group, n, depth, packed_.data() + j * panel, sums.data());
+    tflite::gemm::DotBias(bias != nullptr ? bias + j * n : nullptr, sums.data(), n,
+                          -quant_.input_offset + 128, bias_.data() + j * n);
+  }
 }
 
 void ConvQs8::Run(const int8_t* input, int8_t* output, pthreadpool_t pool) const {
+  namespace cu = tflite::conv_util;
   tflite::gemm::QuantizedOutputStage stage = quant_.Stage(bias_.data());
   stage.float_scale = scale_.data();
-  tflite::conv_util::Int8DotConv(g_, input, -quant_.input_offset, 0, packed_.data(), stage,
-                                 output, &scratch_, pool);
+  const cu::ConvGeometry gm = cu::MergeGroups(g_, merged_);
+  if (g_.groups > 1 && cu::GroupedDotImageApplies(gm)) {
+    const size_t panel =
+        tflite::gemm::PackedDotWeightsSize(gm.group_out_c, g_.f_h * g_.f_w * gm.f_c);
+    std::vector<const int8_t*> packed(gm.groups);
+    for (int j = 0; j < gm.groups; ++j) packed[j] = packed_.data() + j * panel;
+    cu::Int8DotGroupedConv(gm, input, -quant_.input_offset, packed.data(), stage, output, &scratch_,
+                           pool);
+    return;
+  }
+  const size_t panel = tflite::gemm::PackedDotWeightsSize(g_.group_out_c, g_.f_h * g_.f_w * g_.f_c);
+  for (int grp = 0; grp < g_.groups; ++grp) {
+    tflite::gemm::QuantizedOutputStage s = stage;
+    const size_t at = static_cast<size_t>(grp) * g_.group_out_c;
+    s.bias += at;
+    s.multiplier += at;
+    s.shift += at;
+    s.float_scale += at;
+    cu::Int8DotConv(g_, input, -quant_.input_offset, grp, packed_.data() + grp * panel, s, output,
+                    &scratch_, pool);
+  }
 }
 
 }  // namespace xnnpack

@@ -37,7 +37,8 @@ std::vector<float> RequantizationScales(float input_scale, const float* filter_s
 
 class ConvQs8 {
  public:
-  // filter [out_c][f_h][f_w][in_c] int8, bias [out_c] int32 or nullptr; g.groups must be 1.
+  // filter [out_c][f_h][f_w][f_c] int8 (g.groups groups of f_c input channels), bias [out_c]
+  // int32 or nullptr.
   // quant: the offsets and activation range (conv_util::PrepareConvQuant); scale: the
   // out_c requantization scales (RequantizationScales).
   ConvQs8(const tflite::conv_util::ConvGeometry& g, const int8_t* filter, const int32_t* bias,
@@ -52,6 +53,7 @@ class ConvQs8 {
   tflite::gemm::CacheLineVector<int8_t> packed_;
   std::vector<int32_t> bias_;  // gemm::DotBias of the filter and the input zero point
   std::vector<float> scale_;
+  int merged_ = 1;  // groups run as one (conv_util::MergedGroups), where grouped
   mutable std::vector<uint8_t> scratch_;
 };
 

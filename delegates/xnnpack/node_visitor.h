@@ -206,8 +206,8 @@ struct FoldedPadding {
 // `step` when it does. With `pad`, the step as it reads through a folded PAD.
 bool PlanOwnDepthwise(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                       DepthwiseStep* step, const FoldedPadding* pad = nullptr);
-// Whether a CONV_2D is a depthwise convolution written with groups (float, as many groups
-// as input channels, one output channel each), which PlanOwnDepthwise plans as one.
+// Whether a CONV_2D is a depthwise convolution written with groups (float or int8, as many
+// groups as input channels, one output channel each), which PlanOwnDepthwise plans as one.
 bool IsDepthwiseGroupsConv(const VisitContext& v, const TfLiteNode& node,
                            const TfLiteRegistration& reg);
 

@@ -139,8 +139,10 @@ bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
     return pad == nullptr && PlanOwnFullyConnectedQs8(v, node, reg, step);
   }
   if (reg.builtin_code != kTfLiteBuiltinConv2d) return false;
-  // int8 (QS8) on the dot-product GEMM, float on the packed float GEMM.
+  // int8 (QS8) on the dot-product GEMM, float on the packed float GEMM; an int8 depthwise
+  // convolution written with groups is the depthwise step's (PlanOwnDepthwise).
   const bool qs8 = Tensor(v, node.inputs->data[0]).type == kTfLiteInt8;
+  if (qs8 && IsDepthwiseGroupsConv(v, node, reg)) return false;
   if (qs8 ? !OwnConvQs8Wanted() || !VisitQuantizedConv(v, node, reg) : !VisitConv2D(v, node, reg)) {
     return false;
   }
@@ -156,16 +158,19 @@ bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
   g.f_h = Dim(v, filter, 1);
   g.f_w = Dim(v, filter, 2);
   g.f_c = Dim(v, filter, 3);
-  g.groups = 1;
-  g.group_out_c = g.out_c;
+  // Grouped (in_c = groups x f_c) for int8 (VisitQuantizedConv has checked the split);
+  // XNNPACK's own grouped float convolution stays.
+  g.groups = qs8 && g.f_c > 0 ? g.in_c / g.f_c : 1;
+  g.group_out_c = g.out_c / std::max(1, g.groups);
   g.out_h = Dim(v, output, 1);
   g.out_w = Dim(v, output, 2);
   g.stride_h = p->stride_height;
   g.stride_w = p->stride_width;
   g.dil_h = p->dilation_height_factor;
   g.dil_w = p->dilation_width_factor;
-  if (g.f_c != g.in_c || Dim(v, output, 0) != g.batches || Dim(v, output, 3) != g.out_c ||
-      g.stride_h <= 0 || g.stride_w <= 0 || g.dil_h <= 0 || g.dil_w <= 0) {
+  if (g.f_c * g.groups != g.in_c || g.group_out_c * g.groups != g.out_c ||
+      Dim(v, output, 0) != g.batches || Dim(v, output, 3) != g.out_c || g.stride_h <= 0 ||
+      g.stride_w <= 0 || g.dil_h <= 0 || g.dil_w <= 0) {
     return false;
   }
   if (p->padding == kTfLitePaddingSame) {
@@ -235,9 +240,23 @@ namespace {
 
 // The geometry of a DEPTHWISE_CONV_2D node (tensors already checked 4-D); false when the
 // shapes disagree.
-bool DepthwiseGeometry(VisitContext& v, const TfLiteNode& node, tflite::dwconv::Geometry* g) {
+// `grouped`: a CONV_2D written as a depthwise convolution (IsDepthwiseGroupsConv: filter
+// [C][f_h][f_w][1]), read as one with multiplier 1.
+bool DepthwiseGeometry(VisitContext& v, const TfLiteNode& node, tflite::dwconv::Geometry* g,
+                       bool grouped = false) {
   const int input = node.inputs->data[0], filter = node.inputs->data[1], output = node.outputs->data[0];
-  const auto* p = static_cast<const TfLiteDepthwiseConvParams*>(node.builtin_data);
+  TfLiteDepthwiseConvParams params{};
+  if (grouped) {
+    const auto* c = static_cast<const TfLiteConvParams*>(node.builtin_data);
+    params.padding = c->padding;
+    params.stride_width = c->stride_width;
+    params.stride_height = c->stride_height;
+    params.dilation_width_factor = c->dilation_width_factor;
+    params.dilation_height_factor = c->dilation_height_factor;
+    params.activation = c->activation;
+  }
+  const auto* p =
+      grouped ? &params : static_cast<const TfLiteDepthwiseConvParams*>(node.builtin_data);
   *g = tflite::dwconv::Geometry{};
   g->batches = Dim(v, input, 0);
   g->in_h = Dim(v, input, 1);
@@ -245,7 +264,7 @@ bool DepthwiseGeometry(VisitContext& v, const TfLiteNode& node, tflite::dwconv::
   g->in_c = Dim(v, input, 3);
   g->f_h = Dim(v, filter, 1);
   g->f_w = Dim(v, filter, 2);
-  g->out_c = Dim(v, filter, 3);
+  g->out_c = grouped ? Dim(v, filter, 0) : Dim(v, filter, 3);
   if (g->in_c <= 0) return false;
   g->depth_multiplier = g->out_c / g->in_c;
   g->out_h = Dim(v, output, 1);
@@ -314,11 +333,14 @@ bool PlanSingleChannelDepthwiseQs8(VisitContext& v, const TfLiteNode& node,
 
 // int8 depthwise with multiplier 1 on DotDepthwise, requantized as XNNPACK: the node XNNPACK
 // would take (VisitQuantizedConv), its requantization from the tensors as ConvQs8's.
+// A depthwise convolution written as a grouped CONV_2D (ConvNeXt's, converted to int8) is
+// one too, its filter [C][f_h][f_w][1] transposed to [1][f_h][f_w][C] once.
 bool PlanOwnDepthwiseQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                          DepthwiseStep* step, const FoldedPadding* pad) {
   if (!OwnDepthwiseQs8Wanted() || !VisitQuantizedConv(v, node, reg)) return false;
+  const bool grouped = reg.builtin_code == kTfLiteBuiltinConv2d;
   tflite::dwconv::Geometry g;
-  if (!DepthwiseGeometry(v, node, &g)) return false;
+  if (!DepthwiseGeometry(v, node, &g, grouped)) return false;
   const int input = node.inputs->data[0], filter = node.inputs->data[1];
   const int read = ReadThroughPad(v, input, pad, &g);
   if (!tflite::dwconv::DotDepthwise::Supports(g, nullptr)) return false;
@@ -329,11 +351,13 @@ bool PlanOwnDepthwiseQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRe
   if (fq == nullptr || fq->scale == nullptr || (fq->scale->size != 1 && fq->scale->size != g.out_c)) return false;
   if (bias >= 0 && tflite::NumElements(&tensors[bias]) != g.out_c) return false;
   if (step == nullptr) return true;
-  const auto* p = static_cast<const TfLiteDepthwiseConvParams*>(node.builtin_data);
+  const TfLiteFusedActivation activation =
+      grouped ? static_cast<const TfLiteConvParams*>(node.builtin_data)->activation
+              : static_cast<const TfLiteDepthwiseConvParams*>(node.builtin_data)->activation;
   tflite::conv_util::QuantParams quant;
   if (tflite::conv_util::PrepareConvQuant(v.context, &tensors[input], &tensors[filter],
                                           bias >= 0 ? &tensors[bias] : nullptr, &tensors[output],
-                                          p->activation, g.out_c, &quant) != kTfLiteOk) {
+                                          activation, g.out_c, &quant) != kTfLiteOk) {
     return v.Refuse("the requantization could not be derived");
   }
   const std::vector<float> scale =
@@ -345,8 +369,18 @@ bool PlanOwnDepthwiseQs8(VisitContext& v, const TfLiteNode& node, const TfLiteRe
   *step = DepthwiseStep{};
   step->input = read;
   step->output = output;
-  step->qs8 = std::make_shared<const tflite::dwconv::DotDepthwise>(
-      g, static_cast<const int8_t*>(StaticData(v, filter)), -quant.input_offset, stage);
+  const auto* w = static_cast<const int8_t*>(StaticData(v, filter));
+  std::vector<int8_t> by_tap;
+  if (grouped) {
+    const size_t taps = static_cast<size_t>(g.f_h) * g.f_w;
+    by_tap.resize(taps * g.out_c);
+    for (int c = 0; c < g.out_c; ++c) {
+      for (size_t t = 0; t < taps; ++t) by_tap[t * g.out_c + c] = w[c * taps + t];
+    }
+    w = by_tap.data();
+  }
+  step->qs8 =
+      std::make_shared<const tflite::dwconv::DotDepthwise>(g, w, -quant.input_offset, stage);
   return true;
 }
 
@@ -359,9 +393,9 @@ bool IsDepthwiseGroupsConv(const VisitContext& v, const TfLiteNode& node,
   }
   const TfLiteTensor& in = Tensor(v, node.inputs->data[0]);
   const TfLiteTensor& f = Tensor(v, node.inputs->data[1]);
-  return in.type == kTfLiteFloat32 && f.type == kTfLiteFloat32 && in.dims != nullptr &&
-         f.dims != nullptr && in.dims->size == 4 && f.dims->size == 4 && f.dims->data[3] == 1 &&
-         in.dims->data[3] > 1 && f.dims->data[0] == in.dims->data[3];
+  return (in.type == kTfLiteFloat32 || in.type == kTfLiteInt8) && f.type == in.type &&
+         in.dims != nullptr && f.dims != nullptr && in.dims->size == 4 && f.dims->size == 4 &&
+         f.dims->data[3] == 1 && in.dims->data[3] > 1 && f.dims->data[0] == in.dims->data[3];
 }
 
 namespace {
@@ -432,7 +466,11 @@ bool PlanDepthwiseGroupsF32(VisitContext& v, const TfLiteNode& node, const TfLit
 
 bool PlanOwnDepthwise(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                       DepthwiseStep* step, const FoldedPadding* pad) {
-  if (IsDepthwiseGroupsConv(v, node, reg)) return PlanDepthwiseGroupsF32(v, node, reg, step, pad);
+  if (IsDepthwiseGroupsConv(v, node, reg)) {
+    return Tensor(v, node.inputs->data[0]).type == kTfLiteInt8
+               ? PlanOwnDepthwiseQs8(v, node, reg, step, pad)
+               : PlanDepthwiseGroupsF32(v, node, reg, step, pad);
+  }
   if (reg.builtin_code != kTfLiteBuiltinDepthwiseConv2d || node.inputs->size < 2 || node.outputs->size != 1) {
     return false;
   }

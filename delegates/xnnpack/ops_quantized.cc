@@ -98,10 +98,18 @@ bool VisitQuantizedConv(VisitContext& v, const TfLiteNode& node, const TfLiteReg
     dil_h = p->dilation_height_factor, dil_w = p->dilation_width_factor;
   }
   const int in_c = Dim(v, input, 3);
+  int groups = 1;
   if (depthwise) {
     if (Dim(v, filter, 0) != 1 || Dim(v, filter, 3) % in_c != 0) return v.Refuse("unexpected filter shape");
-  } else if (Dim(v, filter, 3) != in_c) {
-    return v.Refuse("grouped quantized convolution is not supported");
+  } else {
+    // Grouped (CONV_2D v6: in_c a multiple of the filter's depth), as TFLite's delegate.
+    const int filter_c = Dim(v, filter, 3);
+    if (filter_c <= 0 || in_c % filter_c != 0) {
+      return v.Refuse("input channels are not a multiple of the filter's");
+    }
+    groups = in_c / filter_c;
+    if (Dim(v, filter, 0) % groups != 0)
+      return v.Refuse("output channels are not a multiple of the groups");
   }
   if (v.subgraph == nullptr) return true;
   const uint32_t flags = padding == kTfLitePaddingSame ? XNN_FLAG_TENSORFLOW_SAME_PADDING : 0;
@@ -113,10 +121,11 @@ bool VisitQuantizedConv(VisitContext& v, const TfLiteNode& node, const TfLiteReg
                           v.id(input), v.id(filter), b, v.id(output), flags),
                    "quantized DEPTHWISE_CONV_2D");
   }
-  return Defined(v, xnn_define_convolution_2d(v.subgraph, 0, 0, 0, 0, Dim(v, filter, 1),
-                                              Dim(v, filter, 2), stride_h, stride_w, dil_h, dil_w,
-                                              1, in_c, Dim(v, filter, 0), min, max, v.id(input),
-                                              v.id(filter), b, v.id(output), flags),
+  return Defined(v,
+                 xnn_define_convolution_2d(v.subgraph, 0, 0, 0, 0, Dim(v, filter, 1),
+                                           Dim(v, filter, 2), stride_h, stride_w, dil_h, dil_w,
+                                           groups, in_c / groups, Dim(v, filter, 0) / groups, min,
+                                           max, v.id(input), v.id(filter), b, v.id(output), flags),
                  "quantized CONV_2D");
 }
 

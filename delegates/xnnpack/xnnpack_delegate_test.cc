@@ -2014,6 +2014,74 @@ TEST_CASE("XNNPACK partitions run INT8 CONV_2D on the dot-product GEMM where cho
   }
 }
 
+// An int8 grouped CONV_2D (v6, Keras' Conv2D(groups=...): ResNeXt, RegNet): `groups` groups
+// of f_c input and n output channels, 3x3 SAME at `stride`, `dilation`, per-channel weights.
+std::vector<uint8_t> GroupedQs8ConvModel(int groups, int f_c, int n, int stride, int dilation) {
+  ModelBuilder b;
+  const int in_c = groups * f_c, oc = groups * n, h = 9, w = 12;
+  QuantSpec in_q{{0.05f}, {-4}}, out_q{{0.3f}, {6}}, f_q, b_q;
+  for (int c = 0; c < oc; ++c) {
+    f_q.scale.push_back(0.01f + 0.001f * c);
+    f_q.zero_point.push_back(0);
+    b_q.scale.push_back(0.05f * f_q.scale.back());
+    b_q.zero_point.push_back(0);
+  }
+  const int in = b.AddTensor(tflite::TensorType_INT8, {1, h, w, in_c}, "in", &in_q);
+  std::vector<uint8_t> fbytes(static_cast<size_t>(oc) * 9 * f_c);
+  for (size_t i = 0; i < fbytes.size(); ++i) fbytes[i] = static_cast<uint8_t>((i * 41 % 255) - 127);
+  const int f = b.AddConstTensorBytes(tflite::TensorType_INT8, {oc, 3, 3, f_c}, fbytes, "f", &f_q);
+  std::vector<int32_t> bias(oc);
+  for (int c = 0; c < oc; ++c) bias[c] = 37 * c - 400;
+  const int bi = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {oc}, bias, "b", &b_q);
+  const int out =
+      b.AddTensor(tflite::TensorType_INT8,
+                  {1, (h + stride - 1) / stride, (w + stride - 1) / stride, oc}, "out", &out_q);
+  tflite::Conv2DOptionsT o;
+  o.padding = tflite::Padding_SAME;
+  o.stride_w = o.stride_h = stride;
+  o.dilation_w_factor = o.dilation_h_factor = dilation;
+  o.fused_activation_function = tflite::ActivationFunctionType_RELU;
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, f, bi}, {out}, Options(o), 6);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  return b.Build();
+}
+
+// TFLite's delegate takes grouped int8 convolutions; the own step (groups merged into 16
+// channels and read in place, or group by group) gives the bytes of this XNNPACK's grouped
+// QS8 convolution, within a step of the builtin kernels.
+TEST_CASE("XNNPACK partitions take grouped INT8 CONV_2D with XNNPACK's bytes") {
+  struct Case {
+    int groups, f_c, n, stride, dilation;
+  };
+  // The last two: depthwise convolutions written with groups (ConvNeXt's), on the int8
+  // depthwise step.
+  for (const Case& c :
+       {Case{8, 8, 8, 1, 1}, Case{8, 4, 4, 2, 1}, Case{3, 16, 16, 1, 1}, Case{4, 3, 6, 1, 1},
+        Case{4, 8, 8, 1, 2}, Case{20, 1, 1, 1, 1}, Case{20, 1, 1, 2, 1}}) {
+    CAPTURE(c.groups, c.f_c, c.n, c.stride, c.dilation);
+    const auto bytes = GroupedQs8ConvModel(c.groups, c.f_c, c.n, c.stride, c.dilation);
+    const QOutcome cpu = RunQuantized(bytes, false);
+    const QOutcome xnn = RunQuantized(bytes, true);  // TFI_XNNPACK_OWN_GEMM=0: XNNPACK's kernel
+    CHECK(xnn.delegate_nodes == 1);
+    const OwnGemmOn on;
+    if (!xnnpack::OwnConvQs8Wanted()) continue;
+    const QOutcome own = RunQuantized(bytes, true);
+    CHECK(own.delegate_nodes == 1);
+    REQUIRE(own.values.size() == xnn.values.size());
+    CHECK(own.values == xnn.values);
+    int worst = 0;
+    for (size_t i = 0; i < own.values.size(); ++i)
+      worst = std::max(worst, std::abs(own.values[i] - cpu.values[i]));
+    CHECK(worst <= 1);
+    const Outcome r = Run(bytes, true);
+    REQUIRE(!r.log.empty());
+    CHECK_THAT(r.log.back(),
+               Catch::Contains(c.f_c == 1 ? "int8 depthwise convolutions on int"
+                                          : "dot-product GEMM for int8 convolutions"));
+  }
+}
+
 // An int8 DEPTHWISE_CONV_2D of one input channel, depth multiplier 8 (a keyword spotter's
 // first layer, as micro_speech's): [1, 13, 11, 1] -> [1, 7, 6, 8], a 5 x 4 window at
 // stride 2, SAME, RELU.

@@ -1473,7 +1473,8 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
           : IsByteTableNode(v, *node, *reg)    ? tabled
           : op == kTfLiteBuiltinDepthwiseConv2d && int8 && PlanOwnConv(v, *node, *reg, nullptr)
               ? dot_convolved
-          : op == kTfLiteBuiltinDepthwiseConv2d && int8 ? dot_depthwise
+          : (op == kTfLiteBuiltinDepthwiseConv2d || IsDepthwiseGroupsConv(v, *node, *reg)) && int8
+              ? dot_depthwise
           : op == kTfLiteBuiltinDepthwiseConv2d && !builtin_bits_ &&
                   IsBuiltinDepthwiseStep(v, *node, *reg)
               ? builtin_depthwise

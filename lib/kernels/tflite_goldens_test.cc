@@ -768,6 +768,52 @@ ModelBuilder ConvGroupsHybrid(int batch, uint32_t seed) {
   return b;
 }
 
+// Grouped 8-bit or hybrid convolutions of `groups` groups of f_c input and n output
+// channels, k x k filters: groups of 8 or 4 output channels run merged into groups of 16
+// (conv_util::MergedGroups), every group read in place from its own padded image
+// (Int8DotGroupedConv / HybridGroups); f_c of 3 (filter rows not a multiple of 4 bytes)
+// and a dilation along the row take the group-by-group path.
+struct GroupedConvCase {
+  bool hybrid;
+  int groups, f_c, n, k, stride, dilation;
+  bool same;
+  int h, w;
+};
+ModelBuilder ConvGrouped(const GroupedConvCase& c, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const int in_c = c.groups * c.f_c, oc = c.groups * c.n;
+  const int span = (c.k - 1) * c.dilation + 1;
+  const int oh = c.same ? (c.h + c.stride - 1) / c.stride : (c.h - span) / c.stride + 1;
+  const int ow = c.same ? (c.w + c.stride - 1) / c.stride : (c.w - span) / c.stride + 1;
+  const QuantSpec in_q{{0.02f}, {-7}, 0}, out_q{{0.06f}, {4}, 0};
+  const QuantSpec wq = ChannelScales(oc, 0, 0.003f);
+  const tflite::TensorType act = c.hybrid ? tflite::TensorType_FLOAT32 : tflite::TensorType_INT8;
+  ModelBuilder b;
+  const int in = b.AddTensor(act, {1, c.h, c.w, in_c}, "in", c.hybrid ? nullptr : &in_q);
+  const int f = b.AddConstTensor<int8_t>(tflite::TensorType_INT8, {oc, c.k, c.k, c.f_c},
+                                         RandomInts<int8_t>(rng, oc * c.k * c.k * c.f_c, -127, 127),
+                                         "w", &wq);
+  int bias;
+  if (c.hybrid) {
+    bias = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {oc}, RandomFloats(rng, oc), "bias");
+  } else {
+    QuantSpec bq;
+    for (float sc : wq.scale) bq.scale.push_back(sc * 0.02f);
+    bq.zero_point.assign(oc, 0);
+    bias = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {oc},
+                                     RandomInts<int32_t>(rng, oc, -20000, 20000), "bias", &bq);
+  }
+  const int out = b.AddTensor(act, {1, oh, ow, oc}, "out", c.hybrid ? nullptr : &out_q);
+  tflite::Conv2DOptionsT o;
+  o.padding = c.same ? tflite::Padding_SAME : tflite::Padding_VALID;
+  o.stride_h = o.stride_w = c.stride;
+  o.dilation_h_factor = o.dilation_w_factor = c.dilation;
+  o.fused_activation_function = tflite::ActivationFunctionType_RELU;
+  b.AddOperator(tflite::BuiltinOperator_CONV_2D, {in, f, bias}, {out}, Options(o), 6);
+  SingleIo(b, in, out);
+  return b;
+}
+
 // --- int4 weights (FULLY_CONNECTED v10, CONV_2D v7): int8 activations -----------------
 
 // `count` int4 values in [-8, 7], packed two a byte (even element in the low nibble).
@@ -1364,6 +1410,46 @@ const GoldenCase kCases[] = {
      [] { return ConvDepthwiseGroups(GroupsKind::kHybrid, false, 550); }, 0},
     {"conv_groups_hybrid_one_image", [] { return ConvGroupsHybrid(1, 551); }, 0},
     {"conv_groups_hybrid_two_images", [] { return ConvGroupsHybrid(2, 552); }, 0},
+    {"conv_groups_int8_8_channels_merged_by_2",
+     [] {
+       return ConvGrouped({false, 8, 8, 8, 3, 1, 1, true, 9, 11}, 553);
+     },
+     0},
+    {"conv_groups_int8_4_channels_merged_by_4_stride_2",
+     [] {
+       return ConvGrouped({false, 8, 4, 4, 3, 2, 1, true, 12, 10}, 554);
+     },
+     0},
+    {"conv_groups_int8_16_channels_valid",
+     [] {
+       return ConvGrouped({false, 3, 16, 16, 3, 1, 1, false, 8, 9}, 555);
+     },
+     0},
+    {"conv_groups_int8_3_channels_per_group",
+     [] {
+       return ConvGrouped({false, 4, 3, 6, 3, 1, 1, true, 7, 8}, 556);
+     },
+     0},
+    {"conv_groups_int8_dilated",
+     [] {
+       return ConvGrouped({false, 4, 8, 8, 3, 1, 2, true, 10, 10}, 557);
+     },
+     0},
+    {"conv_groups_int8_pointwise_shuffle",
+     [] {
+       return ConvGrouped({false, 4, 12, 8, 1, 1, 1, true, 6, 7}, 558);
+     },
+     0},
+    {"conv_groups_hybrid_8_channels_merged_by_2",
+     [] {
+       return ConvGrouped({true, 6, 8, 8, 3, 2, 1, true, 11, 9}, 559);
+     },
+     0},
+    {"conv_groups_hybrid_4_channels_merged_by_4",
+     [] {
+       return ConvGrouped({true, 4, 4, 4, 3, 1, 1, false, 8, 8}, 560);
+     },
+     0},
     {"lstm_int8_basic",
      [] {
        return LstmIntegerModel({2, 4, 5, 6, 6, false, false, false, false, -11, 0, 0, 0}, 611);

@@ -4,6 +4,7 @@
 #ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_CONV_UTIL_H_
 #define TFLITE_INSPECT_LIB_KERNELS_INTERNAL_CONV_UTIL_H_
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -274,6 +275,24 @@ inline void UnpackInt4(const TfLiteTensor* t, size_t first, size_t count, int8_t
 
 // Weights packed for gemm::*Gemm, kept across invocations while the weights are constant
 // (model data or folded constants); repacked on every Eval otherwise.
+// m groups of a grouped filter (n rows each over taps x f_c, from src) as one group of m * n
+// rows over taps x m * f_c: group s's rows hold its weights at channels [s * f_c, (s + 1) *
+// f_c) of each tap, zeros elsewhere (a block-diagonal filter: the same sums).
+inline void MergeGroupRows(const int8_t* src, int n, int taps, int f_c, int m,
+                           std::vector<int8_t>* rows) {
+  const size_t k = static_cast<size_t>(taps) * f_c * m;
+  rows->assign(static_cast<size_t>(n) * m * k, 0);
+  for (int s = 0; s < m; ++s) {
+    for (int o = 0; o < n; ++o) {
+      const int8_t* from = src + (static_cast<size_t>(s) * n + o) * taps * f_c;
+      int8_t* to = rows->data() + (static_cast<size_t>(s) * n + o) * k + s * f_c;
+      for (int t = 0; t < taps; ++t) {
+        std::copy(from + t * f_c, from + (t + 1) * f_c, to + static_cast<size_t>(t) * f_c * m);
+      }
+    }
+  }
+}
+
 struct PackedWeights {
   gemm::CacheLineVector<float> f;
   std::vector<int16_t> q;
@@ -320,6 +339,30 @@ struct PackedWeights {
     dot.resize(gemm::PackedDotWeightsSize(n, k));
     dot_sums.resize(n);
     gemm::PackDotWeights(rows, n, k, dot.data(), dot_sums.data());
+    valid = IsConstantOrPersistentTensor(w);
+  }
+
+  // Merged group j of a grouped filter: its groups j * m .. j * m + m - 1 (n rows each over
+  // taps x f_c) as one group of m * n rows over taps x m * f_c, zeros across the groups,
+  // packed as PackDot: m groups convolved at once with the same sums (im2col.h:
+  // MergedGroups).
+  void PackDotMerged(const TfLiteTensor* w, int n, int taps, int f_c, int m, int j) {
+    if (valid) return;
+    const size_t group = static_cast<size_t>(n) * taps * f_c;
+    const size_t at = static_cast<size_t>(j) * m * group;
+    std::vector<int8_t> unpacked;
+    const int8_t* src = w->data.int8 + at;
+    if (w->type == kTfLiteInt4) {
+      unpacked.resize(group * m);
+      UnpackInt4(w, at, unpacked.size(), unpacked.data());
+      src = unpacked.data();
+    }
+    const int k = taps * f_c * m;
+    std::vector<int8_t> rows;
+    MergeGroupRows(src, n, taps, f_c, m, &rows);
+    dot.resize(gemm::PackedDotWeightsSize(n * m, k));
+    dot_sums.resize(static_cast<size_t>(n) * m);
+    gemm::PackDotWeights(rows.data(), n * m, k, dot.data(), dot_sums.data());
     valid = IsConstantOrPersistentTensor(w);
   }
 };

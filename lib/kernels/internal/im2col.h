@@ -351,6 +351,73 @@ inline gemm::DotImage PaddedDotRows(const ConvGeometry& g, const PaddedDotImage&
   return d;
 }
 
+// A grouped 8-bit convolution on the VNNI tiles with no im2col: the input padded and split
+// into one image per group ([group][b][h][w][f_c], + 128, `pad` around it), so that each
+// group is an ungrouped convolution of f_c channels whose windows DotGemmImage reads in
+// place (a filter row f_w * f_c contiguous bytes). Per group, the group-by-group im2col
+// (f_c bytes a cell, converted a cell at a time) cost three times the tiles' time on a
+// ResNeXt block (8 channels a group). Where: no dilation along the row, filter
+// rows of a multiple of 4 bytes, the VNNI tiles.
+inline bool GroupedDotImageApplies(const ConvGeometry& g) {
+  return g.groups >= 1 && g.dil_w == 1 && g.stride_w >= 1 && g.stride_h >= 1 && g.out_h >= 1 &&
+         g.out_w >= 1 && (static_cast<int64_t>(g.f_w) * g.f_c) % 4 == 0 &&
+         static_cast<int64_t>(g.stride_w) * g.f_c <= INT32_MAX &&
+         gemm::DotGemmImageRuns(g.batches * g.out_h * g.out_w, g.group_out_c,
+                                g.f_h * g.f_w * g.f_c);
+}
+// How many groups of fewer than 16 output channels run as one (PackDotMerged's block-
+// diagonal filter): a group of 16 fills the VNNI tile's 16 columns, where a group of 8 left
+// half of them idle; the same multiply-adds, half the tiles (their rescale and stores).
+inline int MergedGroups(const ConvGeometry& g) {
+  if (g.group_out_c <= 0 || g.group_out_c >= 16 || 16 % g.group_out_c != 0) return 1;
+  const int m = 16 / g.group_out_c;
+  return g.groups % m == 0 ? m : 1;
+}
+// g with its groups merged m at a time.
+inline ConvGeometry MergeGroups(ConvGeometry g, int m) {
+  g.groups /= m;
+  g.f_c *= m;
+  g.group_out_c *= m;
+  return g;
+}
+// One group's geometry in its own image: an ungrouped convolution of f_c channels.
+inline ConvGeometry GroupImageGeometry(const ConvGeometry& g) {
+  ConvGeometry gg = g;
+  gg.in_c = g.f_c;
+  gg.groups = 1;
+  return gg;
+}
+// Writes the groups' padded images (PadDotImage's, one per group, p.bytes of
+// GroupImageGeometry(g) each, group after group) to dst; rows over the pool.
+void PadDotGroupImages(const ConvGeometry& g, const PaddedDotImage& p, const int8_t* input,
+                       uint8_t pad, uint8_t* dst, pthreadpool* pool);
+// Every group of an 8-bit grouped convolution (GroupedDotImageApplies): packed[grp] the
+// group's weights (PackDotWeights), stage over all out_c channels (bias: DotBias's of each
+// group with a_zero = input_zero_point + 128; multiplier / shift / float_scale per
+// channel), as Int8DotConv group by group. `scratch` grown here.
+inline void Int8DotGroupedConv(const ConvGeometry& g, const int8_t* input, int32_t input_zero_point,
+                               const int8_t* const* packed, const gemm::QuantizedOutputStage& stage,
+                               int8_t* output, std::vector<uint8_t>* scratch, pthreadpool* pool) {
+  const ConvGeometry gg = GroupImageGeometry(g);
+  const PaddedDotImage p = PadDotGeometry(g);
+  const size_t bytes = p.bytes(gg);
+  if (scratch->size() < bytes * g.groups) scratch->resize(bytes * g.groups);
+  PadDotGroupImages(g, p, input, static_cast<uint8_t>(input_zero_point + 128), scratch->data(),
+                    pool);
+  const int n = g.group_out_c, depth = g.f_h * g.f_w * g.f_c;
+  const int rows = g.batches * g.out_h * g.out_w;
+  for (int grp = 0; grp < g.groups; ++grp) {
+    gemm::QuantizedOutputStage s = stage;
+    const size_t at = static_cast<size_t>(grp) * n;
+    if (s.bias != nullptr) s.bias += at;
+    if (s.multiplier != nullptr) s.multiplier += at;
+    if (s.shift != nullptr) s.shift += at;
+    if (s.float_scale != nullptr) s.float_scale += at;
+    gemm::DotGemmImage(rows, n, depth, PaddedDotRows(gg, p, scratch->data() + grp * bytes),
+                       packed[grp], output + at, g.out_c, s, pool);
+  }
+}
+
 // One group of an 8-bit convolution (int8 activations, int8 weights) on the dot-product
 // GEMM (gemm.h: DotGemm): im2col rows of input + 128 (uint8; padding is the zero point +
 // 128, so it adds nothing once DotBias has folded the zero point in; on AMX the int8 rows,

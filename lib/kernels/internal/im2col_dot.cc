@@ -125,6 +125,62 @@ void PadDotImage(const ConvGeometry& g, const PaddedDotImage& p, const int8_t* i
   });
 }
 
+void PadDotGroupImages(const ConvGeometry& g, const PaddedDotImage& p, const int8_t* input,
+                       uint8_t pad, uint8_t* dst, pthreadpool* pool) {
+  const size_t rows = static_cast<size_t>(g.batches) * p.h;
+  const size_t f_c = static_cast<size_t>(g.f_c);
+  const size_t row_bytes = static_cast<size_t>(p.w) * f_c;
+  const size_t image_bytes = rows * row_bytes;
+  const size_t left = static_cast<size_t>(g.pad_w) * f_c;
+  const size_t span = static_cast<size_t>(g.in_w) * f_c;
+  const size_t parts = std::max<size_t>(
+      1, std::min(rows,
+                  std::min(2 * parallel::NumThreads(pool), rows * row_bytes * g.groups / 65536)));
+  parallel::ParallelFor(pool, parts, static_cast<double>(image_bytes * g.groups), [&](size_t t) {
+    for (size_t r = rows * t / parts; r < rows * (t + 1) / parts; ++r) {
+      const size_t b = r / p.h;
+      const int iy = static_cast<int>(r % p.h) - g.pad_h;
+      const bool inside = iy >= 0 && iy < g.in_h;
+      const int8_t* src =
+          inside ? input + ((b * g.in_h + iy) * g.in_w) * static_cast<size_t>(g.in_c) : nullptr;
+      for (int grp = 0; grp < g.groups; ++grp) {
+        uint8_t* row = dst + grp * image_bytes + r * row_bytes;
+        if (!inside) {
+          std::memset(row, pad, row_bytes);
+          continue;
+        }
+        std::memset(row, pad, left);
+        uint8_t* out = row + left;
+        const int8_t* in = src + grp * f_c;
+        if (f_c % 8 == 0) {  // 8 bytes a move (+ 128 is a flip of each byte's top bit)
+          for (int x = 0; x < g.in_w; ++x, out += f_c, in += g.in_c) {
+            for (size_t c = 0; c < f_c; c += 8) {
+              uint64_t v;
+              std::memcpy(&v, in + c, 8);
+              v ^= 0x8080808080808080ull;
+              std::memcpy(out + c, &v, 8);
+            }
+          }
+        } else if (f_c % 4 == 0) {
+          for (int x = 0; x < g.in_w; ++x, out += f_c, in += g.in_c) {
+            for (size_t c = 0; c < f_c; c += 4) {
+              uint32_t v;
+              std::memcpy(&v, in + c, 4);
+              v ^= 0x80808080u;
+              std::memcpy(out + c, &v, 4);
+            }
+          }
+        } else {
+          for (int x = 0; x < g.in_w; ++x, out += f_c, in += g.in_c) {
+            for (size_t c = 0; c < f_c; ++c) out[c] = gemm::DotByte(in[c]);
+          }
+        }
+        std::memset(row + left + span, pad, row_bytes - left - span);
+      }
+    }
+  });
+}
+
 void Im2ColPaddedRows(const ConvGeometry& g, const PaddedDotImage& p, const uint8_t* image,
                       size_t r0, size_t r1, uint8_t* dst, size_t row_stride) {
   const size_t n = static_cast<size_t>(g.f_w) * g.in_c;
