@@ -201,6 +201,115 @@ def detector(size):
     return make
 
 
+def resnext(size, width, groups, blocks):
+    """A ResNeXt stage stack: grouped 3x3 convolutions (Conv2D groups > 1, converted to
+    CONV_2D whose filter has fewer input channels than its input) between 1x1 layers."""
+    def make(tf):
+        k = tf.keras
+        x_in = k.Input((size, size, 3))
+        x = k.layers.Conv2D(width, 3, strides=2, padding="same", activation="relu")(x_in)
+        for i in range(blocks):
+            h = k.layers.Conv2D(width, 1, activation="relu")(x)
+            h = k.layers.Conv2D(width, 3, padding="same", groups=groups, activation="relu",
+                                strides=2 if i == 1 else 1)(h)
+            h = k.layers.Conv2D(width, 1)(h)
+            if i == 1:
+                x = k.layers.Conv2D(width, 1, strides=2)(x)
+            x = k.layers.ReLU()(x + h)
+        x = k.layers.GlobalAveragePooling2D()(x)
+        return k.Model(x_in, k.layers.Dense(10)(x))
+    return make
+
+
+def video_conv3d(frames, size):
+    """A small video classifier: Conv3D stacks (CONV_3D), a (2+1)-D block and a global
+    average over time and space."""
+    def make(tf):
+        k = tf.keras
+        x_in = k.Input((frames, size, size, 3))
+        x = k.layers.Conv3D(16, 3, strides=(1, 2, 2), padding="same", activation="relu")(x_in)
+        x = k.layers.Conv3D(24, (1, 3, 3), padding="same", activation="relu")(x)
+        x = k.layers.Conv3D(24, (3, 1, 1), padding="valid", activation="relu")(x)
+        x = k.layers.Conv3D(32, 3, strides=2, padding="same", activation="relu")(x)
+        x = k.layers.GlobalAveragePooling3D()(x)
+        return k.Model(x_in, k.layers.Dense(5)(x))
+    return make
+
+
+def unet3d(frames, size):
+    """A volumetric segmentation net (3-D U-Net style): Conv3D, a strided Conv3D down (TFLite
+    has no MaxPool3D builtin), Conv3DTranspose (CONV_3D_TRANSPOSE) up, a skip concatenation."""
+    def make(tf):
+        k = tf.keras
+        x_in = k.Input((frames, size, size, 1))
+        s = k.layers.Conv3D(8, 3, padding="same", activation="relu")(x_in)
+        x = k.layers.Conv3D(16, 3, strides=2, padding="same", activation="relu")(s)
+        x = k.layers.Conv3DTranspose(8, 3, strides=2, padding="same")(x)
+        x = k.layers.Concatenate()([x, s])
+        x = k.layers.Conv3D(8, 3, padding="same", activation="relu")(x)
+        return k.Model(x_in, k.layers.Conv3D(2, 1, activation="sigmoid")(x))
+    return make
+
+def espcn(size, scale):
+    """A super-resolution net (ESPCN): convolutions then depth_to_space (DEPTH_TO_SPACE)."""
+    def make(tf):
+        k = tf.keras
+        x_in = k.Input((size, size, 1))
+        x = k.layers.Conv2D(32, 5, padding="same", activation="tanh")(x_in)
+        x = k.layers.Conv2D(16, 3, padding="same", activation="tanh")(x)
+        x = k.layers.Conv2D(scale * scale, 3, padding="same")(x)
+        x = k.layers.Lambda(lambda t: tf.nn.depth_to_space(t, scale))(x)
+        return k.Model(x_in, k.layers.Activation("sigmoid")(x))
+    return make
+
+
+def mlp_mixer(size, patch, dim, tokens_mlp, layers):
+    """An MLP-Mixer: patches by a strided convolution, token mixing by Dense over the
+    transposed sequence, channel mixing, layer norm, GELU."""
+    def make(tf):
+        k = tf.keras
+        n = (size // patch) ** 2
+        x_in = k.Input((size, size, 3))
+        x = k.layers.Conv2D(dim, patch, strides=patch)(x_in)
+        x = k.layers.Reshape((n, dim))(x)
+        for _ in range(layers):
+            h = k.layers.LayerNormalization(epsilon=1e-6)(x)
+            h = k.layers.Permute((2, 1))(h)
+            h = k.layers.Dense(tokens_mlp, activation="gelu")(h)
+            h = k.layers.Dense(n)(h)
+            x = x + k.layers.Permute((2, 1))(h)
+            h = k.layers.LayerNormalization(epsilon=1e-6)(x)
+            h = k.layers.Dense(dim * 2, activation="gelu")(h)
+            x = x + k.layers.Dense(dim)(h)
+        x = k.layers.GlobalAveragePooling1D()(k.layers.LayerNormalization(epsilon=1e-6)(x))
+        return k.Model(x_in, k.layers.Dense(10)(x))
+    return make
+
+
+def text_cnn(seq, vocab, dim):
+    """A text classifier: an embedding, parallel Conv1D widths, global max pooling."""
+    def make(tf):
+        k = tf.keras
+        ids = k.Input((seq,), dtype="int32")
+        x = k.layers.Embedding(vocab, dim)(ids)
+        pooled = [k.layers.GlobalMaxPool1D()(k.layers.Conv1D(32, w, activation="relu")(x))
+                  for w in (2, 3, 5)]
+        x = k.layers.Concatenate()(pooled)
+        return k.Model(ids, k.layers.Dense(3, activation="softmax")(x))
+    return make
+
+
+def simple_rnn(steps, features, units):
+    """Keras SimpleRNN (not fused by the converter as LSTM is): what it lowers to."""
+    def make(tf):
+        k = tf.keras
+        x_in = k.Input((steps, features), batch_size=1)
+        x = k.layers.SimpleRNN(units, return_sequences=True)(x_in)
+        x = k.layers.SimpleRNN(units)(x)
+        return k.Model(x_in, k.layers.Dense(4)(x))
+    return make
+
+
 def while_loop_graph(tf):
     class M(tf.Module):
         def __init__(self):
@@ -309,6 +418,13 @@ FAMILIES = {
     "unet_transpose_64": unet_transpose(64, 16),
     "tcn_dilated_512x8": dilated_tcn(512, 8, 32, [1, 2, 4, 8]),
     "detector_128": detector(128),
+    "resnext_grouped_64": resnext(64, 64, 8, 3),
+    "video_conv3d_8x32": video_conv3d(8, 32),
+    "unet3d_8x24": unet3d(8, 24),
+    "espcn_x3_64": espcn(64, 3),
+    "mlp_mixer_32_p4": mlp_mixer(32, 4, 64, 32, 2),
+    "text_cnn_64": text_cnn(64, 1000, 32),
+    "simple_rnn_16x8": simple_rnn(16, 8, 24),
     "while_loop": while_loop_graph,
     "cond": cond_graph,
     "strided_gather": strided_gather,

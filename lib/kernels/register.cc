@@ -34,6 +34,8 @@ BuiltinOpResolver::BuiltinOpResolver() {
   // dispatches on types: an int16 model that declares v1 or v3 (TFLite's converter writes
   // v3 for some) runs too.
   AddBuiltin(BuiltinOperator_CONV_2D, Register_CONV_2D(), 1, 8);
+  AddBuiltin(BuiltinOperator_CONV_3D, Register_CONV_3D(), 1, 1);
+  AddBuiltin(BuiltinOperator_CONV_3D_TRANSPOSE, Register_CONV_3D_TRANSPOSE(), 1, 1);
   AddBuiltin(BuiltinOperator_COS, Register_COS(), 1, 1);
   AddBuiltin(BuiltinOperator_CUMSUM, Register_CUMSUM(), 1, 1);
   AddBuiltin(BuiltinOperator_DENSIFY, Register_DENSIFY(), 1, 1);

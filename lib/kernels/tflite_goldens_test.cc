@@ -7,6 +7,7 @@
 // A case TFLite refuses at AllocateTensors (report.json "refused") must fail here too
 // (kernels/testing/golden_test_util.h; more ops' cases: tflite_goldens_ops_test.cc).
 #include <algorithm>
+#include <array>
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <memory>
@@ -408,6 +409,88 @@ ModelBuilder Rfft2dParts(std::vector<int32_t> shape, int32_t fft_h, int32_t fft_
   }
   b.SetInputs({in});
   b.SetOutputs(outs);
+  return b;
+}
+
+// --- CONV_3D (float32, NDHWC input, [fd][fh][fw][in_c][out_c] filter) ------------------
+
+struct Conv3dCase {
+  std::vector<int32_t> input;   // [b, d, h, w, c]
+  std::vector<int32_t> filter;  // [fd, fh, fw, c, oc]
+  std::array<int, 3> stride, dilation;
+  bool same, bias;
+  tflite::ActivationFunctionType act;
+  tflite::TensorType type = tflite::TensorType_FLOAT32;
+};
+ModelBuilder Conv3d(const Conv3dCase& c, uint32_t seed) {
+  std::mt19937 rng(seed);
+  auto out_size = [&](int in, int f, int stride, int dil) {
+    const int span = (f - 1) * dil + 1;
+    return c.same ? (in + stride - 1) / stride : (in - span) / stride + 1;
+  };
+  const int oc = c.filter[4];
+  const std::vector<int32_t> out_shape = {
+      c.input[0], out_size(c.input[1], c.filter[0], c.stride[0], c.dilation[0]),
+      out_size(c.input[2], c.filter[1], c.stride[1], c.dilation[1]),
+      out_size(c.input[3], c.filter[2], c.stride[2], c.dilation[2]), oc};
+  ModelBuilder b;
+  const QuantSpec q{{0.05f}, {2}, 0};
+  const bool quantized = c.type == tflite::TensorType_INT8;
+  const int in = b.AddTensor(c.type, c.input, "in", quantized ? &q : nullptr);
+  int count = 1;
+  for (int d : c.filter) count *= d;
+  const int f = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, c.filter,
+                                        RandomFloats(rng, count, -0.5f, 0.5f), "w");
+  std::vector<int32_t> inputs = {in, f};
+  if (c.bias) {
+    inputs.push_back(
+        b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {oc}, RandomFloats(rng, oc), "bias"));
+  }
+  const int out = b.AddTensor(c.type, out_shape, "out", quantized ? &q : nullptr);
+  tflite::Conv3DOptionsT o;
+  o.padding = c.same ? tflite::Padding_SAME : tflite::Padding_VALID;
+  o.stride_d = c.stride[0];
+  o.stride_h = c.stride[1];
+  o.stride_w = c.stride[2];
+  o.dilation_d_factor = c.dilation[0];
+  o.dilation_h_factor = c.dilation[1];
+  o.dilation_w_factor = c.dilation[2];
+  o.fused_activation_function = c.act;
+  b.AddOperator(tflite::BuiltinOperator_CONV_3D, inputs, {out}, Options(o), 1);
+  SingleIo(b, in, out);
+  return b;
+}
+
+// CONV_3D_TRANSPOSE: the output shape a constant, filter [fd][fh][fw][out_c][in_c].
+ModelBuilder Conv3dTranspose(const Conv3dCase& c, std::vector<int32_t> out_shape, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const int oc = c.filter[3];
+  ModelBuilder b;
+  const QuantSpec q{{0.05f}, {2}, 0};
+  const bool quantized = c.type == tflite::TensorType_INT8;
+  const int shape = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {5}, out_shape, "shape");
+  int count = 1;
+  for (int d : c.filter) count *= d;
+  const int f = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, c.filter,
+                                        RandomFloats(rng, count, -0.5f, 0.5f), "w");
+  const int in = b.AddTensor(c.type, c.input, "in", quantized ? &q : nullptr);
+  std::vector<int32_t> inputs = {shape, f, in};
+  if (c.bias) {
+    inputs.push_back(
+        b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {oc}, RandomFloats(rng, oc), "bias"));
+  }
+  const int out = b.AddTensor(c.type, out_shape, "out", quantized ? &q : nullptr);
+  tflite::Conv3DOptionsT o;
+  o.padding = c.same ? tflite::Padding_SAME : tflite::Padding_VALID;
+  o.stride_d = c.stride[0];
+  o.stride_h = c.stride[1];
+  o.stride_w = c.stride[2];
+  o.dilation_d_factor = c.dilation[0];
+  o.dilation_h_factor = c.dilation[1];
+  o.dilation_w_factor = c.dilation[2];
+  o.fused_activation_function = c.act;
+  b.AddOperator(tflite::BuiltinOperator_CONV_3D_TRANSPOSE, inputs, {out}, Options(o), 1);
+  SingleIo(b, in, out);
   return b;
 }
 
@@ -1644,6 +1727,141 @@ const GoldenCase kCases[] = {
     {"rfft2d_fft_length_not_power_of_two",
      [] {
        return Rfft2dParts({1, 4, 12}, 4, 12);
+     },
+     0},
+    // CONV_3D: float sums in another order than TFLite's im2col GEMM (within 1e-5).
+    {"conv3d_video_first_layer",
+     [] {
+       return Conv3d({{1, 5, 12, 13, 3},
+                      {3, 3, 3, 3, 16},
+                      {1, 2, 2},
+                      {1, 1, 1},
+                      true,
+                      true,
+                      tflite::ActivationFunctionType_RELU},
+                     801);
+     },
+     1e-5},
+    {"conv3d_valid_dilated_depth_and_height",
+     [] {
+       return Conv3d({{1, 7, 9, 6, 8},
+                      {2, 3, 2, 8, 12},
+                      {2, 1, 1},
+                      {2, 2, 1},
+                      false,
+                      true,
+                      tflite::ActivationFunctionType_NONE},
+                     802);
+     },
+     1e-5},
+    {"conv3d_pointwise_no_bias_two_batches",
+     [] {
+       return Conv3d({{2, 3, 4, 5, 24},
+                      {1, 1, 1, 24, 20},
+                      {1, 1, 1},
+                      {1, 1, 1},
+                      true,
+                      false,
+                      tflite::ActivationFunctionType_RELU6},
+                     803);
+     },
+     1e-5},
+    {"conv3d_temporal_3x1x1",
+     [] {
+       return Conv3d({{1, 8, 6, 6, 24},
+                      {3, 1, 1, 24, 24},
+                      {1, 1, 1},
+                      {1, 1, 1},
+                      false,
+                      true,
+                      tflite::ActivationFunctionType_RELU},
+                     804);
+     },
+     1e-5},
+    {"conv3d_dilated_width_same",
+     [] {
+       return Conv3d({{1, 4, 7, 11, 5},
+                      {2, 2, 3, 5, 7},
+                      {1, 1, 2},
+                      {1, 1, 2},
+                      true,
+                      true,
+                      tflite::ActivationFunctionType_RELU_N1_TO_1},
+                     805);
+     },
+     1e-5},
+    {"conv3d_transpose_upsample_by_2_same",
+     [] {
+       return Conv3dTranspose({{1, 3, 4, 5, 16},
+                               {3, 3, 3, 8, 16},
+                               {2, 2, 2},
+                               {1, 1, 1},
+                               true,
+                               true,
+                               tflite::ActivationFunctionType_RELU},
+                              {1, 6, 8, 10, 8}, 807);
+     },
+     1e-5},
+    {"conv3d_transpose_valid_no_bias",
+     [] {
+       return Conv3dTranspose({{2, 3, 3, 4, 6},
+                               {2, 3, 2, 5, 6},
+                               {1, 2, 1},
+                               {1, 1, 1},
+                               false,
+                               false,
+                               tflite::ActivationFunctionType_NONE},
+                              {2, 4, 7, 5, 5}, 808);
+     },
+     1e-5},
+    {"conv3d_transpose_dilated",
+     [] {
+       return Conv3dTranspose({{1, 4, 5, 5, 4},
+                               {2, 2, 2, 3, 4},
+                               {1, 1, 1},
+                               {2, 1, 2},
+                               false,
+                               true,
+                               tflite::ActivationFunctionType_RELU6},
+                              {1, 6, 6, 7, 3}, 809);
+     },
+     1e-5},
+    {"conv3d_transpose_input_not_the_shapes_conv_3d",
+     [] {
+       return Conv3dTranspose({{1, 3, 4, 5, 16},
+                               {3, 3, 3, 8, 16},
+                               {2, 2, 2},
+                               {1, 1, 1},
+                               true,
+                               true,
+                               tflite::ActivationFunctionType_NONE},
+                              {1, 6, 9, 12, 8}, 810);
+     },
+     0},
+    {"conv3d_transpose_int8",
+     [] {
+       return Conv3dTranspose({{1, 2, 2, 2, 4},
+                               {2, 2, 2, 4, 4},
+                               {2, 2, 2},
+                               {1, 1, 1},
+                               true,
+                               false,
+                               tflite::ActivationFunctionType_NONE,
+                               tflite::TensorType_INT8},
+                              {1, 4, 4, 4, 4}, 811);
+     },
+     0},
+    {"conv3d_int8_input_refused",
+     [] {
+       return Conv3d({{1, 2, 3, 3, 2},
+                      {1, 1, 1, 2, 2},
+                      {1, 1, 1},
+                      {1, 1, 1},
+                      true,
+                      false,
+                      tflite::ActivationFunctionType_NONE,
+                      tflite::TensorType_INT8},
+                     806);
      },
      0},
     {"non_max_suppression_v4", [] { return NonMaxSuppression(false, 40, 10, 0.3f, -0.2f, 0); }, 0},

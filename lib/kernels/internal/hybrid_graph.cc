@@ -1,5 +1,7 @@
 #include "kernels/internal/hybrid_graph.h"
 
+#include "tensorflow/lite/builtin_ops.h"
+
 namespace tflite {
 namespace hybrid {
 
@@ -23,6 +25,25 @@ bool GraphHasHybridNodes(TfLiteContext* context) {
           context->tensors[t].allocation_type == kTfLiteMmapRo) {
         return true;
       }
+    }
+  }
+  return false;
+}
+
+bool FeedsQuantize(TfLiteContext* context, int tensor) {
+  TfLiteIntArray* plan = nullptr;
+  if (context->GetExecutionPlan == nullptr ||
+      context->GetExecutionPlan(context, &plan) != kTfLiteOk || plan == nullptr) {
+    return true;
+  }
+  for (int i = 0; i < plan->size; ++i) {
+    TfLiteNode* node;
+    TfLiteRegistration* reg;
+    if (context->GetNodeAndRegistration(context, plan->data[i], &node, &reg) != kTfLiteOk)
+      return true;
+    if (reg->builtin_code == kTfLiteBuiltinQuantize && node->inputs != nullptr &&
+        node->inputs->size >= 1 && node->inputs->data[0] == tensor) {
+      return true;
     }
   }
   return false;

@@ -16,6 +16,11 @@ namespace hybrid {
 // cannot be read, so that a caller errs on TFLite's order.
 bool GraphHasHybridNodes(TfLiteContext* context);
 
+// Whether a node of the plan QUANTIZEs `tensor` (a float kernel inside a full-integer graph,
+// as the converter leaves CONV_3D): a last-bit difference in it can then move a step, so
+// such kernels sum in TFLite's reference order. True where the plan cannot be read.
+bool FeedsQuantize(TfLiteContext* context, int tensor);
+
 }  // namespace hybrid
 }  // namespace tflite
 

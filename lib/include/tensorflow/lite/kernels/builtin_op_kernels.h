@@ -12,6 +12,8 @@ namespace builtin {
 // (kernels: add a declaration here when you add a kernel)
 // conv family (lib/kernels/internal/gemm.h, conv_util.h):
 TfLiteRegistration* Register_CONV_2D();
+TfLiteRegistration* Register_CONV_3D();
+TfLiteRegistration* Register_CONV_3D_TRANSPOSE();
 TfLiteRegistration* Register_DEPTHWISE_CONV_2D();
 TfLiteRegistration* Register_DEQUANTIZE();
 TfLiteRegistration* Register_FULLY_CONNECTED();
