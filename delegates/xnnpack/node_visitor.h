@@ -162,6 +162,11 @@ bool VisitGlue(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration
 // A float RESHAPE or SQUEEZE XNNPACK would take (VisitShape), as one contiguous copy.
 bool FloatReshapeCopy(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                       StridedCopy* copy);
+// A DEPTH_TO_SPACE XNNPACK would take (VisitShape; float, or 8-bit quantized as its input),
+// as one strided copy: this
+// XNNPACK's took 1.7 ns an element on ESPCN's 3 x 3 blocks of one channel.
+bool DepthToSpaceCopy(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                      StridedCopy* copy);
 // A TRANSPOSE node VisitGlue takes: its permutation; false for any other node.
 bool TransposePermutation(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                           std::vector<int>* perm);

@@ -303,6 +303,51 @@ bool IsGlueOp(int builtin_code) {
   }
 }
 
+bool DepthToSpaceCopy(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                      StridedCopy* copy) {
+  if (reg.builtin_code != kTfLiteBuiltinDepthToSpace || node.inputs->size != 1 ||
+      node.outputs->size != 1 || node.inputs->data[0] < 0 || node.builtin_data == nullptr ||
+      !VisitShape(v, node, reg)) {
+    return false;
+  }
+  const int in = node.inputs->data[0], out = node.outputs->data[0];
+  // Float, or 8-bit with the output quantized as the input (a copy cannot requantize).
+  const TfLiteTensor& ti = Tensor(v, in);
+  const TfLiteTensor& to = Tensor(v, out);
+  const bool bytes = (ti.type == kTfLiteInt8 || ti.type == kTfLiteUInt8) && to.type == ti.type &&
+                     ti.params.scale == to.params.scale &&
+                     ti.params.zero_point == to.params.zero_point;
+  if (ti.type != kTfLiteFloat32 && !bytes) return false;
+  const TfLiteIntArray& d = *ti.dims;
+  const auto bs = static_cast<size_t>(
+      static_cast<const TfLiteDepthToSpaceParams*>(node.builtin_data)->block_size);
+  if (d.size != 4 || bs < 2 || d.data[3] % static_cast<int>(bs * bs) != 0) return false;
+  if (copy != nullptr) {
+    // space[(b, y), dy, x, (dx, c)] = depth[(b, y), x, (dy, dx, c)]: four dimensions, rows of
+    // bs * c contiguous values on both sides.
+    const auto bh = static_cast<size_t>(d.data[0]) * d.data[1], w = static_cast<size_t>(d.data[2]);
+    const size_t c = static_cast<size_t>(d.data[3]) / (bs * bs);
+    *copy = StridedCopy{};
+    copy->src = in;
+    copy->dst = out;
+    copy->element_size = bytes ? 1 : 4;
+    copy->rank = 4;
+    const size_t shape[4] = {bh, bs, w, bs * c};
+    const ptrdiff_t src_stride[4] = {static_cast<ptrdiff_t>(w * bs * bs * c),
+                                     static_cast<ptrdiff_t>(bs * c),
+                                     static_cast<ptrdiff_t>(bs * bs * c), 1};
+    const ptrdiff_t dst_stride[4] = {static_cast<ptrdiff_t>(bs * w * bs * c),
+                                     static_cast<ptrdiff_t>(w * bs * c),
+                                     static_cast<ptrdiff_t>(bs * c), 1};
+    for (int i = 0; i < 4; ++i) {
+      copy->shape[i] = shape[i];
+      copy->src_stride[i] = src_stride[i];
+      copy->dst_stride[i] = dst_stride[i];
+    }
+  }
+  return true;
+}
+
 bool FloatReshapeCopy(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                       StridedCopy* copy) {
   if ((reg.builtin_code != kTfLiteBuiltinReshape && reg.builtin_code != kTfLiteBuiltinSqueeze) ||
@@ -429,21 +474,45 @@ void CopyRows(const StridedCopy& c, const T* src, T* dst, size_t k0, size_t k1) 
     src += c.src_stride[d] * static_cast<ptrdiff_t>(index[d]);
     dst += c.dst_stride[d] * static_cast<ptrdiff_t>(index[d]);
   }
-  for (size_t k = k0; k < k1; ++k) {
-    if (rows) {
-      std::memcpy(dst, src, c.shape[last] * sizeof(T));
-    } else {
-      for (size_t e = 0; e < c.shape[last]; ++e) dst[e * c.dst_stride[last]] = src[e * c.src_stride[last]];
+  // Each row copied, then the index moved on; short rows as copies of a known size
+  // (DEPTH_TO_SPACE's: a block row of one channel, 12 bytes).
+  auto walk = [&](auto copy_row) {
+    for (size_t k = k0; k < k1; ++k) {
+      copy_row(src, dst);
+      // Next index over the outer dimensions, moving both pointers by their strides.
+      for (int d = last - 1; d >= 0; --d) {
+        src += c.src_stride[d];
+        dst += c.dst_stride[d];
+        if (++index[d] < c.shape[d]) break;
+        src -= c.src_stride[d] * static_cast<ptrdiff_t>(c.shape[d]);
+        dst -= c.dst_stride[d] * static_cast<ptrdiff_t>(c.shape[d]);
+        index[d] = 0;
+      }
     }
-    // Next index over the outer dimensions, moving both pointers by their strides.
-    for (int d = last - 1; d >= 0; --d) {
-      src += c.src_stride[d];
-      dst += c.dst_stride[d];
-      if (++index[d] < c.shape[d]) break;
-      src -= c.src_stride[d] * static_cast<ptrdiff_t>(c.shape[d]);
-      dst -= c.dst_stride[d] * static_cast<ptrdiff_t>(c.shape[d]);
-      index[d] = 0;
-    }
+  };
+  if (!rows) {
+    return walk([&](const T* s, T* d) {
+      for (size_t e = 0; e < c.shape[last]; ++e)
+        d[e * c.dst_stride[last]] = s[e * c.src_stride[last]];
+    });
+  }
+  const size_t row_bytes = c.shape[last] * sizeof(T);
+  auto fixed = [&](auto bytes) { walk([bytes](const T* s, T* d) { std::memcpy(d, s, bytes); }); };
+  switch (row_bytes) {
+    case 3:
+      return fixed(std::integral_constant<size_t, 3>());
+    case 4:
+      return fixed(std::integral_constant<size_t, 4>());
+    case 8:
+      return fixed(std::integral_constant<size_t, 8>());
+    case 12:
+      return fixed(std::integral_constant<size_t, 12>());
+    case 16:
+      return fixed(std::integral_constant<size_t, 16>());
+    case 32:
+      return fixed(std::integral_constant<size_t, 32>());
+    default:
+      return walk([row_bytes](const T* s, T* d) { std::memcpy(d, s, row_bytes); });
   }
 }
 

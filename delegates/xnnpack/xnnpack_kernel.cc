@@ -274,6 +274,10 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         std::vector<StridedCopy> copies;
         planned = VisitGlue(v, *node, *reg, &copies);
         seg.steps.insert(seg.steps.end(), copies.begin(), copies.end());
+      } else if (DepthToSpaceCopy(v, *node, *reg, nullptr)) {
+        StridedCopy copy;
+        planned = DepthToSpaceCopy(v, *node, *reg, &copy);
+        seg.steps.emplace_back(copy);
       } else if (IsOwnQuantizedMean(v, *node, *reg)) {
         MeanQs8Step step;
         planned = PlanMeanQs8(v, *node, *reg, &step);
@@ -467,8 +471,8 @@ bool XnnpackKernel::RunsItself(TfLiteContext* context, const TfLiteNode& node,
   }
   // With --xnnpack_force_fp16 the user asked for XNNPACK's fp16 arithmetic everywhere.
   if (force_fp16_) return false;
-  return PlanOwnDepthwise(v, node, reg, nullptr) || PlanOwnConv(v, node, reg, nullptr) ||
-         PlanOwnFullyConnected(v, node, reg, nullptr) ||
+  return DepthToSpaceCopy(v, node, reg, nullptr) || PlanOwnDepthwise(v, node, reg, nullptr) ||
+         PlanOwnConv(v, node, reg, nullptr) || PlanOwnFullyConnected(v, node, reg, nullptr) ||
          PlanOwnTransposeConv(v, node, reg, nullptr) ||
          PlanOwnBinary(v, node, reg, threads_, nullptr) || PlanOwnBinaryQs8(v, node, reg, nullptr);
 }
@@ -1422,10 +1426,10 @@ bool IsBuiltinDepthwiseStep(VisitContext& v, const TfLiteNode& node,
 void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   DelegationRecord* record = CurrentDelegationRecord(context);
   if (record == nullptr) return;
-  std::string copied, arithmetic_runtimes, convolved, builtin_depthwise, dot_depthwise,
-      gemm_convolved, winograd, dot_convolved, transposed, transposed_qs8, elementwise, tabled,
-      multiplied, added, table_multiplied, own_float, own_means, folded, folded_transposes, swished,
-      residuals, pads, norms;
+  std::string copied, depth_to_space, arithmetic_runtimes, convolved, builtin_depthwise,
+      dot_depthwise, gemm_convolved, winograd, dot_convolved, transposed, transposed_qs8,
+      elementwise, tabled, multiplied, added, table_multiplied, own_float, own_means, folded,
+      folded_transposes, swished, residuals, pads, norms;
   int runtimes = 0, own_nodes = 0;
   if (force_fp16_) {
     std::vector<std::string> fp32;
@@ -1466,11 +1470,12 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
           : swish_muls_.count(n) != 0 || folded_logistics_.count(n) != 0 ||
                   folded_swish_muls_.count(n) != 0
               ? swished
-          : IsGlueOp(op)                       ? copied
-          : IsOwnFloatNode(v, *node, *reg)     ? own_float
-          : IsOwnQuantizedMean(v, *node, *reg) ? own_means
-          : table_muls_.count(n) != 0          ? table_multiplied
-          : IsByteTableNode(v, *node, *reg)    ? tabled
+          : IsGlueOp(op)                              ? copied
+          : DepthToSpaceCopy(v, *node, *reg, nullptr) ? depth_to_space
+          : IsOwnFloatNode(v, *node, *reg)            ? own_float
+          : IsOwnQuantizedMean(v, *node, *reg)        ? own_means
+          : table_muls_.count(n) != 0                 ? table_multiplied
+          : IsByteTableNode(v, *node, *reg)           ? tabled
           : op == kTfLiteBuiltinDepthwiseConv2d && int8 && PlanOwnConv(v, *node, *reg, nullptr)
               ? dot_convolved
           : (op == kTfLiteBuiltinDepthwiseConv2d || IsDepthwiseGroupsConv(v, *node, *reg)) && int8
@@ -1514,6 +1519,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
     if (!list.empty()) what += fmt::format("{}{}: {}", what.empty() ? "" : "; ", kind, list);
   };
   say(copied, "copies (this XNNPACK has no such operator)");
+  say(depth_to_space, "DEPTH_TO_SPACE as a strided copy (faster than this XNNPACK's)");
   say(arithmetic_runtimes,
       "float ADD / SUB / MUL and reshapes that would be XNNPACK runtimes of "
       "their own between the delegate's steps (invoking one costs more "
