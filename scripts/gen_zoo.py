@@ -310,6 +310,40 @@ def simple_rnn(steps, features, units):
     return make
 
 
+def causal_decoder(seq, dim, heads, layers, vocab=1000):
+    """A GPT-style decoder block stack: token and position embeddings, causal self-attention
+    (Keras' use_causal_mask), pre-norm, GELU MLP, next-token logits for every position."""
+    def make(tf):
+        k = tf.keras
+        ids = k.Input((seq,), dtype="int32")
+        x = k.layers.Embedding(vocab, dim)(ids)
+        x = x + k.layers.Embedding(seq, dim)(tf.range(seq)[tf.newaxis, :])
+        for _ in range(layers):
+            h = k.layers.LayerNormalization(epsilon=1e-5)(x)
+            x = x + k.layers.MultiHeadAttention(heads, dim // heads)(h, h, use_causal_mask=True)
+            h = k.layers.LayerNormalization(epsilon=1e-5)(x)
+            x = x + k.layers.Dense(dim)(k.layers.Dense(dim * 4, activation="gelu")(h))
+        x = k.layers.LayerNormalization(epsilon=1e-5)(x)
+        return k.Model(ids, k.layers.Dense(vocab)(x))
+    return make
+
+
+def segment_pooling(tf):
+    """Graph-network style pooling: node features summed / maxed per graph id
+    (tf.math.unsorted_segment_sum / _max), then a dense layer."""
+    class M(tf.Module):
+        def __init__(self):
+            rng = np.random.default_rng(11)
+            self.w = tf.constant(rng.standard_normal((32, 8)).astype(np.float32) * 0.1)
+            self.ids = tf.constant(rng.integers(0, 6, 40).astype(np.int32))
+
+        @tf.function(input_signature=[tf.TensorSpec([40, 16], tf.float32)])
+        def __call__(self, x):
+            s = tf.math.unsorted_segment_sum(x, self.ids, 6)
+            m = tf.math.unsorted_segment_max(x, self.ids, 6)
+            return tf.matmul(tf.concat([s, m], axis=1), self.w)
+    return M()
+
 def while_loop_graph(tf):
     class M(tf.Module):
         def __init__(self):
@@ -425,7 +459,9 @@ FAMILIES = {
     "mlp_mixer_32_p4": mlp_mixer(32, 4, 64, 32, 2),
     "text_cnn_64": text_cnn(64, 1000, 32),
     "simple_rnn_16x8": simple_rnn(16, 8, 24),
+    "causal_decoder_32x64": causal_decoder(32, 64, 4, 2),
     "while_loop": while_loop_graph,
+    "segment_pooling": segment_pooling,
     "cond": cond_graph,
     "strided_gather": strided_gather,
     "resize_variants": resize_variants,

@@ -125,6 +125,7 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_ROUND, Register_ROUND(), 1, 1);
   AddBuiltin(BuiltinOperator_RSQRT, Register_RSQRT(), 1, 2);
   AddBuiltin(BuiltinOperator_SCATTER_ND, Register_SCATTER_ND(), 1, 1);
+  AddBuiltin(BuiltinOperator_SEGMENT_SUM, Register_SEGMENT_SUM(), 1, 1);
   AddBuiltin(BuiltinOperator_SELECT, Register_SELECT(), 1, 4);
   AddBuiltin(BuiltinOperator_SELECT_V2, Register_SELECT_V2(), 1, 2);
   AddBuiltin(BuiltinOperator_SHAPE, Register_SHAPE(), 1, 1);
@@ -162,6 +163,10 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_UNIDIRECTIONAL_SEQUENCE_LSTM, Register_UNIDIRECTIONAL_SEQUENCE_LSTM(), 1,
              4);
   AddBuiltin(BuiltinOperator_UNPACK, Register_UNPACK(), 1, 4);
+  AddBuiltin(BuiltinOperator_UNSORTED_SEGMENT_MAX, Register_UNSORTED_SEGMENT_MAX(), 1, 1);
+  AddBuiltin(BuiltinOperator_UNSORTED_SEGMENT_MIN, Register_UNSORTED_SEGMENT_MIN(), 1, 1);
+  AddBuiltin(BuiltinOperator_UNSORTED_SEGMENT_PROD, Register_UNSORTED_SEGMENT_PROD(), 1, 1);
+  AddBuiltin(BuiltinOperator_UNSORTED_SEGMENT_SUM, Register_UNSORTED_SEGMENT_SUM(), 1, 1);
   // WHERE: v1 bool, v2 float32/int32/int64/int8/uint8/uint32 conditions.
   AddBuiltin(BuiltinOperator_WHERE, Register_WHERE(), 1, 2);
   AddBuiltin(BuiltinOperator_WHILE, Register_WHILE(), 1, 1);

@@ -494,6 +494,30 @@ ModelBuilder Conv3dTranspose(const Conv3dCase& c, std::vector<int32_t> out_shape
   return b;
 }
 
+// --- SEGMENT_SUM, UNSORTED_SEGMENT_* (constant int32 ids; data fed as the input) ------------
+
+ModelBuilder Segment(tflite::BuiltinOperator op, tflite::TensorType type,
+                     std::vector<int32_t> data_shape, std::vector<int32_t> ids,
+                     int32_t num_segments) {
+  ModelBuilder b;
+  const int data = b.AddTensor(type, data_shape, "data");
+  const int id = b.AddConstTensor<int32_t>(tflite::TensorType_INT32,
+                                           {static_cast<int32_t>(ids.size())}, ids, "ids");
+  std::vector<int32_t> inputs = {data, id};
+  std::vector<int32_t> out_shape = data_shape;
+  if (op == tflite::BuiltinOperator_SEGMENT_SUM) {
+    out_shape[0] = ids.back() + 1;
+  } else {
+    inputs.push_back(
+        b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {}, {num_segments}, "num_segments"));
+    out_shape[0] = num_segments;
+  }
+  const int out = b.AddTensor(type, out_shape, "out");
+  b.AddOperator(op, inputs, {out});
+  SingleIo(b, data, out);
+  return b;
+}
+
 // --- NON_MAX_SUPPRESSION_V4 / V5 (float boxes and scores fed as inputs) ------------------
 
 ModelBuilder NonMaxSuppression(bool soft, int boxes, int max_out, float iou, float score_min,
@@ -1849,6 +1873,61 @@ const GoldenCase kCases[] = {
                                tflite::ActivationFunctionType_NONE,
                                tflite::TensorType_INT8},
                               {1, 4, 4, 4, 4}, 811);
+     },
+     0},
+    {"segment_sum_float",
+     [] {
+       return Segment(tflite::BuiltinOperator_SEGMENT_SUM, tflite::TensorType_FLOAT32, {7, 3, 4},
+                      {0, 0, 1, 2, 2, 2, 3}, 0);
+     },
+     1e-6},
+    {"segment_sum_ids_skip_refused",
+     [] {
+       return Segment(tflite::BuiltinOperator_SEGMENT_SUM, tflite::TensorType_FLOAT32, {4, 2},
+                      {0, 2, 2, 3}, 0);
+     },
+     0},
+    {"unsorted_segment_sum_negative_ids",
+     [] {
+       return Segment(tflite::BuiltinOperator_UNSORTED_SEGMENT_SUM, tflite::TensorType_FLOAT32,
+                      {9, 5}, {3, -1, 0, 3, 5, 0, -2, 1, 3}, 7);
+     },
+     1e-6},
+    {"unsorted_segment_max_float",
+     [] {
+       return Segment(tflite::BuiltinOperator_UNSORTED_SEGMENT_MAX, tflite::TensorType_FLOAT32,
+                      {8, 2, 3}, {1, 1, 4, 0, 4, 1, 2, 0}, 6);
+     },
+     0},
+    {"unsorted_segment_min_int32",
+     [] {
+       return Segment(tflite::BuiltinOperator_UNSORTED_SEGMENT_MIN, tflite::TensorType_INT32,
+                      {6, 4}, {2, 0, 2, 2, 0, 3}, 5);
+     },
+     0},
+    {"unsorted_segment_prod_int32",
+     [] {
+       return Segment(tflite::BuiltinOperator_UNSORTED_SEGMENT_PROD, tflite::TensorType_INT32,
+                      {5, 3}, {1, 0, 1, 1, 2}, 3);
+     },
+     0},
+    {"unsorted_segment_sum_ids_of_rank_2",
+     [] {
+       ModelBuilder b;
+       const int data = b.AddTensor(tflite::TensorType_FLOAT32, {3, 2, 4}, "data");
+       const int id =
+           b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {3, 2}, {0, 1, 1, 2, 0, 2}, "ids");
+       const int n = b.AddConstTensor<int32_t>(tflite::TensorType_INT32, {}, {3}, "num_segments");
+       const int out = b.AddTensor(tflite::TensorType_FLOAT32, {3, 4}, "out");
+       b.AddOperator(tflite::BuiltinOperator_UNSORTED_SEGMENT_SUM, {data, id, n}, {out});
+       SingleIo(b, data, out);
+       return b;
+     },
+     1e-6},
+    {"unsorted_segment_max_id_out_of_range_refused",
+     [] {
+       return Segment(tflite::BuiltinOperator_UNSORTED_SEGMENT_MAX, tflite::TensorType_FLOAT32,
+                      {3, 2}, {0, 4, 1}, 4);
      },
      0},
     {"conv3d_int8_input_refused",

@@ -2,8 +2,8 @@
 // by scripts/gen_kernel_goldens.py): a case is a single-op model built with the
 // ModelBuilder; CheckCase runs the committed model on the committed inputs and
 // compares every output (integers exactly, floats bit for bit unless the case
-// names a tolerance; a model TFLite refused at AllocateTensors must be refused
-// here too). WriteModels writes each case's model for the script (the hidden
+// names a tolerance; a model TFLite refused at AllocateTensors, or at Invoke on the
+// committed inputs, must be refused there here too). WriteModels writes each case's model for the script (the hidden
 // [.write_kernel_models] test of each golden test file). Test-only (Catch2
 // assertions).
 #ifndef TFLITE_INSPECT_LIB_KERNELS_TESTING_GOLDEN_TEST_UTIL_H_
@@ -96,6 +96,13 @@ inline void CheckCase(const GoldenCase& c, int num_threads) {
     const auto bytes = ReadBytes(dir / ("input_" + std::to_string(i) + ".bin"));
     REQUIRE(bytes.size() == t->bytes);
     std::memcpy(t->data.raw, bytes.data(), bytes.size());
+  }
+  // A model whose values TFLite refuses at Invoke (a check of a dynamic output's inputs).
+  if (report.contains("refused_at_invoke")) {
+    CAPTURE(report["refused_at_invoke"].get<std::string>());
+    CHECK(interpreter->Invoke() != kTfLiteOk);
+    CHECK(!reporter.text().empty());
+    return;
   }
   REQUIRE(interpreter->Invoke() == kTfLiteOk);
   for (size_t i = 0; i < interpreter->outputs().size(); ++i) {
