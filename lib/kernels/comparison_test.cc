@@ -187,6 +187,37 @@ TEST_CASE("SELECT and SELECT_V2") {
   REQUIRE(r.ok());
   CHECK(r.shape() == std::vector<int>{2, 3});
   CHECK(r.As<int32_t>() == std::vector<int32_t>{1, 2, 3, 0, 0, 0});
+  // An attention mask's shapes (the flat path: each input the output's shape or one value,
+  // leading dimensions of 1), every element size, against the element-by-element rule.
+  {
+    std::mt19937 rng(7);
+    std::vector<int> flags(2 * 3 * 5);
+    for (int& f : flags) f = static_cast<int>(rng() % 2);
+    const T mask = T{TensorType_BOOL, {1, 2, 3, 5}, Bools(flags), false};
+    std::vector<float> scores(30);
+    for (size_t i = 0; i < scores.size(); ++i) scores[i] = static_cast<float>(i) + 0.5f;
+    r = Run(tflite::BuiltinOperator_SELECT_V2,
+            {mask, Input<float>(TensorType_FLOAT32, {1, 2, 3, 5}, scores),
+             Input<float>(TensorType_FLOAT32, {}, {-1e9f})},
+            {Output(TensorType_FLOAT32, {1, 2, 3, 5})});
+    REQUIRE(r.ok());
+    for (size_t i = 0; i < scores.size(); ++i) {
+      CHECK(r.As<float>()[i] == (flags[i] ? scores[i] : -1e9f));
+    }
+    r = Run(tflite::BuiltinOperator_SELECT_V2,
+            {mask, Input<int8_t>(TensorType_INT8, {1, 1, 1, 1}, {9}),
+             Input<int8_t>(TensorType_INT8, {1, 2, 3, 5}, std::vector<int8_t>(30, -3))},
+            {Output(TensorType_INT8, {1, 2, 3, 5})});
+    REQUIRE(r.ok());
+    for (size_t i = 0; i < flags.size(); ++i) CHECK(r.As<int8_t>()[i] == (flags[i] ? 9 : -3));
+    r = Run(tflite::BuiltinOperator_SELECT_V2,
+            {T{TensorType_BOOL, {}, Bools({0}), false},
+             Input<int64_t>(TensorType_INT64, {2, 1}, {1, 2}),
+             Input<int64_t>(TensorType_INT64, {2, 1}, {int64_t{1} << 40, 4})},
+            {Output(TensorType_INT64, {2, 1})});
+    REQUIRE(r.ok());
+    CHECK(r.As<int64_t>() == std::vector<int64_t>{int64_t{1} << 40, 4});
+  }
   // SELECT (v1) does not broadcast x against y.
   r = Run(tflite::BuiltinOperator_SELECT, {cond, x, Input<float>(TensorType_FLOAT32, {2}, {5, 6})},
           {Output(TensorType_FLOAT32, {2, 2})});
