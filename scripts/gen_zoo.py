@@ -4,8 +4,9 @@
 Models come from the real converter (tensorflow-cpu, random weights from a fixed seed, so
 nothing is downloaded): Keras applications and small TensorFlow graphs that produce the
 structures converters emit (WHILE, IF, GRU, bidirectional LSTM, several signatures,
-embeddings, strided / gather-heavy graphs, resize variants, 1-D convnets), each in the quantization
-modes people deploy:
+embeddings, strided / gather-heavy graphs, resize variants, 1-D convnets, grouped and 3-D
+convolutions, depth-to-space, causal attention, segment reductions), each in the
+quantization modes people deploy:
 
   float         float32
   fp16          fp16 weights (DEQUANTIZE at load)
