@@ -345,6 +345,55 @@ def segment_pooling(tf):
             return tf.matmul(tf.concat([s, m], axis=1), self.w)
     return M()
 
+def yolo_tiny(size):
+    """A YOLOv5-style detector: a space-to-depth "focus" stem, SiLU (x * sigmoid(x))
+    convolutions, CSP blocks with concatenations, an SPP block of stride-1 5 / 9 / 13 max
+    pools, nearest upsampling, two heads."""
+    def make(tf):
+        k = tf.keras
+
+        def conv(x, c, kernel=1, stride=1):
+            x = k.layers.Conv2D(c, kernel, strides=stride, padding="same", use_bias=False)(x)
+            x = k.layers.BatchNormalization()(x)
+            return k.layers.Activation("swish")(x)
+
+        def csp(x, c):
+            a = conv(conv(conv(x, c // 2), c // 2, 3), c // 2)
+            return conv(k.layers.Concatenate()([a, conv(x, c // 2)]), c)
+
+        x_in = k.Input((size, size, 3))
+        x = k.layers.Lambda(lambda t: tf.nn.space_to_depth(t, 2))(x_in)
+        x = conv(x, 16, 3)
+        x = csp(conv(x, 32, 3, 2), 32)
+        p3 = csp(conv(x, 64, 3, 2), 64)
+        x = conv(p3, 128, 3, 2)
+        x = conv(x, 64)
+        x = k.layers.Concatenate()([x] + [k.layers.MaxPool2D(p, strides=1, padding="same")(x)
+                                          for p in (5, 9, 13)])
+        p4 = csp(conv(x, 128), 128)
+        up = k.layers.UpSampling2D()(conv(p4, 64))
+        p3 = csp(k.layers.Concatenate()([up, p3]), 64)
+        return k.Model(x_in, [k.layers.Conv2D(18, 1)(p3), k.layers.Conv2D(18, 1)(p4)])
+    return make
+
+
+def groupnorm_net(size, groups):
+    """A diffusion-style residual convnet with GroupNormalization (reshapes to 5-D, moments
+    over three axes) and SiLU."""
+    def make(tf):
+        k = tf.keras
+        x_in = k.Input((size, size, 3))
+        x = k.layers.Conv2D(32, 3, padding="same")(x_in)
+        for c in (32, 64):
+            h = k.layers.GroupNormalization(groups)(x)
+            h = k.layers.Conv2D(c, 3, padding="same", activation="swish")(h)
+            h = k.layers.GroupNormalization(groups)(h)
+            h = k.layers.Conv2D(c, 3, padding="same")(h)
+            x = (x if x.shape[-1] == c else k.layers.Conv2D(c, 1)(x)) + h
+            x = k.layers.AveragePooling2D(2)(x)
+        return k.Model(x_in, k.layers.Conv2D(3, 1)(x))
+    return make
+
 def while_loop_graph(tf):
     class M(tf.Module):
         def __init__(self):
@@ -461,6 +510,8 @@ FAMILIES = {
     "text_cnn_64": text_cnn(64, 1000, 32),
     "simple_rnn_16x8": simple_rnn(16, 8, 24),
     "causal_decoder_32x64": causal_decoder(32, 64, 4, 2),
+    "yolo_tiny_128": yolo_tiny(128),
+    "groupnorm_net_64": groupnorm_net(64, 8),
     "while_loop": while_loop_graph,
     "segment_pooling": segment_pooling,
     "cond": cond_graph,

@@ -102,66 +102,6 @@ void RunUnaryF32(UnaryF32 op, const float* in, float* out, size_t n, pthreadpool
   pthreadpool_parallelize_1d_tile_1d(pool, UnaryTile, &task, n, kTile, /*flags=*/0);
 }
 
-MeanF32::MeanF32(const std::vector<int>& dims, const std::vector<bool>& reduced) {
-  size_t count = 1;
-  for (size_t d = 0; d < dims.size(); ++d) {
-    const auto size = static_cast<size_t>(dims[d]);
-    if (reduced[d]) count *= size;
-    if (size == 1) continue;  // neither reduces nor moves anything
-    if (!shape_.empty() && reduced_.back() == reduced[d]) {
-      shape_.back() *= size;
-    } else {
-      shape_.push_back(size);
-      reduced_.push_back(reduced[d]);
-    }
-  }
-  if (shape_.empty()) {  // every dimension 1: a copy
-    shape_.push_back(1);
-    reduced_.push_back(false);
-  }
-  out_stride_.assign(shape_.size(), 0);
-  for (size_t d = shape_.size(); d-- > 0;) {
-    if (reduced_[d]) continue;
-    out_stride_[d] = output_size_;
-    output_size_ *= shape_[d];
-  }
-  count_ = static_cast<float>(count);
-}
-
-void MeanF32::Run(const float* in, float* out) const {
-  const size_t last = shape_.size() - 1, row = shape_[last];
-  if (reduced_[last] && shape_.size() <= 2) {  // contiguous runs, one per output
-    for (size_t o = 0; o < output_size_; ++o) {
-      out[o] = tflite::EigenSum(in + o * row, static_cast<int64_t>(row),
-                                static_cast<int64_t>(o * row)) / count_;
-    }
-    return;
-  }
-  std::fill(out, out + output_size_, 0.0f);
-  size_t rows = 1;
-  for (size_t d = 0; d < last; ++d) rows *= shape_[d];
-  std::vector<size_t> index(shape_.size(), 0);
-  size_t out_offset = 0;
-  for (size_t r = 0; r < rows; ++r, in += row) {
-    if (reduced_[last]) {
-      float sum = out[out_offset];
-      for (size_t i = 0; i < row; ++i) sum += in[i];
-      out[out_offset] = sum;
-    } else {
-      float* o = out + out_offset;
-      for (size_t i = 0; i < row; ++i) o[i] += in[i];
-    }
-    // Next row: the odometer over the outer merged dimensions.
-    for (size_t d = last; d-- > 0;) {
-      out_offset += out_stride_[d];
-      if (++index[d] < shape_[d]) break;
-      out_offset -= out_stride_[d] * shape_[d];
-      index[d] = 0;
-    }
-  }
-  for (size_t i = 0; i < output_size_; ++i) out[i] /= count_;
-}
-
 LayerNormF32::LayerNormF32(const std::vector<int>& dims, float epsilon, const float* gamma,
                            const float* beta)
     : epsilon_(epsilon) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "kernels/internal/matmul.h"
+#include "kernels/internal/mean_float.h"
 
 namespace tflite_inspect {
 namespace xnnpack {
@@ -37,24 +38,8 @@ enum class UnaryF32 {
 // out[i] = f(in[i]) for i < n, split over `pool` when there is enough work.
 void RunUnaryF32(UnaryF32 op, const float* in, float* out, size_t n, pthreadpool_t pool);
 
-// MEAN over a set of axes of a tensor of at most 6 dimensions, with dimensions merged where
-// they are contiguous and alike (reduced or kept), as the builtin kernel computes it
-// (TFLite's bits): over the innermost axes each output's run summed as Eigen does
-// (eigen_sum.h), otherwise sums in input order; divided by the count.
-class MeanF32 {
- public:
-  // dims: the input's shape; reduced[d]: whether axis d is reduced.
-  MeanF32(const std::vector<int>& dims, const std::vector<bool>& reduced);
-  void Run(const float* in, float* out) const;
-  size_t output_size() const { return output_size_; }
-
- private:
-  std::vector<size_t> shape_;   // merged input dimensions
-  std::vector<bool> reduced_;   // per merged dimension
-  std::vector<size_t> out_stride_;  // output stride of each merged dimension (0: reduced)
-  size_t output_size_ = 1;
-  float count_ = 1;
-};
+// MEAN over a set of axes (kernels/internal/mean_float.h: TFLite's builtin bits).
+using tflite::mean_float::MeanF32;
 
 // Layer normalization over the last axis as TensorFlow converts Keras' LayerNormalization:
 // m = MEAN(x), var = MEAN(SQUARED_DIFFERENCE(x, m)), g = RSQRT(var + epsilon) * gamma,

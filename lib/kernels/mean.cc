@@ -10,7 +10,7 @@
 #include <limits>
 #include <vector>
 
-#include "kernels/internal/eigen_sum.h"
+#include "kernels/internal/mean_float.h"
 #include "kernels/internal/mean_quantized.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
@@ -136,41 +136,12 @@ void MeanPlain(const TfLiteTensor* input, const bool* reduced, TfLiteTensor* out
   }
 }
 
-// The reduced axes are the innermost ones (ignoring axes of size 1): each output is the
-// sum of one contiguous run of `*run` values.
-bool InnermostRuns(const TfLiteTensor* input, const bool* reduced, int64_t* run) {
-  const int rank = NumDimensions(input);
-  *run = 1;
-  bool kept_after = false;
-  for (int d = rank - 1; d >= 0; --d) {
-    const int size = input->dims->data[d];
-    if (size == 1) continue;
-    if (reduced[d]) {
-      if (kept_after) return false;
-      *run *= size;
-    } else {
-      kept_after = true;
-    }
-  }
-  return true;
-}
-
-// Float MEAN as TFLite's builtin kernel: over the innermost axes each output's run summed
-// as Eigen sums a row (eigen_sum.h), over others the values added in memory order; then
-// divided by the count in float.
+// Float MEAN as TFLite's builtin kernel (kernels/internal/mean_float.h).
 void MeanFloat(const TfLiteTensor* input, const bool* reduced, TfLiteTensor* output) {
-  int64_t run = 1;
-  const int64_t n = NumElements(input);
-  if (n > 0 && InnermostRuns(input, reduced, &run)) {
-    const int64_t outputs = n / run;
-    const float count = static_cast<float>(run);
-    const float* in = input->data.f;
-    for (int64_t o = 0; o < outputs; ++o) {
-      output->data.f[o] = EigenSum(in + o * run, run, o * run) / count;
-    }
-    return;
-  }
-  MeanPlain<float, float>(input, reduced, output);
+  const int rank = NumDimensions(input);
+  const std::vector<int> dims(input->dims->data, input->dims->data + rank);
+  mean_float::MeanF32(dims, std::vector<bool>(reduced, reduced + rank))
+      .Run(input->data.f, output->data.f);
 }
 
 template <typename T>

@@ -127,12 +127,12 @@ TEST_CASE("MEAN float random axes against double") {
   }
 }
 
+// Case c of a quantized MEAN with random scales, zero points and values from rng, against an
+// independent model of reference_ops::QuantizedMeanOrSum.
 template <typename T>
-void RandomQuantizedMean(tflite::TensorType type, uint32_t seed) {
-  std::mt19937 rng(seed);
-  for (int iter = 0; iter < 60; ++iter) {
-    const bool keep = rng() % 2;
-    const Case c = RandomCase(rng, keep);
+void CheckQuantizedMean(tflite::TensorType type, const Case& c, bool keep, std::mt19937& rng,
+                        uint32_t seed, int iter) {
+  {
     const bool is16 = std::is_same<T, int16_t>::value;
     const float in_scale = std::exp(std::uniform_real_distribution<float>(-5, 0)(rng));
     const float out_scale =
@@ -178,6 +178,45 @@ void RandomQuantizedMean(tflite::TensorType type, uint32_t seed) {
                                               std::numeric_limits<T>::max());
       REQUIRE(std::abs(out[i] - clamped) <= 1.0);
     }
+  }
+}
+
+template <typename T>
+void RandomQuantizedMean(tflite::TensorType type, uint32_t seed) {
+  std::mt19937 rng(seed);
+  for (int iter = 0; iter < 60; ++iter) {
+    const bool keep = rng() % 2;
+    CheckQuantizedMean<T>(type, RandomCase(rng, keep), keep, rng, seed, iter);
+  }
+}
+
+// A Case of `shape` reducing `axes` (non-negative), keep_dims false.
+Case FixedCase(std::vector<int32_t> shape, std::vector<int32_t> axes) {
+  Case c;
+  c.shape = shape;
+  c.axes = axes;
+  c.reduced.assign(shape.size(), false);
+  for (int32_t a : axes) c.reduced[a] = true;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (!c.reduced[d]) c.out_shape.push_back(shape[d]);
+  }
+  return c;
+}
+
+TEST_CASE("MEAN quantized with the outer dimensions reduced (rows summed as blocks)") {
+  // A group norm's moments; leading 1s and merged neighbours; all reduced; int16 past the
+  // rows its int32 lanes hold before they are flushed (2^14).
+  std::mt19937 rng(104);
+  const Case group_norm = FixedCase({1, 16, 16, 8, 4}, {1, 2, 4});
+  const Case merged = FixedCase({5, 3, 1, 4, 6}, {0, 1, 4});
+  const Case all = FixedCase({7, 9}, {0, 1});
+  const Case long_rows = FixedCase({40000, 3}, {0});
+  for (int iter = 0; iter < 3; ++iter) {
+    CheckQuantizedMean<int8_t>(tflite::TensorType_INT8, group_norm, false, rng, 104, iter);
+    CheckQuantizedMean<uint8_t>(tflite::TensorType_UINT8, merged, false, rng, 104, iter);
+    CheckQuantizedMean<int8_t>(tflite::TensorType_INT8, all, false, rng, 104, iter);
+    CheckQuantizedMean<int16_t>(tflite::TensorType_INT16, long_rows, false, rng, 104, iter);
+    CheckQuantizedMean<int16_t>(tflite::TensorType_INT16, group_norm, false, rng, 104, iter);
   }
 }
 

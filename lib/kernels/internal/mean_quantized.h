@@ -18,10 +18,63 @@ namespace mean_quantized {
 
 constexpr int kMaxDims = 8;
 
+template <typename T, typename Acc>
+int64_t SumInto(const T* in, const int* dims, int rank, const bool* reduced,
+                std::vector<Acc>* sums);
+
+// Where the outermost dimensions (after dropping those of 1 and merging neighbours of the
+// same kind) are reduced: the block of the inner dimensions added up over them, a
+// contiguous row at a time in int32 lanes the compiler vectorizes, then the block reduced
+// by SumInto. Integer sums in any order are the same (the caller wraps them as the
+// reference's int32 at the end): a group norm's MEAN over [1, 64, 64, 8, 4] keeping the 8
+// groups walked its dimensions 4 values at a time, 64 us; now 4096 rows of 32 values.
+template <typename T, typename Acc>
+bool SumOuterReduced(const T* in, const int* dims, int rank, const bool* reduced,
+                     std::vector<Acc>* sums, int64_t* count) {
+  int merged[kMaxDims];
+  bool kind[kMaxDims];
+  int m = 0;
+  for (int d = 0; d < rank; ++d) {
+    if (dims[d] == 1) continue;
+    if (m > 0 && kind[m - 1] == reduced[d]) {
+      const int64_t product = int64_t{merged[m - 1]} * dims[d];
+      if (product > std::numeric_limits<int>::max()) return false;
+      merged[m - 1] = static_cast<int>(product);
+    } else {
+      merged[m] = dims[d];
+      kind[m++] = reduced[d];
+    }
+  }
+  if (m < 2 || !kind[0]) return false;
+  int64_t block = 1;
+  for (int d = 1; d < m; ++d) block *= merged[d];
+  if (block > (1 << 16)) return false;
+  const int64_t rows = merged[0];
+  // int32 lanes hold 2^31 / 2^bits rows of values before they could wrap.
+  const int64_t chunk = int64_t{1} << (30 - 8 * static_cast<int>(sizeof(T)));
+  std::vector<int64_t> total(static_cast<size_t>(block), 0);
+  std::vector<int32_t> lanes(static_cast<size_t>(block));
+  for (int64_t r0 = 0; r0 < rows; r0 += chunk) {
+    std::fill(lanes.begin(), lanes.end(), 0);
+    for (int64_t r = r0; r < std::min(rows, r0 + chunk); ++r) {
+      const T* row = in + r * block;
+      for (int64_t j = 0; j < block; ++j) lanes[j] += static_cast<int32_t>(row[j]);
+    }
+    for (int64_t j = 0; j < block; ++j) total[j] += lanes[j];
+  }
+  const int64_t inner = SumInto<int64_t, Acc>(total.data(), merged + 1, m - 1, kind + 1, sums);
+  *count = inner * rows;
+  return true;
+}
+
 // Sums in[] (shape dims[0, rank)) into one accumulator per output element (the input
 // without its reduced dimensions, row-major); returns the number of inputs per output.
 template <typename T, typename Acc>
 int64_t SumInto(const T* in, const int* dims, int rank, const bool* reduced, std::vector<Acc>* sums) {
+  if constexpr (sizeof(T) <= 2) {
+    int64_t count = 0;
+    if (SumOuterReduced<T, Acc>(in, dims, rank, reduced, sums, &count)) return count;
+  }
   // Output stride of each input dimension (0 where reduced).
   int64_t out_stride[kMaxDims];
   int64_t stride = 1, count = 1, n = 1;
