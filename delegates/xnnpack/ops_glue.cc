@@ -15,6 +15,7 @@
 
 #include "tensorflow/lite/builtin_ops.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
+#include "kernels/internal/fixed_copy.h"
 #include "kernels/internal/parallel.h"
 #include "xnnpack/node_visitor.h"
 
@@ -452,18 +453,9 @@ void CopyRows(const StridedCopy& c, const T* src, T* dst, size_t k0, size_t k1) 
     auto* d = reinterpret_cast<char*>(dst + c.dst_stride[0] * static_cast<ptrdiff_t>(k0));
     const ptrdiff_t ss = c.src_stride[0] * static_cast<ptrdiff_t>(sizeof(T));
     const ptrdiff_t ds = c.dst_stride[0] * static_cast<ptrdiff_t>(sizeof(T));
-    auto run = [&](auto bytes) {
-      for (size_t k = k0; k < k1; ++k, s += ss, d += ds) std::memcpy(d, s, bytes);
-    };
-    switch (row_bytes) {
-      case 4: return run(std::integral_constant<size_t, 4>());
-      case 8: return run(std::integral_constant<size_t, 8>());
-      case 12: return run(std::integral_constant<size_t, 12>());
-      case 16: return run(std::integral_constant<size_t, 16>());
-      case 32: return run(std::integral_constant<size_t, 32>());
-      case 64: return run(std::integral_constant<size_t, 64>());
-      default: return run(row_bytes);
-    }
+    return tflite::fixed_copy::WithCopy(row_bytes, [&](auto copy) {
+      for (size_t k = k0; k < k1; ++k, s += ss, d += ds) copy(d, s);
+    });
   }
   // The outer index of row k0, and both pointers moved there.
   size_t index[XNN_MAX_TENSOR_DIMS] = {0};
@@ -496,24 +488,8 @@ void CopyRows(const StridedCopy& c, const T* src, T* dst, size_t k0, size_t k1) 
         d[e * c.dst_stride[last]] = s[e * c.src_stride[last]];
     });
   }
-  const size_t row_bytes = c.shape[last] * sizeof(T);
-  auto fixed = [&](auto bytes) { walk([bytes](const T* s, T* d) { std::memcpy(d, s, bytes); }); };
-  switch (row_bytes) {
-    case 3:
-      return fixed(std::integral_constant<size_t, 3>());
-    case 4:
-      return fixed(std::integral_constant<size_t, 4>());
-    case 8:
-      return fixed(std::integral_constant<size_t, 8>());
-    case 12:
-      return fixed(std::integral_constant<size_t, 12>());
-    case 16:
-      return fixed(std::integral_constant<size_t, 16>());
-    case 32:
-      return fixed(std::integral_constant<size_t, 32>());
-    default:
-      return walk([row_bytes](const T* s, T* d) { std::memcpy(d, s, row_bytes); });
-  }
+  tflite::fixed_copy::WithCopy(c.shape[last] * sizeof(T),
+                               [&](auto copy) { walk([&copy](const T* s, T* d) { copy(d, s); }); });
 }
 
 // A transpose of the last two dimensions (the one before last contiguous in src, the last

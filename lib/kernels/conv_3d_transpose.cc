@@ -102,12 +102,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     TF_LITE_ENSURE_TYPES_EQ(context, bias->type, input->type);
     TF_LITE_ENSURE_EQ(context, NumElements(bias), SizeOfDimension(filter, 3));
   }
-  // TFLite divides by the strides unchecked; a crafted zero is refused.
-  TF_LITE_ENSURE(context,
-                 params->stride_depth > 0 && params->stride_height > 0 && params->stride_width > 0);
-  TF_LITE_ENSURE(context, params->dilation_depth_factor > 0 && params->dilation_height_factor > 0 &&
-                              params->dilation_width_factor > 0);
-  TF_LITE_ENSURE_STATUS(conv_util::CheckActivation(context, params->activation));
+  TF_LITE_ENSURE_STATUS(conv_util::CheckConv3DParams(context, params));
   for (int i = 0; i < 3; ++i) {
     TF_LITE_ENSURE(context, FitsConvWindow(SizeOfDimension(filter, i), 1));
   }

@@ -24,6 +24,10 @@ inline TfLiteStatus UnsupportedType(TfLiteContext* context, TfLiteType type) {
   return kTfLiteError;
 }
 
+// CONV_3D's and CONV_3D_TRANSPOSE's strides and dilations (TFLite divides by the strides
+// unchecked: a crafted zero is refused) and activation.
+inline TfLiteStatus CheckConv3DParams(TfLiteContext* context, const TfLiteConv3DParams* p);
+
 // The kernels fuse only clamping activations (as TFLite's convolution kernels do).
 inline TfLiteStatus CheckActivation(TfLiteContext* context, TfLiteFusedActivation a) {
   if (a == kTfLiteActNone || a == kTfLiteActRelu || a == kTfLiteActReluN1To1 ||
@@ -32,6 +36,14 @@ inline TfLiteStatus CheckActivation(TfLiteContext* context, TfLiteFusedActivatio
   }
   TF_LITE_KERNEL_LOG(context, "Fused activation %d not supported.", static_cast<int>(a));
   return kTfLiteError;
+}
+
+inline TfLiteStatus CheckConv3DParams(TfLiteContext* context, const TfLiteConv3DParams* p) {
+  TF_LITE_ENSURE(context, p != nullptr);
+  TF_LITE_ENSURE(context, p->stride_depth > 0 && p->stride_height > 0 && p->stride_width > 0);
+  TF_LITE_ENSURE(context, p->dilation_depth_factor > 0 && p->dilation_height_factor > 0 &&
+                              p->dilation_width_factor > 0);
+  return CheckActivation(context, p->activation);
 }
 
 inline gemm::FloatOutputStage FloatStage(TfLiteFusedActivation a, const float* bias) {

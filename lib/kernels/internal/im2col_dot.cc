@@ -152,28 +152,25 @@ void PadDotGroupImages(const ConvGeometry& g, const PaddedDotImage& p, const int
         std::memset(row, pad, left);
         uint8_t* out = row + left;
         const int8_t* in = src + grp * f_c;
-        if (f_c % 8 == 0) {  // 8 bytes a move (+ 128 is a flip of each byte's top bit)
+        // + 128 is a flip of each byte's top bit: 8, 4 or 1 bytes a move.
+        auto flip = [&](auto word) {
+          using W = decltype(word);
+          constexpr W kTopBits = static_cast<W>(static_cast<W>(~W{0}) / 255 * 0x80);
           for (int x = 0; x < g.in_w; ++x, out += f_c, in += g.in_c) {
-            for (size_t c = 0; c < f_c; c += 8) {
-              uint64_t v;
-              std::memcpy(&v, in + c, 8);
-              v ^= 0x8080808080808080ull;
-              std::memcpy(out + c, &v, 8);
+            for (size_t c = 0; c < f_c; c += sizeof(W)) {
+              W v;
+              std::memcpy(&v, in + c, sizeof(W));
+              v = static_cast<W>(v ^ kTopBits);
+              std::memcpy(out + c, &v, sizeof(W));
             }
           }
+        };
+        if (f_c % 8 == 0) {
+          flip(uint64_t{});
         } else if (f_c % 4 == 0) {
-          for (int x = 0; x < g.in_w; ++x, out += f_c, in += g.in_c) {
-            for (size_t c = 0; c < f_c; c += 4) {
-              uint32_t v;
-              std::memcpy(&v, in + c, 4);
-              v ^= 0x80808080u;
-              std::memcpy(out + c, &v, 4);
-            }
-          }
+          flip(uint32_t{});
         } else {
-          for (int x = 0; x < g.in_w; ++x, out += f_c, in += g.in_c) {
-            for (size_t c = 0; c < f_c; ++c) out[c] = gemm::DotByte(in[c]);
-          }
+          flip(uint8_t{});
         }
         std::memset(row + left + span, pad, row_bytes - left - span);
       }

@@ -6,8 +6,8 @@
 
 #include <cstdint>
 #include <cstring>
-#include <type_traits>
 
+#include "kernels/internal/fixed_copy.h"
 #include "tensorflow/lite/core/c/common.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
 
@@ -66,25 +66,8 @@ inline void Shuffle(const char* in, char* out, int batch, int height, int width,
       }
     }
   };
-  auto fixed = [&](auto bytes) {
-    rows([bytes](char* to, const char* from) { std::memcpy(to, from, bytes); });
-  };
-  switch (run) {
-    case 2:
-      return fixed(std::integral_constant<size_t, 2>());
-    case 3:
-      return fixed(std::integral_constant<size_t, 3>());
-    case 4:
-      return fixed(std::integral_constant<size_t, 4>());
-    case 8:
-      return fixed(std::integral_constant<size_t, 8>());
-    case 12:
-      return fixed(std::integral_constant<size_t, 12>());
-    case 16:
-      return fixed(std::integral_constant<size_t, 16>());
-    default:
-      return rows([run](char* to, const char* from) { std::memcpy(to, from, run); });
-  }
+  fixed_copy::WithCopy(
+      run, [&](auto copy) { rows([&copy](char* to, const char* from) { copy(to, from); }); });
 }
 
 }  // namespace space_depth
