@@ -394,6 +394,44 @@ def groupnorm_net(size, groups):
         return k.Model(x_in, k.layers.Conv2D(3, 1)(x))
     return make
 
+def conv_lstm(steps, size, filters):
+    """Precipitation-nowcasting style: Keras ConvLSTM2D over a short image sequence (the
+    converter lowers it to a WHILE loop with convolutions in its body)."""
+    def make(tf):
+        k = tf.keras
+        x_in = k.Input((steps, size, size, 1), batch_size=1)
+        x = k.layers.ConvLSTM2D(filters, 3, padding="same")(x_in)
+        return k.Model(x_in, k.layers.Conv2D(1, 1, activation="sigmoid")(x))
+    return make
+
+
+def conformer_block(length, dim):
+    """A Conformer block (speech): feed-forward halves, self-attention, a convolution module
+    of a pointwise Conv1D with a GLU (split, sigmoid, multiply), a depthwise Conv1D, batch
+    norm and swish."""
+    def make(tf):
+        k = tf.keras
+        x_in = k.Input((length, dim))
+
+        def ffn(x):
+            h = k.layers.LayerNormalization()(x)
+            h = k.layers.Dense(dim * 4, activation="swish")(h)
+            return x + 0.5 * k.layers.Dense(dim)(h)
+
+        x = ffn(x_in)
+        h = k.layers.LayerNormalization()(x)
+        x = x + k.layers.MultiHeadAttention(4, dim // 4)(h, h)
+        h = k.layers.LayerNormalization()(x)
+        h = k.layers.Conv1D(2 * dim, 1)(h)
+        a, b = k.layers.Lambda(lambda t: tf.split(t, 2, axis=-1))(h)
+        h = a * k.layers.Activation("sigmoid")(b)
+        h = k.layers.DepthwiseConv1D(15, padding="same")(h)
+        h = k.layers.Activation("swish")(k.layers.BatchNormalization()(h))
+        x = x + k.layers.Conv1D(dim, 1)(h)
+        x = k.layers.LayerNormalization()(ffn(x))
+        return k.Model(x_in, k.layers.Dense(10)(k.layers.GlobalAveragePooling1D()(x)))
+    return make
+
 def while_loop_graph(tf):
     class M(tf.Module):
         def __init__(self):
@@ -512,6 +550,8 @@ FAMILIES = {
     "causal_decoder_32x64": causal_decoder(32, 64, 4, 2),
     "yolo_tiny_128": yolo_tiny(128),
     "groupnorm_net_64": groupnorm_net(64, 8),
+    "conv_lstm_6x32": conv_lstm(6, 32, 8),
+    "conformer_100x64": conformer_block(100, 64),
     "while_loop": while_loop_graph,
     "segment_pooling": segment_pooling,
     "cond": cond_graph,
