@@ -17,12 +17,15 @@
 namespace tflite_inspect {
 namespace xnnpack {
 
-enum class BinaryOp { kAdd, kSub, kMul };
+enum class BinaryOp { kAdd, kSub, kMul, kSquaredDifference };
 
-// out[i] = min(max(a[i] op b[i], min), max) for i < n, split over `pool`; with a period,
-// b holds `period` values repeated along a (n a multiple of it): b[i % period].
+// out[i] = min(max(a[i] op b[i], min), max) for i < n, split over `pool` (a squared
+// difference: (a - b) * (a - b), each rounded); with a period, b holds `period` values
+// repeated along a, each over `inner` consecutive elements (n a multiple of period * inner):
+// b[(i / inner) % period] (inner 1: a vector along the last dimension; more: a group norm's
+// statistics [.., groups, 1] against [.., groups, channels]).
 void RunBinaryF32(BinaryOp op, const float* a, const float* b, float* out, size_t n, float min,
-                  float max, pthreadpool_t pool, size_t period = 0);
+                  float max, pthreadpool_t pool, size_t period = 0, size_t inner = 1);
 
 }  // namespace xnnpack
 }  // namespace tflite_inspect

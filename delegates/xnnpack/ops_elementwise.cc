@@ -39,6 +39,50 @@ bool VisitBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
   }
 }
 
+namespace {
+
+// One operand of the output's shape, the other (b; a too where the op commutes: then they
+// are swapped) of the output's dimensions over one run [j0, j1) with j1 below the rank and
+// 1 elsewhere (right-aligned, as broadcasting aligns them): b's values repeat with a period
+// of their count, each over `inner` = the elements of dimensions j1.. (more than 1).
+bool BlockBroadcast(const VisitContext& v, int out, bool commutes, int* a, int* b, size_t* period,
+                    size_t* inner) {
+  const TfLiteIntArray* dout = Tensor(v, out).dims;
+  auto block_of = [&](int t, size_t* p, size_t* in) {
+    const TfLiteIntArray* d = Tensor(v, t).dims;
+    const int rank = dout->size, off = rank - d->size;
+    if (d->size == 0 || off < 0) return false;
+    int j0 = -1, j1 = -1;
+    for (int j = 0; j < rank; ++j) {
+      const int size = j < off ? 1 : d->data[j - off];
+      if (size == dout->data[j] && size != 1) {
+        if (j1 >= 0) return false;  // a second run
+        if (j0 < 0) j0 = j;
+      } else if (size == 1) {
+        if (j0 >= 0 && j1 < 0) j1 = j;
+      } else {
+        return false;
+      }
+    }
+    if (j0 < 0 || j1 < 0) return false;
+    size_t count = 1, rest = 1;
+    for (int j = j0; j < j1; ++j) count *= static_cast<size_t>(dout->data[j]);
+    for (int j = j1; j < rank; ++j) rest *= static_cast<size_t>(dout->data[j]);
+    if (rest <= 1) return false;  // a vector along the last dimension: the channel path
+    *p = count;
+    *in = rest;
+    return true;
+  };
+  if (TfLiteIntArrayEqual(Tensor(v, *a).dims, dout) && block_of(*b, period, inner)) return true;
+  if (commutes && TfLiteIntArrayEqual(Tensor(v, *b).dims, dout) && block_of(*a, period, inner)) {
+    std::swap(*a, *b);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool PlanOwnBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                    int threads, BinaryStep* step, bool whole_runtime) {
   BinaryOp op;
@@ -46,28 +90,41 @@ bool PlanOwnBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistra
     case kTfLiteBuiltinAdd: op = BinaryOp::kAdd; break;
     case kTfLiteBuiltinSub: op = BinaryOp::kSub; break;
     case kTfLiteBuiltinMul: op = BinaryOp::kMul; break;
+    case kTfLiteBuiltinSquaredDifference:
+      op = BinaryOp::kSquaredDifference;
+      break;
     default: return false;
   }
   if (!VisitBinary(v, node, reg)) return false;
   int a = node.inputs->data[0], b = node.inputs->data[1];
   const int out = node.outputs->data[0];
   const TfLiteIntArray* dout = Tensor(v, out).dims;
-  size_t period = 0;
-  // a + b and a * b are b + a and b * a, bit for bit.
-  if (!SameShapeOrChannelVector(v, out, op != BinaryOp::kSub, &a, &b, &period) ||
-      (period == 0 && threads <= 1 && !whole_runtime)) {
+  size_t period = 0, inner = 1;
+  // a + b, a * b and (a - b)^2 are b + a, b * a and (b - a)^2, bit for bit.
+  const bool commutes = op != BinaryOp::kSub;
+  if (BlockBroadcast(v, out, commutes, &a, &b, &period, &inner)) {
+    // (inner > 1: a block broadcast, at any size and thread count.)
+  } else if (op == BinaryOp::kSquaredDifference ||
+             !SameShapeOrChannelVector(v, out, commutes, &a, &b, &period) ||
+             (period == 0 && threads <= 1 && !whole_runtime)) {
     return false;
   }
   size_t elements = 1;
   for (int i = 0; i < dout->size; ++i) elements *= static_cast<size_t>(dout->data[i]);
   if ((elements < kOwnBinaryMinElements && !whole_runtime) ||
-      (period != 0 && elements % period != 0)) {
+      (period != 0 && elements % (period * inner) != 0)) {
     return false;
   }
   float min, max;
   if (!ActivationRange(v, BinaryActivation(node, reg.builtin_code), &min, &max)) return false;
-  if (step != nullptr) *step = BinaryStep{op, a, b, out, elements, min, max, period};
+  if (step != nullptr) *step = BinaryStep{op, a, b, out, elements, min, max, period, inner};
   return true;
+}
+
+bool IsBlockBroadcastBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                            int threads) {
+  BinaryStep step;
+  return PlanOwnBinary(v, node, reg, threads, &step) && step.inner > 1;
 }
 
 bool VisitUnary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg) {

@@ -1005,6 +1005,58 @@ TEST_CASE("XNNPACK float ops of a tensor by a vector along its last dimension") 
   }
 }
 
+// A tensor against values each repeated over a block of it, as group norms compute their
+// moments ([.., groups, 1] against [.., groups, channels]; two blocks of dimensions, rank
+// 2 too, with tails of the tiles; at least kOwnBinaryMinElements elements, below which
+// XNNPACK keeps them): the delegate's own step at any thread count, the builtin
+// kernels' values bit for bit (one rounding, a squared difference's two), either operand
+// order where the op commutes (SUB: the blocks second only).
+TEST_CASE("XNNPACK float ops of a tensor by values repeated over blocks of it") {
+  using Op = tflite::BuiltinOperator;
+  struct Shapes {
+    std::vector<int> x, s;
+  };
+  for (Op op : {Op::BuiltinOperator_SQUARED_DIFFERENCE, Op::BuiltinOperator_SUB,
+                Op::BuiltinOperator_MUL, Op::BuiltinOperator_ADD}) {
+    for (const Shapes& sh :
+         {Shapes{{2, 17, 23, 8, 4}, {1, 1, 1, 8, 1}}, Shapes{{1, 30, 20, 5, 7}, {30, 20, 1, 1}},
+          Shapes{{300, 70}, {300, 1}}}) {
+      for (bool blocks_first : {false, true}) {
+        CAPTURE(static_cast<int>(op), sh.x, sh.s, blocks_first);
+        ModelBuilder b;
+        const int x = b.AddTensor(TensorType_FLOAT32, sh.x, "x");
+        const int s = b.AddTensor(TensorType_FLOAT32, sh.s, "s");
+        const int y = b.AddTensor(TensorType_FLOAT32, sh.x, "y");
+        const std::vector<int> in = blocks_first ? std::vector<int>{s, x} : std::vector<int>{x, s};
+        if (op == Op::BuiltinOperator_SQUARED_DIFFERENCE) {
+          b.AddOperator(op, in, {y}, Options(tflite::SquaredDifferenceOptionsT()));
+        } else if (op == Op::BuiltinOperator_SUB) {
+          b.AddOperator(op, in, {y}, Options(tflite::SubOptionsT()));
+        } else if (op == Op::BuiltinOperator_MUL) {
+          tflite::MulOptionsT o;
+          o.fused_activation_function = tflite::ActivationFunctionType_RELU6;
+          b.AddOperator(op, in, {y}, Options(o));
+        } else {
+          b.AddOperator(op, in, {y}, Options(tflite::AddOptionsT()));
+        }
+        b.SetInputs({x, s});
+        b.SetOutputs({y});
+        const auto bytes = b.Build();
+        const Outcome cpu = Run(bytes, false);
+        const bool own = !(op == Op::BuiltinOperator_SUB && blocks_first);
+        for (int threads : {1, 2}) {
+          CAPTURE(threads);
+          const Outcome got = Run(bytes, true, threads);
+          REQUIRE(got.outputs.size() == 1);
+          CHECK(got.outputs == cpu.outputs);
+          const std::string log = got.log.empty() ? "" : got.log.back();
+          CHECK((log.find("repeated over a block of it") != std::string::npos) == own);
+        }
+      }
+    }
+  }
+}
+
 // A classifier head after global pooling, as fp16 models have it: a one-pixel 1x1 CONV_2D
 // (640 -> 512) and a FULLY_CONNECTED (512 -> 600), weights of 1.2-1.3 MB as floats, every
 // value a half. On an AVX-512 CPU both run as the delegate's steps on the halves

@@ -353,7 +353,8 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         } else {
           seg.steps.emplace_back(step);
         }
-      } else if (op == kTfLiteBuiltinAdd || op == kTfLiteBuiltinSub || op == kTfLiteBuiltinMul) {
+      } else if (op == kTfLiteBuiltinAdd || op == kTfLiteBuiltinSub || op == kTfLiteBuiltinMul ||
+                 op == kTfLiteBuiltinSquaredDifference) {
         BinaryStep step;
         planned =
             PlanOwnBinary(v, *node, *reg, threads_, &step, binary_runtime_nodes_.count(n) != 0);
@@ -1428,8 +1429,8 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   if (record == nullptr) return;
   std::string copied, depth_to_space, arithmetic_runtimes, convolved, builtin_depthwise,
       dot_depthwise, gemm_convolved, winograd, dot_convolved, transposed, transposed_qs8,
-      elementwise, tabled, multiplied, added, table_multiplied, own_float, own_means, folded,
-      folded_transposes, swished, residuals, pads, norms;
+      elementwise, block_broadcast, tabled, multiplied, added, table_multiplied, own_float,
+      own_means, folded, folded_transposes, swished, residuals, pads, norms;
   int runtimes = 0, own_nodes = 0;
   if (force_fp16_) {
     std::vector<std::string> fp32;
@@ -1490,6 +1491,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
           : (op == kTfLiteBuiltinAdd || op == kTfLiteBuiltinSub) && int8     ? added
           : winograd_nodes_.count(n) != 0                                    ? winograd
           : op == kTfLiteBuiltinConv2d || op == kTfLiteBuiltinFullyConnected ? gemm_convolved
+          : IsBlockBroadcastBinary(v, *node, *reg, threads_)                 ? block_broadcast
           : op == kTfLiteBuiltinAdd || op == kTfLiteBuiltinSub || op == kTfLiteBuiltinMul
               ? elementwise
           : op == kTfLiteBuiltinTransposeConv && node->inputs->size > 2 &&
@@ -1570,6 +1572,10 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
                                   "transposed convolutions ({}; this XNNPACK has no per-channel "
                                   "int8 deconvolution)",
                                   tflite::gemm::DotKernelName()));
+  say(block_broadcast,
+      "float ADD / SUB / MUL / SQUARED_DIFFERENCE of a tensor by values each "
+      "repeated over a block of it (a group norm's statistics; this XNNPACK's "
+      "broadcast is 2-3x slower)");
   say(elementwise, "same-shape elementwise ops split over the threads (this XNNPACK runs them on "
                    "one), and float ops of a tensor by a vector along its last dimension (faster "
                    "than this XNNPACK's broadcast)");
@@ -1685,7 +1691,7 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const BinaryStep& b)
   void* p[3];
   if (!Buffers(context, {b.a, b.b, b.output}, p)) return kTfLiteError;
   RunBinaryF32(b.op, static_cast<const float*>(p[0]), static_cast<const float*>(p[1]),
-               static_cast<float*>(p[2]), b.elements, b.min, b.max, pool_, b.period);
+               static_cast<float*>(p[2]), b.elements, b.min, b.max, pool_, b.period, b.inner);
   return kTfLiteOk;
 }
 
