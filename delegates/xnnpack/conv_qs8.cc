@@ -60,20 +60,19 @@ ConvQs8::ConvQs8(const tflite::conv_util::ConvGeometry& g, const int8_t* filter,
     tflite::gemm::DotBias(bias != nullptr ? bias + j * n : nullptr, sums.data(), n,
                           -quant_.input_offset + 128, bias_.data() + j * n);
   }
+  // Grouped and read in place (the CPU decides, once): each group's packed weights.
+  if (g.groups > 1 && cu::GroupedDotImageApplies(gm)) {
+    for (int j = 0; j < gm.groups; ++j) group_packed_.push_back(packed_.data() + j * panel);
+  }
 }
 
 void ConvQs8::Run(const int8_t* input, int8_t* output, pthreadpool_t pool) const {
   namespace cu = tflite::conv_util;
   tflite::gemm::QuantizedOutputStage stage = quant_.Stage(bias_.data());
   stage.float_scale = scale_.data();
-  const cu::ConvGeometry gm = cu::MergeGroups(g_, merged_);
-  if (g_.groups > 1 && cu::GroupedDotImageApplies(gm)) {
-    const size_t panel =
-        tflite::gemm::PackedDotWeightsSize(gm.group_out_c, g_.f_h * g_.f_w * gm.f_c);
-    std::vector<const int8_t*> packed(gm.groups);
-    for (int j = 0; j < gm.groups; ++j) packed[j] = packed_.data() + j * panel;
-    cu::Int8DotGroupedConv(gm, input, -quant_.input_offset, packed.data(), stage, output, &scratch_,
-                           pool);
+  if (!group_packed_.empty()) {
+    cu::Int8DotGroupedConv(cu::MergeGroups(g_, merged_), input, -quant_.input_offset,
+                           group_packed_.data(), stage, output, &scratch_, pool);
     return;
   }
   const size_t panel = tflite::gemm::PackedDotWeightsSize(g_.group_out_c, g_.f_h * g_.f_w * g_.f_c);

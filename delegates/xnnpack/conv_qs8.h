@@ -43,6 +43,9 @@ class ConvQs8 {
   // out_c requantization scales (RequantizationScales).
   ConvQs8(const tflite::conv_util::ConvGeometry& g, const int8_t* filter, const int32_t* bias,
           tflite::conv_util::QuantParams quant, std::vector<float> scale);
+  // (Not copied: group_packed_ points into packed_.)
+  ConvQs8(const ConvQs8&) = delete;
+  ConvQs8& operator=(const ConvQs8&) = delete;
   // input [batches][in_h][in_w][in_c] -> output [batches][out_h][out_w][out_c]. Not
   // reentrant (one scratch buffer), as the delegate kernel runs one Invoke at a time.
   void Run(const int8_t* input, int8_t* output, pthreadpool_t pool) const;
@@ -54,6 +57,7 @@ class ConvQs8 {
   std::vector<int32_t> bias_;  // gemm::DotBias of the filter and the input zero point
   std::vector<float> scale_;
   int merged_ = 1;  // groups run as one (conv_util::MergedGroups), where grouped
+  std::vector<const int8_t*> group_packed_;  // each group's weights, where read in place
   mutable std::vector<uint8_t> scratch_;
 };
 

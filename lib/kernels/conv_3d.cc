@@ -73,14 +73,6 @@ struct OpData {
 void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
 void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
 
-// TFLite's output size and padding per dimension (padding.h's, as ComputePadding3DValues).
-void Dimension(TfLitePadding padding, int in, int filter, int stride, int dilation, int* out,
-               int* pad) {
-  *out = ComputeOutSize(padding, in, filter, stride, dilation);
-  int offset = 0;
-  *pad = ComputePaddingWithOffset(stride, dilation, in, filter, *out, &offset);
-}
-
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   auto* data = static_cast<OpData*>(node->user_data);
   const auto* params = static_cast<const TfLiteConv3DParams*>(node->builtin_data);
@@ -124,9 +116,9 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   g.dil_w = params->dilation_width_factor;
   TF_LITE_ENSURE(context, FitsConvWindow(g.f_d, g.dil_d) && FitsConvWindow(g.f_h, g.dil_h) &&
                               FitsConvWindow(g.f_w, g.dil_w));
-  Dimension(params->padding, g.in_d, g.f_d, g.stride_d, g.dil_d, &g.out_d, &g.pad_d);
-  Dimension(params->padding, g.in_h, g.f_h, g.stride_h, g.dil_h, &g.out_h, &g.pad_h);
-  Dimension(params->padding, g.in_w, g.f_w, g.stride_w, g.dil_w, &g.out_w, &g.pad_w);
+  ComputeOutSizeAndPadding(params->padding, g.in_d, g.f_d, g.stride_d, g.dil_d, &g.out_d, &g.pad_d);
+  ComputeOutSizeAndPadding(params->padding, g.in_h, g.f_h, g.stride_h, g.dil_h, &g.out_h, &g.pad_h);
+  ComputeOutSizeAndPadding(params->padding, g.in_w, g.f_w, g.stride_w, g.dil_w, &g.out_w, &g.pad_w);
   if (g.out_d <= 0 || g.out_h <= 0 || g.out_w <= 0) {
     TF_LITE_KERNEL_LOG(context,
                        "CONV_3D: the filter (%d x %d x %d, dilated) does not fit the %d x %d x %d "

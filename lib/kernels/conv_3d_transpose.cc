@@ -52,19 +52,13 @@ TfLiteStatus ResizeOutput(TfLiteContext* context, OpData* data,
   // past; refused.)
   TF_LITE_ENSURE_EQ(context, s[4], SizeOfDimension(filter, 3));
   for (int i = 1; i < 4; ++i) TF_LITE_ENSURE(context, s[i] > 0);
-  int out_d, out_h, out_w, offset = 0;
-  out_d = ComputeOutSize(params->padding, s[1], SizeOfDimension(filter, 0), params->stride_depth,
-                         params->dilation_depth_factor);
-  out_h = ComputeOutSize(params->padding, s[2], SizeOfDimension(filter, 1), params->stride_height,
-                         params->dilation_height_factor);
-  out_w = ComputeOutSize(params->padding, s[3], SizeOfDimension(filter, 2), params->stride_width,
-                         params->dilation_width_factor);
-  data->pad_d = ComputePaddingWithOffset(params->stride_depth, params->dilation_depth_factor, s[1],
-                                         SizeOfDimension(filter, 0), out_d, &offset);
-  data->pad_h = ComputePaddingWithOffset(params->stride_height, params->dilation_height_factor,
-                                         s[2], SizeOfDimension(filter, 1), out_h, &offset);
-  data->pad_w = ComputePaddingWithOffset(params->stride_width, params->dilation_width_factor, s[3],
-                                         SizeOfDimension(filter, 2), out_w, &offset);
+  int out_d, out_h, out_w;
+  ComputeOutSizeAndPadding(params->padding, s[1], SizeOfDimension(filter, 0), params->stride_depth,
+                           params->dilation_depth_factor, &out_d, &data->pad_d);
+  ComputeOutSizeAndPadding(params->padding, s[2], SizeOfDimension(filter, 1), params->stride_height,
+                           params->dilation_height_factor, &out_h, &data->pad_h);
+  ComputeOutSizeAndPadding(params->padding, s[3], SizeOfDimension(filter, 2), params->stride_width,
+                           params->dilation_width_factor, &out_w, &data->pad_w);
   TF_LITE_ENSURE_EQ(context, out_d, SizeOfDimension(input, 1));
   TF_LITE_ENSURE_EQ(context, out_h, SizeOfDimension(input, 2));
   TF_LITE_ENSURE_EQ(context, out_w, SizeOfDimension(input, 3));

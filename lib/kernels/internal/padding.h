@@ -63,6 +63,15 @@ inline int ComputeOutSize(TfLitePadding padding, int image_size, int filter_size
   }
 }
 
+// One dimension's output size and leading padding (the offset dropped), as TFLite's
+// ComputePadding3DValues computes each of a 3-D convolution's.
+inline void ComputeOutSizeAndPadding(TfLitePadding padding, int in_size, int filter_size,
+                                     int stride, int dilation_rate, int* out_size, int* pad) {
+  *out_size = ComputeOutSize(padding, in_size, filter_size, stride, dilation_rate);
+  int offset = 0;
+  *pad = ComputePaddingWithOffset(stride, dilation_rate, in_size, filter_size, *out_size, &offset);
+}
+
 inline TfLitePaddingValues ComputePaddingHeightWidth(int stride_height, int stride_width,
                                                      int dilation_rate_height,
                                                      int dilation_rate_width, int in_height,
