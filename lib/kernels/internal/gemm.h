@@ -315,12 +315,14 @@ inline uint8_t DotByte(int8_t v) { return static_cast<uint8_t>(static_cast<uint8
 void DotInput(const int8_t* src, size_t count, uint8_t* dst);
 
 // kAuto: AMX for 16 rows or more and k from kDotAmxMinDepth, else AVX-512
-// VNNI, else AVX-VNNI; on AArch64 SDOT; else the portable loop (tests, other CPUs:
-// slower than QuantizedGemm there; DotGemmWanted says when to use this GEMM).
-enum class DotKernel { kAuto, kPortable, kAvxVnni, kAvx512Vnni, kAmx, kNeonDot };
+// VNNI, else AVX-VNNI; on AArch64 SDOT; else on AVX2 sums of int16 halves with vpmaddwd
+// (kAvx2: about QuantizedGemm's speed without its int16 copy of A), else the portable
+// loop (tests, other CPUs). DotGemmWanted says when to choose this GEMM over
+// QuantizedGemm: only with dot-product instructions.
+enum class DotKernel { kAuto, kPortable, kAvxVnni, kAvx512Vnni, kAmx, kNeonDot, kAvx2 };
 constexpr int kDotAmxMinDepth = 61;
 // Whether the CPU has a dot-product tile (what the callers check before choosing
-// DotGemm over QuantizedGemm).
+// DotGemm over QuantizedGemm; DotGemm itself runs fast on AVX2 too).
 bool DotGemmWanted();
 const char* DotKernelName(DotKernel kernel = DotKernel::kAuto);
 

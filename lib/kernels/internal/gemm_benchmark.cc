@@ -477,15 +477,15 @@ BENCHMARK_CAPTURE(BM_QuantizedGemm, conv1x1_14x14x96_to_576, 14 * 14, 576, 96)
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_DotGemm, conv3x3_112x112x32_to_64, 112 * 112, 64, 3 * 3 * 32)
-    ->ArgsProduct({{1, 2}, {0, 2, 3}})
+    ->ArgsProduct({{1, 2}, {0, 2, 3, 6}})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_DotGemm, conv1x1_56x56x24_to_144, 56 * 56, 144, 24)
-    ->ArgsProduct({{1}, {0, 2, 3}})
+    ->ArgsProduct({{1}, {0, 2, 3, 6}})
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_DotGemm, conv1x1_14x14x96_to_576, 14 * 14, 576, 96)
-    ->ArgsProduct({{1}, {0, 2, 3}})
+    ->ArgsProduct({{1}, {0, 2, 3, 6}})
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_DotGemm, conv3x3_28x28x512_to_512, 28 * 28, 512, 3 * 3 * 512)

@@ -5,7 +5,8 @@
 // weight load per panel and one broadcast per row for every 4 k, output stage on 16
 // lanes (requant::OutputStage16) with masked narrowing stores; AVX-VNNI (256-bit), 6 rows
 // x 16 columns in 12 ymm accumulators, output stage on 8 lanes; AArch64 SDOT, 4 rows x 16
-// columns in 16 accumulators, output stage on 4 lanes (requant::OutputStage4); a portable
+// columns in 16 accumulators, output stage on 4 lanes (requant::OutputStage4); AVX2
+// without dot products, 4 rows x 16 columns, each vpdpbusd as two vpmaddwd; a portable
 // loop over the same layout.
 #include <pthreadpool.h>
 
@@ -248,35 +249,16 @@ __attribute__((target("avx2"), always_inline)) inline __m256i Fp32Stage8(
 
 #define TFI_DOT256_ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5)
 constexpr int kDot256Mr = 6;
+// The AVX2 tile's rows: its sums take two multiply-adds, so it holds the weights split
+// into even and odd bytes (4 ymm) beside 8 accumulators.
+#define TFI_DOT_AVX2_ROWS(X) X(0) X(1) X(2) X(3)
+constexpr int kDotAvx2Mr = 4;
 
-// R rows x one panel (two ymm per row).
+// The 256-bit tiles' output: R rows of 16 sums (acc[i][0] columns 0-7, acc[i][1] 8-15).
 template <int R, typename OutT>
-__attribute__((target("avx2,avxvnni"))) void AvxVnniDotTile(int groups, const uint8_t* a,
-                                                          size_t lda, const int8_t* b, OutT* c,
-                                                          size_t ldc, int cols,
-                                                          const QuantizedOutputStage& s,
-                                                          int col0) {
-  static_assert(R >= 1 && R <= kDot256Mr, "");
-#define TFI_DECL(i)                                                               \
-  __m256i acc##i##0 = _mm256_setzero_si256(), acc##i##1 = _mm256_setzero_si256(); \
-  const uint8_t* a##i = a + static_cast<size_t>(i < R ? i : 0) * lda;
-  TFI_DOT256_ROWS(TFI_DECL)
-#undef TFI_DECL
-  for (int g = 0; g < groups; ++g) {
-    const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + g * kGroupBytes));
-    const __m256i w1 =
-        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + g * kGroupBytes + 32));
-#define TFI_STEP(i)                                        \
-  if constexpr (i < R) {                                   \
-    int32_t quad;                                          \
-    std::memcpy(&quad, a##i + 4 * g, sizeof quad);         \
-    const __m256i av = _mm256_set1_epi32(quad);            \
-    acc##i##0 = _mm256_dpbusd_avx_epi32(acc##i##0, av, w0); \
-    acc##i##1 = _mm256_dpbusd_avx_epi32(acc##i##1, av, w1); \
-  }
-    TFI_DOT256_ROWS(TFI_STEP)
-#undef TFI_STEP
-  }
+__attribute__((target("avx2"), always_inline)) inline void StoreDot256(
+    const __m256i (&acc)[kDot256Mr][2], OutT* c, size_t ldc, int cols,
+    const QuantizedOutputStage& s, int col0) {
   if constexpr (sizeof(OutT) == 1) {
     if (s.float_scale != nullptr) {
       // XNNPACK's fp32 stage on 8 lanes.
@@ -287,14 +269,15 @@ __attribute__((target("avx2,avxvnni"))) void AvxVnniDotTile(int groups, const ui
       const __m256 flo = _mm256_set1_ps(static_cast<float>(s.act_min - s.output_offset));
       const __m256 fhi = _mm256_set1_ps(static_cast<float>(s.act_max - s.output_offset));
       const __m256i offset = _mm256_set1_epi32(s.output_offset);
-#define TFI_OUT(i)                                                                           \
-  if constexpr (i < R) {                                                                     \
-    const __m128i bytes = requant::Narrow16(Fp32Stage8(acc##i##0, bias, scale, flo, fhi, offset), \
-                                            Fp32Stage8(acc##i##1, bias + 8, scale + 8, flo, fhi, offset), \
-                                            static_cast<int8_t*>(nullptr));                  \
-    int8_t tmp[kNr];                                                                         \
-    std::memcpy(tmp, &bytes, sizeof tmp);                                                    \
-    std::memcpy(c + i * ldc, tmp, static_cast<size_t>(cols));                                \
+#define TFI_OUT(i)                                                                      \
+  if constexpr (i < R) {                                                                \
+    const __m128i bytes =                                                               \
+        requant::Narrow16(Fp32Stage8(acc[i][0], bias, scale, flo, fhi, offset),         \
+                          Fp32Stage8(acc[i][1], bias + 8, scale + 8, flo, fhi, offset), \
+                          static_cast<int8_t*>(nullptr));                               \
+    int8_t tmp[kNr];                                                                    \
+    std::memcpy(tmp, &bytes, sizeof tmp);                                               \
+    std::memcpy(c + i * ldc, tmp, static_cast<size_t>(cols));                           \
   }
       TFI_DOT256_ROWS(TFI_OUT)
 #undef TFI_OUT
@@ -306,11 +289,11 @@ __attribute__((target("avx2,avxvnni"))) void AvxVnniDotTile(int groups, const ui
       at.shift += col0;
       if (at.bias != nullptr) at.bias += col0;
       int32_t sums[kNr];
-#define TFI_OUT(i)                                                          \
-  if constexpr (i < R) {                                                    \
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums), acc##i##0);       \
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums + 8), acc##i##1);   \
-    requant::OutputStageRow(sums, cols, at, c + i * ldc);                   \
+#define TFI_OUT(i)                                                        \
+  if constexpr (i < R) {                                                  \
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums), acc[i][0]);     \
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums + 8), acc[i][1]); \
+    requant::OutputStageRow(sums, cols, at, c + i * ldc);                 \
   }
       TFI_DOT256_ROWS(TFI_OUT)
 #undef TFI_OUT
@@ -321,12 +304,85 @@ __attribute__((target("avx2,avxvnni"))) void AvxVnniDotTile(int groups, const ui
   int32_t sums[kNr];
 #define TFI_OUT(i)                                                                   \
   if constexpr (i < R) {                                                             \
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums), acc##i##0);                \
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums + 8), acc##i##1);            \
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums), acc[i][0]);                \
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums + 8), acc[i][1]);            \
     for (int j = 0; j < cols; ++j) c[i * ldc + j] = Finish(sums[j], col0 + j, s, c); \
   }
   TFI_DOT256_ROWS(TFI_OUT)
 #undef TFI_OUT
+}
+
+// R rows x one panel (two ymm per row).
+template <int R, typename OutT>
+__attribute__((target("avx2,avxvnni"))) void AvxVnniDotTile(int groups, const uint8_t* a,
+                                                            size_t lda, const int8_t* b, OutT* c,
+                                                            size_t ldc, int cols,
+                                                            const QuantizedOutputStage& s,
+                                                            int col0) {
+  static_assert(R >= 1 && R <= kDot256Mr, "");
+  __m256i acc[kDot256Mr][2];
+#define TFI_DECL(i)                               \
+  acc[i][0] = acc[i][1] = _mm256_setzero_si256(); \
+  const uint8_t* a##i = a + static_cast<size_t>(i < R ? i : 0) * lda;
+  TFI_DOT256_ROWS(TFI_DECL)
+#undef TFI_DECL
+  for (int g = 0; g < groups; ++g) {
+    const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + g * kGroupBytes));
+    const __m256i w1 =
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + g * kGroupBytes + 32));
+#define TFI_STEP(i)                                         \
+  if constexpr (i < R) {                                    \
+    int32_t quad;                                           \
+    std::memcpy(&quad, a##i + 4 * g, sizeof quad);          \
+    const __m256i av = _mm256_set1_epi32(quad);             \
+    acc[i][0] = _mm256_dpbusd_avx_epi32(acc[i][0], av, w0); \
+    acc[i][1] = _mm256_dpbusd_avx_epi32(acc[i][1], av, w1); \
+  }
+    TFI_DOT256_ROWS(TFI_STEP)
+#undef TFI_STEP
+  }
+  StoreDot256<R, OutT>(acc, c, ldc, cols, s, col0);
+}
+
+// The same sums without dot-product instructions (AVX2 only): each int32 lane's four
+// uint8 x int8 products as two vpmaddwd on int16 halves, the even bytes (zero- and
+// sign-extended in place) and the odd ones (shifted down), exact (|a * w| <= 255 * 128,
+// so no lane saturates as vpmaddubsw's would).
+template <int R, typename OutT>
+__attribute__((target("avx2"))) void Avx2DotTile(int groups, const uint8_t* a, size_t lda,
+                                                 const int8_t* b, OutT* c, size_t ldc, int cols,
+                                                 const QuantizedOutputStage& s, int col0) {
+  static_assert(R >= 1 && R <= kDotAvx2Mr, "");
+  __m256i acc[kDot256Mr][2];
+  const __m256i low_bytes = _mm256_set1_epi16(0x00FF);
+#define TFI_DECL(i)                               \
+  acc[i][0] = acc[i][1] = _mm256_setzero_si256(); \
+  const uint8_t* a##i = a + static_cast<size_t>(i < R ? i : 0) * lda;
+  TFI_DOT_AVX2_ROWS(TFI_DECL)
+#undef TFI_DECL
+  for (int g = 0; g < groups; ++g) {
+    const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + g * kGroupBytes));
+    const __m256i w1 =
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + g * kGroupBytes + 32));
+    const __m256i w0_even = _mm256_srai_epi16(_mm256_slli_epi16(w0, 8), 8);
+    const __m256i w0_odd = _mm256_srai_epi16(w0, 8);
+    const __m256i w1_even = _mm256_srai_epi16(_mm256_slli_epi16(w1, 8), 8);
+    const __m256i w1_odd = _mm256_srai_epi16(w1, 8);
+#define TFI_STEP(i)                                                                           \
+  if constexpr (i < R) {                                                                      \
+    int32_t quad;                                                                             \
+    std::memcpy(&quad, a##i + 4 * g, sizeof quad);                                            \
+    const __m256i av = _mm256_set1_epi32(quad);                                               \
+    const __m256i a_even = _mm256_and_si256(av, low_bytes), a_odd = _mm256_srli_epi16(av, 8); \
+    acc[i][0] = _mm256_add_epi32(acc[i][0], _mm256_madd_epi16(a_even, w0_even));              \
+    acc[i][1] = _mm256_add_epi32(acc[i][1], _mm256_madd_epi16(a_even, w1_even));              \
+    acc[i][0] = _mm256_add_epi32(acc[i][0], _mm256_madd_epi16(a_odd, w0_odd));                \
+    acc[i][1] = _mm256_add_epi32(acc[i][1], _mm256_madd_epi16(a_odd, w1_odd));                \
+  }
+    TFI_DOT_AVX2_ROWS(TFI_STEP)
+#undef TFI_STEP
+  }
+  StoreDot256<R, OutT>(acc, c, ldc, cols, s, col0);
 }
 #endif  // TFI_DOT_X86
 
@@ -584,6 +640,13 @@ DotKernel Resolve(DotKernel which) {
     case DotKernel::kNeonDot:
       has = CpuHasNeonDot();
       break;
+    case DotKernel::kAvx2:
+#ifdef TFI_DOT_X86
+      has = CpuHasAvx2();
+#else
+      has = false;
+#endif
+      break;
     default:
       break;
   }
@@ -592,6 +655,9 @@ DotKernel Resolve(DotKernel which) {
   if (CpuHasAvx512Vnni()) return DotKernel::kAvx512Vnni;
   if (CpuHasAvxVnni()) return DotKernel::kAvxVnni;
   if (CpuHasNeonDot()) return DotKernel::kNeonDot;
+#ifdef TFI_DOT_X86
+  if (CpuHasAvx2()) return DotKernel::kAvx2;
+#endif
   return DotKernel::kPortable;
 }
 
@@ -621,6 +687,19 @@ void AvxVnniRows(int rows, int groups, const uint8_t* a, size_t lda, const int8_
     AvxVnniDotTile<i + 1, OutT>(groups, a, lda, b, c, ldc, cols, s, col0); \
     break;
     TFI_DOT256_ROWS(TFI_CASE)
+#undef TFI_CASE
+  }
+}
+
+template <typename OutT>
+void Avx2Rows(int rows, int groups, const uint8_t* a, size_t lda, const int8_t* b, OutT* c,
+              size_t ldc, int cols, const QuantizedOutputStage& s, int col0) {
+  switch (rows) {
+#define TFI_CASE(i)                                                     \
+  case i + 1:                                                           \
+    Avx2DotTile<i + 1, OutT>(groups, a, lda, b, c, ldc, cols, s, col0); \
+    break;
+    TFI_DOT_AVX2_ROWS(TFI_CASE)
 #undef TFI_CASE
   }
 }
@@ -684,7 +763,10 @@ void DotInput(const int8_t* src, size_t count, uint8_t* dst) {
   for (size_t i = 0; i < count; ++i) dst[i] = DotByte(src[i]);
 }
 
-bool DotGemmWanted() { return Resolve(DotKernel::kAuto) != DotKernel::kPortable; }
+bool DotGemmWanted() {
+  const DotKernel kernel = Resolve(DotKernel::kAuto);
+  return kernel != DotKernel::kPortable && kernel != DotKernel::kAvx2;
+}
 
 const char* DotKernelName(DotKernel kernel) {
   switch (Resolve(kernel)) {
@@ -696,6 +778,8 @@ const char* DotKernelName(DotKernel kernel) {
       return "avxvnni_6x16";
     case DotKernel::kNeonDot:
       return "neondot_4x16";
+    case DotKernel::kAvx2:
+      return "avx2_4x16";
     default:
       return "portable_1x16";
   }
@@ -807,6 +891,20 @@ void DotGemmImpl(int m, int n, int k, const uint8_t* a, int lda, const int8_t* p
         for (int i = m0; i < m1; i += kDot256Mr) {
           AvxVnniRows<OutT>(std::min(kDot256Mr, m1 - i), groups, a + i * sa, sa, bp, c + i * sc + col0,
                       sc, cols, stage, col0);
+        }
+      }
+    });
+    return;
+  }
+  if (kernel == DotKernel::kAvx2) {
+    RunBlocks(pool, m, panels, k, kDotAvx2Mr * 8, [&](int m0, int m1, int p0, int p1) {
+      for (int p = p0; p < p1; ++p) {
+        const int8_t* bp = packed_b + p * panel_bytes;
+        const int col0 = p * kNr;
+        const int cols = std::min(kNr, n - col0);
+        for (int i = m0; i < m1; i += kDotAvx2Mr) {
+          Avx2Rows<OutT>(std::min(kDotAvx2Mr, m1 - i), groups, a + i * sa, sa, bp,
+                         c + i * sc + col0, sc, cols, stage, col0);
         }
       }
     });

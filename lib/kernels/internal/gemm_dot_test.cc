@@ -26,7 +26,8 @@ using namespace conv_test;  // NOLINT
 using tflite::gemm::DotKernel;
 
 const DotKernel kDotKernels[] = {DotKernel::kAuto,       DotKernel::kPortable, DotKernel::kAvxVnni,
-                                 DotKernel::kAvx512Vnni, DotKernel::kAmx,      DotKernel::kNeonDot};
+                                 DotKernel::kAvx512Vnni, DotKernel::kAmx,      DotKernel::kNeonDot,
+                                 DotKernel::kAvx2};
 
 enum class Stage { kDoubleRounding, kSingleRounding, kFloat };
 
