@@ -209,14 +209,61 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void ApplyVbmi(const uint
     _mm512_mask_storeu_epi8(out + i, live, _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), low, high));
   }
 }
+
+// 32 bytes per step: the entry for x is row x >> 4, column x & 15 of the table seen as 16
+// rows of 16; vpshufb reads column x & 15 of every row, and four levels of vpblendvb pick
+// the row by the high nibble's bits (bit b moved to each byte's top bit by a shift). The
+// last n % 32 bytes a byte at a time.
+__attribute__((target("avx2"))) void ApplyAvx2(const uint8_t* table, const uint8_t* in,
+                                               uint8_t* out, int64_t n) {
+  __m256i rows[16];
+  for (int h = 0; h < 16; ++h) {
+    rows[h] = _mm256_broadcastsi128_si256(
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(table + 16 * h)));
+  }
+  const __m256i low_nibble = _mm256_set1_epi8(0x0F);
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
+    const __m256i col = _mm256_and_si256(x, low_nibble);
+    __m256i level[16];
+    for (int h = 0; h < 16; ++h) level[h] = _mm256_shuffle_epi8(rows[h], col);
+    // Row bit b (bit 4 + b of x) to each byte's top bit: a shift left by 3 - b within
+    // 16-bit lanes moves no bit across a byte's top.
+    const __m256i bit0 = _mm256_slli_epi16(x, 3), bit1 = _mm256_slli_epi16(x, 2);
+    const __m256i bit2 = _mm256_slli_epi16(x, 1);
+    for (int h = 0; h < 8; ++h) level[h] = _mm256_blendv_epi8(level[2 * h], level[2 * h + 1], bit0);
+    for (int h = 0; h < 4; ++h) level[h] = _mm256_blendv_epi8(level[2 * h], level[2 * h + 1], bit1);
+    for (int h = 0; h < 2; ++h) level[h] = _mm256_blendv_epi8(level[2 * h], level[2 * h + 1], bit2);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
+                        _mm256_blendv_epi8(level[0], level[1], x));
+  }
+  for (; i < n; ++i) out[i] = table[in[i]];
+}
 #endif
 
 }  // namespace
+
+bool ApplyByteLutAvx2(const ByteLut& lut, const uint8_t* in, uint8_t* out, int64_t n) {
+#if defined(__x86_64__) || defined(__i386__)
+  if (!gemm::CpuHasAvx2()) return false;
+  ApplyAvx2(lut.table, in, out, n);
+  return true;
+#else
+  (void)lut, (void)in, (void)out, (void)n;
+  return false;
+#endif
+}
 
 void ApplyByteLut(const ByteLut& lut, const uint8_t* in, uint8_t* out, int64_t n) {
 #if defined(__x86_64__) || defined(__i386__)
   if (n >= 64 && CpuHasVbmi()) {
     ApplyVbmi(lut.table, in, out, n);
+    return;
+  }
+  static const bool avx2 = gemm::CpuHasAvx2();
+  if (n >= 32 && avx2) {
+    ApplyAvx2(lut.table, in, out, n);
     return;
   }
 #endif

@@ -205,9 +205,12 @@ inline void PopulateByteLut(const TfLiteTensor* input, const TfLiteTensor* outpu
 }
 
 // out[i] = lut.table[in[i]]: 64 bytes per step with AVX-512 VBMI (two 128-entry byte
-// permutes and a blend on the top bit) where the CPU has it, else a byte at a time
+// permutes and a blend on the top bit) where the CPU has it, else 32 with AVX2 (sixteen
+// 16-entry vpshufb and a tree of blends on the high nibble's bits), else a byte at a time
 // (byte_table.cc).
 void ApplyByteLut(const ByteLut& lut, const uint8_t* in, uint8_t* out, int64_t n);
+// The AVX2 loop alone (tests): false, doing nothing, where the CPU lacks AVX2.
+bool ApplyByteLutAvx2(const ByteLut& lut, const uint8_t* in, uint8_t* out, int64_t n);
 
 inline void EvalByteLut(const ByteLut& lut, const TfLiteTensor* input, TfLiteTensor* output) {
   ApplyByteLut(lut, GetTensorData<uint8_t>(input), GetTensorData<uint8_t>(output),
