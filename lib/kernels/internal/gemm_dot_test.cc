@@ -122,7 +122,9 @@ TEST_CASE("TFI_KERNEL_ISA caps the kernels chosen") {
 #endif
   if (no_dot) {
     CHECK_FALSE(tflite::gemm::CpuHasNeonDot());
-    CHECK(std::string(tflite::gemm::DotKernelName()) == "portable_1x16");
+    // Without dot products x86 still has the AVX2 tile (DotGemmWanted stays false).
+    CHECK(std::string(tflite::gemm::DotKernelName()) ==
+          (tflite::gemm::CpuHasAvx2() ? "avx2_4x16" : "portable_1x16"));
     CHECK_FALSE(tflite::gemm::DotGemmWanted());
   }
   if (cap == "portable") {
