@@ -20,6 +20,11 @@ bool OwnConvQs8Wanted() {
 #endif
 }
 
+bool OwnConvQs8Columns(int out_c) {
+  return tflite::gemm::DotGemmWanted() || out_c % tflite::gemm::kGemmNr == 0 ||
+         OwnStepWanted(false);
+}
+
 std::vector<float> RequantizationScales(float input_scale, const float* filter_scales,
                                         int filter_scale_count, float output_scale,
                                         int channels) {
