@@ -62,11 +62,13 @@ void BM_FloatGemm(benchmark::State& state, int m, int n, int k) {
 }
 
 // The TFLite orders (each product rounded, then added: gemm.h kTfliteMatMulOrder, the
-// builtin BATCH_MATMUL's bits that dynamic-range graphs keep) against kAuto's FMA.
+// builtin BATCH_MATMUL's bits that dynamic-range graphs keep, 1; kTfliteGemmOrder,
+// CONV_2D's, 2) against kAuto's FMA (0).
 void BM_FloatGemmOrder(benchmark::State& state, int m, int n, int k) {
   Problem p(m, n, k);
-  const auto kernel = state.range(0) == 1 ? tflite::gemm::GemmKernel::kTfliteMatMulOrder
-                                          : tflite::gemm::GemmKernel::kAuto;
+  const auto kernel = state.range(0) == 1   ? tflite::gemm::GemmKernel::kTfliteMatMulOrder
+                      : state.range(0) == 2 ? tflite::gemm::GemmKernel::kTfliteGemmOrder
+                                            : tflite::gemm::GemmKernel::kAuto;
   tflite::gemm::FloatOutputStage stage;
   for (auto _ : state) {
     tflite::gemm::FloatGemm(m, n, k, p.a.data(), k, p.packed.data(), p.c.data(), n, stage, nullptr,
@@ -456,6 +458,18 @@ BENCHMARK_CAPTURE(BM_FloatGemmOrder, attention_128x64_to_128, 128, 128, 64)
 BENCHMARK_CAPTURE(BM_FloatGemmOrder, attention_128x128_to_64, 128, 64, 128)
     ->Arg(0)
     ->Arg(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+// A dynamic-range MobileNetV2's float pointwise layers (too small to be quantized): 8 ->
+// 48 and 16 -> 8 channels at 48 x 48.
+BENCHMARK_CAPTURE(BM_FloatGemmOrder, pw_48x48x8_to_48, 48 * 48, 48, 8)
+    ->Arg(0)
+    ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_FloatGemmOrder, pw_48x48x16_to_8, 48 * 48, 8, 16)
+    ->Arg(0)
+    ->Arg(2)
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_FloatGemm, fc_1x1024_to_1000, 1, 1000, 1024)

@@ -153,8 +153,9 @@ TEST_CASE("FloatGemm's SIMD tiles (AVX-512, AVX2, NEON) give the bits of one fma
 // kTfliteMatMulOrder: TFLite's builtin BATCH_MATMUL sums on x86: k ascending from 0, each
 // product rounded, then added; one k block; then the bias and the clamp.
 TEST_CASE("FloatGemm's kTfliteMatMulOrder gives the bits of a product rounded, then added") {
-  const int shapes[][3] = {{7, 17, 5}, {13, 32, 300}, {6, 48, 700}, {64, 128, 128},
-                           {25, 80, 130}, {1, 16, 9}, {37, 112, 64}, {9, 3, 11}};
+  const int shapes[][3] = {{7, 17, 5},    {13, 32, 300}, {6, 48, 700},  {64, 128, 128},
+                           {25, 80, 130}, {1, 16, 9},    {37, 112, 64}, {9, 3, 11},
+                           {20, 24, 9},   {13, 8, 16}};  // (panels of 8 columns: the half store)
   uint32_t seed = 400;
   for (const auto& s : shapes) {
     const int m = s[0], n = s[1], k = s[2];
@@ -227,7 +228,8 @@ TEST_CASE("FloatGemm's kTfliteGemmOrder sums as Eigen's GEMM does, output by out
   const int shapes[][3] = {{7, 17, 5},  {13, 32, 300}, {9, 11, 27},  {30, 22, 22}, {1, 13, 37},
                            {30, 1, 18}, {5, 12, 45},   {1, 1, 7},    {6, 4, 9},    {63, 3, 23},
                            {12, 6, 8},  {64, 128, 64}, {2, 40, 700}, {1, 30, 3},   {11, 2, 1},
-                           {1, 80, 12}, {1, 37, 45}};  // (m = 1: 16 channels a step on AVX-512)
+                           {1, 80, 12}, {1, 37, 45},   // (m = 1: 16 channels a step on AVX-512)
+                           {24, 40, 8}, {17, 8, 16}};  // (a last panel of 8 columns)
   uint32_t seed = 900;
   for (const auto& s : shapes) {
     const int m = s[0], n = s[1], k = s[2];
