@@ -20,8 +20,8 @@ bool OwnConvQs8Wanted() {
 #endif
 }
 
-bool OwnConvQs8Columns(int out_c) {
-  return tflite::gemm::DotGemmWanted() || out_c % tflite::gemm::kGemmNr == 0 ||
+bool OwnConvQs8Layer(int out_c, int groups) {
+  return tflite::gemm::DotGemmWanted() || (groups == 1 && out_c % tflite::gemm::kGemmNr == 0) ||
          OwnStepWanted(false);
 }
 

@@ -28,13 +28,15 @@ namespace xnnpack {
 // environment variable TFI_XNNPACK_OWN_GEMM=0 or =1 decides instead, as for the float one
 // (docs/xnnpack.md).
 bool OwnConvQs8Wanted();
-// Whether a CONV_2D or FULLY_CONNECTED of out_c output channels takes it: where the CPU
-// has no dot-product instructions the AVX2 tile computes 16 columns a panel and this
-// XNNPACK's AVX2 kernel 8, so out_c not a multiple of 16 stays with XNNPACK there
-// (mobilenet_v1_0.25_128_int8, whose first layers have 8 channels: 582 -> 530 us at one
-// thread on an AVX2-only EPYC).
+// Whether a CONV_2D or FULLY_CONNECTED of out_c output channels in `groups` groups takes
+// it. Where the CPU has no dot-product instructions the AVX2 tile computes 16 columns a
+// panel and this XNNPACK's AVX2 kernel 8, so out_c not a multiple of 16 stays with
+// XNNPACK there (mobilenet_v1_0.25_128_int8, whose first layers have 8 channels: 582 ->
+// 530 us at one thread on an AVX2-only EPYC), and so do grouped convolutions, which the
+// step merges into 16-channel groups with zeros between (4x the multiply-adds for
+// ResNeXt's 4-channel groups: resnext_grouped_64_int8 1696 us, this XNNPACK 880).
 // TFI_XNNPACK_OWN_GEMM=1 takes them all.
-bool OwnConvQs8Columns(int out_c);
+bool OwnConvQs8Layer(int out_c, int groups);
 
 // XNNPACK's requantization scales: input_scale * filter_scale[c] / output_scale, in float
 // arithmetic (one filter scale serves every channel when the filter has one).

@@ -113,7 +113,7 @@ bool PlanOwnFullyConnectedQs8(VisitContext& v, const TfLiteNode& node, const TfL
   tflite::conv_util::ConvGeometry g{};
   g.in_c = g.f_c = Dim(v, filter, 1);
   g.out_c = g.group_out_c = Dim(v, filter, 0);
-  if (!OwnConvQs8Columns(g.out_c)) return false;
+  if (!OwnConvQs8Layer(g.out_c, 1)) return false;
   const int64_t elements = tflite::NumElements(&Tensor(v, input));
   if (g.in_c <= 0 || elements % g.in_c != 0 || elements / g.in_c > INT32_MAX) return false;
   g.batches = 1;
@@ -179,7 +179,7 @@ bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
     g.pad_w = tflite::ComputePadding(g.stride_w, g.dil_w, g.in_w, g.f_w, g.out_w);
   }
   const int read = ReadThroughPad(v, input, pad, &g);
-  if (qs8 && g.groups == 1 && !OwnConvQs8Columns(g.out_c)) return false;
+  if (qs8 && !OwnConvQs8Layer(g.out_c, g.groups)) return false;
   if (qs8) {
     return step == nullptr || PlanConvQs8Step(v, g, read, filter, bias, output, p->activation, step);
   }

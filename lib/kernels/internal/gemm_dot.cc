@@ -749,6 +749,24 @@ __attribute__((target("avx512f,avx512bw"))) void DotInputAvx512(const int8_t* sr
                                                                 uint8_t* dst) {
   DotInputSpanAvx512(src, count, dst);
 }
+
+// 32 bytes a step, then 8 (a grouped convolution's im2col spans are a group's few
+// channels: the byte loop took a fifth of an int8 ResNeXt's time on an AVX2 CPU).
+__attribute__((target("avx2"))) void DotInputAvx2(const int8_t* src, size_t count, uint8_t* dst) {
+  const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
+  size_t i = 0;
+  for (; i + 32 <= count; i += 32) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i), _mm256_xor_si256(v, flip));
+  }
+  for (; i + 8 <= count; i += 8) {
+    uint64_t v;
+    std::memcpy(&v, src + i, sizeof v);
+    v ^= 0x8080808080808080ull;
+    std::memcpy(dst + i, &v, sizeof v);
+  }
+  for (; i < count; ++i) dst[i] = DotByte(src[i]);
+}
 }  // namespace
 #endif
 
@@ -757,6 +775,11 @@ void DotInput(const int8_t* src, size_t count, uint8_t* dst) {
   static const bool avx512 = CpuHasAvx512Vnni();  // (AVX-512BW comes with it)
   if (avx512) {
     DotInputAvx512(src, count, dst);
+    return;
+  }
+  static const bool avx2 = CpuHasAvx2();
+  if (avx2) {
+    DotInputAvx2(src, count, dst);
     return;
   }
 #endif
