@@ -21,7 +21,7 @@ int Rand(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distributi
 
 TEST_CASE("int8 depthwise step is bit-identical to this XNNPACK's QC8 depthwise convolution") {
   if (!tflite::dwconv::DotDepthwise::Available()) {
-    WARN("SKIPPED: no AVX-512 VNNI on this CPU (the delegate leaves int8 depthwise to XNNPACK)");
+    WARN("SKIPPED: no AVX-512 VNNI or AVX2 on this CPU (the delegate leaves int8 depthwise to XNNPACK)");
     return;
   }
   REQUIRE(xnn_initialize(nullptr) == xnn_status_success);

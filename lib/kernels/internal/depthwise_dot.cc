@@ -53,7 +53,7 @@ inline int32_t GroupTap(int32_t lane, int t) {
 
 bool DotDepthwise::Available() {
 #if defined(TFI_DWDOT_X86)
-  return gemm::CpuHasAvx512Vnni();
+  return gemm::CpuHasAvx512Vnni() || gemm::CpuHasAvx2();
 #elif defined(TFI_DWDOT_ARM)
   return gemm::CpuHasNeonDot();
 #else
@@ -321,6 +321,142 @@ RowFn PickRow(const Geometry& g) {
   if (g.f_h == 5 && g.f_w == 5) return RowKernel<5, 5, kFp32>;
   return RowKernel<0, 0, kFp32>;
 }
+
+// --- AVX2 (no VNNI): the same pair rows and weights, each vpdpwssd as vpmaddwd + vpaddd
+// (the same int32 sums), a 16-channel block as two ymm halves. ---
+
+__attribute__((target("avx2"))) void BuildPairsAvx2(const DotDepthwise::Shape& s, int dil_w,
+                                                    const int8_t* padded, int32_t* row) {
+  const int padded_c = s.blocks * kLanes;
+  for (int k = 0; k < s.blocks; ++k) {
+    int32_t* out = row + static_cast<size_t>(k) * s.entries * kLanes;
+    const int8_t* col = padded + k * kLanes;
+    for (int m = 0; m < s.entries; ++m, out += kLanes) {
+      const int8_t* a = col + static_cast<size_t>(m) * s.col_step * padded_c;
+      const __m256i lo = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a)));
+      const __m256i hi = _mm256_cvtepi8_epi16(_mm_loadu_si128(
+          reinterpret_cast<const __m128i*>(a + static_cast<size_t>(dil_w) * padded_c)));
+      // unpacklo: channels 0-3 | 8-11, unpackhi: 4-7 | 12-15 (per 128-bit lane).
+      const __m256i l = _mm256_unpacklo_epi16(lo, hi), h = _mm256_unpackhi_epi16(lo, hi);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_permute2x128_si256(l, h, 0x20));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 8),
+                          _mm256_permute2x128_si256(l, h, 0x31));
+    }
+  }
+}
+
+// 16 channels' sums (two halves) through the stage, the first `valid` stored.
+template <bool kFp32>
+__attribute__((target("avx2"), always_inline)) inline void Store16Avx2(
+    __m256i acc0, __m256i acc1, const float* scale, const gemm::QuantizedOutputStage& stage,
+    __m256 flo, __m256 fhi, __m256i offset, int valid, int8_t* dst) {
+  int8_t bytes[kLanes];
+  if constexpr (kFp32) {  // vcvtps2dq rounds to nearest even (the default MXCSR mode)
+    const __m256 f0 = _mm256_mul_ps(_mm256_cvtepi32_ps(acc0), _mm256_loadu_ps(scale));
+    const __m256 f1 = _mm256_mul_ps(_mm256_cvtepi32_ps(acc1), _mm256_loadu_ps(scale + 8));
+    const __m256i v0 =
+        _mm256_add_epi32(_mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(f0, flo), fhi)), offset);
+    const __m256i v1 =
+        _mm256_add_epi32(_mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(f1, flo), fhi)), offset);
+    const __m128i packed = requant::Narrow16(v0, v1, static_cast<int8_t*>(nullptr));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(bytes), packed);
+  } else {
+    int32_t sums[kLanes];
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums), acc0);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums + 8), acc1);
+    requant::OutputStageRow(sums, valid, stage, bytes);
+  }
+  std::memcpy(dst, bytes, static_cast<size_t>(valid));
+}
+
+__attribute__((target("avx2"), always_inline)) inline __m256i Load8(const int32_t* p) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+
+template <int kH, int kW, bool kFp32>
+__attribute__((target("avx2"))) void RowKernelAvx2(const DotDepthwise::Shape& s, const Geometry& g,
+                                                   const int32_t* const* rows,
+                                                   const int32_t* weights, const int32_t* init,
+                                                   const float* scale, const int32_t* multiplier,
+                                                   const int32_t* shift, int32_t output_offset,
+                                                   int32_t act_min, int32_t act_max, int8_t* out) {
+  constexpr int kPairs = (kW + 1) / 2;
+  const int f_h = kH > 0 ? kH : g.f_h, pairs = kW > 0 ? kPairs : s.groups;
+  const int channels = g.in_c, out_w = g.out_w;
+  const size_t ox_step = static_cast<size_t>(s.ox_step) * kLanes;
+  const size_t pair_step = static_cast<size_t>(s.group_step) * kLanes;
+  const __m256i offset = _mm256_set1_epi32(output_offset);
+  const __m256 flo = _mm256_set1_ps(static_cast<float>(act_min - output_offset));
+  const __m256 fhi = _mm256_set1_ps(static_cast<float>(act_max - output_offset));
+  gemm::QuantizedOutputStage stage;
+  stage.output_offset = output_offset;
+  stage.act_min = act_min;
+  stage.act_max = act_max;
+  for (int k = 0; k < s.blocks; ++k) {
+    const int valid = std::min(kLanes, channels - k * kLanes);
+    const int32_t* wk = weights + static_cast<size_t>(k) * f_h * pairs * kLanes;
+    const __m256i start0 = Load8(init + k * kLanes), start1 = Load8(init + k * kLanes + 8);
+    const float* sk = kFp32 ? scale + k * kLanes : nullptr;
+    if constexpr (!kFp32) {
+      stage.multiplier = multiplier + k * kLanes;
+      stage.shift = shift + k * kLanes;
+    }
+    const size_t block_offset = static_cast<size_t>(k) * s.entries * kLanes;
+    int8_t* o = out + k * kLanes;
+    int ox = 0;
+    for (; ox + 4 <= out_w; ox += 4) {
+      __m256i a00 = start0, a01 = start1, a10 = start0, a11 = start1;
+      __m256i a20 = start0, a21 = start1, a30 = start0, a31 = start1;
+      const size_t e = static_cast<size_t>(ox) * ox_step;
+      for (int fy = 0; fy < f_h; ++fy) {
+        const int32_t* base = rows[fy] + block_offset + e;
+        for (int p = 0; p < pairs; ++p) {
+          const int32_t* wp = wk + (fy * pairs + p) * kLanes;
+          const __m256i w0 = Load8(wp), w1 = Load8(wp + 8);
+          const int32_t* at = base + p * pair_step;
+          a00 = _mm256_add_epi32(a00, _mm256_madd_epi16(Load8(at), w0));
+          a01 = _mm256_add_epi32(a01, _mm256_madd_epi16(Load8(at + 8), w1));
+          a10 = _mm256_add_epi32(a10, _mm256_madd_epi16(Load8(at + ox_step), w0));
+          a11 = _mm256_add_epi32(a11, _mm256_madd_epi16(Load8(at + ox_step + 8), w1));
+          a20 = _mm256_add_epi32(a20, _mm256_madd_epi16(Load8(at + 2 * ox_step), w0));
+          a21 = _mm256_add_epi32(a21, _mm256_madd_epi16(Load8(at + 2 * ox_step + 8), w1));
+          a30 = _mm256_add_epi32(a30, _mm256_madd_epi16(Load8(at + 3 * ox_step), w0));
+          a31 = _mm256_add_epi32(a31, _mm256_madd_epi16(Load8(at + 3 * ox_step + 8), w1));
+        }
+      }
+      Store16Avx2<kFp32>(a00, a01, sk, stage, flo, fhi, offset, valid,
+                         o + static_cast<size_t>(ox) * channels);
+      Store16Avx2<kFp32>(a10, a11, sk, stage, flo, fhi, offset, valid,
+                         o + static_cast<size_t>(ox + 1) * channels);
+      Store16Avx2<kFp32>(a20, a21, sk, stage, flo, fhi, offset, valid,
+                         o + static_cast<size_t>(ox + 2) * channels);
+      Store16Avx2<kFp32>(a30, a31, sk, stage, flo, fhi, offset, valid,
+                         o + static_cast<size_t>(ox + 3) * channels);
+    }
+    for (; ox < out_w; ++ox) {
+      __m256i a0 = start0, a1 = start1;
+      const size_t e = static_cast<size_t>(ox) * ox_step;
+      for (int fy = 0; fy < f_h; ++fy) {
+        const int32_t* base = rows[fy] + block_offset + e;
+        for (int p = 0; p < pairs; ++p) {
+          const int32_t* wp = wk + (fy * pairs + p) * kLanes;
+          const int32_t* at = base + p * pair_step;
+          a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(Load8(at), Load8(wp)));
+          a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(Load8(at + 8), Load8(wp + 8)));
+        }
+      }
+      Store16Avx2<kFp32>(a0, a1, sk, stage, flo, fhi, offset, valid,
+                         o + static_cast<size_t>(ox) * channels);
+    }
+  }
+}
+
+template <bool kFp32>
+RowFn PickRowAvx2(const Geometry& g) {
+  if (g.f_h == 3 && g.f_w == 3) return RowKernelAvx2<3, 3, kFp32>;
+  if (g.f_h == 5 && g.f_w == 5) return RowKernelAvx2<5, 5, kFp32>;
+  return RowKernelAvx2<0, 0, kFp32>;
+}
 #endif  // TFI_DWDOT_X86
 
 #if defined(TFI_DWDOT_ARM)
@@ -461,7 +597,11 @@ void DotDepthwise::BuildRow(const int8_t* input, int b, int iy, int8_t* padded,
     }
   }
 #if defined(TFI_DWDOT_X86)
-  BuildPairs(s_, g.dil_w, padded, row);
+  if (gemm::CpuHasAvx512Vnni()) {
+    BuildPairs(s_, g.dil_w, padded, row);
+  } else {
+    BuildPairsAvx2(s_, g.dil_w, padded, row);
+  }
 #else
   BuildQuads(s_, g.dil_w, padded, row);
 #endif
@@ -481,7 +621,13 @@ void DotDepthwise::RunRows(const int8_t* input, int8_t* output, size_t first, si
       scratch + row_bytes * s_.ring + AlignUp(static_cast<size_t>(s_.padded_w) * s_.blocks * kLanes));
   std::memset(padded, static_cast<uint8_t>(input_zero_point_), static_cast<size_t>(s_.padded_w) * s_.blocks * kLanes);
   std::fill(tags, tags + s_.ring, int64_t{-1});
+#if defined(TFI_DWDOT_X86)
+  const bool vnni = gemm::CpuHasAvx512Vnni();
+  const RowFn row_fn = vnni ? (fp32_ ? PickRow<true>(g) : PickRow<false>(g))
+                            : (fp32_ ? PickRowAvx2<true>(g) : PickRowAvx2<false>(g));
+#else
   const RowFn row_fn = fp32_ ? PickRow<true>(g) : PickRow<false>(g);
+#endif
   std::vector<const int32_t*> rows(g.f_h);
   for (size_t i = first; i < last; ++i) {
     const int b = static_cast<int>(i / g.out_h), oy = static_cast<int>(i % g.out_h);

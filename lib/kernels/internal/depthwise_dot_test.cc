@@ -103,7 +103,7 @@ Case Random(uint32_t seed, bool fp32) {
 
 TEST_CASE("dot depthwise gives the reference arithmetic's bytes: random geometries, both stages") {
   if (!DotDepthwise::Available()) {
-    WARN("SKIPPED: no AVX-512 VNNI here; only the portable loop is checked");
+    WARN("SKIPPED: no AVX-512 VNNI or AVX2 here; only the portable loop is checked");
   }
   pthreadpool_t pool = pthreadpool_create(2);
   int checked = 0;
