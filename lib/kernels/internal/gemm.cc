@@ -380,6 +380,66 @@ __attribute__((target("avx"))) void AvxMulAddFloatTile(const FloatTile& t) {
 #endif
 
 #ifdef TFI_GEMM_X86
+// R x 8 (up to 12 rows, one ymm accumulator each) for a panel's first 8 columns: a last
+// panel of n = 8, 24, ... columns (ConvLSTM's and thin MobileNets' 8-channel layers), where
+// the 6 x 16 tile spends half its multiply-adds on zero columns. The same arithmetic per
+// output as the 16-column tiles (one FMA per k, k ascending, or kMulAdd: each product
+// rounded, then added), so the same bits.
+#define TFI_GEMM_ROWS12N(ROW) \
+  ROW(0) ROW(1) ROW(2) ROW(3) ROW(4) ROW(5) ROW(6) ROW(7) ROW(8) ROW(9) ROW(10) ROW(11)
+#define TFI_NARROW_TILE_BODY(STEP_OP)                                              \
+  __m256 acc0, acc1, acc2, acc3, acc4, acc5, acc6, acc7, acc8, acc9, acc10, acc11; \
+  TFI_GEMM_ROWS12N(TFI_NARROW_DECL)                                                \
+  const float* b = t.b;                                                            \
+  for (int kk = 0; kk < t.kc; ++kk, b += kNr) {                                    \
+    const __m256 b0 = _mm256_loadu_ps(b);                                          \
+    TFI_GEMM_ROWS12N(STEP_OP)                                                      \
+  }                                                                                \
+  if (t.cols == kNr / 2) {                                                         \
+    const __m256 vmin = _mm256_set1_ps(t.min), vmax = _mm256_set1_ps(t.max);       \
+    const bool bias = t.last && t.bias != nullptr;                                 \
+    const __m256 bias0 = bias ? _mm256_loadu_ps(t.bias) : _mm256_setzero_ps();     \
+    TFI_GEMM_ROWS12N(TFI_NARROW_STORE)                                             \
+    return;                                                                        \
+  }                                                                                \
+  float out[R][kNr];                                                               \
+  TFI_GEMM_ROWS12N(TFI_NARROW_SPILL)                                               \
+  StoreFloatTile<R>(out, t);
+#define TFI_NARROW_DECL(i)      \
+  acc##i = _mm256_setzero_ps(); \
+  const float* a##i = t.a + static_cast<size_t>(i < R ? i : 0) * t.lda;
+#define TFI_NARROW_FMA(i) \
+  if constexpr (i < R) acc##i = _mm256_fmadd_ps(_mm256_broadcast_ss(a##i + kk), b0, acc##i);
+#define TFI_NARROW_MULADD(i) \
+  if constexpr (i < R)       \
+    acc##i = _mm256_add_ps(acc##i, _mm256_mul_ps(_mm256_broadcast_ss(a##i + kk), b0));
+#define TFI_NARROW_STORE(i)                                            \
+  if constexpr (i < R) {                                               \
+    float* cv = t.c + static_cast<size_t>(i) * t.ldc;                  \
+    if (!t.first) acc##i = _mm256_add_ps(_mm256_loadu_ps(cv), acc##i); \
+    if (t.last) {                                                      \
+      if (bias) acc##i = _mm256_add_ps(acc##i, bias0);                 \
+      acc##i = _mm256_min_ps(vmax, _mm256_max_ps(vmin, acc##i));       \
+    }                                                                  \
+    _mm256_storeu_ps(cv, acc##i);                                      \
+  }
+#define TFI_NARROW_SPILL(i) \
+  if constexpr (i < R) _mm256_storeu_ps(&out[i][0], acc##i);
+
+template <int R>
+__attribute__((target("avx2,fma"))) void Avx2NarrowTile(const FloatTile& t) {
+  static_assert(R >= 1 && R <= 12, "");
+  TFI_NARROW_TILE_BODY(TFI_NARROW_FMA)
+}
+// "avx" without "fma", as AvxMulAddFloatTile: nothing to fuse the products into.
+template <int R>
+__attribute__((target("avx"))) void AvxMulAddNarrowTile(const FloatTile& t) {
+  static_assert(R >= 1 && R <= 12, "");
+  TFI_NARROW_TILE_BODY(TFI_NARROW_MULADD)
+}
+#endif
+
+#ifdef TFI_GEMM_X86
 // 8 x 16 with one zmm accumulator per row, FMA with the A value broadcast from memory
 // (the shape of XNNPACK's 7x16 AVX-512 GEMM, which runs at one 512-bit FMA per cycle);
 // selected when the CPU has AVX-512F. Same products and order as the AVX2 tile (one FMA
@@ -666,6 +726,10 @@ struct FloatKernel {
   FloatTileFn wide[13] = {};
   // Optional: one row (m == 1) over `panels` consecutive panels (FloatRow).
   void (*row)(const FloatRow&) = nullptr;
+  // Optional tiles for a last panel of at most 8 columns (narrow[r]: r rows, 1 <= r <=
+  // narrow_mr), where the full-width tiles would multiply 8 zero columns.
+  int narrow_mr = 0;
+  FloatTileFn narrow[13] = {};
 };
 
 // --- Narrow outputs (n <= kSmallN): 4 rows at a time share each weight load -----------
@@ -959,14 +1023,18 @@ const FloatKernel& Avx512FloatKernel() {
 }
 
 const FloatKernel& Avx2FloatKernel() {
-  static const FloatKernel kernel{6,
-                                  {nullptr, Avx2FloatTile<1>, Avx2FloatTile<2>, Avx2FloatTile<3>,
-                                   Avx2FloatTile<4>, Avx2FloatTile<5>, Avx2FloatTile<6>, nullptr,
-                                   nullptr},
-                                  "avx2_fma_6x16",
-                                  0,
-                                  {},
-                                  Avx2Row};
+  static const FloatKernel kernel{
+      6,
+      {nullptr, Avx2FloatTile<1>, Avx2FloatTile<2>, Avx2FloatTile<3>, Avx2FloatTile<4>,
+       Avx2FloatTile<5>, Avx2FloatTile<6>, nullptr, nullptr},
+      "avx2_fma_6x16",
+      0,
+      {},
+      Avx2Row,
+      12,
+      {nullptr, Avx2NarrowTile<1>, Avx2NarrowTile<2>, Avx2NarrowTile<3>, Avx2NarrowTile<4>,
+       Avx2NarrowTile<5>, Avx2NarrowTile<6>, Avx2NarrowTile<7>, Avx2NarrowTile<8>,
+       Avx2NarrowTile<9>, Avx2NarrowTile<10>, Avx2NarrowTile<11>, Avx2NarrowTile<12>}};
   return kernel;
 }
 #endif
@@ -989,11 +1057,19 @@ const FloatKernel& NeonFloatKernel() {
 // to fuse into), so it sums in the same order with the same roundings.
 const FloatKernel& TfliteOrderFloatKernel() {
 #ifdef TFI_GEMM_X86
-  static const FloatKernel avx{6,
-                               {nullptr, AvxMulAddFloatTile<1>, AvxMulAddFloatTile<2>,
-                                AvxMulAddFloatTile<3>, AvxMulAddFloatTile<4>,
-                                AvxMulAddFloatTile<5>, AvxMulAddFloatTile<6>, nullptr, nullptr},
-                               "avx_muladd_6x16"};
+  static const FloatKernel avx{
+      6,
+      {nullptr, AvxMulAddFloatTile<1>, AvxMulAddFloatTile<2>, AvxMulAddFloatTile<3>,
+       AvxMulAddFloatTile<4>, AvxMulAddFloatTile<5>, AvxMulAddFloatTile<6>, nullptr, nullptr},
+      "avx_muladd_6x16",
+      0,
+      {},
+      nullptr,
+      12,
+      {nullptr, AvxMulAddNarrowTile<1>, AvxMulAddNarrowTile<2>, AvxMulAddNarrowTile<3>,
+       AvxMulAddNarrowTile<4>, AvxMulAddNarrowTile<5>, AvxMulAddNarrowTile<6>,
+       AvxMulAddNarrowTile<7>, AvxMulAddNarrowTile<8>, AvxMulAddNarrowTile<9>,
+       AvxMulAddNarrowTile<10>, AvxMulAddNarrowTile<11>, AvxMulAddNarrowTile<12>}};
   // On AVX-512 two panels at a time, a last odd panel on the 8 x 16 tile: the same products
   // and sums, on 16 lanes (the AVX tile's 8 lanes took a third of a dynamic-range
   // MobileNetV2's time).
@@ -1713,8 +1789,10 @@ void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed
     for (int pc = 0; pc < k; pc += kc_max) {
       const int kc = std::min(kc_max, k - pc);
       for (int p = p0; p < p1;) {
-        // Two panels at a time where the kernel has wide tiles and two are left.
+        // Two panels at a time where the kernel has wide tiles and two are left; a last
+        // panel of at most 8 columns on the narrow tiles where the kernel has them.
         const bool wide = kernel.wide_mr > 0 && p + 1 < p1;
+        const bool narrow = !wide && kernel.narrow_mr > 0 && n - p * kNr <= kNr / 2;
         FloatTile t;
         t.kc = kc;
         t.lda = lda;
@@ -1733,7 +1811,7 @@ void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed
         // The block's rows in tiles of nearly equal height (64 rows as 11, 11, 11, 11, 10,
         // 10 rather than 12 x 5 + 4): a short last tile has too few accumulators to hide
         // the FMA latency.
-        const int rows = wide ? kernel.wide_mr : mr;
+        const int rows = wide ? kernel.wide_mr : narrow ? kernel.narrow_mr : mr;
         const int tiles = (m1 - m0 + rows - 1) / rows;
         const int base = (m1 - m0) / tiles, taller = (m1 - m0) % tiles;
         for (int q = 0, i = m0; q < tiles; ++q) {
@@ -1742,6 +1820,8 @@ void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed
           t.c = c + static_cast<size_t>(i) * ldc + p * kNr;
           if (wide) {
             kernel.wide[h](t);
+          } else if (narrow) {
+            kernel.narrow[h](t);
           } else {
             kernel.tiles[h](t);
           }

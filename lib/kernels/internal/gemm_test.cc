@@ -110,11 +110,24 @@ TEST_CASE("FloatGemm's SIMD tiles (AVX-512, AVX2, NEON) give the bits of one fma
   // The rule every FMA tile follows, on x86 and ARM alike: per k block (one block up to
   // k = 320, else blocks of at most 256), acc = fma(a, b, acc) from 0 in k order; the
   // blocks' sums added to C in order; then the bias and the clamp.
-  const int shapes[][3] = {{7, 17, 5},  {13, 32, 300}, {6, 48, 321}, {19, 20, 700},
-                           {1, 16, 1},  {9, 16, 40},   {130, 64, 700}, {8, 24, 1},
-                           {25, 80, 130}, {12, 33, 64}, {37, 112, 9},
+  const int shapes[][3] = {{7, 17, 5},
+                           {13, 32, 300},
+                           {6, 48, 321},
+                           {19, 20, 700},
+                           {1, 16, 1},
+                           {9, 16, 40},
+                           {130, 64, 700},
+                           {8, 24, 1},
+                           {25, 80, 130},
+                           {12, 33, 64},
+                           {37, 112, 9},
+                           {30, 24, 700},
                            // One row (the row kernels: 8 / 4 panels at a time, k blocks).
-                           {1, 200, 700}, {1, 40, 321}, {1, 130, 64}, {1, 7, 5}, {1, 280, 33},
+                           {1, 200, 700},
+                           {1, 40, 321},
+                           {1, 130, 64},
+                           {1, 7, 5},
+                           {1, 280, 33},
                            {1, 16, 256}};
   uint32_t seed = 300;
   for (const auto& s : shapes) {
