@@ -70,6 +70,57 @@ __attribute__((target(TFI_IM2COL_TARGET))) void RowsAvx512(const ConvGeometry& g
     }
   }
 }
+// RowsAvx512 on AVX2 (no AVX-512): the padding by memset, the span 32 bytes then 8 a
+// step (the generic loop's DotInput call per span took a third of an int8 detector's time).
+__attribute__((target("avx2"))) void RowsAvx2(const ConvGeometry& g, const int8_t* input, size_t r0,
+                                              size_t r1, uint8_t pad, uint8_t* dst, size_t stride) {
+  const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
+  const size_t row_bytes = static_cast<size_t>(g.f_w) * g.f_c;
+  int ox = static_cast<int>(r0 % g.out_w);
+  int oy = static_cast<int>((r0 / g.out_w) % g.out_h);
+  size_t b = r0 / g.out_w / g.out_h;
+  for (size_t r = r0; r < r1; ++r) {
+    uint8_t* row = dst + (r - r0) * stride;
+    const int ix0 = ox * g.stride_w - g.pad_w;
+    const int fx_lo = std::max(0, -ix0);
+    const int fx_hi = std::max(fx_lo, std::min(g.f_w, g.in_w - ix0));
+    const size_t lo_bytes = static_cast<size_t>(fx_lo) * g.f_c;
+    const size_t span = static_cast<size_t>(fx_hi - fx_lo) * g.f_c;
+    for (int fy = 0; fy < g.f_h; ++fy) {
+      const int iy = oy * g.stride_h - g.pad_h + fy * g.dil_h;
+      uint8_t* cells = row + static_cast<size_t>(fy) * row_bytes;
+      if (iy < 0 || iy >= g.in_h || span == 0) {
+        std::memset(cells, pad, row_bytes);
+        continue;
+      }
+      if (lo_bytes > 0) std::memset(cells, pad, lo_bytes);
+      const int8_t* src = input + ((b * g.in_h + iy) * g.in_w + ix0 + fx_lo) * g.in_c;
+      uint8_t* out = cells + lo_bytes;
+      size_t i = 0;
+      for (; i + 32 <= span; i += 32) {
+        const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_xor_si256(v, flip));
+      }
+      for (; i + 8 <= span; i += 8) {
+        uint64_t v;
+        std::memcpy(&v, src + i, sizeof v);
+        v ^= 0x8080808080808080ull;
+        std::memcpy(out + i, &v, sizeof v);
+      }
+      for (; i < span; ++i) out[i] = gemm::DotByte(src[i]);
+      if (lo_bytes + span < row_bytes)
+        std::memset(cells + lo_bytes + span, pad, row_bytes - lo_bytes - span);
+    }
+    if (++ox == g.out_w) {
+      ox = 0;
+      if (++oy == g.out_h) {
+        oy = 0;
+        ++b;
+      }
+    }
+  }
+}
+
 // Im2ColPaddedRows' filter rows of at most 64 bytes: one masked move each.
 __attribute__((target(TFI_IM2COL_TARGET))) void PaddedRowsAvx512(
     const ConvGeometry& g, const PaddedDotImage& p, const uint8_t* image, size_t r0, size_t r1,
@@ -206,6 +257,12 @@ void Im2ColDotRows(const ConvGeometry& g, const int8_t* input, int c0, size_t r0
     const size_t stride = row_stride != 0 ? row_stride
                                           : static_cast<size_t>(g.f_h) * g.f_w * g.f_c;
     RowsAvx512(g, input, r0, r1, pad, dst, stride);
+    return;
+  }
+  static const bool avx2 = gemm::CpuHasAvx2();
+  if (avx2 && g.dil_w == 1 && g.f_c == g.in_c && c0 == 0) {
+    const size_t stride = row_stride != 0 ? row_stride : static_cast<size_t>(g.f_h) * g.f_w * g.f_c;
+    RowsAvx2(g, input, r0, r1, pad, dst, stride);
     return;
   }
 #endif

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 #include <atomic>
+#include <cstdint>
+#include <random>
 #include <vector>
 
 namespace tflite_inspect {
@@ -54,6 +56,50 @@ TEST_CASE("PlanChunks: every row once, bounded blocks, equal shares over threads
       for (size_t r = 0; r < rows; ++r) REQUIRE(seen[r] == 1);
     }
     if (pool != nullptr) pthreadpool_destroy(pool);
+  }
+}
+
+// Im2ColDotRows' inline loops (AVX-512 and AVX2, where the CPU has them) against the
+// generic Im2ColRows with DotConvert: random geometries (padding, strides, dilation along
+// the height, spans shorter and longer than a vector), partial row ranges, a row stride
+// past the depth; replayable (seeded).
+TEST_CASE("Im2ColDotRows equals the generic im2col rows in the dot GEMM's domain") {
+  std::mt19937 rng(2026);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  for (int trial = 0; trial < 300; ++trial) {
+    tflite::conv_util::ConvGeometry g{};
+    g.batches = pick(1, 2);
+    g.in_h = pick(1, 9);
+    g.in_w = pick(1, 12);
+    g.in_c = g.f_c = pick(1, 70);
+    g.groups = 1;
+    g.f_h = pick(1, 4);
+    g.f_w = pick(1, 5);
+    g.stride_h = pick(1, 3);
+    g.stride_w = pick(1, 3);
+    g.dil_h = pick(1, 2);
+    g.dil_w = 1;
+    g.pad_h = pick(0, 2);
+    g.pad_w = pick(0, 2);
+    g.out_h = (g.in_h + 2 * g.pad_h - (g.f_h - 1) * g.dil_h - 1) / g.stride_h + 1;
+    g.out_w = (g.in_w + 2 * g.pad_w - g.f_w) / g.stride_w + 1;
+    if (g.out_h < 1 || g.out_w < 1) continue;
+    g.out_c = g.group_out_c = 4;
+    const size_t rows = static_cast<size_t>(g.batches) * g.out_h * g.out_w;
+    const size_t depth = static_cast<size_t>(g.f_h) * g.f_w * g.f_c;
+    const size_t stride = depth + static_cast<size_t>(pick(0, 5));
+    std::vector<int8_t> input(static_cast<size_t>(g.batches) * g.in_h * g.in_w * g.in_c);
+    for (auto& v : input) v = static_cast<int8_t>(pick(-128, 127));
+    const size_t r0 = static_cast<size_t>(pick(0, static_cast<int>(rows) - 1));
+    const size_t r1 = static_cast<size_t>(pick(static_cast<int>(r0) + 1, static_cast<int>(rows)));
+    const uint8_t pad = static_cast<uint8_t>(pick(0, 255));
+    std::vector<uint8_t> want((r1 - r0) * stride, 0xA5), got(want.size(), 0xA5);
+    tflite::conv_util::Im2ColRows(g, input.data(), 0, r0, r1, pad, tflite::conv_util::DotConvert{},
+                                  want.data(), stride);
+    tflite::conv_util::Im2ColDotRows(g, input.data(), 0, r0, r1, pad, got.data(), stride);
+    CAPTURE(trial, g.in_h, g.in_w, g.in_c, g.f_h, g.f_w, g.stride_h, g.stride_w, g.dil_h, g.pad_h,
+            g.pad_w, r0, r1);
+    REQUIRE(got == want);
   }
 }
 
