@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "kernels/internal/dot_input_avx512.h"
+#include "kernels/internal/dot_input_span.h"
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/im2col.h"
 
@@ -29,97 +29,65 @@ __attribute__((target(TFI_IM2COL_TARGET), always_inline)) inline void Fill(uint8
 }
 
 // One group, no dilation along the row: each filter row's taps inside the image are one
-// span of the input (Im2ColRows' fast case), copied inline, 64 bytes a step. The pixel's
-// position advances by one per row instead of two divisions per row.
+// span of the input (Im2ColRows' fast case), copied inline. The pixel's position advances
+// by one per row instead of two divisions per row. FILL(dst, n) writes n padding bytes,
+// SPAN(src, n, dst) converts n input bytes: the AVX-512 and AVX2 functions below share this
+// walk with their own primitives (which need their own target attributes).
+#define TFI_IM2COL_DOT_ROWS(FILL, SPAN)                                                \
+  const size_t row_bytes = static_cast<size_t>(g.f_w) * g.f_c; /* one filter row */    \
+  int ox = static_cast<int>(r0 % g.out_w);                                             \
+  int oy = static_cast<int>((r0 / g.out_w) % g.out_h);                                 \
+  size_t b = r0 / g.out_w / g.out_h;                                                   \
+  for (size_t r = r0; r < r1; ++r) {                                                   \
+    uint8_t* row = dst + (r - r0) * stride;                                            \
+    const int ix0 = ox * g.stride_w - g.pad_w;                                         \
+    const int fx_lo = std::max(0, -ix0);                                               \
+    const int fx_hi = std::max(fx_lo, std::min(g.f_w, g.in_w - ix0));                  \
+    const size_t lo_bytes = static_cast<size_t>(fx_lo) * g.f_c;                        \
+    const size_t span = static_cast<size_t>(fx_hi - fx_lo) * g.f_c;                    \
+    for (int fy = 0; fy < g.f_h; ++fy) {                                               \
+      const int iy = oy * g.stride_h - g.pad_h + fy * g.dil_h;                         \
+      uint8_t* cells = row + static_cast<size_t>(fy) * row_bytes;                      \
+      if (iy < 0 || iy >= g.in_h || span == 0) {                                       \
+        FILL(cells, row_bytes);                                                        \
+        continue;                                                                      \
+      }                                                                                \
+      if (lo_bytes > 0) FILL(cells, lo_bytes);                                         \
+      const int8_t* src = input + ((b * g.in_h + iy) * g.in_w + ix0 + fx_lo) * g.in_c; \
+      SPAN(src, span, cells + lo_bytes);                                               \
+      if (lo_bytes + span < row_bytes) {                                               \
+        FILL(cells + lo_bytes + span, row_bytes - lo_bytes - span);                    \
+      }                                                                                \
+    }                                                                                  \
+    if (++ox == g.out_w) {                                                             \
+      ox = 0;                                                                          \
+      if (++oy == g.out_h) {                                                           \
+        oy = 0;                                                                        \
+        ++b;                                                                           \
+      }                                                                                \
+    }                                                                                  \
+  }
+
+// The walk above, 64 bytes a step (padding and spans alike).
 __attribute__((target(TFI_IM2COL_TARGET))) void RowsAvx512(const ConvGeometry& g,
                                                           const int8_t* input, size_t r0,
                                                           size_t r1, uint8_t pad, uint8_t* dst,
                                                           size_t stride) {
   const __m512i padv = _mm512_set1_epi8(static_cast<char>(pad));
-  const size_t row_bytes = static_cast<size_t>(g.f_w) * g.f_c;  // one filter row
-  int ox = static_cast<int>(r0 % g.out_w);
-  int oy = static_cast<int>((r0 / g.out_w) % g.out_h);
-  size_t b = r0 / g.out_w / g.out_h;
-  for (size_t r = r0; r < r1; ++r) {
-    uint8_t* row = dst + (r - r0) * stride;
-    const int ix0 = ox * g.stride_w - g.pad_w;
-    const int fx_lo = std::max(0, -ix0);
-    const int fx_hi = std::max(fx_lo, std::min(g.f_w, g.in_w - ix0));
-    const size_t lo_bytes = static_cast<size_t>(fx_lo) * g.f_c;
-    const size_t span = static_cast<size_t>(fx_hi - fx_lo) * g.f_c;
-    for (int fy = 0; fy < g.f_h; ++fy) {
-      const int iy = oy * g.stride_h - g.pad_h + fy * g.dil_h;
-      uint8_t* cells = row + static_cast<size_t>(fy) * row_bytes;
-      if (iy < 0 || iy >= g.in_h || span == 0) {
-        Fill(cells, row_bytes, padv);
-        continue;
-      }
-      if (lo_bytes > 0) Fill(cells, lo_bytes, padv);
-      const int8_t* src = input + ((b * g.in_h + iy) * g.in_w + ix0 + fx_lo) * g.in_c;
-      gemm::DotInputSpanAvx512(src, span, cells + lo_bytes);
-      if (lo_bytes + span < row_bytes) {
-        Fill(cells + lo_bytes + span, row_bytes - lo_bytes - span, padv);
-      }
-    }
-    if (++ox == g.out_w) {
-      ox = 0;
-      if (++oy == g.out_h) {
-        oy = 0;
-        ++b;
-      }
-    }
-  }
+#define TFI_FILL(p, n) Fill(p, n, padv)
+  TFI_IM2COL_DOT_ROWS(TFI_FILL, gemm::DotInputSpanAvx512)
+#undef TFI_FILL
 }
-// RowsAvx512 on AVX2 (no AVX-512): the padding by memset, the span 32 bytes then 8 a
-// step (the generic loop's DotInput call per span took a third of an int8 detector's time).
+
+// On AVX2 (no AVX-512): the padding by memset, the spans 32 bytes then 8 a step (the
+// generic loop's DotInput call per span took a third of an int8 detector's time).
 __attribute__((target("avx2"))) void RowsAvx2(const ConvGeometry& g, const int8_t* input, size_t r0,
                                               size_t r1, uint8_t pad, uint8_t* dst, size_t stride) {
-  const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
-  const size_t row_bytes = static_cast<size_t>(g.f_w) * g.f_c;
-  int ox = static_cast<int>(r0 % g.out_w);
-  int oy = static_cast<int>((r0 / g.out_w) % g.out_h);
-  size_t b = r0 / g.out_w / g.out_h;
-  for (size_t r = r0; r < r1; ++r) {
-    uint8_t* row = dst + (r - r0) * stride;
-    const int ix0 = ox * g.stride_w - g.pad_w;
-    const int fx_lo = std::max(0, -ix0);
-    const int fx_hi = std::max(fx_lo, std::min(g.f_w, g.in_w - ix0));
-    const size_t lo_bytes = static_cast<size_t>(fx_lo) * g.f_c;
-    const size_t span = static_cast<size_t>(fx_hi - fx_lo) * g.f_c;
-    for (int fy = 0; fy < g.f_h; ++fy) {
-      const int iy = oy * g.stride_h - g.pad_h + fy * g.dil_h;
-      uint8_t* cells = row + static_cast<size_t>(fy) * row_bytes;
-      if (iy < 0 || iy >= g.in_h || span == 0) {
-        std::memset(cells, pad, row_bytes);
-        continue;
-      }
-      if (lo_bytes > 0) std::memset(cells, pad, lo_bytes);
-      const int8_t* src = input + ((b * g.in_h + iy) * g.in_w + ix0 + fx_lo) * g.in_c;
-      uint8_t* out = cells + lo_bytes;
-      size_t i = 0;
-      for (; i + 32 <= span; i += 32) {
-        const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_xor_si256(v, flip));
-      }
-      for (; i + 8 <= span; i += 8) {
-        uint64_t v;
-        std::memcpy(&v, src + i, sizeof v);
-        v ^= 0x8080808080808080ull;
-        std::memcpy(out + i, &v, sizeof v);
-      }
-      for (; i < span; ++i) out[i] = gemm::DotByte(src[i]);
-      if (lo_bytes + span < row_bytes)
-        std::memset(cells + lo_bytes + span, pad, row_bytes - lo_bytes - span);
-    }
-    if (++ox == g.out_w) {
-      ox = 0;
-      if (++oy == g.out_h) {
-        oy = 0;
-        ++b;
-      }
-    }
-  }
+#define TFI_FILL(p, n) std::memset(p, pad, n)
+  TFI_IM2COL_DOT_ROWS(TFI_FILL, gemm::DotInputSpanAvx2)
+#undef TFI_FILL
 }
+#undef TFI_IM2COL_DOT_ROWS
 
 // Im2ColPaddedRows' filter rows of at most 64 bytes: one masked move each.
 __attribute__((target(TFI_IM2COL_TARGET))) void PaddedRowsAvx512(
