@@ -43,6 +43,7 @@ struct Tile {
   const float* bias;   // at the panel's first channel, or null
   float min, max;
   bool mul_add;  // each product rounded, then added (TFLite's builtin order)
+  bool avx512;   // TileAvx512, else TileAvx2
 };
 
 #ifdef TFI_DIRECT_CONV_X86
@@ -104,11 +105,156 @@ __attribute__((target("avx512f"), optimize("fp-contract=off"))) void TileAvx512(
   }
   TFI_DC_PIXELS(TFI_OUT)
 #undef TFI_OUT
+}
+
+// `valid` (< 8) lanes of an AVX2 vector: lane i < valid.
+__attribute__((target("avx2"), always_inline)) inline __m256i LanesAvx2(int valid) {
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(valid), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+// v at c: 8 floats, or its first `valid` lanes.
+__attribute__((target("avx2"), always_inline)) inline void StoreAvx2(float* c, __m256 v,
+                                                                     int valid) {
+  if (valid >= 8) {
+    _mm256_storeu_ps(c, v);
+  } else if (valid > 0) {
+    _mm256_maskstore_ps(c, LanesAvx2(valid), v);
+  }
+}
+
+// TileAvx512 on AVX2 (no AVX-512: 16 registers of 8 floats): R pixels x one panel of kNr
+// channels as H 8-channel halves (H = 1 where the panel holds at most 8 valid channels), so
+// R <= 6 with both halves and R <= 12 with one. The same taps in the same order, the same
+// output stage: the same bits.
+template <int R, int H, bool kMulAdd>
+__attribute__((target("avx2,fma"), optimize("fp-contract=off"))) void TileAvx2(const Tile& t) {
+  static_assert(R >= 1 && (H == 1 || H == 2) && R * H <= kMaxPixels, "");
+#define TFI_DECL(i) __m256 acc##i = _mm256_setzero_ps(), bcc##i = _mm256_setzero_ps();
+  TFI_DC_PIXELS(TFI_DECL)
+#undef TFI_DECL
+  for (int r = 0; r < t.rows; ++r) {
+    const float* a = t.a + r * t.row_step;
+    const float* b = t.b + static_cast<int64_t>(r) * t.k_row * kNr;
+#define TFI_PTR(i) const float* a##i = a + (i < R ? i : 0) * t.lda;
+    TFI_DC_PIXELS(TFI_PTR)
+#undef TFI_PTR
+    for (int j = 0; j < t.k_row; ++j) {
+      const __m256 bv = _mm256_loadu_ps(b + j * kNr);
+      const __m256 bw = H == 2 ? _mm256_loadu_ps(b + j * kNr + 8) : bv;
+#define TFI_STEP(i)                                                                \
+  if constexpr (i < R) {                                                           \
+    const __m256 av = _mm256_broadcast_ss(a##i + j);                               \
+    if constexpr (kMulAdd) {                                                       \
+      acc##i = _mm256_add_ps(acc##i, _mm256_mul_ps(av, bv));                       \
+      if constexpr (H == 2) bcc##i = _mm256_add_ps(bcc##i, _mm256_mul_ps(av, bw)); \
+    } else {                                                                       \
+      acc##i = _mm256_fmadd_ps(av, bv, acc##i);                                    \
+      if constexpr (H == 2) bcc##i = _mm256_fmadd_ps(av, bw, bcc##i);              \
+    }                                                                              \
+  }
+      TFI_DC_PIXELS(TFI_STEP)
+#undef TFI_STEP
+    }
+  }
+  const int cols = std::min(t.cols, 8), cols2 = std::min(t.cols, kNr) - 8;
+  const bool bias = t.bias != nullptr;
+  const __m256 bias0 = !bias       ? _mm256_setzero_ps()
+                       : cols >= 8 ? _mm256_loadu_ps(t.bias)
+                                   : _mm256_maskload_ps(t.bias, LanesAvx2(cols));
+  const __m256 bias1 = !bias || H == 1 ? _mm256_setzero_ps()
+                       : cols2 >= 8    ? _mm256_loadu_ps(t.bias + 8)
+                                       : _mm256_maskload_ps(t.bias + 8, LanesAvx2(cols2));
+  const __m256 lo = _mm256_set1_ps(t.min), hi = _mm256_set1_ps(t.max);
+#define TFI_OUT(i)                                                      \
+  if constexpr (i < R) {                                                \
+    float* c = t.c + static_cast<int64_t>(i) * t.ldc;                   \
+    __m256 v = acc##i;                                                  \
+    if (bias) v = _mm256_add_ps(v, bias0);                              \
+    StoreAvx2(c, _mm256_min_ps(hi, _mm256_max_ps(lo, v)), cols);        \
+    if constexpr (H == 2) {                                             \
+      __m256 w = bcc##i;                                                \
+      if (bias) w = _mm256_add_ps(w, bias1);                            \
+      StoreAvx2(c + 8, _mm256_min_ps(hi, _mm256_max_ps(lo, w)), cols2); \
+    }                                                                   \
+  }
+  TFI_DC_PIXELS(TFI_OUT)
+#undef TFI_OUT
 #undef TFI_DC_PIXELS
+}
+
+// Up to kMaxPixels pixels of one panel (t.b, t.cols) on AVX2.
+template <int H, bool M>
+void RunPanelAvx2(int pixels, const Tile& t) {
+  constexpr int kStep = kMaxPixels / H;
+  Tile part = t;
+  for (int done = 0; done < pixels; done += kStep) {
+    part.a = t.a + done * t.lda;
+    part.c = t.c + static_cast<int64_t>(done) * t.ldc;
+    switch (std::min(kStep, pixels - done)) {
+      case 1:
+        TileAvx2<1, H, M>(part);
+        break;
+      case 2:
+        TileAvx2<2, H, M>(part);
+        break;
+      case 3:
+        TileAvx2<3, H, M>(part);
+        break;
+      case 4:
+        TileAvx2<4, H, M>(part);
+        break;
+      case 5:
+        TileAvx2<5, H, M>(part);
+        break;
+      case 6:
+        TileAvx2<6, H, M>(part);
+        break;
+      default:
+        if constexpr (H == 1) {
+          switch (pixels - done) {
+            case 7:
+              TileAvx2<7, 1, M>(part);
+              break;
+            case 8:
+              TileAvx2<8, 1, M>(part);
+              break;
+            case 9:
+              TileAvx2<9, 1, M>(part);
+              break;
+            case 10:
+              TileAvx2<10, 1, M>(part);
+              break;
+            case 11:
+              TileAvx2<11, 1, M>(part);
+              break;
+            default:
+              TileAvx2<12, 1, M>(part);
+          }
+        }
+    }
+  }
+}
+
+template <bool M>
+void RunPanelAvx2(int pixels, const Tile& t) {
+  if (t.cols > 8) return RunPanelAvx2<2, M>(pixels, t);
+  RunPanelAvx2<1, M>(pixels, t);
 }
 
 template <int P, bool M>
 void RunTileOf(int pixels, const Tile& t) {
+  if (!t.avx512) {
+    RunPanelAvx2<M>(pixels, t);
+    if constexpr (P == 2) {
+      Tile second = t;
+      second.b = t.b2;
+      second.cols = t.cols2;
+      second.c = t.c + kNr;
+      second.bias = t.bias != nullptr ? t.bias + kNr : nullptr;
+      RunPanelAvx2<M>(pixels, second);
+    }
+    return;
+  }
   switch (pixels) {
     case 1:
       return TileAvx512<1, P, M>(t);
@@ -181,6 +327,7 @@ void RunPixels(const ConvGeometry& g, const gemm::FloatOutputStage& stage,
                int64_t b_row, float* out, int x0, int x1, bool mul_add) {
   Tile t;
   t.mul_add = mul_add;
+  t.avx512 = gemm::CpuHasAvx512F();
   t.lda = static_cast<int64_t>(g.stride_w) * g.in_c;
   t.row_step = row_step;
   t.rows = rows;
@@ -285,11 +432,11 @@ bool DirectFloatConvApplies(const ConvGeometry& g, gemm::GemmKernel kernel) {
   const int64_t pixels = static_cast<int64_t>(g.batches) * g.out_h * g.out_w;
   const bool tflite_order = kernel == gemm::GemmKernel::kTfliteGemmOrder && g.out_c % 8 == 0 &&
                             pixels > 1 && pixels + g.out_c + g.f_h * g.f_w * g.in_c >= 20;
-  return (kernel == gemm::GemmKernel::kAuto || tflite_order) && gemm::CpuHasAvx512F() &&
-         g.groups == 1 && g.dil_w == 1 && g.in_c >= 1 && g.in_c <= kMaxInC &&
-         g.f_w <= kMaxFilterW && g.stride_w >= 1 && g.stride_w <= kMaxStrideW && g.stride_h >= 1 &&
-         g.dil_h >= 1 && g.f_h * g.f_w * g.in_c <= kMaxDepth && g.out_c > gemm::kGemmSmallN &&
-         !pointwise;
+  return (kernel == gemm::GemmKernel::kAuto || tflite_order) &&
+         (gemm::CpuHasAvx512F() || gemm::CpuHasAvx2Fma()) && g.groups == 1 && g.dil_w == 1 &&
+         g.in_c >= 1 && g.in_c <= kMaxInC && g.f_w <= kMaxFilterW && g.stride_w >= 1 &&
+         g.stride_w <= kMaxStrideW && g.stride_h >= 1 && g.dil_h >= 1 &&
+         g.f_h * g.f_w * g.in_c <= kMaxDepth && g.out_c > gemm::kGemmSmallN && !pointwise;
 #else
   (void)g;
   (void)kernel;

@@ -31,8 +31,8 @@ namespace conv_util {
 
 struct ConvGeometry;
 
-// Whether DirectFloatConv runs g with `kernel` on this CPU: AVX-512F (TFI_KERNEL_ISA
-// caps it), kAuto or kTfliteGemmOrder (where that GEMM sums every output in k-ascending
+// Whether DirectFloatConv runs g with `kernel` on this CPU: AVX-512F or AVX2 with FMA
+// (TFI_KERNEL_ISA caps it), kAuto or kTfliteGemmOrder (where that GEMM sums every output in k-ascending
 // blocks: 8k channels, more than one pixel), one group, no horizontal
 // dilation, in_c <= 4, filter and stride small enough for the edge copy (f_w <= 11,
 // stride_w <= 4), one k block of the GEMM (depth <= 320), weights in 16-column panels

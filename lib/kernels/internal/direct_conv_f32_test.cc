@@ -104,7 +104,9 @@ struct Operands {
 TEST_CASE("DirectFloatConv: the im2col GEMM's bits and a double reference on random geometries") {
   ConvGeometry probe{1, 8, 8, 3, 3, 3, 4, 4, 8, 3, 1, 8, 2, 2, 1, 1, 0, 0};
   if (!tflite::conv_util::DirectFloatConvApplies(probe, tflite::gemm::GemmKernel::kAuto)) {
-    WARN("SKIPPED: this CPU (or TFI_KERNEL_ISA) has no AVX-512F; the direct kernel does not run");
+    WARN(
+        "SKIPPED: this CPU (or TFI_KERNEL_ISA) has neither AVX-512F nor AVX2 with FMA; the "
+        "direct kernel does not run");
     return;
   }
   std::unique_ptr<pthreadpool, decltype(&pthreadpool_destroy)> pool(pthreadpool_create(2),
@@ -151,7 +153,9 @@ TEST_CASE(
   ConvGeometry probe{1, 8, 8, 3, 3, 3, 4, 4, 16, 3, 1, 16, 2, 2, 1, 1, 0, 0};
   if (!tflite::conv_util::DirectFloatConvApplies(probe,
                                                  tflite::gemm::GemmKernel::kTfliteGemmOrder)) {
-    WARN("SKIPPED: this CPU (or TFI_KERNEL_ISA) has no AVX-512F; the direct kernel does not run");
+    WARN(
+        "SKIPPED: this CPU (or TFI_KERNEL_ISA) has neither AVX-512F nor AVX2 with FMA; the "
+        "direct kernel does not run");
     return;
   }
   std::unique_ptr<pthreadpool, decltype(&pthreadpool_destroy)> pool(pthreadpool_create(2),
@@ -199,7 +203,9 @@ TEST_CASE(
 TEST_CASE("DirectFloatConv: a residual ADD in the stage, as the GEMM adds it") {
   ConvGeometry g{1, 9, 30, 3, 3, 3, 5, 15, 24, 3, 1, 24, 2, 2, 1, 1, 1, 0};  // SAME
   if (!tflite::conv_util::DirectFloatConvApplies(g, tflite::gemm::GemmKernel::kAuto)) {
-    WARN("SKIPPED: this CPU (or TFI_KERNEL_ISA) has no AVX-512F; the direct kernel does not run");
+    WARN(
+        "SKIPPED: this CPU (or TFI_KERNEL_ISA) has neither AVX-512F nor AVX2 with FMA; the "
+        "direct kernel does not run");
     return;
   }
   std::mt19937 rng(7);
