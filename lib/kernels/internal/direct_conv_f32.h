@@ -1,5 +1,5 @@
 // A float convolution with few input channels (a network's first layer: RGB in, 3x3 to
-// 7x7 windows, stride 1-4) computed from the input in place: in NHWC with no horizontal
+// 7x7 windows, stride 1-4; on AVX2 any layer whose window fits one k block) computed from the input in place: in NHWC with no horizontal
 // dilation, one kernel row of a window is f_w * in_c consecutive floats, so the GEMM's
 // A row of a pixel is f_h such runs and needs no im2col copy. A tile of up to 12 pixels x
 // 32 output channels keeps its sums in registers over the whole window (every FMA reads
@@ -34,7 +34,8 @@ struct ConvGeometry;
 // Whether DirectFloatConv runs g with `kernel` on this CPU: AVX-512F or AVX2 with FMA
 // (TFI_KERNEL_ISA caps it), kAuto or kTfliteGemmOrder (where that GEMM sums every output in k-ascending
 // blocks: 8k channels, more than one pixel), one group, no horizontal
-// dilation, in_c <= 4, filter and stride small enough for the edge copy (f_w <= 11,
+// dilation, in_c <= 4 with AVX-512 (any in_c on AVX2 alone: there im2col costs more than the
+// GEMM gains on 3x3 layers of few channels too), filter and stride small enough for the edge copy (f_w <= 11,
 // stride_w <= 4), one k block of the GEMM (depth <= 320), weights in 16-column panels
 // (out_c > gemm::kGemmSmallN), and no 1x1 stride-1 layer (the GEMM reads those in place
 // already).
