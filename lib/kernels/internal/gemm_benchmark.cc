@@ -449,6 +449,19 @@ BENCHMARK_CAPTURE(BM_FloatGemm, fc_128x1024_to_256, 128, 256, 1024)
     ->Arg(2)
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
+// BERT-tiny's (64 tokens, width 128, FFN 512): short k and few rows.
+BENCHMARK_CAPTURE(BM_FloatGemm, fc_64x128_to_128, 64, 128, 128)
+    ->Arg(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_FloatGemm, fc_64x128_to_512, 64, 512, 128)
+    ->Arg(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_FloatGemm, fc_64x512_to_128, 64, 128, 512)
+    ->Arg(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
 // Attention's products (4 heads of 64 over 128 tokens): scores (k = 64) and values (k = 128).
 BENCHMARK_CAPTURE(BM_FloatGemmOrder, attention_128x64_to_128, 128, 128, 64)
     ->Arg(0)
