@@ -893,32 +893,26 @@ void DotGemmImpl(int m, int n, int k, const uint8_t* a, int lda, const int8_t* p
     Avx512Gemm<OutT>(m, n, k, a, sa, packed_b, c, sc, stage, pool);
     return;
   }
-  if (kernel == DotKernel::kAvxVnni) {
-    RunBlocks(pool, m, panels, k, kDot256Mr * 8, [&](int m0, int m1, int p0, int p1) {
+  // The 256-bit tiles: row tiles of `mr` over each panel of a block.
+  auto rows256 = [&](int mr, auto* rows_fn) {
+    RunBlocks(pool, m, panels, k, mr * 8, [&](int m0, int m1, int p0, int p1) {
       for (int p = p0; p < p1; ++p) {
         const int8_t* bp = packed_b + p * panel_bytes;
         const int col0 = p * kNr;
         const int cols = std::min(kNr, n - col0);
-        for (int i = m0; i < m1; i += kDot256Mr) {
-          AvxVnniRows<OutT>(std::min(kDot256Mr, m1 - i), groups, a + i * sa, sa, bp, c + i * sc + col0,
-                      sc, cols, stage, col0);
+        for (int i = m0; i < m1; i += mr) {
+          rows_fn(std::min(mr, m1 - i), groups, a + i * sa, sa, bp, c + i * sc + col0, sc, cols,
+                  stage, col0);
         }
       }
     });
+  };
+  if (kernel == DotKernel::kAvxVnni) {
+    rows256(kDot256Mr, &AvxVnniRows<OutT>);
     return;
   }
   if (kernel == DotKernel::kAvx2) {
-    RunBlocks(pool, m, panels, k, kDotAvx2Mr * 8, [&](int m0, int m1, int p0, int p1) {
-      for (int p = p0; p < p1; ++p) {
-        const int8_t* bp = packed_b + p * panel_bytes;
-        const int col0 = p * kNr;
-        const int cols = std::min(kNr, n - col0);
-        for (int i = m0; i < m1; i += kDotAvx2Mr) {
-          Avx2Rows<OutT>(std::min(kDotAvx2Mr, m1 - i), groups, a + i * sa, sa, bp,
-                         c + i * sc + col0, sc, cols, stage, col0);
-        }
-      }
-    });
+    rows256(kDotAvx2Mr, &Avx2Rows<OutT>);
     return;
   }
 #endif
