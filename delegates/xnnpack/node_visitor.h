@@ -362,6 +362,12 @@ bool PlanUnaryF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrat
                   UnaryF32Step* step);
 bool PlanMeanF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                  MeanF32Step* step);
+// A float LOGISTIC of at most kSmallLogisticElements values, which PlanUnaryF32 plans: in a
+// runtime with only such nodes and the binary steps' arithmetic (an LSTM cell's gates),
+// the builtin code's step costs less than invoking XNNPACK for it.
+constexpr size_t kSmallLogisticElements = 4096;
+bool SmallFloatLogistic(const VisitContext& v, const TfLiteNode& node,
+                        const TfLiteRegistration& reg);
 bool PlanBatchMatMulF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                         BatchMatMulStep* step);
 

@@ -93,6 +93,14 @@ bool PlanUnaryF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrat
   return true;
 }
 
+bool SmallFloatLogistic(const VisitContext& v, const TfLiteNode& node,
+                        const TfLiteRegistration& reg) {
+  if (reg.builtin_code != kTfLiteBuiltinLogistic) return false;
+  VisitContext probe = v;  // (a refusal's reason stays out of the caller's context)
+  UnaryF32Step step;
+  return PlanUnaryF32(probe, node, reg, &step) && step.elements <= kSmallLogisticElements;
+}
+
 bool ReducedAxes(VisitContext& v, int axes, int rank, std::vector<bool>* reduced) {
   if (axes < 0 || !IsModelConstant(v, axes) || Tensor(v, axes).type != kTfLiteInt32) {
     return v.Refuse("the axes are not an int32 constant of the model");

@@ -300,6 +300,47 @@ TEST_CASE(
         "#4 TANH");
 }
 
+// An LSTM cell's gates between own steps: TANH of x, LOGISTIC of y, their MUL, TANH again
+// (n values each): the LOGISTIC and the MUL would be an XNNPACK runtime of their own.
+std::vector<uint8_t> GatesBetweenSteps(int n) {
+  ModelBuilder b;
+  const int x = b.AddTensor(TensorType_FLOAT32, {1, n}, "x");
+  const int y = b.AddTensor(TensorType_FLOAT32, {1, n}, "y");
+  const int t0 = b.AddTensor(TensorType_FLOAT32, {1, n}, "t0");
+  b.AddOperator(tflite::BuiltinOperator_TANH, {x}, {t0});
+  const int g = b.AddTensor(TensorType_FLOAT32, {1, n}, "g");
+  b.AddOperator(tflite::BuiltinOperator_LOGISTIC, {y}, {g});
+  const int m = b.AddTensor(TensorType_FLOAT32, {1, n}, "m");
+  b.AddOperator(tflite::BuiltinOperator_MUL, {t0, g}, {m}, Options(tflite::MulOptionsT{}));
+  const int out = b.AddTensor(TensorType_FLOAT32, {1, n}, "out");
+  b.AddOperator(tflite::BuiltinOperator_TANH, {m}, {out});
+  b.SetInputs({x, y});
+  b.SetOutputs({out});
+  return b.Build();
+}
+
+TEST_CASE("XNNPACK partitions run a small LOGISTIC between own steps as a step") {
+  const auto small = GatesBetweenSteps(20);
+  CheckDelegated(small);  // against the builtin kernels, 1 and 2 threads
+  const Outcome r = Run(small, true);
+  REQUIRE(r.log.size() == 2);
+  CHECK(r.log[1] ==
+        "partition of 4 nodes: 0 XNNPACK runtimes; 4 nodes run by the delegate's own code, not by "
+        "XNNPACK: float ADD / SUB / MUL and reshapes that would be XNNPACK runtimes of their own "
+        "between the delegate's steps (invoking one costs more than their arithmetic): #2 MUL; "
+        "float LOGISTICs of a few values in such a runtime, on the builtin kernels' code: "
+        "#1 LOGISTIC; float ops this XNNPACK lacks, on the builtin kernels' code: #0 TANH, "
+        "#3 TANH");
+  // Past xnnpack::kSmallLogisticElements values the LOGISTIC and the MUL stay in XNNPACK.
+  const auto large = GatesBetweenSteps(static_cast<int>(xnnpack::kSmallLogisticElements) + 4);
+  CheckDelegated(large);
+  const Outcome l = Run(large, true);
+  REQUIRE(l.log.size() == 2);
+  CHECK(l.log[1] ==
+        "partition of 4 nodes: 1 XNNPACK runtime; 2 nodes run by the delegate's own code, not by "
+        "XNNPACK: float ops this XNNPACK lacks, on the builtin kernels' code: #0 TANH, #3 TANH");
+}
+
 // TFI_XNNPACK_OWN_GEMM=1 for a scope (the tests pin it to 0: lib/testing/test_environment.cc).
 struct OwnGemmOn {
   OwnGemmOn() { setenv("TFI_XNNPACK_OWN_GEMM", "1", 1); }

@@ -282,7 +282,8 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         MeanQs8Step step;
         planned = PlanMeanQs8(v, *node, *reg, &step);
         seg.steps.emplace_back(std::move(step));
-      } else if (IsOwnFloatNode(v, *node, *reg)) {
+      } else if (IsOwnFloatNode(v, *node, *reg) ||
+                 (binary_runtime_nodes_.count(n) != 0 && SmallFloatLogistic(v, *node, *reg))) {
         if (op == kTfLiteBuiltinMean) {
           MeanF32Step step;
           planned = PlanMeanF32(v, *node, *reg, &step);
@@ -1234,9 +1235,10 @@ TfLiteStatus XnnpackKernel::CutSegments(TfLiteContext* context, const std::vecto
     segments_.emplace_back();
     segments_.back().nodes = std::move(subset.nodes);
     segments_.back().xnnpack = subset.type == NodeSubset::kTfPartition;
-    // A whole runtime of float ADD / SUB / MUL the binary step can run, and reshapes (a
-    // copy): those steps instead (the same bits; invoking a runtime costs more than a small
-    // one's arithmetic, and this XNNPACK runs them on one thread). A step among other
+    // A whole runtime of float ADD / SUB / MUL the binary step can run, reshapes (a copy)
+    // and small LOGISTICs: those steps instead (the same bits but the LOGISTICs', which are
+    // the builtin kernel's; invoking a runtime costs more than a small one's arithmetic,
+    // and this XNNPACK runs them on one thread: an LSTM cell's gates). A step among other
     // XNNPACK operators would cut their runtime in two: those stay.
     Segment& seg = segments_.back();
     if (!seg.xnnpack || force_fp16_) continue;
@@ -1246,9 +1248,9 @@ TfLiteStatus XnnpackKernel::CutSegments(TfLiteContext* context, const std::vecto
       TfLiteNode* node;
       TfLiteRegistration* reg;
       TF_LITE_ENSURE_STATUS(context->GetNodeAndRegistration(context, n, &node, &reg));
-      binaries =
-          binaries && (PlanOwnBinary(v, *node, *reg, threads_, nullptr, /*whole_runtime=*/true) ||
-                       FloatReshapeCopy(v, *node, *reg, nullptr));
+      binaries = binaries &&
+                 (PlanOwnBinary(v, *node, *reg, threads_, nullptr, /*whole_runtime=*/true) ||
+                  FloatReshapeCopy(v, *node, *reg, nullptr) || SmallFloatLogistic(v, *node, *reg));
     }
     if (binaries) {
       seg.xnnpack = false;
@@ -1427,10 +1429,10 @@ bool IsBuiltinDepthwiseStep(VisitContext& v, const TfLiteNode& node,
 void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   DelegationRecord* record = CurrentDelegationRecord(context);
   if (record == nullptr) return;
-  std::string copied, depth_to_space, arithmetic_runtimes, convolved, builtin_depthwise,
-      dot_depthwise, gemm_convolved, winograd, dot_convolved, transposed, transposed_qs8,
-      elementwise, block_broadcast, tabled, multiplied, added, table_multiplied, own_float,
-      own_means, folded, folded_transposes, swished, residuals, pads, norms;
+  std::string copied, depth_to_space, arithmetic_runtimes, small_logistics, convolved,
+      builtin_depthwise, dot_depthwise, gemm_convolved, winograd, dot_convolved, transposed,
+      transposed_qs8, elementwise, block_broadcast, tabled, multiplied, added, table_multiplied,
+      own_float, own_means, folded, folded_transposes, swished, residuals, pads, norms;
   int runtimes = 0, own_nodes = 0;
   if (force_fp16_) {
     std::vector<std::string> fp32;
@@ -1462,12 +1464,13 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
       const bool int8 = node->inputs->size > 0 && node->inputs->data[0] >= 0 &&
                         context->tensors[node->inputs->data[0]].type == kTfLiteInt8;
       std::string& list =
-          folded_layer_norm_nodes_.count(n) != 0 || layer_norms_.count(n) != 0 ? norms
-          : binary_runtime_nodes_.count(n) != 0                                ? arithmetic_runtimes
-          : folded_residual_nodes_.count(n) != 0                               ? residuals
-          : folded_pads_.count(n) != 0                                         ? pads
-          : folded_clamps_.count(n) != 0                                       ? folded
-          : folded_transposes_.count(n) != 0                                   ? folded_transposes
+          folded_layer_norm_nodes_.count(n) != 0 || layer_norms_.count(n) != 0  ? norms
+          : binary_runtime_nodes_.count(n) != 0 && op == kTfLiteBuiltinLogistic ? small_logistics
+          : binary_runtime_nodes_.count(n) != 0  ? arithmetic_runtimes
+          : folded_residual_nodes_.count(n) != 0 ? residuals
+          : folded_pads_.count(n) != 0           ? pads
+          : folded_clamps_.count(n) != 0         ? folded
+          : folded_transposes_.count(n) != 0     ? folded_transposes
           : swish_muls_.count(n) != 0 || folded_logistics_.count(n) != 0 ||
                   folded_swish_muls_.count(n) != 0
               ? swished
@@ -1526,6 +1529,8 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
       "float ADD / SUB / MUL and reshapes that would be XNNPACK runtimes of "
       "their own between the delegate's steps (invoking one costs more "
       "than their arithmetic)");
+  say(small_logistics,
+      "float LOGISTICs of a few values in such a runtime, on the builtin kernels' code");
   say(own_float, "float ops this XNNPACK lacks, on the builtin kernels' code");
   say(own_means, "8-bit MEANs this XNNPACK's global average pooling does not take (TFLite's "
                  "newer one does), on the reference kernels' arithmetic");
