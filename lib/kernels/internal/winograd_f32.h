@@ -29,7 +29,8 @@ namespace tflite {
 namespace winograd {
 
 // Whether Conv runs g and pays: 3x3, stride 1, no dilation, one group, at least 16 input
-// and 16 output channels and 1024 channel pairs (16 -> 16 and 32 -> 16 ran at this
+// and 16 output channels and 1024 channel pairs (2048 on AVX2 alone where the direct kernel
+// takes g) (16 -> 16 and 32 -> 16 ran at this
 // XNNPACK's speed, 32 -> 32 1.2x and 64 -> 64 1.6x faster: conv_f32_benchmark; below, the
 // transforms cost what the products save), and an AVX-512F or AVX2 + FMA CPU
 // (TFI_KERNEL_ISA caps it; the transforms' vector loops are written for them).
