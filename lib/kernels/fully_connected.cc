@@ -501,12 +501,19 @@ void EvalHybrid(TfLiteContext* context, int input_index, OpData* data,
                       data->filter_scale.data(), bias_data, act_min, act_max, out, units);
     return;
   }
-  rows.Quantize(input->data.f, batches, k, asymmetric);
+  // As on the dot path, rows another node quantized from the same tensor in this Invoke
+  // are read as they are (not for the sparse kernel's float offset: it keeps its own).
+  hybrid::SharedRows shared;
+  if (float_offset || !hybrid::QuantizeShared(context, input_index, input->data.f, batches, k,
+                                              asymmetric, k, 0, &shared, pool)) {
+    rows.Quantize(input->data.f, batches, k, asymmetric);
+    shared = {rows.values.data(), rows.scale.data(), rows.offset.data()};
+  }
   PackQuantizedWeights(data, filter);
-  data->input_q.resize(rows.values.size());
+  data->input_q.resize(static_cast<size_t>(batches) * k);
   for (int b = 0; b < batches; ++b) {
-    const int32_t offset = float_offset ? 0 : rows.offset[b];
-    const int8_t* q = rows.row(b, k);
+    const int32_t offset = float_offset ? 0 : shared.offset[b];
+    const int8_t* q = shared.values + static_cast<size_t>(b) * k;
     int16_t* a = data->input_q.data() + static_cast<size_t>(b) * k;
     for (int i = 0; i < k; ++i) a[i] = static_cast<int16_t>(q[i] - offset);
   }
@@ -514,9 +521,9 @@ void EvalHybrid(TfLiteContext* context, int input_index, OpData* data,
                   data->sums.data(), units, pool);
   if (!float_offset) {
     // v = bias (or 0) + dot * (row scale * unit scale), clamped.
-    hybrid::ScaleRows(data->sums.data(), units, batches, units, rows.scale.data(), nullptr,
-                      rows.offset.data(), data->filter_scale.data(), bias_data, act_min, act_max,
-                      out, units);
+    hybrid::ScaleRows(data->sums.data(), units, batches, units, shared.scale, nullptr,
+                      shared.offset, data->filter_scale.data(), bias_data, act_min, act_max, out,
+                      units);
     return;
   }
   data->row_sums.resize(units);
