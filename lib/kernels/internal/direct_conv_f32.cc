@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "kernels/internal/im2col.h"
 #include "kernels/internal/parallel.h"
@@ -26,10 +27,9 @@ constexpr int kMaxFilterW = 11;
 constexpr int kMaxStrideW = 4;
 constexpr int kMaxDepth = 320;  // gemm.cc's FloatKc: one k block up to here
 constexpr int kMaxPixels = 12;  // a tile's pixels
-// An edge copy: up to a tile's pixels' columns (at most kMaxStripColumns), in_c floats
-// each, for every kernel row in the image; rows * in_c <= depth.
-constexpr int kMaxStripColumns = (kMaxPixels - 1) * kMaxStrideW + kMaxFilterW;
-constexpr int kMaxStrip = kMaxDepth * kMaxStripColumns;
+// An edge copy: up to a tile's pixels' windows, each f_w columns of in_c floats for every
+// kernel row in the image: pixels * depth floats at most.
+constexpr int kMaxStrip = kMaxDepth * kMaxPixels;
 
 // One tile: `pixels` output pixels side by side, one or two panels of kNr channels.
 struct Tile {
@@ -190,10 +190,14 @@ template <int H, bool M>
 void RunPanelAvx2(int pixels, const Tile& t) {
   constexpr int kStep = kMaxPixels / H;
   Tile part = t;
-  for (int done = 0; done < pixels; done += kStep) {
+  // Parts of nearly equal width, as RunPixels' tiles.
+  const int parts = (pixels + kStep - 1) / kStep;
+  for (int q = 0, done = 0; q < parts; ++q) {
+    const int n = pixels / parts + (q < pixels % parts ? 1 : 0);
     part.a = t.a + done * t.lda;
     part.c = t.c + static_cast<int64_t>(done) * t.ldc;
-    switch (std::min(kStep, pixels - done)) {
+    done += n;
+    switch (n) {
       case 1:
         TileAvx2<1, H, M>(part);
         break;
@@ -214,7 +218,7 @@ void RunPanelAvx2(int pixels, const Tile& t) {
         break;
       default:
         if constexpr (H == 1) {
-          switch (pixels - done) {
+          switch (n) {
             case 7:
               TileAvx2<7, 1, M>(part);
               break;
@@ -323,15 +327,15 @@ __attribute__((optimize("fp-contract=off"))) void RunTile(int pixels, const Tile
 #endif
 
 // Pixels [x0, x1) of one output row, all panels, the window read from `a` (the first
-// pixel's window at the first kernel row in the image) and `b_row` (that kernel row's
-// offset into each panel).
+// pixel's window at the first kernel row in the image; the next pixel's lda floats on)
+// and `b_row` (that kernel row's offset into each panel).
 void RunPixels(const ConvGeometry& g, const gemm::FloatOutputStage& stage,
-               const float* packed_filter, int depth, const float* a, int64_t row_step, int rows,
-               int64_t b_row, float* out, int x0, int x1, bool mul_add) {
+               const float* packed_filter, int depth, const float* a, int64_t lda, int64_t row_step,
+               int rows, int64_t b_row, float* out, int x0, int x1, bool mul_add) {
   Tile t;
   t.mul_add = mul_add;
   t.avx512 = gemm::CpuHasAvx512F();
-  t.lda = static_cast<int64_t>(g.stride_w) * g.in_c;
+  t.lda = lda;
   t.row_step = row_step;
   t.rows = rows;
   t.k_row = g.f_w * g.in_c;
@@ -339,8 +343,11 @@ void RunPixels(const ConvGeometry& g, const gemm::FloatOutputStage& stage,
   t.min = stage.min;
   t.max = stage.max;
   const int panels = (g.out_c + kNr - 1) / kNr;
-  for (int x = x0; x < x1; x += kMaxPixels) {
-    const int n = std::min(kMaxPixels, x1 - x);
+  // Tiles of nearly equal width (30 pixels as 10, 10, 10 rather than 12, 12, 6): a narrow
+  // last tile has too few sums to hide the FMA latency.
+  const int tiles = (x1 - x0 + kMaxPixels - 1) / kMaxPixels;
+  for (int q = 0, x = x0; q < tiles; ++q) {
+    const int n = (x1 - x0) / tiles + (q < (x1 - x0) % tiles ? 1 : 0);
     t.a = a + (x - x0) * t.lda;
     for (int p = 0; p < panels; p += 2) {
       t.b = packed_filter + static_cast<int64_t>(p) * kNr * depth + b_row;
@@ -357,6 +364,7 @@ void RunPixels(const ConvGeometry& g, const gemm::FloatOutputStage& stage,
         RunTile<1>(n, t);
       }
     }
+    x += n;
   }
 }
 
@@ -393,31 +401,49 @@ void RunLine(const ConvGeometry& g, const float* input, const float* packed_filt
   const float* interior = rows > 0 && x_lo < x_hi
                              ? first_row + (static_cast<int64_t>(x_lo) * g.stride_w - g.pad_w) * g.in_c
                              : image;  // nothing read from it
-  RunPixels(g, stage, packed_filter, depth, interior, static_cast<int64_t>(g.dil_h) * in_row, rows,
-            b_row, out, x_lo, x_hi, mul_add);
-  // The edge pixels, a tile at a time, from a copy of their columns with zeros outside.
+  RunPixels(g, stage, packed_filter, depth, interior, static_cast<int64_t>(g.stride_w) * g.in_c,
+            static_cast<int64_t>(g.dil_h) * in_row, rows, b_row, out, x_lo, x_hi, mul_add);
+  // The edge pixels, left and right together, up to a tile at a time: each pixel's window
+  // copied into a slot of its own (f_w columns, zeros outside the image), the tile's sums
+  // into `edge_out`, then to their places. (A tile per side left one or two pixels a tile:
+  // one chain of FMAs each, latency-bound: a third of a ConvLSTM's 32-wide rows' time.)
   float strip[kMaxStrip];
-  auto edge = [&](int e0, int e1) {
-    for (int x = e0; x < e1; x += kMaxPixels) {
-      const int n = std::min(kMaxPixels, e1 - x);
-      const int64_t col0 = static_cast<int64_t>(x) * g.stride_w - g.pad_w;
-      const int width = (n - 1) * g.stride_w + g.f_w;  // <= kMaxStripColumns
-      const int64_t from = std::max<int64_t>(col0, 0), to = std::min<int64_t>(col0 + width, g.in_w);
-      for (int r = 0; r < rows; ++r) {
-        float* dst = strip + static_cast<int64_t>(r) * width * g.in_c;
-        std::fill(dst, dst + static_cast<int64_t>(width) * g.in_c, 0.0f);
+  thread_local std::vector<float> edge_out;
+  edge_out.resize(static_cast<size_t>(kMaxPixels) * g.out_c);
+  const int slot = k_row;  // f_w * in_c
+  int xs[kMaxPixels];
+  int n = 0;
+  auto flush = [&]() {
+    if (n == 0) return;
+    for (int r = 0; r < rows; ++r) {
+      for (int j = 0; j < n; ++j) {
+        float* dst = strip + (static_cast<int64_t>(r) * n + j) * slot;
+        std::fill(dst, dst + slot, 0.0f);
+        const int64_t col0 = static_cast<int64_t>(xs[j]) * g.stride_w - g.pad_w;
+        const int64_t from = std::max<int64_t>(col0, 0);
+        const int64_t to = std::min<int64_t>(col0 + g.f_w, g.in_w);
         if (to > from) {
-          std::memcpy(dst + static_cast<int64_t>(from - col0) * g.in_c,
+          std::memcpy(dst + (from - col0) * g.in_c,
                       first_row + static_cast<int64_t>(r) * g.dil_h * in_row + from * g.in_c,
                       sizeof(float) * (to - from) * g.in_c);
         }
       }
-      RunPixels(g, stage, packed_filter, depth, strip, static_cast<int64_t>(width) * g.in_c, rows,
-                b_row, out, x, x + n, mul_add);
     }
+    RunPixels(g, stage, packed_filter, depth, strip, slot, static_cast<int64_t>(n) * slot, rows,
+              b_row, edge_out.data(), 0, n, mul_add);
+    for (int j = 0; j < n; ++j) {
+      std::memcpy(out + static_cast<int64_t>(xs[j]) * g.out_c,
+                  edge_out.data() + static_cast<size_t>(j) * g.out_c, sizeof(float) * g.out_c);
+    }
+    n = 0;
   };
-  edge(0, x_lo);
-  edge(x_hi, g.out_w);
+  for (int x = 0; x < g.out_w; ++x) {
+    if (x == x_lo) x = std::max(x_lo, x_hi);
+    if (x >= g.out_w) break;
+    xs[n++] = x;
+    if (n == kMaxPixels) flush();
+  }
+  flush();
   if (stage.HasEpilogue()) {
     gemm::FinishBlock(stage, output, g.out_c, static_cast<int>(line * g.out_w),
                       static_cast<int>((line + 1) * g.out_w), 0, g.out_c);
