@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "kernels/internal/avx2_lanes.h"
 #include "kernels/internal/gemm.h"
 #include "kernels/internal/parallel.h"
 #include "kernels/internal/vector_math.h"
@@ -78,9 +79,7 @@ constexpr int kLanes = 8;
 constexpr int kBlock3 = 4;  // 9 weights + 4 sums in the 16 ymm registers
 constexpr int kBlock5 = 4;  // the 25 weights do not fit: some are reloaded
 constexpr int kBlock7 = 4;
-inline M MaskFor(int n) {
-  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-}
+inline M MaskFor(int n) { return tflite::FirstLanesAvx2(n); }
 template <bool kFull>
 inline __attribute__((always_inline)) V Load(M m, const float* p) {
   if constexpr (kFull) return _mm256_loadu_ps(p);

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "kernels/internal/avx2_lanes.h"
 #include "kernels/internal/im2col.h"
 #include "kernels/internal/parallel.h"
 
@@ -110,18 +111,13 @@ __attribute__((target("avx512f"), optimize("fp-contract=off"))) void TileAvx512(
 #undef TFI_OUT
 }
 
-// `valid` (< 8) lanes of an AVX2 vector: lane i < valid.
-__attribute__((target("avx2"), always_inline)) inline __m256i LanesAvx2(int valid) {
-  return _mm256_cmpgt_epi32(_mm256_set1_epi32(valid), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-}
-
 // v at c: 8 floats, or its first `valid` lanes.
 __attribute__((target("avx2"), always_inline)) inline void StoreAvx2(float* c, __m256 v,
                                                                      int valid) {
   if (valid >= 8) {
     _mm256_storeu_ps(c, v);
   } else if (valid > 0) {
-    _mm256_maskstore_ps(c, LanesAvx2(valid), v);
+    _mm256_maskstore_ps(c, FirstLanesAvx2(valid), v);
   }
 }
 
@@ -163,10 +159,10 @@ __attribute__((target("avx2,fma"), optimize("fp-contract=off"))) void TileAvx2(c
   const bool bias = t.bias != nullptr;
   const __m256 bias0 = !bias       ? _mm256_setzero_ps()
                        : cols >= 8 ? _mm256_loadu_ps(t.bias)
-                                   : _mm256_maskload_ps(t.bias, LanesAvx2(cols));
+                                   : _mm256_maskload_ps(t.bias, FirstLanesAvx2(cols));
   const __m256 bias1 = !bias || H == 1 ? _mm256_setzero_ps()
                        : cols2 >= 8    ? _mm256_loadu_ps(t.bias + 8)
-                                       : _mm256_maskload_ps(t.bias + 8, LanesAvx2(cols2));
+                                       : _mm256_maskload_ps(t.bias + 8, FirstLanesAvx2(cols2));
   const __m256 lo = _mm256_set1_ps(t.min), hi = _mm256_set1_ps(t.max);
 #define TFI_OUT(i)                                                      \
   if constexpr (i < R) {                                                \

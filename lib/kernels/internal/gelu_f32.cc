@@ -3,17 +3,18 @@
 #include "kernels/internal/gelu_f32.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <cmath>
 #include <cstdint>
 #include <iterator>
-#include <array>
 #include <utility>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
 
+#include "kernels/internal/avx2_lanes.h"
 #include "kernels/internal/eigen_exp.h"
 #include "kernels/internal/elementwise.h"
 #include "kernels/internal/gemm.h"
@@ -181,15 +182,11 @@ constexpr std::array<uint32_t, sizeof...(I)> LeftPackTable(std::index_sequence<I
 }
 constexpr std::array<uint32_t, 256> kLeftPack = LeftPackTable(std::make_index_sequence<256>());
 
-__attribute__((target("avx2"))) inline __m256i FirstLanes(int n) {
-  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-}
-
 __attribute__((target("avx2"))) inline void PackOuter(const vector_math::V8& z,
                                                       const vector_math::V8& x2, int left, int j,
                                                       float* zbuf, int32_t* ibuf, int& count) {
   const __m256 outer_lanes = _mm256_and_ps(_mm256_cmp_ps(x2, _mm256_set1_ps(1.0f), _CMP_GT_OQ),
-                                           _mm256_castsi256_ps(FirstLanes(left)));
+                                           _mm256_castsi256_ps(FirstLanesAvx2(left)));
   const unsigned outer = static_cast<unsigned>(_mm256_movemask_ps(outer_lanes));
   const __m256i perm =
       _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32(static_cast<int>(kLeftPack[outer])),

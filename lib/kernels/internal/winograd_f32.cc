@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "kernels/internal/avx2_lanes.h"
 #include "kernels/internal/direct_conv_f32.h"
 #include "kernels/internal/parallel.h"
 
@@ -151,9 +152,7 @@ namespace avx2 {
 using V = __m256;
 using M = __m256i;
 constexpr int kLanes = 8;
-inline M Mask(int n) {
-  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-}
+inline M Mask(int n) { return FirstLanesAvx2(n); }
 inline V Load(M k, const float* p) { return _mm256_maskload_ps(p, k); }
 inline void Store(float* p, M k, V v) { _mm256_maskstore_ps(p, k, v); }
 inline V Add(V a, V b) { return _mm256_add_ps(a, b); }
