@@ -283,7 +283,9 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         planned = PlanMeanQs8(v, *node, *reg, &step);
         seg.steps.emplace_back(std::move(step));
       } else if (IsOwnFloatNode(v, *node, *reg) ||
-                 (binary_runtime_nodes_.count(n) != 0 && SmallFloatLogistic(v, *node, *reg))) {
+                 (binary_runtime_nodes_.count(n) != 0 && op == kTfLiteBuiltinLogistic)) {
+        // (A LOGISTIC in binary_runtime_nodes_ passed SmallFloatLogistic when it was put
+        // there: CutSegments.)
         if (op == kTfLiteBuiltinMean) {
           MeanF32Step step;
           planned = PlanMeanF32(v, *node, *reg, &step);

@@ -35,7 +35,7 @@ struct ConvGeometry;
 // (TFI_KERNEL_ISA caps it), kAuto or kTfliteGemmOrder (where that GEMM sums every output in k-ascending
 // blocks: 8k channels, more than one pixel), one group, no horizontal
 // dilation, in_c <= 4 with AVX-512 (any in_c on AVX2 alone: there im2col costs more than the
-// GEMM gains on 3x3 layers of few channels too), filter and stride small enough for the edge copy (f_w <= 11,
+// GEMM gains on 3x3 layers of few channels too), filter and stride of the scope measured (f_w <= 11,
 // stride_w <= 4), one k block of the GEMM (depth <= 320), weights in 16-column panels
 // (out_c > gemm::kGemmSmallN), and no 1x1 stride-1 layer (the GEMM reads those in place
 // already).
