@@ -506,26 +506,59 @@ void EvalHybrid(TfLiteContext* context, int input_index, OpData* data,
   hybrid::SharedRows shared;
   if (float_offset || !hybrid::QuantizeShared(context, input_index, input->data.f, batches, k,
                                               asymmetric, k, 0, &shared, pool)) {
-    rows.Quantize(input->data.f, batches, k, asymmetric);
+    rows.Quantize(input->data.f, batches, k, asymmetric, pool);
     shared = {rows.values.data(), rows.scale.data(), rows.offset.data()};
   }
   PackQuantizedWeights(data, filter);
   data->input_q.resize(static_cast<size_t>(batches) * k);
-  for (int b = 0; b < batches; ++b) {
-    const int32_t offset = float_offset ? 0 : shared.offset[b];
-    const int8_t* q = shared.values + static_cast<size_t>(b) * k;
-    int16_t* a = data->input_q.data() + static_cast<size_t>(b) * k;
-    for (int i = 0; i < k; ++i) a[i] = static_cast<int16_t>(q[i] - offset);
-  }
-  gemm::Int32Gemm(batches, units, k, data->input_q.data(), k, data->weights.q.data(),
-                  data->sums.data(), units, pool);
+  // Rows [r0, r1) of A: the int8 values less their row's offset (none for float_offset).
+  const auto convert = [&](int r0, int r1) {
+    for (int b = r0; b < r1; ++b) {
+      const int32_t offset = float_offset ? 0 : shared.offset[b];
+      const int8_t* q = shared.values + static_cast<size_t>(b) * k;
+      int16_t* a = data->input_q.data() + static_cast<size_t>(b) * k;
+      for (int i = 0; i < k; ++i) a[i] = static_cast<int16_t>(q[i] - offset);
+    }
+  };
   if (!float_offset) {
-    // v = bias (or 0) + dot * (row scale * unit scale), clamped.
-    hybrid::ScaleRows(data->sums.data(), units, batches, units, shared.scale, nullptr,
-                      shared.offset, data->filter_scale.data(), bias_data, act_min, act_max, out,
-                      units);
+    // v = bias (or 0) + dot * (row scale * unit scale), clamped, in the GEMM's tiles. With
+    // enough rows for the threads, each takes blocks of rows whole (conversion, sums,
+    // rescale), so nothing but the quantization runs on one thread.
+    gemm::HybridOutputStage stage;
+    stage.row_scale = shared.scale;
+    stage.unit_scale = data->filter_scale.data();
+    stage.bias = bias_data;
+    stage.act_min = act_min;
+    stage.act_max = act_max;
+    const auto run_rows = [&](int r0, int r1, pthreadpool* p) {
+      convert(r0, r1);
+      gemm::HybridOutputStage at = stage;
+      at.row_scale += r0;
+      gemm::Int16GemmHybrid(r1 - r0, units, k, data->input_q.data() + static_cast<size_t>(r0) * k,
+                            k, data->weights.q.data(), at, out + static_cast<size_t>(r0) * units,
+                            units, p);
+    };
+    const int threads = static_cast<int>(parallel::NumThreads(pool));
+    const int per_block = 8;  // rows: two of the GEMM's 4-row tiles
+    if (threads > 1 && batches >= 2 * threads * per_block) {
+      const int blocks = std::min(4 * threads, batches / per_block);
+      const double work = static_cast<double>(batches) * units * k;
+      parallel::ParallelFor(pool, static_cast<size_t>(blocks), work, [&](size_t i) {
+        // Block edges on the 4-row tiles (the last block takes the rest).
+        const int r0 = static_cast<int>(i * batches / blocks) / 4 * 4;
+        const int r1 = i + 1 == static_cast<size_t>(blocks)
+                           ? batches
+                           : static_cast<int>((i + 1) * batches / blocks) / 4 * 4;
+        run_rows(r0, r1, nullptr);
+      });
+    } else {
+      run_rows(0, batches, pool);
+    }
     return;
   }
+  convert(0, batches);
+  gemm::Int32Gemm(batches, units, k, data->input_q.data(), k, data->weights.q.data(),
+                  data->sums.data(), units, pool);
   data->row_sums.resize(units);
   for (int u = 0; u < units; ++u) {
     const int8_t* wr = data->dense_q.data() + static_cast<size_t>(u) * k;

@@ -584,6 +584,27 @@ void CheckHybridFc(uint32_t seed, bool asymmetric, bool per_channel) {
   }
 }
 
+// Enough rows for the threads to take blocks of them whole (quantization, conversion, sums
+// and rescale: 32 and more at two threads): the one-thread bits, block edges off the
+// 4-row tiles included.
+TEST_CASE("FULLY_CONNECTED hybrid: many rows over two threads give the one-thread bits") {
+  for (uint32_t seed = 900; seed < 908; ++seed) {
+    std::mt19937 rng(seed);
+    const int batches = RandInt(rng, 32, 90), k = RandInt(rng, 1, 300), units = RandInt(rng, 1, 70);
+    const bool asymmetric = seed % 2 == 1, per_channel = seed % 4 >= 2;
+    CAPTURE(seed, batches, k, units, asymmetric, per_channel);
+    const std::vector<float> x = RandomFloats(rng, static_cast<size_t>(batches) * k, -3.f, 3.f);
+    const auto w = RandomInts<int8_t>(rng, static_cast<size_t>(units) * k, -127, 127);
+    const std::vector<float> scales = RandomFloats(rng, per_channel ? units : 1, 0.001f, 0.05f);
+    const std::vector<float> bias = RandomFloats(rng, units, -1.f, 1.f);
+    const auto act = RandomActivation(rng);
+    const auto one = RunHybridFc(x, batches, k, units, w, scales, &bias, asymmetric, act, 1);
+    const auto two = RunHybridFc(x, batches, k, units, w, scales, &bias, asymmetric, act, 2);
+    REQUIRE(one.size() == two.size());
+    REQUIRE(std::memcmp(one.data(), two.data(), one.size() * sizeof(float)) == 0);
+  }
+}
+
 // Three hybrid layers read one input (attention's Q, K and V: quantized once per Invoke,
 // kernels/internal/hybrid_inputs.h), a fourth reads the first's output, a fifth the input
 // again with symmetric quantization (another layout of the same tensor): every output the

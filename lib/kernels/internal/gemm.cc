@@ -1339,10 +1339,9 @@ __attribute__((target("avx2"))) void Avx2QuantizedStore(const int32_t (&acc)[R][
 }
 #endif
 
-
 template <int R, typename OutT>
 void QuantizedTile(bool simd, int k, const int16_t* a, int lda, const int16_t* b, OutT* c, int ldc,
-                   int cols, const QuantizedOutputStage& s, int col0) {
+                   int cols, const QuantizedOutputStage& s, int col0, int) {
   int32_t acc[R][kNr];
   QuantAccumulate<R>(simd, k, a, lda, b, acc);
 #if defined(TFI_GEMM_X86)
@@ -1386,7 +1385,7 @@ inline void WideAccumulate(bool simd, int k, const int16_t* a, int lda, const in
 
 template <int R, typename OutT>
 void QuantizedTile(bool simd, int k, const int16_t* a, int lda, const int16_t* b, OutT* c, int ldc,
-                   int cols, const Quantized16x8OutputStage& s, int col0) {
+                   int cols, const Quantized16x8OutputStage& s, int col0, int) {
   int64_t acc[R][kNr];
   WideAccumulate<R>(simd, k, a, lda, b, acc);
   for (int i = 0; i < R; ++i) {
@@ -1418,7 +1417,7 @@ struct RawStage {};
 
 template <int R, typename Acc>
 void QuantizedTile(bool simd, int k, const int16_t* a, int lda, const int16_t* b, Acc* c, int ldc,
-                   int cols, const RawStage&, int) {
+                   int cols, const RawStage&, int, int) {
   Acc acc[R][kNr];
   if constexpr (sizeof(Acc) == sizeof(int64_t)) {
     WideAccumulate<R>(simd, k, a, lda, b, acc);
@@ -1433,6 +1432,69 @@ void QuantizedTile(bool simd, int k, const int16_t* a, int lda, const int16_t* b
     } else {
       std::memcpy(c + static_cast<size_t>(i) * ldc, acc[i], sizeof(Acc) * cols);
     }
+  }
+}
+
+// Int16GemmHybrid's stage on one row of a tile's sums (kNr = 16 columns from col0, or
+// `cols` of them): hybrid::ScaleRow's operations in its order (products rounded alone, no
+// FMA; max(lo, v) then min(hi, .), NaN kept), so the bits of Int32Gemm + ScaleRows.
+__attribute__((optimize("fp-contract=off"))) inline void HybridRowPortable(
+    const int32_t* acc, const HybridOutputStage& s, int row, int col0, int cols, float* c) {
+  const float row_scale = s.row_scale[row];
+  const uint32_t offset = s.col_sums != nullptr ? static_cast<uint32_t>(s.row_offset[row]) : 0;
+  for (int j = 0; j < cols; ++j) {
+    const int u = col0 + j;
+    uint32_t d = static_cast<uint32_t>(acc[j]);
+    if (s.dot_bias != nullptr) d += static_cast<uint32_t>(s.dot_bias[u]);
+    if (s.col_sums != nullptr) d -= offset * static_cast<uint32_t>(s.col_sums[u]);
+    const float v = (s.bias != nullptr ? s.bias[u] : 0.0f) +
+                    static_cast<float>(static_cast<int32_t>(d)) * (row_scale * s.unit_scale[u]);
+    c[j] = std::min(std::max(v, s.act_min), s.act_max);
+  }
+}
+
+#if defined(TFI_GEMM_X86)
+__attribute__((target("avx2"), optimize("fp-contract=off"))) inline void HybridRowAvx2(
+    const int32_t* acc, const HybridOutputStage& s, int row, int col0, float* c) {
+  static_assert(kNr == 16, "two vectors a row");
+  const __m256 rs = _mm256_set1_ps(s.row_scale[row]);
+  const __m256 lo = _mm256_set1_ps(s.act_min), hi = _mm256_set1_ps(s.act_max);
+  const __m256i offset = _mm256_set1_epi32(s.col_sums != nullptr ? s.row_offset[row] : 0);
+  for (int h = 0; h < 2; ++h) {
+    const int u = col0 + 8 * h;
+    __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + 8 * h));
+    if (s.dot_bias != nullptr) {
+      d = _mm256_add_epi32(d, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s.dot_bias + u)));
+    }
+    if (s.col_sums != nullptr) {
+      d = _mm256_sub_epi32(
+          d, _mm256_mullo_epi32(
+                 offset, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s.col_sums + u))));
+    }
+    const __m256 scale = _mm256_mul_ps(rs, _mm256_loadu_ps(s.unit_scale + u));
+    const __m256 p = _mm256_mul_ps(_mm256_cvtepi32_ps(d), scale);
+    const __m256 b = s.bias != nullptr ? _mm256_loadu_ps(s.bias + u) : _mm256_setzero_ps();
+    _mm256_storeu_ps(c + 8 * h, _mm256_min_ps(hi, _mm256_max_ps(lo, _mm256_add_ps(b, p))));
+  }
+}
+#endif
+
+// Int16GemmHybrid's stage: each row of the tile's sums rescaled to float while they are in
+// L1; row0: the tile's first row.
+template <int R>
+void QuantizedTile(bool simd, int k, const int16_t* a, int lda, const int16_t* b, float* c, int ldc,
+                   int cols, const HybridOutputStage& s, int col0, int row0) {
+  int32_t acc[R][kNr];
+  QuantAccumulate<R>(simd, k, a, lda, b, acc);
+  for (int i = 0; i < R; ++i) {
+    float* crow = c + static_cast<size_t>(i) * ldc;
+#if defined(TFI_GEMM_X86)
+    if (simd && cols == kNr) {
+      HybridRowAvx2(acc[i], s, row0 + i, col0, crow);
+      continue;
+    }
+#endif
+    HybridRowPortable(acc[i], s, row0 + i, col0, cols, crow);
   }
 }
 
@@ -1457,16 +1519,16 @@ void QuantizedGemmImpl(int m, int n, int k, const int16_t* a, int lda, const int
         OutT* ci = c + static_cast<size_t>(i) * ldc + col0;
         switch (std::min(kQuantMr, m1 - i)) {
           case 1:
-            QuantizedTile<1>(simd, k, ai, lda, bp, ci, ldc, cols, s, col0);
+            QuantizedTile<1>(simd, k, ai, lda, bp, ci, ldc, cols, s, col0, i);
             break;
           case 2:
-            QuantizedTile<2>(simd, k, ai, lda, bp, ci, ldc, cols, s, col0);
+            QuantizedTile<2>(simd, k, ai, lda, bp, ci, ldc, cols, s, col0, i);
             break;
           case 3:
-            QuantizedTile<3>(simd, k, ai, lda, bp, ci, ldc, cols, s, col0);
+            QuantizedTile<3>(simd, k, ai, lda, bp, ci, ldc, cols, s, col0, i);
             break;
           default:
-            QuantizedTile<4>(simd, k, ai, lda, bp, ci, ldc, cols, s, col0);
+            QuantizedTile<4>(simd, k, ai, lda, bp, ci, ldc, cols, s, col0, i);
             break;
         }
       }
@@ -1857,6 +1919,12 @@ void QuantizedGemm16x8(int m, int n, int k, const int16_t* a, int lda, const int
 void Int32Gemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b, int32_t* c,
                int ldc, pthreadpool* pool, GemmKernel kernel) {
   QuantizedGemmImpl(m, n, k, a, lda, packed_b, c, ldc, RawStage{}, pool, kernel);
+}
+
+void Int16GemmHybrid(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b,
+                     const HybridOutputStage& stage, float* c, int ldc, pthreadpool* pool,
+                     GemmKernel kernel) {
+  QuantizedGemmImpl(m, n, k, a, lda, packed_b, c, ldc, stage, pool, kernel);
 }
 
 void Int64Gemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b, int64_t* c,

@@ -394,6 +394,11 @@ struct HybridOutputStage {
   const float* bias = nullptr;
   float act_min = 0, act_max = 0;
 };
+// Int32Gemm's sums rescaled by `stage` in each tile (the same bits as Int32Gemm followed
+// by hybrid::ScaleRows, without the int32 pass between): the hybrid layers' int16 path.
+void Int16GemmHybrid(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b,
+                     const HybridOutputStage& stage, float* c, int ldc, pthreadpool* pool,
+                     GemmKernel kernel = GemmKernel::kAuto);
 // Where kAuto runs this shape on AMX tiles or on the AVX-512 VNNI tiles
 // (DotGemmHybridRuns): the rescale runs on each block of sums while it is in L1 (AMX's
 // 32 x 32 blocks) or in registers (VNNI's 8 x 32), and this returns true. False (nothing

@@ -153,6 +153,37 @@ void BM_QuantizedGemm(benchmark::State& state, int m, int n, int k) {
   if (pool != nullptr) pthreadpool_destroy(pool);
 }
 
+// A hybrid layer's float output from the int16 GEMM (Int16GemmHybrid: the hybrid layers'
+// path without dot-product instructions; the rescale in the tiles), BERT-tiny's shapes.
+void BM_Int16GemmHybrid(benchmark::State& state, int m, int n, int k) {
+  std::mt19937 rng(3);
+  std::uniform_int_distribution<int> d(-128, 127);
+  std::vector<int16_t> a(static_cast<size_t>(m) * k);
+  std::vector<int8_t> w(static_cast<size_t>(n) * k);
+  for (auto& x : a) x = static_cast<int16_t>(d(rng));
+  for (auto& x : w) x = static_cast<int8_t>(d(rng));
+  std::vector<int16_t> packed(tflite::gemm::PackedQuantizedWeightsSize(n, k));
+  tflite::gemm::PackInt8Weights(w.data(), n, k, 0, packed.data());
+  std::vector<float> row_scale(m, 0.01f), unit_scale(n, 0.02f), bias(n, 0.5f);
+  tflite::gemm::HybridOutputStage stage;
+  stage.row_scale = row_scale.data();
+  stage.unit_scale = unit_scale.data();
+  stage.bias = bias.data();
+  stage.act_min = -1e30f;
+  stage.act_max = 1e30f;
+  std::vector<float> c(static_cast<size_t>(m) * n);
+  const int threads = static_cast<int>(state.range(0));
+  pthreadpool_t pool = threads > 1 ? pthreadpool_create(threads) : nullptr;
+  for (auto _ : state) {
+    tflite::gemm::Int16GemmHybrid(m, n, k, a.data(), k, packed.data(), stage, c.data(), n, pool);
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["GOP/s"] =
+      benchmark::Counter(2e-9 * m * n * k, benchmark::Counter::kIsIterationInvariantRate);
+  if (pool != nullptr) pthreadpool_destroy(pool);
+}
+
 // The dot-product GEMM (VNNI): same stage; the second argument picks the tile
 // (0 auto, 1 portable, 2 AVX-VNNI, 3 AVX-512 VNNI, 4 AMX; one the CPU lacks runs as auto).
 // Random uint8 rows of A (DotDepth(k) apart) and int8 weights packed for the dot GEMM,
@@ -501,6 +532,21 @@ BENCHMARK_CAPTURE(BM_QuantizedGemm, conv1x1_56x56x24_to_144, 56 * 56, 144, 24)
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_QuantizedGemm, conv1x1_14x14x96_to_576, 14 * 14, 576, 96)
     ->Arg(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Int16GemmHybrid, bert_qkv_64x128_to_384, 64, 384, 128)
+    ->Arg(1)
+    ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Int16GemmHybrid, bert_ff1_64x128_to_512, 64, 512, 128)
+    ->Arg(1)
+    ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Int16GemmHybrid, bert_ff2_64x512_to_128, 64, 128, 512)
+    ->Arg(1)
+    ->Arg(2)
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_DotGemm, conv3x3_112x112x32_to_64, 112 * 112, 64, 3 * 3 * 32)

@@ -7,11 +7,13 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "kernels/internal/gemm_blocks.h"
+#include "kernels/internal/hybrid.h"
 #include "kernels/internal/vector_math.h"
 #include "kernels/testing/conv_test_util.h"
 
@@ -711,6 +713,68 @@ TEST_CASE("Int32Gemm (both micro-kernels) gives the exact int32 sums") {
       }
     }
   }
+}
+
+// The hybrid layers' int16 path: the rescale in the tiles gives Int32Gemm's sums through
+// hybrid::ScaleRows bit for bit (with and without the offset term, dot bias, bias and a
+// pool; partial tiles; ReLU6-style clamps), and leaves C's padding alone.
+TEST_CASE("Int16GemmHybrid gives Int32Gemm then ScaleRows bit for bit") {
+  const int shapes[][3] = {{1, 1, 1},      {1, 1000, 37}, {3, 20, 7}, {9, 33, 64},
+                           {64, 128, 128}, {66, 40, 301}, {4, 3, 0}};
+  pthreadpool_t two = pthreadpool_create(2);
+  uint32_t seed = 700;
+  for (const auto& s : shapes) {
+    for (GemmKernel kernel : kKernels) {
+      for (int variant = 0; variant < 4; ++variant) {
+        ++seed;
+        const int m = s[0], n = s[1], k = s[2];
+        CAPTURE(seed, m, n, k, static_cast<int>(kernel), variant);
+        std::mt19937 rng(seed);
+        const int lda = k + 1, ldc = n + 3;
+        const auto a = RandomInts<int16_t>(rng, static_cast<size_t>(m) * lda, -255, 255);
+        const auto w = RandomInts<int8_t>(rng, static_cast<size_t>(n) * k, -128, 127);
+        std::vector<int16_t> packed(tflite::gemm::PackedQuantizedWeightsSize(n, k));
+        tflite::gemm::PackInt8Weights(w.data(), n, k, 0, packed.data());
+        std::uniform_real_distribution<float> unit(0.001f, 0.05f), b(-3.f, 3.f);
+        std::vector<float> row_scale(m), unit_scale(n), bias(n);
+        for (float& v : row_scale) v = unit(rng);
+        for (float& v : unit_scale) v = unit(rng);
+        for (float& v : bias) v = b(rng);
+        const auto col_sums = RandomInts<int32_t>(rng, n, -40000, 40000);
+        const auto dot_bias = RandomInts<int32_t>(rng, n, -70000, 70000);
+        const auto row_offset = RandomInts<int32_t>(rng, m, -128, 127);
+        tflite::gemm::HybridOutputStage stage;
+        stage.row_scale = row_scale.data();
+        stage.unit_scale = unit_scale.data();
+        stage.bias = variant & 1 ? bias.data() : nullptr;
+        stage.col_sums = variant & 2 ? col_sums.data() : nullptr;
+        stage.row_offset = row_offset.data();
+        stage.dot_bias = variant == 3 ? dot_bias.data() : nullptr;
+        stage.act_min = variant == 1 ? 0.0f : -std::numeric_limits<float>::infinity();
+        stage.act_max = variant == 1 ? 6.0f : std::numeric_limits<float>::infinity();
+        std::vector<int32_t> sums(static_cast<size_t>(m) * n);
+        tflite::gemm::Int32Gemm(m, n, k, a.data(), lda, packed.data(), sums.data(), n, nullptr,
+                                kernel);
+        for (int i = 0; i < m && stage.dot_bias != nullptr; ++i) {
+          for (int j = 0; j < n; ++j) {
+            sums[i * n + j] = static_cast<int32_t>(static_cast<uint32_t>(sums[i * n + j]) +
+                                                   static_cast<uint32_t>(dot_bias[j]));
+          }
+        }
+        std::vector<float> want(static_cast<size_t>(m) * ldc, 9.5f), got(want);
+        tflite::hybrid::ScaleRows(sums.data(), n, m, n, row_scale.data(), stage.col_sums,
+                                  row_offset.data(), unit_scale.data(), stage.bias, stage.act_min,
+                                  stage.act_max, want.data(), ldc);
+        for (pthreadpool_t pool : {static_cast<pthreadpool_t>(nullptr), two}) {
+          std::fill(got.begin(), got.end(), 9.5f);
+          tflite::gemm::Int16GemmHybrid(m, n, k, a.data(), lda, packed.data(), stage, got.data(),
+                                        ldc, pool, kernel);
+          REQUIRE(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0);
+        }
+      }
+    }
+  }
+  pthreadpool_destroy(two);
 }
 
 // int16 x int16 as BATCH_MATMUL runs it: each weight split into its signed high byte and

@@ -661,7 +661,8 @@ struct QuantizedRows {
   // uint8, the dot GEMM's rows, without a second pass over them). `values` is left alone.
   // Three passes (the rows' ranges, their parameters, the values) so that the parameters'
   // divisions of one row overlap those of the next. With a pool and enough values (a
-  // hybrid convolution's image), the ranges and the values in spans over its threads.
+  // hybrid convolution's image), the ranges and the values in spans over its threads;
+  // without AVX-512, with enough rows (a hybrid layer's batch), blocks of rows over them.
   void QuantizeTo(const float* x, int rows, size_t size, bool asymmetric, int8_t* dst,
                   size_t stride, uint8_t flip, pthreadpool* pool = nullptr) {
     scale.assign(rows, 1.0f);
@@ -683,17 +684,24 @@ struct QuantizedRows {
         MinMaxRowsAvx512(x, rows, size, bounds_.data());
       }
 #endif
+    } else if (const size_t blocks = RowBlocks(rows, size, pool); blocks > 1) {
+      // Whole rows per thread (range, parameters, values): the same per-row operations.
+      parallel::ParallelFor(pool, blocks, parallel::kMinParallelWork, [&](size_t b) {
+        const int r0 = static_cast<int>(b * rows / blocks);
+        const int r1 = static_cast<int>((b + 1) * rows / blocks);
+        for (int r = r0; r < r1; ++r) {
+          MinMax(x + r * size, static_cast<int>(size), &bounds_[2 * r], &bounds_[2 * r + 1]);
+          SetParams(r, asymmetric);
+          QuantizeWith(params_[r], x + r * size, static_cast<int>(size), dst + r * stride, flip);
+        }
+      });
+      return;
     } else {
       for (int r = 0; r < rows; ++r) {
         MinMax(x + r * size, static_cast<int>(size), &bounds_[2 * r], &bounds_[2 * r + 1]);
       }
     }
-    for (int r = 0; r < rows; ++r) {
-      params_[r] = asymmetric ? AsymmetricParams(bounds_[2 * r], bounds_[2 * r + 1])
-                              : SymmetricParams(bounds_[2 * r], bounds_[2 * r + 1]);
-      scale[r] = params_[r].scale;
-      offset[r] = params_[r].offset;
-    }
+    for (int r = 0; r < rows; ++r) SetParams(r, asymmetric);
     if (avx512) {
 #if defined(TFI_HYBRID_AVX2)
       if (spans.span != 0) {
@@ -713,6 +721,25 @@ struct QuantizedRows {
  private:
   // Below this many values the threads' hand-off costs more than the passes.
   static constexpr double kParallelValues = 65536;
+  // Rows of a hybrid layer (no AVX-512): from this many values, whole rows per thread.
+  static constexpr double kParallelRowValues = 16384;
+
+  void SetParams(int r, bool asymmetric) {
+    params_[r] = asymmetric ? AsymmetricParams(bounds_[2 * r], bounds_[2 * r + 1])
+                            : SymmetricParams(bounds_[2 * r], bounds_[2 * r + 1]);
+    scale[r] = params_[r].scale;
+    offset[r] = params_[r].offset;
+  }
+
+  // How many blocks of whole rows to quantize in over the pool (1: on this thread).
+  static size_t RowBlocks(int rows, size_t size, pthreadpool* pool) {
+    const size_t threads = parallel::NumThreads(pool);
+    if (threads <= 1 || static_cast<size_t>(rows) < 2 * threads ||
+        static_cast<double>(rows) * size < kParallelRowValues) {
+      return 1;
+    }
+    return std::min<size_t>(static_cast<size_t>(rows), 4 * threads);
+  }
 
   // Over a pool, with enough values (a hybrid convolution's image), each row in spans of a
   // multiple of 64 values, a few per thread (span 0: the serial passes). The spans' ranges

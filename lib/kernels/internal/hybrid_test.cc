@@ -286,6 +286,43 @@ TEST_CASE("hybrid::QuantizedRows over a thread pool gives the serial values") {
   pthreadpool_destroy(pool);
 }
 
+// A hybrid layer's batch over a thread pool (without AVX-512: blocks of whole rows from
+// 16,384 values; with it, spans from 65,536): the serial bytes, scales and offsets, rows
+// with NaN, infinities and all zeros among them.
+TEST_CASE("hybrid::QuantizedRows of a layer's rows over a thread pool gives the serial values") {
+  pthreadpool_t pool = pthreadpool_create(2);
+  std::mt19937 rng(29);
+  std::uniform_real_distribution<float> d(-2.f, 5.f);
+  const float nan = std::nanf(""), inf = std::numeric_limits<float>::infinity();
+  int cases = 0;
+  for (int rows : {4, 9, 64, 65}) {
+    for (size_t size : {size_t{256}, size_t{300}, size_t{2049}, size_t{5000}}) {
+      std::vector<float> x(static_cast<size_t>(rows) * size);
+      for (float& v : x) v = d(rng);
+      x[size + 7] = nan;                                            // row 1: NaN inside
+      x[2 * size] = nan;                                            // row 2: NaN first
+      std::fill(x.begin() + 3 * size, x.begin() + 4 * size, 0.0f);  // row 3: zeros
+      x[(rows - 1) * size + size / 2] = -inf;                       // the last row: an infinity
+      for (bool asymmetric : {false, true}) {
+        for (uint8_t flip : {uint8_t{0}, uint8_t{0x80}}) {
+          const size_t stride = size + (flip != 0 ? 5 : 0);
+          std::vector<int8_t> serial(static_cast<size_t>(rows) * stride, 3), pooled(serial);
+          tflite::hybrid::QuantizedRows a, b;
+          a.QuantizeTo(x.data(), rows, size, asymmetric, serial.data(), stride, flip);
+          b.QuantizeTo(x.data(), rows, size, asymmetric, pooled.data(), stride, flip, pool);
+          CAPTURE(rows, size, asymmetric, static_cast<int>(flip));
+          REQUIRE(std::memcmp(a.scale.data(), b.scale.data(), rows * sizeof(float)) == 0);
+          REQUIRE(a.offset == b.offset);
+          REQUIRE(serial == pooled);
+          ++cases;
+        }
+      }
+    }
+  }
+  CHECK(cases == 4 * 4 * 4);
+  pthreadpool_destroy(pool);
+}
+
 // Infinite inputs (found by an UBSan fuzz run): an infinite scale, a NaN zero point that
 // must not reach the int8 conversion; 0, what TFLite's conversion gives on x86.
 TEST_CASE("hybrid::AsymmetricQuantizeFloats on infinite inputs: offset 0, no NaN conversion") {
