@@ -72,8 +72,19 @@ bool OwnFullyConnectedF32Wanted() { return OwnStepWanted(tflite::gemm::CpuHasAvx
 ConvF32::ConvF32(const tflite::conv_util::ConvGeometry& g, const float* filter,
                  const float* bias, float min, float max, tflite::gemm::GemmKernel kernel)
     : g_(g), min_(min), max_(max), kernel_(kernel) {
-  const int depth = g.f_h * g.f_w * g.in_c;
+  const int depth = g.f_h * g.f_w * (g.groups > 1 ? g.f_c : g.in_c);
   if (bias != nullptr) bias_.assign(bias, bias + g.out_c);
+  if (g.groups > 1) {
+    const int n = g.group_out_c;
+    const size_t panel = tflite::gemm::PackedWeightsSize(n, depth);
+    packed_.resize(panel * g.groups);
+    for (int j = 0; j < g.groups; ++j) {
+      tflite::gemm::PackFloatWeights(filter + static_cast<size_t>(j) * n * depth, n, depth,
+                                     packed_.data() + j * panel);
+      groups_.push_back(packed_.data() + j * panel);
+    }
+    return;
+  }
   if (kernel == tflite::gemm::GemmKernel::kAuto && OnePixelPointwise(g) &&
       HalfHead(1, g.out_c, depth, filter)) {
     half_ = std::make_shared<const tflite::gemv_f16::HalfWeights>(filter, g.out_c, depth);
@@ -121,6 +132,11 @@ void ConvF32::Run(const float* input, float* output, pthreadpool_t pool,
   }
   if (winograd_ != nullptr) {
     tflite::winograd::Conv(g_, input, *winograd_, stage, output, &scratch_, pool);
+    return;
+  }
+  if (!groups_.empty()) {
+    tflite::conv_util::GroupedDirectFloatConv(g_, input, groups_.data(), stage, output, &scratch_,
+                                              pool, kernel_);
     return;
   }
   tflite::conv_util::FloatConv(g_, input, packed_.data(), stage, output, &scratch_, pool, kernel_);

@@ -79,8 +79,10 @@ struct ResidualAdd {
 
 class ConvF32 {
  public:
-  // filter [out_c][f_h][f_w][in_c] (OHWI), bias [out_c] or nullptr; g.groups must be 1.
-  // kernel: the GEMM's order of sums (kTfliteGemmOrder in dynamic-range graphs).
+  // filter [out_c][f_h][f_w][f_c] (OHWI), bias [out_c] or nullptr; g.groups 1, or more
+  // where conv_util::GroupedDirectFloatConvApplies(g, kernel) (then Run takes no residual
+  // and no swish). kernel: the GEMM's order of sums (kTfliteGemmOrder in dynamic-range
+  // graphs).
   ConvF32(const tflite::conv_util::ConvGeometry& g, const float* filter, const float* bias,
           float min, float max, tflite::gemm::GemmKernel kernel = tflite::gemm::GemmKernel::kAuto);
   // input [batches][in_h][in_w][in_c] -> output [batches][out_h][out_w][out_c]; with
@@ -96,6 +98,7 @@ class ConvF32 {
   tflite::gemm::CacheLineVector<float> packed_;
   std::shared_ptr<const tflite::gemv_f16::HalfWeights> half_;  // HalfHead's, or null
   std::unique_ptr<tflite::winograd::Weights> winograd_;        // 3x3 stride 1, or null
+  std::vector<const float*> groups_;  // grouped: each group's weights in packed_
   std::vector<float> bias_;
   float min_, max_;
   tflite::gemm::GemmKernel kernel_;

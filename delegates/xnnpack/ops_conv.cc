@@ -159,9 +159,9 @@ bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
   g.f_h = Dim(v, filter, 1);
   g.f_w = Dim(v, filter, 2);
   g.f_c = Dim(v, filter, 3);
-  // Grouped (in_c = groups x f_c) for int8 (VisitQuantizedConv has checked the split);
-  // XNNPACK's own grouped float convolution stays.
-  g.groups = qs8 && g.f_c > 0 ? g.in_c / g.f_c : 1;
+  // Grouped (in_c = groups x f_c; VisitQuantizedConv / VisitConv2D have checked the split):
+  // float where each group's direct convolution applies, else XNNPACK's stays (below).
+  g.groups = g.f_c > 0 ? g.in_c / g.f_c : 1;
   g.group_out_c = g.out_c / std::max(1, g.groups);
   g.out_h = Dim(v, output, 1);
   g.out_w = Dim(v, output, 2);
@@ -184,7 +184,16 @@ bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
     return step == nullptr || PlanConvQs8Step(v, g, read, filter, bias, output, p->activation, step);
   }
   const bool folds = v.residual_inputs != nullptr && v.residual_inputs->count(output) != 0;
-  if (!v.builtin_bits && !OwnConvF32Wanted(g, static_cast<const float*>(StaticData(v, filter)), folds)) {
+  const tflite::gemm::GemmKernel kernel =
+      v.builtin_bits ? tflite::gemm::GemmKernel::kTfliteGemmOrder : tflite::gemm::GemmKernel::kAuto;
+  if (g.groups > 1) {
+    // Without a residual to fold (the grouped step's stage has none).
+    if (folds || !tflite::conv_util::GroupedDirectFloatConvApplies(g, kernel) ||
+        !OwnStepWanted(true)) {
+      return false;
+    }
+  } else if (!v.builtin_bits &&
+             !OwnConvF32Wanted(g, static_cast<const float*>(StaticData(v, filter)), folds)) {
     return false;
   }
   float min, max;
@@ -194,8 +203,7 @@ bool PlanOwnConv(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
     step->output = output;
     step->op = std::make_shared<const ConvF32>(
         g, static_cast<const float*>(StaticData(v, filter)),
-        bias >= 0 ? static_cast<const float*>(StaticData(v, bias)) : nullptr, min, max,
-        v.builtin_bits ? tflite::gemm::GemmKernel::kTfliteGemmOrder : tflite::gemm::GemmKernel::kAuto);
+        bias >= 0 ? static_cast<const float*>(StaticData(v, bias)) : nullptr, min, max, kernel);
   }
   return true;
 }

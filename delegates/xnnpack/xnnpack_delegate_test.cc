@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "builder/model_builder.h"
+#include "kernels/internal/direct_conv_f32.h"
 #include "kernels/internal/winograd_f32.h"
 #include "kernels/testing/op_test_util.h"
 #include "custom_ops/mediapipe/mediapipe_ops.h"
@@ -93,6 +94,13 @@ void CheckConvCases() {
                            {1, 9, 11, 40}, Conv(tflite::Padding_SAME, 1, 1, tflite::ActivationFunctionType_RELU)));
   CheckDelegated(ConvModel(tflite::BuiltinOperator_CONV_2D, {2, 7, 6, 36}, {33, 3, 3, 36},
                            {2, 5, 4, 33}, Conv(tflite::Padding_VALID, 1, 1)));
+  // Grouped: 4 groups of 8 -> 8 channels (ResNeXt's; the own step's per-group direct
+  // convolution where taken), and 4 groups of 6 -> 9 at stride 2 over two images.
+  CheckDelegated(ConvModel(tflite::BuiltinOperator_CONV_2D, {1, 10, 12, 32}, {32, 3, 3, 8},
+                           {1, 10, 12, 32},
+                           Conv(tflite::Padding_SAME, 1, 1, tflite::ActivationFunctionType_RELU)));
+  CheckDelegated(ConvModel(tflite::BuiltinOperator_CONV_2D, {2, 9, 7, 24}, {36, 3, 3, 6},
+                           {2, 4, 3, 36}, Conv(tflite::Padding_VALID, 2, 1)));
 }
 
 TEST_CASE("XNNPACK CONV_2D: padding, strides, dilation, activations, odd channels, groups") {
@@ -368,6 +376,22 @@ TEST_CASE("XNNPACK partitions run float CONV_2D and FULLY_CONNECTED on the built
   if (tflite::winograd::Applies({1, 9, 11, 32, 3, 3, 9, 11, 40, 32, 1, 40, 1, 1, 1, 1, 1, 1})) {
     CHECK_THAT(w.log.back(), Catch::Contains("float 3x3 stride-1 convolutions by Winograd's "
                                              "F(2x2, 3x3) on the builtin kernels' GEMM"));
+  }
+  // A grouped convolution whose groups' direct convolution applies: an own step too.
+  const Outcome grouped =
+      Run(ConvModel(tflite::BuiltinOperator_CONV_2D, {1, 10, 12, 32}, {32, 3, 3, 8},
+                    {1, 10, 12, 32}, Conv(tflite::Padding_SAME, 1, 1)),
+          true);
+  REQUIRE(!grouped.log.empty());
+  std::string grouped_log;
+  for (const std::string& line : grouped.log) grouped_log += line + "\n";
+  if (tflite::conv_util::GroupedDirectFloatConvApplies(
+          {1, 10, 12, 32, 3, 3, 10, 12, 32, 8, 4, 8, 1, 1, 1, 1, 1, 1},
+          tflite::gemm::GemmKernel::kAuto)) {
+    CHECK_THAT(grouped_log, Catch::Contains("float convolutions and fully connected layers"));
+    CHECK_THAT(grouped_log, Catch::Contains(": #0 CONV_2D"));
+  } else {
+    CHECK_THAT(grouped_log, !Catch::Contains(": #0 CONV_2D"));
   }
 }
 

@@ -16,7 +16,8 @@
 // Grouped convolution (v6: input depth = groups * filter depth, out channels split evenly
 // over the groups) runs every type group by group: im2col of the group's input channels
 // times the group's filter rows, written to the group's output channels (as the reference
-// kernels index in_channel + group * filter_input_depth).
+// kernels index in_channel + group * filter_input_depth); float where the group's direct
+// convolution applies, on it (conv_util::GroupedDirectFloatConv: the same sums).
 //
 // Hybrid (float input and output, int8 filter; v2 per-tensor, v5 per-channel): as TFLite's
 // kernel, each batch image is quantized on the fly, summed exactly in int32 (the packed GEMM's
@@ -717,6 +718,19 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
       }
       float* out = output->data.f;
       const int n = g.group_out_c;
+      if (g.groups > 1 && conv_util::GroupedDirectFloatConvApplies(g, data->float_kernel)) {
+        // Each group's windows read in place from an image of its channels.
+        std::vector<const float*> packed(g.groups);
+        for (int grp = 0; grp < g.groups; ++grp) {
+          data->weights[grp].Pack(filter, n, depth, 0, static_cast<size_t>(grp) * n);
+          packed[grp] = data->weights[grp].f.data();
+        }
+        conv_util::GroupedDirectFloatConv(
+            g, input->data.f, packed.data(),
+            conv_util::FloatStage(params->activation, bias != nullptr ? bias->data.f : nullptr),
+            out, &data->im2col_f, pool, data->float_kernel);
+        return kTfLiteOk;
+      }
       for (int grp = 0; grp < g.groups; ++grp) {
         conv_util::PackedWeights& w = data->weights[grp];
         w.Pack(filter, n, depth, 0, static_cast<size_t>(grp) * n);

@@ -238,5 +238,100 @@ TEST_CASE("DirectFloatConv: a residual ADD in the stage, as the GEMM adds it") {
   CHECK(*std::min_element(direct.begin(), direct.end()) == 0.0f);
 }
 
+// Grouped: each group's sums as its own convolution computes them on the im2col GEMM (its
+// channels gathered into an image of their own: the same bits), written into its
+// channels of the output, and a double reference; random geometries with 2-8 groups of
+// 1-16 input and 5-20 output channels, over a pool and without.
+TEST_CASE("GroupedDirectFloatConv: each group's GEMM bits on random grouped geometries") {
+  ConvGeometry probe{1, 8, 8, 16, 3, 3, 8, 8, 16, 8, 2, 8, 1, 1, 1, 1, 1, 1};
+  if (!tflite::conv_util::GroupedDirectFloatConvApplies(probe, tflite::gemm::GemmKernel::kAuto)) {
+    WARN(
+        "SKIPPED: the grouped direct convolution does not run on this CPU (AVX-512F takes "
+        "at most 4 channels a group; or neither AVX-512F nor AVX2 with FMA)");
+    return;
+  }
+  std::unique_ptr<pthreadpool, decltype(&pthreadpool_destroy)> pool(pthreadpool_create(2),
+                                                                    pthreadpool_destroy);
+  std::mt19937 rng(20261206);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  int checked = 0;
+  for (int trial = 0; trial < 120; ++trial) {
+    ConvGeometry g;
+    if (!MakeGeometry(rng, &g)) continue;
+    const int groups = pick(2, 8), f_c = pick(1, 16);
+    const int n = std::vector<int>{5, 8, 12, 16, 20}[pick(0, 4)];
+    g.f_c = f_c;
+    g.in_c = groups * f_c;
+    g.groups = groups;
+    g.group_out_c = n;
+    g.out_c = groups * n;
+    CAPTURE(trial, g.batches, g.in_h, g.in_w, g.f_h, g.f_w, groups, f_c, n, g.stride_h, g.stride_w,
+            g.dil_h, g.pad_h, g.pad_w);
+    ConvGeometry sub = g;
+    sub.in_c = f_c;
+    sub.out_c = n;
+    sub.groups = 1;
+    const bool applies =
+        tflite::conv_util::DirectFloatConvApplies(sub, tflite::gemm::GemmKernel::kAuto);
+    REQUIRE(tflite::conv_util::GroupedDirectFloatConvApplies(g, tflite::gemm::GemmKernel::kAuto) ==
+            applies);
+    if (!applies) continue;
+    const int depth = g.f_h * g.f_w * f_c;
+    std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+    const size_t in_px = static_cast<size_t>(g.batches) * g.in_h * g.in_w;
+    const size_t out_px = static_cast<size_t>(g.batches) * g.out_h * g.out_w;
+    std::vector<float> in(in_px * g.in_c), filter(static_cast<size_t>(g.out_c) * depth),
+        bias(g.out_c);
+    for (float& v : in) v = value(rng);
+    for (float& v : filter) v = value(rng);
+    for (float& v : bias) v = value(rng);
+    tflite::gemm::FloatOutputStage stage;
+    stage.bias = bias.data();
+    if (trial % 3 == 0) {
+      stage.min = -0.5f;
+      stage.max = 0.75f;
+    }
+    const size_t panel = tflite::gemm::PackedWeightsSize(n, depth);
+    std::vector<float> packed(panel * groups);
+    std::vector<const float*> packed_groups(groups);
+    for (int j = 0; j < groups; ++j) {
+      tflite::gemm::PackFloatWeights(filter.data() + static_cast<size_t>(j) * n * depth, n, depth,
+                                     packed.data() + j * panel);
+      packed_groups[j] = packed.data() + j * panel;
+    }
+    std::vector<float> got(out_px * g.out_c, -9.0f), scratch;
+    tflite::conv_util::GroupedDirectFloatConv(g, in.data(), packed_groups.data(), stage, got.data(),
+                                              &scratch, trial % 2 == 0 ? pool.get() : nullptr);
+    for (int j = 0; j < groups; ++j) {
+      std::vector<float> image(in_px * f_c), want(out_px * n),
+          sub_filter(filter.begin() + static_cast<size_t>(j) * n * depth,
+                     filter.begin() + static_cast<size_t>(j + 1) * n * depth);
+      for (size_t px = 0; px < in_px; ++px) {
+        std::copy_n(in.data() + px * g.in_c + j * f_c, f_c, image.data() + px * f_c);
+      }
+      tflite::gemm::FloatOutputStage sub_stage = stage;
+      sub_stage.bias = bias.data() + j * n;
+      std::vector<float> sub_scratch;
+      tflite::conv_util::FloatConv(sub, image.data(), packed_groups[j], sub_stage, want.data(),
+                                   &sub_scratch, nullptr, tflite::gemm::GemmKernel::kAvx2);
+      const std::vector<float> sub_bias(bias.begin() + j * n, bias.begin() + (j + 1) * n);
+      const std::vector<double> ref =
+          Reference(sub, image, sub_filter, sub_bias, stage.min, stage.max);
+      for (size_t px = 0; px < out_px; ++px) {
+        for (int c = 0; c < n; ++c) {
+          const float v = got[px * g.out_c + j * n + c];
+          REQUIRE(std::abs(v - ref[px * n + c]) <= 1e-5 * depth);
+          if (std::memcmp(&v, &want[px * n + c], sizeof v) != 0) {
+            FAIL("group " << j << ", pixel " << px << ", channel " << c << ": " << v << ", GEMM "
+                          << want[px * n + c]);
+          }
+        }
+      }
+    }
+    ++checked;
+  }
+  CHECK(checked > 40);
+}
+
 }  // namespace
 }  // namespace tflite_inspect
