@@ -1,5 +1,7 @@
 #include "kernels/internal/vector_math.h"
 
+#include <cstring>
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
@@ -16,9 +18,53 @@ void ApplyGeneric(const float* in, int64_t n, float* out) {
 }
 
 #if defined(__x86_64__) || defined(__i386__)
+// Sigmoid on 8 lanes for Apply on AVX2: f = e / (1 + e), e = exp(-|x|) (in (0, 1]: nothing
+// to clamp), then 1 - f where x is positive. 2^n from a magic-biased rounding (the biased
+// exponent in the low mantissa bits: one shift, no conversion); Exp's two-constant
+// reduction and polynomial (vector_math.h); f set to 0 past |x| = 87.33 (where 2^n would
+// leave the normal range). Within 3 ulp of 1 / (1 + exp(-x)) down to -80; NaN stays NaN.
+// Half the operations of the lane-generic form (EfficientNet's swishes were a fifth of
+// its time on an AVX2 Zen 3).
+__attribute__((target("avx2,fma"), always_inline)) inline __m256 SigmoidAvx2(__m256 x) {
+  const __m256 z = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x);  // |x|
+  // 1.5 * 2^23 + 127: t's low bits hold round(-z * log2(e)) + 127.
+  const __m256 magic = _mm256_set1_ps(12583039.0f);
+  const __m256 t = _mm256_fmadd_ps(z, _mm256_set1_ps(-1.44269504088896341f), magic);
+  const __m256 scale = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_castps_si256(t), 23));
+  const __m256 n = _mm256_sub_ps(t, magic);  // round(-z * log2(e)), exactly
+  __m256 r =
+      _mm256_fmadd_ps(n, _mm256_set1_ps(-0.693359375f), _mm256_sub_ps(_mm256_setzero_ps(), z));
+  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
+  __m256 p = _mm256_fmadd_ps(_mm256_set1_ps(1.9875691500E-4f), r, _mm256_set1_ps(1.3981999507E-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073E-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894E-2f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459E-1f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201E-1f));
+  p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r);
+  const __m256 e = _mm256_fmadd_ps(p, scale, scale);  // (1 + p) * 2^n
+  __m256 f = _mm256_div_ps(e, _mm256_add_ps(e, _mm256_set1_ps(1.0f)));
+  // Past the cutoff (and for infinite x) 0; an ordered compare: NaN passes.
+  f = _mm256_andnot_ps(_mm256_cmp_ps(z, _mm256_set1_ps(87.33f), _CMP_GT_OQ), f);
+  // x's sign bit picks f (negative x), else 1 - f.
+  return _mm256_blendv_ps(_mm256_sub_ps(_mm256_set1_ps(1.0f), f), f, x);
+}
+
 template <Function kF>
 __attribute__((target("avx2,fma"))) void ApplyAvx2(const float* in, int64_t n, float* out) {
-  MapArray<V8, kF>(in, n, out);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 x = _mm256_loadu_ps(in + i);
+    const __m256 s = SigmoidAvx2(x);
+    _mm256_storeu_ps(out + i, kF == Function::kSwish ? _mm256_mul_ps(s, x) : s);
+  }
+  if (i < n) {  // the last n % 8 through a zero-padded copy
+    float tail[8] = {};
+    std::memcpy(tail, in + i, sizeof(float) * (n - i));
+    const __m256 x = _mm256_loadu_ps(tail);
+    const __m256 s = SigmoidAvx2(x);
+    _mm256_storeu_ps(tail, kF == Function::kSwish ? _mm256_mul_ps(s, x) : s);
+    std::memcpy(out + i, tail, sizeof(float) * (n - i));
+  }
 }
 
 // Sigmoid on 16 lanes for Apply on AVX-512: 1 / (1 + z), z = exp(-x) with -x clamped to

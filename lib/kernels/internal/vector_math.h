@@ -75,8 +75,8 @@ __attribute__((always_inline)) inline void Exp(V& x) {
   x = y * s0 * s1;
 }
 
-// x = 1 / (1 + exp(-x)), in place. (Apply's AVX-512 form computes it differently, within
-// the same bound: vector_math.cc.)
+// x = 1 / (1 + exp(-x)), in place. (Apply's AVX-512 and AVX2 forms compute it
+// differently, within the same bound: vector_math.cc.)
 template <typename V>
 __attribute__((always_inline)) inline void Sigmoid(V& x) {
   V e = -x;
