@@ -540,7 +540,12 @@ void EvalHybrid(TfLiteContext* context, int input_index, OpData* data,
     };
     const int threads = static_cast<int>(parallel::NumThreads(pool));
     const int per_block = 8;  // rows: two of the GEMM's 4-row tiles
-    if (threads > 1 && batches >= 2 * threads * per_block) {
+    // Each block reads all the weights: only while they fit a core's L2 (256 KB here); wider
+    // layers keep the GEMM's own split, which shares the weights' panels out. (On
+    // transformer_128x256_dynamic, 512 KB layers, the two measured alike at two threads.)
+    constexpr size_t kRowBlockWeightBytes = 256 * 1024;
+    const size_t weight_bytes = data->weights.q.size() * sizeof(int16_t);
+    if (threads > 1 && batches >= 2 * threads * per_block && weight_bytes <= kRowBlockWeightBytes) {
       const int blocks = std::min(4 * threads, batches / per_block);
       const double work = static_cast<double>(batches) * units * k;
       parallel::ParallelFor(pool, static_cast<size_t>(blocks), work, [&](size_t i) {
