@@ -29,17 +29,16 @@ __attribute__((target("avx2,fma"), always_inline)) inline __m256 SigmoidAvx2(__m
   const __m256 z = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x);  // |x|
   // 1.5 * 2^23 + 127: t's low bits hold round(-z * log2(e)) + 127.
   const __m256 magic = _mm256_set1_ps(12583039.0f);
-  const __m256 t = _mm256_fmadd_ps(z, _mm256_set1_ps(-1.44269504088896341f), magic);
+  const __m256 t = _mm256_fmadd_ps(z, _mm256_set1_ps(-kLog2e), magic);
   const __m256 scale = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_castps_si256(t), 23));
   const __m256 n = _mm256_sub_ps(t, magic);  // round(-z * log2(e)), exactly
-  __m256 r =
-      _mm256_fmadd_ps(n, _mm256_set1_ps(-0.693359375f), _mm256_sub_ps(_mm256_setzero_ps(), z));
-  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
-  __m256 p = _mm256_fmadd_ps(_mm256_set1_ps(1.9875691500E-4f), r, _mm256_set1_ps(1.3981999507E-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073E-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894E-2f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459E-1f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201E-1f));
+  __m256 r = _mm256_fmadd_ps(n, _mm256_set1_ps(-kLn2Hi), _mm256_sub_ps(_mm256_setzero_ps(), z));
+  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(kLn2Lo), r);
+  __m256 p = _mm256_fmadd_ps(_mm256_set1_ps(kExpP0), r, _mm256_set1_ps(kExpP1));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kExpP2));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kExpP3));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kExpP4));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kExpP5));
   p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r);
   const __m256 e = _mm256_fmadd_ps(p, scale, scale);  // (1 + p) * 2^n
   __m256 f = _mm256_div_ps(e, _mm256_add_ps(e, _mm256_set1_ps(1.0f)));
@@ -79,15 +78,15 @@ __attribute__((target("avx512f"), always_inline)) inline __m512 SigmoidAvx512(__
   const __m512 w =
       _mm512_max_ps(_mm512_set1_ps(-104.0f),
                     _mm512_min_ps(_mm512_set1_ps(88.0f), _mm512_sub_ps(_mm512_setzero_ps(), x)));
-  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(w, _mm512_set1_ps(1.44269504088896341f)),
+  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(w, _mm512_set1_ps(kLog2e)),
                                         _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), w);
-  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
-  __m512 p = _mm512_fmadd_ps(_mm512_set1_ps(1.9875691500E-4f), r, _mm512_set1_ps(1.3981999507E-3f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073E-3f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894E-2f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459E-1f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201E-1f));
+  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2Hi), w);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2Lo), r);
+  __m512 p = _mm512_fmadd_ps(_mm512_set1_ps(kExpP0), r, _mm512_set1_ps(kExpP1));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kExpP2));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kExpP3));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kExpP4));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kExpP5));
   p = _mm512_fmadd_ps(p, _mm512_mul_ps(r, r), r);
   const __m512 one = _mm512_set1_ps(1.0f);
   const __m512 z = _mm512_scalef_ps(_mm512_add_ps(p, one), n);

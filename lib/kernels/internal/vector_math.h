@@ -44,6 +44,14 @@ struct IntOf<V16> {
   using type = I16;
 };
 
+// Exp's constants (Cephes' expf), shared with Apply's AVX2 and AVX-512 forms: log2(e), ln 2
+// in a high part exact in few bits and the low rest, and the polynomial's coefficients
+// from the highest power down.
+constexpr float kLog2e = 1.44269504088896341f;
+constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
+constexpr float kExpP0 = 1.9875691500E-4f, kExpP1 = 1.3981999507E-3f, kExpP2 = 8.3334519073E-3f,
+                kExpP3 = 4.1665795894E-2f, kExpP4 = 1.6666665459E-1f, kExpP5 = 5.0000001201E-1f;
+
 // x = exp(x), in place (vectors pass by reference: by value, an 8-lane vector would change
 // the calling convention between the AVX2 and the baseline code).
 template <typename V>
@@ -51,20 +59,20 @@ __attribute__((always_inline)) inline void Exp(V& x) {
   using I = typename IntOf<V>::type;
   x = x < -88.3762626647949f ? V{} - 88.3762626647949f : x;
   x = x > 88.3762626647949f ? V{} + 88.3762626647949f : x;
-  const V t = x * 1.44269504088896341f + 0.5f;
+  const V t = x * kLog2e + 0.5f;
   I n = __builtin_convertvector(t, I);  // truncation; floor below
   const V fn0 = __builtin_convertvector(n, V);
   n = fn0 > t ? n - 1 : n;
   const V fn = __builtin_convertvector(n, V);
-  x = x - fn * 0.693359375f;
-  x = x - fn * -2.12194440e-4f;
+  x = x - fn * kLn2Hi;
+  x = x - fn * kLn2Lo;
   const V z = x * x;
-  V y = V{} + 1.9875691500E-4f;
-  y = y * x + 1.3981999507E-3f;
-  y = y * x + 8.3334519073E-3f;
-  y = y * x + 4.1665795894E-2f;
-  y = y * x + 1.6666665459E-1f;
-  y = y * x + 5.0000001201E-1f;
+  V y = V{} + kExpP0;
+  y = y * x + kExpP1;
+  y = y * x + kExpP2;
+  y = y * x + kExpP3;
+  y = y * x + kExpP4;
+  y = y * x + kExpP5;
   y = y * z + x + 1.0f;
   // 2^n in two factors, so that n = 128 (x near 88.38) does not overflow the exponent.
   const I half = n >> 1;
