@@ -393,19 +393,47 @@ inline void RescaleRow(const int32_t* acc, int n, const float* multiplier, const
   }
 }
 
+// One row's rescale with no CPU dispatch, for ScaleRow and for the GEMM tiles that fuse it
+// (gemm::Int16GemmHybrid, whose callers checked the CPU once): out[j] = clamp(bias[j] (or
+// 0) + float(d) * (row_scale * unit_scale[j])), d = dot[j] + dot_bias[j] - offset * col[j]
+// wrapping as uint32 (dot_bias and col where given), the products rounded as written (no
+// FMA), max(v, lo) then min(., hi) with NaN kept. Every pointer is at the row's first
+// column; ScaleSpan does j in [u, n), ScaleSpanAvx2 the whole vectors of [0, n) and returns
+// how many it did.
+__attribute__((optimize("fp-contract=off"))) inline void ScaleSpan(
+    const int32_t* dot, const int32_t* dot_bias, const int32_t* col, uint32_t offset,
+    float row_scale, const float* unit_scale, const float* bias, float act_min, float act_max,
+    float* out, int u, int n) {
+  for (; u < n; ++u) {
+    uint32_t d = static_cast<uint32_t>(dot[u]);
+    if (dot_bias != nullptr) d += static_cast<uint32_t>(dot_bias[u]);
+    if (col != nullptr) d -= offset * static_cast<uint32_t>(col[u]);
+    const float v = (bias != nullptr ? bias[u] : 0.0f) +
+                    static_cast<float>(static_cast<int32_t>(d)) * (row_scale * unit_scale[u]);
+    out[u] = std::min(std::max(v, act_min), act_max);
+  }
+}
+
 #if defined(TFI_HYBRID_AVX2)
-__attribute__((target("avx2"))) inline int ScaleRowAvx2(const int32_t* dot, float row_scale,
-                                                        const float* unit_scale, const float* bias,
-                                                        float act_min, float act_max, float* out,
-                                                        int n) {
+__attribute__((target("avx2"), optimize("fp-contract=off"))) inline int ScaleSpanAvx2(
+    const int32_t* dot, const int32_t* dot_bias, const int32_t* col, uint32_t offset,
+    float row_scale, const float* unit_scale, const float* bias, float act_min, float act_max,
+    float* out, int n) {
   const __m256 rs = _mm256_set1_ps(row_scale), lo = _mm256_set1_ps(act_min),
                hi = _mm256_set1_ps(act_max);
+  const __m256i o = _mm256_set1_epi32(static_cast<int32_t>(offset));
   int u = 0;
   for (; u + 8 <= n; u += 8) {
+    __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(dot + u));
+    if (dot_bias != nullptr) {
+      d = _mm256_add_epi32(d, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(dot_bias + u)));
+    }
+    if (col != nullptr) {
+      d = _mm256_sub_epi32(
+          d, _mm256_mullo_epi32(o, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + u))));
+    }
     const __m256 s = _mm256_mul_ps(rs, _mm256_loadu_ps(unit_scale + u));
-    const __m256 p = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_loadu_si256(
-                                       reinterpret_cast<const __m256i*>(dot + u))),
-                                   s);
+    const __m256 p = _mm256_mul_ps(_mm256_cvtepi32_ps(d), s);
     const __m256 b = bias != nullptr ? _mm256_loadu_ps(bias + u) : _mm256_setzero_ps();
     // max_ps(lo, v) / min_ps(hi, v): std::max(v, lo) / std::min(v, hi), NaN kept.
     _mm256_storeu_ps(out + u, _mm256_min_ps(hi, _mm256_max_ps(lo, _mm256_add_ps(b, p))));
@@ -437,17 +465,12 @@ inline void ScaleRow(const int32_t* dot, float row_scale, const float* unit_scal
                     out, 0);
     return;
   }
-  if (gemm::CpuHasAvx2() && col == nullptr) {
-    u = ScaleRowAvx2(dot, row_scale, unit_scale, bias, act_min, act_max, out, n);
+  if (gemm::CpuHasAvx2()) {
+    u = ScaleSpanAvx2(dot, nullptr, col, offset, row_scale, unit_scale, bias, act_min, act_max, out,
+                      n);
   }
 #endif
-  for (; u < n; ++u) {
-    const int32_t d = col == nullptr ? dot[u]
-                                     : static_cast<int32_t>(static_cast<uint32_t>(dot[u]) -
-                                                            offset * static_cast<uint32_t>(col[u]));
-    const float v = (bias != nullptr ? bias[u] : 0.0f) + static_cast<float>(d) * (row_scale * unit_scale[u]);
-    out[u] = std::min(std::max(v, act_min), act_max);
-  }
+  ScaleSpan(dot, nullptr, col, offset, row_scale, unit_scale, bias, act_min, act_max, out, u, n);
 }
 
 #if defined(TFI_HYBRID_AVX2)
