@@ -64,6 +64,7 @@ struct OpData {
   int groups = 1;
   conv_util::QuantParams quant;
   std::vector<conv_util::PackedWeights> weights;  // one per group
+  std::vector<const float*> group_packed;         // weights[grp].f.data(), grouped float
   // Hybrid: per-output-channel filter scales; per_channel selects the asymmetric path.
   bool hybrid = false;
   bool hybrid_per_channel = false;
@@ -190,6 +191,7 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
 
   const int batches = SizeOfDimension(input, 0);
   data->weights.assign(data->groups, conv_util::PackedWeights());
+  data->group_packed.assign(data->groups, nullptr);
 
   TfLiteIntArray* out_shape = TfLiteIntArrayCreate(4);
   out_shape->data[0] = batches;
@@ -720,13 +722,13 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
       const int n = g.group_out_c;
       if (g.groups > 1 && conv_util::GroupedDirectFloatConvApplies(g, data->float_kernel)) {
         // Each group's windows read in place from an image of its channels.
-        std::vector<const float*> packed(g.groups);
+        // (group_packed: no allocation per Invoke.)
         for (int grp = 0; grp < g.groups; ++grp) {
           data->weights[grp].Pack(filter, n, depth, 0, static_cast<size_t>(grp) * n);
-          packed[grp] = data->weights[grp].f.data();
+          data->group_packed[grp] = data->weights[grp].f.data();
         }
         conv_util::GroupedDirectFloatConv(
-            g, input->data.f, packed.data(),
+            g, input->data.f, data->group_packed.data(),
             conv_util::FloatStage(params->activation, bias != nullptr ? bias->data.f : nullptr),
             out, &data->im2col_f, pool, data->float_kernel);
         return kTfLiteOk;
