@@ -81,6 +81,7 @@ struct OpData {
   // per-tensor filters' unit scales (1: the image scale already holds the filter's).
   std::vector<float> chunk_scale, unit_ones;
   std::vector<uint8_t> image_u8;  // hybrid Conv1D on AMX: the quantized image + 128
+  std::vector<int16_t> image_q;   // hybrid on the int16 GEMM: the padded image of q - offset
   // One input and one output channel per group (EvalHybridDepthwiseGroups): the filter
   // packed as a depthwise one, and a row of each image's offset per batch.
   // (EvalQuantizedDepthwiseGroups too: there the zero row holds the input's zero point, and
@@ -653,7 +654,7 @@ void HybridImages(const Geometry& g, OpData* data, const TfLiteTensor* filter, c
         if (data->chunk_scale.size() < rows) data->chunk_scale.resize(rows, image_scale[0]);
         hybrid_stage.row_scale = data->chunk_scale.data();
         gemm::DotGemmHybridImage(static_cast<int>(rows), n, depth,
-                                 conv_util::PaddedDotRows(g, p, data->image_u8.data()),
+                                 conv_util::PaddedWindows(g, p, data->image_u8.data()),
                                  w.dot.data(), hybrid_stage, out + grp * n, g.out_c, pool);
         continue;
       }
@@ -683,6 +684,27 @@ void HybridImages(const Geometry& g, OpData* data, const TfLiteTensor* filter, c
       continue;
     }
     w.Pack(filter, n, depth, 0, static_cast<size_t>(grp) * n);
+    // One group: the windows read in place from a padded int16 image of q - offset (0
+    // around it, as im2col's padding), the rescale in the tiles (row scale the image's,
+    // unit scale the channel's: the product `multipliers` and RescaleConvRow form).
+    if (!reference_order && conv_util::Int16WindowsApply(g)) {
+      const conv_util::PaddedDotImage p = conv_util::PadDotGeometry(g);
+      data->image_q.resize(p.bytes(g));
+      conv_util::PadInt16Image(g, p, q, offset, data->image_q.data(), pool);
+      data->chunk_scale.resize(rows);
+      for (size_t r = 0; r < rows; ++r) data->chunk_scale[r] = image_scale[r / pixels];
+      if (channel_scale == nullptr) data->unit_ones.assign(n, 1.0f);
+      gemm::HybridOutputStage stage;
+      stage.row_scale = data->chunk_scale.data();
+      stage.unit_scale = channel_scale != nullptr ? channel_scale : data->unit_ones.data();
+      stage.bias = group_bias;
+      stage.act_min = act_min;
+      stage.act_max = act_max;
+      gemm::Int16GemmHybridImage(static_cast<int>(rows), n, depth,
+                                 conv_util::PaddedWindows(g, p, data->image_q.data()), w.q.data(),
+                                 stage, out, g.out_c, pool);
+      continue;
+    }
     conv_util::ChunkedIm2ColGemm(
         rows, depth, n, &data->im2col_q, pool,
         [&](size_t r0, size_t r1, int16_t* buf) {

@@ -1115,6 +1115,16 @@ constexpr int kQuantMr = 4;
 
 inline int KPairs(int k) { return (k + 1) / 2; }
 
+// A tile's rows of A: row i at row[i], its k values `spans` spans of span_k = k / spans
+// (even where spans > 1: each starts a pair of the packed panel), span t at t *
+// span_stride from the row's start. One span of k: a matrix's rows; several: a
+// convolution's windows read in place (one filter row a span; Int16GemmHybridImage).
+struct QuantRows {
+  const int16_t* row[kQuantMr] = {};
+  int spans = 1, span_k = 0;
+  size_t span_stride = 0;
+};
+
 template <typename W>
 void PackQuantizedWeights(const W* weights, int n, int k, int32_t zero_point, int16_t* packed) {
   const int panels = (n + kNr - 1) / kNr;
@@ -1138,13 +1148,15 @@ void PackQuantizedWeights(const W* weights, int n, int k, int32_t zero_point, in
 
 // Portable: acc[i][j] = sum_k a[i][k] * b[k][j].
 template <int R>
-void GenericQuantTile(int k, const int16_t* a, int lda, const int16_t* b, int32_t (&acc)[R][kNr]) {
+void GenericQuantTile(int k, const QuantRows& a, const int16_t* b, int32_t (&acc)[R][kNr]) {
   for (int i = 0; i < R; ++i)
     for (int j = 0; j < kNr; ++j) acc[i][j] = 0;
+  const int span_k = a.span_k;
   for (int kk = 0; kk < k; ++kk) {
     const int16_t* bk = b + (kk / 2) * 2 * kNr + (kk & 1);
+    const size_t at = (kk / span_k) * a.span_stride + kk % span_k;
     for (int i = 0; i < R; ++i) {
-      const int32_t av = a[static_cast<size_t>(i) * lda + kk];
+      const int32_t av = a.row[i][at];
       for (int j = 0; j < kNr; ++j) acc[i][j] += av * static_cast<int32_t>(bk[j * 2]);
     }
   }
@@ -1154,18 +1166,25 @@ void GenericQuantTile(int k, const int16_t* a, int lda, const int16_t* b, int32_
 #define TFI_QGEMM_ROWS(ROW) ROW(0) ROW(1) ROW(2) ROW(3)
 
 template <int R>
-__attribute__((target("avx2"))) void Avx2QuantTile(int k, const int16_t* a, int lda,
-                                                   const int16_t* b, int32_t (&acc)[R][kNr]) {
+__attribute__((target("avx2"))) void Avx2QuantTile(int k, const QuantRows& a, const int16_t* b,
+                                                   int32_t (&acc)[R][kNr]) {
   static_assert(R >= 1 && R <= 4, "");
 #define TFI_DECL(i)                                                               \
   __m256i acc##i##0 = _mm256_setzero_si256(), acc##i##1 = _mm256_setzero_si256(); \
-  const int16_t* a##i = a + static_cast<size_t>(i < R ? i : 0) * lda;
+  const int16_t* a##i = a.row[i < R ? i : 0];
   TFI_QGEMM_ROWS(TFI_DECL)
 #undef TFI_DECL
-  const int full_pairs = k / 2;
-  // Two pairs an iteration: GCC 12 otherwise copies every accumulator back to its
-  // register each pair (8 vmovdqa) and reloads the second weight vector per multiply; BERT-
-  // tiny's hybrid layers 8-10% faster (gemm_benchmark Int16GemmHybrid, AVX2 Zen 3).
+  const int full_pairs = a.span_k / 2;
+  for (int t = 0; t < a.spans; ++t) {
+    if (t > 0) {  // the next span of each row
+#define TFI_NEXT(i) \
+  if constexpr (i < R) a##i += a.span_stride;
+      TFI_QGEMM_ROWS(TFI_NEXT)
+#undef TFI_NEXT
+    }
+    // Two pairs an iteration: GCC 12 otherwise copies every accumulator back to its
+    // register each pair (8 vmovdqa) and reloads the second weight vector per multiply; BERT-
+    // tiny's hybrid layers 8-10% faster (gemm_benchmark Int16GemmHybrid, AVX2 Zen 3).
 #pragma GCC unroll 2
   for (int kp = 0; kp < full_pairs; ++kp, b += 2 * kNr) {
     const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
@@ -1181,7 +1200,8 @@ __attribute__((target("avx2"))) void Avx2QuantTile(int k, const int16_t* a, int 
     TFI_QGEMM_ROWS(TFI_STEP)
 #undef TFI_STEP
   }
-  if (k & 1) {  // last k alone; its pair partner in b is zero
+  }
+  if (k & 1) {  // last k alone (one span); its pair partner in b is zero
     const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
     const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + kNr));
 #define TFI_TAIL(i)                                                           \
@@ -1208,13 +1228,13 @@ __attribute__((target("avx2"))) void Avx2QuantTile(int k, const int16_t* a, int 
 // with each 4-column block's 8 values and a pairwise add give vpmaddwd's sums; int32
 // additions wrap alike in any order, so the sums are the AVX2 tile's and the reference's.
 template <int R>
-void NeonQuantTile(int k, const int16_t* a, int lda, const int16_t* b, int32_t (&acc)[R][kNr]) {
+void NeonQuantTile(int k, const QuantRows& a, const int16_t* b, int32_t (&acc)[R][kNr]) {
   static_assert(R >= 1 && R <= 4, "");
 #define TFI_QGEMM_ROWS(ROW) ROW(0) ROW(1) ROW(2) ROW(3)
-#define TFI_DECL(i)                                                        \
-  int32x4_t acc##i##0 = vdupq_n_s32(0), acc##i##1 = vdupq_n_s32(0);        \
-  int32x4_t acc##i##2 = vdupq_n_s32(0), acc##i##3 = vdupq_n_s32(0);        \
-  const int16_t* a##i = a + static_cast<size_t>(i < R ? i : 0) * lda;
+#define TFI_DECL(i)                                                 \
+  int32x4_t acc##i##0 = vdupq_n_s32(0), acc##i##1 = vdupq_n_s32(0); \
+  int32x4_t acc##i##2 = vdupq_n_s32(0), acc##i##3 = vdupq_n_s32(0); \
+  const int16_t* a##i = a.row[i < R ? i : 0];
   TFI_QGEMM_ROWS(TFI_DECL)
 #undef TFI_DECL
   // acc += the 4 column sums of block `bv` (columns 4q..4q+3) for the pair in `av`.
@@ -1228,10 +1248,17 @@ void NeonQuantTile(int k, const int16_t* a, int lda, const int16_t* b, int32_t (
     TFI_MADD(acc##i##2, av, b2);                                           \
     TFI_MADD(acc##i##3, av, b3);                                           \
   }
-  const int full_pairs = k / 2;
-  for (int kp = 0; kp < full_pairs; ++kp, b += 2 * kNr) {
-    const int16x8_t b0 = vld1q_s16(b), b1 = vld1q_s16(b + 8);
-    const int16x8_t b2 = vld1q_s16(b + 16), b3 = vld1q_s16(b + 24);
+  const int full_pairs = a.span_k / 2;
+  for (int t = 0; t < a.spans; ++t) {
+    if (t > 0) {  // the next span of each row
+#define TFI_NEXT(i) \
+  if constexpr (i < R) a##i += a.span_stride;
+      TFI_QGEMM_ROWS(TFI_NEXT)
+#undef TFI_NEXT
+    }
+    for (int kp = 0; kp < full_pairs; ++kp, b += 2 * kNr) {
+      const int16x8_t b0 = vld1q_s16(b), b1 = vld1q_s16(b + 8);
+      const int16x8_t b2 = vld1q_s16(b + 16), b3 = vld1q_s16(b + 24);
 #define TFI_STEP(i)                                 \
   {                                                 \
     int32_t pair = 0;                               \
@@ -1240,6 +1267,7 @@ void NeonQuantTile(int k, const int16_t* a, int lda, const int16_t* b, int32_t (
   }
     TFI_QGEMM_ROWS(TFI_STEP)
 #undef TFI_STEP
+    }
   }
   if (k & 1) {  // last k alone; its pair partner in b is zero
     const int16x8_t b0 = vld1q_s16(b), b1 = vld1q_s16(b + 8);
@@ -1266,22 +1294,22 @@ void NeonQuantTile(int k, const int16_t* a, int lda, const int16_t* b, int32_t (
 // acc = a (R rows) x b (one packed panel) over k, in int32; `simd`: the CPU's vector tile
 // (AVX2, NEON), else the portable loop.
 template <int R>
-inline void QuantAccumulate(bool simd, int k, const int16_t* a, int lda, const int16_t* b,
+inline void QuantAccumulate(bool simd, int k, const QuantRows& a, const int16_t* b,
                             int32_t (&acc)[R][kNr]) {
 #if defined(TFI_GEMM_X86)
   if (simd) {
-    Avx2QuantTile<R>(k, a, lda, b, acc);
+    Avx2QuantTile<R>(k, a, b, acc);
     return;
   }
 #elif defined(TFI_GEMM_NEON)
   if (simd) {
-    NeonQuantTile<R>(k, a, lda, b, acc);
+    NeonQuantTile<R>(k, a, b, acc);
     return;
   }
 #else
   (void)simd;
 #endif
-  GenericQuantTile<R>(k, a, lda, b, acc);
+  GenericQuantTile<R>(k, a, b, acc);
 }
 
 // A tile's kNr columns of the stage (bias 0 without one): the stage's own arrays, or
@@ -1345,10 +1373,10 @@ __attribute__((target("avx2"))) void Avx2QuantizedStore(const int32_t (&acc)[R][
 #endif
 
 template <int R, typename OutT>
-void QuantizedTile(bool simd, int k, const int16_t* a, int lda, const int16_t* b, OutT* c, int ldc,
+void QuantizedTile(bool simd, int k, const QuantRows& a, const int16_t* b, OutT* c, int ldc,
                    int cols, const QuantizedOutputStage& s, int col0, int) {
   int32_t acc[R][kNr];
-  QuantAccumulate<R>(simd, k, a, lda, b, acc);
+  QuantAccumulate<R>(simd, k, a, b, acc);
 #if defined(TFI_GEMM_X86)
   if (simd && !s.single_rounding) {
     Avx2QuantizedStore<R>(acc, c, ldc, cols, s, col0);
@@ -1374,14 +1402,17 @@ void QuantizedTile(bool simd, int k, const int16_t* a, int lda, const int16_t* b
 constexpr int kWideBlockK = 256;
 
 template <int R>
-inline void WideAccumulate(bool simd, int k, const int16_t* a, int lda, const int16_t* b,
+inline void WideAccumulate(bool simd, int k, const QuantRows& a, const int16_t* b,
                            int64_t (&acc)[R][kNr]) {
   for (int i = 0; i < R; ++i)
     for (int j = 0; j < kNr; ++j) acc[i][j] = 0;
   for (int k0 = 0; k0 < k; k0 += kWideBlockK) {
     int32_t part[R][kNr];
+    QuantRows block;  // (one span: the wide stages run on matrices)
+    block.span_k = std::min(kWideBlockK, k - k0);
+    for (int i = 0; i < R; ++i) block.row[i] = a.row[i] + k0;
     // k0 is even, so the block starts at a pair boundary of the packed panel.
-    QuantAccumulate<R>(simd, std::min(kWideBlockK, k - k0), a + k0, lda,
+    QuantAccumulate<R>(simd, std::min(kWideBlockK, k - k0), block,
                        b + static_cast<size_t>(k0) * kNr, part);
     for (int i = 0; i < R; ++i)
       for (int j = 0; j < kNr; ++j) acc[i][j] += part[i][j];
@@ -1389,10 +1420,10 @@ inline void WideAccumulate(bool simd, int k, const int16_t* a, int lda, const in
 }
 
 template <int R, typename OutT>
-void QuantizedTile(bool simd, int k, const int16_t* a, int lda, const int16_t* b, OutT* c, int ldc,
+void QuantizedTile(bool simd, int k, const QuantRows& a, const int16_t* b, OutT* c, int ldc,
                    int cols, const Quantized16x8OutputStage& s, int col0, int) {
   int64_t acc[R][kNr];
-  WideAccumulate<R>(simd, k, a, lda, b, acc);
+  WideAccumulate<R>(simd, k, a, b, acc);
   for (int i = 0; i < R; ++i) {
     OutT* crow = c + static_cast<size_t>(i) * ldc;
     for (int j = 0; j < cols; ++j) {
@@ -1421,13 +1452,13 @@ void QuantizedTile(bool simd, int k, const int16_t* a, int lda, const int16_t* b
 struct RawStage {};
 
 template <int R, typename Acc>
-void QuantizedTile(bool simd, int k, const int16_t* a, int lda, const int16_t* b, Acc* c, int ldc,
+void QuantizedTile(bool simd, int k, const QuantRows& a, const int16_t* b, Acc* c, int ldc,
                    int cols, const RawStage&, int, int) {
   Acc acc[R][kNr];
   if constexpr (sizeof(Acc) == sizeof(int64_t)) {
-    WideAccumulate<R>(simd, k, a, lda, b, acc);
+    WideAccumulate<R>(simd, k, a, b, acc);
   } else {
-    QuantAccumulate<R>(simd, k, a, lda, b, acc);
+    QuantAccumulate<R>(simd, k, a, b, acc);
   }
   // A whole panel with a constant size: an inline copy, not a call per row (2.8% of a
   // dynamic-range BERT's time on an AVX2 CPU).
@@ -1462,10 +1493,10 @@ __attribute__((target("avx2"))) void HybridTileAvx2(const int32_t (&acc)[R][kNr]
 // L1 (hybrid::ScaleSpan's operations, so the bits of Int32Gemm + ScaleRows); row0: the
 // tile's first row.
 template <int R>
-void QuantizedTile(bool simd, int k, const int16_t* a, int lda, const int16_t* b, float* c, int ldc,
+void QuantizedTile(bool simd, int k, const QuantRows& a, const int16_t* b, float* c, int ldc,
                    int cols, const HybridOutputStage& s, int col0, int row0) {
   int32_t acc[R][kNr];
-  QuantAccumulate<R>(simd, k, a, lda, b, acc);
+  QuantAccumulate<R>(simd, k, a, b, acc);
 #if defined(TFI_GEMM_X86)
   if (simd && cols == kNr) {
     HybridTileAvx2<R>(acc, s, row0, col0, c, ldc);
@@ -1482,9 +1513,11 @@ void QuantizedTile(bool simd, int k, const int16_t* a, int lda, const int16_t* b
   }
 }
 
+// A's rows from a matrix (image null: row i at a + i * lda) or an image's windows.
 template <typename OutT, typename Stage>
 void QuantizedGemmImpl(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b,
-                       OutT* c, int ldc, const Stage& s, pthreadpool* pool, GemmKernel kernel) {
+                       OutT* c, int ldc, const Stage& s, pthreadpool* pool, GemmKernel kernel,
+                       const Int16Image* image = nullptr) {
   if (m <= 0 || n <= 0) return;
   const int panels = (n + kNr - 1) / kNr;
 #if defined(TFI_GEMM_NEON)
@@ -1493,26 +1526,39 @@ void QuantizedGemmImpl(int m, int n, int k, const int16_t* a, int lda, const int
   const bool simd = kernel != GemmKernel::kPortable && CpuHasAvx2();
 #endif
   const size_t panel_size = static_cast<size_t>(KPairs(k)) * 2 * kNr;
+  QuantRows span;  // every tile's spans (rows set per tile)
+  span.span_k = k;
+  if (image != nullptr) {
+    span.spans = image->spans.count;
+    span.span_k = k / span.spans;
+    span.span_stride = image->spans.stride;
+  }
   RunBlocks(pool, m, panels, k, kQuantMr * 16, [&](int m0, int m1, int p0, int p1) {
     for (int p = p0; p < p1; ++p) {
       const int16_t* bp = packed_b + p * panel_size;
       const int cols = std::min(kNr, n - p * kNr);
       const int col0 = p * kNr;
       for (int i = m0; i < m1; i += kQuantMr) {
-        const int16_t* ai = a + static_cast<size_t>(i) * lda;
+        const int rows = std::min(kQuantMr, m1 - i);
+        QuantRows ai = span;
+        if (image != nullptr) {
+          image->Rows(i, i + rows, ai.row);
+        } else {
+          for (int r = 0; r < rows; ++r) ai.row[r] = a + static_cast<size_t>(i + r) * lda;
+        }
         OutT* ci = c + static_cast<size_t>(i) * ldc + col0;
-        switch (std::min(kQuantMr, m1 - i)) {
+        switch (rows) {
           case 1:
-            QuantizedTile<1>(simd, k, ai, lda, bp, ci, ldc, cols, s, col0, i);
+            QuantizedTile<1>(simd, k, ai, bp, ci, ldc, cols, s, col0, i);
             break;
           case 2:
-            QuantizedTile<2>(simd, k, ai, lda, bp, ci, ldc, cols, s, col0, i);
+            QuantizedTile<2>(simd, k, ai, bp, ci, ldc, cols, s, col0, i);
             break;
           case 3:
-            QuantizedTile<3>(simd, k, ai, lda, bp, ci, ldc, cols, s, col0, i);
+            QuantizedTile<3>(simd, k, ai, bp, ci, ldc, cols, s, col0, i);
             break;
           default:
-            QuantizedTile<4>(simd, k, ai, lda, bp, ci, ldc, cols, s, col0, i);
+            QuantizedTile<4>(simd, k, ai, bp, ci, ldc, cols, s, col0, i);
             break;
         }
       }
@@ -1909,6 +1955,12 @@ void Int16GemmHybrid(int m, int n, int k, const int16_t* a, int lda, const int16
                      const HybridOutputStage& stage, float* c, int ldc, pthreadpool* pool,
                      GemmKernel kernel) {
   QuantizedGemmImpl(m, n, k, a, lda, packed_b, c, ldc, stage, pool, kernel);
+}
+
+void Int16GemmHybridImage(int m, int n, int k, const Int16Image& image, const int16_t* packed_b,
+                          const HybridOutputStage& stage, float* c, int ldc, pthreadpool* pool,
+                          GemmKernel kernel) {
+  QuantizedGemmImpl(m, n, k, nullptr, 0, packed_b, c, ldc, stage, pool, kernel, &image);
 }
 
 void Int64Gemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b, int64_t* c,

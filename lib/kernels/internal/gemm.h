@@ -352,22 +352,42 @@ struct DotRows {
 bool DotGemmGathered(int m, int n, int k, const DotRows& rows, const int8_t* packed_b, int8_t* c,
                      int ldc, const QuantizedOutputStage& stage, pthreadpool* pool);
 // A's rows as windows read in place in an image (a convolution's, padded so that every
-// window lies inside it: conv_util::PadDotImage): row r is output pixel (b, oy, ox) of
-// out_h x out_w ones, at base + b * image + oy * line + ox * pixel, and its k values are
-// spans.count spans of k / count (a filter row each; a multiple of 4), span t at t *
+// window lies inside it: conv_util::PadDotImage, PadInt16Image): row r is output pixel (b,
+// oy, ox) of out_h x out_w ones, at base + b * image + oy * line + ox * pixel (in values of
+// T), and its k values are spans.count spans of k / count (a filter row each; a multiple of
+// 4 for the dot tiles, of 2 for the int16 tiles where count > 1), span t at t *
 // spans.stride from the row's start. No im2col rows.
 struct DotSpans {
   int count = 1;
   size_t stride = 0;
 };
-struct DotImage {
-  const uint8_t* base = nullptr;
+template <typename T>
+struct ImageWindows {
+  const T* base = nullptr;
   int out_h = 1, out_w = 1;
   size_t pixel = 0, line = 0, image = 0;
   DotSpans spans;
   // The row pointers of rows [r0, r1), to out.
-  void Rows(size_t r0, size_t r1, const uint8_t** out) const;
+  void Rows(size_t r0, size_t r1, const T** out) const {
+    const size_t per_image = static_cast<size_t>(out_h) * out_w;
+    size_t b = r0 / per_image, oy = r0 % per_image / out_w, ox = r0 % out_w;
+    const T* line_start = base + b * image + oy * line;
+    for (size_t r = r0; r < r1; ++r) {
+      *out++ = line_start + ox * pixel;
+      if (++ox == static_cast<size_t>(out_w)) {
+        ox = 0;
+        if (++oy == static_cast<size_t>(out_h)) {
+          oy = 0;
+          ++b;
+        }
+        line_start = base + b * image + oy * line;
+      }
+    }
+  }
 };
+using DotImage = ImageWindows<uint8_t>;    // the dot GEMM's uint8 domain
+using Int16Image = ImageWindows<int16_t>;  // the int16 GEMM's values
+
 // Whether DotGemmImage / DotGemmHybridImage take an m x n x k product: the AVX-512 VNNI
 // tiles (kAuto on a CPU with them and without AMX, whose tiles copy rows instead).
 bool DotGemmImageRuns(int m, int n, int k);
@@ -399,6 +419,11 @@ struct HybridOutputStage {
 void Int16GemmHybrid(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b,
                      const HybridOutputStage& stage, float* c, int ldc, pthreadpool* pool,
                      GemmKernel kernel = GemmKernel::kAuto);
+// Int16GemmHybrid with A's rows read in place from an image's windows (any CPU: the int16
+// tiles take a pointer per row; no im2col rows).
+void Int16GemmHybridImage(int m, int n, int k, const Int16Image& image, const int16_t* packed_b,
+                          const HybridOutputStage& stage, float* c, int ldc, pthreadpool* pool,
+                          GemmKernel kernel = GemmKernel::kAuto);
 // Where kAuto runs this shape on AMX tiles or on the AVX-512 VNNI tiles
 // (DotGemmHybridRuns): the rescale runs on each block of sums while it is in L1 (AMX's
 // 32 x 32 blocks) or in registers (VNNI's 8 x 32), and this returns true. False (nothing

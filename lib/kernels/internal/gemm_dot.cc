@@ -1024,23 +1024,6 @@ bool DotGemmHybrid(int m, int n, int k, const uint8_t* a, int lda, const int8_t*
 #endif
 }
 
-void DotImage::Rows(size_t r0, size_t r1, const uint8_t** out) const {
-  const size_t per_image = static_cast<size_t>(out_h) * out_w;
-  size_t b = r0 / per_image, oy = r0 % per_image / out_w, ox = r0 % out_w;
-  const uint8_t* line_start = base + b * image + oy * line;
-  for (size_t r = r0; r < r1; ++r) {
-    *out++ = line_start + ox * pixel;
-    if (++ox == static_cast<size_t>(out_w)) {
-      ox = 0;
-      if (++oy == static_cast<size_t>(out_h)) {
-        oy = 0;
-        ++b;
-      }
-      line_start = base + b * image + oy * line;
-    }
-  }
-}
-
 bool DotGemmImageRuns(int m, int n, int k) {
 #ifdef TFI_DOT_X86
   (void)k;

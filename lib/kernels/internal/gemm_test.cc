@@ -777,6 +777,71 @@ TEST_CASE("Int16GemmHybrid gives Int32Gemm then ScaleRows bit for bit") {
   pthreadpool_destroy(two);
 }
 
+// A hybrid convolution's windows read in place (Int16GemmHybridImage) give Int16GemmHybrid's
+// bits on the same rows gathered: several images, spans of odd and even lengths (odd only
+// as one span), pixel / line / span strides that overlap, partial tiles, pools.
+TEST_CASE("Int16GemmHybridImage equals Int16GemmHybrid on gathered rows") {
+  pthreadpool_t two = pthreadpool_create(2);
+  for (uint32_t seed = 900; seed < 960; ++seed) {
+    std::mt19937 rng(seed);
+    auto pick = [&](int lo, int hi) { return RandomInts<int>(rng, 1, lo, hi)[0]; };
+    tflite::gemm::Int16Image img;
+    const int batches = pick(1, 3);
+    img.out_h = pick(1, 7);
+    img.out_w = pick(1, 13);
+    img.spans.count = pick(1, 4);
+    const int span = img.spans.count == 1 ? pick(1, 41) : 2 * pick(1, 20);
+    img.pixel = pick(1, 2 * span);
+    img.line = img.out_w * img.pixel + pick(0, 2 * span);
+    img.spans.stride = pick(1, 3) * img.line / 2 + pick(0, 5);
+    img.image = img.out_h * img.line + img.spans.count * img.spans.stride + span;
+    const int n = pick(1, 50), k = img.spans.count * span;
+    const int m = batches * img.out_h * img.out_w;
+    const GemmKernel kernel = kKernels[seed % 3];
+    CAPTURE(seed, batches, img.out_h, img.out_w, img.spans.count, span, img.pixel, img.line,
+            img.spans.stride, n, static_cast<int>(kernel));
+    const auto a = RandomInts<int16_t>(
+        rng, batches * img.image + img.spans.count * img.spans.stride, -255, 255);
+    img.base = a.data();
+    const auto w = RandomInts<int8_t>(rng, static_cast<size_t>(n) * k, -128, 127);
+    std::vector<int16_t> packed(tflite::gemm::PackedQuantizedWeightsSize(n, k));
+    tflite::gemm::PackInt8Weights(w.data(), n, k, 0, packed.data());
+    std::vector<const int16_t*> starts(m);
+    img.Rows(0, m, starts.data());
+    std::vector<int16_t> rows(static_cast<size_t>(m) * k);
+    for (int r = 0; r < m; ++r) {
+      const int ox = r % img.out_w, oy = r / img.out_w % img.out_h, b = r / img.out_w / img.out_h;
+      REQUIRE(starts[r] == a.data() + b * img.image + oy * img.line + ox * img.pixel);
+      for (int t = 0; t < img.spans.count; ++t) {
+        std::memcpy(rows.data() + static_cast<size_t>(r) * k + t * span,
+                    starts[r] + t * img.spans.stride, span * sizeof(int16_t));
+      }
+    }
+    std::uniform_real_distribution<float> unit(0.001f, 0.05f), b(-3.f, 3.f);
+    std::vector<float> row_scale(m), unit_scale(n), bias(n);
+    for (float& v : row_scale) v = unit(rng);
+    for (float& v : unit_scale) v = unit(rng);
+    for (float& v : bias) v = b(rng);
+    tflite::gemm::HybridOutputStage stage;
+    stage.row_scale = row_scale.data();
+    stage.unit_scale = unit_scale.data();
+    stage.bias = seed % 2 ? bias.data() : nullptr;
+    stage.act_min = seed % 4 == 1 ? 0.0f : -std::numeric_limits<float>::infinity();
+    stage.act_max = seed % 4 == 1 ? 6.0f : std::numeric_limits<float>::infinity();
+    const int ldc = n + 2;
+    std::vector<float> want(static_cast<size_t>(m) * ldc, 9.5f), got(want);
+    tflite::gemm::Int16GemmHybrid(m, n, k, rows.data(), k, packed.data(), stage, want.data(), ldc,
+                                  nullptr, kernel);
+    for (pthreadpool_t pool : {static_cast<pthreadpool_t>(nullptr), two}) {
+      std::fill(got.begin(), got.end(), 9.5f);
+      tflite::gemm::Int16GemmHybridImage(m, n, k, img, packed.data(), stage, got.data(), ldc, pool,
+                                         kernel);
+      REQUIRE(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0);
+    }
+  }
+  pthreadpool_destroy(two);
+}
+
 // int16 x int16 as BATCH_MATMUL runs it: each weight split into its signed high byte and
 // unsigned low byte (two packed columns), sum = 256 * hi + lo, exact in int64 even where
 // every product is (-32768)^2 over long depths.

@@ -334,22 +334,37 @@ void PadDotImage(const ConvGeometry& g, const PaddedDotImage& p, const int8_t* i
 // row_stride bytes apart, each filter row one copy of f_w * in_c bytes.
 void Im2ColPaddedRows(const ConvGeometry& g, const PaddedDotImage& p, const uint8_t* image,
                       size_t r0, size_t r1, uint8_t* dst, size_t row_stride);
-// The padded image's windows as the dot GEMM's rows (gemm::DotImage): output pixel (b,
-// oy, ox), filter row fy at image b's row oy * stride_h + fy * dil_h, column ox *
-// stride_w.
-inline gemm::DotImage PaddedDotRows(const ConvGeometry& g, const PaddedDotImage& p,
-                                    const uint8_t* image) {
-  gemm::DotImage d;
-  const size_t row_bytes = static_cast<size_t>(p.w) * g.in_c;
+// The padded image's windows as the GEMM's rows (gemm::DotImage for the dot GEMM's uint8
+// image, gemm::Int16Image for the int16 GEMM's): output pixel (b, oy, ox), filter row fy at
+// image b's row oy * stride_h + fy * dil_h, column ox * stride_w.
+template <typename T>
+inline gemm::ImageWindows<T> PaddedWindows(const ConvGeometry& g, const PaddedDotImage& p,
+                                           const T* image) {
+  gemm::ImageWindows<T> d;
+  const size_t row_values = static_cast<size_t>(p.w) * g.in_c;
   d.base = image;
   d.out_h = g.out_h;
   d.out_w = g.out_w;
   d.pixel = static_cast<size_t>(g.stride_w) * g.in_c;
-  d.line = g.stride_h * row_bytes;
-  d.image = p.h * row_bytes;
-  d.spans = {g.f_h, static_cast<size_t>(g.dil_h) * row_bytes};
+  d.line = g.stride_h * row_values;
+  d.image = p.h * row_values;
+  d.spans = {g.f_h, static_cast<size_t>(g.dil_h) * row_values};
   return d;
 }
+
+// A hybrid convolution on the int16 GEMM reading its windows in place
+// (gemm::Int16GemmHybridImage): where one group, no dilation along the row, and a filter
+// row of an even number of values (the tiles' pairs; or a single filter row, any length).
+// Against im2col rows of q - offset (each value converted once per window that holds it:
+// 22% of espcn_x3_64_dynamic's time on an AVX2 CPU) the image is converted once.
+inline bool Int16WindowsApply(const ConvGeometry& g) {
+  return g.groups == 1 && g.dil_w == 1 && g.stride_w >= 1 && g.stride_h >= 1 && g.out_h >= 1 &&
+         g.out_w >= 1 && (g.f_h == 1 || (static_cast<int64_t>(g.f_w) * g.in_c) % 2 == 0);
+}
+// The padded image of input - offset[b] for each image b (int16), 0 around it, to dst
+// (p.bytes(g) values); rows over the pool.
+void PadInt16Image(const ConvGeometry& g, const PaddedDotImage& p, const int8_t* input,
+                   const int32_t* offset, int16_t* dst, pthreadpool* pool);
 
 // A grouped 8-bit convolution on the VNNI tiles with no im2col: the input padded and split
 // into one image per group ([group][b][h][w][f_c], + 128, `pad` around it), so that each
@@ -413,7 +428,7 @@ inline void Int8DotGroupedConv(const ConvGeometry& g, const int8_t* input, int32
     if (s.multiplier != nullptr) s.multiplier += at;
     if (s.shift != nullptr) s.shift += at;
     if (s.float_scale != nullptr) s.float_scale += at;
-    gemm::DotGemmImage(rows, n, depth, PaddedDotRows(gg, p, scratch->data() + grp * bytes),
+    gemm::DotGemmImage(rows, n, depth, PaddedWindows(gg, p, scratch->data() + grp * bytes),
                        packed[grp], output + at, g.out_c, s, pool);
   }
 }
@@ -496,7 +511,7 @@ inline void Int8DotConv(const ConvGeometry& g, const int8_t* input, int32_t inpu
     const PaddedDotImage p = PadDotGeometry(g);
     if (scratch->size() < p.bytes(g)) scratch->resize(p.bytes(g));
     PadDotImage(g, p, input, pad, scratch->data(), pool);
-    gemm::DotGemmImage(static_cast<int>(rows), n, depth, PaddedDotRows(g, p, scratch->data()),
+    gemm::DotGemmImage(static_cast<int>(rows), n, depth, PaddedWindows(g, p, scratch->data()),
                        packed_filter, output + static_cast<size_t>(group) * n, g.out_c, stage,
                        pool);
     return;

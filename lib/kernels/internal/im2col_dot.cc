@@ -144,6 +144,35 @@ void PadDotImage(const ConvGeometry& g, const PaddedDotImage& p, const int8_t* i
   });
 }
 
+void PadInt16Image(const ConvGeometry& g, const PaddedDotImage& p, const int8_t* input,
+                   const int32_t* offset, int16_t* dst, pthreadpool* pool) {
+  const size_t rows = static_cast<size_t>(g.batches) * p.h;
+  const size_t row_values = static_cast<size_t>(p.w) * g.in_c;
+  const size_t left = static_cast<size_t>(g.pad_w) * g.in_c;
+  const size_t span = static_cast<size_t>(g.in_w) * g.in_c;
+  // A part of at least 32 Ki values each, at most 2 a thread.
+  const size_t parts = std::max<size_t>(
+      1, std::min(rows, std::min(2 * parallel::NumThreads(pool), rows * row_values / 32768)));
+  parallel::ParallelFor(pool, parts, static_cast<double>(rows * row_values), [&](size_t t) {
+    for (size_t r = rows * t / parts; r < rows * (t + 1) / parts; ++r) {
+      int16_t* row = dst + r * row_values;
+      const size_t b = r / p.h;
+      const int iy = static_cast<int>(r % p.h) - g.pad_h;
+      if (iy < 0 || iy >= g.in_h) {
+        std::fill(row, row + row_values, int16_t{0});
+        continue;
+      }
+      std::fill(row, row + left, int16_t{0});
+      // |q - offset| <= 255: int16 arithmetic (vectorizes 16 a step).
+      const int16_t o = static_cast<int16_t>(offset[b]);
+      const int8_t* src = input + (b * g.in_h + iy) * span;
+      int16_t* out = row + left;
+      for (size_t i = 0; i < span; ++i) out[i] = static_cast<int16_t>(src[i] - o);
+      std::fill(row + left + span, row + row_values, int16_t{0});
+    }
+  });
+}
+
 void PadDotGroupImages(const ConvGeometry& g, const PaddedDotImage& p, const int8_t* input,
                        uint8_t pad, uint8_t* dst, pthreadpool* pool) {
   const size_t rows = static_cast<size_t>(g.batches) * p.h;
