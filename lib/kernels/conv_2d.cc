@@ -81,7 +81,7 @@ struct OpData {
   // per-tensor filters' unit scales (1: the image scale already holds the filter's).
   std::vector<float> chunk_scale, unit_ones;
   std::vector<uint8_t> image_u8;  // hybrid Conv1D on AMX: the quantized image + 128
-  std::vector<int16_t> image_q;   // hybrid on the int16 GEMM: the padded image of q - offset
+  std::vector<int16_t> image_q;   // int16 GEMM windows: the padded image of q - offset
   // One input and one output channel per group (EvalHybridDepthwiseGroups): the filter
   // packed as a depthwise one, and a row of each image's offset per batch.
   // (EvalQuantizedDepthwiseGroups too: there the zero row holds the input's zero point, and
@@ -367,6 +367,18 @@ void EvalQuantized(const Geometry& g, OpData* data, const TfLiteTensor* input,
         data->quant.Stage(bias != nullptr ? bias->data.i32 + grp * n : nullptr);
     stage.multiplier += grp * n;
     stage.shift += grp * n;
+    // One group: the windows read in place from a padded int16 image of input +
+    // input_offset (0 around it: the zero point's, as im2col pads), converted once.
+    if (conv_util::Int16WindowsApply(g)) {
+      const conv_util::PaddedDotImage p = conv_util::PadDotGeometry(g);
+      data->image_q.resize(p.bytes(g));
+      const int32_t minus_offset = -input_offset;
+      conv_util::PadInt16Image(g, p, in, &minus_offset, 0, data->image_q.data(), pool);
+      gemm::QuantizedGemmImage(static_cast<int>(rows), n, depth,
+                               conv_util::PaddedWindows(g, p, data->image_q.data()), w.q.data(),
+                               out, g.out_c, stage, pool);
+      continue;
+    }
     conv_util::ChunkedIm2ColGemm(
         rows, depth, n, &data->im2col_q, pool,
         [&](size_t r0, size_t r1, int16_t* buf) {
@@ -690,7 +702,7 @@ void HybridImages(const Geometry& g, OpData* data, const TfLiteTensor* filter, c
     if (!reference_order && conv_util::Int16WindowsApply(g)) {
       const conv_util::PaddedDotImage p = conv_util::PadDotGeometry(g);
       data->image_q.resize(p.bytes(g));
-      conv_util::PadInt16Image(g, p, q, offset, data->image_q.data(), pool);
+      conv_util::PadInt16Image(g, p, q, offset, 1, data->image_q.data(), pool);
       data->chunk_scale.resize(rows);
       for (size_t r = 0; r < rows; ++r) data->chunk_scale[r] = image_scale[r / pixels];
       if (channel_scale == nullptr) data->unit_ones.assign(n, 1.0f);

@@ -1963,6 +1963,18 @@ void Int16GemmHybridImage(int m, int n, int k, const Int16Image& image, const in
   QuantizedGemmImpl(m, n, k, nullptr, 0, packed_b, c, ldc, stage, pool, kernel, &image);
 }
 
+void QuantizedGemmImage(int m, int n, int k, const Int16Image& image, const int16_t* packed_b,
+                        int8_t* c, int ldc, const QuantizedOutputStage& stage, pthreadpool* pool,
+                        GemmKernel kernel) {
+  QuantizedGemmImpl(m, n, k, nullptr, 0, packed_b, c, ldc, stage, pool, kernel, &image);
+}
+
+void QuantizedGemmImage(int m, int n, int k, const Int16Image& image, const int16_t* packed_b,
+                        uint8_t* c, int ldc, const QuantizedOutputStage& stage, pthreadpool* pool,
+                        GemmKernel kernel) {
+  QuantizedGemmImpl(m, n, k, nullptr, 0, packed_b, c, ldc, stage, pool, kernel, &image);
+}
+
 void Int64Gemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b, int64_t* c,
                int ldc, pthreadpool* pool, GemmKernel kernel) {
   QuantizedGemmImpl(m, n, k, a, lda, packed_b, c, ldc, RawStage{}, pool, kernel);

@@ -424,6 +424,13 @@ void Int16GemmHybrid(int m, int n, int k, const int16_t* a, int lda, const int16
 void Int16GemmHybridImage(int m, int n, int k, const Int16Image& image, const int16_t* packed_b,
                           const HybridOutputStage& stage, float* c, int ldc, pthreadpool* pool,
                           GemmKernel kernel = GemmKernel::kAuto);
+// QuantizedGemm (8-bit outputs) with A's rows read in place from an image's windows.
+void QuantizedGemmImage(int m, int n, int k, const Int16Image& image, const int16_t* packed_b,
+                        int8_t* c, int ldc, const QuantizedOutputStage& stage, pthreadpool* pool,
+                        GemmKernel kernel = GemmKernel::kAuto);
+void QuantizedGemmImage(int m, int n, int k, const Int16Image& image, const int16_t* packed_b,
+                        uint8_t* c, int ldc, const QuantizedOutputStage& stage, pthreadpool* pool,
+                        GemmKernel kernel = GemmKernel::kAuto);
 // Where kAuto runs this shape on AMX tiles or on the AVX-512 VNNI tiles
 // (DotGemmHybridRuns): the rescale runs on each block of sums while it is in L1 (AMX's
 // 32 x 32 blocks) or in registers (VNNI's 8 x 32), and this returns true. False (nothing

@@ -144,8 +144,9 @@ void PadDotImage(const ConvGeometry& g, const PaddedDotImage& p, const int8_t* i
   });
 }
 
-void PadInt16Image(const ConvGeometry& g, const PaddedDotImage& p, const int8_t* input,
-                   const int32_t* offset, int16_t* dst, pthreadpool* pool) {
+template <typename T>
+void PadInt16Image(const ConvGeometry& g, const PaddedDotImage& p, const T* input,
+                   const int32_t* offset, size_t offset_stride, int16_t* dst, pthreadpool* pool) {
   const size_t rows = static_cast<size_t>(g.batches) * p.h;
   const size_t row_values = static_cast<size_t>(p.w) * g.in_c;
   const size_t left = static_cast<size_t>(g.pad_w) * g.in_c;
@@ -164,14 +165,19 @@ void PadInt16Image(const ConvGeometry& g, const PaddedDotImage& p, const int8_t*
       }
       std::fill(row, row + left, int16_t{0});
       // |q - offset| <= 255: int16 arithmetic (vectorizes 16 a step).
-      const int16_t o = static_cast<int16_t>(offset[b]);
-      const int8_t* src = input + (b * g.in_h + iy) * span;
+      const int16_t o = static_cast<int16_t>(offset[b * offset_stride]);
+      const T* src = input + (b * g.in_h + iy) * span;
       int16_t* out = row + left;
       for (size_t i = 0; i < span; ++i) out[i] = static_cast<int16_t>(src[i] - o);
       std::fill(row + left + span, row + row_values, int16_t{0});
     }
   });
 }
+
+template void PadInt16Image(const ConvGeometry&, const PaddedDotImage&, const int8_t*,
+                            const int32_t*, size_t, int16_t*, pthreadpool*);
+template void PadInt16Image(const ConvGeometry&, const PaddedDotImage&, const uint8_t*,
+                            const int32_t*, size_t, int16_t*, pthreadpool*);
 
 void PadDotGroupImages(const ConvGeometry& g, const PaddedDotImage& p, const int8_t* input,
                        uint8_t pad, uint8_t* dst, pthreadpool* pool) {
