@@ -1162,9 +1162,12 @@ void GenericQuantTile(int k, const QuantRows& a, const int16_t* b, int32_t (&acc
   }
 }
 
-#ifdef TFI_GEMM_X86
+// The vector tiles' rows, and the step of each to its next span.
 #define TFI_QGEMM_ROWS(ROW) ROW(0) ROW(1) ROW(2) ROW(3)
+#define TFI_QGEMM_NEXT_SPAN(i) \
+  if constexpr (i < R) a##i += a.span_stride;
 
+#ifdef TFI_GEMM_X86
 template <int R>
 __attribute__((target("avx2"))) void Avx2QuantTile(int k, const QuantRows& a, const int16_t* b,
                                                    int32_t (&acc)[R][kNr]) {
@@ -1176,11 +1179,8 @@ __attribute__((target("avx2"))) void Avx2QuantTile(int k, const QuantRows& a, co
 #undef TFI_DECL
   const int full_pairs = a.span_k / 2;
   for (int t = 0; t < a.spans; ++t) {
-    if (t > 0) {  // the next span of each row
-#define TFI_NEXT(i) \
-  if constexpr (i < R) a##i += a.span_stride;
-      TFI_QGEMM_ROWS(TFI_NEXT)
-#undef TFI_NEXT
+    if (t > 0) {
+      TFI_QGEMM_ROWS(TFI_QGEMM_NEXT_SPAN)
     }
     // Two pairs an iteration: GCC 12 otherwise copies every accumulator back to its
     // register each pair (8 vmovdqa) and reloads the second weight vector per multiply; BERT-
@@ -1230,7 +1230,6 @@ __attribute__((target("avx2"))) void Avx2QuantTile(int k, const QuantRows& a, co
 template <int R>
 void NeonQuantTile(int k, const QuantRows& a, const int16_t* b, int32_t (&acc)[R][kNr]) {
   static_assert(R >= 1 && R <= 4, "");
-#define TFI_QGEMM_ROWS(ROW) ROW(0) ROW(1) ROW(2) ROW(3)
 #define TFI_DECL(i)                                                 \
   int32x4_t acc##i##0 = vdupq_n_s32(0), acc##i##1 = vdupq_n_s32(0); \
   int32x4_t acc##i##2 = vdupq_n_s32(0), acc##i##3 = vdupq_n_s32(0); \
@@ -1250,11 +1249,8 @@ void NeonQuantTile(int k, const QuantRows& a, const int16_t* b, int32_t (&acc)[R
   }
   const int full_pairs = a.span_k / 2;
   for (int t = 0; t < a.spans; ++t) {
-    if (t > 0) {  // the next span of each row
-#define TFI_NEXT(i) \
-  if constexpr (i < R) a##i += a.span_stride;
-      TFI_QGEMM_ROWS(TFI_NEXT)
-#undef TFI_NEXT
+    if (t > 0) {
+      TFI_QGEMM_ROWS(TFI_QGEMM_NEXT_SPAN)
     }
     for (int kp = 0; kp < full_pairs; ++kp, b += 2 * kNr) {
       const int16x8_t b0 = vld1q_s16(b), b1 = vld1q_s16(b + 8);
@@ -1287,9 +1283,10 @@ void NeonQuantTile(int k, const QuantRows& a, const int16_t* b, int32_t (&acc)[R
 #undef TFI_OUT
 #undef TFI_ROW
 #undef TFI_MADD
-#undef TFI_QGEMM_ROWS
 }
 #endif
+#undef TFI_QGEMM_NEXT_SPAN
+#undef TFI_QGEMM_ROWS
 
 // acc = a (R rows) x b (one packed panel) over k, in int32; `simd`: the CPU's vector tile
 // (AVX2, NEON), else the portable loop.

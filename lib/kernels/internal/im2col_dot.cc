@@ -119,58 +119,55 @@ __attribute__((target(TFI_IM2COL_TARGET))) void PaddedRowsAvx512(
 
 }  // namespace
 
-void PadDotImage(const ConvGeometry& g, const PaddedDotImage& p, const int8_t* input,
-                 uint8_t pad, uint8_t* dst, pthreadpool* pool) {
+namespace {
+
+// The padded image's rows, `pad` outside the image, each in-image span of in_w * in_c
+// values written by span(b, iy, out); in parts of at least 64 KiB, at most 2 a thread.
+template <typename Out, typename Span>
+void PadImageRows(const ConvGeometry& g, const PaddedDotImage& p, Out pad, Out* dst,
+                  pthreadpool* pool, const Span& span) {
   const size_t rows = static_cast<size_t>(g.batches) * p.h;
-  const size_t row_bytes = static_cast<size_t>(p.w) * g.in_c;
+  const size_t row_values = static_cast<size_t>(p.w) * g.in_c;
   const size_t left = static_cast<size_t>(g.pad_w) * g.in_c;
-  const size_t span = static_cast<size_t>(g.in_w) * g.in_c;
-  // A part of at least 64 KiB each, at most 2 a thread.
-  const size_t parts = std::max<size_t>(
-      1, std::min(rows, std::min(2 * parallel::NumThreads(pool), rows * row_bytes / 65536)));
-  parallel::ParallelFor(pool, parts, static_cast<double>(rows * row_bytes), [&](size_t t) {
+  const size_t in_row = static_cast<size_t>(g.in_w) * g.in_c;
+  const size_t parts =
+      std::max<size_t>(1, std::min(rows, std::min(2 * parallel::NumThreads(pool),
+                                                  rows * row_values * sizeof(Out) / 65536)));
+  parallel::ParallelFor(pool, parts, static_cast<double>(rows * row_values), [&](size_t t) {
     for (size_t r = rows * t / parts; r < rows * (t + 1) / parts; ++r) {
-      uint8_t* row = dst + r * row_bytes;
+      Out* row = dst + r * row_values;
       const size_t b = r / p.h;
       const int iy = static_cast<int>(r % p.h) - g.pad_h;
       if (iy < 0 || iy >= g.in_h) {
-        std::memset(row, pad, row_bytes);
+        std::fill(row, row + row_values, pad);
         continue;
       }
-      std::memset(row, pad, left);
-      gemm::DotInput(input + (b * g.in_h + iy) * span, span, row + left);
-      std::memset(row + left + span, pad, row_bytes - left - span);
+      std::fill(row, row + left, pad);
+      span(b, iy, row + left);
+      std::fill(row + left + in_row, row + row_values, pad);
     }
+  });
+}
+
+}  // namespace
+
+void PadDotImage(const ConvGeometry& g, const PaddedDotImage& p, const int8_t* input, uint8_t pad,
+                 uint8_t* dst, pthreadpool* pool) {
+  const size_t in_row = static_cast<size_t>(g.in_w) * g.in_c;
+  PadImageRows(g, p, pad, dst, pool, [&](size_t b, int iy, uint8_t* out) {
+    gemm::DotInput(input + (b * g.in_h + iy) * in_row, in_row, out);
   });
 }
 
 template <typename T>
 void PadInt16Image(const ConvGeometry& g, const PaddedDotImage& p, const T* input,
                    const int32_t* offset, size_t offset_stride, int16_t* dst, pthreadpool* pool) {
-  const size_t rows = static_cast<size_t>(g.batches) * p.h;
-  const size_t row_values = static_cast<size_t>(p.w) * g.in_c;
-  const size_t left = static_cast<size_t>(g.pad_w) * g.in_c;
-  const size_t span = static_cast<size_t>(g.in_w) * g.in_c;
-  // A part of at least 32 Ki values each, at most 2 a thread.
-  const size_t parts = std::max<size_t>(
-      1, std::min(rows, std::min(2 * parallel::NumThreads(pool), rows * row_values / 32768)));
-  parallel::ParallelFor(pool, parts, static_cast<double>(rows * row_values), [&](size_t t) {
-    for (size_t r = rows * t / parts; r < rows * (t + 1) / parts; ++r) {
-      int16_t* row = dst + r * row_values;
-      const size_t b = r / p.h;
-      const int iy = static_cast<int>(r % p.h) - g.pad_h;
-      if (iy < 0 || iy >= g.in_h) {
-        std::fill(row, row + row_values, int16_t{0});
-        continue;
-      }
-      std::fill(row, row + left, int16_t{0});
-      // |q - offset| <= 255: int16 arithmetic (vectorizes 16 a step).
-      const int16_t o = static_cast<int16_t>(offset[b * offset_stride]);
-      const T* src = input + (b * g.in_h + iy) * span;
-      int16_t* out = row + left;
-      for (size_t i = 0; i < span; ++i) out[i] = static_cast<int16_t>(src[i] - o);
-      std::fill(row + left + span, row + row_values, int16_t{0});
-    }
+  const size_t in_row = static_cast<size_t>(g.in_w) * g.in_c;
+  PadImageRows(g, p, int16_t{0}, dst, pool, [&](size_t b, int iy, int16_t* out) {
+    // |q - offset| <= 255: int16 arithmetic (vectorizes 16 a step).
+    const int16_t o = static_cast<int16_t>(offset[b * offset_stride]);
+    const T* src = input + (b * g.in_h + iy) * in_row;
+    for (size_t i = 0; i < in_row; ++i) out[i] = static_cast<int16_t>(src[i] - o);
   });
 }
 
