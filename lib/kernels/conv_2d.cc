@@ -781,9 +781,8 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
         conv_util::ChunkedIm2ColGemm(
             static_cast<size_t>(rows), depth, n, &data->im2col_f, pool,
             [&](size_t r0, size_t r1, float* buf) {
-              conv_util::Im2ColRows(
-                  g, input->data.f, grp * g.f_c, r0, r1, 0.0f, [](float v, size_t) { return v; },
-                  buf);
+              conv_util::Im2ColRows(g, input->data.f, grp * g.f_c, r0, r1, 0.0f,
+                                    conv_util::CopyValues{}, buf);
             },
             [&](size_t r0, size_t r1, const float* buf, size_t) {
               gemm::FloatGemm(static_cast<int>(r1 - r0), n, depth, buf, depth, packed,

@@ -81,6 +81,9 @@ struct FloatTile {
   int kc;
   const float* a;  // row 0, column pc
   int lda;
+  // Rows from an image's windows instead (FloatGemmImage): row i at rows[i] + a_offset.
+  const float* const* rows = nullptr;
+  size_t a_offset = 0;
   const float* b;  // panel, row pc
   float* c;        // row 0, first column of the panel
   int ldc;
@@ -94,6 +97,11 @@ struct FloatTile {
   const float* b2 = nullptr;
   int cols2 = 0;
 };
+
+// Row i of a tile's A (i < 12).
+inline const float* TileRow(const FloatTile& t, int i) {
+  return t.rows != nullptr ? t.rows[i] + t.a_offset : t.a + static_cast<size_t>(i) * t.lda;
+}
 
 // A matrix-vector product (m == 1) over consecutive panels: c[0, panels * kNr) =
 // clamp(a[0, k) x panels + bias), the last panel's valid columns only.
@@ -158,7 +166,7 @@ void GenericFloatTile(const FloatTile& t) {
   static_assert(R >= 1 && R <= 6, "");
 #define TFI_DECL(i)                      \
   V8 acc##i##0 = V8{}, acc##i##1 = V8{}; \
-  const float* a##i = t.a + static_cast<size_t>(i < R ? i : 0) * t.lda;
+  const float* a##i = TileRow(t, i < R ? i : 0);
   TFI_GEMM_ROWS(TFI_DECL)
 #undef TFI_DECL
   const float* b = t.b;
@@ -321,7 +329,7 @@ __attribute__((target("avx2,fma"))) void Avx2FloatTile(const FloatTile& t) {
   static_assert(R >= 1 && R <= 6, "");
 #define TFI_DECL(i)                                                        \
   __m256 acc##i##0 = _mm256_setzero_ps(), acc##i##1 = _mm256_setzero_ps(); \
-  const float* a##i = t.a + static_cast<size_t>(i < R ? i : 0) * t.lda;
+  const float* a##i = TileRow(t, i < R ? i : 0);
   TFI_GEMM_ROWS(TFI_DECL)
 #undef TFI_DECL
   const float* b = t.b;
@@ -349,7 +357,7 @@ __attribute__((target("avx"))) void AvxMulAddFloatTile(const FloatTile& t) {
   static_assert(R >= 1 && R <= 6, "");
 #define TFI_DECL(i)                                                        \
   __m256 acc##i##0 = _mm256_setzero_ps(), acc##i##1 = _mm256_setzero_ps(); \
-  const float* a##i = t.a + static_cast<size_t>(i < R ? i : 0) * t.lda;
+  const float* a##i = TileRow(t, i < R ? i : 0);
   TFI_GEMM_ROWS(TFI_DECL)
 #undef TFI_DECL
   const float* b = t.b;
@@ -397,7 +405,7 @@ __attribute__((target("avx"))) void AvxMulAddFloatTile(const FloatTile& t) {
   StoreFloatTile<R>(out, t);
 #define TFI_NARROW_DECL(i)      \
   acc##i = _mm256_setzero_ps(); \
-  const float* a##i = t.a + static_cast<size_t>(i < R ? i : 0) * t.lda;
+  const float* a##i = TileRow(t, i < R ? i : 0);
 #define TFI_NARROW_FMA(i) \
   if constexpr (i < R) acc##i = _mm256_fmadd_ps(_mm256_broadcast_ss(a##i + kk), b0, acc##i);
 #define TFI_NARROW_MULADD(i) \
@@ -442,9 +450,9 @@ template <int R, bool kMulAdd = false>
 __attribute__((target("avx512f"), optimize("fp-contract=off"))) void Avx512FloatTile(
     const FloatTile& t) {
   static_assert(R >= 1 && R <= 8, "");
-#define TFI_DECL(i)                        \
-  __m512 acc##i = _mm512_setzero_ps();     \
-  const float* a##i = t.a + static_cast<size_t>(i < R ? i : 0) * t.lda;
+#define TFI_DECL(i)                    \
+  __m512 acc##i = _mm512_setzero_ps(); \
+  const float* a##i = TileRow(t, i < R ? i : 0);
   TFI_GEMM_ROWS8(TFI_DECL)
 #undef TFI_DECL
   const float* b = t.b;
@@ -504,9 +512,9 @@ template <int R, bool kMulAdd>
 __attribute__((target("avx512f"), optimize("fp-contract=off"))) void Avx512WideTile(
     const FloatTile& t) {
   static_assert(R >= 1 && R <= 12, "");
-#define TFI_DECL(i)                                                     \
-  __m512 acc##i = _mm512_setzero_ps(), bcc##i = _mm512_setzero_ps();    \
-  const float* a##i = t.a + static_cast<size_t>(i < R ? i : 0) * t.lda;
+#define TFI_DECL(i)                                                  \
+  __m512 acc##i = _mm512_setzero_ps(), bcc##i = _mm512_setzero_ps(); \
+  const float* a##i = TileRow(t, i < R ? i : 0);
   TFI_GEMM_ROWS12(TFI_DECL)
 #undef TFI_DECL
   const float* b = t.b;
@@ -627,10 +635,10 @@ void Avx512MulAddWideTile(const FloatTile& t) {
 template <int R>
 void NeonFloatTile(const FloatTile& t) {
   static_assert(R >= 1 && R <= 6, "");
-#define TFI_DECL(i)                                                                  \
-  float32x4_t acc##i##0 = vdupq_n_f32(0.0f), acc##i##1 = vdupq_n_f32(0.0f);          \
-  float32x4_t acc##i##2 = vdupq_n_f32(0.0f), acc##i##3 = vdupq_n_f32(0.0f);          \
-  const float* a##i = t.a + static_cast<size_t>(i < R ? i : 0) * t.lda;
+#define TFI_DECL(i)                                                         \
+  float32x4_t acc##i##0 = vdupq_n_f32(0.0f), acc##i##1 = vdupq_n_f32(0.0f); \
+  float32x4_t acc##i##2 = vdupq_n_f32(0.0f), acc##i##3 = vdupq_n_f32(0.0f); \
+  const float* a##i = TileRow(t, i < R ? i : 0);
   TFI_GEMM_ROWS(TFI_DECL)
 #undef TFI_DECL
   const float* b = t.b;
@@ -1812,6 +1820,84 @@ void FinishBlock(const FloatOutputStage& stage, float* c, int ldc, int i0, int i
   }
 }
 
+// FloatGemm's blocked product: k blocks of kc_max (B's panel block stays in L1 while mc
+// rows of A stream by), A's rows from a matrix (image null) or an image's windows, each
+// k block then inside one span of the windows (kc_max divides the span).
+void FloatBlocks(int m, int n, int k, const float* a, int lda, const ImageWindows<float>* image,
+                 const float* packed_b, float* c, int ldc, const FloatOutputStage& stage,
+                 pthreadpool* pool, const FloatKernel& kernel, int kc_max) {
+  const int mr = kernel.mr;
+  const int panels = (n + kNr - 1) / kNr;
+  const int span_k = image != nullptr ? k / image->spans.count : k;
+  const int mc = std::max(mr, kernel.wide_mr) * 16;
+  RunBlocks(
+      pool, m, panels, k, mc,
+      [&](int m0, int m1, int p0, int p1) {
+        // The block's row pointers once (blocks are of at most mc rows), else each tile's.
+        const float* block_rows[256];
+        const bool cached = image != nullptr && m1 - m0 <= 256;
+        if (cached) image->Rows(m0, m1, block_rows);
+        for (int pc = 0; pc < k; pc += kc_max) {
+          const int kc = std::min(kc_max, k - pc);
+          for (int p = p0; p < p1;) {
+            // Two panels at a time where the kernel has wide tiles and two are left; a last
+            // panel of at most 8 columns on the narrow tiles where the kernel has them.
+            const bool wide = kernel.wide_mr > 0 && p + 1 < p1;
+            const bool narrow = !wide && kernel.narrow_mr > 0 && n - p * kNr <= kNr / 2;
+            FloatTile t;
+            const float* rows_of_tile[16];
+            t.kc = kc;
+            t.lda = lda;
+            t.b = packed_b + static_cast<size_t>(p) * k * kNr + static_cast<size_t>(pc) * kNr;
+            t.ldc = ldc;
+            t.cols = std::min(kNr, n - p * kNr);
+            t.first = pc == 0;
+            t.last = pc + kc >= k;
+            t.bias = stage.bias != nullptr ? stage.bias + p * kNr : nullptr;
+            t.min = stage.min;
+            t.max = stage.max;
+            if (wide) {
+              t.b2 = t.b + static_cast<size_t>(k) * kNr;
+              t.cols2 = std::min(kNr, n - (p + 1) * kNr);
+            }
+            // The block's rows in tiles of nearly equal height (64 rows as 11, 11, 11, 11, 10,
+            // 10 rather than 12 x 5 + 4): a short last tile has too few accumulators to hide
+            // the FMA latency.
+            const int rows = wide ? kernel.wide_mr : narrow ? kernel.narrow_mr : mr;
+            const int tiles = (m1 - m0 + rows - 1) / rows;
+            const int base = (m1 - m0) / tiles, taller = (m1 - m0) % tiles;
+            for (int q = 0, i = m0; q < tiles; ++q) {
+              const int h = base + (q < taller ? 1 : 0);
+              if (image != nullptr) {
+                if (cached) {
+                  t.rows = block_rows + (i - m0);
+                } else {
+                  image->Rows(i, i + h, rows_of_tile);
+                  t.rows = rows_of_tile;
+                }
+                t.a_offset = (pc / span_k) * image->spans.stride + pc % span_k;
+              } else {
+                t.a = a + static_cast<size_t>(i) * lda + pc;
+              }
+              t.c = c + static_cast<size_t>(i) * ldc + p * kNr;
+              if (wide) {
+                kernel.wide[h](t);
+              } else if (narrow) {
+                kernel.narrow[h](t);
+              } else {
+                kernel.tiles[h](t);
+              }
+              i += h;
+            }
+            p += wide ? 2 : 1;
+          }
+        }
+        // The residual ADD while the block is in cache.
+        FinishBlock(stage, c, ldc, m0, m1, p0 * kNr, std::min(n, p1 * kNr));
+      },
+      /*panel_align=*/kernel.wide_mr > 0 ? 2 : 1);
+}
+
 void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed_b, float* c,
                int ldc, const FloatOutputStage& stage, pthreadpool* pool, GemmKernel which) {
   if (m <= 0 || n <= 0) return;
@@ -1866,57 +1952,25 @@ void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed
     });
     return;
   }
-  // A k block of B's panel (kc x 16 floats) stays in L1 while mc rows of A stream by.
-  const int kc_max = tflite_order ? k : FloatKc(k);
-  const int mc = std::max(mr, kernel.wide_mr) * 16;
-  RunBlocks(pool, m, panels, k, mc, [&](int m0, int m1, int p0, int p1) {
-    for (int pc = 0; pc < k; pc += kc_max) {
-      const int kc = std::min(kc_max, k - pc);
-      for (int p = p0; p < p1;) {
-        // Two panels at a time where the kernel has wide tiles and two are left; a last
-        // panel of at most 8 columns on the narrow tiles where the kernel has them.
-        const bool wide = kernel.wide_mr > 0 && p + 1 < p1;
-        const bool narrow = !wide && kernel.narrow_mr > 0 && n - p * kNr <= kNr / 2;
-        FloatTile t;
-        t.kc = kc;
-        t.lda = lda;
-        t.b = packed_b + static_cast<size_t>(p) * k * kNr + static_cast<size_t>(pc) * kNr;
-        t.ldc = ldc;
-        t.cols = std::min(kNr, n - p * kNr);
-        t.first = pc == 0;
-        t.last = pc + kc >= k;
-        t.bias = stage.bias != nullptr ? stage.bias + p * kNr : nullptr;
-        t.min = stage.min;
-        t.max = stage.max;
-        if (wide) {
-          t.b2 = t.b + static_cast<size_t>(k) * kNr;
-          t.cols2 = std::min(kNr, n - (p + 1) * kNr);
-        }
-        // The block's rows in tiles of nearly equal height (64 rows as 11, 11, 11, 11, 10,
-        // 10 rather than 12 x 5 + 4): a short last tile has too few accumulators to hide
-        // the FMA latency.
-        const int rows = wide ? kernel.wide_mr : narrow ? kernel.narrow_mr : mr;
-        const int tiles = (m1 - m0 + rows - 1) / rows;
-        const int base = (m1 - m0) / tiles, taller = (m1 - m0) % tiles;
-        for (int q = 0, i = m0; q < tiles; ++q) {
-          const int h = base + (q < taller ? 1 : 0);
-          t.a = a + static_cast<size_t>(i) * lda + pc;
-          t.c = c + static_cast<size_t>(i) * ldc + p * kNr;
-          if (wide) {
-            kernel.wide[h](t);
-          } else if (narrow) {
-            kernel.narrow[h](t);
-          } else {
-            kernel.tiles[h](t);
-          }
-          i += h;
-        }
-        p += wide ? 2 : 1;
-      }
-    }
-    // The residual ADD while the block is in cache.
-    FinishBlock(stage, c, ldc, m0, m1, p0 * kNr, std::min(n, p1 * kNr));
-  }, /*panel_align=*/kernel.wide_mr > 0 ? 2 : 1);
+  FloatBlocks(m, n, k, a, lda, nullptr, packed_b, c, ldc, stage, pool, kernel,
+              tflite_order ? k : FloatKc(k));
+}
+
+bool FloatGemmImageRuns(int m, int n, int k, int spans, GemmKernel which) {
+  if (m < 2 || n <= kSmallN || k <= 0 || spans < 1 || k % spans != 0 ||
+      which == GemmKernel::kTfliteMatMulOrder || which == GemmKernel::kTfliteGemmOrder) {
+    return false;
+  }
+  return (k / spans) % FloatKc(k) == 0;
+}
+
+bool FloatGemmImage(int m, int n, int k, const ImageWindows<float>& image, const float* packed_b,
+                    float* c, int ldc, const FloatOutputStage& stage, pthreadpool* pool,
+                    GemmKernel which) {
+  if (!FloatGemmImageRuns(m, n, k, image.spans.count, which)) return false;
+  FloatBlocks(m, n, k, nullptr, 0, &image, packed_b, c, ldc, stage, pool, SelectFloatKernel(which),
+              FloatKc(k));
+  return true;
 }
 
 void QuantizedGemm(int m, int n, int k, const int16_t* a, int lda, const int16_t* packed_b,

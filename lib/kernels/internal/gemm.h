@@ -424,6 +424,14 @@ void Int16GemmHybrid(int m, int n, int k, const int16_t* a, int lda, const int16
 void Int16GemmHybridImage(int m, int n, int k, const Int16Image& image, const int16_t* packed_b,
                           const HybridOutputStage& stage, float* c, int ldc, pthreadpool* pool,
                           GemmKernel kernel = GemmKernel::kAuto);
+// FloatGemm with A's rows read in place from an image's windows (k: spans.count filter rows),
+// where FloatGemmImageRuns: the blocked tiles (not the small-n, one-row or TFLite-order
+// paths) and k blocks that each lie inside one span, so the sums are FloatGemm's on the
+// gathered rows bit for bit. Returns false (nothing done) elsewhere.
+bool FloatGemmImageRuns(int m, int n, int k, int spans, GemmKernel kernel = GemmKernel::kAuto);
+bool FloatGemmImage(int m, int n, int k, const ImageWindows<float>& image, const float* packed_b,
+                    float* c, int ldc, const FloatOutputStage& stage, pthreadpool* pool,
+                    GemmKernel kernel = GemmKernel::kAuto);
 // QuantizedGemm (8-bit outputs) with A's rows read in place from an image's windows.
 void QuantizedGemmImage(int m, int n, int k, const Int16Image& image, const int16_t* packed_b,
                         int8_t* c, int ldc, const QuantizedOutputStage& stage, pthreadpool* pool,

@@ -777,6 +777,82 @@ TEST_CASE("Int16GemmHybrid gives Int32Gemm then ScaleRows bit for bit") {
   pthreadpool_destroy(two);
 }
 
+// A float convolution's windows read in place (FloatGemmImage) give FloatGemm's bits on the
+// same rows gathered, where FloatGemmImageRuns (k blocks inside filter rows: one span of
+// k <= 320, or spans that FloatKc's blocks divide: 576 = 3 x 192, 768 = 3 x 256, 600 = 3 x
+// 200), with bias, clamp, a residual, partial tiles, pools; declined elsewhere (one block
+// across spans: 320 = 2 x 160, 36 = 4 x 9; n <= kGemmSmallN; TFLite's orders).
+TEST_CASE("FloatGemmImage equals FloatGemm on gathered rows") {
+  pthreadpool_t two = pthreadpool_create(2);
+  // {spans, span, whether the k blocks lie inside spans}: k <= 320 is one block.
+  const int shapes[][3] = {{1, 40, 1},  {1, 320, 1}, {3, 192, 1}, {3, 256, 1},
+                           {3, 200, 1}, {2, 160, 0}, {4, 9, 0}};
+  for (uint32_t seed = 970; seed < 1012; ++seed) {
+    std::mt19937 rng(seed);
+    auto pick = [&](int lo, int hi) { return RandomInts<int>(rng, 1, lo, hi)[0]; };
+    const auto& shape = shapes[seed % 7];
+    tflite::gemm::ImageWindows<float> img;
+    const int batches = pick(1, 2);
+    img.out_h = pick(1, 6);
+    img.out_w = pick(1, 11);
+    img.spans.count = shape[0];
+    const int span = shape[1];
+    img.pixel = pick(1, 2 * span);
+    img.line = img.out_w * img.pixel + pick(0, span);
+    img.spans.stride = pick(1, 3) * img.line / 2 + pick(0, 5);
+    img.image = img.out_h * img.line + img.spans.count * img.spans.stride + span;
+    const int n = seed % 5 == 0 ? pick(1, tflite::gemm::kGemmSmallN) : pick(5, 40),
+              k = img.spans.count * span;
+    const int m = batches * img.out_h * img.out_w;
+    const GemmKernel kernel = kKernels[seed % 3];
+    CAPTURE(seed, batches, img.out_h, img.out_w, img.spans.count, span, n,
+            static_cast<int>(kernel));
+    const auto a = RandomFloats(rng, batches * img.image + img.spans.count * img.spans.stride);
+    img.base = a.data();
+    std::vector<const float*> starts(m);
+    img.Rows(0, m, starts.data());
+    std::vector<float> rows(static_cast<size_t>(m) * k);
+    for (int r = 0; r < m; ++r) {
+      for (int t = 0; t < img.spans.count; ++t) {
+        std::copy(starts[r] + t * img.spans.stride, starts[r] + t * img.spans.stride + span,
+                  rows.begin() + static_cast<size_t>(r) * k + t * span);
+      }
+    }
+    const auto w = RandomFloats(rng, static_cast<size_t>(n) * k);
+    const auto bias = RandomFloats(rng, n);
+    const int ldc = n + 3;
+    const auto residual = RandomFloats(rng, static_cast<size_t>(m) * ldc);
+    std::vector<float> packed(tflite::gemm::PackedWeightsSize(n, k));
+    tflite::gemm::PackFloatWeights(w.data(), n, k, packed.data());
+    tflite::gemm::FloatOutputStage stage;
+    stage.bias = bias.data();
+    stage.min = -1.5f;
+    stage.max = 2.0f;
+    if (seed % 4 == 1) {
+      stage.residual = residual.data();
+      stage.residual_ld = ldc;
+      stage.residual_n = n;
+    }
+    const bool runs = tflite::gemm::FloatGemmImageRuns(m, n, k, img.spans.count, kernel);
+    REQUIRE(runs == (shape[2] == 1 && m >= 2 && n > tflite::gemm::kGemmSmallN));
+    REQUIRE_FALSE(
+        tflite::gemm::FloatGemmImageRuns(m, n, k, img.spans.count, GemmKernel::kTfliteGemmOrder));
+    std::vector<float> want(static_cast<size_t>(m) * ldc, 9.5f), got(want);
+    tflite::gemm::FloatGemm(m, n, k, rows.data(), k, packed.data(), want.data(), ldc, stage,
+                            nullptr, kernel);
+    for (pthreadpool_t pool : {static_cast<pthreadpool_t>(nullptr), two}) {
+      std::fill(got.begin(), got.end(), 9.5f);
+      const bool done = tflite::gemm::FloatGemmImage(m, n, k, img, packed.data(), got.data(), ldc,
+                                                     stage, pool, kernel);
+      REQUIRE(done == runs);
+      if (done) REQUIRE(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0);
+    }
+  }
+  // k blocks across filter rows (864 = 3 x 288 in blocks of 216): declined.
+  REQUIRE_FALSE(tflite::gemm::FloatGemmImageRuns(64, 32, 864, 3));
+  pthreadpool_destroy(two);
+}
+
 // A hybrid convolution's windows read in place (Int16GemmHybridImage) give Int16GemmHybrid's
 // bits on the same rows gathered: several images, spans of odd and even lengths (odd only
 // as one span), pixel / line / span strides that overlap, partial tiles, pools.

@@ -171,6 +171,26 @@ void PadInt16Image(const ConvGeometry& g, const PaddedDotImage& p, const T* inpu
   });
 }
 
+bool FloatWindowsConv(const ConvGeometry& g, const float* input, const float* packed_filter,
+                      const gemm::FloatOutputStage& stage, float* output,
+                      std::vector<float>* scratch, pthreadpool* pool, gemm::GemmKernel kernel) {
+  const int depth = g.f_h * g.f_w * g.f_c;
+  const int rows = g.batches * g.out_h * g.out_w;
+  if (g.groups != 1 || g.dil_w != 1 || g.stride_w < 1 || g.stride_h < 1 || g.out_h < 1 ||
+      g.out_w < 1 || !gemm::FloatGemmImageRuns(rows, g.out_c, depth, g.f_h, kernel)) {
+    return false;
+  }
+  const PaddedDotImage p = PadDotGeometry(g);
+  if (static_cast<double>(g.out_h) * g.out_w * g.f_h * g.f_w < 2.0 * p.h * p.w) return false;
+  scratch->resize(p.bytes(g));
+  const size_t in_row = static_cast<size_t>(g.in_w) * g.in_c;
+  PadImageRows(g, p, 0.0f, scratch->data(), pool, [&](size_t b, int iy, float* out) {
+    std::memcpy(out, input + (b * g.in_h + iy) * in_row, in_row * sizeof(float));
+  });
+  return gemm::FloatGemmImage(rows, g.out_c, depth, PaddedWindows(g, p, scratch->data()),
+                              packed_filter, output, g.out_c, stage, pool, kernel);
+}
+
 template void PadInt16Image(const ConvGeometry&, const PaddedDotImage&, const int8_t*,
                             const int32_t*, size_t, int16_t*, pthreadpool*);
 template void PadInt16Image(const ConvGeometry&, const PaddedDotImage&, const uint8_t*,
