@@ -1476,6 +1476,23 @@ void QuantizedTile(bool simd, int k, const QuantRows& a, const int16_t* b, Acc* 
   }
 }
 
+// A hybrid tile's per-column arrays from its first column (null where the stage has none),
+// and a row's offset (used with the column sums only).
+struct HybridColumns {
+  const int32_t* dot_bias;
+  const int32_t* col_sums;
+  const float* bias;
+  const float* unit_scale;
+  HybridColumns(const HybridOutputStage& s, int col0)
+      : dot_bias(s.dot_bias != nullptr ? s.dot_bias + col0 : nullptr),
+        col_sums(s.col_sums != nullptr ? s.col_sums + col0 : nullptr),
+        bias(s.bias != nullptr ? s.bias + col0 : nullptr),
+        unit_scale(s.unit_scale + col0) {}
+  uint32_t Offset(const HybridOutputStage& s, int row) const {
+    return col_sums != nullptr ? static_cast<uint32_t>(s.row_offset[row]) : 0;
+  }
+};
+
 #if defined(TFI_GEMM_X86)
 // A whole tile's rows of kNr sums through hybrid::ScaleSpanAvx2, in one call and with the
 // width constant to it (a call per row with the width as an argument was 12% slower).
@@ -1483,13 +1500,11 @@ template <int R>
 __attribute__((target("avx2"))) void HybridTileAvx2(const int32_t (&acc)[R][kNr],
                                                     const HybridOutputStage& s, int row0, int col0,
                                                     float* c, int ldc) {
-  const int32_t* db = s.dot_bias != nullptr ? s.dot_bias + col0 : nullptr;
-  const int32_t* col = s.col_sums != nullptr ? s.col_sums + col0 : nullptr;
-  const float* bias = s.bias != nullptr ? s.bias + col0 : nullptr;
+  const HybridColumns t(s, col0);
   for (int i = 0; i < R; ++i) {
-    const uint32_t offset = col != nullptr ? static_cast<uint32_t>(s.row_offset[row0 + i]) : 0;
-    hybrid::ScaleSpanAvx2(acc[i], db, col, offset, s.row_scale[row0 + i], s.unit_scale + col0, bias,
-                          s.act_min, s.act_max, c + static_cast<size_t>(i) * ldc, kNr);
+    hybrid::ScaleSpanAvx2(acc[i], t.dot_bias, t.col_sums, t.Offset(s, row0 + i),
+                          s.row_scale[row0 + i], t.unit_scale, t.bias, s.act_min, s.act_max,
+                          c + static_cast<size_t>(i) * ldc, kNr);
   }
 }
 #endif
@@ -1508,13 +1523,11 @@ void QuantizedTile(bool simd, int k, const QuantRows& a, const int16_t* b, float
     return;
   }
 #endif
-  const int32_t* db = s.dot_bias != nullptr ? s.dot_bias + col0 : nullptr;
-  const int32_t* col = s.col_sums != nullptr ? s.col_sums + col0 : nullptr;
-  const float* bias = s.bias != nullptr ? s.bias + col0 : nullptr;
+  const HybridColumns t(s, col0);
   for (int i = 0; i < R; ++i) {
-    const uint32_t offset = col != nullptr ? static_cast<uint32_t>(s.row_offset[row0 + i]) : 0;
-    hybrid::ScaleSpan(acc[i], db, col, offset, s.row_scale[row0 + i], s.unit_scale + col0, bias,
-                      s.act_min, s.act_max, c + static_cast<size_t>(i) * ldc, 0, cols);
+    hybrid::ScaleSpan(acc[i], t.dot_bias, t.col_sums, t.Offset(s, row0 + i), s.row_scale[row0 + i],
+                      t.unit_scale, t.bias, s.act_min, s.act_max, c + static_cast<size_t>(i) * ldc,
+                      0, cols);
   }
 }
 

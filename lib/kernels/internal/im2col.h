@@ -235,13 +235,15 @@ void RunRowWindows(const ConvGeometry& g, const RowWindows& w, pthreadpool* pool
 // so do windows one pixel high over the pixels DirectRowWindows finds (Conv1D as
 // converted: a 1 x k filter over a [1, W, C] image); layers of few input channels (a
 // network's first) read their windows in place too (direct_conv_f32.h, where it applies);
-// the rest goes through im2col blocks in `scratch` (grown here). Rows split over `pool`. A residual in `stage` is indexed by
+// the rest reads its windows in place (FloatWindowsConv) or goes through im2col blocks in
+// `scratch` (grown here). Rows split over `pool`. A residual in `stage` is indexed by
 // output pixel.
 // FloatConv's windows read in place from a padded copy of the input (0 around it, as
 // im2col pads; no im2col rows, which copy at about L2 speed: 14% of detector_128_float's
 // time on an AVX2 CPU) where one group, no dilation along the row, windows covering the
-// input at least twice over, and gemm::FloatGemmImageRuns (k blocks inside filter rows:
-// the same sums as the im2col rows'). Returns false (nothing done) elsewhere.
+// input at least twice over (WindowsCoverImage), and gemm::FloatGemmImageRuns (k blocks
+// inside filter rows: the same sums as the im2col rows'). Returns false (nothing done)
+// elsewhere.
 bool FloatWindowsConv(const ConvGeometry& g, const float* input, const float* packed_filter,
                       const gemm::FloatOutputStage& stage, float* output,
                       std::vector<float>* scratch, pthreadpool* pool, gemm::GemmKernel kernel);
@@ -316,21 +318,27 @@ inline PaddedDotImage PadDotGeometry(const ConvGeometry& g) {
   p.w = std::max(g.in_w + g.pad_w, (g.out_w - 1) * g.stride_w + (g.f_w - 1) * g.dil_w + 1);
   return p;
 }
-// Where that applies: one group, no dilation along the row, the VNNI tiles (AMX copies
-// rows into its tiles anyway), and where it saves copying: the windows cover the image at
-// least twice over (3x3 at stride 1 or 2), against one pass over the padded image. Filter
-// rows of a multiple of 4 bytes (the tiles' groups of k) are read in place; narrower ones
-// (a first layer's 3 channels) are copied from it into im2col rows, one move each.
-inline bool PaddedDotImageApplies(const ConvGeometry& g) {
+// Where windows read in place from a padded copy of the input pay (PaddedDotImage's
+// geometry, for every GEMM that reads them: dot, int16 and float): one group, no dilation
+// along the row, and windows covering the padded image at least twice over (3x3 at stride
+// 1 or 2) against the one pass that pads it. A 1x1 layer's rows, each value once, copy as
+// fast in im2col blocks that stay in cache (mobilenet_v1_1.0_224 uint8, builtin kernels:
+// 2% slower through a whole image).
+inline bool WindowsCoverImage(const ConvGeometry& g) {
   if (g.groups != 1 || g.dil_w != 1 || g.stride_w < 1 || g.stride_h < 1 || g.out_h < 1 ||
       g.out_w < 1 || static_cast<int64_t>(g.stride_w) * g.in_c > INT32_MAX) {  // lda: an int
     return false;
   }
   const PaddedDotImage p = PadDotGeometry(g);
-  const double windows = static_cast<double>(g.out_h) * g.out_w * g.f_h * g.f_w;
-  return windows >= 2.0 * p.h * p.w &&
-         gemm::DotGemmImageRuns(g.batches * g.out_h * g.out_w, g.group_out_c,
-                                  g.f_h * g.f_w * g.f_c);
+  return static_cast<double>(g.out_h) * g.out_w * g.f_h * g.f_w >= 2.0 * p.h * p.w;
+}
+// The dot GEMM's image path: there and on the VNNI tiles (AMX copies rows into its tiles
+// anyway). Filter rows of a multiple of 4 bytes (the tiles' groups of k) are read in place;
+// narrower ones (a first layer's 3 channels) are copied from it into im2col rows, one move
+// each.
+inline bool PaddedDotImageApplies(const ConvGeometry& g) {
+  return WindowsCoverImage(g) && gemm::DotGemmImageRuns(g.batches * g.out_h * g.out_w,
+                                                        g.group_out_c, g.f_h * g.f_w * g.f_c);
 }
 inline bool DotSpansApply(const ConvGeometry& g) {
   return (static_cast<int64_t>(g.f_w) * g.in_c) % 4 == 0 && PaddedDotImageApplies(g);
@@ -362,20 +370,12 @@ inline gemm::ImageWindows<T> PaddedWindows(const ConvGeometry& g, const PaddedDo
 }
 
 // A hybrid or 8-bit convolution on the int16 GEMM reading its windows in place
-// (gemm::Int16GemmHybridImage, QuantizedGemmImage): where one group, no dilation along the row, and a filter
-// row of an even number of values (the tiles' pairs; or a single filter row, any length).
+// (gemm::Int16GemmHybridImage, QuantizedGemmImage): where WindowsCoverImage and a filter row
+// of an even number of values (the tiles' pairs; or a single filter row, any length).
 // Against im2col rows of q - offset (each value converted once per window that holds it:
 // 22% of espcn_x3_64_dynamic's time on an AVX2 CPU) the image is converted once.
 inline bool Int16WindowsApply(const ConvGeometry& g) {
-  if (g.groups != 1 || g.dil_w != 1 || g.stride_w < 1 || g.stride_h < 1 || g.out_h < 1 ||
-      g.out_w < 1 || (g.f_h > 1 && (static_cast<int64_t>(g.f_w) * g.in_c) % 2 != 0)) {
-    return false;
-  }
-  // And where the windows cover the image at least twice over (as PaddedDotImageApplies):
-  // a 1x1 layer's rows, each value once, convert as fast in blocks that stay in cache
-  // (mobilenet_v1_1.0_224 uint8, builtin kernels: 2% slower through a whole image).
-  const PaddedDotImage p = PadDotGeometry(g);
-  return static_cast<double>(g.out_h) * g.out_w * g.f_h * g.f_w >= 2.0 * p.h * p.w;
+  return (g.f_h == 1 || (static_cast<int64_t>(g.f_w) * g.in_c) % 2 == 0) && WindowsCoverImage(g);
 }
 // The padded image of input - offset[b * offset_stride] for each image b (int16; |value -
 // offset| <= 255), 0 around it, to dst (p.bytes(g) values); rows over the pool. T: int8_t

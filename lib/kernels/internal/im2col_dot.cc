@@ -176,12 +176,10 @@ bool FloatWindowsConv(const ConvGeometry& g, const float* input, const float* pa
                       std::vector<float>* scratch, pthreadpool* pool, gemm::GemmKernel kernel) {
   const int depth = g.f_h * g.f_w * g.f_c;
   const int rows = g.batches * g.out_h * g.out_w;
-  if (g.groups != 1 || g.dil_w != 1 || g.stride_w < 1 || g.stride_h < 1 || g.out_h < 1 ||
-      g.out_w < 1 || !gemm::FloatGemmImageRuns(rows, g.out_c, depth, g.f_h, kernel)) {
+  if (!WindowsCoverImage(g) || !gemm::FloatGemmImageRuns(rows, g.out_c, depth, g.f_h, kernel)) {
     return false;
   }
   const PaddedDotImage p = PadDotGeometry(g);
-  if (static_cast<double>(g.out_h) * g.out_w * g.f_h * g.f_w < 2.0 * p.h * p.w) return false;
   scratch->resize(p.bytes(g));
   const size_t in_row = static_cast<size_t>(g.in_w) * g.in_c;
   PadImageRows(g, p, 0.0f, scratch->data(), pool, [&](size_t b, int iy, float* out) {

@@ -60,6 +60,26 @@ TEST_CASE("PlanChunks: every row once, bounded blocks, equal shares over threads
   }
 }
 
+// A random filter over g's image (one group, 4 output channels): 1-4 x 1-5 taps, strides
+// 1-3, dilation 1-2 along the height (none along the row), padding 0-2. False where the
+// filter does not fit the padded image.
+template <typename Pick>
+bool RandomFilter(Pick& pick, tflite::conv_util::ConvGeometry* g) {
+  g->groups = 1;
+  g->f_h = pick(1, 4);
+  g->f_w = pick(1, 5);
+  g->stride_h = pick(1, 3);
+  g->stride_w = pick(1, 3);
+  g->dil_h = pick(1, 2);
+  g->dil_w = 1;
+  g->pad_h = pick(0, 2);
+  g->pad_w = pick(0, 2);
+  g->out_h = (g->in_h + 2 * g->pad_h - (g->f_h - 1) * g->dil_h - 1) / g->stride_h + 1;
+  g->out_w = (g->in_w + 2 * g->pad_w - g->f_w) / g->stride_w + 1;
+  g->out_c = g->group_out_c = 4;
+  return g->out_h >= 1 && g->out_w >= 1;
+}
+
 // Im2ColDotRows' inline loops (AVX-512 and AVX2, where the CPU has them) against the
 // generic Im2ColRows with DotConvert: random geometries (padding, strides, dilation along
 // the height, spans shorter and longer than a vector), partial row ranges, a row stride
@@ -73,19 +93,7 @@ TEST_CASE("Im2ColDotRows equals the generic im2col rows in the dot GEMM's domain
     g.in_h = pick(1, 9);
     g.in_w = pick(1, 12);
     g.in_c = g.f_c = pick(1, 70);
-    g.groups = 1;
-    g.f_h = pick(1, 4);
-    g.f_w = pick(1, 5);
-    g.stride_h = pick(1, 3);
-    g.stride_w = pick(1, 3);
-    g.dil_h = pick(1, 2);
-    g.dil_w = 1;
-    g.pad_h = pick(0, 2);
-    g.pad_w = pick(0, 2);
-    g.out_h = (g.in_h + 2 * g.pad_h - (g.f_h - 1) * g.dil_h - 1) / g.stride_h + 1;
-    g.out_w = (g.in_w + 2 * g.pad_w - g.f_w) / g.stride_w + 1;
-    if (g.out_h < 1 || g.out_w < 1) continue;
-    g.out_c = g.group_out_c = 4;
+    if (!RandomFilter(pick, &g)) continue;
     const size_t rows = static_cast<size_t>(g.batches) * g.out_h * g.out_w;
     const size_t depth = static_cast<size_t>(g.f_h) * g.f_w * g.f_c;
     const size_t stride = depth + static_cast<size_t>(pick(0, 5));
@@ -119,19 +127,7 @@ TEST_CASE("PadDotImage / PadInt16Image: every window read in place is the im2col
     g.in_h = large ? pick(30, 60) : pick(1, 9);
     g.in_w = large ? pick(30, 60) : pick(1, 12);
     g.in_c = g.f_c = pick(1, 40);
-    g.groups = 1;
-    g.f_h = pick(1, 4);
-    g.f_w = pick(1, 5);
-    g.stride_h = pick(1, 3);
-    g.stride_w = pick(1, 3);
-    g.dil_h = pick(1, 2);
-    g.dil_w = 1;
-    g.pad_h = pick(0, 2);
-    g.pad_w = pick(0, 2);
-    g.out_h = (g.in_h + 2 * g.pad_h - (g.f_h - 1) * g.dil_h - 1) / g.stride_h + 1;
-    g.out_w = (g.in_w + 2 * g.pad_w - g.f_w) / g.stride_w + 1;
-    if (g.out_h < 1 || g.out_w < 1) continue;
-    g.out_c = g.group_out_c = 4;
+    if (!RandomFilter(pick, &g)) continue;
     CAPTURE(trial, g.batches, g.in_h, g.in_w, g.in_c, g.f_h, g.f_w, g.stride_h, g.stride_w, g.dil_h,
             g.pad_h, g.pad_w);
     const size_t rows = static_cast<size_t>(g.batches) * g.out_h * g.out_w;
