@@ -39,8 +39,8 @@ bool IsOwnFloatNode(const VisitContext& v, const TfLiteNode& node, const TfLiteR
     case kTfLiteBuiltinRsqrt:
     case kTfLiteBuiltinGelu:
     case kTfLiteBuiltinBatchMatmul:
-      return true;
     case kTfLiteBuiltinSoftmax:
+      return true;
     case kTfLiteBuiltinLogistic:
       return v.builtin_bits;
     case kTfLiteBuiltinMean: {
@@ -81,8 +81,19 @@ bool PlanUnaryF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrat
       if (p == nullptr || x.dims->size < 1 || x.dims->data[x.dims->size - 1] <= 0) {
         return v.Refuse("SOFTMAX without parameters or over an empty last dimension");
       }
+      // Outside graphs with builtin bits the step stands in for XNNPACK's softmax, and takes
+      // what TFLite's XNNPACK takes (beta 1, ranks): the same partitions.
+      if (!v.builtin_bits) {
+        VisitContext probe = v;
+        probe.subgraph = nullptr;
+        if (!VisitUnary(probe, node, reg)) return v.Refuse(probe.reason);
+      }
       if (step != nullptr) {
-        *step = UnaryF32Step{UnaryF32::kSoftmax, in, out, elements, x.dims->data[x.dims->size - 1],
+        *step = UnaryF32Step{v.builtin_bits ? UnaryF32::kSoftmaxBuiltin : UnaryF32::kSoftmax,
+                             in,
+                             out,
+                             elements,
+                             x.dims->data[x.dims->size - 1],
                              p->beta};
       }
       return true;

@@ -46,7 +46,9 @@ void UnaryTile(void* ctx, size_t begin, size_t count) {
       break;
     case UnaryF32::kGelu: tflite::gelu_f32::Gelu(in, out, n, /*approximate=*/false); break;
     case UnaryF32::kGeluApproximate: tflite::gelu_f32::Gelu(in, out, n, /*approximate=*/true); break;
-    case UnaryF32::kSoftmax: break;  // by rows, not elementwise: the kernel runs softmax_f32
+    case UnaryF32::kSoftmax:
+    case UnaryF32::kSoftmaxBuiltin:
+      break;  // by rows, not elementwise: XnnpackKernel's step
     case UnaryF32::kSwish:
       tflite::vector_math::Apply(tflite::vector_math::Function::kSwish, in, n, out);
       break;

@@ -1276,6 +1276,19 @@ std::vector<uint8_t> UnaryModel(tflite::BuiltinOperator op, OpOptions options = 
   return b.Build();
 }
 
+// A float SOFTMAX is the delegate's own step where TFLite's XNNPACK would take it, and
+// refused where that refuses it (beta other than 1): the same partitions as TFLite.
+TEST_CASE("XNNPACK SOFTMAX step: refused with beta other than 1 as TFLite's XNNPACK") {
+  tflite::MutableOpResolver resolver;
+  resolver.AddAll(tflite::ops::builtin::BuiltinOpResolver());
+  tflite::SoftmaxOptionsT softmax;
+  softmax.beta = 1.0f;
+  CHECK(RefusalOf(UnaryModel(tflite::BuiltinOperator_SOFTMAX, Options(softmax)), resolver) == "");
+  softmax.beta = 0.5f;
+  CHECK(RefusalOf(UnaryModel(tflite::BuiltinOperator_SOFTMAX, Options(softmax)), resolver) ==
+        "beta 0.5 (XNNPACK's softmax has beta 1)");
+}
+
 TEST_CASE("XNNPACK unary ops and activations") {
   using Op = tflite::BuiltinOperator;
   for (Op op : {Op::BuiltinOperator_ABS, Op::BuiltinOperator_NEG, Op::BuiltinOperator_SQUARE,
@@ -1292,6 +1305,12 @@ TEST_CASE("XNNPACK unary ops and activations") {
   tflite::SoftmaxOptionsT softmax;
   softmax.beta = 1.0f;
   CheckDelegated(UnaryModel(Op::BuiltinOperator_SOFTMAX, Options(softmax)));
+  // The delegate's own SOFTMAX step (vector_math): rows shorter than a vector, of whole
+  // vectors, with a tail, and long.
+  for (int32_t depth : {3, 8, 21, 100, 1030}) {
+    CAPTURE(depth);
+    CheckDelegated(UnaryModel(Op::BuiltinOperator_SOFTMAX, Options(softmax), {2, 7, depth}));
+  }
   // SQRT of |x| + 1 so that the input is valid: ABS, ADD, SQRT in one partition.
   {
     ModelBuilder b;

@@ -13,6 +13,7 @@
 #include "kernels/internal/fp16.h"
 #include "kernels/internal/parallel.h"
 #include "kernels/internal/softmax_f32.h"
+#include "kernels/internal/vector_math.h"
 #include "runtime/delegation_record.h"
 #include "runtime/graph_partition.h"
 #include "runtime/runtime_context.h"
@@ -1731,10 +1732,21 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const ByteTableStep&
 TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const UnaryF32Step& u) const {
   void* p[2];
   if (!Buffers(context, {u.input, u.output}, p)) return kTfLiteError;
-  if (u.op == UnaryF32::kSoftmax) {
-    tflite::softmax_f32::Softmax(static_cast<const float*>(p[0]),
-                                 static_cast<int64_t>(u.elements / u.depth), u.depth, u.beta,
+  const auto rows = static_cast<int64_t>(u.elements / std::max(u.depth, 1));
+  if (u.op == UnaryF32::kSoftmaxBuiltin) {
+    tflite::softmax_f32::Softmax(static_cast<const float*>(p[0]), rows, u.depth, u.beta,
                                  static_cast<float*>(p[1]), pool_);
+  } else if (u.op == UnaryF32::kSoftmax) {
+    // Blocks of rows of at least 4,096 values over the pool.
+    const auto* in = static_cast<const float*>(p[0]);
+    auto* out = static_cast<float*>(p[1]);
+    const int64_t block = std::max<int64_t>(1, 4096 / u.depth);
+    const int64_t blocks = (rows + block - 1) / block;
+    tflite::parallel::ParallelFor(
+        pool_, static_cast<size_t>(blocks), 16.0 * static_cast<double>(u.elements), [&](size_t b) {
+          const int64_t r0 = static_cast<int64_t>(b) * block, n = std::min(block, rows - r0);
+          tflite::vector_math::Softmax(in + r0 * u.depth, n, u.depth, u.beta, out + r0 * u.depth);
+        });
   } else {
     RunUnaryF32(u.op, static_cast<const float*>(p[0]), static_cast<float*>(p[1]), u.elements, pool_);
   }

@@ -131,8 +131,19 @@ __attribute__((always_inline)) inline void MapArray(const float* in, int64_t n, 
 }
 
 // out[i] = f(in[i]) for an array, 16 AVX-512 lanes where the CPU has AVX-512F, 8 AVX2 lanes
-// where it has AVX2 and FMA, else 4 (vector_math.cc); the same operations on every lane. The notes above on clamped arguments apply.
+// where it has AVX2 and FMA, else 4 (vector_math.cc); the same operations on every lane.
+// The notes above on clamped arguments apply.
 void Apply(Function f, const float* in, int64_t n, float* out);
+
+// SOFTMAX over `rows` rows of `depth` values (in == out allowed): exp((x - max) * beta)
+// divided by the row's sum, not TFLite's builtin bits (softmax_f32.h computes those): the
+// float graphs' SOFTMAX, where TFLite's default runs XNNPACK's. Three passes over a row
+// (maximum; exponentials stored and summed in vector lanes; times 1 / sum). The exp: on
+// AVX2 + FMA SigmoidAvx2's magic-biased form (vector_math.cc: arguments below -87.33 give
+// 0), elsewhere Exp above; arguments above 88 (a negative beta) are clamped there. Within
+// 1e-5 relative of the exact softmax of the float arguments for rows of thousands of
+// values (the sum in float lanes; vector_math_test).
+void Softmax(const float* in, int64_t rows, int depth, float beta, float* out);
 
 }  // namespace vector_math
 }  // namespace tflite

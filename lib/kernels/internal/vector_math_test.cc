@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <vector>
 
 namespace tflite {
@@ -78,6 +79,58 @@ TEST_CASE("vector_math sigmoid and swish against double precision") {
     Apply(Function::kSwish, v.data(), n, v.data());
     for (int i = 0; i < n; ++i) CHECK(Error(v[i], x[i] * ExactSigmoid(x[i])) <= 5e-7);
   }
+}
+
+// Softmax (the ctest ISA caps run the portable lanes too) against double precision: rows
+// of every length up to 40 (the tails) and long ones, values spread over small and large
+// ranges (exponentials that underflow to 0), a large negative mask value and -inf as
+// attention masks add them, beta 1 and 0.5, in place; a NaN makes its row NaN. Seeded.
+TEST_CASE("vector_math softmax against double precision") {
+  std::mt19937 rng(77);
+  std::vector<int> depths;
+  for (int d = 1; d <= 40; ++d) depths.push_back(d);
+  for (int d : {100, 127, 1000, 3001}) depths.push_back(d);
+  for (int depth : depths) {
+    for (float spread : {1.0f, 20.0f, 200.0f}) {
+      for (float beta : {1.0f, 0.5f}) {
+        const int rows = 3;
+        std::uniform_real_distribution<float> dist(-spread, spread);
+        std::vector<float> x(static_cast<size_t>(rows) * depth);
+        for (auto& v : x) v = dist(rng);
+        x[0] = -1e9f;
+        if (depth > 2) x[depth + 1] = -std::numeric_limits<float>::infinity();
+        std::vector<float> got(x.size()), in_place = x;
+        Softmax(x.data(), rows, depth, beta, got.data());
+        Softmax(in_place.data(), rows, depth, beta, in_place.data());
+        REQUIRE(in_place == got);
+        for (int r = 0; r < rows; ++r) {
+          const float* xr = x.data() + static_cast<size_t>(r) * depth;
+          float max = xr[0];
+          for (int c = 1; c < depth; ++c) max = std::max(max, xr[c]);
+          // The argument as float arithmetic rounds it (as TFLite's kernels do): exact from
+          // there on.
+          auto exact = [&](int c) {
+            const float t = (xr[c] - max) * beta;
+            return std::exp(static_cast<double>(t));
+          };
+          double sum = 0;
+          for (int c = 0; c < depth; ++c) sum += exact(c);
+          for (int c = 0; c < depth; ++c) {
+            const double want = exact(c) / sum;
+            const float g = got[static_cast<size_t>(r) * depth + c];
+            CAPTURE(depth, spread, beta, r, c, xr[c], g, want);
+            REQUIRE(std::isfinite(g));
+            // Relative (the row sum in float lanes: 1e-5 over 3,001 values) where the value
+            // is a normal float's size; below that, absolute.
+            CHECK(std::fabs(g - want) <= 1e-5 * want + 1e-37);
+          }
+        }
+      }
+    }
+  }
+  std::vector<float> row = {1.0f, std::nanf(""), 2.0f, 3.0f, 0.5f, 0.25f, 4.0f, 1.0f, 2.0f};
+  Softmax(row.data(), 1, static_cast<int>(row.size()), 1.0f, row.data());
+  for (float v : row) CHECK(std::isnan(v));
 }
 
 }  // namespace
