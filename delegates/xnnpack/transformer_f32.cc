@@ -91,6 +91,42 @@ __attribute__((target("avx512f"), optimize("fp-contract=off"))) void NormalizeAv
     _mm512_mask_storeu_ps(y + i, k, _mm512_add_ps(a, b));
   }
 }
+// The same two loops on 8 AVX2 lanes (the tail as the scalar loops), same bits.
+__attribute__((target("avx2"), optimize("fp-contract=off"))) void SquaresAvx2(const float* x,
+                                                                              float m, float* sq,
+                                                                              size_t n) {
+  const __m256 mv = _mm256_set1_ps(m);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 d = _mm256_sub_ps(_mm256_loadu_ps(x + i), mv);
+    _mm256_storeu_ps(sq + i, _mm256_mul_ps(d, d));
+  }
+  for (; i < n; ++i) {
+    const float d = x[i] - m;
+    sq[i] = d * d;
+  }
+}
+
+__attribute__((target("avx2"), optimize("fp-contract=off"))) void NormalizeAvx2(
+    const float* x, float scale, float m, const float* gamma, const float* beta, float* y,
+    size_t n) {
+  const __m256 sv = _mm256_set1_ps(scale), mv = _mm256_set1_ps(m), neg_m = _mm256_set1_ps(-m);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 g = _mm256_mul_ps(sv, _mm256_loadu_ps(gamma + i));
+    const __m256 b = beta != nullptr
+                         ? _mm256_sub_ps(_mm256_loadu_ps(beta + i), _mm256_mul_ps(mv, g))
+                         : _mm256_mul_ps(neg_m, g);
+    const __m256 a = _mm256_mul_ps(_mm256_loadu_ps(x + i), g);
+    _mm256_storeu_ps(y + i, _mm256_add_ps(a, b));
+  }
+  for (; i < n; ++i) {
+    const float g = scale * gamma[i];
+    const float b = beta != nullptr ? beta[i] - m * g : -m * g;
+    const float a = x[i] * g;
+    y[i] = a + b;
+  }
+}
 #endif
 
 }  // namespace
@@ -115,58 +151,90 @@ LayerNormF32::LayerNormF32(const std::vector<int>& dims, float epsilon, const fl
 }
 
 // fp-contract off: each product and sum rounded on its own, as the separate nodes round them.
+// Blocks of up to 8 rows phase by phase (means, variances, scales, then the normalized
+// rows), so that the rows' latency chains (two sums, a square root and a division each)
+// overlap instead of each row waiting on its own.
 __attribute__((optimize("fp-contract=off"))) void LayerNormF32::RunRows(const float* x, float* y,
                                                                        size_t r0, size_t r1) const {
   const auto n = static_cast<int64_t>(depth_);
   const auto count = static_cast<float>(depth_);
   const float* gamma = gamma_.data();
   const float* beta = beta_.empty() ? nullptr : beta_.data();
+#if defined(__x86_64__) || defined(__i386__)
 #ifdef TFI_LAYER_NORM_AVX512
   const bool avx512 = tflite::gemm::CpuHasAvx512F();
+#else
+  const bool avx512 = false;
 #endif
-  for (size_t r = r0; r < r1; ++r) {
-    const size_t at = r * depth_;
-    const float* xr = x + at;
-    float* sq = squares_.data() + at;
-    float* yr = y + at;
+  const bool avx2 = !avx512 && tflite::gemm::CpuHasAvx2();
+#endif
+  constexpr size_t kBlock = 8;
+  for (size_t b0 = r0; b0 < r1; b0 += kBlock) {
+    const size_t rows = std::min(kBlock, r1 - b0);
+    float mean[kBlock], scale[kBlock];
     // MeanF32's sums of one contiguous run per output (the run's index as its offset).
-    const float m = tflite::EigenSum(xr, n, static_cast<int64_t>(at)) / count;
-#ifdef TFI_LAYER_NORM_AVX512
-    if (avx512) {
-      SquaresAvx512(xr, m, sq, depth_);
-    } else
-#endif
-    {
-      for (size_t i = 0; i < depth_; ++i) {
-        const float d = xr[i] - m;
-        sq[i] = d * d;
-      }
+    for (size_t k = 0; k < rows; ++k) {
+      const size_t at = (b0 + k) * depth_;
+      mean[k] = tflite::EigenSum(x + at, n, static_cast<int64_t>(at)) / count;
     }
-    const float var = tflite::EigenSum(sq, n, static_cast<int64_t>(at)) / count;
-    float scale;
-    const float shifted = var + epsilon_;
-    RunUnaryF32(UnaryF32::kRsqrt, &shifted, &scale, 1, nullptr);
+    for (size_t k = 0; k < rows; ++k) {
+      const size_t at = (b0 + k) * depth_;
+      const float* xr = x + at;
+      float* sq = squares_.data() + at;
+      const float m = mean[k];
 #ifdef TFI_LAYER_NORM_AVX512
-    if (avx512) {
-      NormalizeAvx512(xr, scale, m, gamma, beta, yr, depth_);
-      continue;
-    }
+      if (avx512) {
+        SquaresAvx512(xr, m, sq, depth_);
+      } else
 #endif
-    if (beta != nullptr) {
-      for (size_t i = 0; i < depth_; ++i) {
-        const float g = scale * gamma[i];
-        const float mg = m * g;
-        const float b = beta[i] - mg;
-        const float a = xr[i] * g;
-        yr[i] = a + b;
+#if defined(__x86_64__) || defined(__i386__)
+          if (avx2) {
+        SquaresAvx2(xr, m, sq, depth_);
+      } else
+#endif
+      {
+        for (size_t i = 0; i < depth_; ++i) {
+          const float d = xr[i] - m;
+          sq[i] = d * d;
+        }
       }
-    } else {
-      const float neg_m = -m;
-      for (size_t i = 0; i < depth_; ++i) {
-        const float g = scale * gamma[i];
-        const float b = neg_m * g;
-        const float a = xr[i] * g;
-        yr[i] = a + b;
+      // RSQRT as the step computes it (1 / sqrt, each rounded).
+      const float shifted = tflite::EigenSum(sq, n, static_cast<int64_t>(at)) / count + epsilon_;
+      scale[k] = 1.0f / std::sqrt(shifted);
+    }
+    for (size_t k = 0; k < rows; ++k) {
+      const size_t at = (b0 + k) * depth_;
+      const float* xr = x + at;
+      float* yr = y + at;
+      const float m = mean[k], sc = scale[k];
+#ifdef TFI_LAYER_NORM_AVX512
+      if (avx512) {
+        NormalizeAvx512(xr, sc, m, gamma, beta, yr, depth_);
+        continue;
+      }
+#endif
+#if defined(__x86_64__) || defined(__i386__)
+      if (avx2) {
+        NormalizeAvx2(xr, sc, m, gamma, beta, yr, depth_);
+        continue;
+      }
+#endif
+      if (beta != nullptr) {
+        for (size_t i = 0; i < depth_; ++i) {
+          const float g = sc * gamma[i];
+          const float mg = m * g;
+          const float b = beta[i] - mg;
+          const float a = xr[i] * g;
+          yr[i] = a + b;
+        }
+      } else {
+        const float neg_m = -m;
+        for (size_t i = 0; i < depth_; ++i) {
+          const float g = sc * gamma[i];
+          const float b = neg_m * g;
+          const float a = xr[i] * g;
+          yr[i] = a + b;
+        }
       }
     }
   }
