@@ -16,14 +16,9 @@ namespace {
 
 using tflite_inspect::testing::SameBits;
 
-// PExp on 16 AVX-512 lanes (PExp16) against the 4-lane form, which is Eigen's SSE packet
-// lane by lane (kernel goldens): every value, the cut-offs and the specials.
-TEST_CASE("PExp on AVX-512 lanes has the bits of its 4-lane form") {
-#if defined(__x86_64__) || defined(__i386__)
-  if (!gemm::CpuHasAvx512F()) {
-    WARN("no AVX-512F on this CPU: skipped");
-    return;
-  }
+// The values PExp's wide forms are checked on: a sweep, random bit patterns, the
+// cut-offs and the specials, padded to whole 16-lane vectors.
+std::vector<float> Arguments() {
   std::vector<float> xs;
   for (float x = -120.0f; x <= 95.0f; x += 0.00317f) xs.push_back(x);
   tflite_inspect::testing::AppendRandomBitFloats(17, 200000, &xs);
@@ -35,11 +30,20 @@ TEST_CASE("PExp on AVX-512 lanes has the bits of its 4-lane form") {
     xs.push_back(x);
   }
   while (xs.size() % 16 != 0) xs.push_back(0.5f);
-  for (size_t i = 0; i < xs.size(); i += 16) {
-    vector_math::V16 wide;
+  return xs;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+// PExp on V's lanes against the 4-lane form, which is Eigen's SSE packet lane by lane
+// (kernel goldens), bit for bit. Called from a function of the wide form's target.
+template <typename V>
+__attribute__((always_inline)) inline void CheckWide(const std::vector<float>& xs) {
+  constexpr size_t kLanes = sizeof(V) / sizeof(float);
+  for (size_t i = 0; i < xs.size(); i += kLanes) {
+    V wide;
     std::memcpy(&wide, xs.data() + i, sizeof wide);
     PExp(wide);
-    for (size_t q = 0; q < 16; q += 4) {
+    for (size_t q = 0; q < kLanes; q += 4) {
       vector_math::V4 narrow;
       std::memcpy(&narrow, xs.data() + i + q, sizeof narrow);
       PExp(narrow);
@@ -48,6 +52,29 @@ TEST_CASE("PExp on AVX-512 lanes has the bits of its 4-lane form") {
         REQUIRE(SameBits(wide[q + l], narrow[l]));
       }
     }
+  }
+}
+__attribute__((target("avx512f"))) void CheckAvx512(const std::vector<float>& xs) {
+  CheckWide<vector_math::V16>(xs);
+}
+__attribute__((target("avx2"))) void CheckAvx2(const std::vector<float>& xs) {
+  CheckWide<vector_math::V8>(xs);
+}
+#endif
+
+// PExp16 (AVX-512) and PExp8 (AVX2) have the bits of the 4-lane form.
+TEST_CASE("PExp on AVX-512 and AVX2 lanes has the bits of its 4-lane form") {
+#if defined(__x86_64__) || defined(__i386__)
+  const std::vector<float> xs = Arguments();
+  if (gemm::CpuHasAvx512F()) {
+    CheckAvx512(xs);
+  } else {
+    WARN("no AVX-512F on this CPU: PExp16 not checked");
+  }
+  if (gemm::CpuHasAvx2()) {
+    CheckAvx2(xs);
+  } else {
+    WARN("no AVX2 on this CPU: PExp8 not checked");
   }
 #else
   WARN("x86 only");
