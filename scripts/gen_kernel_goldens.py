@@ -70,6 +70,7 @@ OPTIMIZED_CASES.update({
         "softmax_float_1000_classes", "softmax_float_rows_of_10_beta_20",
         "softmax_float_rows_of_3", "softmax_float_rows_of_129", "mean_float_innermost_37",
         "gelu_float_3x1367", "gelu_float_4099_scaled_by_4",
+        "gelu_float_approximate_3x1367_scaled_by_3",
         "mean_float_innermost_two_axes", "mean_float_spatial", "mean_float_outer_axis")})
 
 

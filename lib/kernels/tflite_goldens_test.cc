@@ -1192,7 +1192,7 @@ ModelBuilder SoftmaxFloat(int rows, int depth, float beta) {
 
 // Float GELU (exact form) over `count` values, after a MUL by `scale` so that the inputs
 // (N(0, 1)) reach erfc's outer range and the [-11, 11] clamp.
-ModelBuilder GeluFloat(int rows, int count, float scale) {
+ModelBuilder GeluFloat(int rows, int count, float scale, bool approximate = false) {
   ModelBuilder b;
   const int in = b.AddTensor(tflite::TensorType_FLOAT32, {rows, count}, "in");
   const int k = b.AddConstTensor<float>(tflite::TensorType_FLOAT32, {}, {scale}, "scale");
@@ -1200,7 +1200,7 @@ ModelBuilder GeluFloat(int rows, int count, float scale) {
   const int out = b.AddTensor(tflite::TensorType_FLOAT32, {rows, count}, "out");
   b.AddOperator(tflite::BuiltinOperator_MUL, {in, k}, {scaled}, Options(tflite::MulOptionsT{}));
   tflite::GeluOptionsT o;
-  o.approximate = false;
+  o.approximate = approximate;
   b.AddOperator(tflite::BuiltinOperator_GELU, {scaled}, {out}, Options(o));
   SingleIo(b, in, out);
   return b;
@@ -1593,6 +1593,9 @@ const GoldenCase kCases[] = {
     // 4101 and 4099 values: the last n % 4 on Eigen's scalar path (std::exp), the rest packets.
     {"gelu_float_3x1367", [] { return GeluFloat(3, 1367, 1.0f); }, 0},
     {"gelu_float_4099_scaled_by_4", [] { return GeluFloat(1, 4099, 4.0f); }, 0},
+    // The tanh form: Eigen's tanh and its clamp (+-7.9), the last n % 4 values on Eigen's
+    // scalar path.
+    {"gelu_float_approximate_3x1367_scaled_by_3", [] { return GeluFloat(3, 1367, 3.0f, true); }, 0},
     // Float LOGISTIC: Eigen's packets and (the last n % 4 values) its scalar path, inputs
     // past both cut-offs (-104, 16.64).
     {"logistic_float_3x1367_scaled_by_4", [] { return LogisticFloat(3, 1367, 4.0f, false); }, 0},

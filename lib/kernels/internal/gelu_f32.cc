@@ -18,6 +18,7 @@
 #include "kernels/internal/eigen_exp.h"
 #include "kernels/internal/elementwise.h"
 #include "kernels/internal/gemm.h"
+#include "kernels/internal/tanh_f32.h"
 #include "kernels/internal/vector_math.h"
 
 namespace tflite {
@@ -322,19 +323,34 @@ void GeluExact(const float* in, float* out, int64_t n) {
 #endif
 }
 
-float GeluApproximate(float x) {
-  constexpr float kSqrt2OverPi = 0.7978845608028654f;
-  const float two_u = 2.0f * kSqrt2OverPi * (x + 0.044715f * x * x * x);
-  if (two_u >= 0) return x / (1.0f + std::exp(-two_u));
-  const float e = std::exp(two_u);
-  return x * e / (1.0f + e);
+// The tanh form as TFLite's reference_ops::Gelu evaluates it (an Eigen array expression,
+// every operation rounded on its own: no FMA in TFLite's x86 build): u = sqrt(2/pi) * (x +
+// 0.044715 * ((x * x) * x)), then (0.5 * x) * (1 + tanh(u)), tanh as Eigen's (tanh_f32).
+// In blocks: the arguments, their tanh in place, then the products. Lane by lane the same
+// operations, so Eigen's packets and its scalar tail agree.
+__attribute__((optimize("fp-contract=off"))) void GeluApproximate(const float* in, float* out,
+                                                                  int64_t n) {
+  constexpr float kSqrt2dPi = static_cast<float>(M_2_SQRTPI * M_SQRT1_2);
+  constexpr float kCubic = 0.044715f;
+  constexpr int64_t kBlock = 256;
+  float u[kBlock];
+  for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
+    const int64_t m = std::min(kBlock, n - i0);
+    const float* x = in + i0;
+    for (int64_t i = 0; i < m; ++i) {
+      const float cube = (x[i] * x[i]) * x[i];
+      u[i] = kSqrt2dPi * (x[i] + kCubic * cube);
+    }
+    tanh_f32::Tanh(u, u, m);
+    for (int64_t i = 0; i < m; ++i) out[i0 + i] = (0.5f * x[i]) * (1.0f + u[i]);
+  }
 }
 
 }  // namespace
 
 void Gelu(const float* in, float* out, int64_t n, bool approximate) {
   if (approximate) {
-    elementwise::UnaryMap(in, out, n, GeluApproximate);
+    GeluApproximate(in, out, n);
   } else {
     GeluExact(in, out, n);
   }
