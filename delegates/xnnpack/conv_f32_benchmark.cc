@@ -20,6 +20,7 @@ namespace {
 struct Shape {
   int h, w, in_c, out_c;
   int f = 1, stride = 1;  // an f x f filter, SAME padding
+  int groups = 1;         // in_c and out_c split into this many groups
   int out_h() const { return (h + stride - 1) / stride; }
   int out_w() const { return (w + stride - 1) / stride; }
 };
@@ -30,7 +31,7 @@ struct Data {
     std::mt19937 rng(1);
     std::uniform_real_distribution<float> d(-1.f, 1.f);
     input.resize(static_cast<size_t>(s.h) * s.w * s.in_c);
-    filter.resize(static_cast<size_t>(s.out_c) * s.f * s.f * s.in_c);
+    filter.resize(static_cast<size_t>(s.out_c) * s.f * s.f * (s.in_c / s.groups));
     bias.resize(s.out_c);
     output.resize(static_cast<size_t>(s.out_h()) * s.out_w() * s.out_c);
     for (auto& x : input) x = d(rng);
@@ -40,8 +41,9 @@ struct Data {
 };
 
 void SetRate(benchmark::State& state, const Shape& s) {
-  state.counters["GFLOP/s"] = benchmark::Counter(2e-9 * s.out_h() * s.out_w() * s.f * s.f * s.in_c * s.out_c,
-                                                 benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(2e-9 * s.out_h() * s.out_w() * s.f * s.f * s.in_c * s.out_c / s.groups,
+                         benchmark::Counter::kIsIterationInvariantRate);
 }
 
 pthreadpool_t MakePool(benchmark::State& state) {
@@ -57,10 +59,12 @@ void BM_Own(benchmark::State& state, Shape s) {
   g.in_w = s.w;
   g.out_h = s.out_h();
   g.out_w = s.out_w();
-  g.in_c = g.f_c = s.in_c;
-  g.out_c = g.group_out_c = s.out_c;
+  g.in_c = s.in_c;
+  g.f_c = s.in_c / s.groups;
+  g.out_c = s.out_c;
+  g.group_out_c = s.out_c / s.groups;
   g.f_h = g.f_w = s.f;
-  g.groups = 1;
+  g.groups = s.groups;
   g.stride_h = g.stride_w = s.stride;
   g.dil_h = g.dil_w = 1;
   // SAME padding, as TFLite computes it.
@@ -86,12 +90,11 @@ void BM_Xnnpack(benchmark::State& state, Shape s) {
     return;
   }
   xnn_operator_t op = nullptr;
-  if (xnn_create_convolution2d_nhwc_f32(0, 0, 0, 0, s.f, s.f, s.stride, s.stride, 1, 1, 1, s.in_c,
-                                        s.out_c, s.in_c, s.out_c, d.filter.data(), d.bias.data(),
-                                        -std::numeric_limits<float>::infinity(),
-                                        std::numeric_limits<float>::infinity(),
-                                        s.f > 1 ? XNN_FLAG_TENSORFLOW_SAME_PADDING : 0,
-                                        &op) != xnn_status_success) {
+  if (xnn_create_convolution2d_nhwc_f32(
+          0, 0, 0, 0, s.f, s.f, s.stride, s.stride, 1, 1, s.groups, s.in_c / s.groups,
+          s.out_c / s.groups, s.in_c, s.out_c, d.filter.data(), d.bias.data(),
+          -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity(),
+          s.f > 1 ? XNN_FLAG_TENSORFLOW_SAME_PADDING : 0, &op) != xnn_status_success) {
     state.SkipWithError("xnn_create_convolution2d_nhwc_f32 failed");
     return;
   }
@@ -191,3 +194,20 @@ TFI_CONV3X3(3x3_28x28x128_to_128, 28, 28, 128, 128);
 TFI_CONV3X3(3x3_28x28x128_to_32, 28, 28, 128, 32);
 TFI_CONV3X3(3x3_14x14x256_to_256, 14, 14, 256, 256);
 TFI_CONV3X3(3x3_7x7x512_to_512, 7, 7, 512, 512);
+
+// Grouped 3x3 layers (ResNeXt's: 8 groups of 8 channels; the own step's per-group direct
+// convolution).
+#define TFI_GROUPED(name, h, w, c, groups, stride)                          \
+  BENCHMARK_CAPTURE(BM_Own, name, Shape{h, w, c, c, 3, stride, groups})     \
+      ->Arg(1)                                                              \
+      ->Arg(2)                                                              \
+      ->UseRealTime();                                                      \
+  BENCHMARK_CAPTURE(BM_Xnnpack, name, Shape{h, w, c, c, 3, stride, groups}) \
+      ->Arg(1)                                                              \
+      ->Arg(2)                                                              \
+      ->UseRealTime()
+
+TFI_GROUPED(grouped_32x32x64_g8, 32, 32, 64, 8, 1);
+TFI_GROUPED(grouped_32x32x64_g8_s2, 32, 32, 64, 8, 2);
+TFI_GROUPED(grouped_16x16x64_g8, 16, 16, 64, 8, 1);
+TFI_GROUPED(grouped_28x28x128_g32, 28, 28, 128, 32, 1);

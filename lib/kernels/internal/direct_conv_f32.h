@@ -59,9 +59,9 @@ bool GroupedDirectFloatConvApplies(const ConvGeometry& g, gemm::GemmKernel kerne
 
 // The same sums as DirectFloatConv of each group (packed_groups[j]: group j's weights
 // from gemm::PackFloatWeights(filter + j * group_out_c * depth, group_out_c, depth); the
-// stage's bias for all out_c channels). The groups' input channels are gathered into an
-// image per group (in `scratch`, grown here; one pass over the pool), each group's sums
-// stored into its channels of the output. Only where GroupedDirectFloatConvApplies(g,
+// stage's bias for all out_c channels). The groups' input channels are gathered into a
+// zero-padded image per group (in `scratch`, grown here; one pass over the pool), so that
+// no window crosses an edge, each group's sums stored into its channels of the output. Only where GroupedDirectFloatConvApplies(g,
 // kernel).
 void GroupedDirectFloatConv(const ConvGeometry& g, const float* input,
                             const float* const* packed_groups, const gemm::FloatOutputStage& stage,
