@@ -72,7 +72,12 @@ bool PlanUnaryF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrat
       break;
     case kTfLiteBuiltinGelu: {
       const auto* p = static_cast<const TfLiteGeluParams*>(node.builtin_data);
-      op = p != nullptr && p->approximate ? UnaryF32::kGeluApproximate : UnaryF32::kGelu;
+      const bool approximate = p != nullptr && p->approximate;
+      if (v.builtin_bits) {
+        op = approximate ? UnaryF32::kGeluApproximateBuiltin : UnaryF32::kGeluBuiltin;
+      } else {
+        op = approximate ? UnaryF32::kGeluApproximate : UnaryF32::kGelu;
+      }
       break;
     }
     case kTfLiteBuiltinSoftmax: {

@@ -44,8 +44,18 @@ void UnaryTile(void* ctx, size_t begin, size_t count) {
     case UnaryF32::kRsqrt:
       for (int64_t i = 0; i < n; ++i) out[i] = 1.0f / std::sqrt(in[i]);
       break;
-    case UnaryF32::kGelu: tflite::gelu_f32::Gelu(in, out, n, /*approximate=*/false); break;
-    case UnaryF32::kGeluApproximate: tflite::gelu_f32::Gelu(in, out, n, /*approximate=*/true); break;
+    case UnaryF32::kGelu:
+      tflite::vector_math::Apply(tflite::vector_math::Function::kGelu, in, n, out);
+      break;
+    case UnaryF32::kGeluApproximate:
+      tflite::vector_math::Apply(tflite::vector_math::Function::kGeluTanh, in, n, out);
+      break;
+    case UnaryF32::kGeluBuiltin:
+      tflite::gelu_f32::Gelu(in, out, n, /*approximate=*/false);
+      break;
+    case UnaryF32::kGeluApproximateBuiltin:
+      tflite::gelu_f32::Gelu(in, out, n, /*approximate=*/true);
+      break;
     case UnaryF32::kSoftmax:
     case UnaryF32::kSoftmaxBuiltin:
       break;  // by rows, not elementwise: XnnpackKernel's step

@@ -19,6 +19,9 @@
 namespace tflite_inspect {
 namespace xnnpack {
 
+// kGelu, kGeluApproximate: vector_math's forms (a fitted erf; x * sigmoid(2u)), faster than
+// the builtin kernel's bits, which kGeluBuiltin and kGeluApproximateBuiltin compute
+// (gelu_f32.h; graphs with dynamic-range nodes).
 // kSoftmax (over rows of the last dimension): vector_math's, as fast as TFLite's newer
 // XNNPACK (this one's took 1.6x its time on an AVX2 CPU). kSoftmaxBuiltin and kLogistic:
 // only in graphs with dynamic-range nodes, where they replace XNNPACK's for TFLite's
@@ -34,7 +37,9 @@ enum class UnaryF32 {
   kSwish,
   kLogistic,
   kSwishBuiltin,
-  kSoftmaxBuiltin
+  kSoftmaxBuiltin,
+  kGeluBuiltin,
+  kGeluApproximateBuiltin
 };
 
 // out[i] = f(in[i]) for i < n, split over `pool` when there is enough work.

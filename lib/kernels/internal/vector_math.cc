@@ -214,20 +214,50 @@ __attribute__((target("avx2,fma"))) void SoftmaxAvx2(const float* in, int64_t ro
   }
 }
 
+// GELU's erf form on 8 lanes (vector_math.h: kGelu), with FMAs.
+__attribute__((target("avx2,fma"), always_inline)) inline __m256 GeluAvx2(__m256 x) {
+  const __m256 half = _mm256_mul_ps(x, _mm256_set1_ps(0.5f));
+  // maxps / minps return their second operand on NaN: NaN stays NaN.
+  __m256 z = _mm256_mul_ps(x, _mm256_set1_ps(kSqrtHalf));
+  z = _mm256_min_ps(_mm256_set1_ps(kErfClamp), _mm256_max_ps(_mm256_set1_ps(-kErfClamp), z));
+  const __m256 w = _mm256_mul_ps(z, z);
+  __m256 p = _mm256_fmadd_ps(_mm256_set1_ps(kErfP[4]), w, _mm256_set1_ps(kErfP[3]));
+  p = _mm256_fmadd_ps(p, w, _mm256_set1_ps(kErfP[2]));
+  p = _mm256_fmadd_ps(p, w, _mm256_set1_ps(kErfP[1]));
+  p = _mm256_fmadd_ps(p, w, _mm256_set1_ps(kErfP[0]));
+  __m256 q = _mm256_fmadd_ps(_mm256_set1_ps(kErfQ[4]), w, _mm256_set1_ps(kErfQ[3]));
+  q = _mm256_fmadd_ps(q, w, _mm256_set1_ps(kErfQ[2]));
+  q = _mm256_fmadd_ps(q, w, _mm256_set1_ps(kErfQ[1]));
+  q = _mm256_fmadd_ps(q, w, _mm256_set1_ps(kErfQ[0]));
+  q = _mm256_fmadd_ps(q, w, _mm256_set1_ps(1.0f));
+  const __m256 erf = _mm256_div_ps(_mm256_mul_ps(z, p), q);
+  return _mm256_fmadd_ps(half, erf, half);
+}
+
+template <Function kF>
+__attribute__((target("avx2,fma"), always_inline)) inline __m256 MapAvx2(__m256 x) {
+  if constexpr (kF == Function::kSigmoid) {
+    return SigmoidAvx2(x);
+  } else if constexpr (kF == Function::kSwish) {
+    return _mm256_mul_ps(SigmoidAvx2(x), x);
+  } else if constexpr (kF == Function::kGelu) {
+    return GeluAvx2(x);
+  } else {  // x * sigmoid(2u), 2u = x (2k + 2kc x^2)
+    const __m256 v =
+        _mm256_mul_ps(x, _mm256_fmadd_ps(_mm256_set1_ps(2.0f * kSqrt2OverPi * kGeluCubic),
+                                         _mm256_mul_ps(x, x), _mm256_set1_ps(2.0f * kSqrt2OverPi)));
+    return _mm256_mul_ps(SigmoidAvx2(v), x);
+  }
+}
+
 template <Function kF>
 __attribute__((target("avx2,fma"))) void ApplyAvx2(const float* in, int64_t n, float* out) {
   int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const __m256 x = _mm256_loadu_ps(in + i);
-    const __m256 s = SigmoidAvx2(x);
-    _mm256_storeu_ps(out + i, kF == Function::kSwish ? _mm256_mul_ps(s, x) : s);
-  }
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(out + i, MapAvx2<kF>(_mm256_loadu_ps(in + i)));
   if (i < n) {  // the last n % 8 through a zero-padded copy
     float tail[8] = {};
     std::memcpy(tail, in + i, sizeof(float) * (n - i));
-    const __m256 x = _mm256_loadu_ps(tail);
-    const __m256 s = SigmoidAvx2(x);
-    _mm256_storeu_ps(tail, kF == Function::kSwish ? _mm256_mul_ps(s, x) : s);
+    _mm256_storeu_ps(tail, MapAvx2<kF>(_mm256_loadu_ps(tail)));
     std::memcpy(out + i, tail, sizeof(float) * (n - i));
   }
 }
@@ -288,9 +318,12 @@ __attribute__((target("avx512f"))) void ApplyAvx512(const float* in, int64_t n, 
 template <Function kF>
 void ApplyTo(const float* in, int64_t n, float* out) {
 #if defined(__x86_64__) || defined(__i386__)
-  if (gemm::CpuHasAvx512F()) {
-    ApplyAvx512<kF>(in, n, out);
-    return;
+  // (GELU's forms have no AVX-512 kernel: their AVX2 one, as such CPUs have AVX2 and FMA.)
+  if constexpr (kF == Function::kSigmoid || kF == Function::kSwish) {
+    if (gemm::CpuHasAvx512F()) {
+      ApplyAvx512<kF>(in, n, out);
+      return;
+    }
   }
   if (gemm::CpuHasAvx2Fma()) {
     ApplyAvx2<kF>(in, n, out);
@@ -319,6 +352,12 @@ void Apply(Function f, const float* in, int64_t n, float* out) {
       ApplyTo<Function::kSigmoid>(in, n, out);
       break;
     case Function::kSwish: ApplyTo<Function::kSwish>(in, n, out); break;
+    case Function::kGelu:
+      ApplyTo<Function::kGelu>(in, n, out);
+      break;
+    case Function::kGeluTanh:
+      ApplyTo<Function::kGeluTanh>(in, n, out);
+      break;
   }
 }
 

@@ -93,17 +93,50 @@ __attribute__((always_inline)) inline void Sigmoid(V& x) {
 }
 
 // kSwish: x * sigmoid(x) (SiLU), one pass where a graph has LOGISTIC then MUL.
-enum class Function { kSigmoid, kSwish };
+// kGelu: x * Phi(x) = (0.5 x) (1 + erf(x / sqrt(2))), erf(z) as z P(z^2) / Q(z^2) (a [4/5]
+// rational fitted to erf on |z| <= 3.92, z clamped there: within 6e-7 of erf, so GELU
+// within 6e-7 |x| of the exact value; not TFLite's builtin bits: gelu_f32.h has those).
+// kGeluTanh: the tanh form, 0.5 x (1 + tanh(u)) = x * sigmoid(2u), u = sqrt(2/pi) (x +
+// 0.044715 x^3). For the float graphs' GELU, where TFLite's default runs XNNPACK's.
+enum class Function { kSigmoid, kSwish, kGelu, kGeluTanh };
+
+// GELU's erf: coefficients of P and Q in w = z^2, lowest power first (Q's constant 1).
+constexpr float kErfClamp = 3.92f;
+constexpr float kErfP[5] = {1.12837827e+00f, 3.12692731e-01f, 6.72027962e-02f, 8.49658276e-03f,
+                            3.03865424e-04f};
+constexpr float kErfQ[5] = {6.10437584e-01f, 1.63087119e-01f, 2.45670964e-02f, 2.14305515e-03f,
+                            1.77527804e-05f};
+constexpr float kSqrtHalf = 0.70710678118654752f;
+constexpr float kSqrt2OverPi = 0.79788456080286536f;
+constexpr float kGeluCubic = 0.044715f;
 
 // out[i] = f(in[i]) over whole vectors of V, then a zero-padded last vector. (The
 // function is a template argument, not a callable: a lambda taking a V8 would be a call
 // boundary with the baseline ABI inside an AVX2 function.)
 template <typename V, Function kF>
 __attribute__((always_inline)) inline void Map(V& x) {
-  if (kF == Function::kSigmoid) {
+  if constexpr (kF == Function::kSigmoid) {
     Sigmoid(x);
+  } else if constexpr (kF == Function::kSwish) {
+    const V x0 = x;
+    Sigmoid(x);
+    x = x * x0;
+  } else if constexpr (kF == Function::kGelu) {
+    const V half = x * 0.5f;
+    V z = x * kSqrtHalf;
+    // (z < -c ? -c : z), then (z > c ? c : z): NaN stays NaN.
+    z = z < -kErfClamp ? V{} - kErfClamp : z;
+    z = z > kErfClamp ? V{} + kErfClamp : z;
+    const V w = z * z;
+    V p = V{} + kErfP[4];
+    for (int i = 3; i >= 0; --i) p = p * w + kErfP[i];
+    V q = V{} + kErfQ[4];
+    for (int i = 3; i >= 0; --i) q = q * w + kErfQ[i];
+    q = q * w + 1.0f;
+    x = half + half * (z * p / q);
   } else {
     const V x0 = x;
+    x = x * (2.0f * kSqrt2OverPi + (2.0f * kSqrt2OverPi * kGeluCubic) * (x * x));
     Sigmoid(x);
     x = x * x0;
   }
