@@ -51,44 +51,17 @@ void SoftmaxGeneric(const float* in, int64_t rows, int depth, float beta, float*
 }
 
 #if defined(__x86_64__) || defined(__i386__)
-// Sigmoid on 8 lanes for Apply on AVX2: f = e / (1 + e), e = exp(-|x|) (in (0, 1]: nothing
-// to clamp), then 1 - f where x is positive. 2^n from a magic-biased rounding (the biased
-// exponent in the low mantissa bits: one shift, no conversion); Exp's two-constant
-// reduction and polynomial (vector_math.h); f set to 0 past |x| = 87.33 (where 2^n would
-// leave the normal range). Within 3 ulp of 1 / (1 + exp(-x)) down to -80; NaN stays NaN.
-// Half the operations of the lane-generic form (EfficientNet's swishes were a fifth of
-// its time on an AVX2 Zen 3).
-__attribute__((target("avx2,fma"), always_inline)) inline __m256 SigmoidAvx2(__m256 x) {
-  const __m256 z = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x);  // |x|
-  // 1.5 * 2^23 + 127: t's low bits hold round(-z * log2(e)) + 127.
-  const __m256 magic = _mm256_set1_ps(12583039.0f);
-  const __m256 t = _mm256_fmadd_ps(z, _mm256_set1_ps(-kLog2e), magic);
-  const __m256 scale = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_castps_si256(t), 23));
-  const __m256 n = _mm256_sub_ps(t, magic);  // round(-z * log2(e)), exactly
-  __m256 r = _mm256_fmadd_ps(n, _mm256_set1_ps(-kLn2Hi), _mm256_sub_ps(_mm256_setzero_ps(), z));
-  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(kLn2Lo), r);
-  __m256 p = _mm256_fmadd_ps(_mm256_set1_ps(kExpP0), r, _mm256_set1_ps(kExpP1));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kExpP2));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kExpP3));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kExpP4));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kExpP5));
-  p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r);
-  const __m256 e = _mm256_fmadd_ps(p, scale, scale);  // (1 + p) * 2^n
-  __m256 f = _mm256_div_ps(e, _mm256_add_ps(e, _mm256_set1_ps(1.0f)));
-  // Past the cutoff (and for infinite x) 0; an ordered compare: NaN passes.
-  f = _mm256_andnot_ps(_mm256_cmp_ps(z, _mm256_set1_ps(87.33f), _CMP_GT_OQ), f);
-  // x's sign bit picks f (negative x), else 1 - f.
-  return _mm256_blendv_ps(_mm256_sub_ps(_mm256_set1_ps(1.0f), f), f, x);
-}
-
-// exp(x) for x <= 88 on 8 lanes: SigmoidAvx2's magic-biased rounding, reduction and
-// polynomial; 0 below -87.33 (where 2^n would leave the normal range).
+// exp(x) on 8 lanes: 2^n from a magic-biased rounding (the biased exponent in the low
+// mantissa bits: one shift, no conversion); Exp's two-constant reduction and polynomial
+// (vector_math.h); 0 below -87.33 (where 2^n would leave the normal range); NaN stays NaN.
+// kClamp: arguments above 88 clamped there (callers whose arguments are <= 0 skip it).
+template <bool kClamp>
 __attribute__((target("avx2,fma"), always_inline)) inline __m256 ExpAvx2(__m256 x) {
-  x = _mm256_min_ps(_mm256_set1_ps(88.0f), x);       // (NaN stays NaN)
+  if constexpr (kClamp) x = _mm256_min_ps(_mm256_set1_ps(88.0f), x);  // (NaN stays NaN)
   const __m256 magic = _mm256_set1_ps(12583039.0f);  // 1.5 * 2^23 + 127
   const __m256 t = _mm256_fmadd_ps(x, _mm256_set1_ps(kLog2e), magic);
   const __m256 scale = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_castps_si256(t), 23));
-  const __m256 n = _mm256_sub_ps(t, magic);
+  const __m256 n = _mm256_sub_ps(t, magic);  // round(x * log2(e)), exactly
   __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(kLn2Hi), x);
   r = _mm256_fnmadd_ps(n, _mm256_set1_ps(kLn2Lo), r);
   __m256 p = _mm256_fmadd_ps(_mm256_set1_ps(kExpP0), r, _mm256_set1_ps(kExpP1));
@@ -97,8 +70,22 @@ __attribute__((target("avx2,fma"), always_inline)) inline __m256 ExpAvx2(__m256 
   p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kExpP4));
   p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kExpP5));
   p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r);
-  const __m256 e = _mm256_fmadd_ps(p, scale, scale);
+  const __m256 e = _mm256_fmadd_ps(p, scale, scale);  // (1 + p) * 2^n
+  // An ordered compare: NaN passes.
   return _mm256_andnot_ps(_mm256_cmp_ps(x, _mm256_set1_ps(-87.33f), _CMP_LT_OQ), e);
+}
+
+// Sigmoid on 8 lanes for Apply on AVX2: f = e / (1 + e), e = ExpAvx2(-|x|) (in [0, 1]:
+// nothing to clamp; 0 past |x| = 87.33), then 1 - f where x is positive. Within 3 ulp of
+// 1 / (1 + exp(-x)) down to -80; NaN stays NaN. Half the operations of the lane-generic
+// form (EfficientNet's swishes were a fifth of its time on an AVX2 Zen 3).
+__attribute__((target("avx2,fma"), always_inline)) inline __m256 SigmoidAvx2(__m256 x) {
+  const __m256 z = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x);  // |x|
+  // e = exp(-|x|): 0 past the cutoff and for infinite x, so f is.
+  const __m256 e = ExpAvx2<false>(_mm256_sub_ps(_mm256_setzero_ps(), z));
+  const __m256 f = _mm256_div_ps(e, _mm256_add_ps(e, _mm256_set1_ps(1.0f)));
+  // x's sign bit picks f (negative x), else 1 - f.
+  return _mm256_blendv_ps(_mm256_sub_ps(_mm256_set1_ps(1.0f), f), f, x);
 }
 
 // The largest lane (maxps order: NaN lanes skipped where the other operand is not NaN).
@@ -122,7 +109,7 @@ __attribute__((target("avx2,fma"), always_inline)) inline __m256 ExpMinusMaxAvx2
                                                                                  __m256 max,
                                                                                  __m256 beta) {
   const __m256 d = _mm256_sub_ps(_mm256_loadu_ps(x), max);
-  return ExpAvx2(kBeta ? _mm256_mul_ps(d, beta) : d);
+  return ExpAvx2<true>(kBeta ? _mm256_mul_ps(d, beta) : d);
 }
 
 // Rows of at least 8 values, in blocks of up to 8 rows phase by phase (the maxima, then the
