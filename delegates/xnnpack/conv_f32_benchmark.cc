@@ -211,3 +211,10 @@ TFI_GROUPED(grouped_32x32x64_g8, 32, 32, 64, 8, 1);
 TFI_GROUPED(grouped_32x32x64_g8_s2, 32, 32, 64, 8, 2);
 TFI_GROUPED(grouped_16x16x64_g8, 16, 16, 64, 8, 1);
 TFI_GROUPED(grouped_28x28x128_g32, 28, 28, 128, 32, 1);
+
+// A ConvLSTM2D cell's gate convolutions (conv_lstm_6x32: four of 8 -> 8 channels on the
+// hidden state and four of 1 -> 8 on the input, 3x3, 32 x 32), and the four hidden-state
+// ones as one 8 -> 32 convolution would run them.
+TFI_CONV(32x32x8_3x3_to_8, 32, 32, 8, 8, 3, 1);
+TFI_CONV(32x32x1_3x3_to_8, 32, 32, 1, 8, 3, 1);
+TFI_CONV(32x32x8_3x3_to_32, 32, 32, 8, 32, 3, 1);
