@@ -117,6 +117,17 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
     return kTfLiteError;
   }
   TF_LITE_ENSURE(context, NumDimensions(input) >= 1);
+  // The 8- and 16-bit kernels build tables and multipliers from beta * input scale: a
+  // crafted infinite or NaN factor made NaN table entries that the int8 rows converted to
+  // int (undefined; the invoke fuzzer's finding).
+  if (in != kTfLiteFloat32 && !(std::isfinite(params->beta) && std::isfinite(input->params.scale) &&
+                                std::isfinite(params->beta * input->params.scale))) {
+    TF_LITE_KERNEL_LOG(context,
+                       "SOFTMAX: beta (%g) times the input scale (%g) must be finite for a "
+                       "quantized input.",
+                       static_cast<double>(params->beta), static_cast<double>(input->params.scale));
+    return kTfLiteError;
+  }
   if (in == kTfLiteInt16) {
     TF_LITE_ENSURE_STATUS(PrepareInt16(context, *params, input, output, data));
     return context->ResizeTensor(context, output, TfLiteIntArrayCopy(input->dims));

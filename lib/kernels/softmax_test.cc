@@ -405,6 +405,23 @@ TEST_CASE("SOFTMAX errors") {
     CHECK(r.prepare == kTfLiteError);
     CHECK_THAT(r.errors, Catch::Contains("got 5D"));
   }
+  // A crafted infinite beta (the invoke fuzzer's finding: NaN table entries converted to
+  // int), on the int8 and the int16 kernels (an infinite scale the loader refuses first).
+  SECTION("quantized input with an infinite beta") {
+    const float inf = std::numeric_limits<float>::infinity();
+    const auto r =
+        Run(tflite::BuiltinOperator_SOFTMAX,
+            {Input<int8_t>(TensorType_INT8, {1, 300}, std::vector<int8_t>(300, 1), 0.02f, 0)},
+            {TensorType_INT8, {1, 300}, 1.f / 256, -128}, SoftmaxOptions(inf));
+    CHECK(r.prepare == kTfLiteError);
+    CHECK_THAT(r.errors, Catch::Contains("SOFTMAX: beta (inf) times the input scale (0.02) must "
+                                         "be finite for a quantized input."));
+    const auto s = Run(tflite::BuiltinOperator_SOFTMAX,
+                       {Input<int16_t>(tflite::TensorType_INT16, {1, 2}, {1, 2}, 0.1f, 0)},
+                       {tflite::TensorType_INT16, {1, 2}, 1.f / 32768, 0}, SoftmaxOptions(-inf), 3);
+    CHECK(s.prepare == kTfLiteError);
+    CHECK_THAT(s.errors, Catch::Contains("must be finite for a quantized input"));
+  }
   SECTION("scalar input") {
     const auto r = Run(tflite::BuiltinOperator_SOFTMAX, {Input<float>(TensorType_FLOAT32, {}, {1})},
                        {TensorType_FLOAT32, {}}, SoftmaxOptions(1.f));
