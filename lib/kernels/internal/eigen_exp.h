@@ -102,6 +102,21 @@ __attribute__((always_inline, optimize("fp-contract=off"))) inline void PExpPoly
   y = y + p_low;
 }
 
+// pldexp's product y * 2^m for m in [-159, 128] as two factors, y * 2^h * 2^(m - h), h = m >> 1
+// (both normal floats). Eigen multiplies by four powers of two (after clamping m to
+// [-2099, 2099]): exact but the last, which rounds y * 2^m once, as the second factor here
+// does. The same bits, two multiplies fewer.
+template <typename I, typename V>
+__attribute__((always_inline, optimize("fp-contract=off"))) inline void ScaleByPow2(const I& mi,
+                                                                                    V& y) {
+  const I h = mi >> 1;
+  V c, d;
+  Pow2(h, c);
+  Pow2(mi - h, d);
+  y = y * c;
+  y = y * d;
+}
+
 #if defined(__x86_64__) || defined(__i386__)
 // PExp on 16 AVX-512 lanes: the clamps, the final pmax and the -104 cut as min / max and a
 // zeroing mask, the floor by roundscale and pldexp's product by 2^m as one scalef (Eigen
@@ -132,10 +147,8 @@ __attribute__((target("avx512f"), optimize("fp-contract=off"))) inline void PExp
 
 #if defined(__x86_64__) || defined(__i386__)
 // PExp on 8 AVX2 lanes: the clamps and the final pmax as min / max (the same operand order
-// as the generic selects), the floor by roundps (Floor8) and pldexp's four factors as two:
-// y * 2^h * 2^(m - h), h = m >> 1, both normal for m in [-159, 128]; Eigen's product is
-// exact up to its last factor, which rounds y * 2^m once, as the second factor here does.
-// The same bits, fewer operations. Not always_inline: see PExp16.
+// as the generic selects) and the floor by roundps (Floor8). The same bits, fewer
+// operations. Not always_inline: see PExp16.
 __attribute__((target("avx2"), optimize("fp-contract=off"))) inline void PExp8(
     vector_math::V8& io) {
   using V = vector_math::V8;
@@ -148,12 +161,7 @@ __attribute__((target("avx2"), optimize("fp-contract=off"))) inline void PExp8(
   V m, r, y;
   ReduceLn2(x, mi, m, r);
   PExpPolynomial(r, y);
-  const I h = mi >> 1;
-  V c, d;
-  Pow2(h, c);
-  Pow2(mi - h, d);
-  y = y * c;
-  y = y * d;
+  ScaleByPow2(mi, y);
   // pmax(out, x0): x0 where it is larger (+inf) or NaN; 0 below -104.
   __m256 out = _mm256_max_ps(reinterpret_cast<__m256>(y), x0);
   out = _mm256_andnot_ps(_mm256_cmp_ps(x0, _mm256_set1_ps(-104.0f), _CMP_LT_OQ), out);
@@ -185,16 +193,8 @@ __attribute__((always_inline, optimize("fp-contract=off"))) inline void PExp(V& 
   V m, r, y;
   ReduceLn2(x, mi, m, r);
   PExpPolynomial(r, y);
-  // pldexp: y * 2^b * 2^b * 2^b * 2^(m - 3b), b = floor(m / 4) (Eigen clamps m to
-  // [-2099, 2099] first; here m is in [-159, 128], every factor a normal float).
-  const I b = mi >> 2;
-  V c, d;
-  Pow2(b, c);
-  Pow2(mi - 3 * b, d);
-  V out = y * c;
-  out = out * c;
-  out = out * c;
-  out = out * d;
+  V out = y;
+  ScaleByPow2(mi, out);
   // pmax(out, x0): x0 where it is larger (+inf) or NaN; 0 below -104.
   out = out > x0 ? out : x0;
   out = x0 < -104.0f ? V{} : out;
