@@ -23,28 +23,24 @@ void SoftmaxGeneric(const float* in, int64_t rows, int depth, float beta, float*
     float* y = out + r * depth;
     float max = x[0];
     for (int c = 1; c < depth; ++c) max = x[c] > max ? x[c] : max;
+    // exp((x - max) beta) of n <= 4 values from at through a padded vector, stored; lanes
+    // past n are 0 in the returned sum term.
+    auto exp_block = [&](int at, int n) {
+      float buf[4] = {};
+      std::memcpy(buf, x + at, sizeof(float) * n);
+      V4 v;
+      std::memcpy(&v, buf, sizeof v);
+      v = (v - max) * beta;
+      Exp(v);
+      std::memcpy(y + at, &v, sizeof(float) * n);
+      for (int i = n; i < 4; ++i) v[i] = 0.0f;
+      return v;
+    };
     V4 lanes = V4{};
     int c = 0;
-    for (; c + 4 <= depth; c += 4) {
-      V4 v;
-      std::memcpy(&v, x + c, sizeof v);
-      v = (v - max) * beta;
-      Exp(v);
-      std::memcpy(y + c, &v, sizeof v);
-      lanes += v;
-    }
-    float sum = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
-    if (c < depth) {  // the last depth % 4 values through a padded vector
-      float tail[4] = {};
-      std::memcpy(tail, x + c, sizeof(float) * (depth - c));
-      V4 v;
-      std::memcpy(&v, tail, sizeof v);
-      v = (v - max) * beta;
-      Exp(v);
-      std::memcpy(tail, &v, sizeof v);
-      for (int i = 0; i < depth - c; ++i) sum += tail[i];
-      std::memcpy(y + c, tail, sizeof(float) * (depth - c));
-    }
+    for (; c + 4 <= depth; c += 4) lanes += exp_block(c, 4);
+    if (c < depth) lanes += exp_block(c, depth - c);
+    const float sum = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
     const float scale = 1.0f / sum;
     for (c = 0; c < depth; ++c) y[c] *= scale;
   }
