@@ -596,16 +596,14 @@ void GroupedDirectFloatConv(const ConvGeometry& g, const float* input,
   });
   // Each group's output rows straight into its channels, every group's rows in one pass
   // over the pool (a pass per group waited on the pool once per group).
-  std::vector<gemm::FloatOutputStage> stages(g.groups, stage);
-  for (int j = 0; j < g.groups && stage.bias != nullptr; ++j) {
-    stages[j].bias = stage.bias + j * g.group_out_c;
-  }
   const size_t lines = static_cast<size_t>(g.batches) * g.out_h;
   const double work = static_cast<double>(lines) * g.out_w * g.f_h * g.f_w * g.f_c * g.out_c;
   const bool mul_add = kernel == gemm::GemmKernel::kTfliteGemmOrder;
   parallel::ParallelFor(pool, lines * g.groups, work, [&](size_t task) {
     const size_t j = task / lines, line = task % lines;
-    RunLine(sub, images + j * in_group, packed_groups[j], stages[j], output + j * g.group_out_c,
+    gemm::FloatOutputStage group_stage = stage;  // (a copy on the stack: no allocation per run)
+    if (stage.bias != nullptr) group_stage.bias = stage.bias + j * g.group_out_c;
+    RunLine(sub, images + j * in_group, packed_groups[j], group_stage, output + j * g.group_out_c,
             g.out_c, line, mul_add);
   });
 }

@@ -61,8 +61,8 @@ bool GroupedDirectFloatConvApplies(const ConvGeometry& g, gemm::GemmKernel kerne
 // from gemm::PackFloatWeights(filter + j * group_out_c * depth, group_out_c, depth); the
 // stage's bias for all out_c channels). The groups' input channels are gathered into a
 // zero-padded image per group (in `scratch`, grown here; one pass over the pool), so that
-// no window crosses an edge, each group's sums stored into its channels of the output. Only where GroupedDirectFloatConvApplies(g,
-// kernel).
+// no window crosses an edge, each group's sums stored into its channels of the output.
+// Only where GroupedDirectFloatConvApplies(g, kernel).
 void GroupedDirectFloatConv(const ConvGeometry& g, const float* input,
                             const float* const* packed_groups, const gemm::FloatOutputStage& stage,
                             float* output, std::vector<float>* scratch, pthreadpool* pool,
