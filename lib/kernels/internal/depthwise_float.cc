@@ -149,12 +149,12 @@ inline __attribute__((always_inline, optimize("fp-contract=off"))) void FloatInt
   }
 }
 
-// Output row (b, oy).
+// Pixels [px0, px1) of output row (b, oy) (each pixel's bits do not depend on the range).
 template <bool kWide>
 inline __attribute__((always_inline, optimize("fp-contract=off"))) void FloatRowImpl(
     const Geometry& g, const float* input, const float* filter, const FloatBias& bias,
-    float act_min, float act_max, int b, int oy, float* out_row) {
-  int ox = 0;
+    float act_min, float act_max, int b, int oy, int px0, int px1, float* out_row) {
+  int ox = px0;
   if (g.depth_multiplier == 1) {
     auto y_ok = [&](int fy) {
       const int iy = oy * g.stride_h - g.pad_h + fy * g.dil_h;
@@ -163,7 +163,7 @@ inline __attribute__((always_inline, optimize("fp-contract=off"))) void FloatRow
     int fy_lo = 0, fy_hi = g.f_h;
     while (fy_lo < fy_hi && !y_ok(fy_lo)) ++fy_lo;
     while (fy_hi > fy_lo && !y_ok(fy_hi - 1)) --fy_hi;
-    int x_lo = 0, x_hi = g.out_w;
+    int x_lo = px0, x_hi = px1;
     while (x_lo < x_hi && x_lo * g.stride_w - g.pad_w < 0) ++x_lo;
     while (x_hi > x_lo && (x_hi - 1) * g.stride_w - g.pad_w + (g.f_w - 1) * g.dil_w >= g.in_w) {
       --x_hi;
@@ -182,7 +182,7 @@ inline __attribute__((always_inline, optimize("fp-contract=off"))) void FloatRow
                        out_row + static_cast<size_t>(ox) * g.out_c);
     }
   }
-  for (; ox < g.out_w; ++ox) {
+  for (; ox < px1; ++ox) {
     FloatPixel(g, input, filter, bias, act_min, act_max, b, oy, ox,
                out_row + static_cast<size_t>(ox) * g.out_c);
   }
@@ -190,29 +190,29 @@ inline __attribute__((always_inline, optimize("fp-contract=off"))) void FloatRow
 
 __attribute__((optimize("fp-contract=off"))) void FloatRowGeneric(
     const Geometry& g, const float* input, const float* filter, const FloatBias& bias,
-    float act_min, float act_max, int b, int oy, float* out_row) {
-  FloatRowImpl<false>(g, input, filter, bias, act_min, act_max, b, oy, out_row);
+    float act_min, float act_max, int b, int oy, int px0, int px1, float* out_row) {
+  FloatRowImpl<false>(g, input, filter, bias, act_min, act_max, b, oy, px0, px1, out_row);
 }
 
 #if defined(__x86_64__) || defined(__i386__)
 // The same code with 8-wide AVX registers (no FMA: products are rounded as the reference's).
 __attribute__((target("avx2"), optimize("fp-contract=off"))) void FloatRowAvx2(
     const Geometry& g, const float* input, const float* filter, const FloatBias& bias,
-    float act_min, float act_max, int b, int oy, float* out_row) {
-  FloatRowImpl<false>(g, input, filter, bias, act_min, act_max, b, oy, out_row);
+    float act_min, float act_max, int b, int oy, int px0, int px1, float* out_row) {
+  FloatRowImpl<false>(g, input, filter, bias, act_min, act_max, b, oy, px0, px1, out_row);
 }
 // And 16-wide (AVX-512 has FMA: fp-contract=off keeps the products rounded). In dynamic-range
 // graphs, where this code runs for TFLite's bits, the AVX2 rows took a fifth of a
 // MobileNetV2's time.
 __attribute__((target("avx512f"), optimize("fp-contract=off"))) void FloatRowAvx512(
     const Geometry& g, const float* input, const float* filter, const FloatBias& bias,
-    float act_min, float act_max, int b, int oy, float* out_row) {
-  FloatRowImpl<true>(g, input, filter, bias, act_min, act_max, b, oy, out_row);
+    float act_min, float act_max, int b, int oy, int px0, int px1, float* out_row) {
+  FloatRowImpl<true>(g, input, filter, bias, act_min, act_max, b, oy, px0, px1, out_row);
 }
 #endif
 
 using FloatRowFn = void (*)(const Geometry&, const float*, const float*, const FloatBias&, float,
-                            float, int, int, float*);
+                            float, int, int, int, int, float*);
 
 FloatRowFn SelectFloatRow() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -232,16 +232,23 @@ void FloatDepthwise(const Geometry& g, const float* input, const float* filter, 
   (bias_first ? bias.first : bias.last) = bias_data;
   const size_t rows = static_cast<size_t>(g.batches) * g.out_h;
   const double work = static_cast<double>(rows) * g.out_w * g.out_c * g.f_h * g.f_w;
-  parallel::ParallelFor(pool, rows, work, [&](size_t r) {
+  // Rows in pixel ranges where they are few (a 1 x k depthwise over a Conv1D's one row).
+  const size_t parts = parallel::RowParts(pool, rows, g.out_w, 16);
+  parallel::ParallelFor(pool, rows * parts, work, [&](size_t task) {
+    const size_t r = task / parts, part = task % parts;
     const int b = static_cast<int>(r) / g.out_h;
     const int oy = static_cast<int>(r) % g.out_h;
+    const int px0 = static_cast<int>(g.out_w * part / parts);
+    const int px1 = static_cast<int>(g.out_w * (part + 1) / parts);
     float* row = output + r * g.out_w * static_cast<size_t>(g.out_c);
-    row_fn(g, input, filter, bias, act_min, act_max, b, oy, row);
+    row_fn(g, input, filter, bias, act_min, act_max, b, oy, px0, px1, row);
     if (swish) {  // the builtin LOGISTIC's bits: the tensor's last n % 4 on Eigen's scalar path
-      const auto n = static_cast<int64_t>(g.out_w) * g.out_c;
-      const auto total = static_cast<int64_t>(rows) * n, first = static_cast<int64_t>(r) * n;
+      const auto n = static_cast<int64_t>(px1 - px0) * g.out_c;
+      const auto total = static_cast<int64_t>(rows) * g.out_w * g.out_c;
+      const auto first = (static_cast<int64_t>(r) * g.out_w + px0) * g.out_c;
       const int64_t scalar_from = std::max(total & ~int64_t{3}, first);
-      logistic_f32::SwishPart(row, row, n, first + n - scalar_from);
+      float* part_out = row + static_cast<size_t>(px0) * g.out_c;
+      logistic_f32::SwishPart(part_out, part_out, n, std::max<int64_t>(0, first + n - scalar_from));
     }
   });
 }

@@ -87,5 +87,54 @@ TEST_CASE("FloatDepthwise: the bits of products rounded and added in tap order (
   }
 }
 
+// A Conv1D's one row split into pixel ranges over pools of 2-4 threads: the bits of one
+// thread, with and without the swish (whose scalar tail is the tensor's last n % 4).
+TEST_CASE("FloatDepthwise: one row split into pixel ranges over the pool has one thread's bits") {
+  int split = 0;
+  for (uint32_t seed = 1; seed <= 24; ++seed) {
+    std::mt19937 rng(seed + 20261207);
+    auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    Geometry g{};
+    g.batches = 1;
+    g.in_h = g.out_h = g.f_h = g.stride_h = g.dil_h = 1;
+    g.in_c = pick(100, 200);
+    g.depth_multiplier = 1;
+    g.out_c = g.in_c;
+    g.f_w = pick(3, 7);
+    g.stride_w = pick(1, 2);
+    g.dil_w = pick(1, 2);
+    g.in_w = pick(300, 1000);
+    g.pad_w = pick(0, (g.f_w - 1) * g.dil_w);
+    g.out_w = (g.in_w + 2 * g.pad_w - (g.f_w - 1) * g.dil_w - 1) / g.stride_w + 1;
+    const bool swish = seed % 2 == 0;
+    CAPTURE(seed, g.in_w, g.in_c, g.f_w, g.stride_w, g.dil_w, g.pad_w, swish);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::vector<float> in(static_cast<size_t>(g.in_w) * g.in_c);
+    std::vector<float> f(static_cast<size_t>(g.f_w) * g.out_c), bias(g.out_c);
+    for (float& v : in) v = u(rng);
+    for (float& v : f) v = u(rng);
+    for (float& v : bias) v = u(rng);
+    std::vector<float> one(static_cast<size_t>(g.out_w) * g.out_c);
+    tflite::dwconv::FloatDepthwise(g, in.data(), f.data(), bias.data(), false, -3.4e38f, 3.4e38f,
+                                   one.data(), nullptr, swish);
+    if (!swish) {
+      const auto want = Reference(g, in, f, bias, false, -3.4e38f, 3.4e38f);
+      REQUIRE(std::memcmp(one.data(), want.data(), want.size() * sizeof(float)) == 0);
+    }
+    for (int threads = 2; threads <= 4; ++threads) {
+      pthreadpool_t pool = pthreadpool_create(threads);
+      std::vector<float> got(one.size(), 7.0f);
+      tflite::dwconv::FloatDepthwise(g, in.data(), f.data(), bias.data(), false, -3.4e38f, 3.4e38f,
+                                     got.data(), pool, swish);
+      pthreadpool_destroy(pool);
+      CAPTURE(threads);
+      REQUIRE(std::memcmp(got.data(), one.data(), one.size() * sizeof(float)) == 0);
+    }
+    // (ParallelFor's threshold: below it the row runs on the calling thread.)
+    if (static_cast<double>(g.out_w) * g.out_c * g.f_w >= 1 << 18) ++split;
+  }
+  CHECK(split >= 8);
+}
+
 }  // namespace
 }  // namespace tflite_inspect

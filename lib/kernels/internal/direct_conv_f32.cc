@@ -364,10 +364,11 @@ void RunPixels(const ConvGeometry& g, const gemm::FloatOutputStage& stage,
   }
 }
 
-// Output row `line` (batch * out_h + oy); output pixels `pitch` floats apart.
+// Pixels [px0, px1) of output row `line` (batch * out_h + oy); output pixels `pitch`
+// floats apart. Each pixel's sums do not depend on the range (nor on its tiles).
 void RunLine(const ConvGeometry& g, const float* input, const float* packed_filter,
              const gemm::FloatOutputStage& stage, float* output, int64_t pitch, size_t line,
-             bool mul_add) {
+             bool mul_add, int px0, int px1) {
   const int batch = static_cast<int>(line / g.out_h);
   const int oy = static_cast<int>(line % g.out_h);
   const int depth = g.f_h * g.f_w * g.in_c;
@@ -387,14 +388,17 @@ void RunLine(const ConvGeometry& g, const float* input, const float* packed_filt
   const int64_t b_row = static_cast<int64_t>(kh0) * k_row * kNr;
   float* out = output + static_cast<int64_t>(line) * g.out_w * pitch;
 
-  // Pixels [x_lo, x_hi) have their whole window inside the row.
-  const int x_lo = static_cast<int>(
+  // Pixels [x_lo, x_hi) have their whole window inside the row (those of the range).
+  const int row_lo = static_cast<int>(
       std::min<int64_t>(g.out_w, (int64_t{g.pad_w} + g.stride_w - 1) / g.stride_w));
-  const int x_hi =
+  const int row_hi =
       g.in_w < g.f_w
-          ? x_lo
-          : std::max<int>(x_lo, static_cast<int>(std::min<int64_t>(
-                                    g.out_w, (int64_t{g.in_w} - g.f_w + g.pad_w) / g.stride_w + 1)));
+          ? row_lo
+          : std::max<int>(row_lo,
+                          static_cast<int>(std::min<int64_t>(
+                              g.out_w, (int64_t{g.in_w} - g.f_w + g.pad_w) / g.stride_w + 1)));
+  const int x_lo = std::min(std::max(row_lo, px0), px1);
+  const int x_hi = std::max(x_lo, std::min(row_hi, px1));
   const float* interior = rows > 0 && x_lo < x_hi
                              ? first_row + (static_cast<int64_t>(x_lo) * g.stride_w - g.pad_w) * g.in_c
                              : image;  // nothing read from it
@@ -434,16 +438,17 @@ void RunLine(const ConvGeometry& g, const float* input, const float* packed_filt
     }
     n = 0;
   };
-  for (int x = 0; x < g.out_w; ++x) {
-    if (x == x_lo) x = std::max(x_lo, x_hi);
-    if (x >= g.out_w) break;
+  for (int x = px0; x < px1; ++x) {
+    if (x == x_lo) x = x_hi;
+    if (x >= px1) break;
     xs[n++] = x;
     if (n == kMaxPixels) flush();
   }
   flush();
   if (stage.HasEpilogue()) {
-    gemm::FinishBlock(stage, output, static_cast<int>(pitch), static_cast<int>(line * g.out_w),
-                      static_cast<int>((line + 1) * g.out_w), 0, g.out_c);
+    gemm::FinishBlock(stage, output, static_cast<int>(pitch),
+                      static_cast<int>(line * g.out_w + px0),
+                      static_cast<int>(line * g.out_w + px1), 0, g.out_c);
   }
 }
 
@@ -479,8 +484,12 @@ void DirectFloatConvPitch(const ConvGeometry& g, const float* input, const float
   const size_t lines = static_cast<size_t>(g.batches) * g.out_h;
   const double work = static_cast<double>(lines) * g.out_w * g.f_h * g.f_w * g.in_c * g.out_c;
   const bool mul_add = kernel == gemm::GemmKernel::kTfliteGemmOrder;
-  parallel::ParallelFor(pool, lines, work, [&](size_t line) {
-    RunLine(g, input, packed_filter, stage, output, pitch, line, mul_add);
+  const size_t parts = parallel::RowParts(pool, lines, g.out_w, 2 * kMaxPixels);
+  parallel::ParallelFor(pool, lines * parts, work, [&](size_t task) {
+    const size_t line = task / parts, part = task % parts;
+    RunLine(g, input, packed_filter, stage, output, pitch, line, mul_add,
+            static_cast<int>(g.out_w * part / parts),
+            static_cast<int>(g.out_w * (part + 1) / parts));
   });
 }
 
@@ -604,7 +613,7 @@ void GroupedDirectFloatConv(const ConvGeometry& g, const float* input,
     gemm::FloatOutputStage group_stage = stage;  // (a copy on the stack: no allocation per run)
     if (stage.bias != nullptr) group_stage.bias = stage.bias + j * g.group_out_c;
     RunLine(sub, images + j * in_group, packed_groups[j], group_stage, output + j * g.group_out_c,
-            g.out_c, line, mul_add);
+            g.out_c, line, mul_add, 0, sub.out_w);
   });
 }
 

@@ -238,6 +238,66 @@ TEST_CASE("DirectFloatConv: a residual ADD in the stage, as the GEMM adds it") {
   CHECK(*std::min_element(direct.begin(), direct.end()) == 0.0f);
 }
 
+// Rows split into pixel ranges over the pool (Conv1D as converted: one row): each range's
+// interior and edge pixels, and a residual ADD over its pixels only, give the bits of the
+// whole row on one thread; 1-D geometries 48-600 pixels wide on pools of 2, 3 and 4
+// threads (2-16 ranges a row).
+TEST_CASE("DirectFloatConv: rows split into pixel ranges over the pool have one thread's bits") {
+  ConvGeometry probe{1, 1, 64, 8, 1, 3, 1, 64, 32, 8, 1, 32, 1, 1, 1, 1, 0, 1};
+  if (!tflite::conv_util::DirectFloatConvApplies(probe, tflite::gemm::GemmKernel::kAuto)) {
+    WARN(
+        "SKIPPED: this CPU (or TFI_KERNEL_ISA) has neither AVX-512F nor AVX2 with FMA; the "
+        "direct kernel does not run");
+    return;
+  }
+  std::mt19937 rng(20261207);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  int checked = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    ConvGeometry g{};
+    g.batches = pick(1, 2);
+    g.in_h = g.out_h = g.f_h = 1;
+    g.in_w = pick(48, 600);
+    g.in_c = pick(0, 2) > 0 ? pick(1, 4) : pick(5, 40);
+    g.f_c = g.in_c;
+    g.f_w = pick(1, 7);
+    g.out_c = pick(0, 1) == 1 ? 8 * pick(3, 8) : pick(17, 70);
+    g.group_out_c = g.out_c;
+    g.groups = 1;
+    g.stride_h = g.dil_h = g.dil_w = 1;
+    g.stride_w = pick(1, 2);
+    g.out_w = (g.in_w + g.stride_w - 1) / g.stride_w;  // SAME
+    g.pad_w = std::max((g.out_w - 1) * g.stride_w + g.f_w - g.in_w, 0) / 2;
+    if ((g.f_w == 1 && g.stride_w == 1) || !Wide(g)) continue;  // not the direct kernel's
+    CAPTURE(trial, g.batches, g.in_w, g.in_c, g.f_w, g.out_c, g.stride_w, g.pad_w, g.out_w);
+    REQUIRE(tflite::conv_util::DirectFloatConvApplies(g, tflite::gemm::GemmKernel::kAuto));
+    Operands op(g, rng, trial);
+    std::vector<float> residual(static_cast<size_t>(g.batches) * g.out_w * g.out_c);
+    std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+    for (float& v : residual) v = value(rng);
+    if (trial % 2 == 1) {
+      op.stage.residual = residual.data();
+      op.stage.residual_ld = g.out_c;
+      op.stage.residual_n = g.out_c;
+    }
+    const size_t n_out = residual.size();
+    std::vector<float> one(n_out, -7.0f);
+    tflite::conv_util::DirectFloatConv(g, op.in.data(), op.packed.data(), op.stage, one.data(),
+                                       nullptr);
+    for (int threads : {2, 3, 4}) {
+      std::unique_ptr<pthreadpool, decltype(&pthreadpool_destroy)> pool(pthreadpool_create(threads),
+                                                                        pthreadpool_destroy);
+      std::vector<float> split(n_out, 7.0f);
+      tflite::conv_util::DirectFloatConv(g, op.in.data(), op.packed.data(), op.stage, split.data(),
+                                         pool.get());
+      CAPTURE(threads);
+      REQUIRE(std::memcmp(one.data(), split.data(), n_out * sizeof(float)) == 0);
+    }
+    ++checked;
+  }
+  CHECK(checked > 25);
+}
+
 // Grouped: each group's sums as its own convolution computes them on the im2col GEMM (its
 // channels gathered into an image of their own: the same bits), written into its
 // channels of the output, and a double reference; random geometries with 2-8 groups of

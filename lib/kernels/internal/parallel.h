@@ -9,6 +9,7 @@
 
 #include <pthreadpool.h>
 
+#include <algorithm>
 #include <cstddef>
 
 #include "tensorflow/lite/core/c/common.h"
@@ -30,6 +31,19 @@ inline size_t NumThreads(pthreadpool* pool) {
 // Below this much work, waking the workers costs more than they save (and on a busy
 // machine a descheduled worker stalls the whole call).
 constexpr double kMinParallelWork = 1 << 18;
+
+// The ranges each of `rows` rows of `width` items splits into for the pool, for kernels
+// that split by rows: rows alone leave threads idle where there are few of them (Conv1D
+// as converted has one row: its convolutions ran no faster on two threads than on one).
+// Enough ranges for 4 tasks a thread, each at least min_width items wide; 1 where the
+// rows alone give that.
+inline size_t RowParts(pthreadpool* pool, size_t rows, size_t width, size_t min_width) {
+  const size_t threads = NumThreads(pool);
+  if (threads <= 1 || rows == 0 || rows >= 4 * threads) return 1;
+  const size_t wanted = (4 * threads + rows - 1) / rows;
+  const size_t most = std::max<size_t>(1, width / std::max<size_t>(1, min_width));
+  return std::min(wanted, most);
+}
 
 template <typename Fn>
 void ParallelFor(pthreadpool* pool, size_t n, double work, const Fn& fn) {
