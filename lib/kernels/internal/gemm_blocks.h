@@ -13,9 +13,12 @@ namespace tflite {
 namespace gemm {
 
 // Problems under this many multiply-adds run inline: waking the workers costs more than
-// they save. (Measured again with the blocks below: 1 << 18 made bert_tiny_64 float and
-// dynamic-range 5-10% slower at two threads, mobilenet_v1_0.25 no faster.)
-constexpr double kMinParallelMacs = 1 << 20;
+// they save. (1 << 20 until the forty-fourth session kept YOLO's 1x1 layers with a swish
+// epilogue, 512K multiply-adds and 16K sigmoids, on one thread at two: 1 << 18 took
+// yolo_tiny_128 and mobilenet_v3_small 5-6% faster there. Where it made bert_tiny_64
+// slower, its attention's batched products were split inside each batch: matmul.cc
+// keeps those whole batches per thread.)
+constexpr double kMinParallelMacs = 1 << 18;
 
 // Calls fn(m0, m1, p0, p1) over row blocks of `mc` rows and blocks of kGemmNr-column
 // panels; splits the columns too when there are too few row blocks to keep the threads

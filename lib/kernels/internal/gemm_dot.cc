@@ -814,7 +814,7 @@ void AmxGemm(int m, int n, int k, const uint8_t* a, size_t lda, const int8_t* pa
         AmxBlock<OutT>(m0, m1, p0, p1, n, k, a, lda, packed_b, panel_bytes, c, ldc, stage, hybrid,
                        a_flip, gather);
       },
-      /*panel_align=*/2, /*min_parallel_macs=*/kMinParallelMacs * 8, /*row_unit=*/kAmxRows);
+      /*panel_align=*/2, /*min_parallel_macs=*/1 << 23, /*row_unit=*/kAmxRows);  // (AMX: 8M)
 }
 
 // Whether kAuto runs this shape on AMX (the CPU has it, 16 rows or more, k from
