@@ -172,6 +172,19 @@ TEST_CASE("benchmark_model exit codes") {
   CHECK_THAT(typo.out, Catch::Contains("WARN: unknown flag '--num_thread'; did you mean "
                                        "'--num_threads'?"));
   CHECK_THAT(typo.out, Catch::Contains("Inference timings in us"));
+  // A flag given twice: TFLite's parser takes the first `--flag=value` and leaves the
+  // rest unconsumed (a script appending an override gets the base value there).
+  const CommandResult twice = Run(fmt::format(
+      "--graph={} {} --use_xnnpack=false --num_runs=2 --use_xnnpack=true --num_threads=3", Model(),
+      quick));
+  CHECK(twice.exit_code == 0);
+  CHECK_THAT(twice.out, Catch::Contains("WARN: Unconsumed cmdline flags: --num_runs=2 "
+                                        "--use_xnnpack=true\n"));
+  CHECK_THAT(twice.out, Catch::Contains("WARN: repeated flag '--num_runs=2': the first value "
+                                        "given is used, as in TFLite\n"));
+  CHECK_THAT(twice.out, Catch::Contains("INFO: Min num runs: [1]\n"));
+  CHECK_THAT(twice.out, Catch::Contains("INFO: Num threads: [3]\n"));
+  CHECK(twice.out.find("Delegate XNNPACK") == std::string::npos);
   // A value it cannot parse: TFLite's line (scripts look for it) and its exit code 1.
   for (const std::string& arg : {std::string("--num_runs=abc"), std::string("--num_runs abc")}) {
     CAPTURE(arg);

@@ -102,7 +102,9 @@ int BenchmarkModelMain(int argc, const char* const* argv) {
     for (const auto& u : unknown) joined += (joined.empty() ? "" : " ") + u;
     std::cout << "WARN: Unconsumed cmdline flags: " << joined << std::endl;
     for (const auto& line : UnknownFlagLines(app, unknown)) {
-      if (line.find("did you mean") != std::string::npos) std::cout << "WARN: " << line.substr(2) << std::endl;
+      if (line.find("did you mean") != std::string::npos || line.rfind("  repeated flag", 0) == 0) {
+        std::cout << "WARN: " << line.substr(2) << std::endl;
+      }
     }
   }
   for (const auto& line : BenchmarkParamLines(options)) Info(line);

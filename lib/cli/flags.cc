@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <iostream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,12 @@ std::vector<std::string> UnknownFlagLines(const CLI::App& app,
   std::vector<std::string> lines;
   for (const auto& extra : unknown) {
     if (extra.rfind("-", 0) != 0) continue;
+    if (app.get_option_no_throw(extra.substr(0, extra.find('='))) != nullptr) {
+      // A repeat of a flag the tool knows (ParseFlagsAsTflite).
+      lines.push_back("  repeated flag '" + extra +
+                      "': the first value given is used, as in TFLite");
+      continue;
+    }
     std::string s = SuggestFlag(app, extra);
     lines.push_back("  unknown flag '" + extra.substr(0, extra.find('=')) + "'" +
                     (s.empty() ? "" : "; did you mean '" + s + "'?"));
@@ -242,6 +249,31 @@ void ParseExpanded(CLI::App& app, int argc, const char* const* argv) {
   app.parse(static_cast<int>(ptrs.size()), ptrs.data());
 }
 
+// Whether `opt` takes one value (a repeat replaces it), not a list.
+bool SingleValued(const CLI::Option& opt) {
+  const auto policy = opt.get_multi_option_policy();
+  return opt.get_items_expected_max() <= 1 &&
+         (policy == CLI::MultiOptionPolicy::Throw || policy == CLI::MultiOptionPolicy::TakeLast);
+}
+
+// TFLite's parser gives each flag its first `--name=value` and leaves a later one
+// unconsumed (warned about, the run goes on): a script that appends an override to a
+// base flag line runs with the base value in TFLite. For a single-valued option of `app`,
+// each `--name=value` after the first is marked in `repeat` (by argv index).
+std::vector<bool> RepeatedFlags(const CLI::App& app, int argc, const char* const* argv) {
+  std::vector<bool> repeat(argc, false);
+  std::set<std::string> seen;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const size_t eq = a.find('=');
+    if (a.rfind("--", 0) != 0 || eq == std::string::npos || eq <= 2) continue;
+    const std::string name = a.substr(0, eq);
+    const CLI::Option* opt = app.get_option_no_throw(name);
+    if (opt != nullptr && SingleValued(*opt) && !seen.insert(name).second) repeat[i] = true;
+  }
+  return repeat;
+}
+
 }  // namespace
 
 int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
@@ -257,8 +289,13 @@ int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
         "Failed to parse flag '" + name.substr(2) + "' against argv '" + empty + "'",
         name + ": an empty value");
   }
+  const std::vector<bool> repeat = RepeatedFlags(app, argc, argv);
+  std::vector<const char*> kept;
+  for (int i = 0; i < argc; ++i) {
+    if (!repeat[i]) kept.push_back(argv[i]);
+  }
   try {
-    ParseExpanded(app, argc, argv);
+    ParseExpanded(app, static_cast<int>(kept.size()), kept.data());
   } catch (const CLI::ParseError& e) {
     const bool value_error = dynamic_cast<const CLI::ConversionError*>(&e) != nullptr ||
                              dynamic_cast<const CLI::ValidationError*>(&e) != nullptr;
@@ -280,7 +317,18 @@ int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
     return tflite_failure("Failed to parse flag '" + flag + "' against argv '" + arg + "'",
                           ValueErrorText(app, e));
   }
-  *unknown = app.remaining();
+  // The unconsumed arguments in command-line order: the repeats among what CLI11 left.
+  const std::vector<std::string> left = app.remaining();
+  unknown->clear();
+  size_t j = 0;
+  for (int i = 1; i < argc; ++i) {
+    if (repeat[i]) {
+      unknown->push_back(argv[i]);
+    } else if (j < left.size() && left[j] == argv[i]) {
+      unknown->push_back(left[j++]);
+    }
+  }
+  unknown->insert(unknown->end(), left.begin() + static_cast<std::ptrdiff_t>(j), left.end());
   return -1;
 }
 

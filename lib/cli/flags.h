@@ -23,7 +23,8 @@ int ParseFlags(CLI::App& app, int argc, const char* const* argv);
 
 // For the tools TFLite also ships (benchmark_model), parsing as TFLite's tool does:
 // flags `app` does not know are kept in *unknown (in command-line order) instead of failing
-// the parse, as TFLite warns "Unconsumed cmdline flags: ..." and goes on; a flag value
+// the parse, as TFLite warns "Unconsumed cmdline flags: ..." and goes on; so is a repeated
+// `--flag=value` of a single-valued flag (TFLite's parser takes the first); a flag value
 // that cannot be parsed (`--num_runs=abc`) is TFLite's "Failed to parse flag 'num_runs'
 // against argv '--num_runs=abc'" and exit 1 (scripts look for that line):
 // `tflite_failure(line, our_reason)` is called and its result returned. Other usage
@@ -34,7 +35,8 @@ int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
                                                const std::string& reason)>& tflite_failure);
 
 // The lines for flags nobody knows: "  unknown flag '--x'; did you mean '--y'?" (the
-// suggestion only when one is close).
+// suggestion only when one is close); for a repeat of a known flag, "  repeated flag
+// '--x=v': the first value given is used, as in TFLite".
 std::vector<std::string> UnknownFlagLines(const CLI::App& app,
                                           const std::vector<std::string>& unknown);
 
