@@ -19,6 +19,7 @@
 #include "tensorflow/lite/core/c/common.h"
 #include "kernels/internal/depthwise_float.h"
 #include "kernels/internal/elementwise.h"
+#include "kernels/internal/max_pool_f32.h"
 #include "kernels/internal/mean_quantized.h"
 #include "xnnpack/binary_f32.h"
 #include "xnnpack/conv_f32.h"
@@ -313,6 +314,19 @@ bool PlanByteTable(VisitContext& v, const TfLiteNode& node, const TfLiteRegistra
                    ByteTableStep* step);
 // Whether PlanByteTable decides the node (an op with a table, 8-bit input).
 bool IsByteTableNode(const VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg);
+
+// --- Float MAX_POOL_2D on the separable max (kernels/internal/max_pool_f32.h): this
+// XNNPACK's pooling kernel is SSE, a window's values one by one ---
+struct MaxPoolStep {
+  int input = -1, output = -1;
+  tflite::max_pool_f32::Geometry geometry;
+  float min = -std::numeric_limits<float>::infinity();
+  float max = std::numeric_limits<float>::infinity();
+};
+// Whether the delegate runs the node, a float MAX_POOL_2D that VisitPooling takes (larger
+// than 1x1), with its own step: on a CPU with AVX2 (OwnStepWanted's way); fills `step`.
+bool PlanOwnMaxPool(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                    MaxPoolStep* step);
 
 // --- Float TANH, RSQRT, GELU, MEAN and BATCH_MATMUL, which this XNNPACK lacks and
 // TFLite's takes: the delegate's own steps on the builtin kernels' code (transformer_f32.h,

@@ -3,8 +3,11 @@
 // and MEAN; this XNNPACK has no quantized average pooling.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "tensorflow/lite/builtin_ops.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
+#include "kernels/internal/gemm.h"
 #include "xnnpack/node_visitor.h"
 
 namespace tflite_inspect {
@@ -51,6 +54,52 @@ bool VisitPooling(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrat
                                                   p->stride_width, min, max, v.id(in), v.id(out),
                                                   flags),
                  "AVERAGE_POOL_2D");
+}
+
+bool PlanOwnMaxPool(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                    MaxPoolStep* step) {
+  if (reg.builtin_code != kTfLiteBuiltinMaxPool2d || !OwnStepWanted(tflite::gemm::CpuHasAvx2()) ||
+      node.inputs->size != 1 || node.outputs->size != 1) {
+    return false;
+  }
+  const int in = node.inputs->data[0], out = node.outputs->data[0];
+  if (in < 0 || out < 0 || Tensor(v, in).type != kTfLiteFloat32 ||
+      Tensor(v, out).type != kTfLiteFloat32 || Tensor(v, in).dims == nullptr ||
+      Tensor(v, in).dims->size != 4 || Tensor(v, out).dims == nullptr ||
+      Tensor(v, out).dims->size != 4) {
+    return false;
+  }
+  const auto* p = static_cast<const TfLitePoolParams*>(node.builtin_data);
+  if (p == nullptr || p->filter_height * p->filter_width <= 1) return false;  // (a clamp)
+  // Only what VisitPooling takes (its refusals keep the node on the CPU).
+  VisitContext probe = v;
+  probe.subgraph = nullptr;
+  if (!VisitPooling(probe, node, reg)) return false;
+  const int* id = Tensor(v, in).dims->data;
+  const int* od = Tensor(v, out).dims->data;
+  tflite::max_pool_f32::Geometry g;
+  g.batches = id[0];
+  g.in_h = id[1];
+  g.in_w = id[2];
+  g.channels = id[3];
+  g.out_h = od[1];
+  g.out_w = od[2];
+  g.f_h = p->filter_height;
+  g.f_w = p->filter_width;
+  g.stride_h = p->stride_height;
+  g.stride_w = p->stride_width;
+  if (od[0] != g.batches || od[3] != g.channels) return false;
+  if (p->padding == kTfLitePaddingSame) {  // TensorFlow's: the smaller half before
+    g.pad_h = std::max((g.out_h - 1) * g.stride_h + g.f_h - g.in_h, 0) / 2;
+    g.pad_w = std::max((g.out_w - 1) * g.stride_w + g.f_w - g.in_w, 0) / 2;
+  }
+  if (step != nullptr) {
+    step->input = in;
+    step->output = out;
+    step->geometry = g;
+    if (!ActivationRange(v, p->activation, &step->min, &step->max)) return false;
+  }
+  return true;
 }
 
 bool VisitMean(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&) {

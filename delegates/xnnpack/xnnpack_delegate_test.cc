@@ -1394,6 +1394,70 @@ TEST_CASE("XNNPACK pooling and MEAN") {
   CheckDelegated(b.Build());
 }
 
+// Float MAX_POOL_2D on the delegate's separable max (where the own steps are on): SPPF's
+// 5x5 stride-1 pools chained, a 3x3 stride-2 VALID pool of two images, a 2x2 stride-2 SAME
+// pool with RELU6 and a 1 x 7 pool of a Conv1D's one row; the builtin kernel's values, at
+// one thread and at two.
+TEST_CASE("XNNPACK MAX_POOL_2D as the delegate's separable max") {
+  using Op = tflite::BuiltinOperator;
+  OwnGemmOn own;
+  struct Case {
+    std::vector<int32_t> in;
+    int f_h, f_w, stride;
+    tflite::Padding padding;
+    tflite::ActivationFunctionType act;
+    int chain;
+  };
+  for (const Case& c : std::vector<Case>{
+           {{1, 8, 8, 16}, 5, 5, 1, tflite::Padding_SAME, tflite::ActivationFunctionType_NONE, 3},
+           {{2, 9, 11, 5}, 3, 3, 2, tflite::Padding_VALID, tflite::ActivationFunctionType_NONE, 1},
+           {{1, 7, 6, 19}, 2, 2, 2, tflite::Padding_SAME, tflite::ActivationFunctionType_RELU6, 1},
+           {{1, 1, 300, 40},
+            1,
+            7,
+            1,
+            tflite::Padding_SAME,
+            tflite::ActivationFunctionType_NONE,
+            1}}) {
+    CAPTURE(c.f_h, c.f_w, c.stride, c.chain);
+    ModelBuilder b;
+    int t = b.AddTensor(TensorType_FLOAT32, c.in, "in");
+    b.SetInputs({t});
+    std::vector<int32_t> shape = c.in;
+    for (int i = 0; i < c.chain; ++i) {
+      if (c.padding == tflite::Padding_SAME) {
+        shape[1] = (shape[1] + c.stride - 1) / c.stride;
+        shape[2] = (shape[2] + c.stride - 1) / c.stride;
+      } else {
+        shape[1] = (shape[1] - c.f_h) / c.stride + 1;
+        shape[2] = (shape[2] - c.f_w) / c.stride + 1;
+      }
+      const int out = b.AddTensor(TensorType_FLOAT32, shape, "pool" + std::to_string(i));
+      tflite::Pool2DOptionsT o;
+      o.padding = c.padding;
+      o.filter_height = c.f_h;
+      o.filter_width = c.f_w;
+      o.stride_h = o.stride_w = c.stride;
+      o.fused_activation_function = c.act;
+      b.AddOperator(Op::BuiltinOperator_MAX_POOL_2D, {t}, {out}, Options(o));
+      t = out;
+    }
+    b.SetOutputs({t});
+    const auto bytes = b.Build();
+    CheckDelegated(bytes);
+    const Outcome cpu = Run(bytes, false);
+    for (int threads : {1, 2}) {
+      const Outcome x = Run(bytes, true, threads);
+      CAPTURE(threads);
+      CHECK(x.outputs == cpu.outputs);
+      REQUIRE(!x.log.empty());
+      CHECK_THAT(x.log.back(), Catch::Contains("float MAX_POOL_2D as a separable max on vector "
+                                               "lanes (this XNNPACK's pooling kernel is SSE, a "
+                                               "window's values one by one): #0 MAX_POOL_2D"));
+    }
+  }
+}
+
 TEST_CASE("XNNPACK RESHAPE, PAD with large pads, RESIZE_BILINEAR modes, DEPTH_TO_SPACE") {
   using Op = tflite::BuiltinOperator;
   {

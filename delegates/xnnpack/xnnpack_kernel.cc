@@ -279,6 +279,10 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         StridedCopy copy;
         planned = DepthToSpaceCopy(v, *node, *reg, &copy);
         seg.steps.emplace_back(copy);
+      } else if (PlanOwnMaxPool(v, *node, *reg, nullptr)) {
+        MaxPoolStep step;
+        planned = PlanOwnMaxPool(v, *node, *reg, &step);
+        seg.steps.emplace_back(step);
       } else if (IsOwnQuantizedMean(v, *node, *reg)) {
         MeanQs8Step step;
         planned = PlanMeanQs8(v, *node, *reg, &step);
@@ -476,7 +480,8 @@ bool XnnpackKernel::RunsItself(TfLiteContext* context, const TfLiteNode& node,
   }
   // With --xnnpack_force_fp16 the user asked for XNNPACK's fp16 arithmetic everywhere.
   if (force_fp16_) return false;
-  return DepthToSpaceCopy(v, node, reg, nullptr) || PlanOwnDepthwise(v, node, reg, nullptr) ||
+  return DepthToSpaceCopy(v, node, reg, nullptr) || PlanOwnMaxPool(v, node, reg, nullptr) ||
+         PlanOwnDepthwise(v, node, reg, nullptr) ||
          PlanOwnConv(v, node, reg, nullptr) || PlanOwnFullyConnected(v, node, reg, nullptr) ||
          PlanOwnTransposeConv(v, node, reg, nullptr) ||
          PlanOwnBinary(v, node, reg, threads_, nullptr) || PlanOwnBinaryQs8(v, node, reg, nullptr);
@@ -1432,7 +1437,7 @@ bool IsBuiltinDepthwiseStep(VisitContext& v, const TfLiteNode& node,
 void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   DelegationRecord* record = CurrentDelegationRecord(context);
   if (record == nullptr) return;
-  std::string copied, depth_to_space, arithmetic_runtimes, small_logistics, convolved,
+  std::string copied, depth_to_space, pooled, arithmetic_runtimes, small_logistics, convolved,
       builtin_depthwise, dot_depthwise, gemm_convolved, winograd, dot_convolved, transposed,
       transposed_qs8, elementwise, block_broadcast, tabled, multiplied, added, table_multiplied,
       own_float, own_means, folded, folded_transposes, swished, residuals, pads, norms;
@@ -1479,6 +1484,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
               ? swished
           : IsGlueOp(op)                              ? copied
           : DepthToSpaceCopy(v, *node, *reg, nullptr) ? depth_to_space
+          : PlanOwnMaxPool(v, *node, *reg, nullptr)   ? pooled
           : IsOwnFloatNode(v, *node, *reg)            ? own_float
           : IsOwnQuantizedMean(v, *node, *reg)        ? own_means
           : table_muls_.count(n) != 0                 ? table_multiplied
@@ -1528,6 +1534,8 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   };
   say(copied, "copies (this XNNPACK has no such operator)");
   say(depth_to_space, "DEPTH_TO_SPACE as a strided copy (faster than this XNNPACK's)");
+  say(pooled, "float MAX_POOL_2D as a separable max on vector lanes (this XNNPACK's pooling "
+              "kernel is SSE, a window's values one by one)");
   say(arithmetic_runtimes,
       "float ADD / SUB / MUL and reshapes that would be XNNPACK runtimes of "
       "their own between the delegate's steps (invoking one costs more "
@@ -1708,6 +1716,14 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const BinaryQs8Step&
   if (!Buffers(context, {m.a, m.b, m.output}, p)) return kTfLiteError;
   RunBinaryQs8(m.params, static_cast<const int8_t*>(p[0]), static_cast<const int8_t*>(p[1]),
             m.period, static_cast<int8_t*>(p[2]), m.elements, pool_);
+  return kTfLiteOk;
+}
+
+TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const MaxPoolStep& m) const {
+  void* p[2];
+  if (!Buffers(context, {m.input, m.output}, p)) return kTfLiteError;
+  tflite::max_pool_f32::MaxPool(m.geometry, static_cast<const float*>(p[0]),
+                                static_cast<float*>(p[1]), m.min, m.max, pool_);
   return kTfLiteOk;
 }
 

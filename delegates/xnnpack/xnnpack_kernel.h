@@ -57,7 +57,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
     using Step = std::variant<StridedCopy, DepthwiseStep, ConvStep, FullyConnectedStep,
                               TransposeConvStep, BinaryStep, ByteTableStep, BinaryQs8Step,
                               UnaryF32Step, MeanF32Step, BatchMatMulStep, LayerNormStep,
-                              MeanQs8Step>;
+                              MeanQs8Step, MaxPoolStep>;
     std::vector<Step> steps;
     // !xnnpack: each step's node and its op's name (the tag of its profiling event).
     std::vector<int> step_nodes;
@@ -117,6 +117,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   TfLiteStatus RunStep(TfLiteContext* context, const BinaryQs8Step& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const UnaryF32Step& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const MeanF32Step& step) const;
+  TfLiteStatus RunStep(TfLiteContext* context, const MaxPoolStep& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const MeanQs8Step& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const BatchMatMulStep& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const LayerNormStep& step) const;
