@@ -1,6 +1,6 @@
 // BROADCAST_ARGS: broadcast shapes of int32 and int64 vectors of different lengths, fed at
-// run time, and the refusal of shapes that do not broadcast. SCATTER_ND's bounds check
-// (the goldens in testdata/kernels cover its sums).
+// run time, and the refusal of shapes that do not broadcast. SCATTER_ND's bounds and shape
+// checks (the goldens in testdata/kernels cover its sums).
 #include <algorithm>
 #include <vector>
 
@@ -46,6 +46,20 @@ TEST_CASE("SCATTER_ND refuses an index whose slice falls outside the output") {
     CHECK(r.invoke == kTfLiteError);
     CHECK_THAT(r.errors, Catch::Contains("scatter_nd index out of bounds"));
   }
+}
+
+// Updates with fewer dimensions than the indices' outer ones: refused at prepare with the
+// counts, where the shape check read past the updates' dimensions (the invoke fuzzer's
+// find, lib/fuzz/regressions/scatter_nd_updates_fewer_dims.tflite).
+TEST_CASE("SCATTER_ND refuses updates with fewer dimensions than the indices' outer ones") {
+  const OpRun r = Run(tflite::BuiltinOperator_SCATTER_ND,
+                      {Const<int32_t>(tflite::TensorType_INT32, {2, 2, 1}, {0, 1, 2, 0}),
+                       Input<float>(tflite::TensorType_FLOAT32, {4}, {1.0f, 2.0f, 3.0f, 4.0f}),
+                       Const<int32_t>(tflite::TensorType_INT32, {1}, {3})},
+                      {tflite::TensorType_FLOAT32, {3}});
+  CHECK(r.prepare == kTfLiteError);
+  CHECK_THAT(r.errors, Catch::Contains("SCATTER_ND: the updates have 1 dimensions, fewer than "
+                                       "the indices' 2 outer dimensions."));
 }
 
 }  // namespace

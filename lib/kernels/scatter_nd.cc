@@ -26,6 +26,15 @@ TfLiteStatus CheckShapes(TfLiteContext* context, const TfLiteTensor* indices,
   TF_LITE_ENSURE(context, (NumDimensions(indices) >= 1) && (NumDimensions(updates) >= 1) &&
                               (NumDimensions(shape) == 1));
   const int outer_dims = NumDimensions(indices) - 1;
+  // (The updates must have the indices' outer dimensions: a crafted model with fewer had
+  // the loop below read past the updates' dimensions, the invoke fuzzer's find.)
+  if (NumDimensions(updates) < outer_dims) {
+    TF_LITE_KERNEL_LOG(context,
+                       "SCATTER_ND: the updates have %d dimensions, fewer than the indices' %d "
+                       "outer dimensions.",
+                       NumDimensions(updates), outer_dims);
+    return kTfLiteError;
+  }
   for (int i = 0; i < outer_dims; ++i) {
     TF_LITE_ENSURE_EQ(context, SizeOfDimension(indices, i), SizeOfDimension(updates, i));
   }
