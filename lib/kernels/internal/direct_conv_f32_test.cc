@@ -108,14 +108,20 @@ struct Operands {
   }
 };
 
+// Whether the direct kernel runs `probe` with `kernel` on this CPU; a visible skip where it
+// does not.
+bool DirectKernelRuns(const ConvGeometry& probe,
+                      tflite::gemm::GemmKernel kernel = tflite::gemm::GemmKernel::kAuto) {
+  if (tflite::conv_util::DirectFloatConvApplies(probe, kernel)) return true;
+  WARN(
+      "SKIPPED: this CPU (or TFI_KERNEL_ISA) has neither AVX-512F nor AVX2 with FMA; the "
+      "direct kernel does not run");
+  return false;
+}
+
 TEST_CASE("DirectFloatConv: the im2col GEMM's bits and a double reference on random geometries") {
   ConvGeometry probe{1, 8, 8, 3, 3, 3, 4, 4, 8, 3, 1, 8, 2, 2, 1, 1, 0, 0};
-  if (!tflite::conv_util::DirectFloatConvApplies(probe, tflite::gemm::GemmKernel::kAuto)) {
-    WARN(
-        "SKIPPED: this CPU (or TFI_KERNEL_ISA) has neither AVX-512F nor AVX2 with FMA; the "
-        "direct kernel does not run");
-    return;
-  }
+  if (!DirectKernelRuns(probe)) return;
   std::unique_ptr<pthreadpool, decltype(&pthreadpool_destroy)> pool(pthreadpool_create(2),
                                                                     pthreadpool_destroy);
   std::mt19937 rng(20261205);
@@ -158,13 +164,7 @@ TEST_CASE(
     "DirectFloatConv in TFLite's order: the bits of the kTfliteGemmOrder GEMM on random "
     "geometries") {
   ConvGeometry probe{1, 8, 8, 3, 3, 3, 4, 4, 16, 3, 1, 16, 2, 2, 1, 1, 0, 0};
-  if (!tflite::conv_util::DirectFloatConvApplies(probe,
-                                                 tflite::gemm::GemmKernel::kTfliteGemmOrder)) {
-    WARN(
-        "SKIPPED: this CPU (or TFI_KERNEL_ISA) has neither AVX-512F nor AVX2 with FMA; the "
-        "direct kernel does not run");
-    return;
-  }
+  if (!DirectKernelRuns(probe, tflite::gemm::GemmKernel::kTfliteGemmOrder)) return;
   std::unique_ptr<pthreadpool, decltype(&pthreadpool_destroy)> pool(pthreadpool_create(2),
                                                                     pthreadpool_destroy);
   std::mt19937 rng(20261206);
@@ -209,12 +209,7 @@ TEST_CASE(
 
 TEST_CASE("DirectFloatConv: a residual ADD in the stage, as the GEMM adds it") {
   ConvGeometry g{1, 9, 30, 3, 3, 3, 5, 15, 24, 3, 1, 24, 2, 2, 1, 1, 1, 0};  // SAME
-  if (!tflite::conv_util::DirectFloatConvApplies(g, tflite::gemm::GemmKernel::kAuto)) {
-    WARN(
-        "SKIPPED: this CPU (or TFI_KERNEL_ISA) has neither AVX-512F nor AVX2 with FMA; the "
-        "direct kernel does not run");
-    return;
-  }
+  if (!DirectKernelRuns(g)) return;
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> value(-1.0f, 1.0f);
   const int depth = 27;
@@ -244,12 +239,7 @@ TEST_CASE("DirectFloatConv: a residual ADD in the stage, as the GEMM adds it") {
 // threads (2-16 ranges a row).
 TEST_CASE("DirectFloatConv: rows split into pixel ranges over the pool have one thread's bits") {
   ConvGeometry probe{1, 1, 64, 8, 1, 3, 1, 64, 32, 8, 1, 32, 1, 1, 1, 1, 0, 1};
-  if (!tflite::conv_util::DirectFloatConvApplies(probe, tflite::gemm::GemmKernel::kAuto)) {
-    WARN(
-        "SKIPPED: this CPU (or TFI_KERNEL_ISA) has neither AVX-512F nor AVX2 with FMA; the "
-        "direct kernel does not run");
-    return;
-  }
+  if (!DirectKernelRuns(probe)) return;
   std::mt19937 rng(20261207);
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   int checked = 0;
