@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 
 #include "tensorflow/lite/builtin_ops.h"
 #include "tensorflow/lite/c/builtin_op_data.h"
@@ -70,7 +71,7 @@ bool PlanOwnMaxPool(VisitContext& v, const TfLiteNode& node, const TfLiteRegistr
     return false;
   }
   const auto* p = static_cast<const TfLitePoolParams*>(node.builtin_data);
-  if (p == nullptr || p->filter_height * p->filter_width <= 1) return false;  // (a clamp)
+  if (p == nullptr || int64_t{p->filter_height} * p->filter_width <= 1) return false;  // (a clamp)
   // Only what VisitPooling takes (its refusals keep the node on the CPU).
   VisitContext probe = v;
   probe.subgraph = nullptr;
@@ -90,8 +91,14 @@ bool PlanOwnMaxPool(VisitContext& v, const TfLiteNode& node, const TfLiteRegistr
   g.stride_w = p->stride_width;
   if (od[0] != g.batches || od[3] != g.channels) return false;
   if (p->padding == kTfLitePaddingSame) {  // TensorFlow's: the smaller half before
-    g.pad_h = std::max((g.out_h - 1) * g.stride_h + g.f_h - g.in_h, 0) / 2;
-    g.pad_w = std::max((g.out_w - 1) * g.stride_w + g.f_w - g.in_w, 0) / 2;
+    // (In 64 bits: a crafted stride times the output size overflows int; a padding past
+    // the window reads nothing, and the kernel takes windows' in-image parts only.)
+    auto pad = [](int out, int stride, int f, int in) {
+      const int64_t total = (int64_t{out} - 1) * stride + f - in;
+      return static_cast<int>(std::min<int64_t>(std::max<int64_t>(total, 0) / 2, f));
+    };
+    g.pad_h = pad(g.out_h, g.stride_h, g.f_h, g.in_h);
+    g.pad_w = pad(g.out_w, g.stride_w, g.f_w, g.in_w);
   }
   if (step != nullptr) {
     step->input = in;
