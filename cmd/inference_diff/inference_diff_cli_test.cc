@@ -76,6 +76,13 @@ TEST_CASE("inference_diff takes TFLite's flags: --delegate, its summary lines, i
   CHECK_THAT(r.out, Catch::Contains("Test: 2 thread(s), delegate XNNPACK"));
   CHECK_THAT(r.out, Catch::Contains("Latency (us) per run of 3 invocations: "));
   CHECK_THAT(r.out, Catch::Contains("\nINFO: Num evaluation runs: 3\n"));
+  // A flag given twice keeps its first value, as TFLite's parser gives it (a warning).
+  const CommandResult twice =
+      Run(fmt::format("--model_file={} --num_runs=2 --num_runs=5", Model()));
+  CHECK(twice.exit_code == 0);
+  CHECK_THAT(twice.out, Catch::Contains("\nINFO: Num evaluation runs: 2\n"));
+  CHECK_THAT(twice.err, Catch::Contains("WARN: repeated flag '--num_runs=5': the first value "
+                                        "given is used, as in TFLite\n"));
   const std::regex latency(R"(INFO: (Reference|Test) run latency: avg=[\d.e+]+\(us\), std_dev=\d+\(us\))");
   CHECK(std::distance(std::sregex_iterator(r.out.begin(), r.out.end(), latency),
                       std::sregex_iterator()) == 2);

@@ -104,7 +104,13 @@ int InferenceDiffMain(int argc, const char* const* argv) {
   AddCustomOpFlags(app, &custom_ops);
   DelegateRegistry registry = DelegateRegistry::Default();
   registry.AddFlags(app);
-  if (int rc = ParseFlags(app, argc, argv); rc >= 0) return rc;
+  // A flag given twice keeps its first value, as TFLite's inference_diff parses it.
+  std::vector<std::string> repeats;
+  const std::vector<const char*> kept = DropRepeatedFlags(app, argc, argv, &repeats);
+  if (int rc = ParseFlags(app, static_cast<int>(kept.size()), kept.data()); rc >= 0) return rc;
+  for (const auto& r : repeats) {
+    std::cerr << "WARN: repeated flag '" << r << "': the first value given is used, as in TFLite\n";
+  }
   std::string model_error;
   options.model_file = ModelPath(model_arg, "inference_diff", &model_error);
   if (options.model_file.empty()) {

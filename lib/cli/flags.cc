@@ -276,6 +276,20 @@ std::vector<bool> RepeatedFlags(const CLI::App& app, int argc, const char* const
 
 }  // namespace
 
+std::vector<const char*> DropRepeatedFlags(const CLI::App& app, int argc, const char* const* argv,
+                                           std::vector<std::string>* repeats) {
+  const std::vector<bool> repeat = RepeatedFlags(app, argc, argv);
+  std::vector<const char*> kept;
+  for (int i = 0; i < argc; ++i) {
+    if (!repeat[i]) {
+      kept.push_back(argv[i]);
+    } else if (repeats != nullptr) {
+      repeats->push_back(argv[i]);
+    }
+  }
+  return kept;
+}
+
 int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
                        std::vector<std::string>* unknown,
                        const std::function<int(const std::string&, const std::string&)>&

@@ -34,6 +34,13 @@ int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
                        const std::function<int(const std::string& tflite_line,
                                                const std::string& reason)>& tflite_failure);
 
+// TFLite's parser gives each flag its first `--name=value`: argv without the later
+// `--name=value` of each single-valued option of `app` (argv[0] kept), those in *repeats
+// (command-line order). For tools that parse strictly (ParseFlags) but whose TFLite
+// counterpart takes a repeated flag (inference_diff).
+std::vector<const char*> DropRepeatedFlags(const CLI::App& app, int argc, const char* const* argv,
+                                           std::vector<std::string>* repeats);
+
 // The lines for flags nobody knows: "  unknown flag '--x'; did you mean '--y'?" (the
 // suggestion only when one is close); for a repeat of a known flag, "  repeated flag
 // '--x=v': the first value given is used, as in TFLite".
