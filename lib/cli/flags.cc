@@ -274,11 +274,10 @@ std::vector<bool> RepeatedFlags(const CLI::App& app, int argc, const char* const
   return repeat;
 }
 
-}  // namespace
-
-std::vector<const char*> DropRepeatedFlags(const CLI::App& app, int argc, const char* const* argv,
-                                           std::vector<std::string>* repeats) {
-  const std::vector<bool> repeat = RepeatedFlags(app, argc, argv);
+// argv without the arguments marked in `repeat`, those appended to *repeats (if given).
+std::vector<const char*> Unmarked(int argc, const char* const* argv,
+                                  const std::vector<bool>& repeat,
+                                  std::vector<std::string>* repeats) {
   std::vector<const char*> kept;
   for (int i = 0; i < argc; ++i) {
     if (!repeat[i]) {
@@ -288,6 +287,13 @@ std::vector<const char*> DropRepeatedFlags(const CLI::App& app, int argc, const 
     }
   }
   return kept;
+}
+
+}  // namespace
+
+std::vector<const char*> DropRepeatedFlags(const CLI::App& app, int argc, const char* const* argv,
+                                           std::vector<std::string>* repeats) {
+  return Unmarked(argc, argv, RepeatedFlags(app, argc, argv), repeats);
 }
 
 int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
@@ -304,10 +310,7 @@ int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
         name + ": an empty value");
   }
   const std::vector<bool> repeat = RepeatedFlags(app, argc, argv);
-  std::vector<const char*> kept;
-  for (int i = 0; i < argc; ++i) {
-    if (!repeat[i]) kept.push_back(argv[i]);
-  }
+  const std::vector<const char*> kept = Unmarked(argc, argv, repeat, nullptr);
   try {
     ParseExpanded(app, static_cast<int>(kept.size()), kept.data());
   } catch (const CLI::ParseError& e) {

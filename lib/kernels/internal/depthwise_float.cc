@@ -235,11 +235,10 @@ void FloatDepthwise(const Geometry& g, const float* input, const float* filter, 
   // Rows in pixel ranges where they are few (a 1 x k depthwise over a Conv1D's one row).
   const size_t parts = parallel::RowParts(pool, rows, g.out_w, 16);
   parallel::ParallelFor(pool, rows * parts, work, [&](size_t task) {
-    const size_t r = task / parts, part = task % parts;
+    const size_t r = task / parts;
     const int b = static_cast<int>(r) / g.out_h;
     const int oy = static_cast<int>(r) % g.out_h;
-    const int px0 = static_cast<int>(g.out_w * part / parts);
-    const int px1 = static_cast<int>(g.out_w * (part + 1) / parts);
+    const auto [px0, px1] = parallel::PartOf(g.out_w, task % parts, parts);
     float* row = output + r * g.out_w * static_cast<size_t>(g.out_c);
     row_fn(g, input, filter, bias, act_min, act_max, b, oy, px0, px1, row);
     if (swish) {  // the builtin LOGISTIC's bits: the tensor's last n % 4 on Eigen's scalar path

@@ -486,10 +486,8 @@ void DirectFloatConvPitch(const ConvGeometry& g, const float* input, const float
   const bool mul_add = kernel == gemm::GemmKernel::kTfliteGemmOrder;
   const size_t parts = parallel::RowParts(pool, lines, g.out_w, 2 * kMaxPixels);
   parallel::ParallelFor(pool, lines * parts, work, [&](size_t task) {
-    const size_t line = task / parts, part = task % parts;
-    RunLine(g, input, packed_filter, stage, output, pitch, line, mul_add,
-            static_cast<int>(g.out_w * part / parts),
-            static_cast<int>(g.out_w * (part + 1) / parts));
+    const parallel::Range px = parallel::PartOf(g.out_w, task % parts, parts);
+    RunLine(g, input, packed_filter, stage, output, pitch, task / parts, mul_add, px.begin, px.end);
   });
 }
 

@@ -33,10 +33,11 @@ inline __attribute__((always_inline)) void RowImpl(const Geometry& g, const floa
   const int64_t x_last = static_cast<int64_t>(px1 - 1) * g.stride_w - g.pad_w + g.f_w;
   const int ix0 = static_cast<int>(std::max<int64_t>(0, x_first));
   const int ix1 = static_cast<int>(std::min<int64_t>(g.in_w, x_last));
+  // A window over padding alone: the lowest float, clamped.
+  const float empty = std::min(std::max(std::numeric_limits<float>::lowest(), lo), hi);
   if (y0 >= y1 || ix0 >= ix1) {
-    const float v = std::min(std::max(std::numeric_limits<float>::lowest(), lo), hi);
     std::fill(out_row + static_cast<int64_t>(px0) * c_n, out_row + static_cast<int64_t>(px1) * c_n,
-              v);
+              empty);
     return;
   }
   const size_t width = static_cast<size_t>(ix1 - ix0) * c_n;
@@ -54,7 +55,7 @@ inline __attribute__((always_inline)) void RowImpl(const Geometry& g, const floa
     const int x_hi = static_cast<int>(std::min<int64_t>(ix1, x + g.f_w));
     float* out = out_row + static_cast<int64_t>(ox) * c_n;
     if (x_lo >= x_hi) {
-      std::fill(out, out + c_n, std::min(std::max(std::numeric_limits<float>::lowest(), lo), hi));
+      std::fill(out, out + c_n, empty);
       continue;
     }
     std::copy(col + static_cast<size_t>(x_lo - ix0) * c_n,
@@ -62,7 +63,7 @@ inline __attribute__((always_inline)) void RowImpl(const Geometry& g, const floa
     for (int xx = x_lo + 1; xx < x_hi; ++xx)
       MaxInto(out, col + static_cast<size_t>(xx - ix0) * c_n, c_n);
     for (int c = 0; c < c_n; ++c) {
-      float v = out[c] > lo ? out[c] : lo;  // (a NaN becomes lo here, as std::max(v, lo) gives)
+      float v = out[c] > lo ? out[c] : lo;  // a NaN becomes lo (NaN results are unspecified)
       out[c] = v < hi ? v : hi;
     }
   }
@@ -103,9 +104,9 @@ void MaxPool(const Geometry& g, const float* input, float* output, float lo, flo
   const size_t parts = parallel::RowParts(pool, rows, g.out_w, 8);
   parallel::ParallelFor(pool, rows * parts, work, [&](size_t task) {
     thread_local std::vector<float> cols;
-    const size_t row = task / parts, part = task % parts;
-    row_fn(g, input, output, lo, hi, row, static_cast<int>(g.out_w * part / parts),
-           static_cast<int>(g.out_w * (part + 1) / parts), cols);
+    const size_t row = task / parts;
+    const parallel::Range px = parallel::PartOf(g.out_w, task % parts, parts);
+    row_fn(g, input, output, lo, hi, row, px.begin, px.end, cols);
   });
 }
 

@@ -45,6 +45,14 @@ inline size_t RowParts(pthreadpool* pool, size_t rows, size_t width, size_t min_
   return std::min(wanted, most);
 }
 
+// Part `part` of `parts` equal ranges of [0, width): items [begin, end).
+struct Range {
+  int begin, end;
+};
+inline Range PartOf(size_t width, size_t part, size_t parts) {
+  return {static_cast<int>(width * part / parts), static_cast<int>(width * (part + 1) / parts)};
+}
+
 template <typename Fn>
 void ParallelFor(pthreadpool* pool, size_t n, double work, const Fn& fn) {
   if (n == 0) return;
