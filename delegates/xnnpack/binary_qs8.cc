@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "kernels/internal/gemm.h"
 #include "xnnpack/conv_f32.h"
@@ -103,6 +104,94 @@ __attribute__((target(TFI_BINARY_QS8_TARGET))) void RangeAvx512(const Job& j, si
     }
   }
 }
+
+#define TFI_BINARY_QS8_AVX2 "avx2"
+
+// 8 products of a and b's low 8 bytes, requantized, not yet clamped (MulLanes on 8 lanes).
+struct MulLanes8 {
+  __m256i az, bz, oz;
+  __m256 scale;
+  __attribute__((target(TFI_BINARY_QS8_AVX2))) explicit MulLanes8(const BinaryQs8Params& p)
+      : az(_mm256_set1_epi32(p.a_zero_point)),
+        bz(_mm256_set1_epi32(p.b_zero_point)),
+        oz(_mm256_set1_epi32(p.output_zero_point)),
+        scale(_mm256_set1_ps(p.scale)) {}
+  __attribute__((target(TFI_BINARY_QS8_AVX2), always_inline)) __m256i operator()(__m128i a,
+                                                                                 __m128i b) const {
+    const __m256i a32 = _mm256_sub_epi32(_mm256_cvtepi8_epi32(a), az);
+    const __m256i b32 = _mm256_sub_epi32(_mm256_cvtepi8_epi32(b), bz);
+    const __m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_mullo_epi32(a32, b32)), scale);
+    return _mm256_add_epi32(_mm256_cvtps_epi32(f), oz);  // nearest even (MXCSR default)
+  }
+};
+
+// 8 sums of a and b's low 8 bytes (AddLanes on 8 lanes).
+struct AddLanes8 {
+  __m256i am, bm, bias, oz;
+  __m128i shift;
+  __attribute__((target(TFI_BINARY_QS8_AVX2))) explicit AddLanes8(const BinaryQs8Params& p)
+      : am(_mm256_set1_epi32(p.a_multiplier)),
+        bm(_mm256_set1_epi32(p.b_multiplier)),
+        bias(_mm256_set1_epi32(p.bias)),
+        oz(_mm256_set1_epi32(p.output_zero_point)),
+        shift(_mm_cvtsi32_si128(static_cast<int>(p.shift))) {}
+  __attribute__((target(TFI_BINARY_QS8_AVX2), always_inline)) __m256i operator()(__m128i a,
+                                                                                 __m128i b) const {
+    __m256i acc = _mm256_add_epi32(bias, _mm256_mullo_epi32(_mm256_cvtepi8_epi32(a), am));
+    acc = _mm256_add_epi32(acc, _mm256_mullo_epi32(_mm256_cvtepi8_epi32(b), bm));
+    return _mm256_add_epi32(_mm256_sra_epi32(acc, shift), oz);
+  }
+};
+
+// RangeAvx512's loop on AVX2: 32 bytes a step (four 8-lane chains packed with saturation
+// into one store), then 8, then the last few one by one.
+template <typename Lanes>
+__attribute__((target(TFI_BINARY_QS8_AVX2))) void RangeAvx2(const Job& j, size_t begin,
+                                                            size_t end) {
+  const BinaryQs8Params& p = *j.p;
+  const Lanes lanes(p);
+  const __m256i lo8 = _mm256_set1_epi8(static_cast<char>(p.output_min));
+  const __m256i hi8 = _mm256_set1_epi8(static_cast<char>(p.output_max));
+  // packs work within 128-bit lanes: dword k of the packed vector holds chain k % 4's
+  // elements 4 (k / 4) .. +3 (chain c: elements 8c..8c+7); this puts them back in order.
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  const int8_t* const a_all = j.a;
+  const int8_t* const b_all = j.b;
+  int8_t* const out = j.out;
+  const size_t row = j.period == 0 ? end - begin : j.period;
+  for (size_t r0 = begin; r0 < end; r0 += row) {
+    const size_t r1 = std::min(end, r0 + row);
+    const int8_t* b = j.period == 0 ? b_all + r0 : b_all;
+    size_t i = r0;
+    for (; i + 32 <= r1; i += 32) {
+      const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a_all + i));
+      const __m256i bv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + (i - r0)));
+      const __m128i a0 = _mm256_castsi256_si128(a), a1 = _mm256_extracti128_si256(a, 1);
+      const __m128i b0 = _mm256_castsi256_si128(bv), b1 = _mm256_extracti128_si256(bv, 1);
+      const __m256i v0 = lanes(a0, b0);
+      const __m256i v1 = lanes(_mm_srli_si128(a0, 8), _mm_srli_si128(b0, 8));
+      const __m256i v2 = lanes(a1, b1);
+      const __m256i v3 = lanes(_mm_srli_si128(a1, 8), _mm_srli_si128(b1, 8));
+      const __m256i packed =
+          _mm256_packs_epi16(_mm256_packs_epi32(v0, v1), _mm256_packs_epi32(v2, v3));
+      const __m256i clamped = _mm256_min_epi8(_mm256_max_epi8(packed, lo8), hi8);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
+                          _mm256_permutevar8x32_epi32(clamped, order));
+    }
+    for (; i + 8 <= r1; i += 8) {
+      const __m256i v = lanes(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(a_all + i)),
+                              _mm_loadl_epi64(reinterpret_cast<const __m128i*>(b + (i - r0))));
+      // Dwords 0-3 and 4-7 in the two 128-bit halves: pack them side by side.
+      const __m128i v16 =
+          _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+      const __m128i v8 = _mm_packs_epi16(v16, v16);
+      const __m128i c =
+          _mm_min_epi8(_mm_max_epi8(v8, _mm256_castsi256_si128(lo8)), _mm256_castsi256_si128(hi8));
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(out + i), c);
+    }
+    for (; i < r1; ++i) out[i] = BinaryQs8One(p, a_all[i], b[i - r0]);
+  }
+}
 #endif
 
 void Range(const Job& j, size_t begin, size_t end) {
@@ -112,6 +201,14 @@ void Range(const Job& j, size_t begin, size_t end) {
       RangeAvx512<AddLanes>(j, begin, end);
     } else {
       RangeAvx512<MulLanes>(j, begin, end);
+    }
+    return;
+  }
+  if (tflite::gemm::CpuHasAvx2()) {
+    if (j.p->op == BinaryQs8Op::kAdd) {
+      RangeAvx2<AddLanes8>(j, begin, end);
+    } else {
+      RangeAvx2<MulLanes8>(j, begin, end);
     }
     return;
   }
@@ -164,7 +261,22 @@ int32_t XnnpackQuantize(float value, float scale, int32_t zero_point) {
   return static_cast<int32_t>(std::lrintf(v));
 }
 
-bool OwnBinaryQs8Wanted() { return OwnStepWanted(tflite::gemm::CpuHasAvx512Vnni()); }
+bool OwnBinaryQs8Wanted() {
+  return OwnStepWanted(tflite::gemm::CpuHasAvx512Vnni() || tflite::gemm::CpuHasAvx2());
+}
+
+const char* BinaryQs8Isa() {
+#ifdef TFI_BINARY_QS8_X86
+  if (tflite::gemm::CpuHasAvx512Vnni()) return "AVX-512";
+  if (tflite::gemm::CpuHasAvx2()) return "AVX2";
+#endif
+  return "scalar code";
+}
+
+int BinaryQs8StepBytes() {
+  const std::string isa = BinaryQs8Isa();
+  return isa == "AVX-512" ? 64 : isa == "AVX2" ? 32 : 1;
+}
 
 void RunBinaryQs8(const BinaryQs8Params& p, const int8_t* a, const int8_t* b, size_t period,
                int8_t* out, size_t n, pthreadpool_t pool) {

@@ -1,10 +1,11 @@
 // The delegate's own int8 MUL, ADD and SUB (QS8) of a tensor by a tensor of the same shape
 // or by a vector along its last dimension (squeeze-excite's per-channel scale, a folded
 // batch norm's shift), run inside an XNNPACK partition on CPUs with AVX-512 (64 bytes a
-// step, split over the pool). Debian's XNNPACK (2022) multiplies 16 bytes a step with
-// SSE-width AVX code, and runs a same-shape ADD on the calling thread alone (it merges the
-// operands into one dimension and splits none): EfficientNet's swish and squeeze-excite
-// MULs and ResNet's residual ADDs took a large part of their int8 time there.
+// step) or AVX2 (32), split over the pool. Debian's XNNPACK (2022) multiplies 16 bytes a
+// step with SSE-width AVX code, and runs a same-shape MUL or ADD on the calling thread
+// alone (it merges the operands into one dimension and splits none): EfficientNet's swish
+// and squeeze-excite MULs and ResNet's residual ADDs took a large part of their int8 time
+// there (EfficientNet-B0 int8 at two threads on an AVX2 CPU: 10.5 -> 7.6 ms).
 //
 // Numerics are XNNPACK's, so the bytes are XNNPACK's (TFLite's default path):
 // - MUL, fp32: out = clamp(round_half_even(float((a - a_zp) * (b - b_zp)) * scale) + out_zp),
@@ -46,9 +47,14 @@ bool AddQs8Params(float a_scale, int32_t a_zero_point, float b_scale, int32_t b_
 // lrintf(clamp(v / scale + zero_point, -128, 127)).
 int32_t XnnpackQuantize(float value, float scale, int32_t zero_point);
 
-// Whether this CPU gets the own int8 MUL / ADD / SUB (AVX-512BW); TFI_XNNPACK_OWN_GEMM=0 /
-// =1 decides instead, as for the convolutions.
+// Whether this CPU gets the own int8 MUL / ADD / SUB (AVX-512BW or AVX2); TFI_XNNPACK_OWN_GEMM=0
+// / =1 decides instead, as for the convolutions.
 bool OwnBinaryQs8Wanted();
+
+// The instructions RunBinaryQs8 uses on this CPU ("AVX-512", "AVX2", "scalar code") and the
+// bytes of its main loop's step (64, 32, 1), for the partition log.
+const char* BinaryQs8Isa();
+int BinaryQs8StepBytes();
 
 // One result, requantized and clamped: what RunBinaryQs8 writes for a and b.
 int8_t BinaryQs8One(const BinaryQs8Params& p, int8_t a, int8_t b);

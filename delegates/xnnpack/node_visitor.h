@@ -289,7 +289,7 @@ bool PlanOwnBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistra
 bool IsBlockBroadcastBinary(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                             int threads);
 
-// --- int8 MUL, ADD, SUB, same shape or by a last-dimension vector, on AVX-512 (binary_qs8.h) ---
+// --- int8 MUL, ADD, SUB, same shape or by a last-dimension vector, on AVX-512 or AVX2 (binary_qs8.h) ---
 struct BinaryQs8Step {
   int a = -1, b = -1, output = -1;  // b: the operand that may be the vector
   size_t elements = 0, period = 0;  // period: b's length when it repeats, else 0

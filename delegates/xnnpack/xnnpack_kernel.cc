@@ -1564,9 +1564,12 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   say(dot_convolved, fmt::format("the builtin kernels' dot-product GEMM for int8 convolutions and "
                                  "fully connected layers ({}; this XNNPACK has no such kernels)",
                                  tflite::gemm::DotKernelName()));
-  say(multiplied, "int8 MUL on AVX-512, 64 bytes a step (this XNNPACK's is 16)");
-  say(added, "int8 ADD / SUB on AVX-512 split over the threads (this XNNPACK runs a same-shape "
-             "one on the calling thread)");
+  say(multiplied, fmt::format("int8 MUL on {}, {} bytes a step split over the threads (this "
+                              "XNNPACK's is 16, a same-shape one on the calling thread)",
+                              BinaryQs8Isa(), BinaryQs8StepBytes()));
+  say(added, fmt::format("int8 ADD / SUB on {} split over the threads (this XNNPACK runs a "
+                         "same-shape one on the calling thread)",
+                         BinaryQs8Isa()));
   say(table_multiplied, "int8 MUL of a value by a lookup table of it (swish), one composed table");
   say(folded, "clamps folded into the step before them (XNNPACK fuses them alike)");
   say(swished,
