@@ -17,8 +17,9 @@ namespace gemm {
 // epilogue, 512K multiply-adds and 16K sigmoids, on one thread at two: 1 << 18 took
 // yolo_tiny_128 and mobilenet_v3_small 5-6% faster there. Where it made bert_tiny_64
 // slower, its attention's batched products were split inside each batch: matmul.cc
-// keeps those whole batches per thread.)
-constexpr double kMinParallelMacs = 1 << 18;
+// keeps those whole batches per thread. 1 << 16 since the forty-fifth session, with
+// parallel::kMinParallelWork: MobileNet's late 1x1 layers, 8x8 pixels by 64 x 64.)
+constexpr double kMinParallelMacs = 1 << 16;
 
 // Calls fn(m0, m1, p0, p1) over row blocks of `mc` rows and blocks of kGemmNr-column
 // panels; splits the columns too when there are too few row blocks to keep the threads

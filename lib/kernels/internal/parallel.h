@@ -29,8 +29,12 @@ inline size_t NumThreads(pthreadpool* pool) {
 }
 
 // Below this much work, waking the workers costs more than they save (and on a busy
-// machine a descheduled worker stalls the whole call).
-constexpr double kMinParallelWork = 1 << 18;
+// machine a descheduled worker stalls the whole call). (1 << 18 until the forty-fifth
+// session ran MobileNet's small late depthwise layers on one thread at two, reading the
+// input the layer before had split over both cores' caches: 1 << 15 took
+// mobilenet_v1_0.25_128 int8 343 -> 316 us at two threads, conv_lstm_6x32 698 -> 607,
+// face_detection_short_range 692 -> 637.)
+constexpr double kMinParallelWork = 1 << 15;
 
 // The ranges each of `rows` rows of `width` items splits into for the pool, for kernels
 // that split by rows: rows alone leave threads idle where there are few of them (Conv1D
