@@ -62,9 +62,7 @@ int BenchmarkModelMain(int argc, const char* const* argv) {
   registry.AddFlags(app);
   AddTargetRuntimeFlag(app, &options.target_runtime);
   bool strict_flags = false;
-  AddBoolFlag(app, "--strict_flags",  &strict_flags,
-              "(not in TFLite) unknown flags are an error (exit 2) instead of TFLite's "
-              "\"Unconsumed cmdline flags\" warning");
+  AddStrictFlagsFlag(app, &strict_flags);
   std::vector<std::string> unknown;
   // A value TFLite's parser cannot read either: its lines and exit code (1), then ours.
   auto tflite_failure = [&](const std::string& line, const std::string& reason) {
@@ -77,12 +75,7 @@ int BenchmarkModelMain(int argc, const char* const* argv) {
   if (int rc = ParseFlagsAsTflite(app, argc, argv, &unknown, tflite_failure); rc >= 0) {
     return rc;
   }
-  if (!unknown.empty() && strict_flags) {
-    std::cerr << app.get_name() << ": unknown flags under --strict_flags:\n";
-    for (const auto& line : UnknownFlagLines(app, unknown)) std::cerr << line << "\n";
-    std::cerr << "Run with --help for the list of flags.\n";
-    return kExitUsage;
-  }
+  if (int rc = strict_flags ? RefuseUnknownFlags(app, unknown) : -1; rc >= 0) return rc;
   if (!positional_model.empty()) {
     // No model at all keeps TFLite's own message (RunBenchmark), so only this case here.
     std::string model_error;
@@ -96,16 +89,8 @@ int BenchmarkModelMain(int argc, const char* const* argv) {
   options.show_progress = isatty(STDERR_FILENO) && isatty(STDOUT_FILENO);
 
   Info("STARTING!");
-  if (!unknown.empty()) {
-    // TFLite's line (scripts parse it), then which of them look like a misspelt flag.
-    std::string joined;
-    for (const auto& u : unknown) joined += (joined.empty() ? "" : " ") + u;
-    std::cout << "WARN: Unconsumed cmdline flags: " << joined << std::endl;
-    for (const auto& line : UnknownFlagLines(app, unknown)) {
-      if (line.find("did you mean") != std::string::npos || line.rfind("  repeated flag", 0) == 0) {
-        std::cout << "WARN: " << line.substr(2) << std::endl;
-      }
-    }
+  for (const auto& line : UnconsumedFlagWarnings(app, unknown)) {
+    std::cout << "WARN: " << line << std::endl;
   }
   for (const auto& line : BenchmarkParamLines(options)) Info(line);
   for (const auto& line : registry.LogParams(options.verbose)) Info(line);

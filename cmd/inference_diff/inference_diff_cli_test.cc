@@ -59,9 +59,22 @@ TEST_CASE("inference_diff: exact test delegate, wrong test delegate, JSON, exit 
   CHECK(j["exceeded"] == true);
   CHECK(j["per_node"]["first_exceeding"]["op"] == "TestDelegate");
 
-  const CommandResult typo = Run(fmt::format("--model_file={} --num_run=2", Model()));
-  CHECK(typo.exit_code == 2);
-  CHECK_THAT(typo.err, Catch::Contains("did you mean '--num_runs'?"));
+  // Flags as TFLite's run_eval takes them: an unknown one is warned about and the run goes
+  // on (--strict_flags makes it an error), a value it cannot read fails with its line.
+  const CommandResult typo = Run(fmt::format("--model_file={} --num_runs=1 --num_run=2", Model()));
+  CAPTURE(typo.err);
+  CHECK(typo.exit_code == 0);
+  CHECK_THAT(typo.err, Catch::Contains("WARN: Unconsumed cmdline flags: --num_run=2\n"));
+  CHECK_THAT(typo.err,
+             Catch::Contains("WARN: unknown flag '--num_run'; did you mean '--num_runs'?"));
+  const CommandResult strict =
+      Run(fmt::format("--model_file={} --num_run=2 --strict_flags", Model()));
+  CHECK(strict.exit_code == 2);
+  CHECK_THAT(strict.err, Catch::Contains("did you mean '--num_runs'?"));
+  const CommandResult bad_value = Run(fmt::format("--model_file={} --num_runs=abc", Model()));
+  CHECK(bad_value.exit_code == 1);
+  CHECK_THAT(bad_value.err, Catch::Contains("ERROR: Failed to parse flag 'num_runs' against argv "
+                                            "'--num_runs=abc'"));
   CHECK(Run("--num_runs=2").exit_code == 2);
   CHECK(Run("--model_file=/nonexistent.tflite").exit_code == 1);
 }

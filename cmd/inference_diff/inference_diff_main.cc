@@ -1,5 +1,5 @@
-// inference_diff: exit 0 within the thresholds (or none given), 1 beyond them or when a
-// model cannot run, 2 usage errors.
+// inference_diff: exit 0 within the thresholds (or none given), 1 beyond them, when a
+// model cannot run or a flag's value cannot be read (as TFLite's), 2 other usage errors.
 #include "inference_diff/inference_diff_main.h"
 
 #include <fstream>
@@ -104,13 +104,21 @@ int InferenceDiffMain(int argc, const char* const* argv) {
   AddCustomOpFlags(app, &custom_ops);
   DelegateRegistry registry = DelegateRegistry::Default();
   registry.AddFlags(app);
-  // A flag given twice keeps its first value, as TFLite's inference_diff parses it.
-  std::vector<std::string> repeats;
-  const std::vector<const char*> kept = DropRepeatedFlags(app, argc, argv, &repeats);
-  if (int rc = ParseFlags(app, static_cast<int>(kept.size()), kept.data()); rc >= 0) return rc;
-  for (const auto& r : repeats) {
-    std::cerr << "WARN: repeated flag '" << r << "': the first value given is used, as in TFLite\n";
-  }
+  bool strict_flags = false;
+  AddStrictFlagsFlag(app, &strict_flags);
+  // TFLite's run_eval parses as benchmark_model does: a flag given twice keeps its first
+  // value, an unknown one is warned about and the run goes on; a value it cannot read
+  // fails (exit 1).
+  std::vector<std::string> unknown;
+  auto tflite_failure = [&](const std::string& line, const std::string& reason) {
+    std::cerr << "ERROR: " << line << "\n"
+              << app.get_name() << ": " << reason << "\nRun with --help for the list of flags.\n";
+    return kExitInvalidModel;
+  };
+  if (int rc = ParseFlagsAsTflite(app, argc, argv, &unknown, tflite_failure); rc >= 0) return rc;
+  if (int rc = strict_flags ? RefuseUnknownFlags(app, unknown) : -1; rc >= 0) return rc;
+  for (const auto& line : UnconsumedFlagWarnings(app, unknown))
+    std::cerr << "WARN: " << line << "\n";
   std::string model_error;
   options.model_file = ModelPath(model_arg, "inference_diff", &model_error);
   if (options.model_file.empty()) {

@@ -274,26 +274,34 @@ std::vector<bool> RepeatedFlags(const CLI::App& app, int argc, const char* const
   return repeat;
 }
 
-// argv without the arguments marked in `repeat`, those appended to *repeats (if given).
-std::vector<const char*> Unmarked(int argc, const char* const* argv,
-                                  const std::vector<bool>& repeat,
-                                  std::vector<std::string>* repeats) {
-  std::vector<const char*> kept;
-  for (int i = 0; i < argc; ++i) {
-    if (!repeat[i]) {
-      kept.push_back(argv[i]);
-    } else if (repeats != nullptr) {
-      repeats->push_back(argv[i]);
-    }
-  }
-  return kept;
-}
-
 }  // namespace
 
-std::vector<const char*> DropRepeatedFlags(const CLI::App& app, int argc, const char* const* argv,
-                                           std::vector<std::string>* repeats) {
-  return Unmarked(argc, argv, RepeatedFlags(app, argc, argv), repeats);
+std::vector<std::string> UnconsumedFlagWarnings(const CLI::App& app,
+                                                const std::vector<std::string>& unknown) {
+  if (unknown.empty()) return {};
+  std::string joined;
+  for (const auto& u : unknown) joined += (joined.empty() ? "" : " ") + u;
+  std::vector<std::string> lines = {"Unconsumed cmdline flags: " + joined};
+  for (const auto& line : UnknownFlagLines(app, unknown)) {
+    if (line.find("did you mean") != std::string::npos || line.rfind("  repeated flag", 0) == 0) {
+      lines.push_back(line.substr(2));
+    }
+  }
+  return lines;
+}
+
+CLI::Option* AddStrictFlagsFlag(CLI::App& app, bool* strict) {
+  return AddBoolFlag(app, "--strict_flags", strict,
+                     "(not in TFLite) unknown flags are an error (exit 2) instead of TFLite's "
+                     "\"Unconsumed cmdline flags\" warning");
+}
+
+int RefuseUnknownFlags(const CLI::App& app, const std::vector<std::string>& unknown) {
+  if (unknown.empty()) return -1;
+  std::cerr << app.get_name() << ": unknown flags under --strict_flags:\n";
+  for (const auto& line : UnknownFlagLines(app, unknown)) std::cerr << line << "\n";
+  std::cerr << "Run with --help for the list of flags.\n";
+  return kExitUsage;
 }
 
 int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
@@ -310,7 +318,10 @@ int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
         name + ": an empty value");
   }
   const std::vector<bool> repeat = RepeatedFlags(app, argc, argv);
-  const std::vector<const char*> kept = Unmarked(argc, argv, repeat, nullptr);
+  std::vector<const char*> kept;
+  for (int i = 0; i < argc; ++i) {
+    if (!repeat[i]) kept.push_back(argv[i]);
+  }
   try {
     ParseExpanded(app, static_cast<int>(kept.size()), kept.data());
   } catch (const CLI::ParseError& e) {

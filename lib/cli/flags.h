@@ -34,18 +34,24 @@ int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
                        const std::function<int(const std::string& tflite_line,
                                                const std::string& reason)>& tflite_failure);
 
-// TFLite's parser gives each flag its first `--name=value`: argv without the later
-// `--name=value` of each single-valued option of `app` (argv[0] kept), those in *repeats
-// (command-line order). For tools that parse strictly (ParseFlags) but whose TFLite
-// counterpart takes a repeated flag (inference_diff).
-std::vector<const char*> DropRepeatedFlags(const CLI::App& app, int argc, const char* const* argv,
-                                           std::vector<std::string>* repeats);
-
 // The lines for flags nobody knows: "  unknown flag '--x'; did you mean '--y'?" (the
 // suggestion only when one is close); for a repeat of a known flag, "  repeated flag
 // '--x=v': the first value given is used, as in TFLite".
 std::vector<std::string> UnknownFlagLines(const CLI::App& app,
                                           const std::vector<std::string>& unknown);
+
+// What a tool parsed with ParseFlagsAsTflite says of the flags it left (none: nothing):
+// TFLite's warning, "Unconsumed cmdline flags: a b" (scripts parse it), then ours for each
+// that looks like a misspelt flag or repeats one (UnknownFlagLines without the indent).
+std::vector<std::string> UnconsumedFlagWarnings(const CLI::App& app,
+                                                const std::vector<std::string>& unknown);
+
+// --strict_flags (not in TFLite): unknown flags are an error, not TFLite's warning.
+CLI::Option* AddStrictFlagsFlag(CLI::App& app, bool* strict);
+
+// Under --strict_flags: prints the unknown flags (UnknownFlagLines) and returns
+// kExitUsage; -1 when there are none.
+int RefuseUnknownFlags(const CLI::App& app, const std::vector<std::string>& unknown);
 
 // A boolean flag TFLite-style: `--name`, `--name=true|false|1|0`, or `--name true`.
 CLI::Option* AddBoolFlag(CLI::App& app, const std::string& name, bool* value,
