@@ -68,14 +68,14 @@ int BenchmarkModelMain(int argc, const char* const* argv) {
   auto tflite_failure = [&](const std::string& line, const std::string& reason) {
     Info("STARTING!");
     Error(line);
-    std::cerr << app.get_name() << ": " << reason << "\nRun with --help for the list of flags.\n";
+    PrintUsageError(app, reason);
     Error("Benchmarking failed.");
     return kExitInvalidModel;
   };
   if (int rc = ParseFlagsAsTflite(app, argc, argv, &unknown, tflite_failure); rc >= 0) {
     return rc;
   }
-  if (int rc = strict_flags ? RefuseUnknownFlags(app, unknown) : -1; rc >= 0) return rc;
+  if (int rc = RefuseUnknownFlags(app, unknown, strict_flags); rc >= 0) return rc;
   if (!positional_model.empty()) {
     // No model at all keeps TFLite's own message (RunBenchmark), so only this case here.
     std::string model_error;

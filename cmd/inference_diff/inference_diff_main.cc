@@ -111,12 +111,12 @@ int InferenceDiffMain(int argc, const char* const* argv) {
   // fails (exit 1).
   std::vector<std::string> unknown;
   auto tflite_failure = [&](const std::string& line, const std::string& reason) {
-    std::cerr << "ERROR: " << line << "\n"
-              << app.get_name() << ": " << reason << "\nRun with --help for the list of flags.\n";
+    std::cerr << "ERROR: " << line << "\n";
+    PrintUsageError(app, reason);
     return kExitInvalidModel;
   };
   if (int rc = ParseFlagsAsTflite(app, argc, argv, &unknown, tflite_failure); rc >= 0) return rc;
-  if (int rc = strict_flags ? RefuseUnknownFlags(app, unknown) : -1; rc >= 0) return rc;
+  if (int rc = RefuseUnknownFlags(app, unknown, strict_flags); rc >= 0) return rc;
   for (const auto& line : UnconsumedFlagWarnings(app, unknown))
     std::cerr << "WARN: " << line << "\n";
   std::string model_error;

@@ -194,27 +194,32 @@ __attribute__((target(TFI_BINARY_QS8_AVX2))) void RangeAvx2(const Job& j, size_t
 }
 #endif
 
-void Range(const Job& j, size_t begin, size_t end) {
+// The main loop this CPU gets: the one place that asks the CPU checks.
+enum class Path { kAvx512, kAvx2, kScalar };
+
+Path PathOnCpu() {
 #ifdef TFI_BINARY_QS8_X86
-  if (tflite::gemm::CpuHasAvx512Vnni()) {  // (AVX-512BW comes with it)
-    if (j.p->op == BinaryQs8Op::kAdd) {
-      RangeAvx512<AddLanes>(j, begin, end);
-    } else {
-      RangeAvx512<MulLanes>(j, begin, end);
-    }
-    return;
-  }
-  if (tflite::gemm::CpuHasAvx2()) {
-    if (j.p->op == BinaryQs8Op::kAdd) {
-      RangeAvx2<AddLanes8>(j, begin, end);
-    } else {
-      RangeAvx2<MulLanes8>(j, begin, end);
-    }
-    return;
-  }
+  if (tflite::gemm::CpuHasAvx512Vnni()) return Path::kAvx512;  // (AVX-512BW comes with it)
+  if (tflite::gemm::CpuHasAvx2()) return Path::kAvx2;
 #endif
-  for (size_t i = begin; i < end; ++i) {
-    j.out[i] = BinaryQs8One(*j.p, j.a[i], j.b[j.period == 0 ? i : i % j.period]);
+  return Path::kScalar;
+}
+
+void Range(const Job& j, size_t begin, size_t end) {
+  const bool add = j.p->op == BinaryQs8Op::kAdd;
+  switch (PathOnCpu()) {
+#ifdef TFI_BINARY_QS8_X86
+    case Path::kAvx512:
+      add ? RangeAvx512<AddLanes>(j, begin, end) : RangeAvx512<MulLanes>(j, begin, end);
+      return;
+    case Path::kAvx2:
+      add ? RangeAvx2<AddLanes8>(j, begin, end) : RangeAvx2<MulLanes8>(j, begin, end);
+      return;
+#endif
+    default:
+      for (size_t i = begin; i < end; ++i) {
+        j.out[i] = BinaryQs8One(*j.p, j.a[i], j.b[j.period == 0 ? i : i % j.period]);
+      }
   }
 }
 
@@ -261,21 +266,17 @@ int32_t XnnpackQuantize(float value, float scale, int32_t zero_point) {
   return static_cast<int32_t>(std::lrintf(v));
 }
 
-bool OwnBinaryQs8Wanted() {
-  return OwnStepWanted(tflite::gemm::CpuHasAvx512Vnni() || tflite::gemm::CpuHasAvx2());
-}
+bool OwnBinaryQs8Wanted() { return OwnStepWanted(PathOnCpu() != Path::kScalar); }
 
-const char* BinaryQs8Isa() {
-#ifdef TFI_BINARY_QS8_X86
-  if (tflite::gemm::CpuHasAvx512Vnni()) return "AVX-512";
-  if (tflite::gemm::CpuHasAvx2()) return "AVX2";
-#endif
-  return "scalar code";
-}
-
-int BinaryQs8StepBytes() {
-  const std::string isa = BinaryQs8Isa();
-  return isa == "AVX-512" ? 64 : isa == "AVX2" ? 32 : 1;
+BinaryQs8Isa BinaryQs8IsaOnCpu() {
+  switch (PathOnCpu()) {
+    case Path::kAvx512:
+      return {"AVX-512", 64};
+    case Path::kAvx2:
+      return {"AVX2", 32};
+    default:
+      return {"scalar code", 1};
+  }
 }
 
 void RunBinaryQs8(const BinaryQs8Params& p, const int8_t* a, const int8_t* b, size_t period,

@@ -53,8 +53,11 @@ bool OwnBinaryQs8Wanted();
 
 // The instructions RunBinaryQs8 uses on this CPU ("AVX-512", "AVX2", "scalar code") and the
 // bytes of its main loop's step (64, 32, 1), for the partition log.
-const char* BinaryQs8Isa();
-int BinaryQs8StepBytes();
+struct BinaryQs8Isa {
+  const char* name;
+  int step_bytes;
+};
+BinaryQs8Isa BinaryQs8IsaOnCpu();
 
 // One result, requantized and clamped: what RunBinaryQs8 writes for a and b.
 int8_t BinaryQs8One(const BinaryQs8Params& p, int8_t a, int8_t b);

@@ -1566,10 +1566,10 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
                                  tflite::gemm::DotKernelName()));
   say(multiplied, fmt::format("int8 MUL on {}, {} bytes a step split over the threads (this "
                               "XNNPACK's is 16, a same-shape one on the calling thread)",
-                              BinaryQs8Isa(), BinaryQs8StepBytes()));
+                              BinaryQs8IsaOnCpu().name, BinaryQs8IsaOnCpu().step_bytes));
   say(added, fmt::format("int8 ADD / SUB on {} split over the threads (this XNNPACK runs a "
                          "same-shape one on the calling thread)",
-                         BinaryQs8Isa()));
+                         BinaryQs8IsaOnCpu().name));
   say(table_multiplied, "int8 MUL of a value by a lookup table of it (swish), one composed table");
   say(folded, "clamps folded into the step before them (XNNPACK fuses them alike)");
   say(swished,

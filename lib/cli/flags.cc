@@ -131,11 +131,10 @@ int ReportParseError(CLI::App& app, const CLI::ParseError& e) {
       dynamic_cast<const CLI::CallForVersion*>(&e) != nullptr) {
     return app.exit(e);
   }
-  std::cerr << app.get_name() << ": " << ValueErrorText(app, e) << "\n";
-  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
-    for (const auto& line : UnknownFlagLines(app, app.remaining())) std::cerr << line << "\n";
-  }
-  std::cerr << "Run with --help for the list of flags.\n";
+  PrintUsageError(app, ValueErrorText(app, e),
+                  dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr
+                      ? UnknownFlagLines(app, app.remaining())
+                      : std::vector<std::string>{});
   return kExitUsage;
 }
 
@@ -296,12 +295,17 @@ CLI::Option* AddStrictFlagsFlag(CLI::App& app, bool* strict) {
                      "\"Unconsumed cmdline flags\" warning");
 }
 
-int RefuseUnknownFlags(const CLI::App& app, const std::vector<std::string>& unknown) {
-  if (unknown.empty()) return -1;
-  std::cerr << app.get_name() << ": unknown flags under --strict_flags:\n";
-  for (const auto& line : UnknownFlagLines(app, unknown)) std::cerr << line << "\n";
-  std::cerr << "Run with --help for the list of flags.\n";
+int RefuseUnknownFlags(const CLI::App& app, const std::vector<std::string>& unknown, bool strict) {
+  if (!strict || unknown.empty()) return -1;
+  PrintUsageError(app, "unknown flags under --strict_flags:", UnknownFlagLines(app, unknown));
   return kExitUsage;
+}
+
+void PrintUsageError(const CLI::App& app, const std::string& reason,
+                     const std::vector<std::string>& lines) {
+  std::cerr << app.get_name() << ": " << reason << "\n";
+  for (const auto& line : lines) std::cerr << line << "\n";
+  std::cerr << "Run with --help for the list of flags.\n";
 }
 
 int ParseFlagsAsTflite(CLI::App& app, int argc, const char* const* argv,
@@ -364,8 +368,7 @@ int ParseFlags(CLI::App& app, int argc, const char* const* argv) {
   AddVersionFlag(app);
   const std::string empty = EmptyNonTextValue(app, argc, argv);
   if (!empty.empty()) {
-    std::cerr << app.get_name() << ": " << empty.substr(0, empty.size() - 1)
-              << ": an empty value\nRun with --help for the list of flags.\n";
+    PrintUsageError(app, empty.substr(0, empty.size() - 1) + ": an empty value");
     return kExitUsage;
   }
   try {

@@ -49,9 +49,14 @@ std::vector<std::string> UnconsumedFlagWarnings(const CLI::App& app,
 // --strict_flags (not in TFLite): unknown flags are an error, not TFLite's warning.
 CLI::Option* AddStrictFlagsFlag(CLI::App& app, bool* strict);
 
-// Under --strict_flags: prints the unknown flags (UnknownFlagLines) and returns
-// kExitUsage; -1 when there are none.
-int RefuseUnknownFlags(const CLI::App& app, const std::vector<std::string>& unknown);
+// Under --strict_flags (`strict`): prints the unknown flags (UnknownFlagLines) and returns
+// kExitUsage; -1 when there are none or `strict` is false.
+int RefuseUnknownFlags(const CLI::App& app, const std::vector<std::string>& unknown, bool strict);
+
+// A usage error as every tool prints it: "<tool>: <reason>", `lines`, then
+// "Run with --help for the list of flags.".
+void PrintUsageError(const CLI::App& app, const std::string& reason,
+                     const std::vector<std::string>& lines = {});
 
 // A boolean flag TFLite-style: `--name`, `--name=true|false|1|0`, or `--name true`.
 CLI::Option* AddBoolFlag(CLI::App& app, const std::string& name, bool* value,
