@@ -50,6 +50,14 @@ void DirectFloatConv(const ConvGeometry& g, const float* input, const float* pac
                      const gemm::FloatOutputStage& stage, float* output, pthreadpool* pool,
                      gemm::GemmKernel kernel = gemm::GemmKernel::kAuto);
 
+// DirectFloatConv (the same sums), reading a copy of the input widened by the left and
+// right padding (zeros; in `scratch`, grown here) where that costs less than the edge
+// pixels' narrow tiles: every output pixel then takes the interior tiles.
+void DirectFloatConv(const ConvGeometry& g, const float* input, const float* packed_filter,
+                     const gemm::FloatOutputStage& stage, float* output,
+                     std::vector<float>* scratch, pthreadpool* pool,
+                     gemm::GemmKernel kernel = gemm::GemmKernel::kAuto);
+
 // A grouped convolution (groups > 1) as one DirectFloatConv per group. Where the group's
 // own convolution (f_c input channels, group_out_c outputs, one group) has it apply with
 // `kernel` and the stage has no epilogue (residual, swish): XNNPACK's and the per-group

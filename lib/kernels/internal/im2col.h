@@ -253,7 +253,7 @@ inline void FloatConv(const ConvGeometry& g, const float* input, const float* pa
                       std::vector<float>* scratch, pthreadpool* pool,
                       gemm::GemmKernel kernel = gemm::GemmKernel::kAuto) {
   if (DirectFloatConvApplies(g, kernel)) {
-    DirectFloatConv(g, input, packed_filter, stage, output, pool, kernel);
+    DirectFloatConv(g, input, packed_filter, stage, output, scratch, pool, kernel);
     return;
   }
   const int depth = g.f_h * g.f_w * g.f_c;
@@ -345,6 +345,10 @@ inline bool DotSpansApply(const ConvGeometry& g) {
 }
 // Writes the padded image of input + 128 (DotInput), `pad` around it, to dst
 // (p.bytes(g)); rows over the pool.
+// Writes the padded image of a float input, 0 around it, to dst (p.bytes(g) floats); rows
+// over the pool.
+void PadFloatImage(const ConvGeometry& g, const PaddedDotImage& p, const float* input, float* dst,
+                   pthreadpool* pool);
 void PadDotImage(const ConvGeometry& g, const PaddedDotImage& p, const int8_t* input,
                  uint8_t pad, uint8_t* dst, pthreadpool* pool);
 // Im2ColDotRows from the padded image (no dilation along the row): rows [r0, r1) to dst,

@@ -151,6 +151,14 @@ void PadImageRows(const ConvGeometry& g, const PaddedDotImage& p, Out pad, Out* 
 
 }  // namespace
 
+void PadFloatImage(const ConvGeometry& g, const PaddedDotImage& p, const float* input, float* dst,
+                   pthreadpool* pool) {
+  const size_t in_row = static_cast<size_t>(g.in_w) * g.in_c;
+  PadImageRows(g, p, 0.0f, dst, pool, [&](size_t b, int iy, float* out) {
+    std::memcpy(out, input + (b * g.in_h + iy) * in_row, in_row * sizeof(float));
+  });
+}
+
 void PadDotImage(const ConvGeometry& g, const PaddedDotImage& p, const int8_t* input, uint8_t pad,
                  uint8_t* dst, pthreadpool* pool) {
   const size_t in_row = static_cast<size_t>(g.in_w) * g.in_c;
@@ -181,10 +189,7 @@ bool FloatWindowsConv(const ConvGeometry& g, const float* input, const float* pa
   }
   const PaddedDotImage p = PadDotGeometry(g);
   scratch->resize(p.bytes(g));
-  const size_t in_row = static_cast<size_t>(g.in_w) * g.in_c;
-  PadImageRows(g, p, 0.0f, scratch->data(), pool, [&](size_t b, int iy, float* out) {
-    std::memcpy(out, input + (b * g.in_h + iy) * in_row, in_row * sizeof(float));
-  });
+  PadFloatImage(g, p, input, scratch->data(), pool);
   return gemm::FloatGemmImage(rows, g.out_c, depth, PaddedWindows(g, p, scratch->data()),
                               packed_filter, output, g.out_c, stage, pool, kernel);
 }
