@@ -1941,7 +1941,8 @@ void FloatBlocks(int m, int n, int k, const float* a, int lda, const ImageWindow
 }
 
 void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed_b, float* c,
-               int ldc, const FloatOutputStage& stage, pthreadpool* pool, GemmKernel which) {
+               int ldc, const FloatOutputStage& stage, pthreadpool* pool, GemmKernel which,
+               int kc) {
   if (m <= 0 || n <= 0) return;
   if (k <= 0) {
     for (int i = 0; i < m; ++i) {
@@ -1957,7 +1958,7 @@ void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed
     // Channels below n & ~7 on the k-ascending tiles (none for n <= kSmallN), the rest as
     // Eigen sums them; bias and clamp are added there.
     const bool tiles = n > kSmallN && m > 1;
-    if (tiles) FloatGemm(m, n & ~7, k, a, lda, packed_b, c, ldc, stage, pool, which);
+    if (tiles) FloatGemm(m, n & ~7, k, a, lda, packed_b, c, ldc, stage, pool, which, kc);
     TfliteOrderTail(m, n, k, a, lda, packed_b, c, ldc, stage);
     FinishBlock(stage, c, ldc, 0, m, tiles ? n & ~7 : 0, n);
     return;
@@ -1995,7 +1996,9 @@ void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed
     return;
   }
   FloatBlocks(m, n, k, a, lda, nullptr, packed_b, c, ldc, stage, pool, kernel,
-              tflite_order ? k : FloatKc(k));
+              tflite_order ? k
+              : kc > 0     ? std::min(kc, k)
+                           : FloatKc(k));
 }
 
 bool FloatGemmImageRuns(int m, int n, int k, int spans, GemmKernel which) {
@@ -2003,7 +2006,19 @@ bool FloatGemmImageRuns(int m, int n, int k, int spans, GemmKernel which) {
       which == GemmKernel::kTfliteMatMulOrder || which == GemmKernel::kTfliteGemmOrder) {
     return false;
   }
-  return (k / spans) % FloatKc(k) == 0;
+  return (k / spans) % FloatImageKc(k, spans) == 0;
+}
+
+int FloatImageKc(int k, int spans) {
+  const int kc = FloatKc(k);
+  if (k <= 320 || spans < 2 || k % spans != 0) return kc;
+  const int span = k / spans;
+  if (span % kc == 0) return kc;
+  for (int blocks = 1; blocks <= span; ++blocks) {
+    // (Below 64 the tiles' loads and stores of C per block would cost more than the copy.)
+    if (span % blocks == 0 && span / blocks <= 320) return span / blocks >= 64 ? span / blocks : kc;
+  }
+  return kc;
 }
 
 bool FloatGemmImage(int m, int n, int k, const ImageWindows<float>& image, const float* packed_b,
@@ -2011,7 +2026,7 @@ bool FloatGemmImage(int m, int n, int k, const ImageWindows<float>& image, const
                     GemmKernel which) {
   if (!FloatGemmImageRuns(m, n, k, image.spans.count, which)) return false;
   FloatBlocks(m, n, k, nullptr, 0, &image, packed_b, c, ldc, stage, pool, SelectFloatKernel(which),
-              FloatKc(k));
+              FloatImageKc(k, image.spans.count));
   return true;
 }
 

@@ -119,9 +119,11 @@ struct FloatOutputStage {
 // for callers that fill C some other way.
 void FinishBlock(const FloatOutputStage& stage, float* c, int ldc, int i0, int i1, int j0, int j1);
 
+// kc: the k block of the blocked tiles (0: the default for k; FloatImageKc's for a
+// convolution's gathered windows, to have FloatGemmImage's sums).
 void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed_b, float* c,
                int ldc, const FloatOutputStage& stage, pthreadpool* pool,
-               GemmKernel kernel = GemmKernel::kAuto);
+               GemmKernel kernel = GemmKernel::kAuto, int kc = 0);
 
 // acc = sum_k a*b (+ bias[n]); out = clamp(MultiplyByQuantizedMultiplier(acc,
 // multiplier[n], shift[n]) + output_offset, act_min, act_max), as TFLite's reference
@@ -429,6 +431,11 @@ void Int16GemmHybridImage(int m, int n, int k, const Int16Image& image, const in
 // paths) and k blocks that each lie inside one span, so the sums are FloatGemm's on the
 // gathered rows bit for bit. Returns false (nothing done) elsewhere.
 bool FloatGemmImageRuns(int m, int n, int k, int spans, GemmKernel kernel = GemmKernel::kAuto);
+// The k block FloatGemmImage uses: FloatGemm's default where it divides a span (a filter
+// row of k / spans), else, for k of several blocks, the span in the fewest equal blocks of
+// at most 320 (3x3x48: 144, where the default 216 crosses rows and the convolution went
+// through im2col rows: a tenth of a U-Net's time in the copy).
+int FloatImageKc(int k, int spans);
 bool FloatGemmImage(int m, int n, int k, const ImageWindows<float>& image, const float* packed_b,
                     float* c, int ldc, const FloatOutputStage& stage, pthreadpool* pool,
                     GemmKernel kernel = GemmKernel::kAuto);

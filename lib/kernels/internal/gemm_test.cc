@@ -778,19 +778,20 @@ TEST_CASE("Int16GemmHybrid gives Int32Gemm then ScaleRows bit for bit") {
 }
 
 // A float convolution's windows read in place (FloatGemmImage) give FloatGemm's bits on the
-// same rows gathered, where FloatGemmImageRuns (k blocks inside filter rows: one span of
-// k <= 320, or spans that FloatKc's blocks divide: 576 = 3 x 192, 768 = 3 x 256, 600 = 3 x
-// 200), with bias, clamp, a residual, partial tiles, pools; declined elsewhere (one block
+// same rows gathered (in FloatImageKc's blocks), where FloatGemmImageRuns (k blocks inside
+// filter rows: one span of k <= 320, spans that FloatKc's blocks divide: 576 = 3 x 192,
+// 768 = 3 x 256, 600 = 3 x 200, or spans in blocks of their own: 432 = 3 x 144, 1152 = 3 x
+// 384), with bias, clamp, a residual, partial tiles, pools; declined elsewhere (one block
 // across spans: 320 = 2 x 160, 36 = 4 x 9; n <= kGemmSmallN; TFLite's orders).
 TEST_CASE("FloatGemmImage equals FloatGemm on gathered rows") {
   pthreadpool_t two = pthreadpool_create(2);
   // {spans, span, whether the k blocks lie inside spans}: k <= 320 is one block.
-  const int shapes[][3] = {{1, 40, 1},  {1, 320, 1}, {3, 192, 1}, {3, 256, 1},
-                           {3, 200, 1}, {2, 160, 0}, {4, 9, 0}};
-  for (uint32_t seed = 970; seed < 1012; ++seed) {
+  const int shapes[][3] = {{1, 40, 1},  {1, 320, 1}, {3, 192, 1}, {3, 256, 1}, {3, 200, 1},
+                           {2, 160, 0}, {4, 9, 0},   {3, 144, 1}, {3, 384, 1}};
+  for (uint32_t seed = 970; seed < 1024; ++seed) {
     std::mt19937 rng(seed);
     auto pick = [&](int lo, int hi) { return RandomInts<int>(rng, 1, lo, hi)[0]; };
-    const auto& shape = shapes[seed % 7];
+    const auto& shape = shapes[seed % 9];
     tflite::gemm::ImageWindows<float> img;
     const int batches = pick(1, 2);
     img.out_h = pick(1, 6);
@@ -839,7 +840,7 @@ TEST_CASE("FloatGemmImage equals FloatGemm on gathered rows") {
         tflite::gemm::FloatGemmImageRuns(m, n, k, img.spans.count, GemmKernel::kTfliteGemmOrder));
     std::vector<float> want(static_cast<size_t>(m) * ldc, 9.5f), got(want);
     tflite::gemm::FloatGemm(m, n, k, rows.data(), k, packed.data(), want.data(), ldc, stage,
-                            nullptr, kernel);
+                            nullptr, kernel, tflite::gemm::FloatImageKc(k, img.spans.count));
     for (pthreadpool_t pool : {static_cast<pthreadpool_t>(nullptr), two}) {
       std::fill(got.begin(), got.end(), 9.5f);
       const bool done = tflite::gemm::FloatGemmImage(m, n, k, img, packed.data(), got.data(), ldc,
@@ -848,8 +849,16 @@ TEST_CASE("FloatGemmImage equals FloatGemm on gathered rows") {
       if (done) REQUIRE(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0);
     }
   }
-  // k blocks across filter rows (864 = 3 x 288 in blocks of 216): declined.
-  REQUIRE_FALSE(tflite::gemm::FloatGemmImageRuns(64, 32, 864, 3));
+  // Filter rows that FloatKc's blocks cross: in blocks of a row (864 = 3 x 288: 288, not
+  // 216; 432 = 3 x 144: 144; 1152 = 3 x 384: 192), none under 64 (195 = 3 x 65 is one block:
+  // declined; 975 = 3 x 325: 65).
+  CHECK(tflite::gemm::FloatImageKc(864, 3) == 288);
+  CHECK(tflite::gemm::FloatImageKc(432, 3) == 144);
+  CHECK(tflite::gemm::FloatImageKc(1152, 3) == 192);
+  CHECK(tflite::gemm::FloatImageKc(975, 3) == 65);
+  CHECK(tflite::gemm::FloatImageKc(576, 3) == 192);  // FloatKc's own
+  REQUIRE(tflite::gemm::FloatGemmImageRuns(64, 32, 864, 3));
+  REQUIRE_FALSE(tflite::gemm::FloatGemmImageRuns(64, 32, 195, 3));
   pthreadpool_destroy(two);
 }
 
