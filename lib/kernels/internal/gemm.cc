@@ -809,6 +809,72 @@ __attribute__((target("avx2"))) void SmallNRowsAvx2(int m0, int m1, int n, int k
 }
 #endif
 
+// SmallNRowsImpl with each row's k values from an image's windows: spans.count runs of
+// span = k / spans.count values (a multiple of 8, so the runs fill whole vectors and the
+// lanes get the gathered row's values in its order: the same sums, and no tail).
+inline __attribute__((always_inline)) void SmallNImageRowsImpl(int m0, int m1, int n, int k,
+                                                               const ImageWindows<float>& image,
+                                                               const float* w, float* c, int ldc,
+                                                               const FloatOutputStage& stage) {
+  const int span = k / image.spans.count;
+  const float* rows[64];
+  for (int b0 = m0; b0 < m1; b0 += 64) {
+    const int b1 = std::min(m1, b0 + 64);
+    image.Rows(b0, b1, rows);
+    for (int i = b0; i < b1; i += 4) {
+      const int count = std::min(4, b1 - i);
+      const float* ar[4];
+      for (int r = 0; r < 4; ++r) ar[r] = rows[i - b0 + std::min(r, count - 1)];
+      for (int j = 0; j < n; ++j) {
+        const float* wj = w + static_cast<size_t>(j) * k;
+        V8 acc0 = V8{}, acc1 = V8{}, acc2 = V8{}, acc3 = V8{};
+        for (int t = 0; t < image.spans.count; ++t) {
+          const size_t at = static_cast<size_t>(t) * image.spans.stride;
+          const float* wt = wj + static_cast<size_t>(t) * span;
+          for (int kk = 0; kk < span; kk += 8) {
+            V8 wv, x;
+            std::memcpy(&wv, wt + kk, sizeof wv);
+            std::memcpy(&x, ar[0] + at + kk, sizeof x);
+            acc0 += x * wv;
+            std::memcpy(&x, ar[1] + at + kk, sizeof x);
+            acc1 += x * wv;
+            std::memcpy(&x, ar[2] + at + kk, sizeof x);
+            acc2 += x * wv;
+            std::memcpy(&x, ar[3] + at + kk, sizeof x);
+            acc3 += x * wv;
+          }
+        }
+        float sums[4] = {0, 0, 0, 0};
+        for (int l = 0; l < 8; ++l) {
+          sums[0] += acc0[l];
+          sums[1] += acc1[l];
+          sums[2] += acc2[l];
+          sums[3] += acc3[l];
+        }
+        for (int r = 0; r < count; ++r) {
+          float v = sums[r];
+          if (stage.bias != nullptr) v += stage.bias[j];
+          c[static_cast<size_t>(i + r) * ldc + j] = std::min(std::max(v, stage.min), stage.max);
+        }
+      }
+    }
+  }
+}
+
+void SmallNImageRowsGeneric(int m0, int m1, int n, int k, const ImageWindows<float>& image,
+                            const float* w, float* c, int ldc, const FloatOutputStage& stage) {
+  SmallNImageRowsImpl(m0, m1, n, k, image, w, c, ldc, stage);
+}
+
+#ifdef TFI_GEMM_X86
+__attribute__((target("avx2"))) void SmallNImageRowsAvx2(int m0, int m1, int n, int k,
+                                                         const ImageWindows<float>& image,
+                                                         const float* w, float* c, int ldc,
+                                                         const FloatOutputStage& stage) {
+  SmallNImageRowsImpl(m0, m1, n, k, image, w, c, ldc, stage);
+}
+#endif
+
 void SmallNGemm(int m, int n, int k, const float* a, int lda, const float* w, float* c, int ldc,
                 const FloatOutputStage& stage, pthreadpool* pool, bool portable) {
   auto rows_fn = SmallNRowsGeneric;
@@ -2002,10 +2068,11 @@ void FloatGemm(int m, int n, int k, const float* a, int lda, const float* packed
 }
 
 bool FloatGemmImageRuns(int m, int n, int k, int spans, GemmKernel which) {
-  if (m < 2 || n <= kSmallN || k <= 0 || spans < 1 || k % spans != 0 ||
+  if (m < 2 || n < 1 || k <= 0 || spans < 1 || k % spans != 0 ||
       which == GemmKernel::kTfliteMatMulOrder || which == GemmKernel::kTfliteGemmOrder) {
     return false;
   }
+  if (n <= kSmallN) return (k / spans) % 8 == 0;
   return (k / spans) % FloatImageKc(k, spans) == 0;
 }
 
@@ -2025,6 +2092,17 @@ bool FloatGemmImage(int m, int n, int k, const ImageWindows<float>& image, const
                     float* c, int ldc, const FloatOutputStage& stage, pthreadpool* pool,
                     GemmKernel which) {
   if (!FloatGemmImageRuns(m, n, k, image.spans.count, which)) return false;
+  if (n <= kSmallN) {
+    auto rows_fn = SmallNImageRowsGeneric;
+#ifdef TFI_GEMM_X86
+    if (CpuHasAvx2() && which != GemmKernel::kPortable) rows_fn = SmallNImageRowsAvx2;
+#endif
+    RunBlocks(pool, m, 1, k, 256, [&](int m0, int m1, int, int) {
+      rows_fn(m0, m1, n, k, image, packed_b, c, ldc, stage);
+    });
+    FinishBlock(stage, c, ldc, 0, m, 0, n);
+    return true;
+  }
   FloatBlocks(m, n, k, nullptr, 0, &image, packed_b, c, ldc, stage, pool, SelectFloatKernel(which),
               FloatImageKc(k, image.spans.count));
   return true;

@@ -427,8 +427,10 @@ void Int16GemmHybridImage(int m, int n, int k, const Int16Image& image, const in
                           const HybridOutputStage& stage, float* c, int ldc, pthreadpool* pool,
                           GemmKernel kernel = GemmKernel::kAuto);
 // FloatGemm with A's rows read in place from an image's windows (k: spans.count filter rows),
-// where FloatGemmImageRuns: the blocked tiles (not the small-n, one-row or TFLite-order
-// paths) and k blocks that each lie inside one span, so the sums are FloatGemm's on the
+// where FloatGemmImageRuns: the blocked tiles with k blocks that each lie inside one span,
+// or the small-n rows (n <= kGemmSmallN) with spans of a multiple of 8 values (a
+// 1-channel 3x3 output over 8 channels: its im2col rows were a fifth of pose_landmark's
+// time); not the one-row or TFLite-order paths; so the sums are FloatGemm's on the
 // gathered rows bit for bit. Returns false (nothing done) elsewhere.
 bool FloatGemmImageRuns(int m, int n, int k, int spans, GemmKernel kernel = GemmKernel::kAuto);
 // The k block FloatGemmImage uses: FloatGemm's default where it divides a span (a filter
