@@ -732,6 +732,33 @@ struct FloatKernel {
 
 // --- Narrow outputs (n <= kSmallN): 4 rows at a time share each weight load -----------
 
+// Four rows' next 8 products with the same 8 weights, each row's into its own lanes.
+inline __attribute__((always_inline)) void MulAdd4Rows(const float* const (&ar)[4], size_t at,
+                                                       const float* w, V8& acc0, V8& acc1, V8& acc2,
+                                                       V8& acc3) {
+  V8 wv, x;
+  std::memcpy(&wv, w, sizeof wv);
+  std::memcpy(&x, ar[0] + at, sizeof x);
+  acc0 += x * wv;
+  std::memcpy(&x, ar[1] + at, sizeof x);
+  acc1 += x * wv;
+  std::memcpy(&x, ar[2] + at, sizeof x);
+  acc2 += x * wv;
+  std::memcpy(&x, ar[3] + at, sizeof x);
+  acc3 += x * wv;
+}
+
+// Each row's lanes added in lane order (one order for every caller: the same bits).
+inline __attribute__((always_inline)) void AddLanes4(const V8& acc0, const V8& acc1, const V8& acc2,
+                                                     const V8& acc3, float (&sums)[4]) {
+  for (int l = 0; l < 8; ++l) {
+    sums[0] += acc0[l];
+    sums[1] += acc1[l];
+    sums[2] += acc2[l];
+    sums[3] += acc3[l];
+  }
+}
+
 inline __attribute__((always_inline)) void SmallNRowsImpl(int m0, int m1, int n, int k,
                                                           const float* a, int lda, const float* w,
                                                           float* c, int ldc,
@@ -767,25 +794,9 @@ inline __attribute__((always_inline)) void SmallNRowsImpl(int m0, int m1, int n,
       const float* wj = w + static_cast<size_t>(j) * k;
       V8 acc0 = V8{}, acc1 = V8{}, acc2 = V8{}, acc3 = V8{};
       int kk = 0;
-      for (; kk + 8 <= k; kk += 8) {
-        V8 wv, x;
-        std::memcpy(&wv, wj + kk, sizeof wv);
-        std::memcpy(&x, ar[0] + kk, sizeof x);
-        acc0 += x * wv;
-        std::memcpy(&x, ar[1] + kk, sizeof x);
-        acc1 += x * wv;
-        std::memcpy(&x, ar[2] + kk, sizeof x);
-        acc2 += x * wv;
-        std::memcpy(&x, ar[3] + kk, sizeof x);
-        acc3 += x * wv;
-      }
+      for (; kk + 8 <= k; kk += 8) MulAdd4Rows(ar, kk, wj + kk, acc0, acc1, acc2, acc3);
       float sums[4] = {0, 0, 0, 0};
-      for (int l = 0; l < 8; ++l) {
-        sums[0] += acc0[l];
-        sums[1] += acc1[l];
-        sums[2] += acc2[l];
-        sums[3] += acc3[l];
-      }
+      AddLanes4(acc0, acc1, acc2, acc3, sums);
       for (int r = 0; r < rows; ++r) {
         float v = sums[r];
         for (int t = kk; t < k; ++t) v += ar[r][t] * wj[t];
@@ -832,25 +843,11 @@ inline __attribute__((always_inline)) void SmallNImageRowsImpl(int m0, int m1, i
           const size_t at = static_cast<size_t>(t) * image.spans.stride;
           const float* wt = wj + static_cast<size_t>(t) * span;
           for (int kk = 0; kk < span; kk += 8) {
-            V8 wv, x;
-            std::memcpy(&wv, wt + kk, sizeof wv);
-            std::memcpy(&x, ar[0] + at + kk, sizeof x);
-            acc0 += x * wv;
-            std::memcpy(&x, ar[1] + at + kk, sizeof x);
-            acc1 += x * wv;
-            std::memcpy(&x, ar[2] + at + kk, sizeof x);
-            acc2 += x * wv;
-            std::memcpy(&x, ar[3] + at + kk, sizeof x);
-            acc3 += x * wv;
+            MulAdd4Rows(ar, at + kk, wt + kk, acc0, acc1, acc2, acc3);
           }
         }
         float sums[4] = {0, 0, 0, 0};
-        for (int l = 0; l < 8; ++l) {
-          sums[0] += acc0[l];
-          sums[1] += acc1[l];
-          sums[2] += acc2[l];
-          sums[3] += acc3[l];
-        }
+        AddLanes4(acc0, acc1, acc2, acc3, sums);
         for (int r = 0; r < count; ++r) {
           float v = sums[r];
           if (stage.bias != nullptr) v += stage.bias[j];
