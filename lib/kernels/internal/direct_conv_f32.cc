@@ -364,6 +364,20 @@ void RunPixels(const ConvGeometry& g, const gemm::FloatOutputStage& stage,
   }
 }
 
+// The output columns [lo, hi) whose whole window lies inside the input row; the others are
+// the row's edge pixels (all of them where the row is narrower than the filter).
+struct Columns {
+  int lo, hi;
+};
+Columns InteriorColumns(const ConvGeometry& g) {
+  const int lo = static_cast<int>(
+      std::min<int64_t>(g.out_w, (int64_t{g.pad_w} + g.stride_w - 1) / g.stride_w));
+  if (g.in_w < g.f_w) return {lo, lo};
+  return {lo,
+          std::max<int>(lo, static_cast<int>(std::min<int64_t>(
+                                g.out_w, (int64_t{g.in_w} - g.f_w + g.pad_w) / g.stride_w + 1)))};
+}
+
 // Pixels [px0, px1) of output row `line` (batch * out_h + oy); output pixels `pitch`
 // floats apart. Each pixel's sums do not depend on the range (nor on its tiles).
 void RunLine(const ConvGeometry& g, const float* input, const float* packed_filter,
@@ -389,16 +403,9 @@ void RunLine(const ConvGeometry& g, const float* input, const float* packed_filt
   float* out = output + static_cast<int64_t>(line) * g.out_w * pitch;
 
   // Pixels [x_lo, x_hi) have their whole window inside the row (those of the range).
-  const int row_lo = static_cast<int>(
-      std::min<int64_t>(g.out_w, (int64_t{g.pad_w} + g.stride_w - 1) / g.stride_w));
-  const int row_hi =
-      g.in_w < g.f_w
-          ? row_lo
-          : std::max<int>(row_lo,
-                          static_cast<int>(std::min<int64_t>(
-                              g.out_w, (int64_t{g.in_w} - g.f_w + g.pad_w) / g.stride_w + 1)));
-  const int x_lo = std::min(std::max(row_lo, px0), px1);
-  const int x_hi = std::max(x_lo, std::min(row_hi, px1));
+  const Columns inside = InteriorColumns(g);
+  const int x_lo = std::min(std::max(inside.lo, px0), px1);
+  const int x_hi = std::max(x_lo, std::min(inside.hi, px1));
   const float* interior = rows > 0 && x_lo < x_hi
                              ? first_row + (static_cast<int64_t>(x_lo) * g.stride_w - g.pad_w) * g.in_c
                              : image;  // nothing read from it
@@ -514,11 +521,8 @@ void DirectFloatConv(const ConvGeometry& g, const float* input, const float* pac
   rows_only.pad_h = 0;
   PaddedDotImage p = PadDotGeometry(rows_only);
   p.h = g.in_h;
-  const int64_t stride = g.stride_w;
-  const int64_t inside = g.in_w < g.f_w ? 0 : (int64_t{g.in_w} - g.f_w + g.pad_w) / stride + 1;
-  const int64_t edges =
-      g.out_w - std::max<int64_t>(0, std::min<int64_t>(g.out_w, inside) -
-                                         (int64_t{g.pad_w} + stride - 1) / stride);
+  const Columns inside = InteriorColumns(g);
+  const int64_t edges = int64_t{g.out_w} - (inside.hi - inside.lo);
   const double sums = std::max(1.0, static_cast<double>(edges) * std::min(g.out_c, 16) / 8);
   const double spared = static_cast<double>(edges) * g.out_h * std::max(0.0, 8 / sums - 1) * g.f_h *
                         g.f_w * g.in_c * g.out_c / 16;

@@ -343,12 +343,12 @@ inline bool PaddedDotImageApplies(const ConvGeometry& g) {
 inline bool DotSpansApply(const ConvGeometry& g) {
   return (static_cast<int64_t>(g.f_w) * g.in_c) % 4 == 0 && PaddedDotImageApplies(g);
 }
-// Writes the padded image of input + 128 (DotInput), `pad` around it, to dst
-// (p.bytes(g)); rows over the pool.
 // Writes the padded image of a float input, 0 around it, to dst (p.bytes(g) floats); rows
 // over the pool.
 void PadFloatImage(const ConvGeometry& g, const PaddedDotImage& p, const float* input, float* dst,
                    pthreadpool* pool);
+// Writes the padded image of input + 128 (DotInput), `pad` around it, to dst
+// (p.bytes(g)); rows over the pool.
 void PadDotImage(const ConvGeometry& g, const PaddedDotImage& p, const int8_t* input,
                  uint8_t pad, uint8_t* dst, pthreadpool* pool);
 // Im2ColDotRows from the padded image (no dilation along the row): rows [r0, r1) to dst,
