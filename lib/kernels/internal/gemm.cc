@@ -759,79 +759,91 @@ inline __attribute__((always_inline)) void AddLanes4(const V8& acc0, const V8& a
   }
 }
 
-inline __attribute__((always_inline)) void SmallNRowsImpl(int m0, int m1, int n, int k,
-                                                          const float* a, int lda, const float* w,
-                                                          float* c, int ldc,
+// k < 8, too short for the dot products' 8 lanes (a 1x1 convolution over 4 channels): each
+// row's n outputs in the lanes of one vector, k ascending from 0 then the bias, as
+// SmallNMatrix's scalar tail sums them (the same bits), instead of k * n scalar products.
+inline __attribute__((always_inline)) void SmallNShortRows(int m0, int m1, int n, int k,
+                                                           const float* a, int lda, const float* w,
+                                                           float* c, int ldc,
+                                                           const FloatOutputStage& stage) {
+  V8 wt[8];
+  for (int t = 0; t < k; ++t) {
+    wt[t] = V8{};
+    for (int j = 0; j < n; ++j) wt[t][j] = w[static_cast<size_t>(j) * k + t];
+  }
+  V8 bias = V8{};
+  if (stage.bias != nullptr) {
+    for (int j = 0; j < n; ++j) bias[j] = stage.bias[j];
+  }
+  for (int i = m0; i < m1; ++i) {
+    const float* ar = a + static_cast<size_t>(i) * lda;
+    V8 acc = V8{};
+    for (int t = 0; t < k; ++t) acc += ar[t] * wt[t];
+    if (stage.bias != nullptr) acc += bias;
+    float* ci = c + static_cast<size_t>(i) * ldc;
+    for (int j = 0; j < n; ++j) ci[j] = std::min(std::max(acc[j], stage.min), stage.max);
+  }
+}
+
+#define TFI_INLINE inline __attribute__((always_inline))
+
+// Where the narrow outputs' rows come from. A matrix: rows lda apart, k values in a row,
+// the products past the last whole vector summed one by one after the lanes.
+struct SmallNMatrix {
+  const float* a;
+  int lda;
+  TFI_INLINE void Fetch(int r0, int r1, const float** rows) const {
+    for (int r = r0; r < r1; ++r) *rows++ = a + static_cast<size_t>(r) * lda;
+  }
+  TFI_INLINE void MulAdd(const float* const (&ar)[4], int k, const float* wj, V8& acc0, V8& acc1,
+                         V8& acc2, V8& acc3) const {
+    for (int kk = 0; kk + 8 <= k; kk += 8) MulAdd4Rows(ar, kk, wj + kk, acc0, acc1, acc2, acc3);
+  }
+  TFI_INLINE float AddTail(const float* row, int k, const float* wj, float v) const {
+    for (int t = k & ~7; t < k; ++t) v += row[t] * wj[t];
+    return v;
+  }
+  TFI_INLINE bool RunShort(int m0, int m1, int n, int k, const float* w, float* c, int ldc,
+                           const FloatOutputStage& stage) const {
+    if (k >= 8) return false;
+    SmallNShortRows(m0, m1, n, k, a, lda, w, c, ldc, stage);
+    return true;
+  }
+};
+// An image's windows: spans.count runs of span = k / spans.count values (a multiple of 8,
+// FloatGemmImageRuns, so the runs fill whole vectors and the lanes get the gathered row's
+// values in its order: the same sums, and no tail).
+struct SmallNWindows {
+  const ImageWindows<float>& image;
+  TFI_INLINE void Fetch(int r0, int r1, const float** rows) const { image.Rows(r0, r1, rows); }
+  TFI_INLINE void MulAdd(const float* const (&ar)[4], int k, const float* wj, V8& acc0, V8& acc1,
+                         V8& acc2, V8& acc3) const {
+    const int span = k / image.spans.count;
+    for (int t = 0; t < image.spans.count; ++t) {
+      const size_t at = static_cast<size_t>(t) * image.spans.stride;
+      const float* wt = wj + static_cast<size_t>(t) * span;
+      for (int kk = 0; kk < span; kk += 8)
+        MulAdd4Rows(ar, at + kk, wt + kk, acc0, acc1, acc2, acc3);
+    }
+  }
+  TFI_INLINE float AddTail(const float*, int, const float*, float v) const { return v; }
+  TFI_INLINE bool RunShort(int, int, int, int, const float*, float*, int,
+                           const FloatOutputStage&) const {
+    return false;
+  }
+};
+
+// Rows [m0, m1) of the narrow product, 4 rows at a time (each weight vector loaded once for
+// the four), a row's lanes added in lane order, then its tail, bias and clamp.
+template <class Rows>
+inline __attribute__((always_inline)) void SmallNRowsImpl(const Rows& src, int m0, int m1, int n,
+                                                          int k, const float* w, float* c, int ldc,
                                                           const FloatOutputStage& stage) {
-  if (k < 8) {
-    // Too short for the dot products' 8 lanes (a 1x1 convolution over 4 channels): each
-    // row's n outputs in the lanes of one vector, k ascending from 0 then the bias, as the
-    // scalar tail below sums them (the same bits), instead of k * n scalar products.
-    V8 wt[8];
-    for (int t = 0; t < k; ++t) {
-      wt[t] = V8{};
-      for (int j = 0; j < n; ++j) wt[t][j] = w[static_cast<size_t>(j) * k + t];
-    }
-    V8 bias = V8{};
-    if (stage.bias != nullptr) {
-      for (int j = 0; j < n; ++j) bias[j] = stage.bias[j];
-    }
-    for (int i = m0; i < m1; ++i) {
-      const float* ar = a + static_cast<size_t>(i) * lda;
-      V8 acc = V8{};
-      for (int t = 0; t < k; ++t) acc += ar[t] * wt[t];
-      if (stage.bias != nullptr) acc += bias;
-      float* ci = c + static_cast<size_t>(i) * ldc;
-      for (int j = 0; j < n; ++j) ci[j] = std::min(std::max(acc[j], stage.min), stage.max);
-    }
-    return;
-  }
-  for (int i = m0; i < m1; i += 4) {
-    const int rows = std::min(4, m1 - i);
-    const float* ar[4];
-    for (int r = 0; r < 4; ++r) ar[r] = a + static_cast<size_t>(i + std::min(r, rows - 1)) * lda;
-    for (int j = 0; j < n; ++j) {
-      const float* wj = w + static_cast<size_t>(j) * k;
-      V8 acc0 = V8{}, acc1 = V8{}, acc2 = V8{}, acc3 = V8{};
-      int kk = 0;
-      for (; kk + 8 <= k; kk += 8) MulAdd4Rows(ar, kk, wj + kk, acc0, acc1, acc2, acc3);
-      float sums[4] = {0, 0, 0, 0};
-      AddLanes4(acc0, acc1, acc2, acc3, sums);
-      for (int r = 0; r < rows; ++r) {
-        float v = sums[r];
-        for (int t = kk; t < k; ++t) v += ar[r][t] * wj[t];
-        if (stage.bias != nullptr) v += stage.bias[j];
-        c[static_cast<size_t>(i + r) * ldc + j] = std::min(std::max(v, stage.min), stage.max);
-      }
-    }
-  }
-}
-
-void SmallNRowsGeneric(int m0, int m1, int n, int k, const float* a, int lda, const float* w,
-                       float* c, int ldc, const FloatOutputStage& stage) {
-  SmallNRowsImpl(m0, m1, n, k, a, lda, w, c, ldc, stage);
-}
-
-#ifdef TFI_GEMM_X86
-__attribute__((target("avx2"))) void SmallNRowsAvx2(int m0, int m1, int n, int k, const float* a,
-                                                    int lda, const float* w, float* c, int ldc,
-                                                    const FloatOutputStage& stage) {
-  SmallNRowsImpl(m0, m1, n, k, a, lda, w, c, ldc, stage);
-}
-#endif
-
-// SmallNRowsImpl with each row's k values from an image's windows: spans.count runs of
-// span = k / spans.count values (a multiple of 8, so the runs fill whole vectors and the
-// lanes get the gathered row's values in its order: the same sums, and no tail).
-inline __attribute__((always_inline)) void SmallNImageRowsImpl(int m0, int m1, int n, int k,
-                                                               const ImageWindows<float>& image,
-                                                               const float* w, float* c, int ldc,
-                                                               const FloatOutputStage& stage) {
-  const int span = k / image.spans.count;
+  if (src.RunShort(m0, m1, n, k, w, c, ldc, stage)) return;
   const float* rows[64];
   for (int b0 = m0; b0 < m1; b0 += 64) {
-    const int b1 = std::min(m1, b0 + 64);
-    image.Rows(b0, b1, rows);
+    const int b1 = b0 + std::min(64, m1 - b0);
+    src.Fetch(b0, b1, rows);
     for (int i = b0; i < b1; i += 4) {
       const int count = std::min(4, b1 - i);
       const float* ar[4];
@@ -839,17 +851,11 @@ inline __attribute__((always_inline)) void SmallNImageRowsImpl(int m0, int m1, i
       for (int j = 0; j < n; ++j) {
         const float* wj = w + static_cast<size_t>(j) * k;
         V8 acc0 = V8{}, acc1 = V8{}, acc2 = V8{}, acc3 = V8{};
-        for (int t = 0; t < image.spans.count; ++t) {
-          const size_t at = static_cast<size_t>(t) * image.spans.stride;
-          const float* wt = wj + static_cast<size_t>(t) * span;
-          for (int kk = 0; kk < span; kk += 8) {
-            MulAdd4Rows(ar, at + kk, wt + kk, acc0, acc1, acc2, acc3);
-          }
-        }
+        src.MulAdd(ar, k, wj, acc0, acc1, acc2, acc3);
         float sums[4] = {0, 0, 0, 0};
         AddLanes4(acc0, acc1, acc2, acc3, sums);
         for (int r = 0; r < count; ++r) {
-          float v = sums[r];
+          float v = src.AddTail(ar[r], k, wj, sums[r]);
           if (stage.bias != nullptr) v += stage.bias[j];
           c[static_cast<size_t>(i + r) * ldc + j] = std::min(std::max(v, stage.min), stage.max);
         }
@@ -858,30 +864,39 @@ inline __attribute__((always_inline)) void SmallNImageRowsImpl(int m0, int m1, i
   }
 }
 
-void SmallNImageRowsGeneric(int m0, int m1, int n, int k, const ImageWindows<float>& image,
-                            const float* w, float* c, int ldc, const FloatOutputStage& stage) {
-  SmallNImageRowsImpl(m0, m1, n, k, image, w, c, ldc, stage);
+template <class Rows>
+void SmallNRowsGeneric(const Rows& src, int m0, int m1, int n, int k, const float* w, float* c,
+                       int ldc, const FloatOutputStage& stage) {
+  SmallNRowsImpl(src, m0, m1, n, k, w, c, ldc, stage);
 }
 
 #ifdef TFI_GEMM_X86
-__attribute__((target("avx2"))) void SmallNImageRowsAvx2(int m0, int m1, int n, int k,
-                                                         const ImageWindows<float>& image,
-                                                         const float* w, float* c, int ldc,
-                                                         const FloatOutputStage& stage) {
-  SmallNImageRowsImpl(m0, m1, n, k, image, w, c, ldc, stage);
+template <class Rows>
+__attribute__((target("avx2"))) void SmallNRowsAvx2(const Rows& src, int m0, int m1, int n, int k,
+                                                    const float* w, float* c, int ldc,
+                                                    const FloatOutputStage& stage) {
+  SmallNRowsImpl(src, m0, m1, n, k, w, c, ldc, stage);
 }
 #endif
+#undef TFI_INLINE
 
-void SmallNGemm(int m, int n, int k, const float* a, int lda, const float* w, float* c, int ldc,
-                const FloatOutputStage& stage, pthreadpool* pool, bool portable) {
-  auto rows_fn = SmallNRowsGeneric;
+// The narrow product over the pool, on the AVX2 build of the rows where the CPU has it.
+template <class Rows>
+void SmallNRun(const Rows& src, int m, int n, int k, const float* w, float* c, int ldc,
+               const FloatOutputStage& stage, pthreadpool* pool, bool portable) {
+  auto rows_fn = SmallNRowsGeneric<Rows>;
 #ifdef TFI_GEMM_X86
-  if (CpuHasAvx2() && !portable) rows_fn = SmallNRowsAvx2;
+  if (CpuHasAvx2() && !portable) rows_fn = SmallNRowsAvx2<Rows>;
 #else
   (void)portable;
 #endif
   RunBlocks(pool, m, 1, k, 256,
-            [&](int m0, int m1, int, int) { rows_fn(m0, m1, n, k, a, lda, w, c, ldc, stage); });
+            [&](int m0, int m1, int, int) { rows_fn(src, m0, m1, n, k, w, c, ldc, stage); });
+}
+
+void SmallNGemm(int m, int n, int k, const float* a, int lda, const float* w, float* c, int ldc,
+                const FloatOutputStage& stage, pthreadpool* pool, bool portable) {
+  SmallNRun(SmallNMatrix{a, lda}, m, n, k, w, c, ldc, stage, pool, portable);
 }
 
 // GemmKernel::kTfliteMatMulOrder for n <= kSmallN (weights unpacked, [n][k]): k ascending,
@@ -2090,13 +2105,8 @@ bool FloatGemmImage(int m, int n, int k, const ImageWindows<float>& image, const
                     GemmKernel which) {
   if (!FloatGemmImageRuns(m, n, k, image.spans.count, which)) return false;
   if (n <= kSmallN) {
-    auto rows_fn = SmallNImageRowsGeneric;
-#ifdef TFI_GEMM_X86
-    if (CpuHasAvx2() && which != GemmKernel::kPortable) rows_fn = SmallNImageRowsAvx2;
-#endif
-    RunBlocks(pool, m, 1, k, 256, [&](int m0, int m1, int, int) {
-      rows_fn(m0, m1, n, k, image, packed_b, c, ldc, stage);
-    });
+    SmallNRun(SmallNWindows{image}, m, n, k, packed_b, c, ldc, stage, pool,
+              which == GemmKernel::kPortable);
     FinishBlock(stage, c, ldc, 0, m, 0, n);
     return true;
   }
