@@ -22,14 +22,8 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
 }
 
 template <typename T>
-T Max(T a, T b) {
-  return b > a ? b : a;  // (current, in) as upstream: NaN inputs are skipped
-}
-
-template <typename T>
 TfLiteStatus Run(TfLiteContext* context, TfLiteNode* node) {
-  return reduce::Reduce<T>(context, node, std::numeric_limits<T>::lowest(),
-                           [](T a, T b) { return Max(a, b); });
+  return reduce::Reduce<T>(context, node, std::numeric_limits<T>::lowest(), reduce::Max{});
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {

@@ -26,17 +26,12 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
 }
 
 template <typename T>
-T Add(T a, T b) {
-  return a + b;
-}
-
-template <typename T>
 TfLiteStatus EvalQuantized(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* input = GetInput(context, node, 0);
   TfLiteTensor* output = GetOutput(context, node, 0);
   if (input->params.scale == output->params.scale &&
       input->params.zero_point == output->params.zero_point) {
-    return reduce::Reduce<T>(context, node, T(0), [](T a, T b) { return Add(a, b); });
+    return reduce::Reduce<T>(context, node, T(0), reduce::Add{});
   }
   if (IsDynamicTensor(output)) TF_LITE_ENSURE_OK(context, reduce::ResizeOutput(context, node));
   const int64_t out_count = NumElements(output);
@@ -63,16 +58,15 @@ TfLiteStatus EvalQuantized(TfLiteContext* context, TfLiteNode* node) {
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
   switch (GetInput(context, node, 0)->type) {
     case kTfLiteFloat32:
-      return reduce::Reduce<float>(context, node, 0.f, [](float a, float b) { return Add(a, b); });
+      return reduce::Reduce<float>(context, node, 0.f, reduce::Add{});
     case kTfLiteInt32:
-      return reduce::Reduce<int32_t>(context, node, 0,
-                                     [](int32_t a, int32_t b) { return Add(a, b); });
+      return reduce::Reduce<int32_t>(context, node, 0, reduce::Add{});
     case kTfLiteUInt8:
       return EvalQuantized<uint8_t>(context, node);
     case kTfLiteInt8:
       return EvalQuantized<int8_t>(context, node);
     default:
-      return reduce::Reduce<int64_t>(context, node, 0, Add<int64_t>);
+      return reduce::Reduce<int64_t>(context, node, 0, reduce::Add{});
   }
 }
 

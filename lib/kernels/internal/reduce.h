@@ -84,29 +84,45 @@ inline TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node,
   return ResizeOutput(context, node);
 }
 
-// out[j] = reducer(out[j], in[i]) over the input in row-major order, out (the output's
-// element count, Acc typed) starting at init. Resizes a dynamic output first.
+// SUM's, REDUCE_MAX's and REDUCE_MIN's reducers, (current, in) as upstream's: NaN inputs
+// are skipped by the maximum and minimum.
+struct Add {
+  template <typename T>
+  T operator()(T a, T b) const {
+    return a + b;
+  }
+};
+struct Max {
+  template <typename T>
+  T operator()(T a, T b) const {
+    return b > a ? b : a;
+  }
+};
+struct Min {
+  template <typename T>
+  T operator()(T a, T b) const {
+    return b < a ? b : a;
+  }
+};
+
+// out[j] = reducer(out[j], in[i]) over an input of shape dims[0..rank) in row-major order,
+// reduced[d] the reduced axes, out (out_count elements, Acc typed) starting at init. Also
+// the XNNPACK delegate's own SUM / REDUCE_MAX / REDUCE_MIN step: the builtin kernels' bits.
 template <typename In, typename Acc, typename Reducer>
-TfLiteStatus ReduceInto(TfLiteContext* context, TfLiteNode* node, Acc* out, Acc init,
-                        Reducer reducer) {
-  const TfLiteTensor* input = GetInput(context, node, 0);
-  const TfLiteTensor* axis = GetInput(context, node, 1);
-  std::vector<bool> reduced;
-  TF_LITE_ENSURE_OK(context, ReducedDims(context, input, axis, &reduced));
-  const int rank = NumDimensions(input);
+void ReduceArray(const In* in, const int* dims, int rank, const std::vector<bool>& reduced,
+                 Acc* out, int64_t out_count, Acc init, Reducer reducer) {
   // Output stride of each input dimension (0 for reduced ones).
   std::vector<int64_t> out_stride(rank, 0);
   int64_t stride = 1;
+  int64_t in_count = 1;
   for (int d = rank - 1; d >= 0; --d) {
+    in_count *= dims[d];
     if (!reduced[d]) {
       out_stride[d] = stride;
-      stride *= input->dims->data[d];
+      stride *= dims[d];
     }
   }
-  const int64_t out_count = NumElements(GetOutput(context, node, 0));
   for (int64_t j = 0; j < out_count; ++j) out[j] = init;
-  const In* in = GetTensorData<In>(input);
-  const int64_t in_count = NumElements(input);
   // Reduced dimensions all trailing (a layer norm's MEAN over the last axis): each output
   // takes one contiguous run, in the same order as the general walk below.
   int first_reduced = rank;
@@ -120,7 +136,7 @@ TfLiteStatus ReduceInto(TfLiteContext* context, TfLiteNode* node, Acc* out, Acc 
       for (int64_t i = 0; i < inner; ++i) acc = reducer(acc, row[i]);
       out[j] = acc;
     }
-    return kTfLiteOk;
+    return;
   }
   // The reduced dimensions one contiguous block with dimensions after it (a global pooling
   // over the rows of [1, W, C], a MEAN over H and W of NHWC): for each output row, the
@@ -134,8 +150,8 @@ TfLiteStatus ReduceInto(TfLiteContext* context, TfLiteNode* node, Acc* out, Acc 
   if (out_count > 0 && first_reduced == rank && last_reduced > 0 &&
       std::none_of(reduced.begin(), reduced.begin() + block_start, [](bool r) { return r; })) {
     int64_t mid = 1, inner = 1;
-    for (int d = block_start; d < last_reduced; ++d) mid *= input->dims->data[d];
-    for (int d = last_reduced; d < rank; ++d) inner *= input->dims->data[d];
+    for (int d = block_start; d < last_reduced; ++d) mid *= dims[d];
+    for (int d = last_reduced; d < rank; ++d) inner *= dims[d];
     const int64_t outer = out_count / inner;
     for (int64_t o = 0; o < outer; ++o) {
       Acc* row_out = out + o * inner;
@@ -144,21 +160,34 @@ TfLiteStatus ReduceInto(TfLiteContext* context, TfLiteNode* node, Acc* out, Acc 
         for (int64_t c = 0; c < inner; ++c) row_out[c] = reducer(row_out[c], row[c]);
       }
     }
-    return kTfLiteOk;
+    return;
   }
   std::vector<int> idx(rank, 0);
   int64_t o = 0;
   for (int64_t i = 0; i < in_count; ++i) {
     out[o] = reducer(out[o], in[i]);
     for (int d = rank - 1; d >= 0; --d) {
-      if (++idx[d] < input->dims->data[d]) {
+      if (++idx[d] < dims[d]) {
         o += out_stride[d];
         break;
       }
-      o -= out_stride[d] * (input->dims->data[d] - 1);
+      o -= out_stride[d] * (dims[d] - 1);
       idx[d] = 0;
     }
   }
+}
+
+// ReduceArray over the node's input into out (the output's element count), the axes from
+// its axis tensor.
+template <typename In, typename Acc, typename Reducer>
+TfLiteStatus ReduceInto(TfLiteContext* context, TfLiteNode* node, Acc* out, Acc init,
+                        Reducer reducer) {
+  const TfLiteTensor* input = GetInput(context, node, 0);
+  const TfLiteTensor* axis = GetInput(context, node, 1);
+  std::vector<bool> reduced;
+  TF_LITE_ENSURE_OK(context, ReducedDims(context, input, axis, &reduced));
+  ReduceArray<In, Acc>(GetTensorData<In>(input), input->dims->data, NumDimensions(input), reduced,
+                       out, NumElements(GetOutput(context, node, 0)), init, reducer);
   return kTfLiteOk;
 }
 
