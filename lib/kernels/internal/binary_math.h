@@ -65,6 +65,16 @@ TfLiteStatus Broadcast(TfLiteContext* context, TfLiteNode* node, F f) {
   const T* pa = GetTensorData<T>(a);
   const T* pb = GetTensorData<T>(b);
   T* out = GetTensorData<T>(output);
+  int64_t step[2];
+  if (shape_util::FlatSteps<2>(output->dims->data, rank, strides, step)) {
+    const int64_t n = NumElements(output);
+    shape_util::WithSteps(step, [&](auto as, auto bs) {
+      for (int64_t i = 0; i < n; ++i) {
+        out[i] = f(pa[i * decltype(as)::value], pb[i * decltype(bs)::value]);
+      }
+    });
+    return kTfLiteOk;
+  }
   shape_util::ForEachBroadcast<2>(
       output->dims->data, rank, strides,
       [&](int64_t i, const int64_t* off) { out[i] = f(pa[off[0]], pb[off[1]]); });

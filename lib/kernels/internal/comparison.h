@@ -68,6 +68,17 @@ void Broadcast(const TfLiteTensor* a, const TfLiteTensor* b, TfLiteTensor* outpu
   const T* pa = reinterpret_cast<const T*>(a->data.raw_const);
   const T* pb = reinterpret_cast<const T*>(b->data.raw_const);
   bool* out = output->data.b;
+  int64_t step[2];
+  if (shape_util::FlatSteps<2>(output->dims->data, rank, strides, step)) {
+    // Same shapes or a single value (x > 0): one pass, compile-time steps.
+    const int64_t n = NumElements(output);
+    shape_util::WithSteps(step, [&](auto as, auto bs) {
+      for (int64_t i = 0; i < n; ++i) {
+        out[i] = op(load_a(pa[i * decltype(as)::value]), load_b(pb[i * decltype(bs)::value]));
+      }
+    });
+    return;
+  }
   shape_util::ForEachBroadcast<2>(
       output->dims->data, rank, strides,
       [&](int64_t i, const int64_t* off) { out[i] = op(load_a(pa[off[0]]), load_b(pb[off[1]])); });

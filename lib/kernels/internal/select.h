@@ -67,39 +67,18 @@ TfLiteStatus Select(TfLiteTensor* output, int rank, const int64_t (&strides)[3][
   T* out = reinterpret_cast<T*>(output->data.raw);
   const int64_t n = NumElements(output);
   int64_t step[3];
-  bool flat = true;
-  for (int k = 0; k < 3; ++k) {
-    // Contiguous (the output's own strides) or 0 everywhere (one value).
-    bool all_zero = true, contiguous = true;
-    int64_t expect = 1;
-    for (int d = rank - 1; d >= 0; --d) {
-      // (A dimension of 1 in the output is never stepped over: its stride is moot.)
-      all_zero = all_zero && (strides[k][d] == 0 || output->dims->data[d] == 1);
-      contiguous = contiguous && (strides[k][d] == expect || output->dims->data[d] == 1);
-      expect *= output->dims->data[d];
-    }
-    step[k] = all_zero ? 0 : 1;
-    flat = flat && (all_zero || contiguous);
-  }
-  if (flat) {
-    // Each input's step a compile-time 0 or 1: loops the compiler vectorizes.
-    auto run = [&](auto cs, auto xs, auto ys) {
+  if (shape_util::FlatSteps<3>(output->dims->data, rank, strides, step)) {
+    // The choice as a mask, no branch: one on the condition mispredicted on every other
+    // element of a SELU's (5 ns an element); this form vectorizes. (The flags read as bytes:
+    // any nonzero byte is true.)
+    const auto* flags = reinterpret_cast<const uint8_t*>(c);
+    shape_util::WithSteps(step, [&](auto cs, auto xs, auto ys) {
       for (int64_t i = 0; i < n; ++i) {
-        out[i] =
-            c[i * decltype(cs)::value] ? px[i * decltype(xs)::value] : py[i * decltype(ys)::value];
+        const T mask = T(0) - static_cast<T>(flags[i * decltype(cs)::value] != 0);
+        out[i] = static_cast<T>((px[i * decltype(xs)::value] & mask) |
+                                (py[i * decltype(ys)::value] & static_cast<T>(~mask)));
       }
-    };
-    using One = std::integral_constant<int64_t, 1>;
-    using Zero = std::integral_constant<int64_t, 0>;
-    auto by_y = [&](auto cs, auto xs) {
-      return step[2] != 0 ? run(cs, xs, One()) : run(cs, xs, Zero());
-    };
-    auto by_x = [&](auto cs) { return step[1] != 0 ? by_y(cs, One()) : by_y(cs, Zero()); };
-    if (step[0] != 0) {
-      by_x(One());
-    } else {
-      by_x(Zero());
-    }
+    });
     return kTfLiteOk;
   }
   shape_util::ForEachBroadcast<3>(

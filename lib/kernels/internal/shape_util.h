@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <initializer_list>
 #include <vector>
 
@@ -85,6 +86,39 @@ inline void BroadcastStrides(const TfLiteIntArray* dims, const int* out_dims, in
     const int size = in_d >= 0 ? dims->data[in_d] : 1;
     strides[d] = (size == 1 && out_dims[d] != 1) ? 0 : stride;
     stride *= size;
+  }
+}
+
+// Whether each of N broadcast inputs (strides from BroadcastStrides) reads the output's
+// elements in order (contiguous: the output's own strides) or one value throughout (all
+// 0): step[k] 1 or 0. False where some input is broadcast along part of the dimensions.
+template <int N>
+bool FlatSteps(const int* out_dims, int rank, const int64_t (*strides)[8], int64_t (&step)[N]) {
+  for (int k = 0; k < N; ++k) {
+    bool all_zero = true, contiguous = true;
+    int64_t expect = 1;
+    for (int d = rank - 1; d >= 0; --d) {
+      // (A dimension of 1 in the output is never stepped over: its stride is moot.)
+      all_zero = all_zero && (strides[k][d] == 0 || out_dims[d] == 1);
+      contiguous = contiguous && (strides[k][d] == expect || out_dims[d] == 1);
+      expect *= out_dims[d];
+    }
+    if (!all_zero && !contiguous) return false;
+    step[k] = all_zero ? 0 : 1;
+  }
+  return true;
+}
+
+// f(s0, ..., sN-1) with each s_k a std::integral_constant<int64_t, step[k]>: loops that
+// index input k at i * s_k have compile-time steps, which the compiler vectorizes.
+template <int K = 0, int N, typename F, typename... S>
+void WithSteps(const int64_t (&step)[N], F&& f, S... s) {
+  if constexpr (K == N) {
+    f(s...);
+  } else if (step[K] != 0) {
+    WithSteps<K + 1>(step, f, s..., std::integral_constant<int64_t, 1>());
+  } else {
+    WithSteps<K + 1>(step, f, s..., std::integral_constant<int64_t, 0>());
   }
 }
 
