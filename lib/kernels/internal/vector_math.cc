@@ -1,5 +1,8 @@
 #include "kernels/internal/vector_math.h"
 
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
 #include <cstring>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -219,7 +222,33 @@ __attribute__((target("avx2,fma"), always_inline)) inline __m256 GeluAvx2(__m256
 
 template <Function kF>
 __attribute__((target("avx2,fma"), always_inline)) inline __m256 MapAvx2(__m256 x) {
-  if constexpr (kF == Function::kSigmoid) {
+  if constexpr (kF == Function::kExp || kF == Function::kLog) {
+    __m256 y;
+    if constexpr (kF == Function::kExp) {
+      y = ExpAvx2<true>(x);
+    } else {
+      V8 v;  // the polynomial's generic form, compiled for AVX2 and FMA here
+      std::memcpy(&v, &x, sizeof v);
+      Log(v);
+      std::memcpy(&y, &v, sizeof y);
+    }
+    // Lanes outside the polynomial's range (NaN included): libm's value (rare: a branch).
+    const __m256 ok = kF == Function::kExp
+                          ? _mm256_and_ps(_mm256_cmp_ps(x, _mm256_set1_ps(kExpLow), _CMP_GE_OQ),
+                                          _mm256_cmp_ps(x, _mm256_set1_ps(kExpHigh), _CMP_LE_OQ))
+                          : _mm256_and_ps(_mm256_cmp_ps(x, _mm256_set1_ps(FLT_MIN), _CMP_GE_OQ),
+                                          _mm256_cmp_ps(x, _mm256_set1_ps(FLT_MAX), _CMP_LE_OQ));
+    if (__builtin_expect(_mm256_movemask_ps(ok) != 0xff, 0)) {
+      float xs[8], ys[8];
+      _mm256_storeu_ps(xs, x);
+      _mm256_storeu_ps(ys, y);
+      for (int l = 0; l < 8; ++l) {
+        if (!InVectorRange<kF>(xs[l])) ys[l] = LibmValue<kF>(xs[l]);
+      }
+      y = _mm256_loadu_ps(ys);
+    }
+    return y;
+  } else if constexpr (kF == Function::kSigmoid) {
     return SigmoidAvx2(x);
   } else if constexpr (kF == Function::kSwish) {
     return _mm256_mul_ps(SigmoidAvx2(x), x);
@@ -340,6 +369,12 @@ void Apply(Function f, const float* in, int64_t n, float* out) {
       break;
     case Function::kGeluTanh:
       ApplyTo<Function::kGeluTanh>(in, n, out);
+      break;
+    case Function::kExp:
+      ApplyTo<Function::kExp>(in, n, out);
+      break;
+    case Function::kLog:
+      ApplyTo<Function::kLog>(in, n, out);
       break;
   }
 }

@@ -16,6 +16,8 @@
 #ifndef TFLITE_INSPECT_LIB_KERNELS_INTERNAL_VECTOR_MATH_H_
 #define TFLITE_INSPECT_LIB_KERNELS_INTERNAL_VECTOR_MATH_H_
 
+#include <cfloat>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -83,6 +85,38 @@ __attribute__((always_inline)) inline void Exp(V& x) {
   x = y * s0 * s1;
 }
 
+// Log's polynomial (Cephes' logf), from the highest power down.
+constexpr float kLogP[9] = {7.0376836292E-2f,  -1.1514610310E-1f, 1.1676998740E-1f,
+                            -1.2420140846E-1f, 1.4249322787E-1f,  -1.6668057665E-1f,
+                            2.0000714765E-1f,  -2.4999993993E-1f, 3.3333331174E-1f};
+
+// x = ln(x), in place, for positive normal floats (Cephes' logf: x = m 2^e with m in
+// [sqrt(1/2), sqrt(2)), ln(m) by a degree-9 polynomial in m - 1, e ln 2 added in two
+// parts); within 2 ulp there. Zero, negatives, denormals, infinities and NaN give
+// meaningless values: Apply takes the scalar log for those.
+template <typename V>
+__attribute__((always_inline)) inline void Log(V& x) {
+  using I = typename IntOf<V>::type;
+  I bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  I e = ((bits >> 23) & 0xff) - 126;
+  bits = (bits & 0x807fffff) | 0x3f000000;  // the mantissa in [0.5, 1)
+  V m;
+  std::memcpy(&m, &bits, sizeof m);
+  const I low = m < 0.707106781186547524f;
+  e = low ? e - 1 : e;
+  V f = low ? m + m - 1.0f : m - 1.0f;
+  const V fe = __builtin_convertvector(e, V);
+  const V z = f * f;
+  V y = V{} + kLogP[0];
+  for (int i = 1; i < 9; ++i) y = y * f + kLogP[i];
+  y = y * f * z;
+  y = y + fe * kLn2Lo;
+  y = y - 0.5f * z;
+  f = f + y;
+  x = f + fe * kLn2Hi;
+}
+
 // x = 1 / (1 + exp(-x)), in place. (Apply's AVX-512 and AVX2 forms compute it
 // differently, within the same bound: vector_math.cc.)
 template <typename V>
@@ -98,7 +132,7 @@ __attribute__((always_inline)) inline void Sigmoid(V& x) {
 // within 6e-7 |x| of the exact value; not TFLite's builtin bits: gelu_f32.h has those).
 // kGeluTanh: the tanh form, 0.5 x (1 + tanh(u)) = x * sigmoid(2u), u = sqrt(2/pi) (x +
 // 0.044715 x^3). For the float graphs' GELU, where TFLite's default runs XNNPACK's.
-enum class Function { kSigmoid, kSwish, kGelu, kGeluTanh };
+enum class Function { kSigmoid, kSwish, kGelu, kGeluTanh, kExp, kLog };
 
 // GELU's erf: coefficients of P and Q in w = z^2, lowest power first (Q's constant 1).
 constexpr float kErfClamp = 3.92f;
@@ -113,10 +147,32 @@ constexpr float kGeluCubic = 0.044715f;
 // out[i] = f(in[i]) over whole vectors of V, then a zero-padded last vector. (The
 // function is a template argument, not a callable: a lambda taking a V8 would be a call
 // boundary with the baseline ABI inside an AVX2 function.)
+// kExp and kLog: the arguments the vector forms take (exp: [-87, 88], the results normal;
+// log: positive normal floats); the others, NaN included, get libm's value.
+constexpr float kExpLow = -87.0f, kExpHigh = 88.0f;
+template <Function kF>
+inline bool InVectorRange(float x) {
+  return kF == Function::kExp ? (x >= kExpLow && x <= kExpHigh) : (x >= FLT_MIN && x <= FLT_MAX);
+}
+template <Function kF>
+inline float LibmValue(float x) {
+  return kF == Function::kExp ? std::exp(x) : std::log(x);
+}
+
 template <typename V, Function kF>
 __attribute__((always_inline)) inline void Map(V& x) {
   if constexpr (kF == Function::kSigmoid) {
     Sigmoid(x);
+  } else if constexpr (kF == Function::kExp || kF == Function::kLog) {
+    const V x0 = x;
+    if constexpr (kF == Function::kExp) {
+      Exp(x);
+    } else {
+      Log(x);
+    }
+    for (int l = 0; l < static_cast<int>(sizeof(V) / sizeof(float)); ++l) {
+      if (!InVectorRange<kF>(x0[l])) x[l] = LibmValue<kF>(x0[l]);
+    }
   } else if constexpr (kF == Function::kSwish) {
     const V x0 = x;
     Sigmoid(x);
@@ -165,7 +221,10 @@ __attribute__((always_inline)) inline void MapArray(const float* in, int64_t n, 
 
 // out[i] = f(in[i]) for an array, 16 AVX-512 lanes where the CPU has AVX-512F, 8 AVX2 lanes
 // where it has AVX2 and FMA, else 4 (vector_math.cc); the same operations on every lane.
-// The notes above on clamped arguments apply.
+// The notes above on clamped arguments apply, except to kExp and kLog (the EXP and LOG of
+// float graphs, where TFLite's default runs XNNPACK's): arguments outside the vector
+// forms' range (exp: beyond [-87, 88]; log: not a positive normal float; NaN) take
+// std::exp / std::log, so infinities, zeros, denormals and NaN come out as libm's.
 void Apply(Function f, const float* in, int64_t n, float* out);
 
 // SOFTMAX over `rows` rows of `depth` values (in == out allowed): exp((x - max) * beta)
