@@ -3663,9 +3663,13 @@ TEST_CASE("XNNPACK on the real float models: outputs within tolerance of the CPU
     const Outcome x = Run(bytes, true);
     CHECK(x.delegate_nodes >= 1);
     // pose_landmark_lite's Identity_2 (output 2) is the one output where float summation
-    // order shows: our CPU is already 2e-4 from TFLite's reference there (run_model_test),
-    // and XNNPACK, summing in yet another order, 2.4e-4 from our CPU.
-    ExpectClose(cpu, x, 1e-4f, std::string(name) == "pose_landmark_lite.tflite" ? 2 : -1, 3e-4f);
+    // order shows (its last layer sums 3x3x8 products that nearly cancel into logits of
+    // hundreds): our CPU is already 2e-4 from TFLite's reference there (run_model_test);
+    // TFLite's own XNNPACK is 2.2e-4 from its builtin kernels (numpy normal input, seed
+    // 11); ours, summing in yet another order, 2.4e-4 from our CPU on one host and 3.8e-4 on
+    // another (2026-12-07: the same code). Every other output and every intermediate
+    // tensor stays within 1e-4 (inference_diff --per_node).
+    ExpectClose(cpu, x, 1e-4f, std::string(name) == "pose_landmark_lite.tflite" ? 2 : -1, 5e-4f);
     ++checked;
   }
   CHECK(checked > 0);
