@@ -267,6 +267,13 @@ bool BuiltinBitsNode(VisitContext& v, const TfLiteNode& node, const TfLiteRegist
     case kTfLiteBuiltinTanh:
     case kTfLiteBuiltinRsqrt:
     case kTfLiteBuiltinGelu:
+    case kTfLiteBuiltinExp:  // (libm's in such graphs, as the builtin kernels)
+    case kTfLiteBuiltinLog:
+    case kTfLiteBuiltinSin:
+    case kTfLiteBuiltinCos:
+    case kTfLiteBuiltinSum:
+    case kTfLiteBuiltinReduceMax:
+    case kTfLiteBuiltinReduceMin:
       return true;
     // Float kernels whose CPU version does not give TFLite's bits either (transcendental
     // functions as Eigen approximates them, interpolation, transposed convolution): where
@@ -347,10 +354,15 @@ bool VisitNodeOps(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrat
   if (IsByteTableNode(v, node, reg)) return PlanByteTable(v, node, reg, nullptr);
   // 8-bit MEANs its global average pooling does not take: the delegate's step.
   if (IsOwnQuantizedMean(v, node, reg)) return PlanMeanQs8(v, node, reg, nullptr);
-  // Float TANH, RSQRT, GELU, MEAN, BATCH_MATMUL this XNNPACK lacks: the delegate's steps.
+  // Float TANH, RSQRT, GELU, EXP, LOG, SIN, COS, MEAN, SUM, REDUCE_MAX, REDUCE_MIN,
+  // BATCH_MATMUL this XNNPACK lacks: the delegate's steps.
   if (IsOwnFloatNode(v, node, reg)) {
     switch (reg.builtin_code) {
       case kTfLiteBuiltinMean: return PlanMeanF32(v, node, reg, nullptr);
+      case kTfLiteBuiltinSum:
+      case kTfLiteBuiltinReduceMax:
+      case kTfLiteBuiltinReduceMin:
+        return PlanReduceF32(v, node, reg, nullptr);
       case kTfLiteBuiltinBatchMatmul: return PlanBatchMatMulF32(v, node, reg, nullptr);
       default: return PlanUnaryF32(v, node, reg, nullptr);
     }

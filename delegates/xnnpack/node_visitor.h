@@ -342,6 +342,16 @@ struct MeanF32Step {
   int input = -1, output = -1;
   std::shared_ptr<const MeanF32> op;
 };
+// Float SUM, REDUCE_MAX, REDUCE_MIN: the builtin kernels' arithmetic and order
+// (kernels/internal/reduce.h), so their bits in every graph.
+enum class ReduceF32 { kSum, kMax, kMin };
+struct ReduceF32Step {
+  int input = -1, output = -1;
+  ReduceF32 op = ReduceF32::kSum;
+  std::vector<int> dims;      // the input's shape
+  std::vector<bool> reduced;  // per input dimension
+  int64_t out_count = 0;
+};
 struct LayerNormStep {
   int input = -1, output = -1;
   std::shared_ptr<const LayerNormF32> op;
@@ -376,6 +386,8 @@ bool PlanUnaryF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrat
                   UnaryF32Step* step);
 bool PlanMeanF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                  MeanF32Step* step);
+bool PlanReduceF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                   ReduceF32Step* step);
 // A float LOGISTIC of at most kSmallLogisticElements values, which PlanUnaryF32 plans: in a
 // runtime with only such nodes and the binary steps' arithmetic (an LSTM cell's gates),
 // the builtin code's step costs less than invoking XNNPACK for it.

@@ -1,8 +1,9 @@
-// Float TANH, RSQRT, GELU, MEAN (other than the spatial mean XNNPACK's pooling takes) and
-// BATCH_MATMUL: TFLite's XNNPACK delegate takes them; this XNNPACK (2022-02) has no such
-// operators, so the delegate runs them with its own steps (transformer_f32.h), under the
-// conditions TFLite's delegate states (float tensors; MEAN's axes a non-empty int32
-// constant; BATCH_MATMUL of ranks >= 2, rhs constant or not).
+// Float TANH, RSQRT, GELU, EXP, LOG, SIN, COS, MEAN (other than the spatial mean XNNPACK's
+// pooling takes), SUM, REDUCE_MAX, REDUCE_MIN and BATCH_MATMUL: TFLite's XNNPACK delegate
+// takes them; this XNNPACK (2022-02) has no such operators, so the delegate runs them with
+// its own steps (transformer_f32.h), under the conditions TFLite's delegate states (float
+// tensors; the reductions' axes a non-empty int32 constant; BATCH_MATMUL of ranks >= 2,
+// rhs constant or not).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -40,6 +41,13 @@ bool IsOwnFloatNode(const VisitContext& v, const TfLiteNode& node, const TfLiteR
     case kTfLiteBuiltinGelu:
     case kTfLiteBuiltinBatchMatmul:
     case kTfLiteBuiltinSoftmax:
+    case kTfLiteBuiltinExp:
+    case kTfLiteBuiltinLog:
+    case kTfLiteBuiltinSin:
+    case kTfLiteBuiltinCos:
+    case kTfLiteBuiltinSum:
+    case kTfLiteBuiltinReduceMax:
+    case kTfLiteBuiltinReduceMin:
       return true;
     case kTfLiteBuiltinLogistic:
       return v.builtin_bits;
@@ -67,6 +75,18 @@ bool PlanUnaryF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrat
   switch (reg.builtin_code) {
     case kTfLiteBuiltinTanh: op = UnaryF32::kTanh; break;
     case kTfLiteBuiltinRsqrt: op = UnaryF32::kRsqrt; break;
+    case kTfLiteBuiltinExp:
+      op = v.builtin_bits ? UnaryF32::kExpBuiltin : UnaryF32::kExp;
+      break;
+    case kTfLiteBuiltinLog:
+      op = v.builtin_bits ? UnaryF32::kLogBuiltin : UnaryF32::kLog;
+      break;
+    case kTfLiteBuiltinSin:
+      op = UnaryF32::kSin;
+      break;
+    case kTfLiteBuiltinCos:
+      op = UnaryF32::kCos;
+      break;
     case kTfLiteBuiltinLogistic:
       op = UnaryF32::kLogistic;
       break;
@@ -154,6 +174,33 @@ bool PlanMeanF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrati
     return v.Refuse("the output's size is not the input's without the reduced axes");
   }
   if (step != nullptr) *step = MeanF32Step{in, out, std::move(op)};
+  return true;
+}
+
+bool PlanReduceF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                   ReduceF32Step* step) {
+  if (!OneOutput(v, node, 2)) return false;
+  const int in = node.inputs->data[0], axes = node.inputs->data[1], out = node.outputs->data[0];
+  if (!CheckFloat(v, in, "input") || !CheckFloat(v, out, "output") ||
+      !CheckRank(v, in, 1, XNN_MAX_TENSOR_DIMS, "input")) {
+    return false;
+  }
+  const TfLiteTensor& x = Tensor(v, in);
+  const int rank = x.dims->size;
+  std::vector<bool> reduced;
+  if (!ReducedAxes(v, axes, rank, &reduced)) return false;
+  int64_t out_count = 1;
+  for (int d = 0; d < rank; ++d) out_count *= reduced[d] ? 1 : x.dims->data[d];
+  if (tflite::NumElements(&Tensor(v, out)) != out_count) {
+    return v.Refuse("the output's size is not the input's without the reduced axes");
+  }
+  if (step == nullptr) return true;
+  ReduceF32 op = ReduceF32::kSum;
+  if (reg.builtin_code == kTfLiteBuiltinReduceMax) op = ReduceF32::kMax;
+  if (reg.builtin_code == kTfLiteBuiltinReduceMin) op = ReduceF32::kMin;
+  *step = ReduceF32Step{
+      in,       out, op, std::vector<int>(x.dims->data, x.dims->data + rank), std::move(reduced),
+      out_count};
   return true;
 }
 

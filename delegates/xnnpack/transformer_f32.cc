@@ -70,6 +70,24 @@ void UnaryTile(void* ctx, size_t begin, size_t count) {
     case UnaryF32::kSwishBuiltin:
       tflite::logistic_f32::Swish(in, out, n);
       break;
+    case UnaryF32::kExp:
+      tflite::vector_math::Apply(tflite::vector_math::Function::kExp, in, n, out);
+      break;
+    case UnaryF32::kLog:
+      tflite::vector_math::Apply(tflite::vector_math::Function::kLog, in, n, out);
+      break;
+    case UnaryF32::kExpBuiltin:
+      for (int64_t i = 0; i < n; ++i) out[i] = std::exp(in[i]);
+      break;
+    case UnaryF32::kLogBuiltin:
+      for (int64_t i = 0; i < n; ++i) out[i] = std::log(in[i]);
+      break;
+    case UnaryF32::kSin:
+      for (int64_t i = 0; i < n; ++i) out[i] = std::sin(in[i]);
+      break;
+    case UnaryF32::kCos:
+      for (int64_t i = 0; i < n; ++i) out[i] = std::cos(in[i]);
+      break;
   }
 }
 

@@ -28,6 +28,9 @@ namespace xnnpack {
 // builtin bits (softmax_f32.h, logistic_f32.h). kSwish: x * sigmoid(x), a LOGISTIC and the MUL of its input by it as one
 // pass (XnnpackKernel::FindFoldedSwish); kSwishBuiltin the same with the builtin LOGISTIC's
 // bits (dynamic-range graphs).
+// kExp, kLog: vector_math's (within 2 ulp; libm's outside the vector forms' range), for
+// the float graphs' EXP and LOG, where TFLite's default runs XNNPACK's; kExpBuiltin,
+// kLogBuiltin, kSin, kCos: libm's, the builtin kernels' bits.
 enum class UnaryF32 {
   kTanh,
   kRsqrt,
@@ -39,7 +42,13 @@ enum class UnaryF32 {
   kSwishBuiltin,
   kSoftmaxBuiltin,
   kGeluBuiltin,
-  kGeluApproximateBuiltin
+  kGeluApproximateBuiltin,
+  kExp,
+  kLog,
+  kExpBuiltin,
+  kLogBuiltin,
+  kSin,
+  kCos
 };
 
 // out[i] = f(in[i]) for i < n, split over `pool` when there is enough work.

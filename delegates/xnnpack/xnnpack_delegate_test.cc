@@ -1394,6 +1394,60 @@ TEST_CASE("XNNPACK pooling and MEAN") {
   CheckDelegated(b.Build());
 }
 
+// Float EXP, LOG, SIN, COS, SUM, REDUCE_MAX and REDUCE_MIN: TFLite 2.21's XNNPACK takes
+// them (scripts/xnnpack_parity.py on one-op models; not over int32 or with axes computed at
+// run time), this XNNPACK has no such operators: the delegate's own steps, one partition
+// with the ops around them, within the float rule of the builtin kernels (the reductions
+// sum in the builtin order), at one thread and two.
+TEST_CASE("XNNPACK EXP LOG SIN COS and float reductions as the delegate's steps") {
+  using Op = tflite::BuiltinOperator;
+  {
+    ModelBuilder b;
+    const int in = b.AddTensor(TensorType_FLOAT32, {1, 9, 7, 5}, "in");
+    const int e = b.AddTensor(TensorType_FLOAT32, {1, 9, 7, 5}, "exp");
+    const int a = b.AddTensor(TensorType_FLOAT32, {1, 9, 7, 5}, "abs");
+    const int l = b.AddTensor(TensorType_FLOAT32, {1, 9, 7, 5}, "log");
+    const int si = b.AddTensor(TensorType_FLOAT32, {1, 9, 7, 5}, "sin");
+    const int co = b.AddTensor(TensorType_FLOAT32, {1, 9, 7, 5}, "cos");
+    b.AddOperator(Op::BuiltinOperator_EXP, {in}, {e});
+    b.AddOperator(Op::BuiltinOperator_ABS, {in}, {a});
+    b.AddOperator(Op::BuiltinOperator_LOG, {a}, {l});
+    b.AddOperator(Op::BuiltinOperator_SIN, {in}, {si});
+    b.AddOperator(Op::BuiltinOperator_COS, {e}, {co});
+    b.SetInputs({in});
+    b.SetOutputs({e, l, si, co});
+    CheckDelegated(b.Build());
+  }
+  struct Case {
+    std::vector<int32_t> axes;
+    bool keep;
+    std::vector<int32_t> out;
+  };
+  for (Op op :
+       {Op::BuiltinOperator_SUM, Op::BuiltinOperator_REDUCE_MAX, Op::BuiltinOperator_REDUCE_MIN}) {
+    for (const Case& c : std::vector<Case>{{{1, 2}, true, {2, 1, 1, 3}},
+                                           {{-1}, false, {2, 5, 6}},
+                                           {{0, 1, 2, 3}, false, {}},
+                                           {{1}, true, {2, 1, 6, 3}},
+                                           {{0, 2}, false, {5, 3}}}) {
+      CAPTURE(tflite::EnumNameBuiltinOperator(op), c.axes.size(), c.keep);
+      ModelBuilder b;
+      const int in = b.AddTensor(TensorType_FLOAT32, {2, 5, 6, 3}, "in");
+      const int t = b.AddTensor(TensorType_FLOAT32, {2, 5, 6, 3}, "t");
+      const int axes = b.AddConstTensor<int32_t>(
+          tflite::TensorType_INT32, {static_cast<int32_t>(c.axes.size())}, c.axes, "axes");
+      const int out = b.AddTensor(TensorType_FLOAT32, c.out, "out");
+      tflite::ReducerOptionsT r;
+      r.keep_dims = c.keep;
+      b.AddOperator(Op::BuiltinOperator_TANH, {in}, {t});
+      b.AddOperator(op, {t, axes}, {out}, Options(r));
+      b.SetInputs({in});
+      b.SetOutputs({out});
+      CheckDelegated(b.Build());
+    }
+  }
+}
+
 // Float MAX_POOL_2D on the delegate's separable max (where the own steps are on): SPPF's
 // 5x5 stride-1 pools chained, a 3x3 stride-2 VALID pool of two images, a 2x2 stride-2 SAME
 // pool with RELU6 and a 1 x 7 pool of a Conv1D's one row; the builtin kernel's values, at

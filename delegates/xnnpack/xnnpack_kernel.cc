@@ -12,6 +12,7 @@
 #include "delegate/partition_helper.h"
 #include "kernels/internal/fp16.h"
 #include "kernels/internal/parallel.h"
+#include "kernels/internal/reduce.h"
 #include "kernels/internal/softmax_f32.h"
 #include "kernels/internal/vector_math.h"
 #include "runtime/delegation_record.h"
@@ -294,6 +295,11 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         if (op == kTfLiteBuiltinMean) {
           MeanF32Step step;
           planned = PlanMeanF32(v, *node, *reg, &step);
+          seg.steps.emplace_back(std::move(step));
+        } else if (op == kTfLiteBuiltinSum || op == kTfLiteBuiltinReduceMax ||
+                   op == kTfLiteBuiltinReduceMin) {
+          ReduceF32Step step;
+          planned = PlanReduceF32(v, *node, *reg, &step);
           seg.steps.emplace_back(std::move(step));
         } else if (op == kTfLiteBuiltinBatchMatmul) {
           BatchMatMulStep step;
@@ -1776,6 +1782,29 @@ TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const MeanF32Step& m
   void* p[2];
   if (!Buffers(context, {m.input, m.output}, p)) return kTfLiteError;
   m.op->Run(static_cast<const float*>(p[0]), static_cast<float*>(p[1]));
+  return kTfLiteOk;
+}
+
+TfLiteStatus XnnpackKernel::RunStep(TfLiteContext* context, const ReduceF32Step& r) const {
+  void* p[2];
+  if (!Buffers(context, {r.input, r.output}, p)) return kTfLiteError;
+  const auto* in = static_cast<const float*>(p[0]);
+  auto* out = static_cast<float*>(p[1]);
+  const int rank = static_cast<int>(r.dims.size());
+  switch (r.op) {
+    case ReduceF32::kSum:
+      tflite::reduce::ReduceArray(in, r.dims.data(), rank, r.reduced, out, r.out_count, 0.0f,
+                                  tflite::reduce::Add{});
+      break;
+    case ReduceF32::kMax:
+      tflite::reduce::ReduceArray(in, r.dims.data(), rank, r.reduced, out, r.out_count,
+                                  std::numeric_limits<float>::lowest(), tflite::reduce::Max{});
+      break;
+    case ReduceF32::kMin:
+      tflite::reduce::ReduceArray(in, r.dims.data(), rank, r.reduced, out, r.out_count,
+                                  std::numeric_limits<float>::max(), tflite::reduce::Min{});
+      break;
+  }
   return kTfLiteOk;
 }
 

@@ -54,10 +54,10 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
     std::vector<void*> setup_pointers;
     std::vector<void*> pointers;  // this run's (reused: no allocation per run)
     // !xnnpack: the steps, in order.
-    using Step = std::variant<StridedCopy, DepthwiseStep, ConvStep, FullyConnectedStep,
-                              TransposeConvStep, BinaryStep, ByteTableStep, BinaryQs8Step,
-                              UnaryF32Step, MeanF32Step, BatchMatMulStep, LayerNormStep,
-                              MeanQs8Step, MaxPoolStep>;
+    using Step =
+        std::variant<StridedCopy, DepthwiseStep, ConvStep, FullyConnectedStep, TransposeConvStep,
+                     BinaryStep, ByteTableStep, BinaryQs8Step, UnaryF32Step, MeanF32Step,
+                     BatchMatMulStep, LayerNormStep, MeanQs8Step, MaxPoolStep, ReduceF32Step>;
     std::vector<Step> steps;
     // !xnnpack: each step's node and its op's name (the tag of its profiling event).
     std::vector<int> step_nodes;
@@ -117,6 +117,7 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
   TfLiteStatus RunStep(TfLiteContext* context, const BinaryQs8Step& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const UnaryF32Step& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const MeanF32Step& step) const;
+  TfLiteStatus RunStep(TfLiteContext* context, const ReduceF32Step& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const MaxPoolStep& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const MeanQs8Step& step) const;
   TfLiteStatus RunStep(TfLiteContext* context, const BatchMatMulStep& step) const;
