@@ -15,12 +15,14 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_ADD_N, Register_ADD_N(), 1, 1);
   AddBuiltin(BuiltinOperator_ARG_MAX, Register_ARG_MAX(), 1, 3);
   AddBuiltin(BuiltinOperator_ARG_MIN, Register_ARG_MIN(), 1, 3);
+  AddBuiltin(BuiltinOperator_ATAN2, Register_ATAN2(), 1, 1);
   AddBuiltin(BuiltinOperator_AVERAGE_POOL_2D, Register_AVERAGE_POOL_2D(), 1, 3);
   // BROADCAST_TO: v2-3 (v1 was withdrawn upstream).
   // BATCH_MATMUL: v1 float and hybrid (float x int8), v2 int8, v3 int16, v4 hybrid with
   // asymmetric_quantize_inputs.
   AddBuiltin(BuiltinOperator_BATCH_MATMUL, Register_BATCH_MATMUL(), 1, 4);
   AddBuiltin(BuiltinOperator_BATCH_TO_SPACE_ND, Register_BATCH_TO_SPACE_ND(), 1, 4);
+  AddBuiltin(BuiltinOperator_BITWISE_XOR, Register_BITWISE_XOR(), 1, 1);
   AddBuiltin(BuiltinOperator_BROADCAST_ARGS, Register_BROADCAST_ARGS(), 1, 1);
   AddBuiltin(BuiltinOperator_BROADCAST_TO, Register_BROADCAST_TO(), 2, 3);
   AddBuiltin(BuiltinOperator_CALL_ONCE, Register_CALL_ONCE(), 1, 1);
@@ -122,6 +124,7 @@ BuiltinOpResolver::BuiltinOpResolver() {
   // REVERSE_V2: v1, v2 int8, v3 several axes.
   AddBuiltin(BuiltinOperator_REVERSE_V2, Register_REVERSE_V2(), 1, 3);
   AddBuiltin(BuiltinOperator_RFFT2D, Register_RFFT2D(), 1, 1);
+  AddBuiltin(BuiltinOperator_RIGHT_SHIFT, Register_RIGHT_SHIFT(), 1, 1);
   AddBuiltin(BuiltinOperator_ROUND, Register_ROUND(), 1, 1);
   AddBuiltin(BuiltinOperator_RSQRT, Register_RSQRT(), 1, 2);
   AddBuiltin(BuiltinOperator_SCATTER_ND, Register_SCATTER_ND(), 1, 1);

@@ -108,6 +108,16 @@ ModelBuilder Sign(T input, int version) {
                Options(tflite::SignOptionsT()), version);
 }
 
+// --- ATAN2, BITWISE_XOR, RIGHT_SHIFT
+// --------------------------------------------------------------
+
+// Two inputs of one op, the output of `out_shape` (the inputs' type).
+ModelBuilder Binary(tflite::BuiltinOperator op, T a, T b, std::vector<int32_t> out_shape,
+                    OpOptions options = {}) {
+  T out = Out(a.type, std::move(out_shape));
+  return OneOp(op, {std::move(a), std::move(b)}, {out}, std::move(options));
+}
+
 // --- REDUCE_ANY, REDUCE_ALL, L2_POOL_2D, LOCAL_RESPONSE_NORMALIZATION
 // -------------------------
 
@@ -275,6 +285,92 @@ const GoldenCase kCases[] = {
      [] {
        return Sign(Const<int32_t>(TensorType_INT32, {5}, {-7, 0, 3, -2147483647 - 1, 2147483647}),
                    2);
+     },
+     0},
+    {"atan2_float",
+     [] {
+       return Binary(tflite::BuiltinOperator_ATAN2, In(TensorType_FLOAT32, {3, 4}),
+                     In(TensorType_FLOAT32, {3, 4}), {3, 4});
+     },
+     1e-6},
+    {"atan2_float64",
+     [] {
+       return Binary(tflite::BuiltinOperator_ATAN2, In(TensorType_FLOAT64, {5}),
+                     In(TensorType_FLOAT64, {5}), {5});
+     },
+     1e-12},
+    {"atan2_float_signed_zeros_constant",  // the quadrants of +-0 and the axes
+     [] {
+       return Binary(tflite::BuiltinOperator_ATAN2,
+                     Const<float>(TensorType_FLOAT32, {6}, {0.0f, -0.0f, 0.0f, -0.0f, 1.0f, -1.0f}),
+                     Const<float>(TensorType_FLOAT32, {6}, {0.0f, 0.0f, -0.0f, -0.0f, 0.0f, -0.0f}),
+                     {6});
+     },
+     0},
+    {"atan2_rank_mismatch_refused",
+     [] {
+       return Binary(tflite::BuiltinOperator_ATAN2, In(TensorType_FLOAT32, {2, 3}),
+                     In(TensorType_FLOAT32, {6}), {2, 3});
+     },
+     0},
+    {"bitwise_xor_int32_broadcast",
+     [] {
+       return Binary(tflite::BuiltinOperator_BITWISE_XOR, In(TensorType_INT32, {2, 3}),
+                     In(TensorType_INT32, {3}), {2, 3}, Options(tflite::BitwiseXorOptionsT()));
+     },
+     0},
+    {"bitwise_xor_uint8",
+     [] {
+       return Binary(tflite::BuiltinOperator_BITWISE_XOR, In(TensorType_UINT8, {4, 5}),
+                     In(TensorType_UINT8, {4, 5}), {4, 5}, Options(tflite::BitwiseXorOptionsT()));
+     },
+     0},
+    {"bitwise_xor_int16_scalar",
+     [] {
+       return Binary(tflite::BuiltinOperator_BITWISE_XOR, In(tflite::TensorType_INT16, {3, 4}),
+                     In(tflite::TensorType_INT16, {}), {3, 4},
+                     Options(tflite::BitwiseXorOptionsT()));
+     },
+     0},
+    {"bitwise_xor_float_refused",
+     [] {
+       return Binary(tflite::BuiltinOperator_BITWISE_XOR, In(TensorType_FLOAT32, {3}),
+                     In(TensorType_FLOAT32, {3}), {3}, Options(tflite::BitwiseXorOptionsT()));
+     },
+     0},
+    {"right_shift_int8_any_shift",  // shifts over int8's range: clamped to [0, 7]
+     [] {
+       return Binary(tflite::BuiltinOperator_RIGHT_SHIFT, In(TensorType_INT8, {2, 8}),
+                     In(TensorType_INT8, {2, 8}), {2, 8}, Options(tflite::RightShiftOptionsT()));
+     },
+     0},
+    {"right_shift_int32_constant_shifts",
+     [] {
+       return Binary(tflite::BuiltinOperator_RIGHT_SHIFT,
+                     Const<int32_t>(TensorType_INT32, {2, 4},
+                                    {-1000, 1000, -2147483647 - 1, 2147483647, 7, -7, 64, -64}),
+                     Const<int32_t>(TensorType_INT32, {4}, {0, 3, 31, 40}), {2, 4},
+                     Options(tflite::RightShiftOptionsT()));
+     },
+     0},
+    {"right_shift_uint16",
+     [] {
+       return Binary(tflite::BuiltinOperator_RIGHT_SHIFT, In(tflite::TensorType_UINT16, {6}),
+                     In(tflite::TensorType_UINT16, {6}), {6},
+                     Options(tflite::RightShiftOptionsT()));
+     },
+     0},
+    {"right_shift_float_refused",
+     [] {
+       return Binary(tflite::BuiltinOperator_RIGHT_SHIFT, In(TensorType_FLOAT32, {3}),
+                     In(TensorType_FLOAT32, {3}), {3}, Options(tflite::RightShiftOptionsT()));
+     },
+     0},
+    {"right_shift_uint32_scalar_shift",
+     [] {
+       return Binary(tflite::BuiltinOperator_RIGHT_SHIFT, In(tflite::TensorType_UINT32, {2, 3}),
+                     Const<uint32_t>(tflite::TensorType_UINT32, {}, {5u}), {2, 3},
+                     Options(tflite::RightShiftOptionsT()));
      },
      0},
     {"reduce_any_axis1",
