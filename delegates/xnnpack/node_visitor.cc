@@ -236,6 +236,7 @@ bool BuiltinBitsNode(VisitContext& v, const TfLiteNode& node, const TfLiteRegist
     case kTfLiteBuiltinPad:
     case kTfLiteBuiltinPadv2:
     case kTfLiteBuiltinDepthToSpace:
+    case kTfLiteBuiltinSpaceToDepth:
     case kTfLiteBuiltinConcatenation:
     case kTfLiteBuiltinSlice:
     case kTfLiteBuiltinStridedSlice:
@@ -427,6 +428,8 @@ bool VisitNodeOps(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrat
     case kTfLiteBuiltinResizeBilinear:
     case kTfLiteBuiltinDepthToSpace:
       return VisitShape(v, node, reg);
+    case kTfLiteBuiltinSpaceToDepth:
+      return SpaceToDepthCopy(v, node, reg, nullptr);
     case kTfLiteBuiltinDequantize: return VisitDequantize(v, node, reg);
     case kTfLiteBuiltinQuantize: return VisitQuantize(v, node, reg);
     case kTfLiteBuiltinDensify: return VisitDensify(v, node, reg);
@@ -436,8 +439,6 @@ bool VisitNodeOps(VisitContext& v, const TfLiteNode& node, const TfLiteRegistrat
     case kTfLiteBuiltinSplit:
     case kTfLiteBuiltinTranspose:
       return VisitGlue(v, node, reg, nullptr);
-    case kTfLiteBuiltinSpaceToDepth:
-      return v.Refuse("this XNNPACK version (2022-02) has no such operator");
     case kTfLiteBuiltinCustom: {
       const std::string name = reg.custom_name != nullptr ? reg.custom_name : "";
       if (name == "Convolution2DTransposeBias") return VisitMediaPipeTransposeConvBias(v, node);

@@ -168,6 +168,11 @@ bool FloatReshapeCopy(VisitContext& v, const TfLiteNode& node, const TfLiteRegis
 // XNNPACK's took 1.7 ns an element on ESPCN's 3 x 3 blocks of one channel.
 bool DepthToSpaceCopy(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                       StridedCopy* copy);
+// A SPACE_TO_DEPTH TFLite 2.21's XNNPACK takes (float, or 8-bit quantized as its input;
+// this XNNPACK has no such operator), as one strided copy; false, with the reason where it
+// is one, otherwise.
+bool SpaceToDepthCopy(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                      StridedCopy* copy);
 // A TRANSPOSE node VisitGlue takes: its permutation; false for any other node.
 bool TransposePermutation(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                           std::vector<int>* perm);

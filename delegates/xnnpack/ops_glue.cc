@@ -349,6 +349,60 @@ bool DepthToSpaceCopy(VisitContext& v, const TfLiteNode& node, const TfLiteRegis
   return true;
 }
 
+bool SpaceToDepthCopy(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
+                      StridedCopy* copy) {
+  if (reg.builtin_code != kTfLiteBuiltinSpaceToDepth) return false;
+  if (node.inputs->size != 1 || node.outputs->size != 1 || node.inputs->data[0] < 0 ||
+      node.builtin_data == nullptr) {
+    return v.Refuse("SPACE_TO_DEPTH expects 1 input, 1 output and its parameters");
+  }
+  const int in = node.inputs->data[0], out = node.outputs->data[0];
+  const TfLiteTensor& ti = Tensor(v, in);
+  const TfLiteTensor& to = Tensor(v, out);
+  // Float, or 8-bit with the output quantized as the input (a copy cannot requantize).
+  const bool bytes = (ti.type == kTfLiteInt8 || ti.type == kTfLiteUInt8) && to.type == ti.type &&
+                     ti.params.scale == to.params.scale &&
+                     ti.params.zero_point == to.params.zero_point;
+  if (!(ti.type == kTfLiteFloat32 && to.type == kTfLiteFloat32) && !bytes) {
+    return v.Refuse("SPACE_TO_DEPTH of other than float32, or 8-bit quantized as its input");
+  }
+  const int bs = static_cast<const TfLiteSpaceToDepthParams*>(node.builtin_data)->block_size;
+  const TfLiteIntArray& d = *ti.dims;
+  if (d.size != 4 || to.dims->size != 4 || bs < 2 || d.data[1] % bs != 0 || d.data[2] % bs != 0 ||
+      to.dims->data[0] != d.data[0] || to.dims->data[1] != d.data[1] / bs ||
+      to.dims->data[2] != d.data[2] / bs ||
+      static_cast<int64_t>(to.dims->data[3]) != int64_t{bs} * bs * d.data[3]) {
+    return v.Refuse(
+        "SPACE_TO_DEPTH: a 4-D input whose height and width the block size (at "
+        "least 2) divides, and the output of its blocks");
+  }
+  if (copy != nullptr) {
+    // depth[(b, y), x, dy, (dx, c)] = space[(b, y), dy, x, (dx, c)]: runs of bs * c values
+    // contiguous on both sides.
+    const auto b = static_cast<size_t>(bs);
+    const size_t by = static_cast<size_t>(d.data[0]) * (d.data[1] / bs);
+    const size_t w = static_cast<size_t>(d.data[2]), c = static_cast<size_t>(d.data[3]);
+    *copy = StridedCopy{};
+    copy->src = in;
+    copy->dst = out;
+    copy->element_size = bytes ? 1 : 4;
+    copy->rank = 4;
+    const size_t shape[4] = {by, w / b, b, b * c};
+    const ptrdiff_t src_stride[4] = {static_cast<ptrdiff_t>(b * w * c),
+                                     static_cast<ptrdiff_t>(b * c), static_cast<ptrdiff_t>(w * c),
+                                     1};
+    const ptrdiff_t dst_stride[4] = {static_cast<ptrdiff_t>(w * b * c),
+                                     static_cast<ptrdiff_t>(b * b * c),
+                                     static_cast<ptrdiff_t>(b * c), 1};
+    for (int i = 0; i < 4; ++i) {
+      copy->shape[i] = shape[i];
+      copy->src_stride[i] = src_stride[i];
+      copy->dst_stride[i] = dst_stride[i];
+    }
+  }
+  return true;
+}
+
 bool FloatReshapeCopy(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                       StridedCopy* copy) {
   if ((reg.builtin_code != kTfLiteBuiltinReshape && reg.builtin_code != kTfLiteBuiltinSqueeze) ||

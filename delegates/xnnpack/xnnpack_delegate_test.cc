@@ -1570,6 +1570,33 @@ TEST_CASE("XNNPACK RESHAPE, PAD with large pads, RESIZE_BILINEAR modes, DEPTH_TO
     CHECK_THAT(x.log.back(), Catch::Contains("DEPTH_TO_SPACE as a strided copy (faster than this "
                                              "XNNPACK's): #0 DEPTH_TO_SPACE"));
   }
+  // SPACE_TO_DEPTH (TFLite 2.21's XNNPACK takes it, this one has no such operator): the
+  // delegate's strided copy between NEGs (block 2 of 3 channels; YOLO's stem; block 3 of one
+  // channel, two images), the builtin kernel's values exactly.
+  for (auto [bs, c, batches] : std::vector<std::tuple<int, int, int>>{{2, 3, 1}, {3, 1, 2}}) {
+    CAPTURE(bs, c, batches);
+    ModelBuilder b;
+    const std::vector<int32_t> space = {batches, 2 * bs, 3 * bs, c},
+                               depth = {batches, 2, 3, bs * bs * c};
+    const int in = b.AddTensor(TensorType_FLOAT32, space, "in");
+    const int neg = b.AddTensor(TensorType_FLOAT32, space, "neg");
+    const int s2d = b.AddTensor(TensorType_FLOAT32, depth, "s2d");
+    const int out = b.AddTensor(TensorType_FLOAT32, depth, "out");
+    tflite::SpaceToDepthOptionsT o;
+    o.block_size = bs;
+    b.AddOperator(Op::BuiltinOperator_NEG, {in}, {neg});
+    b.AddOperator(Op::BuiltinOperator_SPACE_TO_DEPTH, {neg}, {s2d}, Options(o));
+    b.AddOperator(Op::BuiltinOperator_NEG, {s2d}, {out});
+    b.SetInputs({in});
+    b.SetOutputs({out});
+    const auto bytes = b.Build();
+    CheckDelegated(bytes);
+    const Outcome cpu = Run(bytes, false), x = Run(bytes, true);
+    CHECK(x.outputs == cpu.outputs);
+    REQUIRE(!x.log.empty());
+    CHECK_THAT(x.log.back(), Catch::Contains("SPACE_TO_DEPTH as a strided copy (this XNNPACK has "
+                                             "none): #1 SPACE_TO_DEPTH"));
+  }
 }
 
 // Ops this XNNPACK lacks, run by the delegate as copies between XNNPACK runtimes: each
@@ -2117,8 +2144,9 @@ TEST_CASE("XNNPACK refuses what it cannot run, with the reason") {
   const int y = b.AddTensor(tflite::TensorType_INT8, {4}, "y", &q);
   const int z = b.AddTensor(tflite::TensorType_INT8, {4}, "z", &q);
   b.AddOperator(tflite::BuiltinOperator_DIV, {x, y}, {z}, Options(tflite::DivOptionsT{}), 2);
-  const int f = b.AddTensor(TensorType_FLOAT32, {1, 2, 2, 1}, "f");
-  const int g = b.AddTensor(TensorType_FLOAT32, {1, 1, 1, 4}, "g");
+  // (An int32 SPACE_TO_DEPTH: TFLite 2.21's XNNPACK takes float and 8-bit ones only.)
+  const int f = b.AddTensor(tflite::TensorType_INT32, {1, 2, 2, 1}, "f");
+  const int g = b.AddTensor(tflite::TensorType_INT32, {1, 1, 1, 4}, "g");
   tflite::SpaceToDepthOptionsT space_to_depth;
   space_to_depth.block_size = 2;
   b.AddOperator(tflite::BuiltinOperator_SPACE_TO_DEPTH, {f}, {g}, Options(space_to_depth));
@@ -2133,7 +2161,8 @@ TEST_CASE("XNNPACK refuses what it cannot run, with the reason") {
   REQUIRE(interpreter->ModifyGraphWithDelegate(delegate.value().get()) == kTfLiteOk);
   const auto& r = *interpreter->primary_subgraph().delegation_records().at(0);
   CHECK(r.unsupported.at(0) == "input 0 is INT8; this XNNPACK delegate runs FLOAT32 only");
-  CHECK(r.unsupported.at(1) == "this XNNPACK version (2022-02) has no such operator");
+  CHECK(r.unsupported.at(1) ==
+        "SPACE_TO_DEPTH of other than float32, or 8-bit quantized as its input");
   CHECK(r.partitions.empty());
 }
 

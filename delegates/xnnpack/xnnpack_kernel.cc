@@ -280,6 +280,10 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         StridedCopy copy;
         planned = DepthToSpaceCopy(v, *node, *reg, &copy);
         seg.steps.emplace_back(copy);
+      } else if (op == kTfLiteBuiltinSpaceToDepth) {
+        StridedCopy copy;
+        planned = SpaceToDepthCopy(v, *node, *reg, &copy);
+        seg.steps.emplace_back(copy);
       } else if (PlanOwnMaxPool(v, *node, *reg, nullptr)) {
         MaxPoolStep step;
         planned = PlanOwnMaxPool(v, *node, *reg, &step);
@@ -481,7 +485,8 @@ bool XnnpackKernel::RunsItself(TfLiteContext* context, const TfLiteNode& node,
   VisitContext v = NewVisit(context);
   // XNNPACK has no quantized version of these: always the delegate's tables; nor these
   // float ops at all.
-  if (IsByteTableNode(v, node, reg) || IsOwnFloatNode(v, node, reg) || IsOwnQuantizedMean(v, node, reg)) {
+  if (IsByteTableNode(v, node, reg) || IsOwnFloatNode(v, node, reg) ||
+      IsOwnQuantizedMean(v, node, reg) || reg.builtin_code == kTfLiteBuiltinSpaceToDepth) {
     return true;
   }
   // With --xnnpack_force_fp16 the user asked for XNNPACK's fp16 arithmetic everywhere.
@@ -1443,10 +1448,11 @@ bool IsBuiltinDepthwiseStep(VisitContext& v, const TfLiteNode& node,
 void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   DelegationRecord* record = CurrentDelegationRecord(context);
   if (record == nullptr) return;
-  std::string copied, depth_to_space, pooled, arithmetic_runtimes, small_logistics, convolved,
-      builtin_depthwise, dot_depthwise, gemm_convolved, winograd, dot_convolved, transposed,
-      transposed_qs8, elementwise, block_broadcast, tabled, multiplied, added, table_multiplied,
-      own_float, own_means, folded, folded_transposes, swished, residuals, pads, norms;
+  std::string copied, depth_to_space, space_to_depth, pooled, arithmetic_runtimes, small_logistics,
+      convolved, builtin_depthwise, dot_depthwise, gemm_convolved, winograd, dot_convolved,
+      transposed, transposed_qs8, elementwise, block_broadcast, tabled, multiplied, added,
+      table_multiplied, own_float, own_means, folded, folded_transposes, swished, residuals, pads,
+      norms;
   int runtimes = 0, own_nodes = 0;
   if (force_fp16_) {
     std::vector<std::string> fp32;
@@ -1490,6 +1496,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
               ? swished
           : IsGlueOp(op)                              ? copied
           : DepthToSpaceCopy(v, *node, *reg, nullptr) ? depth_to_space
+          : op == kTfLiteBuiltinSpaceToDepth          ? space_to_depth
           : PlanOwnMaxPool(v, *node, *reg, nullptr)   ? pooled
           : IsOwnFloatNode(v, *node, *reg)            ? own_float
           : IsOwnQuantizedMean(v, *node, *reg)        ? own_means
@@ -1540,6 +1547,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
   };
   say(copied, "copies (this XNNPACK has no such operator)");
   say(depth_to_space, "DEPTH_TO_SPACE as a strided copy (faster than this XNNPACK's)");
+  say(space_to_depth, "SPACE_TO_DEPTH as a strided copy (this XNNPACK has none)");
   say(pooled, "float MAX_POOL_2D as a separable max on vector lanes (this XNNPACK's pooling "
               "kernel is SSE, a window's values one by one)");
   say(arithmetic_runtimes,
