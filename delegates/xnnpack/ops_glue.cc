@@ -304,6 +304,36 @@ bool IsGlueOp(int builtin_code) {
   }
 }
 
+namespace {
+
+// Float in and out, or 8-bit with the output quantized as the input (a copy cannot
+// requantize): the element size; 0 for anything else.
+size_t CopiedElementSize(const TfLiteTensor& ti, const TfLiteTensor& to) {
+  if (ti.type == kTfLiteFloat32 && to.type == kTfLiteFloat32) return 4;
+  const bool bytes = (ti.type == kTfLiteInt8 || ti.type == kTfLiteUInt8) && to.type == ti.type &&
+                     ti.params.scale == to.params.scale &&
+                     ti.params.zero_point == to.params.zero_point;
+  return bytes ? 1 : 0;
+}
+
+// A 4-D strided copy from tensor src to tensor dst.
+StridedCopy Copy4D(int src, int dst, size_t element_size, const size_t (&shape)[4],
+                   const ptrdiff_t (&src_stride)[4], const ptrdiff_t (&dst_stride)[4]) {
+  StridedCopy copy;
+  copy.src = src;
+  copy.dst = dst;
+  copy.element_size = element_size;
+  copy.rank = 4;
+  for (int i = 0; i < 4; ++i) {
+    copy.shape[i] = shape[i];
+    copy.src_stride[i] = src_stride[i];
+    copy.dst_stride[i] = dst_stride[i];
+  }
+  return copy;
+}
+
+}  // namespace
+
 bool DepthToSpaceCopy(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                       StridedCopy* copy) {
   if (reg.builtin_code != kTfLiteBuiltinDepthToSpace || node.inputs->size != 1 ||
@@ -312,13 +342,9 @@ bool DepthToSpaceCopy(VisitContext& v, const TfLiteNode& node, const TfLiteRegis
     return false;
   }
   const int in = node.inputs->data[0], out = node.outputs->data[0];
-  // Float, or 8-bit with the output quantized as the input (a copy cannot requantize).
   const TfLiteTensor& ti = Tensor(v, in);
-  const TfLiteTensor& to = Tensor(v, out);
-  const bool bytes = (ti.type == kTfLiteInt8 || ti.type == kTfLiteUInt8) && to.type == ti.type &&
-                     ti.params.scale == to.params.scale &&
-                     ti.params.zero_point == to.params.zero_point;
-  if (ti.type != kTfLiteFloat32 && !bytes) return false;
+  const size_t element_size = CopiedElementSize(ti, Tensor(v, out));
+  if (element_size == 0) return false;
   const TfLiteIntArray& d = *ti.dims;
   const auto bs = static_cast<size_t>(
       static_cast<const TfLiteDepthToSpaceParams*>(node.builtin_data)->block_size);
@@ -328,11 +354,6 @@ bool DepthToSpaceCopy(VisitContext& v, const TfLiteNode& node, const TfLiteRegis
     // bs * c contiguous values on both sides.
     const auto bh = static_cast<size_t>(d.data[0]) * d.data[1], w = static_cast<size_t>(d.data[2]);
     const size_t c = static_cast<size_t>(d.data[3]) / (bs * bs);
-    *copy = StridedCopy{};
-    copy->src = in;
-    copy->dst = out;
-    copy->element_size = bytes ? 1 : 4;
-    copy->rank = 4;
     const size_t shape[4] = {bh, bs, w, bs * c};
     const ptrdiff_t src_stride[4] = {static_cast<ptrdiff_t>(w * bs * bs * c),
                                      static_cast<ptrdiff_t>(bs * c),
@@ -340,11 +361,7 @@ bool DepthToSpaceCopy(VisitContext& v, const TfLiteNode& node, const TfLiteRegis
     const ptrdiff_t dst_stride[4] = {static_cast<ptrdiff_t>(bs * w * bs * c),
                                      static_cast<ptrdiff_t>(w * bs * c),
                                      static_cast<ptrdiff_t>(bs * c), 1};
-    for (int i = 0; i < 4; ++i) {
-      copy->shape[i] = shape[i];
-      copy->src_stride[i] = src_stride[i];
-      copy->dst_stride[i] = dst_stride[i];
-    }
+    *copy = Copy4D(in, out, element_size, shape, src_stride, dst_stride);
   }
   return true;
 }
@@ -359,11 +376,8 @@ bool SpaceToDepthCopy(VisitContext& v, const TfLiteNode& node, const TfLiteRegis
   const int in = node.inputs->data[0], out = node.outputs->data[0];
   const TfLiteTensor& ti = Tensor(v, in);
   const TfLiteTensor& to = Tensor(v, out);
-  // Float, or 8-bit with the output quantized as the input (a copy cannot requantize).
-  const bool bytes = (ti.type == kTfLiteInt8 || ti.type == kTfLiteUInt8) && to.type == ti.type &&
-                     ti.params.scale == to.params.scale &&
-                     ti.params.zero_point == to.params.zero_point;
-  if (!(ti.type == kTfLiteFloat32 && to.type == kTfLiteFloat32) && !bytes) {
+  const size_t element_size = CopiedElementSize(ti, to);
+  if (element_size == 0) {
     return v.Refuse("SPACE_TO_DEPTH of other than float32, or 8-bit quantized as its input");
   }
   const int bs = static_cast<const TfLiteSpaceToDepthParams*>(node.builtin_data)->block_size;
@@ -382,11 +396,6 @@ bool SpaceToDepthCopy(VisitContext& v, const TfLiteNode& node, const TfLiteRegis
     const auto b = static_cast<size_t>(bs);
     const size_t by = static_cast<size_t>(d.data[0]) * (d.data[1] / bs);
     const size_t w = static_cast<size_t>(d.data[2]), c = static_cast<size_t>(d.data[3]);
-    *copy = StridedCopy{};
-    copy->src = in;
-    copy->dst = out;
-    copy->element_size = bytes ? 1 : 4;
-    copy->rank = 4;
     const size_t shape[4] = {by, w / b, b, b * c};
     const ptrdiff_t src_stride[4] = {static_cast<ptrdiff_t>(b * w * c),
                                      static_cast<ptrdiff_t>(b * c), static_cast<ptrdiff_t>(w * c),
@@ -394,11 +403,7 @@ bool SpaceToDepthCopy(VisitContext& v, const TfLiteNode& node, const TfLiteRegis
     const ptrdiff_t dst_stride[4] = {static_cast<ptrdiff_t>(w * b * c),
                                      static_cast<ptrdiff_t>(b * b * c),
                                      static_cast<ptrdiff_t>(b * c), 1};
-    for (int i = 0; i < 4; ++i) {
-      copy->shape[i] = shape[i];
-      copy->src_stride[i] = src_stride[i];
-      copy->dst_stride[i] = dst_stride[i];
-    }
+    *copy = Copy4D(in, out, element_size, shape, src_stride, dst_stride);
   }
   return true;
 }

@@ -156,51 +156,59 @@ bool ReducedAxes(VisitContext& v, int axes, int rank, std::vector<bool>* reduced
   return true;
 }
 
-bool PlanMeanF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&,
-                 MeanF32Step* step) {
+namespace {
+
+// A float reduction's tensors (input, output) and its reduced axes, where the output has
+// the input's size without them; false, with the reason, otherwise.
+bool FloatReduction(VisitContext& v, const TfLiteNode& node, int* in, int* out,
+                    std::vector<bool>* reduced) {
   if (!OneOutput(v, node, 2)) return false;
-  const int in = node.inputs->data[0], axes = node.inputs->data[1], out = node.outputs->data[0];
-  if (!CheckFloat(v, in, "input") || !CheckFloat(v, out, "output") ||
-      !CheckRank(v, in, 1, XNN_MAX_TENSOR_DIMS, "input")) {
+  *in = node.inputs->data[0];
+  *out = node.outputs->data[0];
+  if (!CheckFloat(v, *in, "input") || !CheckFloat(v, *out, "output") ||
+      !CheckRank(v, *in, 1, XNN_MAX_TENSOR_DIMS, "input")) {
     return false;
   }
-  const TfLiteTensor& x = Tensor(v, in);
-  const int rank = x.dims->size;
-  std::vector<bool> reduced;
-  if (!ReducedAxes(v, axes, rank, &reduced)) return false;
-  std::vector<int> dims(x.dims->data, x.dims->data + rank);
-  auto op = std::make_shared<const MeanF32>(dims, reduced);
-  if (static_cast<size_t>(tflite::NumElements(&Tensor(v, out))) != op->output_size()) {
+  const TfLiteTensor& x = Tensor(v, *in);
+  if (!ReducedAxes(v, node.inputs->data[1], x.dims->size, reduced)) return false;
+  int64_t out_count = 1;
+  for (int d = 0; d < x.dims->size; ++d) out_count *= (*reduced)[d] ? 1 : x.dims->data[d];
+  if (tflite::NumElements(&Tensor(v, *out)) != out_count) {
     return v.Refuse("the output's size is not the input's without the reduced axes");
   }
-  if (step != nullptr) *step = MeanF32Step{in, out, std::move(op)};
+  return true;
+}
+
+}  // namespace
+
+bool PlanMeanF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration&,
+                 MeanF32Step* step) {
+  int in, out;
+  std::vector<bool> reduced;
+  if (!FloatReduction(v, node, &in, &out, &reduced)) return false;
+  if (step == nullptr) return true;
+  const TfLiteTensor& x = Tensor(v, in);
+  std::vector<int> dims(x.dims->data, x.dims->data + x.dims->size);
+  *step = MeanF32Step{in, out, std::make_shared<const MeanF32>(dims, reduced)};
   return true;
 }
 
 bool PlanReduceF32(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg,
                    ReduceF32Step* step) {
-  if (!OneOutput(v, node, 2)) return false;
-  const int in = node.inputs->data[0], axes = node.inputs->data[1], out = node.outputs->data[0];
-  if (!CheckFloat(v, in, "input") || !CheckFloat(v, out, "output") ||
-      !CheckRank(v, in, 1, XNN_MAX_TENSOR_DIMS, "input")) {
-    return false;
-  }
-  const TfLiteTensor& x = Tensor(v, in);
-  const int rank = x.dims->size;
+  int in, out;
   std::vector<bool> reduced;
-  if (!ReducedAxes(v, axes, rank, &reduced)) return false;
-  int64_t out_count = 1;
-  for (int d = 0; d < rank; ++d) out_count *= reduced[d] ? 1 : x.dims->data[d];
-  if (tflite::NumElements(&Tensor(v, out)) != out_count) {
-    return v.Refuse("the output's size is not the input's without the reduced axes");
-  }
+  if (!FloatReduction(v, node, &in, &out, &reduced)) return false;
   if (step == nullptr) return true;
   ReduceF32 op = ReduceF32::kSum;
   if (reg.builtin_code == kTfLiteBuiltinReduceMax) op = ReduceF32::kMax;
   if (reg.builtin_code == kTfLiteBuiltinReduceMin) op = ReduceF32::kMin;
-  *step = ReduceF32Step{
-      in,       out, op, std::vector<int>(x.dims->data, x.dims->data + rank), std::move(reduced),
-      out_count};
+  const TfLiteTensor& x = Tensor(v, in);
+  *step = ReduceF32Step{in,
+                        out,
+                        op,
+                        std::vector<int>(x.dims->data, x.dims->data + x.dims->size),
+                        std::move(reduced),
+                        tflite::NumElements(&Tensor(v, out))};
   return true;
 }
 

@@ -1,6 +1,7 @@
 // RIGHT_SHIFT: a >> b with broadcasting, as TFLite's right_shift.cc: int8, int16, int32,
-// uint8, uint16, uint32 (v1), both inputs and the output of one type; the shift is clamped
-// to [0, bits - 1] (no undefined shifts), and signed values shift arithmetically.
+// uint8, uint16, uint32 (v1), both inputs and the output of one type (other types pass
+// Prepare and fail Eval, as in TFLite: binary_math::EvalSmallIntegers); the shift is
+// clamped to [0, bits - 1] (no undefined shifts), and signed values shift arithmetically.
 #include <cstdint>
 
 #include "kernels/internal/binary_math.h"
@@ -13,15 +14,6 @@ namespace builtin {
 namespace right_shift {
 namespace {
 
-// As TFLite's, Prepare takes inputs of any one type (their broadcast shape); Eval refuses
-// the non-integer ones, with TFLite's message.
-TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
-  return binary_math::Prepare(
-      context, node,
-      {kTfLiteInt8, kTfLiteInt16, kTfLiteInt32, kTfLiteUInt8, kTfLiteUInt16, kTfLiteUInt32,
-       kTfLiteInt64, kTfLiteUInt64, kTfLiteFloat16, kTfLiteFloat32, kTfLiteFloat64, kTfLiteBool});
-}
-
 template <typename T>
 T RightShift(T a, T b) {
   constexpr int kMaxShift = static_cast<int>(sizeof(T)) * 8 - 1;
@@ -29,39 +21,16 @@ T RightShift(T a, T b) {
   return static_cast<T>(a >> shift);
 }
 
-template <typename T>
-TfLiteStatus Run(TfLiteContext* context, TfLiteNode* node) {
-  return binary_math::Broadcast<T>(context, node, RightShift<T>);
-}
-
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
-  switch (GetInput(context, node, 0)->type) {
-    case kTfLiteInt8:
-      return Run<int8_t>(context, node);
-    case kTfLiteInt16:
-      return Run<int16_t>(context, node);
-    case kTfLiteInt32:
-      return Run<int32_t>(context, node);
-    case kTfLiteUInt8:
-      return Run<uint8_t>(context, node);
-    case kTfLiteUInt16:
-      return Run<uint16_t>(context, node);
-    case kTfLiteUInt32:
-      return Run<uint32_t>(context, node);
-    default:
-      TF_LITE_KERNEL_LOG(context,
-                         "RightShift currently only supports 8-bit/16-bit/32-bit integer/unsigned "
-                         "integer, got %s",
-                         TfLiteTypeGetName(GetInput(context, node, 0)->type));
-      return kTfLiteError;
-  }
+  return binary_math::EvalSmallIntegers(context, node, "RightShift",
+                                        [](auto a, auto b) { return RightShift(a, b); });
 }
 
 }  // namespace
 }  // namespace right_shift
 
 TfLiteRegistration* Register_RIGHT_SHIFT() {
-  static TfLiteRegistration r = {nullptr, nullptr, right_shift::Prepare, right_shift::Eval};
+  static TfLiteRegistration r = {nullptr, nullptr, binary_math::PrepareAnyType, right_shift::Eval};
   return &r;
 }
 

@@ -81,6 +81,41 @@ TfLiteStatus Broadcast(TfLiteContext* context, TfLiteNode* node, F f) {
   return kTfLiteOk;
 }
 
+// Ops on the 8-, 16- and 32-bit integer types (BITWISE_XOR, RIGHT_SHIFT), as TFLite's:
+// Prepare takes inputs of any one type (their broadcast shape); Eval runs f(a, b) (called
+// with both values of the element type) on those types and refuses the others with
+// TFLite's message naming the op (`name`: "BitwiseXor").
+inline TfLiteStatus PrepareAnyType(TfLiteContext* context, TfLiteNode* node) {
+  return Prepare(
+      context, node,
+      {kTfLiteInt8, kTfLiteInt16, kTfLiteInt32, kTfLiteUInt8, kTfLiteUInt16, kTfLiteUInt32,
+       kTfLiteInt64, kTfLiteUInt64, kTfLiteFloat16, kTfLiteFloat32, kTfLiteFloat64, kTfLiteBool});
+}
+template <typename F>
+TfLiteStatus EvalSmallIntegers(TfLiteContext* context, TfLiteNode* node, const char* name, F f) {
+  const TfLiteType type = GetInput(context, node, 0)->type;
+  switch (type) {
+    case kTfLiteInt8:
+      return Broadcast<int8_t>(context, node, f);
+    case kTfLiteInt16:
+      return Broadcast<int16_t>(context, node, f);
+    case kTfLiteInt32:
+      return Broadcast<int32_t>(context, node, f);
+    case kTfLiteUInt8:
+      return Broadcast<uint8_t>(context, node, f);
+    case kTfLiteUInt16:
+      return Broadcast<uint16_t>(context, node, f);
+    case kTfLiteUInt32:
+      return Broadcast<uint32_t>(context, node, f);
+    default:
+      TF_LITE_KERNEL_LOG(context,
+                         "%s currently only supports 8-bit/16-bit/32-bit integer/unsigned "
+                         "integer, got %s",
+                         name, TfLiteTypeGetName(type));
+      return kTfLiteError;
+  }
+}
+
 }  // namespace binary_math
 }  // namespace tflite
 
