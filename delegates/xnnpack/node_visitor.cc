@@ -209,6 +209,10 @@ bool Defined(VisitContext& v, xnn_status status, const char* what) {
 constexpr char kFloatOnly[] = "quantized: this delegate was created for float32 ops only";
 
 bool BuiltinBitsNode(VisitContext& v, const TfLiteNode& node, const TfLiteRegistration& reg) {
+  // The delegate's own float steps (BATCH_MATMUL, MEAN, SOFTMAX, TANH, RSQRT, GELU, EXP, ...)
+  // compute in such graphs what the builtin kernels compute (their orders of summation,
+  // libm's EXP and LOG), or, as LOGISTIC, no worse than the builtin kernel's Eigen form.
+  if (IsOwnFloatNode(v, node, reg)) return true;
   switch (reg.builtin_code) {
     // One IEEE operation per value (or none), as TFLite's builtin kernels compute them.
     case kTfLiteBuiltinAdd:
@@ -244,9 +248,8 @@ bool BuiltinBitsNode(VisitContext& v, const TfLiteNode& node, const TfLiteRegist
     case kTfLiteBuiltinTranspose:
     case kTfLiteBuiltinDequantize:
       return true;
-    // The delegate's own steps: TFLite's orders of summation (CONV_2D and FULLY_CONNECTED
-    // as its Eigen GEMM, BATCH_MATMUL k ascending) or the builtin kernels' code (MEAN,
-    // SOFTMAX, TANH, RSQRT, GELU).
+    // The delegate's own layers, where they sum in TFLite's orders (CONV_2D and
+    // FULLY_CONNECTED as its Eigen GEMM, DEPTHWISE_CONV_2D as the builtin code).
     case kTfLiteBuiltinConv2d:
       if (PlanOwnConv(v, node, reg, nullptr)) return true;
       return v.Refuse("a dynamic-range model: the delegate's own convolution, which sums as "
@@ -259,23 +262,10 @@ bool BuiltinBitsNode(VisitContext& v, const TfLiteNode& node, const TfLiteRegist
                       (v.reason.empty() ? std::string() : ": " + v.reason));
     case kTfLiteBuiltinDepthwiseConv2d:
       if (PlanOwnDepthwise(v, node, reg, nullptr)) return true;
-      return v.Refuse("a dynamic-range model: the builtin depthwise code, which sums as TFLite's "
-                      "builtin kernel, does not take this one" +
-                      (v.reason.empty() ? std::string() : ": " + v.reason));
-    case kTfLiteBuiltinBatchMatmul:
-    case kTfLiteBuiltinMean:
-    case kTfLiteBuiltinSoftmax:
-    case kTfLiteBuiltinTanh:
-    case kTfLiteBuiltinRsqrt:
-    case kTfLiteBuiltinGelu:
-    case kTfLiteBuiltinExp:  // (libm's in such graphs, as the builtin kernels)
-    case kTfLiteBuiltinLog:
-    case kTfLiteBuiltinSin:
-    case kTfLiteBuiltinCos:
-    case kTfLiteBuiltinSum:
-    case kTfLiteBuiltinReduceMax:
-    case kTfLiteBuiltinReduceMin:
-      return true;
+      return v.Refuse(
+          "a dynamic-range model: the builtin depthwise code, which sums as TFLite's "
+          "builtin kernel, does not take this one" +
+          (v.reason.empty() ? std::string() : ": " + v.reason));
     // Float kernels whose CPU version does not give TFLite's bits either (transcendental
     // functions as Eigen approximates them, interpolation, transposed convolution): where
     // they run changes nothing for the hybrid layers, so the faster place.

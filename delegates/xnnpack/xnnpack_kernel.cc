@@ -280,7 +280,7 @@ TfLiteStatus XnnpackKernel::Init(TfLiteContext* context, const TfLiteDelegatePar
         StridedCopy copy;
         planned = DepthToSpaceCopy(v, *node, *reg, &copy);
         seg.steps.emplace_back(copy);
-      } else if (op == kTfLiteBuiltinSpaceToDepth) {
+      } else if (SpaceToDepthCopy(v, *node, *reg, nullptr)) {
         StridedCopy copy;
         planned = SpaceToDepthCopy(v, *node, *reg, &copy);
         seg.steps.emplace_back(copy);
@@ -486,7 +486,7 @@ bool XnnpackKernel::RunsItself(TfLiteContext* context, const TfLiteNode& node,
   // XNNPACK has no quantized version of these: always the delegate's tables; nor these
   // float ops at all.
   if (IsByteTableNode(v, node, reg) || IsOwnFloatNode(v, node, reg) ||
-      IsOwnQuantizedMean(v, node, reg) || reg.builtin_code == kTfLiteBuiltinSpaceToDepth) {
+      IsOwnQuantizedMean(v, node, reg) || SpaceToDepthCopy(v, node, reg, nullptr)) {
     return true;
   }
   // With --xnnpack_force_fp16 the user asked for XNNPACK's fp16 arithmetic everywhere.
@@ -1496,7 +1496,7 @@ void XnnpackKernel::Note(TfLiteContext* context, int nodes) const {
               ? swished
           : IsGlueOp(op)                              ? copied
           : DepthToSpaceCopy(v, *node, *reg, nullptr) ? depth_to_space
-          : op == kTfLiteBuiltinSpaceToDepth          ? space_to_depth
+          : SpaceToDepthCopy(v, *node, *reg, nullptr) ? space_to_depth
           : PlanOwnMaxPool(v, *node, *reg, nullptr)   ? pooled
           : IsOwnFloatNode(v, *node, *reg)            ? own_float
           : IsOwnQuantizedMean(v, *node, *reg)        ? own_means

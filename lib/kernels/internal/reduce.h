@@ -111,8 +111,19 @@ struct Min {
 template <typename In, typename Acc, typename Reducer>
 void ReduceArray(const In* in, const int* dims, int rank, const std::vector<bool>& reduced,
                  Acc* out, int64_t out_count, Acc init, Reducer reducer) {
-  // Output stride of each input dimension (0 for reduced ones).
-  std::vector<int64_t> out_stride(rank, 0);
+  // Output stride of each input dimension (0 for reduced ones), and the walk's index: on
+  // the stack up to rank 8 (every Invoke comes here; no allocation there).
+  constexpr int kStackRank = 8;
+  int64_t stride_buf[kStackRank] = {};
+  int idx_buf[kStackRank] = {};
+  std::vector<int64_t> stride_heap;
+  std::vector<int> idx_heap;
+  if (rank > kStackRank) {
+    stride_heap.assign(rank, 0);
+    idx_heap.assign(rank, 0);
+  }
+  int64_t* out_stride = rank > kStackRank ? stride_heap.data() : stride_buf;
+  int* idx = rank > kStackRank ? idx_heap.data() : idx_buf;
   int64_t stride = 1;
   int64_t in_count = 1;
   for (int d = rank - 1; d >= 0; --d) {
@@ -162,7 +173,6 @@ void ReduceArray(const In* in, const int* dims, int rank, const std::vector<bool
     }
     return;
   }
-  std::vector<int> idx(rank, 0);
   int64_t o = 0;
   for (int64_t i = 0; i < in_count; ++i) {
     out[o] = reducer(out[o], in[i]);
