@@ -93,6 +93,69 @@ def two_signatures():
     return conv.convert()
 
 
+class StatefulCache(tf.Module):
+    """Resource variables shared by two signatures, as streaming / KV-cache models keep
+    state: "append" writes a row into a [1, 6, 4] cache at a position (XLA's
+    DynamicUpdateSlice: TFLite's DYNAMIC_UPDATE_SLICE, positions past the end clamped) and
+    counts its calls; "read" scales the cache. The converter gives VAR_HANDLE,
+    READ_VARIABLE, ASSIGN_VARIABLE and a CALL_ONCE of the initializer subgraph in each
+    signature's subgraph."""
+
+    def __init__(self):
+        super().__init__()
+        self.cache = tf.Variable(tf.fill([1, 6, 4], 0.5))
+        self.count = tf.Variable(0, dtype=tf.int32)
+
+    @tf.function(input_signature=[tf.TensorSpec([1, 1, 4], tf.float32, name="row"),
+                                  tf.TensorSpec([], tf.int32, name="pos")])
+    def append(self, row, pos):
+        from tensorflow.compiler.tf2xla.python import xla
+        self.cache.assign(xla.dynamic_update_slice(self.cache, row, [0, pos, 0]))
+        self.count.assign_add(1)
+        return {"sums": tf.reduce_sum(self.cache, axis=1), "count": self.count.read_value()}
+
+    @tf.function(input_signature=[tf.TensorSpec([1], tf.float32, name="scale")])
+    def read(self, scale):
+        return {"scaled": self.cache * scale}
+
+
+def stateful_cache():
+    m = StatefulCache()
+    fns = [m.append.get_concrete_function(), m.read.get_concrete_function()]
+    conv = tf.lite.TFLiteConverter.from_concrete_functions(fns, m)
+    return conv.convert()
+
+
+def stateful_goldens(model_name):
+    """A sequence of signature calls on one TFLite interpreter (ai-edge-litert, builtin
+    kernels), each seeing the state the calls before it left: testdata/goldens/<model>.json,
+    [{signature, inputs, outputs}, ...]."""
+    import json
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
+    it = Interpreter(model_path=os.path.join(OUT, model_name),
+                     experimental_op_resolver_type=OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES)
+    rng = np.random.default_rng(17)
+    calls = [("append", 2), ("append", 5), ("read", None), ("append", 9), ("append", -4),
+             ("read", None)]
+    goldens = []
+    for key, pos in calls:
+        runner = it.get_signature_runner(key)
+        if key == "append":
+            inputs = {"row": rng.uniform(-2, 2, (1, 1, 4)).astype(np.float32),
+                      "pos": np.array(pos, dtype=np.int32)}
+        else:
+            inputs = {"scale": rng.uniform(-2, 2, (1,)).astype(np.float32)}
+        outputs = runner(**inputs)
+        goldens.append({"signature": key,
+                        "inputs": {k: np.asarray(v).flatten().tolist() for k, v in inputs.items()},
+                        "outputs": {k: np.asarray(v).flatten().tolist()
+                                    for k, v in outputs.items()}})
+    path = os.path.join(OUT, "..", "goldens", model_name.replace(".tflite", ".json"))
+    with open(path, "w") as f:
+        json.dump(goldens, f, indent=1)
+    print(f"wrote {os.path.relpath(path)}")
+
+
 def signature_goldens(model_name):
     """Every signature of the model run by TFLite (ai-edge-litert, builtin kernels) on fixed
     inputs: testdata/goldens/<model>.json, {signature: {inputs: {name: [...]}, outputs: ...}}."""
@@ -132,12 +195,15 @@ def main():
         "tiny_cnn_int8.tflite": lambda: convert(tiny_cnn(), True),
         "two_signatures.tflite": two_signatures,
         "mbconv_int8.tflite": lambda: convert(mbconv(), True),
+        "stateful_cache.tflite": stateful_cache,
     }
     for name, make in makers.items():
         if not wanted or name in wanted:
             write(name, make())
             if name == "two_signatures.tflite":
                 signature_goldens(name)
+            if name == "stateful_cache.tflite":
+                stateful_goldens(name)
     return 0
 
 

@@ -1,6 +1,7 @@
 // CALL_ONCE (v1): invokes its init subgraph (no inputs, no outputs; typically it fills
-// resource variables or hash tables) the first time the node runs, and never again in
-// this interpreter, as TFLite's kernels/call_once.cc.
+// resource variables or hash tables) the first time a CALL_ONCE naming it runs, and never
+// again in this interpreter, as TFLite's kernels/call_once.cc: signatures whose subgraphs
+// each start with a CALL_ONCE of the same init share one initialization.
 #include "kernels/internal/control_flow.h"
 #include "tensorflow/lite/core/c/builtin_op_data.h"
 #include "tensorflow/lite/core/c/common.h"
@@ -13,12 +14,12 @@ namespace builtin {
 namespace call_once {
 namespace {
 
-struct OpData {
-  bool done = false;
-};
-
-void* Init(TfLiteContext*, const char*, size_t) { return new OpData; }
-void Free(TfLiteContext*, void* buffer) { delete static_cast<OpData*>(buffer); }
+bool Done(TfLiteContext* context, TfLiteNode* node) {
+  const auto* params = static_cast<const TfLiteCallOnceParams*>(node->builtin_data);
+  return params != nullptr && static_cast<Subgraph*>(context->impl_)
+                                      ->initialized_subgraphs()
+                                      .count(params->init_subgraph_index) != 0;
+}
 
 TfLiteStatus InitSubgraph(TfLiteContext* context, TfLiteNode* node, Subgraph** out) {
   const auto* params = static_cast<const TfLiteCallOnceParams*>(node->builtin_data);
@@ -27,7 +28,7 @@ TfLiteStatus InitSubgraph(TfLiteContext* context, TfLiteNode* node, Subgraph** o
 }
 
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
-  if (static_cast<OpData*>(node->user_data)->done) return kTfLiteOk;
+  if (Done(context, node)) return kTfLiteOk;
   TF_LITE_ENSURE_EQ(context, node->inputs->size, 0);
   TF_LITE_ENSURE_EQ(context, node->outputs->size, 0);
   Subgraph* init;
@@ -38,13 +39,12 @@ TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
 }
 
 TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
-  OpData* d = static_cast<OpData*>(node->user_data);
-  if (d->done) return kTfLiteOk;
+  if (Done(context, node)) return kTfLiteOk;
   Subgraph* init;
   TF_LITE_ENSURE_OK(context, InitSubgraph(context, node, &init));
   TF_LITE_ENSURE_OK(context, init->AllocateTensors());
   TF_LITE_ENSURE_OK(context, init->Invoke());
-  d->done = true;
+  static_cast<Subgraph*>(context->impl_)->initialized_subgraphs().insert(init->index());
   return kTfLiteOk;
 }
 
@@ -52,8 +52,7 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
 }  // namespace call_once
 
 TfLiteRegistration* Register_CALL_ONCE() {
-  static TfLiteRegistration r = {call_once::Init, call_once::Free, call_once::Prepare,
-                                 call_once::Eval};
+  static TfLiteRegistration r = {nullptr, nullptr, call_once::Prepare, call_once::Eval};
   return &r;
 }
 

@@ -15,6 +15,7 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_ADD_N, Register_ADD_N(), 1, 1);
   AddBuiltin(BuiltinOperator_ARG_MAX, Register_ARG_MAX(), 1, 3);
   AddBuiltin(BuiltinOperator_ARG_MIN, Register_ARG_MIN(), 1, 3);
+  AddBuiltin(BuiltinOperator_ASSIGN_VARIABLE, Register_ASSIGN_VARIABLE(), 1, 1);
   AddBuiltin(BuiltinOperator_ATAN2, Register_ATAN2(), 1, 1);
   AddBuiltin(BuiltinOperator_AVERAGE_POOL_2D, Register_AVERAGE_POOL_2D(), 1, 3);
   // BROADCAST_TO: v2-3 (v1 was withdrawn upstream).
@@ -50,6 +51,9 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_DEQUANTIZE, Register_DEQUANTIZE(), 1, 3);
   AddBuiltin(BuiltinOperator_DEQUANTIZE, Register_DEQUANTIZE(), 5, 5);
   AddBuiltin(BuiltinOperator_DIV, Register_DIV(), 1, 2);
+  // DYNAMIC_UPDATE_SLICE: v1 int32 start indices, v2 int64, v3-5 wider element types (the
+  // kernel moves bytes of any size; int4 has no read-write tensors here).
+  AddBuiltin(BuiltinOperator_DYNAMIC_UPDATE_SLICE, Register_DYNAMIC_UPDATE_SLICE(), 1, 5);
   AddBuiltin(BuiltinOperator_ELU, Register_ELU(), 1, 1);
   // EMBEDDING_LOOKUP: v1-3 float32 and int8/uint8 tables (copied, or hybrid to float32); not v4-5 (int4 / int2 tables).
   AddBuiltin(BuiltinOperator_EMBEDDING_LOOKUP, Register_EMBEDDING_LOOKUP(), 1, 3);
@@ -107,6 +111,7 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_QUANTIZE, Register_QUANTIZE(), 1, 3);
   AddBuiltin(BuiltinOperator_RANGE, Register_RANGE(), 1, 2);
   AddBuiltin(BuiltinOperator_RANK, Register_RANK(), 1, 1);
+  AddBuiltin(BuiltinOperator_READ_VARIABLE, Register_READ_VARIABLE(), 1, 1);
   AddBuiltin(BuiltinOperator_REAL, Register_REAL(), 1, 1);
   AddBuiltin(BuiltinOperator_REDUCE_ALL, Register_REDUCE_ALL(), 1, 1);
   AddBuiltin(BuiltinOperator_REDUCE_ANY, Register_REDUCE_ANY(), 1, 1);
@@ -170,6 +175,7 @@ BuiltinOpResolver::BuiltinOpResolver() {
   AddBuiltin(BuiltinOperator_UNSORTED_SEGMENT_MIN, Register_UNSORTED_SEGMENT_MIN(), 1, 1);
   AddBuiltin(BuiltinOperator_UNSORTED_SEGMENT_PROD, Register_UNSORTED_SEGMENT_PROD(), 1, 1);
   AddBuiltin(BuiltinOperator_UNSORTED_SEGMENT_SUM, Register_UNSORTED_SEGMENT_SUM(), 1, 1);
+  AddBuiltin(BuiltinOperator_VAR_HANDLE, Register_VAR_HANDLE(), 1, 1);
   // WHERE: v1 bool, v2 float32/int32/int64/int8/uint8/uint32 conditions.
   AddBuiltin(BuiltinOperator_WHERE, Register_WHERE(), 1, 2);
   AddBuiltin(BuiltinOperator_WHILE, Register_WHILE(), 1, 1);

@@ -118,6 +118,17 @@ ModelBuilder Binary(tflite::BuiltinOperator op, T a, T b, std::vector<int32_t> o
   return OneOp(op, {std::move(a), std::move(b)}, {out}, std::move(options));
 }
 
+// --- DYNAMIC_UPDATE_SLICE
+// --------------------------------------------------------------------------
+
+// operand, update, start indices -> the operand's shape; v2 for int64 indices.
+ModelBuilder DynamicUpdateSlice(T operand, T update, T start) {
+  const int version = start.type == TensorType_INT64 ? 2 : 1;
+  T out = Out(operand.type, operand.shape);
+  return OneOp(tflite::BuiltinOperator_DYNAMIC_UPDATE_SLICE,
+               {std::move(operand), std::move(update), std::move(start)}, {out}, {}, version);
+}
+
 // --- REDUCE_ANY, REDUCE_ALL, L2_POOL_2D, LOCAL_RESPONSE_NORMALIZATION
 // -------------------------
 
@@ -285,6 +296,69 @@ const GoldenCase kCases[] = {
      [] {
        return Sign(Const<int32_t>(TensorType_INT32, {5}, {-7, 0, 3, -2147483647 - 1, 2147483647}),
                    2);
+     },
+     0},
+    {"dynamic_update_slice_float_3d",
+     [] {
+       return DynamicUpdateSlice(In(TensorType_FLOAT32, {2, 5, 4}),
+                                 In(TensorType_FLOAT32, {1, 2, 3}),
+                                 Const<int32_t>(TensorType_INT32, {3}, {1, 2, 1}));
+     },
+     0},
+    {"dynamic_update_slice_float_clamped_starts",  // negative and past-the-end starts
+     [] {
+       return DynamicUpdateSlice(In(TensorType_FLOAT32, {2, 5, 4}),
+                                 In(TensorType_FLOAT32, {2, 3, 2}),
+                                 Const<int32_t>(TensorType_INT32, {3}, {-3, 9, 7}));
+     },
+     0},
+    {"dynamic_update_slice_kv_cache_row",  // one position of a [1, 8, 2, 4] cache, starts fed
+     [] {
+       return DynamicUpdateSlice(In(TensorType_FLOAT32, {1, 8, 2, 4}),
+                                 In(TensorType_FLOAT32, {1, 1, 2, 4}), In(TensorType_INT32, {4}));
+     },
+     0},
+    {"dynamic_update_slice_int8_int64_starts",
+     [] {
+       return DynamicUpdateSlice(In(TensorType_INT8, {4, 6}), In(TensorType_INT8, {2, 6}),
+                                 Const<int64_t>(TensorType_INT64, {2}, {1, 0}));
+     },
+     0},
+    {"dynamic_update_slice_int16_columns",
+     [] {
+       return DynamicUpdateSlice(In(tflite::TensorType_INT16, {3, 7}),
+                                 In(tflite::TensorType_INT16, {3, 2}),
+                                 Const<int32_t>(TensorType_INT32, {2}, {0, 4}));
+     },
+     0},
+    {"dynamic_update_slice_int64_whole",  // the update covers the operand
+     [] {
+       return DynamicUpdateSlice(In(TensorType_INT64, {3, 3}), In(TensorType_INT64, {3, 3}),
+                                 Const<int32_t>(TensorType_INT32, {2}, {2, 2}));
+     },
+     0},
+    {"dynamic_update_slice_bool",
+     [] {
+       return DynamicUpdateSlice(In(TensorType_BOOL, {2, 3, 4}), In(TensorType_BOOL, {1, 3, 2}),
+                                 Const<int32_t>(TensorType_INT32, {3}, {1, 0, 1}));
+     },
+     0},
+    {"dynamic_update_slice_update_larger_refused",
+     [] {
+       return DynamicUpdateSlice(In(TensorType_FLOAT32, {2, 3}), In(TensorType_FLOAT32, {2, 4}),
+                                 Const<int32_t>(TensorType_INT32, {2}, {0, 0}));
+     },
+     0},
+    {"dynamic_update_slice_starts_rank_mismatch_refused",
+     [] {
+       return DynamicUpdateSlice(In(TensorType_FLOAT32, {2, 3}), In(TensorType_FLOAT32, {1, 1}),
+                                 Const<int32_t>(TensorType_INT32, {3}, {0, 0, 0}));
+     },
+     0},
+    {"dynamic_update_slice_float_indices_refused",
+     [] {
+       return DynamicUpdateSlice(In(TensorType_FLOAT32, {2, 3}), In(TensorType_FLOAT32, {1, 1}),
+                                 Const<float>(TensorType_FLOAT32, {2}, {0.0f, 1.0f}));
      },
      0},
     {"atan2_float",

@@ -46,6 +46,7 @@ void Interpreter::AddSubgraphs(int subgraphs_to_add, int* first_new_subgraph_ind
     subgraphs_.back()->context()->allow_fp32_relax_to_fp16 = allow_fp16_;
     subgraphs_.back()->SetProfiler(profiler_);
     subgraphs_.back()->SetMemoryShare(memory_share_.get());
+    subgraphs_.back()->ShareResources(resources_);
     subgraphs_.back()->SetMaxWhileIterations(max_while_iterations_);
     subgraphs_.back()->SetCancellationFunction(cancellation_data_, check_cancelled_func_);
   }

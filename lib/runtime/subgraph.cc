@@ -267,6 +267,19 @@ TfLiteStatus Subgraph::AddNodeWithParameters(const std::vector<int>& inputs,
   node.custom_initial_data = init_data;
   node.custom_initial_data_size = static_cast<int>(init_data_size);
   node.delegate = nullptr;
+  // As TFLite's OpMightHaveSideEffect: a node touching a resource or variant tensor
+  // (ASSIGN_VARIABLE writes a variable and has no outputs), and control flow. Such nodes
+  // are never folded or skipped.
+  node.might_have_side_effect = reg.builtin_code == BuiltinOperator_IF ||
+                                reg.builtin_code == BuiltinOperator_WHILE ||
+                                reg.builtin_code == BuiltinOperator_CALL_ONCE;
+  for (const std::vector<int>* list : {&inputs, &outputs}) {
+    for (const int t : *list) {
+      if (t >= 0 && (tensors_[t].type == kTfLiteResource || tensors_[t].type == kTfLiteVariant)) {
+        node.might_have_side_effect = true;
+      }
+    }
+  }
   // Builtins receive their params struct through init's buffer, as in TFLite.
   if (reg.init != nullptr) {
     node.user_data = init_data != nullptr

@@ -204,6 +204,8 @@ class Interpreter {
   Profiler* profiler_ = nullptr;
   bool allow_buffer_handle_output_ = false;
   std::shared_ptr<MemoryShare> memory_share_;
+  // Resource variables and CALL_ONCE's record, shared by every subgraph.
+  std::shared_ptr<SubgraphResources> resources_ = std::make_shared<SubgraphResources>();
   int64_t max_while_iterations_ = 0;
   void* cancellation_data_ = nullptr;
   bool (*check_cancelled_func_)(void*) = nullptr;

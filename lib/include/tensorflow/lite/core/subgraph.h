@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +25,7 @@
 #include "tensorflow/lite/core/api/error_reporter.h"
 #include "tensorflow/lite/core/api/profiler.h"
 #include "tensorflow/lite/core/c/common.h"
+#include "tensorflow/lite/experimental/resource/resource_base.h"
 #include "runtime/runtime_context.h"
 
 struct pthreadpool;
@@ -49,6 +51,15 @@ namespace tflite {
 // one left on the CPU fails at prepare with TFLite's "Encountered unresolved custom op".
 TfLiteStatus UnresolvedCustomOpInvoke(TfLiteContext* context, TfLiteNode* node);
 bool IsUnresolvedCustomOp(const TfLiteRegistration& registration);
+
+// What the subgraphs of one interpreter share: resource variables, the ids VAR_HANDLE gives
+// them, and the CALL_ONCE init subgraphs that have run (once per interpreter, whichever
+// subgraph's CALL_ONCE runs them first).
+struct SubgraphResources {
+  resource::ResourceMap resources;
+  resource::ResourceIDMap resource_ids;
+  std::set<int> initialized_subgraphs;
+};
 
 class Subgraph {
  public:
@@ -135,6 +146,15 @@ class Subgraph {
   // tflite-inspect extension: WHILE fails after this many iterations (0: no cap, as
   // TFLite).
   void SetMaxWhileIterations(int64_t n) { max_while_iterations_ = n; }
+  // As TFLite's: the resources of this subgraph's interpreter (its own until the
+  // interpreter shares one set with every subgraph: ShareResources).
+  resource::ResourceMap& resources() { return shared_resources_->resources; }
+  resource::ResourceIDMap& resource_ids() { return shared_resources_->resource_ids; }
+  // tflite-inspect extension: CALL_ONCE's record of the init subgraphs already run.
+  std::set<int>& initialized_subgraphs() { return shared_resources_->initialized_subgraphs; }
+  void ShareResources(std::shared_ptr<SubgraphResources> resources) {
+    if (resources != nullptr) shared_resources_ = std::move(resources);
+  }
   int64_t max_while_iterations() const { return max_while_iterations_; }
   // As TFLite: Invoke asks `check_cancelled_func(data)` before every node (WHILE also
   // before every iteration) and fails with "Client requested cancel during Invoke()"
@@ -295,6 +315,7 @@ class Subgraph {
   size_t persistent_bytes_ = 0;
   const MemoryShare* memory_share_ = nullptr;
   int64_t max_while_iterations_ = 0;
+  std::shared_ptr<SubgraphResources> shared_resources_ = std::make_shared<SubgraphResources>();
   std::map<int, std::string> node_notes_;
   void* cancellation_data_ = nullptr;
   bool (*check_cancelled_func_)(void*) = nullptr;
