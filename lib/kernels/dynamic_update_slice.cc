@@ -11,6 +11,7 @@
 #include "tensorflow/lite/core/c/common.h"
 #include "tensorflow/lite/kernels/builtin_op_kernels.h"
 #include "tensorflow/lite/kernels/kernel_util.h"
+#include "kernels/internal/shape_util.h"
 
 namespace tflite {
 namespace ops {
@@ -18,7 +19,7 @@ namespace builtin {
 namespace dynamic_update_slice {
 namespace {
 
-constexpr int kMaxRank = 8;
+constexpr int kMaxRank = shape_util::kMaxBoxRank;
 
 TfLiteStatus Prepare(TfLiteContext* context, TfLiteNode* node) {
   const TfLiteTensor* operand;
@@ -84,31 +85,19 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
     std::memcpy(out, operand->data.raw_const, std::min(operand->bytes, output->bytes));
   }
   if (update_count == 0) return kTfLiteOk;
-  // Row-major strides (in elements) of the output, and the clamped start offset.
-  int64_t stride[kMaxRank];
-  int64_t offset = 0, s = 1;
-  for (int i = rank - 1; i >= 0; --i) {
-    stride[i] = s;
-    s *= SizeOfDimension(operand, i);
-  }
+  // Starts clamped so the update lies inside the operand, then one copy per row of the
+  // update's last dimension (rank >= 1 here: a rank-0 operand has one element, which the
+  // update covers).
   for (int i = 0; i < rank; ++i) {
     const int64_t limit = SizeOfDimension(operand, i) - SizeOfDimension(update, i);
-    offset += std::min<int64_t>(std::max<int64_t>(0, start[i]), limit) * stride[i];
+    start[i] = std::min<int64_t>(std::max<int64_t>(0, start[i]), limit);
   }
-  // One contiguous run per row of the update's last dimension (rank >= 1 here: a rank-0
-  // operand has one element, which the update covers).
   const size_t run = static_cast<size_t>(SizeOfDimension(update, rank - 1)) * element;
-  const int64_t rows = update_count / SizeOfDimension(update, rank - 1);
-  int64_t index[kMaxRank] = {};
-  for (int64_t r = 0; r < rows; ++r) {
-    int64_t at = offset;
-    for (int i = 0; i + 1 < rank; ++i) at += index[i] * stride[i];
-    std::memcpy(out + at * static_cast<int64_t>(element), src + r * static_cast<int64_t>(run), run);
-    for (int i = rank - 2; i >= 0; --i) {
-      if (++index[i] < SizeOfDimension(update, i)) break;
-      index[i] = 0;
-    }
-  }
+  tflite::shape_util::ForEachBoxRow(operand->dims->data, start, update->dims->data, rank,
+                                    [&](int64_t offset, int64_t r) {
+                                      std::memcpy(out + offset * static_cast<int64_t>(element),
+                                                  src + r * static_cast<int64_t>(run), run);
+                                    });
   return kTfLiteOk;
 }
 

@@ -109,24 +109,15 @@ TfLiteStatus Eval(TfLiteContext* context, TfLiteNode* node) {
     std::memcpy(output->data.raw, input->data.raw_const, elem);
     return kTfLiteOk;
   }
-  // Copy rows of the innermost dimension, walking the outer ones with an odometer.
-  std::vector<int64_t> stride(rank, 1);
-  for (int d = rank - 2; d >= 0; --d) stride[d] = stride[d + 1] * input->dims->data[d + 1];
+  // One copy per row of the innermost dimension.
   const size_t row = static_cast<size_t>(size[rank - 1]) * elem;
-  std::vector<int> idx(rank, 0);
   char* out = output->data.raw;
-  while (true) {
-    int64_t off = begin[rank - 1];
-    for (int d = 0; d < rank - 1; ++d) off += (begin[d] + idx[d]) * stride[d];
-    std::memcpy(out, input->data.raw_const + off * elem, row);
-    out += row;
-    int d = rank - 2;
-    for (; d >= 0; --d) {
-      if (++idx[d] < size[d]) break;
-      idx[d] = 0;
-    }
-    if (d < 0) break;
-  }
+  const char* in = input->data.raw_const;
+  shape_util::ForEachBoxRow(input->dims->data, begin.data(), size.data(), rank,
+                            [&](int64_t offset, int64_t r) {
+                              std::memcpy(out + r * static_cast<int64_t>(row),
+                                          in + offset * static_cast<int64_t>(elem), row);
+                            });
   return kTfLiteOk;
 }
 

@@ -48,6 +48,34 @@ inline int64_t Product(const TfLiteIntArray* dims, int begin, int end) {
   return p;
 }
 
+// The rows of a box (the elements [start, start + box) in each dimension) inside a
+// row-major array of shape `dims`, rank 1 to kMaxBoxRank: calls f(offset, r) for the box's
+// r-th row (a run of box[rank - 1] elements along the last dimension), offset being the
+// row's first element in the array. What SLICE reads and DYNAMIC_UPDATE_SLICE writes.
+constexpr int kMaxBoxRank = 8;
+template <typename Start, typename F>
+void ForEachBoxRow(const int* dims, const Start* start, const int* box, int rank, F&& f) {
+  int64_t stride[kMaxBoxRank];
+  int64_t offset = 0, s = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    stride[d] = s;
+    offset += static_cast<int64_t>(start[d]) * s;
+    s *= dims[d];
+  }
+  int64_t rows = 1;
+  for (int d = 0; d + 1 < rank; ++d) rows *= box[d];
+  int64_t index[kMaxBoxRank] = {};
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t at = offset;
+    for (int d = 0; d + 1 < rank; ++d) at += index[d] * stride[d];
+    f(at, r);
+    for (int d = rank - 2; d >= 0; --d) {
+      if (++index[d] < box[d]) break;
+      index[d] = 0;
+    }
+  }
+}
+
 // Element size in bytes of a fixed-size type (bool counts as 1); 0 otherwise.
 inline size_t ElementBytes(TfLiteType type) {
   if (type == kTfLiteBool) return sizeof(bool);
