@@ -126,6 +126,63 @@ def stateful_cache():
     return conv.convert()
 
 
+class DynamicTail(tf.Module):
+    """A convolutional backbone with fixed shapes, then a head whose shapes depend on an
+    input's value, as detection and ranking heads do: the feature map reshaped into
+    `groups` rows (a RESHAPE whose shape is computed from the input: a dynamic tensor)
+    and each row's energy. The pooled features stay fixed-shape."""
+
+    def __init__(self):
+        super().__init__()
+        rng = np.random.default_rng(3)
+        self.w1 = tf.constant(rng.normal(0, 0.3, (3, 3, 3, 8)), tf.float32)
+        self.b1 = tf.constant(rng.normal(0, 0.1, (8,)), tf.float32)
+        self.w2 = tf.constant(rng.normal(0, 0.3, (3, 3, 8, 8)), tf.float32)
+        self.b2 = tf.constant(rng.normal(0, 0.1, (8,)), tf.float32)
+
+    @tf.function(input_signature=[tf.TensorSpec([1, 16, 16, 3], tf.float32, name="image"),
+                                  tf.TensorSpec([], tf.int32, name="groups")])
+    def __call__(self, image, groups):
+        h = tf.nn.relu(tf.nn.conv2d(image, self.w1, 1, "SAME") + self.b1)
+        h = tf.nn.relu6(tf.nn.conv2d(h, self.w2, 2, "SAME") + self.b2)
+        rows = tf.reshape(h * 0.5 + 0.25, [groups, -1])
+        return {"pooled": tf.reduce_mean(h, axis=[1, 2]),
+                "energy": tf.reduce_sum(rows * rows, axis=1)}
+
+
+def dynamic_tail():
+    m = DynamicTail()
+    conv = tf.lite.TFLiteConverter.from_concrete_functions([m.__call__.get_concrete_function()], m)
+    return conv.convert()
+
+
+def dynamic_goldens(model_name):
+    """Calls with different `groups` (the head's shapes change between calls), each on a
+    fresh TFLite interpreter (ai-edge-litert, builtin kernels): testdata/goldens/<model>.json
+    in stateful_goldens' form. (One interpreter for all would not do: ai-edge-litert 2.3.0
+    keeps the first call's shapes after this RESHAPE on later calls, "energy" staying at 2
+    elements with groups = 8.)"""
+    import json
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
+    rng = np.random.default_rng(23)
+    goldens = []
+    for groups in (2, 8, 1, 4):
+        it = Interpreter(model_path=os.path.join(OUT, model_name),
+                         experimental_op_resolver_type=OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES)
+        runner = it.get_signature_runner("serving_default")
+        inputs = {"image": rng.uniform(-1, 1, (1, 16, 16, 3)).astype(np.float32),
+                  "groups": np.array(groups, dtype=np.int32)}
+        outputs = runner(**inputs)
+        goldens.append({"signature": "serving_default",
+                        "inputs": {k: np.asarray(v).flatten().tolist() for k, v in inputs.items()},
+                        "outputs": {k: np.asarray(v).flatten().tolist()
+                                    for k, v in outputs.items()}})
+    path = os.path.join(OUT, "..", "goldens", model_name.replace(".tflite", ".json"))
+    with open(path, "w") as f:
+        json.dump(goldens, f, indent=1)
+    print(f"wrote {os.path.relpath(path)}")
+
+
 def stateful_goldens(model_name):
     """A sequence of signature calls on one TFLite interpreter (ai-edge-litert, builtin
     kernels), each seeing the state the calls before it left: testdata/goldens/<model>.json,
@@ -196,6 +253,7 @@ def main():
         "two_signatures.tflite": two_signatures,
         "mbconv_int8.tflite": lambda: convert(mbconv(), True),
         "stateful_cache.tflite": stateful_cache,
+        "dynamic_tail.tflite": dynamic_tail,
     }
     for name, make in makers.items():
         if not wanted or name in wanted:
@@ -204,6 +262,8 @@ def main():
                 signature_goldens(name)
             if name == "stateful_cache.tflite":
                 stateful_goldens(name)
+            if name == "dynamic_tail.tflite":
+                dynamic_goldens(name)
     return 0
 
 

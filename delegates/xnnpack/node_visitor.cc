@@ -96,7 +96,7 @@ bool CheckFloat(VisitContext& v, int index, const char* what) {
     return v.Refuse(fmt::format("{} is {}; this XNNPACK delegate runs FLOAT32 only", what,
                                 TfLiteTypeGetName(t.type)));
   }
-  if (t.allocation_type == kTfLiteDynamic) {
+  if (t.allocation_type == kTfLiteDynamic && !v.dynamic_ok) {
     return v.Refuse(fmt::format("{} has a shape known only at run time", what));
   }
   if (t.dims == nullptr) return v.Refuse(fmt::format("{} has no shape", what));
@@ -147,7 +147,7 @@ bool CheckQuantized(VisitContext& v, int index, const char* what, int channel_di
   if (!IsQuantized8(t)) {
     return v.Refuse(fmt::format("{} is {} without affine quantization", what, TfLiteTypeGetName(t.type)));
   }
-  if (t.allocation_type == kTfLiteDynamic || t.dims == nullptr) {
+  if ((t.allocation_type == kTfLiteDynamic && !v.dynamic_ok) || t.dims == nullptr) {
     return v.Refuse(fmt::format("{} has a shape known only at run time", what));
   }
   if (IsPerChannel(t)) {

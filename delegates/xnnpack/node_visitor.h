@@ -55,6 +55,10 @@ struct VisitContext {
   // Float tensors that a convolution writes and an ADD alone reads (XnnpackKernel): a 1x1
   // convolution writing one is worth the own step, which can fold the ADD.
   const std::set<int>* residual_inputs = nullptr;
+  // Dynamic tensors are no reason to refuse: the partition is planned at Invoke with that
+  // run's shapes (set when deciding on a graph whose run-time shapes the runtime marked,
+  // and when planning such a partition).
+  bool dynamic_ok = false;
 
   bool Refuse(std::string why) {
     reason = std::move(why);

@@ -29,6 +29,7 @@
 #include "runtime/delegation_record.h"
 #include "runtime/thread_pool.h"
 #include "testing/delegate_check.h"
+#include "tools/string_reporter.h"
 #include "kernels/internal/depthwise_dot.h"
 #include "kernels/internal/gemv_f16.h"
 #include "xnnpack/conv_f32.h"
@@ -40,6 +41,8 @@
 #include "tensorflow/lite/interpreter_builder.h"
 #include "tensorflow/lite/kernels/register.h"
 #include "tensorflow/lite/model_builder.h"
+#include "tensorflow/lite/signature_runner.h"
+#include "nlohmann/json.hpp"
 
 namespace tflite_inspect {
 namespace {
@@ -3788,6 +3791,215 @@ TEST_CASE("XNNPACK runs its operators on the runtime's thread pool") {
   }
   xnn_delete_operator(op);
   pthreadpool_destroy(pool);
+}
+
+// --- Graphs with dynamic tensors -----------------------------------------------------
+
+std::unique_ptr<tflite::Interpreter> NewInterpreter(const tflite::FlatBufferModel& model) {
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  std::unique_ptr<tflite::Interpreter> interpreter;
+  REQUIRE(tflite::InterpreterBuilder(model, resolver)(&interpreter) == kTfLiteOk);
+  return interpreter;
+}
+
+// Sets a signature's inputs from a golden call, invokes, and compares its outputs (float
+// within 1e-4 * max(1, max|reference|)).
+void RunGoldenCall(tflite::Interpreter& interpreter, const nlohmann::json& call) {
+  tflite::SignatureRunner* runner =
+      interpreter.GetSignatureRunner(call["signature"].get<std::string>().c_str());
+  REQUIRE(runner != nullptr);
+  for (const auto& [name, values] : call["inputs"].items()) {
+    TfLiteTensor* t = runner->input_tensor(name.c_str());
+    REQUIRE(t != nullptr);
+    REQUIRE(t->bytes == values.size() * 4);
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (t->type == kTfLiteInt32) {
+        t->data.i32[i] = values[i].get<int32_t>();
+      } else {
+        t->data.f[i] = values[i].get<float>();
+      }
+    }
+  }
+  REQUIRE(runner->Invoke() == kTfLiteOk);
+  for (const auto& [name, values] : call["outputs"].items()) {
+    const TfLiteTensor* t = runner->output_tensor(name.c_str());
+    REQUIRE(t != nullptr);
+    REQUIRE(t->bytes == values.size() * 4);
+    float scale = 1.0f;
+    for (const auto& v : values) scale = std::max(scale, std::fabs(v.get<float>()));
+    for (size_t i = 0; i < values.size(); ++i) {
+      CAPTURE(name, i);
+      if (t->type == kTfLiteInt32) {
+        CHECK(t->data.i32[i] == values[i].get<int32_t>());
+      } else {
+        CHECK(std::fabs(t->data.f[i] - values[i].get<float>()) <= 1e-4f * scale);
+      }
+    }
+  }
+}
+
+TEST_CASE("XNNPACK takes the fixed-shape part of a graph with dynamic tensors") {
+  // A converted conv backbone whose head reshapes the features into `groups` rows (an
+  // input's value). As TFLite 2.21's XNNPACK (ai-edge-litert 2.3.0's partitions): the
+  // backbone, and the head after the RESHAPE, whose shapes change from call to call (its
+  // runtime planned again each time here, reshaped there).
+  // The golden calls come from a fresh TFLite interpreter each (scripts/gen_testdata.py:
+  // ai-edge-litert 2.3.0 keeps the first call's shapes after the RESHAPE on later calls).
+  const std::string dir = std::string(TFI_SOURCE_DIR) + "/testdata/";
+  auto model = tflite::FlatBufferModel::BuildFromFile((dir + "models/dynamic_tail.tflite").c_str());
+  REQUIRE(model != nullptr);
+  std::ifstream f(dir + "goldens/dynamic_tail.json");
+  const nlohmann::json calls = nlohmann::json::parse(f);
+  REQUIRE(calls.size() == 4);
+  for (int threads : {1, 2}) {
+    CAPTURE(threads);
+    auto interpreter = NewInterpreter(*model);
+    REQUIRE(interpreter->SetNumThreads(threads) == kTfLiteOk);
+    auto delegate = CreateXnnpackDelegate({});
+    REQUIRE(interpreter->ModifyGraphWithDelegate(delegate.value().get()) == kTfLiteOk);
+    const auto& r = *interpreter->primary_subgraph().delegation_records().at(0);
+    // CONV_2D, CONV_2D, MEAN, MUL, ADD; then MUL, SUM on the reshaped features.
+    REQUIRE(r.partitions.size() == 2);
+    CHECK(r.partitions[0].nodes == std::vector<int>{1, 2, 3, 4, 5});
+    CHECK(r.partitions[1].nodes == std::vector<int>{7, 8});
+    CHECK(r.unsupported.at(6) ==
+          "the new shape is not a constant of the model (TFLite's delegate requires one)");
+    CHECK(r.unsupported.count(0) == 1);  // PACK of int32
+    REQUIRE(interpreter->AllocateTensors() == kTfLiteOk);
+    // The head's shapes change from call to call (2, 8, 1 and 4 rows).
+    for (const auto& call : calls) RunGoldenCall(*interpreter, call);
+  }
+}
+
+TEST_CASE("XNNPACK on a stateful model: the nodes reading variables, over a sequence of calls") {
+  // The two-signature KV-cache model of kernels/resource_variable_test.cc: variable ops stay
+  // on the CPU; the SUM and MUL reading a variable's (dynamic) value are delegated, planned
+  // at Invoke. Outputs as TFLite's over the golden sequence of calls.
+  const std::string dir = std::string(TFI_SOURCE_DIR) + "/testdata/";
+  auto model =
+      tflite::FlatBufferModel::BuildFromFile((dir + "models/stateful_cache.tflite").c_str());
+  REQUIRE(model != nullptr);
+  std::ifstream f(dir + "goldens/stateful_cache.json");
+  const nlohmann::json calls = nlohmann::json::parse(f);
+  REQUIRE(calls.size() == 6);
+  auto interpreter = NewInterpreter(*model);
+  auto delegate = CreateXnnpackDelegate({});
+  REQUIRE(interpreter->ModifyGraphWithDelegate(delegate.value().get()) == kTfLiteOk);
+  int partitions = 0;
+  for (size_t i = 0; i < interpreter->subgraphs_size(); ++i) {
+    for (const auto& r : interpreter->subgraph(static_cast<int>(i))->delegation_records()) {
+      partitions += static_cast<int>(r->partitions.size());
+    }
+  }
+  CHECK(partitions == 2);
+  for (const auto& call : calls) {
+    tflite::SignatureRunner* runner =
+        interpreter->GetSignatureRunner(call["signature"].get<std::string>().c_str());
+    REQUIRE(runner != nullptr);
+    REQUIRE(runner->AllocateTensors() == kTfLiteOk);
+    RunGoldenCall(*interpreter, call);
+  }
+}
+
+TEST_CASE("XNNPACK partitions after a dynamic tensor in the plan run with their fixed shapes") {
+  // y = reshape(x, shape) comes first in the plan (dynamic); the fixed-shape chain on z
+  // after it is delegated, prepared before the delegate saw it, and runs right each time
+  // the dynamic part changes shape.
+  ModelBuilder b;
+  const int x = b.AddTensor(TensorType_FLOAT32, {12}, "x");
+  const int shape = b.AddTensor(tflite::TensorType_INT32, {2}, "shape");
+  const int y = b.AddTensor(TensorType_FLOAT32, {1, 12}, "y");
+  const int z = b.AddTensor(TensorType_FLOAT32, {2, 8}, "z");
+  const int z2 = b.AddTensor(TensorType_FLOAT32, {2, 8}, "z2");
+  const int z3 = b.AddTensor(TensorType_FLOAT32, {2, 8}, "z3");
+  b.AddOperator(tflite::BuiltinOperator_RESHAPE, {x, shape}, {y},
+                Options(tflite::ReshapeOptionsT{}));
+  b.AddOperator(tflite::BuiltinOperator_ADD, {z, z}, {z2}, Options(tflite::AddOptionsT{}));
+  b.AddOperator(tflite::BuiltinOperator_MUL, {z2, z}, {z3}, Options(tflite::MulOptionsT{}));
+  b.SetInputs({x, shape, z});
+  b.SetOutputs({y, z3});
+  const auto bytes = b.Build();
+  auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()),
+                                                        bytes.size());
+  auto interpreter = NewInterpreter(*model);
+  auto delegate = CreateXnnpackDelegate({});
+  REQUIRE(interpreter->ModifyGraphWithDelegate(delegate.value().get()) == kTfLiteOk);
+  const auto& r = *interpreter->primary_subgraph().delegation_records().at(0);
+  REQUIRE(r.partitions.size() == 1);
+  CHECK(r.partitions[0].nodes == std::vector<int>{1, 2});
+  CHECK(r.unsupported.at(0) ==
+        "the new shape is not a constant of the model (TFLite's delegate requires one)");
+  REQUIRE(interpreter->AllocateTensors() == kTfLiteOk);
+  for (const auto& [rows, scale] :
+       std::vector<std::pair<int, float>>{{3, 1.f}, {6, -2.f}, {1, .5f}}) {
+    CAPTURE(rows);
+    for (int i = 0; i < 12; ++i) interpreter->typed_input_tensor<float>(0)[i] = i * scale;
+    interpreter->typed_input_tensor<int32_t>(1)[0] = rows;
+    interpreter->typed_input_tensor<int32_t>(1)[1] = -1;
+    for (int i = 0; i < 16; ++i) interpreter->typed_input_tensor<float>(2)[i] = (i - 5) * scale;
+    REQUIRE(interpreter->Invoke() == kTfLiteOk);
+    const TfLiteTensor* yt = interpreter->output_tensor(0);
+    REQUIRE(yt->dims->size == 2);
+    CHECK(yt->dims->data[0] == rows);
+    CHECK(yt->dims->data[1] == 12 / rows);
+    for (int i = 0; i < 12; ++i) CHECK(yt->data.f[i] == i * scale);
+    for (int i = 0; i < 16; ++i) {
+      const float v = (i - 5) * scale;
+      CHECK(interpreter->typed_output_tensor<float>(1)[i] == 2 * v * v);
+    }
+  }
+}
+
+TEST_CASE("XNNPACK partitions shaped at Invoke: planned per shape, the CPU where it cannot") {
+  // HARD_SWISH of y = reshape(x, shape): the partition is planned for each shape met. A
+  // rank-7 shape (this XNNPACK's values have up to 6 dimensions) runs its node on the CPU
+  // kernel that time, with a message; XNNPACK takes the next rank-2 one again.
+  ModelBuilder b;
+  const int x = b.AddTensor(TensorType_FLOAT32, {12}, "x");
+  const int shape = b.AddTensor(tflite::TensorType_INT32, {2}, "shape");
+  const int y = b.AddTensor(TensorType_FLOAT32, {1, 12}, "y");
+  const int z = b.AddTensor(TensorType_FLOAT32, {1, 12}, "z");
+  b.AddOperator(tflite::BuiltinOperator_RESHAPE, {x, shape}, {y},
+                Options(tflite::ReshapeOptionsT{}));
+  b.AddOperator(tflite::BuiltinOperator_HARD_SWISH, {y}, {z});
+  b.SetInputs({x, shape});
+  b.SetOutputs({z});
+  const auto bytes = b.Build();
+  auto model = tflite::FlatBufferModel::BuildFromBuffer(reinterpret_cast<const char*>(bytes.data()),
+                                                        bytes.size());
+  StringErrorReporter reporter;
+  tflite::ops::builtin::BuiltinOpResolver resolver;
+  std::unique_ptr<tflite::Interpreter> interpreter;
+  REQUIRE(tflite::InterpreterBuilder(*model, resolver, &reporter)(&interpreter) == kTfLiteOk);
+  auto delegate = CreateXnnpackDelegate({});
+  REQUIRE(interpreter->ModifyGraphWithDelegate(delegate.value().get()) == kTfLiteOk);
+  const auto& records = interpreter->primary_subgraph().delegation_records();
+  REQUIRE(records.back()->partitions.size() == 1);
+  CHECK(records.back()->partitions[0].nodes == std::vector<int>{1});
+  const std::vector<std::vector<int>> shapes = {{3, 4}, {2, 6}, {1, 1, 1, 2, 1, 3, 2}, {4, 3}};
+  for (const auto& dims : shapes) {
+    CAPTURE(dims);
+    const size_t said_before = reporter.text().size();
+    REQUIRE(interpreter->ResizeInputTensor(interpreter->inputs()[1],
+                                           {static_cast<int>(dims.size())}) == kTfLiteOk);
+    REQUIRE(interpreter->AllocateTensors() == kTfLiteOk);
+    for (int i = 0; i < 12; ++i) interpreter->typed_input_tensor<float>(0)[i] = i - 5.5f;
+    for (size_t i = 0; i < dims.size(); ++i) {
+      interpreter->typed_input_tensor<int32_t>(1)[i] = dims[i];
+    }
+    REQUIRE(interpreter->Invoke() == kTfLiteOk);
+    const TfLiteTensor* out = interpreter->output_tensor(0);
+    REQUIRE(out->dims->size == static_cast<int>(dims.size()));
+    REQUIRE(out->bytes == 12 * sizeof(float));
+    for (int i = 0; i < 12; ++i) {
+      const float v = i - 5.5f;
+      CHECK(out->data.f[i] ==
+            Approx(v * std::min(std::max(v + 3.0f, 0.0f), 6.0f) / 6.0f).margin(1e-6));
+    }
+    const std::string said = reporter.text().substr(said_before);
+    CHECK((said.find("runs on the CPU kernels this time") != std::string::npos) ==
+          (dims.size() > 6));
+  }
 }
 
 }  // namespace

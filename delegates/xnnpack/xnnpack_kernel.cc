@@ -1357,6 +1357,7 @@ TfLiteStatus XnnpackKernel::CreateRuntime(TfLiteContext* context, Segment* seg) 
     v.ids = &ids;
     v.static_data = &static_data_;
     v.builtin_bits = builtin_bits_;
+    v.dynamic_ok = true;  // see NewVisit
     // Values: written here and read later or outside (external output), written before
     // this segment (external input), or internal to this runtime.
     for (int n : seg->nodes) {

@@ -131,6 +131,9 @@ class XnnpackKernel : public tflite::SimpleDelegateKernelInterface {
     v.static_data = &static_data_;
     v.builtin_bits = builtin_bits_;
     v.residual_inputs = &residual_inputs_;
+    // The delegate gave this kernel only nodes it can plan: a dynamic tensor among them
+    // is one shaped at Invoke, and this kernel is planned then (PartitionKernel).
+    v.dynamic_ok = true;
     return v;
   }
   // Whether node n is one this kernel computes itself rather than XNNPACK.

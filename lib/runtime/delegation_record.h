@@ -43,6 +43,9 @@ struct DelegationRecord {
   // applied, one entry per report: TFLite's tools print these at default verbosity
   // (e.g. the GPU delegate's "Following operations are not supported ..." message).
   std::vector<std::string> reported;
+  // For a delegate with kDelegateFlagsStaticPartitions: tensor -> 1 where its shape is
+  // known only at Invoke (a dynamic tensor, or computed from one), 0 where it is known now.
+  std::vector<char> shaped_at_invoke;
   TfLiteStatus status = kTfLiteOk;
   std::string error;  // messages reported while the delegate was applied, if it failed
 };

@@ -1,5 +1,7 @@
 #include "runtime/runtime_context.h"
 
+#include "runtime/delegation_record.h"
+
 namespace tflite_inspect {
 namespace {
 
@@ -20,6 +22,12 @@ RuntimeContext* GetRuntimeContext(TfLiteContext* context) {
 DelegationRecord* CurrentDelegationRecord(TfLiteContext* context) {
   RuntimeContext* runtime = GetRuntimeContext(context);
   return runtime != nullptr ? runtime->delegation : nullptr;
+}
+
+bool ShapeKnownOnlyAtInvoke(TfLiteContext* context, int t) {
+  const DelegationRecord* record = CurrentDelegationRecord(context);
+  return record != nullptr && t >= 0 && static_cast<size_t>(t) < record->shaped_at_invoke.size() &&
+         record->shaped_at_invoke[t] != 0;
 }
 
 }  // namespace tflite_inspect

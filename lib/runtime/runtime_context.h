@@ -35,6 +35,19 @@ RuntimeContext* GetRuntimeContext(TfLiteContext* context);
 // or not our runtime).
 DelegationRecord* CurrentDelegationRecord(TfLiteContext* context);
 
+// tflite-inspect's own bit of TfLiteDelegate::flags, set with
+// kTfLiteDelegateFlagsAllowDynamicTensors by a delegate that accepts graphs with dynamic
+// tensors but plans each partition for fixed shapes (our XNNPACK, whose library cannot
+// reshape a runtime). Before its Prepare the runtime prepares every node whose shapes are
+// known then (past dynamic outputs) and folds constant nodes; ShapeKnownOnlyAtInvoke says
+// which tensors it must leave to the CPU; and a resized input re-applies it, as a static
+// delegate. Far above TFLite's bits (1 to 8), which this runtime reads as TFLite does.
+constexpr int64_t kDelegateFlagsStaticPartitions = int64_t{1} << 40;
+
+// Inside the Prepare of a delegate with kDelegateFlagsStaticPartitions: whether tensor
+// `t` gets its shape only when the graph runs. False elsewhere (no such information).
+bool ShapeKnownOnlyAtInvoke(TfLiteContext* context, int t);
+
 }  // namespace tflite_inspect
 
 #endif  // TFLITE_INSPECT_LIB_RUNTIME_RUNTIME_CONTEXT_H_

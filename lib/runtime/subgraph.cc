@@ -429,6 +429,14 @@ TfLiteStatus Subgraph::PrepareNode(int node_index) {
     }
     return kTfLiteError;
   }
+  if (shaped_partitions_.count(node_index) != 0 && node.builtin_data != nullptr) {
+    // The partition's shapes are this run's: its own nodes propagate them first (as
+    // TFLite does for delegates with kTfLiteDelegateFlagsRequirePropagatedShapes).
+    const auto* params = static_cast<const TfLiteDelegateParams*>(node.builtin_data);
+    for (int i = 0; i < params->nodes_to_replace->size; ++i) {
+      TF_LITE_ENSURE_STATUS(PrepareNode(params->nodes_to_replace->data[i]));
+    }
+  }
   if (reg.prepare == nullptr) return kTfLiteOk;
   TakeMultiplierRangeError();  // a note left by someone else is not this node's
   const TfLiteStatus prepared = reg.prepare(&context_, &node);
@@ -449,7 +457,8 @@ TfLiteStatus Subgraph::PrepareNode(int node_index) {
 
 // As TFLite's PrepareOpsStartingAt: stops after the first node whose output is dynamic
 // (its shape is known only once it has run); Invoke prepares the nodes after it.
-TfLiteStatus Subgraph::PrepareFrom(int plan_index, bool skip_unresolved) {
+TfLiteStatus Subgraph::PrepareFrom(int plan_index, bool skip_unresolved,
+                                   std::vector<char>* shaped_at_invoke) {
   // Before any kernel's prepare sizes its own buffers from them (here or in a static
   // delegate's preparation): no tensor over the memory limit, which may have been set
   // after the tensors were.
@@ -462,9 +471,25 @@ TfLiteStatus Subgraph::PrepareFrom(int plan_index, bool skip_unresolved) {
       }
     }
   }
+  if (shaped_at_invoke != nullptr) shaped_at_invoke->assign(tensors_.size(), 0);
+  int first_dynamic = -1;  // plan index after which Invoke prepares again
   for (size_t i = plan_index; i < execution_plan_.size(); ++i) {
     const int n = execution_plan_[i];
     if (skip_unresolved && IsUnresolvedCustomOp(nodes_and_registration_[n].second)) continue;
+    const TfLiteNode& node = nodes_and_registration_[n].first;
+    if (shaped_at_invoke != nullptr) {
+      bool after_dynamic = false;
+      for (int k = 0; k < node.inputs->size && !after_dynamic; ++k) {
+        const int t = node.inputs->data[k];
+        after_dynamic = t >= 0 && (*shaped_at_invoke)[t] != 0;
+      }
+      if (after_dynamic) {
+        for (int k = 0; k < node.outputs->size; ++k) {
+          if (node.outputs->data[k] >= 0) (*shaped_at_invoke)[node.outputs->data[k]] = 1;
+        }
+        continue;
+      }
+    }
     TF_LITE_ENSURE_STATUS(PrepareNode(n));
     // As TFLite's kernels compute shape arithmetic on constant or persistent inputs at
     // prepare: a node whose inputs are all constant runs now, so the nodes after it see
@@ -474,12 +499,15 @@ TfLiteStatus Subgraph::PrepareFrom(int plan_index, bool skip_unresolved) {
     for (int o = 0; o < outputs->size; ++o) {
       const int t = outputs->data[o];
       if (t >= 0 && tensors_[t].allocation_type == kTfLiteDynamic) {
-        next_plan_index_to_prepare_ = static_cast<int>(i) + 1;
-        return kTfLiteOk;
+        if (first_dynamic < 0) first_dynamic = static_cast<int>(i);
+        if (shaped_at_invoke == nullptr) break;
+        (*shaped_at_invoke)[t] = 1;
       }
     }
+    if (first_dynamic >= 0 && shaped_at_invoke == nullptr) break;
   }
-  next_plan_index_to_prepare_ = static_cast<int>(execution_plan_.size());
+  next_plan_index_to_prepare_ =
+      first_dynamic >= 0 ? first_dynamic + 1 : static_cast<int>(execution_plan_.size());
   return kTfLiteOk;
 }
 

@@ -8,6 +8,7 @@
 
 #include "runtime/delegation_record.h"
 #include "runtime/graph_partition.h"
+#include "runtime/runtime_context.h"
 #include "tensorflow/lite/core/subgraph.h"
 #include "tensorflow/lite/interpreter_options.h"
 #include "tensorflow/lite/schema/schema_generated.h"
@@ -220,6 +221,17 @@ TfLiteStatus Subgraph::ReplaceNodeSubsetsWithDelegateKernels(
       tensor.delegate = delegate;
     }
     nodes_and_registration_[node_index].first.delegate = delegate;
+    if (record != nullptr && !record->shaped_at_invoke.empty()) {
+      for (int n : subset.nodes) {
+        const TfLiteNode& replaced = nodes_and_registration_[n].first;
+        for (const TfLiteIntArray* list : {replaced.inputs, replaced.outputs}) {
+          for (int i = 0; i < list->size; ++i) {
+            const int t = list->data[i];
+            if (t >= 0 && record->shaped_at_invoke[t] != 0) shaped_partitions_.insert(node_index);
+          }
+        }
+      }
+    }
     if (record != nullptr) {
       record->partitions.push_back(
           {node_index, subset.nodes, subset.input_tensors, subset.output_tensors});
@@ -302,8 +314,17 @@ TfLiteStatus Subgraph::ApplyDelegate(TfLiteDelegate* delegate,
                 "TfLiteDelegate must set Prepare); nothing was delegated");
     return kTfLiteDelegateError;
   }
-  const bool allows_dynamic = (delegate->flags & kTfLiteDelegateFlagsAllowDynamicTensors) != 0;
-  if (!allows_dynamic) {
+  // A delegate with fixed-shape partitions (tflite-inspect's bit) is prepared for as a
+  // static one, but on a graph with dynamic tensors it gets the nodes whose shapes are
+  // known now and is told which are not.
+  const bool static_partitions =
+      (delegate->flags & kTfLiteDelegateFlagsAllowDynamicTensors) != 0 &&
+      (delegate->flags & tflite_inspect::kDelegateFlagsStaticPartitions) != 0;
+  const bool allows_dynamic =
+      !static_partitions && (delegate->flags & kTfLiteDelegateFlagsAllowDynamicTensors) != 0;
+  if (static_partitions) {
+    TF_LITE_ENSURE_STATUS(PrepareFrom(0, /*skip_unresolved=*/true, &record->shaped_at_invoke));
+  } else if (!allows_dynamic) {
     // Shapes must be known before such a delegate looks at the graph. Unresolved custom
     // ops are left for the delegate to claim (TFLite's XNNPACK takes MediaPipe's by name).
     TF_LITE_ENSURE_STATUS(PrepareFrom(0, /*skip_unresolved=*/true));
@@ -362,6 +383,7 @@ TfLiteStatus Subgraph::UndoAllDelegates() {
   for (int n : execution_plan_) max_node = std::max(max_node, n);
   nodes_and_registration_.resize(static_cast<size_t>(max_node + 1));
   folded_.resize(nodes_and_registration_.size());
+  shaped_partitions_.clear();
   // Tensors written by delegate kernels are the CPU's again (buffer handles stay).
   for (auto& t : tensors_) {
     if (t.delegate != nullptr && t.buffer_handle == kTfLiteNullBufferHandle) {

@@ -146,12 +146,12 @@ class Subgraph {
   // tflite-inspect extension: WHILE fails after this many iterations (0: no cap, as
   // TFLite).
   void SetMaxWhileIterations(int64_t n) { max_while_iterations_ = n; }
-  // As TFLite's: the resources of this subgraph's interpreter (its own until the
-  // interpreter shares one set with every subgraph: ShareResources).
-  resource::ResourceMap& resources() { return shared_resources_->resources; }
-  resource::ResourceIDMap& resource_ids() { return shared_resources_->resource_ids; }
+  // As TFLite's: the resources of this subgraph's interpreter (shared by every subgraph:
+  // ShareResources; a subgraph outside an interpreter makes its own when first asked).
+  resource::ResourceMap& resources() { return Resources().resources; }
+  resource::ResourceIDMap& resource_ids() { return Resources().resource_ids; }
   // tflite-inspect extension: CALL_ONCE's record of the init subgraphs already run.
-  std::set<int>& initialized_subgraphs() { return shared_resources_->initialized_subgraphs; }
+  std::set<int>& initialized_subgraphs() { return Resources().initialized_subgraphs; }
   void ShareResources(std::shared_ptr<SubgraphResources> resources) {
     if (resources != nullptr) shared_resources_ = std::move(resources);
   }
@@ -239,7 +239,8 @@ class Subgraph {
   // execution plan that reads or writes it; -2 for tensors never released (subgraph
   // inputs, outputs, variables, folded nodes' outputs), -1 for tensors no step touches.
   std::vector<int> LastStepOfTensors() const;
-  // kInvokableAndImmutable: a delegate without dynamic-tensor support was applied;
+  // kInvokableAndImmutable: a delegate without dynamic-tensor support (or with fixed-shape
+  // partitions, kDelegateFlagsStaticPartitions) was applied;
   // resizing an input then undoes the delegates until the next AllocateTensors.
   enum class State { kUninvokable, kInvokable, kInvokableAndImmutable };
 
@@ -247,7 +248,11 @@ class Subgraph {
   void ReportNodeNote(int node_index);  // the SetNodeNote sentence, if any
   // skip_unresolved: leave unresolved custom ops unprepared (their outputs keep the
   // model's shapes) so that a static-shape delegate can still look at, and claim, them.
-  TfLiteStatus PrepareFrom(int plan_index, bool skip_unresolved = false);
+  // shaped_at_invoke (from 0 only): go on past dynamic outputs, leaving unprepared the
+  // nodes that read a tensor whose shape is known only at Invoke and marking their outputs
+  // 1 in it (for a delegate with tflite_inspect::kDelegateFlagsStaticPartitions).
+  TfLiteStatus PrepareFrom(int plan_index, bool skip_unresolved = false,
+                           std::vector<char>* shaped_at_invoke = nullptr);
   // Whether a node has nothing to compute in Invoke (every output has zero elements).
   bool WritesNothing(const TfLiteNode& node, const TfLiteRegistration& reg) const;
   // before_planning: only nodes without temporaries (arena memory does not exist yet);
@@ -315,7 +320,15 @@ class Subgraph {
   size_t persistent_bytes_ = 0;
   const MemoryShare* memory_share_ = nullptr;
   int64_t max_while_iterations_ = 0;
-  std::shared_ptr<SubgraphResources> shared_resources_ = std::make_shared<SubgraphResources>();
+  SubgraphResources& Resources() {
+    if (shared_resources_ == nullptr) shared_resources_ = std::make_shared<SubgraphResources>();
+    return *shared_resources_;
+  }
+  std::shared_ptr<SubgraphResources> shared_resources_;
+  // Delegate nodes (of a delegate with kDelegateFlagsStaticPartitions) whose partition
+  // reads or computes tensors shaped only at Invoke: PrepareNode prepares the nodes they
+  // replaced first, so the delegate kernel's Prepare sees this run's shapes.
+  std::set<int> shaped_partitions_;
   std::map<int, std::string> node_notes_;
   void* cancellation_data_ = nullptr;
   bool (*check_cancelled_func_)(void*) = nullptr;
